@@ -1,0 +1,18 @@
+package events
+
+import "sync"
+
+// domain is built once on first use; afterwards it is only read.
+var domain = sync.OnceValue(func() *Registry {
+	var all []Event
+	all = append(all, userEvents()...)
+	all = append(all, subscriptionEvents()...)
+	all = append(all, uploadEvents()...)
+	all = append(all, jobEvents()...)
+	all = append(all, publicationEvents()...)
+	return NewRegistry(all...)
+})
+
+// Domain returns the registry of every Photo3D event type. Adding an aggregate
+// means adding its list here; a duplicate type string panics at start-up.
+func Domain() *Registry { return domain() }

@@ -1,0 +1,128 @@
+package events
+
+import "time"
+
+// Upload and job events: the photo → 3D pipeline. upload-{id} streams record a
+// merchant's photo; job-{id} streams record one reconstruction (a "blueprint").
+
+// UploadCreated records an upload slot handed to the browser (signed PUT URL).
+type UploadCreated struct {
+	UploadID    string    `json:"uploadId"`
+	UserID      string    `json:"userId"`
+	Filename    string    `json:"filename"`
+	ContentType string    `json:"contentType"`
+	Size        int64     `json:"size"`
+	BlobKey     string    `json:"blobKey"`
+	At          time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (UploadCreated) EventType() string { return "upload.created.v1" }
+
+// UploadCompleted records that the bytes arrived and passed the image checks.
+type UploadCompleted struct {
+	UploadID    string `json:"uploadId"`
+	UserID      string `json:"userId"`
+	ContentType string `json:"contentType"`
+	Bytes       int64  `json:"bytes"`
+	Width       int    `json:"width"`
+	Height      int    `json:"height"`
+}
+
+// EventType implements Event.
+func (UploadCompleted) EventType() string { return "upload.completed.v1" }
+
+// JobQueued starts a job-{id} stream; its River job is inserted in the same transaction.
+type JobQueued struct {
+	JobID    string    `json:"jobId"`
+	UserID   string    `json:"userId"`
+	UploadID string    `json:"uploadId"`
+	Name     string    `json:"name"`
+	At       time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (JobQueued) EventType() string { return "job.queued.v1" }
+
+// JobStarted is appended when a worker picks the job up (once per attempt).
+type JobStarted struct {
+	JobID   string    `json:"jobId"`
+	Attempt int       `json:"attempt"`
+	Worker  string    `json:"worker,omitempty"`
+	At      time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (JobStarted) EventType() string { return "job.started.v1" }
+
+// JobProgressed reports real progress through the four user-visible steps.
+type JobProgressed struct {
+	JobID   string `json:"jobId"`
+	Step    string `json:"step"`
+	Percent int    `json:"percent"`
+}
+
+// EventType implements Event.
+func (JobProgressed) EventType() string { return "job.progressed.v1" }
+
+// JobPart describes one part of the produced model.
+type JobPart struct {
+	ID    string  `json:"id"`
+	Name  string  `json:"name"`
+	Color string  `json:"color"`
+	Share float64 `json:"share"`
+}
+
+// JobCompleted records the produced asset; CreditsConsumed is appended with it.
+type JobCompleted struct {
+	JobID         string         `json:"jobId"`
+	AssetID       string         `json:"assetId"`
+	ModelKey      string         `json:"modelKey"`
+	ThumbnailKey  string         `json:"thumbnailKey"`
+	MaskKey       string         `json:"maskKey,omitempty"`
+	PartsMapKey   string         `json:"partsMapKey,omitempty"`
+	Bytes         int64          `json:"bytes"`
+	Parts         []JobPart      `json:"parts"`
+	Stats         map[string]any `json:"stats"`
+	Reconstructor string         `json:"reconstructor"`
+	Version       string         `json:"version"`
+	At            time.Time      `json:"at"`
+}
+
+// EventType implements Event.
+func (JobCompleted) EventType() string { return "job.completed.v1" }
+
+// JobFailed records the final failure after the last attempt; credits are released.
+type JobFailed struct {
+	JobID  string    `json:"jobId"`
+	Reason string    `json:"reason"`
+	At     time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (JobFailed) EventType() string { return "job.failed.v1" }
+
+// BlueprintRenamed renames the blueprint a job produced.
+type BlueprintRenamed struct {
+	JobID string `json:"jobId"`
+	Name  string `json:"name"`
+}
+
+// EventType implements Event.
+func (BlueprintRenamed) EventType() string { return "blueprint.renamed.v1" }
+
+// BlueprintDeleted removes a blueprint from its owner's workspace.
+type BlueprintDeleted struct {
+	JobID string    `json:"jobId"`
+	At    time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (BlueprintDeleted) EventType() string { return "blueprint.deleted.v1" }
+
+func uploadEvents() []Event { return []Event{UploadCreated{}, UploadCompleted{}} }
+
+func jobEvents() []Event {
+	return []Event{JobQueued{}, JobStarted{}, JobProgressed{}, JobCompleted{}, JobFailed{},
+		BlueprintRenamed{}, BlueprintDeleted{}}
+}

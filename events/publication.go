@@ -1,0 +1,52 @@
+package events
+
+import "time"
+
+// Publication events: the "Link" of Photo → 3D → Link. A publication-{id}
+// stream holds a share link's life: created, new immutable versions, locks and
+// unpublishing.
+
+// PublicationCreated makes a blueprint public behind an unguessable slug.
+type PublicationCreated struct {
+	PublicationID string    `json:"publicationId"`
+	UserID        string    `json:"userId"`
+	BlueprintID   string    `json:"blueprintId"`
+	Slug          string    `json:"slug"`
+	At            time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (PublicationCreated) EventType() string { return "publication.created.v1" }
+
+// PublicationVersioned snapshots the current state as an immutable version.
+type PublicationVersioned struct {
+	PublicationID string         `json:"publicationId"`
+	Version       int            `json:"version"`
+	Snapshot      map[string]any `json:"snapshot"`
+	At            time.Time      `json:"at"`
+}
+
+// EventType implements Event.
+func (PublicationVersioned) EventType() string { return "publication.versioned.v1" }
+
+// PublicationLocked pins the public link to one version (0 unlocks).
+type PublicationLocked struct {
+	PublicationID string `json:"publicationId"`
+	Version       int    `json:"version"`
+}
+
+// EventType implements Event.
+func (PublicationLocked) EventType() string { return "publication.locked.v1" }
+
+// PublicationUnpublished stops the link at once.
+type PublicationUnpublished struct {
+	PublicationID string    `json:"publicationId"`
+	At            time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (PublicationUnpublished) EventType() string { return "publication.unpublished.v1" }
+
+func publicationEvents() []Event {
+	return []Event{PublicationCreated{}, PublicationVersioned{}, PublicationLocked{}, PublicationUnpublished{}}
+}

@@ -1,0 +1,282 @@
+// Package eventstore appends domain events to the events table and reads them
+// back. It is the write side of Photo3D's event sourcing: every state change is
+// an event appended with optimistic concurrency (UNIQUE(stream_id, version) is
+// the guard), inline projections run in the same transaction, and a NOTIFY
+// wakes the worker's async projections when the transaction commits.
+package eventstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/pgdb"
+)
+
+// NotifyChannel is the LISTEN/NOTIFY channel signalled by every append.
+const NotifyChannel = "photo3d_events"
+
+// AnyVersion skips the optimistic concurrency check; use it only for streams
+// where order between writers does not matter (none of the money streams).
+const AnyVersion int64 = -1
+
+// ConflictError is returned when the stream's version is not the expected one:
+// someone else appended first. Callers reload and retry, or report a conflict.
+type ConflictError struct {
+	Stream   string
+	Expected int64
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("stream %s changed concurrently (expected version %d)", e.Stream, e.Expected)
+}
+
+// ErrConflict matches any *ConflictError with errors.Is.
+var ErrConflict = errors.New("event stream conflict")
+
+// Is lets errors.Is(err, ErrConflict) match.
+func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
+
+// Metadata travels with every event: who did it and why. It must never hold
+// secrets (tokens, passwords): the log is replayed by analysts.
+type Metadata struct {
+	Actor         string `json:"actor,omitempty"`
+	RequestID     string `json:"requestId,omitempty"`
+	CorrelationID string `json:"correlationId,omitempty"`
+	CausationID   string `json:"causationId,omitempty"`
+}
+
+type metadataKey struct{}
+
+// WithMetadata attaches metadata to ctx; Append stamps it on every event, so
+// handlers set the actor and request id once instead of threading them through.
+func WithMetadata(ctx context.Context, md Metadata) context.Context {
+	return context.WithValue(ctx, metadataKey{}, md)
+}
+
+// MetadataFrom returns the metadata attached to ctx, if any.
+func MetadataFrom(ctx context.Context) Metadata {
+	md, _ := ctx.Value(metadataKey{}).(Metadata)
+	return md
+}
+
+// Envelope is a stored event with its position in the log.
+type Envelope struct {
+	Position      int64
+	StreamID      string
+	StreamType    string
+	Version       int64
+	Type          string
+	Data          events.Event
+	Raw           json.RawMessage
+	Metadata      Metadata
+	OccurredAt    time.Time
+	TransactionID uint64
+}
+
+// Inline is a projection the API must be able to read back at once (users,
+// balances, jobs); it runs inside the append's transaction.
+type Inline interface {
+	Apply(ctx context.Context, tx pgx.Tx, e Envelope) error
+}
+
+// InlineFunc adapts a function to Inline.
+type InlineFunc func(ctx context.Context, tx pgx.Tx, e Envelope) error
+
+// Apply implements Inline.
+func (f InlineFunc) Apply(ctx context.Context, tx pgx.Tx, e Envelope) error { return f(ctx, tx, e) }
+
+// Store appends and loads events. It is safe for concurrent use.
+type Store struct {
+	registry *events.Registry
+	inline   []Inline
+	observe  func(eventType string)
+}
+
+// Option configures a Store.
+type Option func(*Store)
+
+// WithInline registers inline projections, run in order after every append.
+func WithInline(p ...Inline) Option { return func(s *Store) { s.inline = append(s.inline, p...) } }
+
+// WithObserver is called once per appended event (metrics: events by type).
+func WithObserver(f func(eventType string)) Option { return func(s *Store) { s.observe = f } }
+
+// New builds a Store over a registry of event types.
+func New(registry *events.Registry, opts ...Option) *Store {
+	s := &Store{registry: registry}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Registry returns the registry the store decodes with.
+func (s *Store) Registry() *events.Registry { return s.registry }
+
+const appendSQL = `
+WITH current AS (
+    SELECT coalesce(max(version), 0) AS v FROM events WHERE stream_id = $1
+)
+INSERT INTO events (stream_id, stream_type, version, type, data, metadata)
+SELECT $1, $2, current.v + x.ord, x.t, x.d, $6
+FROM unnest($4::text[], $5::jsonb[]) WITH ORDINALITY AS x(t, d, ord), current
+WHERE $3::bigint < 0 OR current.v = $3::bigint
+ORDER BY x.ord
+RETURNING position, version, occurred_at, transaction_id::text`
+
+// Append writes evs to stream in tx, provided the stream is at version
+// expected (0 for a new stream, AnyVersion to skip the check). It returns the
+// stored envelopes. A stale expected version is a *ConflictError; the caller's
+// transaction must then be rolled back.
+func (s *Store) Append(ctx context.Context, tx pgx.Tx, stream events.Stream, expected int64, evs ...events.Event) ([]Envelope, error) {
+	if len(evs) == 0 {
+		return nil, nil
+	}
+	md := MetadataFrom(ctx)
+	types := make([]string, len(evs))
+	datas := make([]string, len(evs))
+	for i, ev := range evs {
+		if !s.registry.Known(ev.EventType()) {
+			return nil, fmt.Errorf("append %s: %w", ev.EventType(), events.ErrUnknownType)
+		}
+		b, err := json.Marshal(ev)
+		if err != nil {
+			return nil, fmt.Errorf("encode %s: %w", ev.EventType(), err)
+		}
+		types[i] = ev.EventType()
+		datas[i] = string(b)
+	}
+	mdJSON, err := json.Marshal(md)
+	if err != nil {
+		return nil, fmt.Errorf("encode metadata: %w", err)
+	}
+	id := stream.String()
+
+	batch := &pgx.Batch{}
+	batch.Queue(appendSQL, id, stream.Type, expected, types, datas, string(mdJSON))
+	batch.Queue(`SELECT pg_notify($1, '')`, NotifyChannel)
+	br := tx.SendBatch(ctx, batch)
+	rows, err := br.Query()
+	if err != nil {
+		_ = br.Close()
+		return nil, s.mapErr(err, id, expected)
+	}
+	out := make([]Envelope, 0, len(evs))
+	for rows.Next() {
+		var e Envelope
+		var xid string
+		if err := rows.Scan(&e.Position, &e.Version, &e.OccurredAt, &xid); err != nil {
+			rows.Close()
+			_ = br.Close()
+			return nil, fmt.Errorf("scan appended event: %w", err)
+		}
+		fmt.Sscan(xid, &e.TransactionID)
+		out = append(out, e)
+	}
+	rows.Close()
+	// RETURNING order is not guaranteed; versions are contiguous, so sorting by
+	// version lines the rows up with evs.
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	for i := range out {
+		out[i].StreamID, out[i].StreamType, out[i].Type, out[i].Data, out[i].Raw, out[i].Metadata =
+			id, stream.Type, types[i], evs[i], json.RawMessage(datas[i]), md
+	}
+	if err := rows.Err(); err != nil {
+		_ = br.Close()
+		return nil, s.mapErr(err, id, expected)
+	}
+	if err := br.Close(); err != nil {
+		return nil, s.mapErr(err, id, expected)
+	}
+	if len(out) == 0 {
+		return nil, &ConflictError{Stream: id, Expected: expected}
+	}
+	for _, e := range out {
+		for _, p := range s.inline {
+			if err := p.Apply(ctx, tx, e); err != nil {
+				return nil, fmt.Errorf("inline projection for %s: %w", e.Type, err)
+			}
+		}
+		if s.observe != nil {
+			s.observe(e.Type)
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) mapErr(err error, stream string, expected int64) error {
+	if pgdb.IsUniqueViolation(err, "events_stream_version") {
+		return &ConflictError{Stream: stream, Expected: expected}
+	}
+	return fmt.Errorf("append to %s: %w", stream, err)
+}
+
+const selectColumns = `position, stream_id, stream_type, version, type, data, metadata, occurred_at, transaction_id::text`
+
+// Load returns every event of a stream in version order, and the current version.
+func (s *Store) Load(ctx context.Context, q pgdb.Querier, stream events.Stream) ([]Envelope, int64, error) {
+	rows, err := q.Query(ctx, `SELECT `+selectColumns+` FROM events WHERE stream_id = $1 ORDER BY version`, stream.String())
+	if err != nil {
+		return nil, 0, fmt.Errorf("load %s: %w", stream, err)
+	}
+	out, err := s.scan(rows)
+	if err != nil {
+		return nil, 0, fmt.Errorf("load %s: %w", stream, err)
+	}
+	var version int64
+	if len(out) > 0 {
+		version = out[len(out)-1].Version
+	}
+	return out, version, nil
+}
+
+// Version returns a stream's current version (0 when it has no events).
+func (s *Store) Version(ctx context.Context, q pgdb.Querier, stream events.Stream) (int64, error) {
+	var v int64
+	err := q.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM events WHERE stream_id = $1`, stream.String()).Scan(&v)
+	if err != nil {
+		return 0, fmt.Errorf("version of %s: %w", stream, err)
+	}
+	return v, nil
+}
+
+// Scan decodes rows selected with Columns into envelopes.
+func (s *Store) scan(rows pgx.Rows) ([]Envelope, error) {
+	defer rows.Close()
+	var out []Envelope
+	for rows.Next() {
+		var e Envelope
+		var raw, md []byte
+		var xid string
+		if err := rows.Scan(&e.Position, &e.StreamID, &e.StreamType, &e.Version, &e.Type, &raw, &md, &e.OccurredAt, &xid); err != nil {
+			return nil, err
+		}
+		fmt.Sscan(xid, &e.TransactionID)
+		e.Raw = raw
+		if len(md) > 0 {
+			if err := json.Unmarshal(md, &e.Metadata); err != nil {
+				return nil, fmt.Errorf("decode metadata at %d: %w", e.Position, err)
+			}
+		}
+		ev, err := s.registry.Decode(e.Type, raw)
+		if err != nil {
+			return nil, fmt.Errorf("event at position %d: %w", e.Position, err)
+		}
+		e.Data = ev
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Columns is the column list ScanRows expects, for readers such as projections.
+const Columns = selectColumns
+
+// ScanRows decodes rows selected with Columns.
+func (s *Store) ScanRows(rows pgx.Rows) ([]Envelope, error) { return s.scan(rows) }
