@@ -1,0 +1,86 @@
+import type { BaseQueryApi, QueryReturnValue } from '@reduxjs/toolkit/query';
+import { api, type ApiError, type ApiArgs } from '../../lib/api';
+import { clearAuth, expiryFrom, saveAuth, type AuthRecord } from '../../lib/auth-storage';
+import { signedOut } from '../../lib/session';
+import { normalizeUser } from '../../lib/user';
+
+export interface LoginInput {
+  email: string;
+  password: string;
+  remember: boolean;
+}
+export interface SignupInput extends LoginInput {
+  name: string;
+}
+export interface GoogleInput {
+  credential: string;
+  remember: boolean;
+}
+
+type Flow = 'Login' | 'Signup' | 'Google login';
+
+/** Reads token (data.token, token or access_token) and user from an auth answer (spec §7). */
+export function toAuthRecord(data: unknown, now = Date.now()): AuthRecord | null {
+  if (!data || typeof data !== 'object') return null;
+  const d = data as Record<string, unknown>;
+  const inner = (d.data && typeof d.data === 'object' ? d.data : {}) as Record<string, unknown>;
+  const token = inner.token ?? d.token ?? d.access_token ?? inner.access_token;
+  if (typeof token !== 'string' || !token) return null;
+  return {
+    token,
+    user: normalizeUser(inner.user ?? d.user),
+    expiresAt: expiryFrom(d.expiresAt ?? inner.expiresAt, now),
+  };
+}
+
+/**
+ * Calls an auth endpoint and saves the session. Failures clear user and token and
+ * reject with the message to show (spec §8). The session slice is updated by the
+ * page, so it can show its success message before leaving.
+ */
+function authQuery<T extends LoginInput | GoogleInput>(flow: Flow, url: string) {
+  return async (
+    body: T,
+    { dispatch }: BaseQueryApi,
+    _extra: unknown,
+    baseQuery: (arg: ApiArgs) => QueryReturnValue<unknown, ApiError, {}> | PromiseLike<QueryReturnValue<unknown, ApiError, {}>>,
+  ): Promise<QueryReturnValue<AuthRecord, ApiError, undefined>> => {
+    const fail = (message: string, status: ApiError['status'] = 'CUSTOM_ERROR') => {
+      clearAuth();
+      dispatch(signedOut());
+      return { error: { status, message } };
+    };
+    const res = await baseQuery({ url, method: 'POST', body });
+    if (res.error) {
+      const e = res.error;
+      return fail(e.message || (e.envelope ? `${flow} failed` : `${flow} failed. Please try again.`), e.status);
+    }
+    const record = toAuthRecord(res.data);
+    if (!record) return fail(`${flow} response missing token`);
+    saveAuth(record, body.remember);
+    return { data: record };
+  };
+}
+
+/** Sign-in, signup, Google sign-in and password reset calls. */
+export const authApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    login: build.mutation<AuthRecord, LoginInput>({ queryFn: authQuery<LoginInput>('Login', '/auth/login') }),
+    signup: build.mutation<AuthRecord, SignupInput>({ queryFn: authQuery<SignupInput>('Signup', '/auth/signup') }),
+    googleLogin: build.mutation<AuthRecord, GoogleInput>({ queryFn: authQuery<GoogleInput>('Google login', '/auth/google') }),
+    forgotPassword: build.mutation<unknown, { email: string }>({
+      query: (body) => ({ url: '/auth/forgot-password', method: 'POST', body }),
+    }),
+    resetPassword: build.mutation<unknown, { token: string; password: string }>({
+      query: (body) => ({ url: '/auth/reset-password', method: 'POST', body }),
+    }),
+  }),
+});
+
+export const {
+  useLoginMutation,
+  useSignupMutation,
+  useGoogleLoginMutation,
+  useForgotPasswordMutation,
+  useResetPasswordMutation,
+} = authApi;

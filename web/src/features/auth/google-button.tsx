@@ -1,0 +1,78 @@
+import { useEffect, useRef, useState } from 'react';
+
+const GIS_SRC = 'https://accounts.google.com/gsi/client';
+
+interface GoogleIdApi {
+  initialize(cfg: { client_id: string; callback: (r: { credential?: string }) => void }): void;
+  renderButton(el: HTMLElement, opts: Record<string, unknown>): void;
+}
+declare global {
+  interface Window {
+    google?: { accounts?: { id?: GoogleIdApi } };
+  }
+}
+
+let scriptPromise: Promise<void> | null = null;
+
+/** Loads Google Identity Services once, only when a client id is configured. */
+function loadGis(): Promise<void> {
+  if (window.google?.accounts?.id) return Promise.resolve();
+  scriptPromise ??= new Promise<void>((resolve, reject) => {
+    const s = document.createElement('script');
+    s.src = GIS_SRC;
+    s.async = true;
+    s.defer = true;
+    s.onload = () => resolve();
+    s.onerror = () => {
+      scriptPromise = null;
+      reject(new Error('Google sign-in could not be loaded'));
+    };
+    document.head.appendChild(s);
+  });
+  return scriptPromise;
+}
+
+/** Google client id from the build; when unset there is no Google button at all. */
+export const googleClientId = (import.meta.env.VITE_GOOGLE_CLIENT_ID ?? '').trim();
+
+/**
+ * Google's own sign-in button. Hands the credential to `onCredential`, or reports
+ * a failure through `onError` (the caller shows 'Google login failed. Please try again.').
+ */
+export function GoogleButton({
+  clientId,
+  onCredential,
+  onError,
+  disabled,
+}: {
+  clientId: string;
+  onCredential: (credential: string) => void;
+  onError: () => void;
+  disabled?: boolean;
+}) {
+  const el = useRef<HTMLDivElement>(null);
+  const handlers = useRef({ onCredential, onError });
+  handlers.current = { onCredential, onError };
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    loadGis()
+      .then(() => {
+        const gid = window.google?.accounts?.id;
+        if (cancelled || !gid || !el.current) return;
+        gid.initialize({
+          client_id: clientId,
+          callback: (r) => (r.credential ? handlers.current.onCredential(r.credential) : handlers.current.onError()),
+        });
+        gid.renderButton(el.current, { theme: 'outline', size: 'large', text: 'signup_with', shape: 'rectangular', width: 320 });
+      })
+      .catch(() => !cancelled && setFailed(true));
+    return () => {
+      cancelled = true;
+    };
+  }, [clientId]);
+
+  if (failed) return <p className="muted">Google sign-up is unavailable right now.</p>;
+  return <div ref={el} className={disabled ? 'google-button google-button--disabled' : 'google-button'} aria-busy={disabled} />;
+}

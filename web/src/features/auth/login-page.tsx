@@ -1,0 +1,74 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { Alert } from '../../components/alert';
+import { errorMessage } from '../../lib/api';
+import { useAppDispatch } from '../../lib/hooks';
+import { signedIn } from '../../lib/session';
+import { useLoginMutation } from './auth-api';
+import { AuthLayout } from './auth-layout';
+import { redirectTarget, validateLogin } from './auth-rules';
+
+/** /login — invite-only sign-in. */
+export default function LoginPage() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [login, { isLoading }] = useLoginMutation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const location = useLocation();
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setSuccess(null);
+    const invalid = validateLogin(email, password);
+    if (invalid) {
+      setError(invalid);
+      return;
+    }
+    setError(null);
+    try {
+      const record = await login({ email: email.trim(), password, remember }).unwrap();
+      setSuccess('Logged in successfully! Redirecting...');
+      dispatch(signedIn(record));
+      navigate(redirectTarget(location.state), { replace: true });
+    } catch (err) {
+      setError(errorMessage(err, 'Login failed. Please try again.'));
+    }
+  }
+
+  return (
+    <AuthLayout>
+      <h1 className="auth-card__title">Welcome</h1>
+      <p className="auth-card__subtitle">Invite-only access</p>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        {error && <Alert tone="error">{error}</Alert>}
+        {success && <Alert tone="success">{success}</Alert>}
+        <div className="field">
+          <label htmlFor="login-email">Email Address</label>
+          <input id="login-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} disabled={isLoading} />
+        </div>
+        <div className="field">
+          <label htmlFor="login-password">Password</label>
+          <input id="login-password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} disabled={isLoading} />
+        </div>
+        <div className="form__row">
+          <label className="checkbox">
+            <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} disabled={isLoading} />
+            Remember me
+          </label>
+          <Link to="/forgot-password">Forgot password?</Link>
+        </div>
+        <button type="submit" className="btn btn--primary btn--block" disabled={isLoading}>
+          {isLoading && <span className="spinner spinner--sm" aria-hidden="true" />}
+          {isLoading ? 'Signing In...' : 'Sign In'}
+        </button>
+      </form>
+      <p className="auth-card__footer">
+        New to Photo3D? <Link to="/signup" state={location.state}>Create an account</Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,116 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { Alert } from '../../components/alert';
+import { errorMessage } from '../../lib/api';
+import type { AuthRecord } from '../../lib/auth-storage';
+import { useAppDispatch } from '../../lib/hooks';
+import { signedIn } from '../../lib/session';
+import { signupName } from '../../lib/user';
+import { useGoogleLoginMutation, useSignupMutation } from './auth-api';
+import { AuthLayout } from './auth-layout';
+import { redirectTarget, SIGNUP_REDIRECT_MS, validateSignup } from './auth-rules';
+import { GoogleButton, googleClientId } from './google-button';
+import { PasswordStrength } from './password-strength';
+
+/** /signup — free account creation. */
+export default function SignupPage({ clientId = googleClientId }: { clientId?: string }) {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [remember, setRemember] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [signup, { isLoading }] = useSignupMutation();
+  const [googleLogin, { isLoading: googleLoading }] = useGoogleLoginMutation();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const timer = useRef<number | undefined>(undefined);
+  const busy = isLoading || googleLoading || success !== null;
+
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+
+  function finish(record: AuthRecord) {
+    setSuccess('Account created successfully! Redirecting...');
+    const target = redirectTarget(location.state);
+    timer.current = window.setTimeout(() => {
+      dispatch(signedIn(record));
+      navigate(target, { replace: true });
+    }, SIGNUP_REDIRECT_MS);
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const invalid = validateSignup({ name, email, password, confirm });
+    if (invalid) {
+      setError(invalid);
+      return;
+    }
+    setError(null);
+    try {
+      finish(await signup({ email: email.trim(), password, name: signupName(name, email.trim()), remember }).unwrap());
+    } catch (err) {
+      setError(errorMessage(err, 'Signup failed. Please try again.'));
+    }
+  }
+
+  async function onGoogle(credential: string) {
+    setError(null);
+    try {
+      finish(await googleLogin({ credential, remember }).unwrap());
+    } catch (err) {
+      setError(errorMessage(err, 'Google login failed. Please try again.'));
+    }
+  }
+
+  return (
+    <AuthLayout showSteps>
+      <h1 className="auth-card__title">Create Account</h1>
+      <p className="auth-card__subtitle">Get started with your free account</p>
+      {error && <Alert tone="error">{error}</Alert>}
+      {success && <Alert tone="success">{success}</Alert>}
+      {clientId && (
+        <>
+          <GoogleButton clientId={clientId} onCredential={onGoogle} onError={() => setError('Google login failed. Please try again.')} disabled={busy} />
+          <div className="divider"><span>or continue with email</span></div>
+        </>
+      )}
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <div className="field">
+          <label htmlFor="signup-name">Full Name</label>
+          <input id="signup-name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} disabled={busy} />
+        </div>
+        <div className="field">
+          <label htmlFor="signup-email">Email Address</label>
+          <input id="signup-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} disabled={busy} />
+        </div>
+        <div className="field">
+          <label htmlFor="signup-password">Password</label>
+          <input id="signup-password" type="password" autoComplete="new-password" aria-describedby="signup-password-help" value={password} onChange={(e) => setPassword(e.target.value)} disabled={busy} />
+          <PasswordStrength id="signup-password-help" password={password} />
+        </div>
+        <div className="field">
+          <label htmlFor="signup-confirm">Confirm Password</label>
+          <input id="signup-confirm" type="password" autoComplete="new-password" aria-describedby="signup-confirm-help" value={confirm} onChange={(e) => setConfirm(e.target.value)} disabled={busy} />
+          {confirm && (
+            <p id="signup-confirm-help" className={confirm === password ? 'hint hint--met' : 'hint hint--error'} aria-live="polite">
+              {confirm === password ? 'Passwords match' : 'Passwords do not match'}
+            </p>
+          )}
+        </div>
+        <label className="checkbox">
+          <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} disabled={busy} />
+          Keep me signed in for 24 hours
+        </label>
+        <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
+          {isLoading && <span className="spinner spinner--sm" aria-hidden="true" />}
+          {isLoading ? 'Creating Account...' : 'Create Account'}
+        </button>
+      </form>
+      <p className="auth-card__footer">
+        <Link to="/login" state={location.state}>Already have an account? Sign in</Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,75 @@
+import { Link, useLocation } from 'react-router';
+import { IconBox, IconCard, IconChart, IconChevronLeft, IconChevronRight, IconClose, IconGallery, IconHome, IconSettings } from '../../components/icons';
+import { Logo } from '../../components/logo';
+import { isNavActive, type NavItem } from './shell-rules';
+
+const icons = {
+  dashboard: IconHome,
+  products: IconBox,
+  gallery: IconGallery,
+  analytics: IconChart,
+  subscription: IconCard,
+  settings: IconSettings,
+};
+
+/** Workspace navigation: collapsible on desktop, a drawer at 968px and below. */
+export function Sidebar({
+  items,
+  collapsed,
+  mobileOpen,
+  onToggleCollapse,
+  onCloseMobile,
+}: {
+  items: NavItem[];
+  collapsed: boolean;
+  mobileOpen: boolean;
+  onToggleCollapse: () => void;
+  onCloseMobile: () => void;
+}) {
+  const { pathname } = useLocation();
+  const cls = ['sidebar', collapsed ? 'sidebar--collapsed' : '', mobileOpen ? 'sidebar--open' : ''].filter(Boolean).join(' ');
+  return (
+    <aside id="workspace-sidebar" className={cls} aria-label="Workspace">
+      <div className="sidebar__head">
+        <Link to="/my-home" className="sidebar__logo" aria-label="Photo3D dashboard">
+          <Logo compact={collapsed && !mobileOpen} />
+        </Link>
+        <button type="button" className="icon-btn sidebar__close" onClick={onCloseMobile} aria-label="Close navigation">
+          <IconClose />
+        </button>
+      </div>
+      <nav className="sidebar__nav">
+        <ul>
+          {items.map((item) => {
+            const Icon = icons[item.icon];
+            const active = isNavActive(item, pathname);
+            return (
+              <li key={item.to}>
+                <Link
+                  to={item.to}
+                  className={active ? 'sidebar__link sidebar__link--active' : 'sidebar__link'}
+                  aria-current={active ? 'page' : undefined}
+                  title={collapsed ? item.label : undefined}
+                >
+                  <Icon />
+                  <span className="sidebar__label">{item.label}</span>
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <button
+        type="button"
+        className="sidebar__collapse"
+        onClick={onToggleCollapse}
+        aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+        aria-expanded={!collapsed}
+        aria-controls="workspace-sidebar"
+      >
+        {collapsed ? <IconChevronRight /> : <IconChevronLeft />}
+        <span className="sidebar__label">Collapse</span>
+      </button>
+    </aside>
+  );
+}

@@ -1,0 +1,27 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The Go API serves the built SPA in production; in development Vite proxies
+// every server-owned path to it so the browser sees one origin.
+const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8080';
+const proxied = ['/api', '/v', '/embed', '/blobs'];
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    proxy: Object.fromEntries(proxied.map((p) => [p, { target: apiTarget, changeOrigin: false }])),
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+  },
+  test: {
+    environment: 'jsdom',
+    globals: false,
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    css: false,
+    restoreMocks: true,
+  },
+});
