@@ -1,0 +1,41 @@
+# Photo3D — Photo → 3D → Link. `make help` lists the targets.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+
+.PHONY: help run test test-go test-web test-e2e build web bench fmt vet clean
+
+help: ## list the targets
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
+
+run: ## install what is missing, start Postgres (unless DATABASE_URL), migrate, build, run api + worker on :8080
+	@ops/run.sh
+
+test: ## the whole suite against a throwaway Postgres: Go (-race), Vitest, Playwright + Chromium
+	@ops/test.sh all
+
+test-go: ## Go tests only (throwaway Postgres)
+	@ops/test.sh go
+
+test-web: ## web unit tests only
+	@ops/test.sh web
+
+test-e2e: ## browser tests only (real api + worker + Postgres)
+	@ops/test.sh e2e
+
+build: web ## build bin/api (with the web app embedded) and bin/worker
+	@mkdir -p bin && go build -o bin/api ./cmd/api && go build -o bin/worker ./cmd/worker
+
+web: ## build the web app into web/dist
+	@source ops/lib.sh && build_web
+
+bench: ## run the Go benchmarks against a throwaway Postgres (see ops/bench.sh)
+	@ops/bench.sh
+
+fmt: ## format Go code
+	@gofmt -w $$(git ls-files '*.go')
+
+vet: ## go vet
+	@go vet ./...
+
+clean: ## remove build outputs (keeps .data/)
+	@rm -rf bin web/dist/assets web/dist/index.html artifacts

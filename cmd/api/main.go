@@ -1,0 +1,114 @@
+// Command api serves Photo3D's HTTP surface: the JSON API under /api, the
+// embedded web app, public viewer pages and signed blob URLs. It never does
+// heavy work: it validates, decides, appends events and enqueues River jobs
+// (insert-only client) in one transaction; cmd/worker runs them.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/config"
+	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/httpapi"
+	"github.com/photo3d/photo3d/internal/metrics"
+	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/web"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "api:", err)
+		os.Exit(1)
+	}
+}
+
+// run wires the api from configuration and serves until ctx is cancelled,
+// then drains in-flight requests within SHUTDOWN_TIMEOUT.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := config.Load("api", args, getenv, stderr)
+	if err != nil {
+		return err
+	}
+	if err := cfg.RequireDatabase(); err != nil {
+		return err
+	}
+	log := cfg.Logger(stdout)
+
+	pool, err := pgdb.Open(ctx, cfg.DatabaseURL, 30)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+
+	ms := metrics.New()
+	ms.RegisterDatabase(pool, nil, log)
+	store := eventstore.New(events.Domain(),
+		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }))
+	// Insert-only: no Queues and never started, so the api never works jobs.
+	riverClient, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: log})
+	if err != nil {
+		return fmt.Errorf("create river client: %w", err)
+	}
+	_ = store
+	_ = riverClient
+
+	router := httpapi.NewRouter(httpapi.Deps{
+		Logger:       log,
+		DB:           pool,
+		Metrics:      ms,
+		Web:          web.Handler(),
+		CORSOrigins:  cfg.WebOrigins,
+		MaxBodyBytes: cfg.MaxBodyBytes,
+	})
+
+	ln, err := net.Listen("tcp", cfg.Addr())
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr(), err)
+	}
+	srv := &http.Server{
+		Handler:           router,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      5 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          nil,
+	}
+	log.Info("api listening", "addr", ln.Addr().String(), "url", cfg.PublicBaseURL)
+	fmt.Fprintf(stdout, "Photo3D is running at %s\n", cfg.PublicBaseURL)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("api shutting down", "grace", cfg.ShutdownTimeout.String())
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("drain http: %w", err)
+	}
+	log.Info("api stopped")
+	return nil
+}

@@ -1,0 +1,59 @@
+// Command worker runs Photo3D's background work: River workers (photo → 3D
+// reconstruction, notifications, periodic clean-ups) and the async
+// projections tailing the event log. Any number of worker processes may run
+// against one Postgres; a GPU pool is simply workers started with
+// `-queues reconstruct -reconstructor remote`.
+//
+// Subcommands:
+//
+//	worker [flags]                 run workers and projections (default)
+//	worker migrate                 apply database migrations (ours, then River's)
+//	worker replay NAME             rebuild one async read model from position 0
+//	worker convert IMAGE OUT.glb   run the photo → 3D pipeline offline
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := dispatch(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// dispatch picks the subcommand; each returns a process exit code.
+func dispatch(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	sub, rest := "run", args
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		sub, rest = args[0], args[1:]
+	}
+	var err error
+	switch sub {
+	case "run":
+		err = run(ctx, rest, getenv, stdout, stderr)
+	case "migrate":
+		err = migrateCmd(ctx, rest, getenv, stdout, stderr)
+	case "replay":
+		err = replayCmd(ctx, rest, getenv, stdout, stderr)
+	default:
+		fmt.Fprintf(stderr, "worker: unknown command %q (run, migrate, replay)\n", sub)
+		return 2
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "worker:", err)
+		return 1
+	}
+	return 0
+}

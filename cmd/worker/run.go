@@ -1,0 +1,251 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/config"
+	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/metrics"
+	"github.com/photo3d/photo3d/internal/migrate"
+	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/projection"
+)
+
+// deps is what every long-running part of the worker shares.
+type deps struct {
+	cfg     *config.Config
+	log     *slog.Logger
+	pool    *pgxpool.Pool
+	store   *eventstore.Store
+	metrics *metrics.Set
+}
+
+func open(ctx context.Context, name string, args []string, getenv func(string) string, stdout, stderr io.Writer) (*deps, error) {
+	cfg, err := config.Load(name, args, getenv, stderr)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.RequireDatabase(); err != nil {
+		return nil, err
+	}
+	log := cfg.Logger(stdout)
+	pool, err := pgdb.Open(ctx, cfg.DatabaseURL, int32(cfg.ReconstructWorkers+10))
+	if err != nil {
+		return nil, err
+	}
+	ms := metrics.New()
+	store := eventstore.New(events.Domain(),
+		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }))
+	return &deps{cfg: cfg, log: log, pool: pool, store: store, metrics: ms}, nil
+}
+
+// projections lists every async read model the worker maintains.
+func (d *deps) projections() []projection.Projection {
+	return nil
+}
+
+// workers registers every River worker and returns the bundle, how many
+// workers it holds, and the periodic jobs.
+func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
+	w := river.NewWorkers()
+	n := 0
+	return w, n, nil, nil
+}
+
+// run starts River and the projection runner and stops both gracefully:
+// River gets a soft stop (finish running jobs) for SHUTDOWN_TIMEOUT, then a
+// hard stop that cancels them (they are idempotent and River retries them).
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	d, err := open(ctx, "worker", args, getenv, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	defer d.pool.Close()
+
+	workers, nWorkers, periodic, err := d.workers()
+	if err != nil {
+		return err
+	}
+	var queues map[string]river.QueueConfig // River refuses queues without workers
+	for _, q := range d.cfg.Queues {
+		if nWorkers == 0 {
+			break
+		}
+		if queues == nil {
+			queues = map[string]river.QueueConfig{}
+		}
+		n := 10
+		if q == "reconstruct" {
+			n = max(1, d.cfg.ReconstructWorkers)
+		}
+		queues[q] = river.QueueConfig{MaxWorkers: n}
+	}
+	rc, err := river.NewClient(riverpgxv5.New(d.pool), &river.Config{
+		Logger:       d.log,
+		Queues:       queues,
+		Workers:      workersOrNil(workers, nWorkers),
+		PeriodicJobs: periodic,
+		JobTimeout:   d.cfg.ReconstructTimeout,
+		// A job is only rescued once it has certainly outlived its timeout, so
+		// a slow job is never run twice at the same time.
+		RescueStuckJobsAfter: d.cfg.ReconstructTimeout + time.Minute,
+		FetchCooldown:        50 * time.Millisecond,
+	})
+	if err != nil {
+		return fmt.Errorf("create river client: %w", err)
+	}
+	if nWorkers > 0 {
+		d.observeJobs(ctx, rc)
+	}
+
+	projs := d.projections()
+	runner := projection.NewRunner(d.pool, d.store, projection.Config{
+		Logger:  d.log,
+		OnBatch: func(name string, n int) { d.metrics.ProjectedTotal.WithLabelValues(name).Add(float64(n)) },
+	}, projs...)
+	d.metrics.RegisterDatabase(d.pool, runner.Names(), d.log)
+
+	srv, err := d.serveMetrics()
+	if err != nil {
+		return err
+	}
+
+	if nWorkers > 0 {
+		if err := rc.Start(ctx); err != nil {
+			return fmt.Errorf("start river: %w", err)
+		}
+	}
+	d.log.Info("worker started", "queues", d.cfg.Queues, "projections", runner.Names(), "reconstructor", d.cfg.Reconstructor)
+
+	var wg sync.WaitGroup
+	projCtx, stopProj := context.WithCancel(context.WithoutCancel(ctx))
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := runner.Run(projCtx); err != nil {
+			d.log.Error("projection runner stopped", "err", err)
+		}
+	}()
+
+	<-ctx.Done()
+	d.log.Info("worker shutting down", "grace", d.cfg.ShutdownTimeout.String())
+	softCtx, cancelSoft := context.WithTimeout(context.WithoutCancel(ctx), d.cfg.ShutdownTimeout)
+	defer cancelSoft()
+	if nWorkers == 0 {
+		// River was never started.
+	} else if err := rc.Stop(softCtx); err != nil {
+		d.log.Warn("soft stop timed out; cancelling running jobs", "err", err)
+		hardCtx, cancelHard := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancelHard()
+		if err := rc.StopAndCancel(hardCtx); err != nil {
+			d.log.Error("hard stop failed", "err", err)
+		}
+	}
+	stopProj()
+	wg.Wait()
+	_ = srv.Shutdown(context.WithoutCancel(ctx))
+	d.log.Info("worker stopped")
+	return nil
+}
+
+// observeJobs feeds River's completion events into the job duration histogram.
+func (d *deps) observeJobs(ctx context.Context, rc *river.Client[pgx.Tx]) {
+	sub, cancel := rc.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed, river.EventKindJobCancelled, river.EventKindJobSnoozed)
+	go func() {
+		defer cancel()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case ev, ok := <-sub:
+				if !ok {
+					return
+				}
+				if ev.Job == nil || ev.JobStats == nil {
+					continue
+				}
+				d.metrics.JobDuration.WithLabelValues(ev.Job.Kind, string(ev.Kind)).Observe(ev.JobStats.RunDuration.Seconds())
+			}
+		}
+	}()
+}
+
+// serveMetrics exposes /metrics and /healthz for the worker on its own address.
+func (d *deps) serveMetrics() (*http.Server, error) {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(d.metrics.Registry, promhttp.HandlerOpts{}))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("ok\n")) })
+	ln, err := net.Listen("tcp", d.cfg.WorkerMetricsAddr)
+	if err != nil {
+		return nil, fmt.Errorf("listen for worker metrics on %s: %w", d.cfg.WorkerMetricsAddr, err)
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			d.log.Error("worker metrics server stopped", "err", err)
+		}
+	}()
+	return srv, nil
+}
+
+func migrateCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	d, err := open(ctx, "worker migrate", args, getenv, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	defer d.pool.Close()
+	applied, err := migrate.Up(ctx, d.pool)
+	if err != nil {
+		return err
+	}
+	if len(applied) == 0 {
+		fmt.Fprintln(stdout, "database is up to date")
+	}
+	for _, a := range applied {
+		fmt.Fprintln(stdout, "applied", a)
+	}
+	return nil
+}
+
+func replayCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) < 1 || args[0] == "" || args[0][0] == '-' {
+		return errors.New("usage: worker replay NAME (a projection name)")
+	}
+	name := args[0]
+	d, err := open(ctx, "worker replay", args[1:], getenv, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	defer d.pool.Close()
+	runner := projection.NewRunner(d.pool, d.store, projection.Config{Logger: d.log}, d.projections()...)
+	start := time.Now()
+	n, err := runner.Replay(ctx, name)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "replayed %s: %d events in %s\n", name, n, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+
+func workersOrNil(w *river.Workers, n int) *river.Workers {
+	if n == 0 {
+		return nil
+	}
+	return w
+}

@@ -1,0 +1,300 @@
+// Package config is the one place settings are read. Every setting is an
+// environment variable with a sensible default for a laptop; the same names
+// are accepted as command-line flags, and `-help` lists them all. run() parses
+// once and passes the struct down; nothing else reads the environment.
+package config
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config holds every setting of both binaries.
+type Config struct {
+	DatabaseURL   string
+	DataDir       string
+	BlobURL       string
+	BlobSecret    []byte // signs file-store URLs; read from DataDir when BLOB_URL is unset
+	JWTSecret     []byte
+	Host          string
+	Port          int
+	PublicBaseURL string
+	WebOrigins    []string
+	LogLevel      string
+	DevMode       bool
+	MaxBodyBytes  int64
+
+	SignupMode      string // open | invite
+	GoogleClientID  string
+	GoogleJWKSURL   string
+	GoogleIssuers   []string
+	SMTPAddr        string
+	SMTPUser        string
+	SMTPPassword    string
+	MailFrom        string
+	BillingProvider string // test-mode | none
+
+	Reconstructor      string // builtin | remote
+	ReconstructorURL   string
+	ReconstructWorkers int
+	ReconstructTimeout time.Duration
+	ModelHeightMetres  float64
+	Queues             []string
+
+	WorkerMetricsAddr string
+	ShutdownTimeout   time.Duration
+}
+
+type setting struct {
+	env, def, usage string
+}
+
+// settings is the documented list; -help prints it.
+var settings = []setting{
+	{"DATABASE_URL", "", "Postgres URL (make run starts a local cluster and sets it)"},
+	{"DATA_DIR", ".data", "directory for local state: generated secrets, file-store blobs"},
+	{"BLOB_URL", "", "gocloud.dev blob URL (s3://, gs://, file://); default: a signed file store under DATA_DIR/blobs"},
+	{"JWT_SECRET", "", "HS256 signing secret for session tokens; default: generated once into DATA_DIR/jwt-secret"},
+	{"HOST", "127.0.0.1", "listen address of the api (use 0.0.0.0 in containers)"},
+	{"PORT", "8080", "listen port of the api"},
+	{"PUBLIC_BASE_URL", "", "external base URL used in share links and signed URLs; default http://localhost:PORT"},
+	{"WEB_ORIGINS", "http://localhost:5173,http://127.0.0.1:5173", "comma-separated origins allowed by CORS (the Vite dev server)"},
+	{"LOG_LEVEL", "info", "debug | info | warn | error"},
+	{"DEV_MODE", "false", "enables the dev outbox and debug endpoints; never in production"},
+	{"MAX_BODY_BYTES", "1048576", "largest JSON request body"},
+	{"SIGNUP_MODE", "open", "open | invite (invite codes from `worker invite create EMAIL`)"},
+	{"GOOGLE_CLIENT_ID", "", "OAuth client id for Google sign-in; empty disables it"},
+	{"GOOGLE_JWKS_URL", "https://www.googleapis.com/oauth2/v3/certs", "where Google's signing keys are fetched"},
+	{"GOOGLE_ISSUERS", "https://accounts.google.com,accounts.google.com", "accepted ID-token issuers"},
+	{"SMTP_ADDR", "", "host:port of the SMTP relay; empty writes mail to the log (and the dev outbox in DEV_MODE)"},
+	{"SMTP_USER", "", "SMTP user"},
+	{"SMTP_PASSWORD", "", "SMTP password"},
+	{"MAIL_FROM", "Photo3D <no-reply@photo3d.local>", "sender of account mail"},
+	{"BILLING_PROVIDER", "test-mode", "test-mode (accepts every purchase, for development) | none (purchases refused)"},
+	{"RECONSTRUCTOR", "builtin", "builtin (pure Go, CPU) | remote (GPU inference server)"},
+	{"RECONSTRUCTOR_URL", "", "base URL of the remote inference server"},
+	{"RECONSTRUCT_WORKERS", "2", "concurrent reconstruct jobs per worker process"},
+	{"RECONSTRUCT_TIMEOUT", "5m", "time limit of one reconstruct job"},
+	{"MODEL_HEIGHT_METRES", "0.3", "default real-world height of generated models"},
+	{"QUEUES", "default,reconstruct", "River queues this worker serves"},
+	{"WORKER_METRICS_ADDR", "127.0.0.1:9091", "where the worker serves /metrics and /healthz"},
+	{"SHUTDOWN_TIMEOUT", "20s", "grace period for draining requests and jobs"},
+}
+
+// ErrHelp is returned when -help was asked for; the usage has been printed.
+var ErrHelp = flag.ErrHelp
+
+// Load parses flags (same names as the variables, lower-case with dashes) over
+// the environment over the defaults. It creates DATA_DIR and the generated
+// secrets when they are needed.
+func Load(name string, args []string, getenv func(string) string, stderr io.Writer) (*Config, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	values := map[string]*string{}
+	for _, s := range settings {
+		v := getenv(s.env)
+		if v == "" {
+			v = s.def
+		}
+		values[s.env] = fs.String(flagName(s.env), v, fmt.Sprintf("%s (env %s)", s.usage, s.env))
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: %s [flags]\n\nEvery flag can also be set by the environment variable named beside it.\n\n", name)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	get := func(env string) string { return strings.TrimSpace(*values[env]) }
+	var errs []error
+	c := &Config{
+		DatabaseURL:       get("DATABASE_URL"),
+		DataDir:           get("DATA_DIR"),
+		BlobURL:           get("BLOB_URL"),
+		Host:              get("HOST"),
+		PublicBaseURL:     strings.TrimRight(get("PUBLIC_BASE_URL"), "/"),
+		WebOrigins:        splitList(get("WEB_ORIGINS")),
+		LogLevel:          get("LOG_LEVEL"),
+		SignupMode:        get("SIGNUP_MODE"),
+		GoogleClientID:    get("GOOGLE_CLIENT_ID"),
+		GoogleJWKSURL:     get("GOOGLE_JWKS_URL"),
+		GoogleIssuers:     splitList(get("GOOGLE_ISSUERS")),
+		SMTPAddr:          get("SMTP_ADDR"),
+		SMTPUser:          get("SMTP_USER"),
+		SMTPPassword:      get("SMTP_PASSWORD"),
+		MailFrom:          get("MAIL_FROM"),
+		BillingProvider:   get("BILLING_PROVIDER"),
+		Reconstructor:     get("RECONSTRUCTOR"),
+		ReconstructorURL:  get("RECONSTRUCTOR_URL"),
+		Queues:            splitList(get("QUEUES")),
+		WorkerMetricsAddr: get("WORKER_METRICS_ADDR"),
+	}
+	c.Port = parseInt(get("PORT"), "PORT", &errs)
+	c.DevMode = parseBool(get("DEV_MODE"), "DEV_MODE", &errs)
+	c.MaxBodyBytes = int64(parseInt(get("MAX_BODY_BYTES"), "MAX_BODY_BYTES", &errs))
+	c.ReconstructWorkers = parseInt(get("RECONSTRUCT_WORKERS"), "RECONSTRUCT_WORKERS", &errs)
+	c.ReconstructTimeout = parseDuration(get("RECONSTRUCT_TIMEOUT"), "RECONSTRUCT_TIMEOUT", &errs)
+	c.ShutdownTimeout = parseDuration(get("SHUTDOWN_TIMEOUT"), "SHUTDOWN_TIMEOUT", &errs)
+	if h, err := strconv.ParseFloat(get("MODEL_HEIGHT_METRES"), 64); err != nil || h <= 0 || h > 100 {
+		errs = append(errs, fmt.Errorf("MODEL_HEIGHT_METRES must be a positive number of metres, got %q", get("MODEL_HEIGHT_METRES")))
+	} else {
+		c.ModelHeightMetres = h
+	}
+	if c.PublicBaseURL == "" {
+		c.PublicBaseURL = fmt.Sprintf("http://localhost:%d", c.Port)
+	}
+	if u, err := url.Parse(c.PublicBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("PUBLIC_BASE_URL must be an absolute http(s) URL, got %q", c.PublicBaseURL))
+	}
+	switch c.SignupMode {
+	case "open", "invite":
+	default:
+		errs = append(errs, fmt.Errorf("SIGNUP_MODE must be open or invite, got %q", c.SignupMode))
+	}
+	switch c.Reconstructor {
+	case "builtin":
+	case "remote":
+		if c.ReconstructorURL == "" {
+			errs = append(errs, errors.New("RECONSTRUCTOR=remote needs RECONSTRUCTOR_URL"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("RECONSTRUCTOR must be builtin or remote, got %q", c.Reconstructor))
+	}
+	switch c.BillingProvider {
+	case "test-mode", "none":
+	default:
+		errs = append(errs, fmt.Errorf("BILLING_PROVIDER must be test-mode or none, got %q", c.BillingProvider))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if err := c.prepareLocalState(get("JWT_SECRET")); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// prepareLocalState creates DATA_DIR and generated secrets only when a setting
+// that needs them was left unset, so production (all set) writes nothing.
+func (c *Config) prepareLocalState(jwtSecret string) error {
+	if jwtSecret != "" {
+		c.JWTSecret = []byte(jwtSecret)
+	}
+	if jwtSecret != "" && c.BlobURL != "" {
+		return nil
+	}
+	abs, err := filepath.Abs(c.DataDir)
+	if err != nil {
+		return fmt.Errorf("resolve DATA_DIR: %w", err)
+	}
+	c.DataDir = abs
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return fmt.Errorf("create DATA_DIR %s: %w", abs, err)
+	}
+	if jwtSecret == "" {
+		s, err := secretFile(filepath.Join(abs, "jwt-secret"))
+		if err != nil {
+			return err
+		}
+		c.JWTSecret = s
+	}
+	if c.BlobURL == "" {
+		keyPath := filepath.Join(abs, "blob-secret")
+		s, err := secretFile(keyPath)
+		if err != nil {
+			return err
+		}
+		c.BlobSecret = s
+		blobs := filepath.Join(abs, "blobs")
+		q := url.Values{}
+		q.Set("create_dir", "1")
+		q.Set("no_tmp_dir", "1")
+		q.Set("base_url", c.PublicBaseURL+"/blobs")
+		q.Set("secret_key_path", keyPath)
+		c.BlobURL = "file://" + filepath.ToSlash(blobs) + "?" + q.Encode()
+	}
+	return nil
+}
+
+// secretFile reads a secret, generating 32 random bytes (hex) on first use.
+func secretFile(path string) ([]byte, error) {
+	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) >= 32 {
+		return []byte(strings.TrimSpace(string(b))), nil
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, fmt.Errorf("generate secret: %w", err)
+	}
+	s := hex.EncodeToString(raw)
+	if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
+		return nil, fmt.Errorf("write %s: %w", path, err)
+	}
+	return []byte(s), nil
+}
+
+// Addr is the api's listen address.
+func (c *Config) Addr() string { return fmt.Sprintf("%s:%d", c.Host, c.Port) }
+
+func flagName(env string) string { return strings.ReplaceAll(strings.ToLower(env), "_", "-") }
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func parseInt(s, name string, errs *[]error) int {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		*errs = append(*errs, fmt.Errorf("%s must be a non-negative integer, got %q", name, s))
+	}
+	return n
+}
+
+func parseBool(s, name string, errs *[]error) bool {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		*errs = append(*errs, fmt.Errorf("%s must be true or false, got %q", name, s))
+	}
+	return b
+}
+
+func parseDuration(s, name string, errs *[]error) time.Duration {
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		*errs = append(*errs, fmt.Errorf("%s must be a positive duration like 30s or 5m, got %q", name, s))
+	}
+	return d
+}
+
+// Logger builds the process's JSON structured logger at LOG_LEVEL.
+func (c *Config) Logger(w io.Writer) *slog.Logger {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		level = slog.LevelInfo
+	}
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+// RequireDatabase explains what to do when DATABASE_URL is missing.
+func (c *Config) RequireDatabase() error {
+	if c.DatabaseURL == "" {
+		return errors.New("DATABASE_URL is not set: run `make run` (it starts a local Postgres and sets it) or export DATABASE_URL=postgres://user:pass@host:5432/db")
+	}
+	return nil
+}

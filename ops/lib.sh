@@ -1,0 +1,79 @@
+# Shared shell helpers for ops/run.sh and ops/test.sh (sourced, not executed).
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# need_go / need_node explain what to install when a toolchain is missing.
+need_go() {
+  command -v go >/dev/null 2>&1 || die "Go is not installed. Install Go 1.26 (https://go.dev/dl/) and run again."
+}
+need_node() {
+  command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || die "Node.js and npm are not installed. Install Node 20 or newer (e.g. apt-get install -y nodejs npm) and run again."
+}
+
+# npm_ci DIR installs a front-end project's locked dependencies when they are
+# missing or older than its package-lock.json.
+npm_ci() {
+  local dir=$1
+  if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    say "installing npm packages in $dir"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci failed in $dir (is the npm registry reachable?)"
+  fi
+}
+
+# build_web builds the single-page app into web/dist for the api to embed.
+build_web() {
+  npm_ci web
+  say "building the web app"
+  (cd web && npm run build --silent) || die "web build failed"
+  touch web/dist/.keep
+}
+
+# build_go compiles both binaries into bin/.
+build_go() {
+  say "building api and worker"
+  mkdir -p bin
+  go build -o bin/api ./cmd/api && go build -o bin/worker ./cmd/worker || die "go build failed"
+}
+
+# free_port prints a TCP port nobody listens on.
+free_port() {
+  local p
+  for _ in $(seq 1 50); do
+    p=$(( (RANDOM % 20000) + 40000 ))
+    if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then echo $p; return 0; fi
+  done
+  die "no free port found"
+}
+
+# wait_http URL SECONDS waits until URL answers 200.
+wait_http() {
+  local url=$1 secs=${2:-30}
+  for _ in $(seq 1 $((secs * 10))); do
+    if curl -fsS -o /dev/null "$url" 2>/dev/null; then return 0; fi
+    sleep 0.1
+  done
+  return 1
+}
+
+# need_chromium installs Debian's Chromium for browser tests (root), or explains.
+need_chromium() {
+  if [ -n "${CHROMIUM_PATH:-}" ] && [ -x "$CHROMIUM_PATH" ]; then return 0; fi
+  if command -v chromium >/dev/null 2>&1; then export CHROMIUM_PATH=$(command -v chromium); return 0; fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing Chromium from Debian packages for the browser tests"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2 && apt-get install -y -qq chromium >&2 || die "apt-get install chromium failed"
+    export CHROMIUM_PATH=$(command -v chromium)
+    return 0
+  fi
+  die "Chromium is needed for the browser tests: install it (sudo apt-get install -y chromium) or set CHROMIUM_PATH."
+}
+
+need_curl() {
+  command -v curl >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq >&2 && apt-get install -y -qq curl >&2 && return 0
+  fi
+  die "curl is needed: install it (sudo apt-get install -y curl)."
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# `make run`: everything a newcomer needs to see Photo3D on http://localhost:8080.
+# Installs what is missing, starts a project-local Postgres under .data/ when
+# DATABASE_URL is unset, migrates, builds the web app into the api, and runs api
+# and worker until Ctrl-C, which stops all of it. Data survives restarts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. ops/lib.sh
+
+need_go; need_node; need_curl
+export PORT=${PORT:-8080}
+PGDIR=.data/pg
+started_pg=0
+if [ -z "${DATABASE_URL:-}" ]; then
+  say "starting the local Postgres in $PGDIR"
+  DATABASE_URL=$(ops/postgres.sh start "$PGDIR" "${PGPORT:-54329}" photo3d)
+  export DATABASE_URL
+  started_pg=1
+fi
+
+say "downloading Go modules"
+go mod download || die "go mod download failed (is the Go module proxy reachable?)"
+build_web
+build_go
+
+say "migrating the database"
+bin/worker migrate
+
+pids=()
+cleanup() {
+  trap - INT TERM EXIT
+  say "stopping"
+  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  if [ $started_pg = 1 ]; then ops/postgres.sh stop "$PGDIR"; fi
+  say "stopped (data kept in .data/)"
+}
+trap cleanup INT TERM EXIT
+
+bin/worker & pids+=($!)
+bin/api & pids+=($!)
+
+if wait_http "http://127.0.0.1:$PORT/healthz" 60; then
+  say "Photo3D is running at ${PUBLIC_BASE_URL:-http://localhost:$PORT}  (Ctrl-C stops it)"
+else
+  die "the api did not become healthy on port $PORT"
+fi
+# Exit when either process dies, so a crash is not hidden.
+wait -n "${pids[@]}" || true

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# `make test`: the whole suite against a throwaway Postgres that this script
+# starts and removes itself: Go tests (race detector), web unit tests (Vitest)
+# and browser tests (Playwright driving Debian's Chromium against the real api
+# + worker). Installs what is missing. Exits non-zero on any failure.
+#
+#   ops/test.sh            everything
+#   ops/test.sh go|web|e2e one part (the throwaway Postgres is started as needed)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. ops/lib.sh
+
+parts=${1:-all}
+want() { [ "$parts" = all ] || [ "$parts" = "$1" ]; }
+
+need_go; need_node; need_curl
+ARTIFACTS=${ARTIFACTS_DIR:-$PWD/artifacts}
+mkdir -p "$ARTIFACTS"
+
+TMP=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  ops/postgres.sh stop "$TMP/pg" || true
+  rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+say "starting a throwaway Postgres"
+PGPORT=$(free_port)
+PG_EXTRA_OPTS="-c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+  ops/postgres.sh start "$TMP/pg" "$PGPORT" postgres >/dev/null
+export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$PGPORT/postgres?sslmode=disable"
+
+say "downloading Go modules and test tools"
+go mod download
+npm_ci tools/gltf-validator
+build_web   # the api embeds it; the browser tests use it
+
+failed=()
+if want go; then
+  say "Go tests (race detector)"
+  if ! go test -race -count=1 -timeout 15m ./... 2>&1 | tee "$ARTIFACTS/go-test.log"; then failed+=(go); fi
+fi
+
+if want web; then
+  say "web unit tests (Vitest)"
+  (cd web && npm test --silent) || failed+=(web)
+fi
+
+if want e2e; then
+  need_chromium
+  build_go
+  say "browser tests against the real api + worker"
+  E2E_DB="postgres://postgres@127.0.0.1:$PGPORT/e2e?sslmode=disable"
+  psql "$TEST_DATABASE_URL" -qc 'DROP DATABASE IF EXISTS e2e WITH (FORCE)' -c 'CREATE DATABASE e2e' >/dev/null
+  APIPORT=$(free_port)
+  export DATABASE_URL=$E2E_DB DATA_DIR="$TMP/data" PORT=$APIPORT DEV_MODE=true LOG_LEVEL=warn \
+    WORKER_METRICS_ADDR=127.0.0.1:$(free_port) PUBLIC_BASE_URL="http://127.0.0.1:$APIPORT"
+  bin/worker migrate >/dev/null
+  bin/worker >"$ARTIFACTS/worker.log" 2>&1 & pids+=($!)
+  bin/api >"$ARTIFACTS/api.log" 2>&1 & pids+=($!)
+  wait_http "http://127.0.0.1:$APIPORT/healthz" 60 || { tail -50 "$ARTIFACTS/api.log"; die "api did not start"; }
+  (cd web && BASE_URL="http://127.0.0.1:$APIPORT" ARTIFACTS_DIR="$ARTIFACTS/screens" npx playwright test) || failed+=(e2e)
+fi
+
+if [ ${#failed[@]} -gt 0 ]; then
+  printf '\nFAILED: %s (logs and screenshots in %s)\n' "${failed[*]}" "$ARTIFACTS" >&2
+  exit 1
+fi
+say "all tests passed"
