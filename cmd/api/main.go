@@ -21,6 +21,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/config"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/httpapi"
@@ -79,6 +80,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Web:          web.Handler(),
 		CORSOrigins:  cfg.WebOrigins,
 		MaxBodyBytes: cfg.MaxBodyBytes,
+		Tokens:       auth.NewTokens(cfg.JWTSecret, cfg.PublicBaseURL),
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr())

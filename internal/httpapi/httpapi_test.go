@@ -9,11 +9,13 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
+	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/dbtest"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/fault"
@@ -178,4 +180,43 @@ func TestMetricsExposeRoutePatterns(t *testing.T) {
 	rec, _ := do(t, h, "GET", "/metrics", "")
 	require.Equal(t, http.StatusOK, rec.Code)
 	require.Contains(t, rec.Body.String(), `photo3d_http_request_duration_seconds_count{method="GET",route="/api/test/typed",status="402"} 1`)
+}
+
+func TestRequireAuth(t *testing.T) {
+	t.Parallel()
+	tokens := auth.NewTokens([]byte("0123456789abcdef0123456789abcdef"), "http://test")
+	h := requireAuth(tokens)(Handler(func(w http.ResponseWriter, r *http.Request) error {
+		WriteJSON(w, http.StatusOK, map[string]string{"user": currentUser(r)})
+		return nil
+	}))
+	good, _, err := tokens.Issue("u-1")
+	require.NoError(t, err)
+	expired, _, err := tokens.WithClock(func() time.Time { return time.Now().Add(-48 * time.Hour) }).Issue("u-1")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name, header string
+		status       int
+		code         string
+	}{
+		{"valid", "Bearer " + good, 200, ""},
+		{"missing", "", 401, "unauthorized"},
+		{"wrong scheme", "Basic " + good, 401, "unauthorized"},
+		{"expired", "Bearer " + expired, 401, "token_invalid"},
+		{"garbage", "Bearer abc.def.ghi", 401, "token_invalid"},
+	} {
+		req := httptest.NewRequest("GET", "/api/x", nil)
+		if c.header != "" {
+			req.Header.Set("Authorization", c.header)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		require.Equal(t, c.status, rec.Code, c.name)
+		if c.code != "" {
+			var r reply
+			require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &r))
+			require.Equal(t, c.code, r.Error.Code, c.name)
+		} else {
+			require.Contains(t, rec.Body.String(), `"user":"u-1"`)
+		}
+	}
 }

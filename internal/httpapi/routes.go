@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/metrics"
 )
@@ -20,6 +21,7 @@ type Deps struct {
 	Web          http.Handler // the embedded single-page app
 	CORSOrigins  []string
 	MaxBodyBytes int64
+	Tokens       *auth.Tokens
 }
 
 // NewRouter returns the complete HTTP surface of the api binary.
@@ -47,6 +49,13 @@ func NewRouter(d Deps) http.Handler {
 	}
 
 	r.Route("/api", func(api chi.Router) {
+		// Public API routes (no sign-in) go here.
+
+		// Routes for signed-in users.
+		api.Group(func(priv chi.Router) {
+			priv.Use(requireAuth(d.Tokens))
+		})
+
 		api.NotFound(func(w http.ResponseWriter, r *http.Request) {
 			WriteError(w, r, fault.NotFoundf("No API route %s %s.", r.Method, r.URL.Path))
 		})
