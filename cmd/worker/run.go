@@ -242,7 +242,6 @@ func replayCmd(ctx context.Context, args []string, getenv func(string) string, s
 	return nil
 }
 
-
 func workersOrNil(w *river.Workers, n int) *river.Workers {
 	if n == 0 {
 		return nil

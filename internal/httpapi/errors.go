@@ -89,4 +89,3 @@ func (h Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, r, err)
 	}
 }
-
