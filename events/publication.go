@@ -47,6 +47,19 @@ type PublicationUnpublished struct {
 // EventType implements Event.
 func (PublicationUnpublished) EventType() string { return "publication.unpublished.v1" }
 
+// PublicViewsExhausted records that a public page could not be served because
+// the owner's public-view balance ran out; appended once per exhaustion so the
+// owner is told once, not on every refused view.
+type PublicViewsExhausted struct {
+	UserID        string    `json:"userId"`
+	PublicationID string    `json:"publicationId"`
+	At            time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (PublicViewsExhausted) EventType() string { return "publication.views_exhausted.v1" }
+
 func publicationEvents() []Event {
-	return []Event{PublicationCreated{}, PublicationVersioned{}, PublicationLocked{}, PublicationUnpublished{}}
+	return []Event{PublicationCreated{}, PublicationVersioned{}, PublicationLocked{}, PublicationUnpublished{},
+		PublicViewsExhausted{}}
 }
