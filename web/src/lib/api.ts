@@ -76,8 +76,8 @@ function buildUrl(args: ApiArgs): string {
 export const apiBaseQuery: BaseQueryFn<ApiArgs | string, unknown, ApiError> = async (input, { signal }) => {
   const args: ApiArgs = typeof input === 'string' ? { url: input } : input;
   const headers = new Headers({ Accept: 'application/json' });
-  const token = currentToken();
-  if (token && !args.absolute) headers.set('Authorization', `Bearer ${token}`);
+  const token = args.absolute ? null : currentToken();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
   let body: BodyInit | undefined;
   if (args.body instanceof FormData) body = args.body;
   else if (args.body !== undefined) {
@@ -90,7 +90,8 @@ export const apiBaseQuery: BaseQueryFn<ApiArgs | string, unknown, ApiError> = as
   } catch (e) {
     return { error: { status: 'FETCH_ERROR', message: e instanceof Error && e.name === 'AbortError' ? 'Request cancelled' : 'Could not reach the server. Check your connection and try again.' } };
   }
-  if (res.status === 401 && !args.absolute) {
+  // A rejected token signs the user out; a 401 to an anonymous call (wrong password) does not.
+  if (res.status === 401 && token) {
     clearAuth();
     if (typeof window !== 'undefined') window.dispatchEvent(new Event(TOKEN_EXPIRED_EVENT));
   }

@@ -1,0 +1,178 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AUTH_STORAGE_KEY, TOKEN_EXPIRED_EVENT } from '../lib/auth-storage';
+import { freeSubscription, trialSubscription } from '../test/fixtures';
+import { renderRoutes, signIn, stubFetch } from '../test/render';
+import { routes } from './routes';
+
+afterEach(() => vi.unstubAllGlobals());
+
+function workspaceServer(over: Record<string, Parameters<typeof stubFetch>[0][string]> = {}) {
+  return stubFetch({
+    'GET /api/users/me': () => ({ id: 'u1', email: 'asha@example.com', name: 'Asha Rao', firstName: 'Asha', lastName: 'Rao', avatarUrl: null }),
+    'GET /api/subscription': () => freeSubscription(),
+    'GET /api/notifications': () => ({ items: [], unreadCount: 0 }),
+    'GET /api/dashboard': () => ({ recent: [], topProducts: [], insights: [] }),
+    'GET /api/branding': () => ({ brandName: 'Asha Home', brandColor: '#2E5BBA', logoUrl: null }),
+    ...over,
+  });
+}
+
+describe('routing and guards', () => {
+  it('sends signed-out visitors to /login carrying path, query and hash', async () => {
+    stubFetch({});
+    const { router } = renderRoutes(routes, ['/workspace/settings?tab=brand#logo']);
+    await screen.findByRole('heading', { name: 'Welcome' });
+    expect(router.state.location.pathname).toBe('/login');
+    expect(router.state.location.state).toEqual({ from: '/workspace/settings?tab=brand#logo' });
+  });
+
+  it('sends signed-in visitors of /login and /signup to /my-home', async () => {
+    signIn();
+    workspaceServer();
+    const { router } = renderRoutes(routes, ['/signup']);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/my-home'));
+  });
+
+  it('redirects unknown paths to / and /workspace to /my-home', async () => {
+    stubFetch({});
+    const { router } = renderRoutes(routes, ['/no/such/page']);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(await screen.findByRole('heading', { name: /Turn one product photo/ })).toBeInTheDocument();
+
+    signIn();
+    workspaceServer();
+    const second = renderRoutes(routes, ['/workspace']);
+    await waitFor(() => expect(second.router.state.location.pathname).toBe('/my-home'));
+  });
+
+  it('shows the blog placeholder with the footer newsletter field', async () => {
+    stubFetch({});
+    renderRoutes(routes, ['/blog']);
+    expect(await screen.findByText('Stories are on their way.')).toBeInTheDocument();
+    expect(screen.getByText('Blog launching soon')).toBeInTheDocument();
+    expect(screen.getByLabelText('Newsletter')).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'Log In' })[0]).toHaveAttribute('href', '/login');
+  });
+
+  it('shows the demo hint when there are no demo samples', async () => {
+    stubFetch({});
+    renderRoutes(routes, ['/demo']);
+    expect(await screen.findByText(/No demo models found\. Add folders with a \.glb and an image under web\/public\/demo\//)).toBeInTheDocument();
+  });
+
+  it('lists demo samples, selecting bed first', async () => {
+    stubFetch({
+      'GET /demo/index.json': () =>
+        new Response(
+          JSON.stringify([
+            { id: 'table', name: 'Table', meshUrl: '/demo/table/table.glb', imageUrl: '/demo/table/table.png' },
+            { id: 'bed', name: 'Bed', meshUrl: '/demo/bed/bed.glb', imageUrl: '/demo/bed/bed.png' },
+          ]),
+        ),
+    });
+    renderRoutes(routes, ['/demo']);
+    expect(await screen.findByLabelText('Product')).toHaveValue('bed');
+    expect(screen.getByRole('button', { name: 'Table' })).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('signs out when the token-expired event fires', async () => {
+    signIn();
+    workspaceServer();
+    const { router } = renderRoutes(routes, ['/my-home']);
+    await screen.findByRole('heading', { name: /Asha/ });
+    window.dispatchEvent(new Event(TOKEN_EXPIRED_EVENT));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  });
+});
+
+describe('workspace shell', () => {
+  it('shows Gallery only when the plan allows galleries; Dashboard is active by exact match', async () => {
+    signIn();
+    workspaceServer();
+    renderRoutes(routes, ['/my-home']);
+    const sidebar = await screen.findByRole('complementary', { name: 'Workspace' });
+    await within(sidebar).findByRole('link', { name: 'Subscription' });
+    expect(within(sidebar).queryByRole('link', { name: 'Gallery' })).not.toBeInTheDocument();
+    expect(within(sidebar).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('lists Gallery during a trial', async () => {
+    signIn();
+    workspaceServer({ 'GET /api/subscription': () => trialSubscription() });
+    renderRoutes(routes, ['/workspace/settings']);
+    const sidebar = await screen.findByRole('complementary', { name: 'Workspace' });
+    expect(await within(sidebar).findByRole('link', { name: 'Gallery' })).toHaveAttribute('href', '/workspace/gallery');
+    expect(within(sidebar).getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
+    expect(within(sidebar).getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute('aria-current');
+  });
+
+  it('account menu: greeting, initial, profile and logout with focus return on Escape', async () => {
+    signIn();
+    workspaceServer();
+    const { router } = renderRoutes(routes, ['/my-home']);
+    const user = userEvent.setup();
+    const trigger = await screen.findByRole('button', { name: 'Account menu' });
+    expect(trigger).toHaveTextContent('A');
+    await user.click(trigger);
+    expect(screen.getByText('Hi, Asha')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByText('Hi, Asha')).not.toBeInTheDocument();
+    expect(trigger).toHaveFocus();
+
+    await user.click(trigger);
+    await user.click(screen.getByRole('menuitem', { name: 'Profile settings' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/workspace/profile'));
+    expect(await screen.findByRole('heading', { name: 'My Profile' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Logout' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(sessionStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
+    expect(await screen.findByRole('heading', { name: 'Welcome' })).toBeInTheDocument();
+  });
+
+  it('opening one menu closes the other; outside click closes', async () => {
+    signIn();
+    workspaceServer({
+      'GET /api/notifications': () => ({
+        items: [{ id: 'n1', title: 'Model ready', message: 'Oak bed is ready to preview', link: '/workspace/products', createdAt: new Date().toISOString(), readAt: null }],
+        unreadCount: 1,
+      }),
+      'POST /api/notifications/n1/read': () => ({}),
+    });
+    renderRoutes(routes, ['/my-home']);
+    const user = userEvent.setup();
+    const bell = await screen.findByRole('button', { name: 'Notifications, 1 unread' });
+    await user.click(bell);
+    expect(screen.getByRole('heading', { name: 'Workspace updates' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    expect(screen.queryByRole('heading', { name: 'Workspace updates' })).not.toBeInTheDocument();
+    expect(screen.getByText('Hi, Asha')).toBeInTheDocument();
+    await user.click(document.body);
+    expect(screen.queryByText('Hi, Asha')).not.toBeInTheDocument();
+  });
+
+  it('search: empty submit ignored, first match opened, no-match message', async () => {
+    signIn();
+    const { calls } = workspaceServer({
+      'GET /api/search': ({ url }) =>
+        url.searchParams.get('q') === 'oak'
+          ? { items: [{ id: 'p1', label: 'Oak Bed', type: 'Product', path: '/workspace/settings' }] }
+          : { items: [] },
+    });
+    const { router } = renderRoutes(routes, ['/my-home']);
+    const user = userEvent.setup();
+    const box = await screen.findByRole('combobox', { name: /Search/ });
+    await user.type(box, '   {Enter}');
+    expect(calls.some((c) => c.url.startsWith('/api/search'))).toBe(false);
+    await user.clear(box);
+    await user.type(box, 'sofa{Enter}');
+    expect(await screen.findByText('No matches found')).toBeInTheDocument();
+    await user.clear(box);
+    await user.type(box, 'oak{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/workspace/settings'));
+    expect(box).toHaveValue('');
+  });
+});

@@ -1,0 +1,105 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '../../app/routes';
+import { AUTH_STORAGE_KEY } from '../../lib/auth-storage';
+import { jsonResponse, renderRoutes, stubFetch } from '../../test/render';
+
+afterEach(() => vi.unstubAllGlobals());
+
+async function openLogin(entry: string | { pathname: string; state?: unknown } = '/login') {
+  const utils = renderRoutes(routes, [entry]);
+  await screen.findByRole('heading', { name: 'Welcome' });
+  return utils;
+}
+
+describe('LoginPage', () => {
+  it('shows the spec texts', async () => {
+    stubFetch({});
+    await openLogin();
+    expect(screen.getByText('Invite-only access')).toBeInTheDocument();
+    expect(screen.getByLabelText('Email Address')).toBeInTheDocument();
+    expect(screen.getByLabelText('Password')).toBeInTheDocument();
+    expect(screen.getByLabelText('Remember me')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', '/forgot-password');
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeInTheDocument();
+  });
+
+  it('validates in the spec order without calling the server', async () => {
+    const { fn } = stubFetch({});
+    await openLogin();
+    const user = userEvent.setup();
+    const submit = screen.getByRole('button', { name: 'Sign In' });
+    await user.click(submit);
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter your email address');
+    await user.type(screen.getByLabelText('Email Address'), 'asha');
+    await user.click(submit);
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter a valid email address');
+    await user.type(screen.getByLabelText('Email Address'), '@shop.in');
+    await user.click(submit);
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter your password');
+    expect(fn).not.toHaveBeenCalled();
+  });
+
+  it('signs in, saves the session and returns to the origin', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const { calls } = stubFetch({
+      'POST /api/auth/login': async () => {
+        await gate;
+        return { token: 'tok', user: { id: 'u1', email: 'asha@shop.in', name: 'Asha Rao' }, expiresAt: Date.now() + 60_000 };
+      },
+      'GET /api/users/me': () => ({ id: 'u1', email: 'asha@shop.in', firstName: 'Asha', lastName: 'Rao' }),
+      'GET /api/subscription': () => ({ plan: 'free', canUseGalleries: false }),
+      'GET /api/notifications': () => ({ items: [], unreadCount: 0 }),
+      'GET /api/branding': () => ({ brandName: 'Asha Home', brandColor: '#2E5BBA', logoUrl: null }),
+    });
+    const { router } = await openLogin({ pathname: '/login', state: { from: '/workspace/settings' } });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email Address'), 'asha@shop.in');
+    await user.type(screen.getByLabelText('Password'), 'correct horse');
+    await user.click(screen.getByLabelText('Remember me'));
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('button', { name: 'Signing In...' })).toBeDisabled();
+    expect(screen.getByLabelText('Email Address')).toBeDisabled();
+    release();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/workspace/settings'));
+    expect(calls[0]).toMatchObject({ method: 'POST', url: '/api/auth/login', body: { email: 'asha@shop.in', password: 'correct horse', remember: true } });
+    expect(localStorage.getItem(AUTH_STORAGE_KEY)).toContain('"tok"');
+    expect(sessionStorage.getItem(AUTH_STORAGE_KEY)).toContain('"tok"');
+    expect(await screen.findByRole('heading', { name: 'Settings' })).toBeInTheDocument();
+  });
+
+  it("shows the server's message on failure and keeps no token", async () => {
+    stubFetch({
+      'POST /api/auth/login': () => jsonResponse({ success: false, error: { code: 'invalid_credentials', message: 'Invalid email or password' } }, 401),
+    });
+    await openLogin();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email Address'), 'asha@shop.in');
+    await user.type(screen.getByLabelText('Password'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid email or password');
+    expect(sessionStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
+  });
+
+  it('uses the fallbacks when the server gives no message or no token', async () => {
+    let mode: 'nomsg' | 'notoken' | 'http' = 'nomsg';
+    stubFetch({
+      'POST /api/auth/login': () =>
+        mode === 'nomsg' ? jsonResponse({ success: false }, 400) : mode === 'notoken' ? { user: { id: 'u' } } : new Response('oops', { status: 500 }),
+    });
+    await openLogin();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email Address'), 'asha@shop.in');
+    await user.type(screen.getByLabelText('Password'), 'pw');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Login failed$/);
+    mode = 'notoken';
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Login response missing token'));
+    mode = 'http';
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Login failed. Please try again.'));
+  });
+});

@@ -1,0 +1,102 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '../../app/routes';
+import { renderRoutes, stubFetch } from '../../test/render';
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+async function openSignup() {
+  const utils = renderRoutes(routes, ['/signup']);
+  await screen.findByRole('heading', { name: 'Create Account' });
+  return utils;
+}
+
+function fill(name: string, email: string, pw: string, confirm: string) {
+  fireEvent.change(screen.getByLabelText('Full Name'), { target: { value: name } });
+  fireEvent.change(screen.getByLabelText('Email Address'), { target: { value: email } });
+  fireEvent.change(screen.getByLabelText('Password'), { target: { value: pw } });
+  fireEvent.change(screen.getByLabelText('Confirm Password'), { target: { value: confirm } });
+}
+
+describe('SignupPage', () => {
+  it('shows the spec texts and hides Google without a client id', async () => {
+    stubFetch({});
+    await openSignup();
+    expect(screen.getByText('Get started with your free account')).toBeInTheDocument();
+    expect(screen.getByLabelText('Keep me signed in for 24 hours')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Already have an account? Sign in' })).toHaveAttribute('href', '/login');
+    expect(screen.queryByText('or continue with email')).not.toBeInTheDocument();
+    expect(document.querySelector('script[src*="accounts.google.com"]')).toBeNull();
+  });
+
+  it('validates in the spec order', async () => {
+    const { fn } = stubFetch({});
+    await openSignup();
+    const submit = screen.getByRole('button', { name: 'Create Account' });
+    fill('Asha', 'asha@shop.in', 'password1', '');
+    fireEvent.click(submit);
+    expect(screen.getByRole('alert')).toHaveTextContent('Please fill in all fields');
+    fill('Asha', 'asha.shop.in', 'x', 'y');
+    fireEvent.click(submit);
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter a valid email address');
+    fill('Asha', 'asha@shop.in', 'short', 'other');
+    fireEvent.click(submit);
+    expect(screen.getByRole('alert')).toHaveTextContent('Password must be at least 8 characters long');
+    fill('Asha', 'asha@shop.in', 'password1', 'password2');
+    fireEvent.click(submit);
+    expect(screen.getByRole('alert')).toHaveTextContent('Passwords do not match');
+    expect(fn).not.toHaveBeenCalled();
+  });
+
+  it('shows live hints, the match hint and the strength meter', async () => {
+    stubFetch({});
+    await openSignup();
+    expect(screen.queryByRole('meter')).not.toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'abc' } });
+    expect(screen.getByRole('meter', { name: 'Password strength' })).toHaveAttribute('aria-valuetext', 'Weak');
+    expect(screen.getByText('At least 8 characters').closest('li')).not.toHaveClass('hint--met');
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'Abcdefgh1' } });
+    expect(screen.getByRole('meter', { name: 'Password strength' })).toHaveAttribute('aria-valuetext', 'Medium');
+    expect(screen.getByText('Mix of uppercase and lowercase').closest('li')).toHaveClass('hint--met');
+    expect(screen.getByText('Contains a number').closest('li')).toHaveClass('hint--met');
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'Abcdefghijk1!' } });
+    expect(screen.getByRole('meter', { name: 'Password strength' })).toHaveAttribute('aria-valuetext', 'Strong');
+    fireEvent.change(screen.getByLabelText('Confirm Password'), { target: { value: 'Abc' } });
+    expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Confirm Password'), { target: { value: 'Abcdefghijk1!' } });
+    expect(screen.getByText('Passwords match')).toBeInTheDocument();
+  });
+
+  it('creates the account, shows the message and redirects after 1.5 s', async () => {
+    const { calls } = stubFetch({
+      'POST /api/auth/signup': () => ({ token: 't', user: { id: 'u', email: 'asha@shop.in', name: 'Asha Rao' }, expiresAt: Date.now() + 60_000 }),
+      'GET /api/users/me': () => ({ id: 'u', email: 'asha@shop.in', firstName: 'Asha', lastName: 'Rao' }),
+      'GET /api/subscription': () => ({ plan: 'free', canUseGalleries: false }),
+      'GET /api/notifications': () => ({ items: [], unreadCount: 0 }),
+      'GET /api/dashboard': () => ({ recent: [], topProducts: [], insights: [] }),
+    });
+    const { router } = await openSignup();
+    fill('  Asha Rao ', 'asha@shop.in', 'Password123', 'Password123');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(await screen.findByText('Account created successfully! Redirecting...')).toBeInTheDocument();
+    expect(calls[0].body).toEqual({ email: 'asha@shop.in', password: 'Password123', name: 'Asha Rao', remember: false });
+    expect(router.state.location.pathname).toBe('/signup');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/my-home'), { timeout: 2500 });
+    expect(await screen.findByRole('heading', { name: /Good (Morning|Afternoon|Evening), Asha/ })).toBeInTheDocument();
+  });
+
+  it('shows the server message when signup fails', async () => {
+    stubFetch({
+      'POST /api/auth/signup': () => new Response(JSON.stringify({ success: false, error: { code: 'conflict', message: 'An account with this email already exists' } }), { status: 409 }),
+    });
+    await openSignup();
+    fill('Asha', 'asha@shop.in', 'Password123', 'Password123');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create Account' })));
+    expect(await screen.findByRole('alert')).toHaveTextContent('An account with this email already exists');
+  });
+});

@@ -1,0 +1,109 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '../../app/routes';
+import { freeSubscription, trialSubscription } from '../../test/fixtures';
+import { jsonResponse, renderRoutes, signIn, stubFetch } from '../../test/render';
+import type { Subscription } from './subscription-api';
+
+afterEach(() => vi.unstubAllGlobals());
+
+function server(initial: Subscription) {
+  let sub = initial;
+  const fake = stubFetch({
+    'GET /api/users/me': () => ({ id: 'u1', email: 'asha@example.com', firstName: 'Asha', lastName: 'Rao' }),
+    'GET /api/notifications': () => ({ items: [], unreadCount: 0 }),
+    'GET /api/subscription': () => sub,
+    'POST /api/subscription/trial': () => {
+      if (sub.trialEverStarted) return jsonResponse({ success: false, error: { code: 'trial_used', message: 'The free trial has already been used' } }, 409);
+      sub = trialSubscription();
+      return sub;
+    },
+    'POST /api/subscription/addons': ({ body }) => {
+      const b = body as { kind: string; amount: number };
+      sub =
+        b.kind === 'credits'
+          ? { ...sub, aiCreditsPurchased: sub.aiCreditsPurchased + b.amount, aiCreditBalance: (sub.aiCreditBalance ?? 0) + b.amount }
+          : { ...sub, publicViewsPurchased: sub.publicViewsPurchased + b.amount, publicViewsBalance: (sub.publicViewsBalance ?? 0) + b.amount };
+      return sub;
+    },
+  });
+  return fake;
+}
+
+async function open() {
+  signIn();
+  const utils = renderRoutes(routes, ['/workspace/subscription']);
+  await screen.findByRole('heading', { name: 'My Subscription' });
+  return utils;
+}
+
+describe('SubscriptionPage', () => {
+  it('free plan: card, meters, plans, add-ons and button rules', async () => {
+    server(freeSubscription());
+    await open();
+    expect(screen.getByRole('button', { name: 'Upgrade plan' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Free Plan' })).toBeInTheDocument();
+    expect(screen.getByText('Upgrade to unlock Pro features')).toBeInTheDocument();
+    const credits = screen.getByTestId('meter-ai-credits');
+    expect(within(credits).getByText('1 / 5')).toBeInTheDocument();
+    expect(within(credits).getByText('4 remaining')).toBeInTheDocument();
+    expect(within(credits).getByRole('meter')).toHaveAttribute('aria-valuenow', '20');
+    expect(within(credits).getByRole('button', { name: '+20 credits (₹500)' })).toBeInTheDocument();
+    expect(within(screen.getByTestId('meter-public-views')).getByRole('button', { name: '+10,000 views (₹500)' })).toBeInTheDocument();
+    expect(screen.getByText('Only AI Credits and Public Views are metered.')).toBeInTheDocument();
+    expect(screen.getByText('MOST POPULAR')).toBeInTheDocument();
+    expect(screen.getByText('25,000 public product views in total')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Current Plan' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Start free trial' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Buy 20 credits' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Buy 10,000 views' })).toBeInTheDocument();
+  });
+
+  it('starting the trial updates the page and the sidebar without reload', async () => {
+    const { calls } = server(freeSubscription());
+    await open();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Start free trial' }));
+    expect(await screen.findByRole('heading', { name: 'Pro Plan (Trial)' })).toBeInTheDocument();
+    expect(screen.getByText('Trial active — enjoy Pro features')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Upgrade plan' })).not.toBeInTheDocument();
+    expect(calls.find((c) => c.url === '/api/subscription/trial')?.body).toEqual({ days: 7 });
+    const sidebar = screen.getByRole('complementary', { name: 'Workspace' });
+    expect(await within(sidebar).findByRole('link', { name: 'Gallery' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Current Plan' })).toBeDisabled();
+  });
+
+  it('buying credits and views updates the meters and confirms', async () => {
+    const { calls } = server(freeSubscription());
+    await open();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Buy 20 credits' }));
+    expect(await screen.findByText('Added 20 AI credits')).toBeInTheDocument();
+    await waitFor(() => expect(within(screen.getByTestId('meter-ai-credits')).getByText('1 / 25')).toBeInTheDocument());
+    expect(within(screen.getByTestId('meter-ai-credits')).getByText('24 remaining')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '+10,000 views (₹500)' }));
+    expect(await screen.findByText('Added 10,000 views')).toBeInTheDocument();
+    await waitFor(() => expect(within(screen.getByTestId('meter-public-views')).getByText('0 / 10,000')).toBeInTheDocument());
+    expect(calls.filter((c) => c.url === '/api/subscription/addons').map((c) => c.body)).toEqual([
+      { kind: 'credits', amount: 20 },
+      { kind: 'views', amount: 10000 },
+    ]);
+  });
+
+  it('after a used trial the Pro button reads Upgrade to Pro and shows the server refusal', async () => {
+    server(freeSubscription({ trialEverStarted: true }));
+    await open();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Upgrade to Pro' }));
+    expect(await screen.findByText('The free trial has already been used')).toBeInTheDocument();
+  });
+
+  it('unlimited meters read Unlimited at 0%', async () => {
+    server(freeSubscription({ plan: 'enterprise', effectivePlan: 'enterprise', aiCreditsIncluded: null, aiCreditBalance: null, aiCreditsUsed: 12 }));
+    await open();
+    const credits = screen.getByTestId('meter-ai-credits');
+    expect(within(credits).getByText('12 / Unlimited')).toBeInTheDocument();
+    expect(within(credits).getByRole('meter')).toHaveAttribute('aria-valuenow', '0');
+  });
+});
