@@ -1,0 +1,188 @@
+package reconstruct
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// builtin is the CPU reconstructor; it holds no state, so one value serves all jobs.
+type builtin struct{}
+
+// NewBuiltin returns the pure-Go reconstructor: no GPU, no model weights, so every
+// deployment (and every developer laptop) can produce models.
+func NewBuiltin() Reconstructor { return builtin{} }
+
+func (builtin) Name() string    { return "builtin" }
+func (builtin) Version() string { return Version }
+
+// Shape kinds reported in Stats.ShapeKind.
+const (
+	ShapeLathe   = "lathe"
+	ShapeInflate = "inflate"
+	ShapeRemote  = "remote"
+)
+
+// Reconstruct runs the whole pipeline; see the package documentation.
+func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, progress ProgressFunc) (*Result, error) {
+	opts = opts.WithDefaults()
+	pr := &progressReporter{fn: progress}
+	tm := newStageTimer()
+
+	pr.report(StepAnalyzing, 0)
+	p, err := decodePhoto(ctx, data, opts.WorkingSize)
+	if err != nil {
+		return nil, err
+	}
+	pr.report(StepAnalyzing, 10)
+	seg, err := segment(ctx, p)
+	if err != nil {
+		return nil, fmt.Errorf("segment photo: %w", err)
+	}
+	pr.report(StepAnalyzing, 25)
+	tm.done(StageAnalyze)
+
+	pr.report(StepDeconstructing, 25)
+	pm, err := detectParts(ctx, seg)
+	if err != nil {
+		return nil, fmt.Errorf("detect parts: %w", err)
+	}
+	rows := measureRows(seg)
+	fit := fitLathe(rows)
+	if fit.ok {
+		pm.toBands(seg)
+	}
+	pm.nameParts()
+	pr.report(StepDeconstructing, 50)
+	tm.done(StageDeconstruct)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	pr.report(StepAssembling, 50)
+	atlas, uvm, err := buildAtlas(ctx, p, seg, opts.AtlasSize)
+	if err != nil {
+		return nil, err
+	}
+	pr.report(StepAssembling, 58)
+	var meshes []*mesh
+	kind := ShapeInflate
+	if fit.ok {
+		kind = ShapeLathe
+		meshes = buildLathe(seg, pm, fit, rows, uvm, opts.MaxTriangles)
+	} else if meshes, err = buildInflate(ctx, seg, pm, uvm, opts.MaxTriangles); err != nil {
+		return nil, fmt.Errorf("inflate shape: %w", err)
+	}
+	parts, gparts := assembleParts(seg, pm, meshes, opts.HeightMetres)
+	if len(gparts) == 0 {
+		return nil, fmt.Errorf("assemble model: no geometry produced")
+	}
+	pr.report(StepAssembling, 75)
+	tm.done(StageAssemble)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	pr.report(StepFinalizing, 75)
+	glb, err := encodeGLB(gparts, atlas, "Photo3D builtin "+Version, 0)
+	if err != nil {
+		return nil, err
+	}
+	pr.report(StepFinalizing, 85)
+	res := &Result{GLB: glb, Parts: parts}
+	if res.Thumbnail, err = thumbnailPNG(p, seg); err != nil {
+		return nil, err
+	}
+	if res.Mask, err = maskPNG(seg); err != nil {
+		return nil, err
+	}
+	if res.PartsMap, err = partsMapPNG(pm); err != nil {
+		return nil, err
+	}
+	tris, verts := 0, 0
+	for _, g := range gparts {
+		tris += g.mesh.triangles()
+		verts += len(g.mesh.pos)
+	}
+	tm.done(StageFinalize)
+	res.Stats = Stats{
+		ShapeKind: kind, Triangles: tris, Vertices: verts, Parts: len(parts), Bytes: len(glb),
+		StepMillis: tm.marks, TotalMillis: tm.total(), Reconstructor: "builtin", Version: Version,
+	}
+	pr.report(StepFinalizing, 100)
+	return res, nil
+}
+
+// assembleParts scales the pixel-space meshes into metres with the origin at the
+// centre of the base, and computes the exploded-view offsets and the parts list.
+func assembleParts(seg *segmentation, pm *partMap, meshes []*mesh, heightMetres float64) ([]Part, []glbPart) {
+	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, m := range meshes {
+		if m == nil {
+			continue
+		}
+		l, h := m.bounds()
+		for c := range 3 {
+			lo[c] = min(lo[c], float64(l[c]))
+			hi[c] = max(hi[c], float64(h[c]))
+		}
+	}
+	if math.IsInf(lo[0], 1) || hi[1] <= lo[1] {
+		return nil, nil
+	}
+	scale := heightMetres / (hi[1] - lo[1])
+	shift := [3]float64{-(lo[0] + hi[0]) / 2, -lo[1], -(lo[2] + hi[2]) / 2}
+	total := 0
+	for _, p := range pm.parts {
+		total += p.area
+	}
+	var parts []Part
+	var gparts []glbPart
+	for pi, m := range meshes {
+		if m == nil {
+			continue
+		}
+		for i := range m.pos {
+			for c := range 3 {
+				m.pos[i][c] = float32((float64(m.pos[i][c]) + shift[c]) * scale)
+			}
+		}
+		info := pm.parts[pi]
+		r, g, b := info.meanRGB()
+		parts = append(parts, Part{
+			ID:    fmt.Sprintf("part-%d", len(parts)+1),
+			Name:  info.name,
+			Color: hexColor(r, g, b),
+			Share: math.Round(float64(info.area)/float64(max(1, total))*1e4) / 1e4,
+		})
+		// Darker, more saturated regions read as glossier plastic/glass; light ones as
+		// matte. A gentle heuristic: roughness 0.45–0.75 by lightness.
+		light := (r + g + b) / (3 * 255)
+		gparts = append(gparts, glbPart{name: info.name, mesh: m, roughness: 0.45 + 0.3*light})
+	}
+	// Exploded view: each part moves away from the object's centre, proportionally
+	// to its distance from it, plus a constant share of the height so touching parts
+	// visibly separate.
+	centre := [3]float64{0, heightMetres / 2, 0}
+	for i := range gparts {
+		if len(gparts) == 1 {
+			break
+		}
+		l, h := gparts[i].mesh.bounds()
+		d := [3]float64{}
+		n := 0.0
+		for c := range 3 {
+			d[c] = (float64(l[c])+float64(h[c]))/2 - centre[c]
+			n += d[c] * d[c]
+		}
+		n = math.Sqrt(n)
+		if n < 1e-6 {
+			d, n = [3]float64{0, 0, 1}, 1 // a centred part comes forward
+		}
+		for c := range 3 {
+			gparts[i].offset[c] = d[c]*0.6 + d[c]/n*0.15*heightMetres
+		}
+	}
+	return parts, gparts
+}

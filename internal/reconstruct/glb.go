@@ -1,0 +1,224 @@
+package reconstruct
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/qmuntal/gltf"
+)
+
+// Material variants offered in the configurator (spec: matte-black, snow-white,
+// leather-tan, fabric-grey) plus "Original", the photo texture. They are stored with
+// KHR_materials_variants so model-viewer can switch them without reloading the model.
+var variantNames = [...]string{"Original", "matte-black", "snow-white", "leather-tan", "fabric-grey"}
+
+// variantLook is the PBR look of one non-original variant.
+type variantLook struct {
+	color     [4]float64
+	roughness float64
+}
+
+func variantLooks() [4]variantLook {
+	return [4]variantLook{
+		{[4]float64{0.02, 0.02, 0.02, 1}, 0.9},  // matte-black
+		{[4]float64{0.92, 0.92, 0.9, 1}, 0.65},  // snow-white
+		{[4]float64{0.55, 0.33, 0.17, 1}, 0.55}, // leather-tan
+		{[4]float64{0.42, 0.42, 0.43, 1}, 0.95}, // fabric-grey
+	}
+}
+
+const (
+	extVariants = "KHR_materials_variants"
+	// ExplodeAnimation is the name of the animation that moves parts apart, which the
+	// viewer's "Exploded View" toggle plays.
+	ExplodeAnimation = "Explode"
+	explodeSeconds   = 1.0
+)
+
+// glbPart is one part ready for encoding (positions already in metres).
+type glbPart struct {
+	name      string
+	mesh      *mesh
+	roughness float64
+	offset    [3]float64 // exploded-view translation
+}
+
+// binWriter accumulates the GLB binary chunk with 4-byte alignment per view.
+type binWriter struct {
+	doc *gltf.Document
+	buf bytes.Buffer
+}
+
+func (b *binWriter) view(data []byte, target gltf.Target) int {
+	for b.buf.Len()%4 != 0 {
+		b.buf.WriteByte(0)
+	}
+	off := b.buf.Len()
+	b.buf.Write(data)
+	b.doc.BufferViews = append(b.doc.BufferViews, &gltf.BufferView{
+		Buffer: 0, ByteOffset: off, ByteLength: len(data), Target: target,
+	})
+	return len(b.doc.BufferViews) - 1
+}
+
+func (b *binWriter) accessor(view int, ct gltf.ComponentType, at gltf.AccessorType, count int, lo, hi []float64) int {
+	b.doc.Accessors = append(b.doc.Accessors, &gltf.Accessor{
+		BufferView: gltf.Index(view), ComponentType: ct, Type: at, Count: count, Min: lo, Max: hi,
+	})
+	return len(b.doc.Accessors) - 1
+}
+
+func f32Bytes(v []float32) []byte {
+	out := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(f))
+	}
+	return out
+}
+
+// encodeGLB writes parts, the atlas, the variants and the Explode animation as one
+// self-contained glTF 2.0 binary.
+func encodeGLB(parts []glbPart, atlasJPEG []byte, generator string, mainPart int) ([]byte, error) {
+	doc := &gltf.Document{
+		Asset:  gltf.Asset{Version: "2.0", Generator: generator},
+		Scene:  gltf.Index(0),
+		Scenes: []*gltf.Scene{{Name: "Product", Nodes: []int{0}}},
+	}
+	bw := &binWriter{doc: doc}
+	doc.Nodes = append(doc.Nodes, &gltf.Node{Name: "Product"})
+	imgView := bw.view(atlasJPEG, gltf.TargetNone)
+	doc.Images = []*gltf.Image{{Name: "atlas", MimeType: "image/jpeg", BufferView: gltf.Index(imgView)}}
+	doc.Samplers = []*gltf.Sampler{{
+		MagFilter: gltf.MagLinear, MinFilter: gltf.MinLinearMipMapLinear,
+		WrapS: gltf.WrapClampToEdge, WrapT: gltf.WrapClampToEdge,
+	}}
+	doc.Textures = []*gltf.Texture{{Sampler: gltf.Index(0), Source: gltf.Index(0)}}
+
+	// Variant materials come first after the part materials are known; collect
+	// part materials now.
+	for _, p := range parts {
+		doc.Materials = append(doc.Materials, &gltf.Material{
+			Name: p.name,
+			PBRMetallicRoughness: &gltf.PBRMetallicRoughness{
+				BaseColorTexture: &gltf.TextureInfo{Index: 0},
+				MetallicFactor:   gltf.Float(0),
+				RoughnessFactor:  gltf.Float(p.roughness),
+			},
+		})
+	}
+	variantMat := make([]int, 0, 4)
+	for i, look := range variantLooks() {
+		c := look.color
+		doc.Materials = append(doc.Materials, &gltf.Material{
+			Name: variantNames[i+1],
+			PBRMetallicRoughness: &gltf.PBRMetallicRoughness{
+				BaseColorFactor: &c,
+				MetallicFactor:  gltf.Float(0),
+				RoughnessFactor: gltf.Float(look.roughness),
+			},
+		})
+		variantMat = append(variantMat, len(doc.Materials)-1)
+	}
+
+	anim := &gltf.Animation{Name: ExplodeAnimation}
+	times := bw.view(f32Bytes([]float32{0, explodeSeconds}), gltf.TargetNone)
+	timeAcc := bw.accessor(times, gltf.ComponentFloat, gltf.AccessorScalar, 2, []float64{0}, []float64{explodeSeconds})
+
+	for pi, p := range parts {
+		m := p.mesh
+		nv := len(m.pos)
+		flat := make([]float32, 0, 3*nv)
+		lo, hi := m.bounds()
+		for _, v := range m.pos {
+			flat = append(flat, v[0], v[1], v[2])
+		}
+		posAcc := bw.accessor(bw.view(f32Bytes(flat), gltf.TargetArrayBuffer), gltf.ComponentFloat, gltf.AccessorVec3, nv,
+			[]float64{float64(lo[0]), float64(lo[1]), float64(lo[2])},
+			[]float64{float64(hi[0]), float64(hi[1]), float64(hi[2])})
+		flat = flat[:0]
+		for _, v := range m.nrm {
+			flat = append(flat, v[0], v[1], v[2])
+		}
+		nrmAcc := bw.accessor(bw.view(f32Bytes(flat), gltf.TargetArrayBuffer), gltf.ComponentFloat, gltf.AccessorVec3, nv, nil, nil)
+		flat = flat[:0]
+		for _, v := range m.uv {
+			flat = append(flat, v[0], v[1])
+		}
+		uvAcc := bw.accessor(bw.view(f32Bytes(flat), gltf.TargetArrayBuffer), gltf.ComponentFloat, gltf.AccessorVec2, nv, nil, nil)
+		var idxBytes []byte
+		ct := gltf.ComponentUint
+		if nv <= math.MaxUint16 {
+			ct = gltf.ComponentUshort
+			idxBytes = make([]byte, 2*len(m.idx))
+			for i, v := range m.idx {
+				binary.LittleEndian.PutUint16(idxBytes[2*i:], uint16(v))
+			}
+		} else {
+			idxBytes = make([]byte, 4*len(m.idx))
+			for i, v := range m.idx {
+				binary.LittleEndian.PutUint32(idxBytes[4*i:], v)
+			}
+		}
+		idxAcc := bw.accessor(bw.view(idxBytes, gltf.TargetElementArrayBuffer), ct, gltf.AccessorScalar, len(m.idx), nil, nil)
+		prim := &gltf.Primitive{
+			Attributes: gltf.PrimitiveAttributes{
+				gltf.POSITION: posAcc, gltf.NORMAL: nrmAcc, gltf.TEXCOORD_0: uvAcc,
+			},
+			Indices:  gltf.Index(idxAcc),
+			Material: gltf.Index(pi),
+		}
+		if pi == mainPart {
+			mappings := []map[string]any{{"material": pi, "variants": []int{0}}}
+			for vi, mat := range variantMat {
+				mappings = append(mappings, map[string]any{"material": mat, "variants": []int{vi + 1}})
+			}
+			prim.Extensions = gltf.Extensions{extVariants: map[string]any{"mappings": mappings}}
+		}
+		doc.Meshes = append(doc.Meshes, &gltf.Mesh{Name: p.name, Primitives: []*gltf.Primitive{prim}})
+		doc.Nodes = append(doc.Nodes, &gltf.Node{Name: p.name, Mesh: gltf.Index(len(doc.Meshes) - 1)})
+		node := len(doc.Nodes) - 1
+		doc.Nodes[0].Children = append(doc.Nodes[0].Children, node)
+
+		o := p.offset
+		out := bw.view(f32Bytes([]float32{0, 0, 0, float32(o[0]), float32(o[1]), float32(o[2])}), gltf.TargetNone)
+		outAcc := bw.accessor(out, gltf.ComponentFloat, gltf.AccessorVec3, 2, nil, nil)
+		anim.Samplers = append(anim.Samplers, &gltf.AnimationSampler{Input: timeAcc, Output: outAcc, Interpolation: gltf.InterpolationLinear})
+		anim.Channels = append(anim.Channels, &gltf.AnimationChannel{
+			Sampler: len(anim.Samplers) - 1,
+			Target:  gltf.AnimationChannelTarget{Node: gltf.Index(node), Path: gltf.TRSTranslation},
+		})
+	}
+	doc.Animations = []*gltf.Animation{anim}
+	addVariantsExtension(doc)
+	for bw.buf.Len()%4 != 0 {
+		bw.buf.WriteByte(0)
+	}
+	doc.Buffers = []*gltf.Buffer{{ByteLength: bw.buf.Len(), Data: bw.buf.Bytes()}}
+	var out bytes.Buffer
+	enc := gltf.NewEncoder(&out)
+	enc.AsBinary = true
+	if err := enc.Encode(doc); err != nil {
+		return nil, fmt.Errorf("encode glb: %w", err)
+	}
+	return out.Bytes(), nil
+}
+
+// addVariantsExtension declares the variant names at the document level.
+func addVariantsExtension(doc *gltf.Document) {
+	vs := make([]map[string]string, 0, len(variantNames))
+	for _, n := range variantNames {
+		vs = append(vs, map[string]string{"name": n})
+	}
+	if doc.Extensions == nil {
+		doc.Extensions = gltf.Extensions{}
+	}
+	doc.Extensions[extVariants] = map[string]any{"variants": vs}
+	for _, e := range doc.ExtensionsUsed {
+		if e == extVariants {
+			return
+		}
+	}
+	doc.ExtensionsUsed = append(doc.ExtensionsUsed, extVariants)
+}

@@ -1,0 +1,329 @@
+package reconstruct
+
+import (
+	"math"
+	"sort"
+)
+
+// silhouetteRows holds, for each working row of the object, its left and right
+// outline at sub-pixel precision (pixel-edge coordinates) and how many separate runs
+// of object pixels the row has.
+type silhouetteRows struct {
+	top, bottom int // first and last object row (inclusive)
+	l, r        []float64
+	runs        []int
+}
+
+// measureRows scans the soft alpha row by row.
+func measureRows(seg *segmentation) *silhouetteRows {
+	b := seg.bbox
+	sr := &silhouetteRows{top: b.Min.Y, bottom: b.Max.Y - 1}
+	n := b.Dy()
+	sr.l = make([]float64, n)
+	sr.r = make([]float64, n)
+	sr.runs = make([]int, n)
+	w := seg.w
+	for k := range n {
+		y := b.Min.Y + k
+		row := seg.alpha[y*w : (y+1)*w]
+		first, last := -1, -1
+		runs := 0
+		in := false
+		for x, a := range row {
+			if a >= 128 {
+				if !in {
+					runs++
+				}
+				in = true
+				if first < 0 {
+					first = x
+				}
+				last = x
+			} else {
+				in = false
+			}
+		}
+		sr.runs[k] = runs
+		if first < 0 {
+			sr.l[k], sr.r[k] = math.NaN(), math.NaN()
+			continue
+		}
+		// Sub-pixel: where alpha crosses one half between neighbouring pixel centres.
+		sr.l[k] = float64(first) + 0.5
+		if first > 0 {
+			a0, a1 := float64(row[first-1]), float64(row[first])
+			sr.l[k] = float64(first) - 0.5 + (127.5-a0)/(a1-a0)
+		} else {
+			sr.l[k] = 0
+		}
+		if last+1 < w {
+			a0, a1 := float64(row[last]), float64(row[last+1])
+			sr.r[k] = float64(last) + 0.5 + (a0-127.5)/(a0-a1)
+		} else {
+			sr.r[k] = float64(w)
+		}
+	}
+	// Rows without object pixels (cannot happen inside the bbox of a connected mask,
+	// but be safe) copy their neighbour.
+	for k := range n {
+		if math.IsNaN(sr.l[k]) {
+			j := max(0, k-1)
+			sr.l[k], sr.r[k] = sr.l[j], sr.r[j]
+			if math.IsNaN(sr.l[k]) {
+				sr.l[k], sr.r[k] = 0, 0
+			}
+		}
+	}
+	return sr
+}
+
+// latheFit says whether the silhouette is a surface of revolution seen from the side,
+// and where its axis is. Bottles, vases, cups and lamps are mirror-symmetric about a
+// vertical axis, have one run of pixels per row and a profile whose width changes; a
+// plain rectangle is symmetric too but carries no evidence of roundness, so it is
+// left to inflation (which gives a box-like cushion rather than a cylinder).
+type latheFit struct {
+	ok        bool
+	axis      float64
+	symmetry  float64
+	singleRun float64
+	variation float64
+}
+
+func fitLathe(sr *silhouetteRows) latheFit {
+	n := len(sr.l)
+	if n < 8 {
+		return latheFit{}
+	}
+	centres := make([]float64, n)
+	for k := range n {
+		centres[k] = (sr.l[k] + sr.r[k]) / 2
+	}
+	sorted := append([]float64(nil), centres...)
+	sort.Float64s(sorted)
+	axis := sorted[n/2]
+	inter, union := 0.0, 0.0
+	single := 0
+	for k := range n {
+		l, r := sr.l[k], sr.r[k]
+		ml, mr := 2*axis-r, 2*axis-l
+		inter += max(0, min(r, mr)-max(l, ml))
+		union += max(r, mr) - min(l, ml)
+		if sr.runs[k] == 1 {
+			single++
+		}
+	}
+	lo, hi := n/20, n-n/20
+	minW, maxW := math.MaxFloat64, 0.0
+	for k := lo; k < hi; k++ {
+		w := sr.r[k] - sr.l[k]
+		minW, maxW = min(minW, w), max(maxW, w)
+	}
+	f := latheFit{axis: axis, singleRun: float64(single) / float64(n)}
+	if union > 0 {
+		f.symmetry = inter / union
+	}
+	if maxW > 0 {
+		f.variation = (maxW - minW) / maxW
+	}
+	f.ok = f.symmetry >= 0.94 && f.singleRun >= 0.97 && f.variation >= 0.15
+	return f
+}
+
+// profilePoint is one sample of the lathe profile: radius at a height (pixels).
+type profilePoint struct{ r, y float64 }
+
+// radiusAt interpolates the smoothed half-width at pixel-edge height y.
+func radiusAt(radius []float64, top int, y float64) float64 {
+	t := y - float64(top) - 0.5
+	if t <= 0 {
+		return radius[0]
+	}
+	k := int(t)
+	if k >= len(radius)-1 {
+		return radius[len(radius)-1]
+	}
+	f := t - float64(k)
+	return radius[k]*(1-f) + radius[k+1]*f
+}
+
+// simplifyProfile keeps the points needed to stay within tol pixels of the profile
+// (Douglas–Peucker): flat stretches get few rings, curved shoulders many.
+func simplifyProfile(pts []profilePoint, tol float64) []profilePoint {
+	if len(pts) <= 2 {
+		return pts
+	}
+	keep := make([]bool, len(pts))
+	keep[0], keep[len(pts)-1] = true, true
+	var rec func(a, b int)
+	rec = func(a, b int) {
+		if b-a < 2 {
+			return
+		}
+		ax, ay := pts[a].r, pts[a].y
+		bx, by := pts[b].r, pts[b].y
+		dx, dy := bx-ax, by-ay
+		l := math.Hypot(dx, dy)
+		best, bi := -1.0, -1
+		for i := a + 1; i < b; i++ {
+			var d float64
+			if l == 0 {
+				d = math.Hypot(pts[i].r-ax, pts[i].y-ay)
+			} else {
+				d = math.Abs(dy*(pts[i].r-ax)-dx*(pts[i].y-ay)) / l
+			}
+			if d > best {
+				best, bi = d, i
+			}
+		}
+		if best > tol {
+			keep[bi] = true
+			rec(a, bi)
+			rec(bi, b)
+		}
+	}
+	rec(0, len(pts)-1)
+	out := make([]profilePoint, 0, len(pts))
+	for i, k := range keep {
+		if k {
+			out = append(out, pts[i])
+		}
+	}
+	return out
+}
+
+// buildLathe makes one closed solid of revolution per horizontal band part. Each band
+// is capped with flat discs at its ends (hard edges, duplicated vertices), so each
+// part mesh is watertight on its own and the stacked bands look like one object.
+// Texture: every vertex takes the photo colour at its orthographic projection onto
+// the image plane, so the front shows the photo, the back shows its mirror image and
+// the wrap-around is seamless (u depends on sin θ, which is continuous).
+func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows, uvm uvMapper, maxTris int) []*mesh {
+	n := len(sr.l)
+	radius := make([]float64, n)
+	for k := range n {
+		// Mirror-average both sides about the axis.
+		radius[k] = max(0, (sr.r[k]-sr.l[k])/2)
+	}
+	for range 2 {
+		sm := append([]float64(nil), radius...)
+		for k := 1; k+1 < n; k++ {
+			sm[k] = (radius[k-1] + 2*radius[k] + radius[k+1]) / 4
+		}
+		radius = sm
+	}
+	top := sr.top
+	yEnd := float64(sr.bottom + 1)
+	// Band boundaries in working pixel rows, from the grid labels.
+	type band struct {
+		part   int
+		y0, y1 float64
+	}
+	bands := make([]band, 0, len(pm.parts))
+	for pi, p := range pm.parts {
+		if p.area == 0 {
+			continue
+		}
+		y0 := max(float64(p.minY*seg.f), float64(top))
+		y1 := min(float64((p.maxY+1)*seg.f), yEnd)
+		bands = append(bands, band{part: pi, y0: y0, y1: y1})
+	}
+	sort.Slice(bands, func(i, j int) bool { return bands[i].y0 < bands[j].y0 })
+	// Make bands tile [top, yEnd] exactly: shared boundaries, no gaps.
+	for i := range bands {
+		if i == 0 {
+			bands[i].y0 = float64(top)
+		} else {
+			mid := math.Round((bands[i-1].y1 + bands[i].y0) / 2)
+			bands[i-1].y1, bands[i].y0 = mid, mid
+		}
+		if i == len(bands)-1 {
+			bands[i].y1 = yEnd
+		}
+	}
+	profiles := make([][]profilePoint, len(bands))
+	var segs int
+	for tol := 0.5; ; tol *= 1.5 {
+		rings := 0
+		for i, b := range bands {
+			pts := []profilePoint{{radiusAt(radius, top, b.y0), b.y0}}
+			for y := math.Floor(b.y0) + 0.5; y < b.y1; y++ {
+				if y > b.y0 {
+					pts = append(pts, profilePoint{radiusAt(radius, top, y), y})
+				}
+			}
+			pts = append(pts, profilePoint{radiusAt(radius, top, b.y1), b.y1})
+			profiles[i] = simplifyProfile(pts, tol)
+			rings += len(profiles[i])
+		}
+		segs = maxTris / (2 * rings)
+		if segs >= 32 || tol > 64 {
+			break
+		}
+	}
+	segs = max(8, min(segs, 96)) / 4 * 4
+	meshes := make([]*mesh, len(pm.parts))
+	sinT := make([]float64, segs)
+	cosT := make([]float64, segs)
+	for j := range segs {
+		th := 2 * math.Pi * float64(j) / float64(segs)
+		sinT[j], cosT[j] = math.Sin(th), math.Cos(th)
+	}
+	for bi, b := range bands {
+		prof := profiles[bi]
+		m := &mesh{}
+		// Side rings.
+		ring := make([]uint32, 0, len(prof)*segs)
+		for _, p := range prof {
+			Y := yEnd - p.y
+			for j := range segs {
+				u, v := uvm.at(fit.axis+p.r*sinT[j], p.y)
+				ring = append(ring, m.addVertex(p.r*sinT[j], Y, p.r*cosT[j], u, v))
+			}
+		}
+		for i := 0; i+1 < len(prof); i++ {
+			for j := range segs {
+				j1 := (j + 1) % segs
+				a := ring[i*segs+j]
+				bb := ring[i*segs+j1]
+				c := ring[(i+1)*segs+j1]
+				d := ring[(i+1)*segs+j]
+				m.tri(a, d, c)
+				m.tri(a, c, bb)
+			}
+		}
+		m.computeNormals() // side normals only: caps below get their own vertices
+		// Caps: flat discs with duplicated rim vertices (hard edge).
+		capDisc := func(p profilePoint, up bool) {
+			Y := yEnd - p.y
+			u, v := uvm.at(fit.axis, p.y)
+			centre := m.addVertex(0, Y, 0, u, v)
+			first := uint32(len(m.pos))
+			for j := range segs {
+				u, v := uvm.at(fit.axis+p.r*sinT[j], p.y)
+				m.addVertex(p.r*sinT[j], Y, p.r*cosT[j], u, v)
+			}
+			ny := float32(-1)
+			if up {
+				ny = 1
+			}
+			for range segs + 1 {
+				m.nrm = append(m.nrm, [3]float32{0, ny, 0})
+			}
+			for j := range segs {
+				a := first + uint32(j)
+				c := first + uint32((j+1)%segs)
+				if up {
+					m.tri(centre, a, c)
+				} else {
+					m.tri(centre, c, a)
+				}
+			}
+		}
+		capDisc(prof[0], true)
+		capDisc(prof[len(prof)-1], false)
+		m.dropDegenerate()
+		meshes[b.part] = m
+	}
+	return meshes
+}

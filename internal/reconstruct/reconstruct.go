@@ -1,0 +1,176 @@
+// Package reconstruct turns one product photo into an AR-ready GLB. It is the heart of
+// the product: everything a merchant publishes starts here, so the pipeline is
+// deterministic (same photo, same model), respects cancellation, reports real progress
+// and produces files that pass the Khronos glTF-Validator.
+//
+// Two implementations share the Reconstructor interface and are chosen by config:
+//
+//   - NewBuiltin: pure Go on the CPU, no model weights. Decode (EXIF orientation
+//     applied) → segment (alpha channel, else a border-modelled background refined with
+//     a GrabCut-style graph cut) → parts (CIELAB k-means regions) → shape (surface of
+//     revolution for mirror-symmetric silhouettes, Poisson inflation elsewhere; every
+//     part mesh is closed) → texture (front projection, mirrored back, one JPEG atlas) →
+//     GLB (one node, mesh and PBR material per part, KHR_materials_variants, an
+//     "Explode" animation).
+//   - NewRemote: an HTTP inference server on a GPU speaking the Hunyuan3D-2
+//     api_server.py contract (see remote.go). Its GLB is checked and normalised to the
+//     same frame as the built-in's, and thumbnail and mask come from the built-in
+//     segmenter, so downstream code cannot tell the two apart.
+//
+// Output frame (both implementations): metres, +Y up, the photo's front facing +Z,
+// origin at the centre of the object's base, height equal to Options.HeightMetres.
+package reconstruct
+
+import (
+	"context"
+	"time"
+)
+
+// Version of the built-in reconstructor. It is written into asset.generator and the
+// stats so a model can always be traced back to the code that made it; bump it whenever
+// output for the same photo changes.
+const Version = "1.0.0"
+
+// Step is one of the four user-visible processing steps named by the product spec.
+type Step string
+
+// The steps in the order they run; the strings are shown to users verbatim.
+const (
+	StepAnalyzing      Step = "Analyzing Image"
+	StepDeconstructing Step = "Deconstructing Components"
+	StepAssembling     Step = "Assembling 3D Model"
+	StepFinalizing     Step = "Finalizing Details"
+)
+
+// ProgressFunc receives real progress so the processing screen is not a fake timer.
+// percent is overall (0..100) and never decreases within one reconstruction.
+type ProgressFunc func(step Step, percent int)
+
+// Options tune a reconstruction. The zero value is valid: every field has a default
+// chosen for phone viewing and AR (Options.WithDefaults documents them).
+type Options struct {
+	// HeightMetres is the real-world height of the object (default 0.3 m) so AR
+	// placement shows it at a believable size.
+	HeightMetres float64
+	// MaxTriangles caps the whole model (default 60000) to keep mobile viewers smooth.
+	MaxTriangles int
+	// WorkingSize is the long side, in pixels, the photo is scaled to (default 1024).
+	WorkingSize int
+	// AtlasSize caps the texture atlas side (default and maximum 2048).
+	AtlasSize int
+}
+
+// Defaults and bounds for Options.
+const (
+	DefaultHeightMetres = 0.3
+	DefaultMaxTriangles = 60000
+	DefaultWorkingSize  = 1024
+	DefaultAtlasSize    = 2048
+	minWorkingSize      = 64
+	maxWorkingSize      = 4096
+	minTriangles        = 500
+)
+
+// WithDefaults fills zero or out-of-range fields so every caller gets the same
+// behaviour for "unset".
+func (o Options) WithDefaults() Options {
+	if !(o.HeightMetres > 0) || o.HeightMetres > 100 {
+		o.HeightMetres = DefaultHeightMetres
+	}
+	if o.MaxTriangles <= 0 {
+		o.MaxTriangles = DefaultMaxTriangles
+	}
+	o.MaxTriangles = max(o.MaxTriangles, minTriangles)
+	if o.WorkingSize <= 0 {
+		o.WorkingSize = DefaultWorkingSize
+	}
+	o.WorkingSize = min(max(o.WorkingSize, minWorkingSize), maxWorkingSize)
+	if o.AtlasSize <= 0 || o.AtlasSize > DefaultAtlasSize {
+		o.AtlasSize = DefaultAtlasSize
+	}
+	o.AtlasSize = max(o.AtlasSize, 64)
+	return o
+}
+
+// Part is one configurable component of the model (one glTF node, mesh and material),
+// listed so the configurator can offer per-part materials.
+type Part struct {
+	ID    string  `json:"id"`
+	Name  string  `json:"name"`
+	Color string  `json:"color"` // mean colour as #rrggbb
+	Share float64 `json:"share"` // fraction of the object's silhouette
+}
+
+// Stats describe how a model was made, for the job record, metrics and support.
+type Stats struct {
+	ShapeKind     string           `json:"shapeKind"` // "lathe" or "inflate" (builtin), "remote"
+	Triangles     int              `json:"triangles"`
+	Vertices      int              `json:"vertices"`
+	Parts         int              `json:"parts"`
+	Bytes         int              `json:"bytes"` // GLB size
+	StepMillis    map[string]int64 `json:"stepMillis"`
+	TotalMillis   int64            `json:"totalMillis"`
+	Reconstructor string           `json:"reconstructor"`
+	Version       string           `json:"version"`
+}
+
+// Stage keys used in Stats.StepMillis.
+const (
+	StageAnalyze     = "analyze"
+	StageDeconstruct = "deconstruct"
+	StageAssemble    = "assemble"
+	StageFinalize    = "finalize"
+)
+
+// Result is everything a reconstruction produces; the worker stores each file as a blob.
+type Result struct {
+	GLB       []byte `json:"-"`
+	Thumbnail []byte `json:"-"` // PNG cut-out, long side ≤ 512 px
+	Mask      []byte `json:"-"` // PNG, 8-bit alpha mask at working resolution
+	PartsMap  []byte `json:"-"` // PNG, each part painted in its colour
+	Parts     []Part `json:"parts"`
+	Stats     Stats  `json:"stats"`
+}
+
+// Reconstructor turns photo bytes into a model. Implementations must be safe for
+// concurrent use, return ctx.Err() promptly when ctx ends, and return imagecheck's
+// errors for invalid photos so users see the spec's messages.
+type Reconstructor interface {
+	Name() string
+	Version() string
+	Reconstruct(ctx context.Context, image []byte, opts Options, progress ProgressFunc) (*Result, error)
+}
+
+// progressReporter keeps reported percentages monotonic and tolerates a nil callback.
+type progressReporter struct {
+	fn   ProgressFunc
+	last int
+}
+
+func (p *progressReporter) report(step Step, pct int) {
+	pct = min(max(pct, p.last), 100)
+	p.last = pct
+	if p.fn != nil {
+		p.fn(step, pct)
+	}
+}
+
+// stageTimer records per-stage wall time for Stats.
+type stageTimer struct {
+	start  time.Time
+	marks  map[string]int64
+	stageT time.Time
+}
+
+func newStageTimer() *stageTimer {
+	now := time.Now()
+	return &stageTimer{start: now, stageT: now, marks: map[string]int64{}}
+}
+
+func (s *stageTimer) done(stage string) {
+	now := time.Now()
+	s.marks[stage] += now.Sub(s.stageT).Milliseconds()
+	s.stageT = now
+}
+
+func (s *stageTimer) total() int64 { return time.Since(s.start).Milliseconds() }

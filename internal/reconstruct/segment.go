@@ -1,0 +1,754 @@
+package reconstruct
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"math"
+	"slices"
+)
+
+// segmentation separates the product from its background. Everything downstream
+// (silhouette, parts, texture, thumbnail) depends on it, so it combines three cues:
+// an explicit alpha channel when the photo has one; otherwise a model of the backdrop
+// fitted to the image border (a smooth quadratic colour field for gradients and
+// vignetting plus colour clusters for patterned or two-tone backdrops) with a
+// soft-shadow-tolerant colour distance; and a GrabCut-style energy (colour mixtures +
+// contrast-sensitive smoothness) minimised exactly with a graph cut on a downscaled
+// grid, then refined per pixel along the edge at working resolution.
+type segmentation struct {
+	w, h  int
+	alpha []uint8 // soft alpha at working resolution (0 = background)
+	bbox  image.Rectangle
+	area  int // pixels with alpha ≥ 128
+
+	// The downscaled grid the graph cut ran on; parts reuse its colours.
+	f      int // working pixels per grid pixel (per side)
+	sw, sh int
+	smask  []bool
+	slab   []lab
+	srgb   [][3]float32
+}
+
+// segGridSide is the long side of the graph-cut grid: large enough for accurate
+// outlines after edge refinement, small enough to keep the cut in the tens of ms.
+const segGridSide = 256
+
+// segment computes the object mask of p.
+func segment(ctx context.Context, p *photo) (*segmentation, error) {
+	s := &segmentation{w: p.w, h: p.h}
+	s.f = max(1, (max(p.w, p.h)+segGridSide-1)/segGridSide)
+	s.sw = (p.w + s.f - 1) / s.f
+	s.sh = (p.h + s.f - 1) / s.f
+	s.downscale(p)
+	if p.hasAlpha {
+		s.fromAlpha(p)
+	} else if err := s.fromColour(ctx, p); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.finish()
+	return s, nil
+}
+
+// downscale fills the grid colours (alpha-weighted box averages).
+func (s *segmentation) downscale(p *photo) {
+	n := s.sw * s.sh
+	s.srgb = make([][3]float32, n)
+	s.slab = make([]lab, n)
+	acc := make([][4]float32, n)
+	for y := range p.h {
+		row := p.img.Pix[y*p.img.Stride:]
+		sy := y / s.f
+		for x := range p.w {
+			a := float32(row[4*x+3])
+			c := &acc[sy*s.sw+x/s.f]
+			c[0] += float32(row[4*x]) * a
+			c[1] += float32(row[4*x+1]) * a
+			c[2] += float32(row[4*x+2]) * a
+			c[3] += a
+		}
+	}
+	table := srgbLinearTable()
+	for i := range acc {
+		c := acc[i]
+		if c[3] > 0 {
+			s.srgb[i] = [3]float32{c[0] / c[3], c[1] / c[3], c[2] / c[3]}
+		}
+		s.slab[i] = toLab(table, uint8(s.srgb[i][0]+0.5), uint8(s.srgb[i][1]+0.5), uint8(s.srgb[i][2]+0.5))
+	}
+}
+
+// fromAlpha trusts a meaningful alpha channel: cut-outs from other tools are already
+// better than anything we could infer.
+func (s *segmentation) fromAlpha(p *photo) {
+	n := p.w * p.h
+	s.alpha = make([]uint8, n)
+	bin := make([]bool, n)
+	for i := range n {
+		a := p.img.Pix[4*i+3]
+		s.alpha[i] = a
+		bin[i] = a >= 128
+	}
+	keep := largestComponent(bin, p.w, p.h)
+	filled := fillHoles(keep, p.w, p.h, 0.04)
+	for i := range n {
+		switch {
+		case !keep[i] && !filled[i]:
+			s.alpha[i] = 0
+		case filled[i] && !keep[i]:
+			s.alpha[i] = 255
+		}
+	}
+	// Derive the grid mask from the cleaned alpha so both agree.
+	s.smask = downscaleMask(s.alpha, p.w, p.h, s.f, s.sw, s.sh)
+}
+
+// downscaleMask marks grid cells whose mean alpha is at least one half.
+func downscaleMask(alpha []uint8, w, h, f, sw, sh int) []bool {
+	sum := make([]int, sw*sh)
+	cnt := make([]int, sw*sh)
+	for y := range h {
+		for x := range w {
+			i := (y/f)*sw + x/f
+			sum[i] += int(alpha[y*w+x])
+			cnt[i]++
+		}
+	}
+	out := make([]bool, sw*sh)
+	for i := range out {
+		out[i] = cnt[i] > 0 && sum[i] >= 128*cnt[i]
+	}
+	return out
+}
+
+// bgModel predicts the backdrop colour anywhere in the frame from the border.
+type bgModel struct {
+	coef     [3][6]float64 // quadratic colour field per Lab channel
+	clusters [][3]float64  // dominant border colours
+	tLo, tHi float64       // "surely background" / "surely object" distances
+	sw, sh   int
+}
+
+func quadBasis(x, y float64) [6]float64 { return [6]float64{1, x, y, x * x, y * y, x * y} }
+
+// at evaluates the quadratic field at grid coordinates (gx, gy).
+func (m *bgModel) at(gx, gy float64) lab {
+	x := 2*gx/float64(max(1, m.sw-1)) - 1
+	y := 2*gy/float64(max(1, m.sh-1)) - 1
+	b := quadBasis(x, y)
+	var out [3]float64
+	for c := range 3 {
+		for k := range 6 {
+			out[c] += m.coef[c][k] * b[k]
+		}
+	}
+	return lab{float32(out[0]), float32(out[1]), float32(out[2])}
+}
+
+// shadowDist is a colour distance that forgives moderate darkening with little chroma
+// change: soft contact shadows and vignetting belong to the backdrop, not the product.
+func shadowDist(c lab, ref [3]float64) float64 {
+	dl := float64(c.L) - ref[0]
+	da := float64(c.A) - ref[1]
+	db := float64(c.B) - ref[2]
+	chroma := math.Sqrt(da*da + db*db)
+	if dl < 0 {
+		dark := -dl
+		chroma = max(0, chroma-0.35*dark)
+		dl = max(0, dark-14) * 0.6
+	}
+	return math.Sqrt(dl*dl + chroma*chroma)
+}
+
+// dist is the backdrop distance of colour c at grid position (gx, gy).
+func (m *bgModel) dist(c lab, gx, gy float64) float64 {
+	q := m.at(gx, gy)
+	d := shadowDist(c, [3]float64{float64(q.L), float64(q.A), float64(q.B)})
+	for _, cl := range m.clusters {
+		d = min(d, shadowDist(c, cl)+2)
+	}
+	return d
+}
+
+// fitBackground fits the backdrop model to a border strip with robust re-weighting so
+// an object touching the frame edge does not drag the model towards its colours.
+func fitBackground(slab []lab, sw, sh int) *bgModel {
+	m := &bgModel{sw: sw, sh: sh}
+	bw := max(1, int(math.Round(0.03*float64(min(sw, sh)))))
+	var idx []int
+	for y := range sh {
+		for x := range sw {
+			if x < bw || y < bw || x >= sw-bw || y >= sh-bw {
+				idx = append(idx, y*sw+x)
+			}
+		}
+	}
+	inlier := make([]bool, len(idx))
+	for i := range inlier {
+		inlier[i] = true
+	}
+	resid := make([]float64, len(idx))
+	for round := range 4 {
+		var ata [6][6]float64
+		var atb [3][6]float64
+		for k, i := range idx {
+			if !inlier[k] {
+				continue
+			}
+			x := 2*float64(i%sw)/float64(max(1, sw-1)) - 1
+			y := 2*float64(i/sw)/float64(max(1, sh-1)) - 1
+			b := quadBasis(x, y)
+			v := [3]float64{float64(slab[i].L), float64(slab[i].A), float64(slab[i].B)}
+			for r := range 6 {
+				for c := range 6 {
+					ata[r][c] += b[r] * b[c]
+				}
+				for ch := range 3 {
+					atb[ch][r] += b[r] * v[ch]
+				}
+			}
+		}
+		for r := range 6 {
+			ata[r][r] += 1e-3 // ridge: keeps the system solvable on tiny borders
+		}
+		for ch := range 3 {
+			m.coef[ch] = solve6(ata, atb[ch])
+		}
+		for k, i := range idx {
+			q := m.at(float64(i%sw), float64(i/sw))
+			c := slab[i]
+			dl, da, db := float64(c.L-q.L), float64(c.A-q.A), float64(c.B-q.B)
+			resid[k] = math.Sqrt(dl*dl + da*da + db*db)
+		}
+		if round == 3 {
+			break
+		}
+		med := median(resid)
+		cut := max(6, 3.5*1.4826*med)
+		for k := range idx {
+			inlier[k] = resid[k] <= cut
+		}
+	}
+	// Colour clusters of the inlier border (two-tone or patterned backdrops).
+	var samples []lab
+	for k, i := range idx {
+		if inlier[k] {
+			samples = append(samples, slab[i])
+		}
+	}
+	if g := fitGMM(subsample(samples, 4000), 3, 7); g != nil {
+		m.clusters = g.mean
+	}
+	noise := 1.4826 * median(resid)
+	m.tLo = max(5, 2.5*noise)
+	m.tHi = max(14, 5*noise, m.tLo+6)
+	return m
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	c := slices.Clone(v)
+	slices.Sort(c)
+	return c[len(c)/2]
+}
+
+func subsample(v []lab, n int) []lab {
+	if len(v) <= n {
+		return v
+	}
+	out := make([]lab, 0, n)
+	step := float64(len(v)) / float64(n)
+	for i := range n {
+		out = append(out, v[int(float64(i)*step)])
+	}
+	return out
+}
+
+// solve6 solves a 6×6 linear system by Gaussian elimination with partial pivoting.
+func solve6(a [6][6]float64, b [6]float64) [6]float64 {
+	for c := range 6 {
+		p := c
+		for r := c + 1; r < 6; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
+				p = r
+			}
+		}
+		a[c], a[p] = a[p], a[c]
+		b[c], b[p] = b[p], b[c]
+		if a[c][c] == 0 {
+			continue
+		}
+		for r := c + 1; r < 6; r++ {
+			f := a[r][c] / a[c][c]
+			for k := c; k < 6; k++ {
+				a[r][k] -= f * a[c][k]
+			}
+			b[r] -= f * b[c]
+		}
+	}
+	var x [6]float64
+	for r := 5; r >= 0; r-- {
+		s := b[r]
+		for k := r + 1; k < 6; k++ {
+			s -= a[r][k] * x[k]
+		}
+		if a[r][r] != 0 {
+			x[r] = s / a[r][r]
+		}
+	}
+	return x
+}
+
+// Energy weights of the graph cut, in nats scaled to integers by cutScale.
+const (
+	cutScale     = 16.0
+	cutGamma     = 50.0 // smoothness weight (GrabCut's value)
+	cutSpatial   = 3.0  // weight of the backdrop-distance prior
+	cutMaxUnary  = 30.0 // clamps outliers so a single odd pixel cannot dominate
+	cutMixtures  = 5
+	cutMaxSample = 20000
+)
+
+// fromColour segments a photo without alpha.
+func (s *segmentation) fromColour(ctx context.Context, p *photo) error {
+	n := s.sw * s.sh
+	bg := fitBackground(s.slab, s.sw, s.sh)
+	d := make([]float64, n)
+	fgCount := 0
+	for i := range n {
+		d[i] = bg.dist(s.slab[i], float64(i%s.sw), float64(i/s.sw))
+		if d[i] > bg.tHi {
+			fgCount++
+		}
+	}
+	if fgCount*500 < n {
+		// Nothing stands out from the backdrop: keep the whole frame rather than invent
+		// an outline, so the merchant still gets a (flat) model of what they uploaded.
+		s.smask = make([]bool, n)
+		for i := range s.smask {
+			s.smask[i] = true
+		}
+		s.alpha = make([]uint8, p.w*p.h)
+		for i := range s.alpha {
+			s.alpha[i] = 255
+		}
+		return nil
+	}
+	label := make([]bool, n)
+	for i := range n {
+		label[i] = d[i] > (bg.tLo+bg.tHi)/2
+	}
+	var fgModel, bgMix *gmm
+	beta := contrastBeta(s.slab, s.sw, s.sh)
+	for iter := range 2 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var fgS, bgS []lab
+		for i := range n {
+			switch {
+			case iter == 0 && d[i] > bg.tHi, iter > 0 && label[i]:
+				fgS = append(fgS, s.slab[i])
+			case iter == 0 && d[i] < bg.tLo, iter > 0 && !label[i]:
+				bgS = append(bgS, s.slab[i])
+			}
+		}
+		fgModel = fitGMM(subsample(fgS, cutMaxSample), cutMixtures, 11)
+		bgMix = fitGMM(subsample(bgS, cutMaxSample), cutMixtures, 13)
+		if fgModel == nil || bgMix == nil {
+			break
+		}
+		cut, err := s.graphCutOnce(ctx, d, bg, fgModel, bgMix, beta)
+		if err != nil {
+			return err
+		}
+		label = cut
+	}
+	if fgModel == nil || bgMix == nil {
+		return fmt.Errorf("segment photo: empty colour model")
+	}
+	mask := largestComponent(label, s.sw, s.sh)
+	mask = closeMask(mask, s.sw, s.sh)
+	mask = fillHoles(mask, s.sw, s.sh, 0.04)
+	s.smask = mask
+	return s.refine(ctx, p, bg, fgModel, bgMix)
+}
+
+// contrastBeta is GrabCut's β = 1 / (2·E[‖Δc‖²]) over neighbouring grid pixels, which
+// adapts the smoothness term to the photo's overall contrast.
+func contrastBeta(c []lab, w, h int) float64 {
+	sum, cnt := 0.0, 0
+	for y := range h {
+		for x := range w {
+			i := y*w + x
+			if x+1 < w {
+				sum += labDist2(c[i], c[i+1])
+				cnt++
+			}
+			if y+1 < h {
+				sum += labDist2(c[i], c[i+w])
+				cnt++
+			}
+		}
+	}
+	if sum == 0 {
+		return 1
+	}
+	return float64(cnt) / (2 * sum)
+}
+
+func labDist2(a, b lab) float64 {
+	dl, da, db := float64(a.L-b.L), float64(a.A-b.A), float64(a.B-b.B)
+	return dl*dl + da*da + db*db
+}
+
+// graphCutOnce builds the GrabCut energy on the grid and returns the min-cut labels.
+func (s *segmentation) graphCutOnce(ctx context.Context, d []float64, bg *bgModel, fgM, bgM *gmm, beta float64) ([]bool, error) {
+	w, h := s.sw, s.sh
+	n := w * h
+	g := newGraphCut(n, 4*n)
+	span := bg.tHi - bg.tLo
+	for i := range n {
+		ufg := min(fgM.nll(s.slab[i]), cutMaxUnary)
+		ubg := min(bgM.nll(s.slab[i]), cutMaxUnary)
+		ufg += cutSpatial * clamp01((bg.tHi-d[i])/span)
+		ubg += cutSpatial * clamp01((d[i]-bg.tLo)/span)
+		base := min(ufg, ubg)
+		src := int32((ubg - base) * cutScale)
+		snk := int32((ufg - base) * cutScale)
+		x, y := i%w, i/w
+		if (x == 0 || y == 0 || x == w-1 || y == h-1) && d[i] < bg.tLo {
+			snk = capInfinite
+		}
+		g.addTerminal(i, src, snk)
+	}
+	diag := 1 / math.Sqrt2
+	for y := range h {
+		for x := range w {
+			i := y*w + x
+			link := func(j int, wgt float64) {
+				c := int32(cutScale * cutGamma * wgt * math.Exp(-beta*labDist2(s.slab[i], s.slab[j])))
+				if c > 0 {
+					g.addEdge(i, j, c, c)
+				}
+			}
+			if x+1 < w {
+				link(i+1, 1)
+			}
+			if y+1 < h {
+				link(i+w, 1)
+				if x+1 < w {
+					link(i+w+1, diag)
+				}
+				if x > 0 {
+					link(i+w-1, diag)
+				}
+			}
+		}
+	}
+	if err := g.maxflow(ctx); err != nil {
+		return nil, err
+	}
+	out := make([]bool, n)
+	for i := range out {
+		out[i] = g.inSource(i)
+	}
+	return out, nil
+}
+
+func clamp01(v float64) float64 { return min(max(v, 0), 1) }
+
+// refine upsamples the grid mask to working resolution and re-decides every pixel near
+// the outline from its own colour, so edges are accurate to a pixel or two instead of
+// to a grid cell, then softens the outline into an anti-aliased alpha.
+func (s *segmentation) refine(ctx context.Context, p *photo, bg *bgModel, fgM, bgM *gmm) error {
+	sw, sh, f := s.sw, s.sh, s.f
+	soft := blurMask(s.smask, sw, sh)
+	bin := make([]bool, p.w*p.h)
+	table := srgbLinearTable()
+	inv := 1 / float64(f)
+	span := bg.tHi - bg.tLo
+	for y := range p.h {
+		if y%128 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		gy := (float64(y)+0.5)*inv - 0.5
+		y0 := min(max(int(math.Floor(gy)), 0), sh-1)
+		y1 := min(y0+1, sh-1)
+		fy := clamp01(gy - float64(y0))
+		row := p.img.Pix[y*p.img.Stride:]
+		for x := range p.w {
+			gx := (float64(x)+0.5)*inv - 0.5
+			x0 := min(max(int(math.Floor(gx)), 0), sw-1)
+			x1 := min(x0+1, sw-1)
+			fx := clamp01(gx - float64(x0))
+			m := (soft[y0*sw+x0]*(1-fx)+soft[y0*sw+x1]*fx)*(1-fy) +
+				(soft[y1*sw+x0]*(1-fx)+soft[y1*sw+x1]*fx)*fy
+			switch {
+			case m >= 0.97:
+				bin[y*p.w+x] = true
+				continue
+			case m <= 0.03:
+				continue
+			}
+			c := toLab(table, row[4*x], row[4*x+1], row[4*x+2])
+			llr := min(max(bgM.nll(c)-fgM.nll(c), -6), 6)
+			dd := bg.dist(c, gx, gy)
+			spatial := cutSpatial * (clamp01((dd-bg.tLo)/span) - clamp01((bg.tHi-dd)/span))
+			score := llr + spatial + 8*(m-0.5)
+			bin[y*p.w+x] = score > 0
+		}
+	}
+	bin = largestComponent(bin, p.w, p.h)
+	bin = fillHoles(bin, p.w, p.h, 0.04)
+	s.alpha = softEdge(bin, p.w, p.h)
+	return nil
+}
+
+// blurMask is a 3×3 box blur of a binary grid, giving the band where refine looks.
+func blurMask(m []bool, w, h int) []float64 {
+	out := make([]float64, w*h)
+	for y := range h {
+		for x := range w {
+			sum, cnt := 0, 0
+			for dy := -1; dy <= 1; dy++ {
+				yy := y + dy
+				if yy < 0 || yy >= h {
+					continue
+				}
+				for dx := -1; dx <= 1; dx++ {
+					xx := x + dx
+					if xx < 0 || xx >= w {
+						continue
+					}
+					cnt++
+					if m[yy*w+xx] {
+						sum++
+					}
+				}
+			}
+			out[y*w+x] = float64(sum) / float64(cnt)
+		}
+	}
+	return out
+}
+
+// softEdge turns a binary mask into alpha with a one-pixel anti-aliased edge.
+func softEdge(bin []bool, w, h int) []uint8 {
+	out := make([]uint8, w*h)
+	for y := range h {
+		for x := range w {
+			i := y*w + x
+			edge := false
+			if x > 0 && bin[i-1] != bin[i] || x+1 < w && bin[i+1] != bin[i] ||
+				y > 0 && bin[i-w] != bin[i] || y+1 < h && bin[i+w] != bin[i] {
+				edge = true
+			}
+			if !edge {
+				if bin[i] {
+					out[i] = 255
+				}
+				continue
+			}
+			sum, cnt := 0, 0
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					xx, yy := x+dx, y+dy
+					if xx < 0 || yy < 0 || xx >= w || yy >= h {
+						continue
+					}
+					cnt++
+					if bin[yy*w+xx] {
+						sum++
+					}
+				}
+			}
+			a := 255 * sum / cnt
+			// Keep the binary decision recoverable at the 128 threshold.
+			if bin[i] {
+				a = max(a, 128)
+			} else {
+				a = min(a, 127)
+			}
+			out[i] = uint8(a)
+		}
+	}
+	return out
+}
+
+// finish computes bounding box and area from the final alpha.
+func (s *segmentation) finish() {
+	minX, minY, maxX, maxY := s.w, s.h, -1, -1
+	s.area = 0
+	for y := range s.h {
+		for x := range s.w {
+			if s.alpha[y*s.w+x] >= 128 {
+				s.area++
+				minX, maxX = min(minX, x), max(maxX, x)
+				minY, maxY = min(minY, y), max(maxY, y)
+			}
+		}
+	}
+	if maxX < 0 {
+		// Degenerate: keep the whole frame so later stages always have an object.
+		for i := range s.alpha {
+			s.alpha[i] = 255
+		}
+		s.area = s.w * s.h
+		minX, minY, maxX, maxY = 0, 0, s.w-1, s.h-1
+		for i := range s.smask {
+			s.smask[i] = true
+		}
+	}
+	s.bbox = image.Rect(minX, minY, maxX+1, maxY+1)
+}
+
+// largestComponent keeps the biggest 8-connected true region: the product is the main
+// object, specks and neighbouring props are not.
+func largestComponent(m []bool, w, h int) []bool {
+	lbl := make([]int32, len(m))
+	var best, bestSize int32 = 0, 0
+	next := int32(0)
+	queue := make([]int32, 0, 1024)
+	for i := range m {
+		if !m[i] || lbl[i] != 0 {
+			continue
+		}
+		next++
+		lbl[i] = next
+		queue = append(queue[:0], int32(i))
+		size := int32(0)
+		for q := 0; q < len(queue); q++ {
+			c := int(queue[q])
+			size++
+			cx, cy := c%w, c/w
+			for dy := -1; dy <= 1; dy++ {
+				yy := cy + dy
+				if yy < 0 || yy >= h {
+					continue
+				}
+				for dx := -1; dx <= 1; dx++ {
+					xx := cx + dx
+					if xx < 0 || xx >= w {
+						continue
+					}
+					j := yy*w + xx
+					if m[j] && lbl[j] == 0 {
+						lbl[j] = next
+						queue = append(queue, int32(j))
+					}
+				}
+			}
+		}
+		if size > bestSize {
+			best, bestSize = next, size
+		}
+	}
+	out := make([]bool, len(m))
+	if best == 0 {
+		return out
+	}
+	for i := range m {
+		out[i] = lbl[i] == best
+	}
+	return out
+}
+
+// fillHoles fills enclosed background regions smaller than maxFrac of the object area:
+// specular highlights and labels that look like the backdrop are part of the product,
+// while large openings (a mug's handle) stay open.
+func fillHoles(m []bool, w, h int, maxFrac float64) []bool {
+	area := 0
+	for _, v := range m {
+		if v {
+			area++
+		}
+	}
+	limit := int(maxFrac * float64(area))
+	out := slices.Clone(m)
+	seen := make([]bool, len(m))
+	queue := make([]int32, 0, 1024)
+	for i := range m {
+		if m[i] || seen[i] {
+			continue
+		}
+		seen[i] = true
+		queue = append(queue[:0], int32(i))
+		touches := false
+		for q := 0; q < len(queue); q++ {
+			c := int(queue[q])
+			cx, cy := c%w, c/w
+			if cx == 0 || cy == 0 || cx == w-1 || cy == h-1 {
+				touches = true
+			}
+			for _, j := range [4]int{c - 1, c + 1, c - w, c + w} {
+				switch {
+				case j == c-1 && cx == 0, j == c+1 && cx == w-1, j < 0, j >= len(m):
+					continue
+				}
+				if !m[j] && !seen[j] {
+					seen[j] = true
+					queue = append(queue, int32(j))
+				}
+			}
+		}
+		if !touches && len(queue) <= limit {
+			for _, c := range queue {
+				out[c] = true
+			}
+		}
+	}
+	return out
+}
+
+// closeMask is a 3×3 morphological closing that seals one-pixel cracks in the outline.
+func closeMask(m []bool, w, h int) []bool {
+	return erode(dilate(m, w, h), w, h)
+}
+
+func dilate(m []bool, w, h int) []bool {
+	out := make([]bool, len(m))
+	for y := range h {
+		for x := range w {
+			v := false
+			for dy := -1; dy <= 1 && !v; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					xx, yy := x+dx, y+dy
+					if xx >= 0 && yy >= 0 && xx < w && yy < h && m[yy*w+xx] {
+						v = true
+						break
+					}
+				}
+			}
+			out[y*w+x] = v
+		}
+	}
+	return out
+}
+
+func erode(m []bool, w, h int) []bool {
+	out := make([]bool, len(m))
+	for y := range h {
+		for x := range w {
+			v := true
+			for dy := -1; dy <= 1 && v; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					xx, yy := x+dx, y+dy
+					if xx >= 0 && yy >= 0 && xx < w && yy < h && !m[yy*w+xx] {
+						v = false
+						break
+					}
+				}
+			}
+			out[y*w+x] = v
+		}
+	}
+	return out
+}
