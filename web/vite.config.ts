@@ -15,6 +15,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // scripts/route-size.mjs reads the manifest to total the JS a route loads.
+    manifest: true,
   },
   test: {
     environment: 'jsdom',

@@ -59,7 +59,7 @@ describe('apiBaseQuery', () => {
     form.append('file', new Blob(['x']), 'a.png');
     await apiBaseQuery({ url: '/search', params: { q: 'red chair' } }, baseApi, {});
     await apiBaseQuery({ url: '/branding/logo', method: 'POST', body: form }, baseApi, {});
-    expect(fetchMock.mock.calls[0][0]).toBe('/api/search?q=red+chair');
+    expect((fetchMock.mock.calls[0] as unknown as [string])[0]).toBe('/api/search?q=red+chair');
     const init = (fetchMock.mock.calls[1] as unknown as [string, RequestInit])[1];
     expect(init.body).toBe(form);
     expect(new Headers(init.headers).has('Content-Type')).toBe(false);

@@ -1,0 +1,29 @@
+import type { Page, TestInfo } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Where screenshots of each screen go (ops/test.sh sets ARTIFACTS_DIR). */
+export const screensDir = process.env.ARTIFACTS_DIR ?? 'test-results/screens';
+
+/** Full-page screenshot named after the screen, plus attached to the report. */
+export async function snap(page: Page, name: string, testInfo?: TestInfo) {
+  mkdirSync(screensDir, { recursive: true });
+  const path = join(screensDir, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  if (testInfo) await testInfo.attach(name, { path, contentType: 'image/png' });
+}
+
+/** Fails the test on any console error or uncaught page error. */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  return errors;
+}
+
+/** An address no earlier run has used. */
+export function uniqueEmail(prefix = 'e2e') {
+  return `${prefix}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
+}
