@@ -84,11 +84,17 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	}
 
 	pr.report(StepFinalizing, 75)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	glb, err := encodeGLB(gparts, atlas, "Photo3D builtin "+Version, 0)
 	if err != nil {
 		return nil, err
 	}
 	pr.report(StepFinalizing, 85)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	res := &Result{GLB: glb, Parts: parts}
 	if res.Thumbnail, err = thumbnailPNG(p, seg); err != nil {
 		return nil, err

@@ -52,6 +52,11 @@ func newLattice(ctx context.Context, seg *segmentation, pm *partMap, s int) (*la
 	n := l.nx * l.ny
 	l.g = make([]float32, n)
 	l.lbl = make([]int8, n)
+	// The coverage window is about twice the lattice spacing: wide enough that a
+	// nearly binary alpha gives finely graded coverage (smooth, sub-pixel contours
+	// instead of stair steps), narrow enough to keep corners.
+	win := 2*s + 1
+	half := win / 2
 	// Summed-area table of alpha for O(1) box averages.
 	w, h := seg.w, seg.h
 	sat := make([]int64, (w+1)*(h+1))
@@ -70,9 +75,8 @@ func newLattice(ctx context.Context, seg *segmentation, pm *partMap, s int) (*la
 		}
 		sum := sat[y1*(w+1)+x1] - sat[y0*(w+1)+x1] - sat[y1*(w+1)+x0] + sat[y0*(w+1)+x0]
 		// Pixels outside the photo count as background.
-		return float32(float64(sum) / 255 / float64(s*s))
+		return float32(float64(sum) / 255 / float64(win*win))
 	}
-	half := s / 2
 	for j := range l.ny {
 		if j%64 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -82,14 +86,7 @@ func newLattice(ctx context.Context, seg *segmentation, pm *partMap, s int) (*la
 		for i := range l.nx {
 			px, py := l.px(i, j)
 			k := j*l.nx + i
-			if s == 1 {
-				xi, yi := int(px), int(py)
-				if xi >= 0 && yi >= 0 && xi < w && yi < h {
-					l.g[k] = float32(seg.alpha[yi*w+xi]) / 255
-				}
-			} else {
-				l.g[k] = boxMean(int(px)-half, int(py)-half, int(px)-half+s, int(py)-half+s)
-			}
+			l.g[k] = boxMean(int(px)-half, int(py)-half, int(px)-half+win, int(py)-half+win)
 			l.lbl[k] = -1
 			if l.g[k] >= 0.5 {
 				l.lbl[k] = pm.labelNear(px/float64(seg.f), py/float64(seg.f))

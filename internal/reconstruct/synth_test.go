@@ -223,3 +223,5 @@ func iou(a, b []bool) float64 {
 	}
 	return float64(inter) / float64(union)
 }
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }

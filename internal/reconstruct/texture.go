@@ -23,17 +23,24 @@ func buildAtlas(ctx context.Context, p *photo, seg *segmentation, maxSide int) (
 	w, h := r.Dx(), r.Dy()
 	col := make([][3]float32, w*h)
 	wt := make([]float32, w*h)
-	solid := 0
+	inner := make([]bool, w*h)
 	for y := range h {
 		row := p.img.Pix[(r.Min.Y+y)*p.img.Stride:]
 		for x := range w {
 			sx := r.Min.X + x
 			i := y*w + x
 			col[i] = [3]float32{float32(row[4*sx]), float32(row[4*sx+1]), float32(row[4*sx+2])}
-			if seg.alpha[(r.Min.Y+y)*p.w+sx] >= 250 {
-				wt[i] = 1
-				solid++
-			}
+			inner[i] = seg.alpha[(r.Min.Y+y)*p.w+sx] >= 250
+		}
+	}
+	// Two pixels inside the outline, camera sharpening halos and JPEG chroma
+	// subsampling still carry backdrop colour; only trust pixels beyond them.
+	inner = erode(erode(inner, w, h), w, h)
+	solid := 0
+	for i, in := range inner {
+		if in {
+			wt[i] = 1
+			solid++
 		}
 	}
 	if solid == 0 {
