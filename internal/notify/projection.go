@@ -1,0 +1,271 @@
+// Package notify turns domain events into the workspace notifications behind
+// the shell's bell ("Workspace updates") and the notifications page.
+//
+// Notifications are an asynchronous read model: the "notifications"
+// projection in the worker derives them from the event log, so they never
+// slow down the request that caused them, and `worker replay notifications`
+// rebuilds them. Each notification's id is a hash of the event position and
+// kind that produced it, so a replay re-creates identical rows; what a user
+// has read is user state, kept in notification_reads, which replay leaves
+// alone and which joins back to the re-created rows by id.
+package notify
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/workspace"
+)
+
+// ProjectionName is the checkpoint key and the name `worker replay` takes.
+const ProjectionName = "notifications"
+
+// ViewsWarnPercent is the share of public views used at which the owner is
+// warned, once per crossing.
+const ViewsWarnPercent = 80
+
+// Notification kinds (notifications.kind).
+const (
+	KindWelcome        = "welcome"
+	KindJobCompleted   = "job_completed"
+	KindJobFailed      = "job_failed"
+	KindTrialStarted   = "trial_started"
+	KindAddonPurchased = "addon_purchased"
+	KindViewsLow       = "views_low"
+	KindViewsExhausted = "views_exhausted"
+)
+
+const subscriptionPath = "/workspace/subscription"
+
+// Projection writes notifications from events.
+type Projection struct{}
+
+// NewProjection returns the notifications projection.
+func NewProjection() Projection { return Projection{} }
+
+// Name implements projection.Projection.
+func (Projection) Name() string { return ProjectionName }
+
+// Reset implements projection.Projection. notification_reads is deliberately
+// kept: read marks are the user's doing, not the log's.
+func (Projection) Reset(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, `TRUNCATE notifications, notify_jobs, notify_usage`); err != nil {
+		return fmt.Errorf("truncate notification tables: %w", err)
+	}
+	return nil
+}
+
+// note is one notification about to be written.
+type note struct {
+	userID, kind, title, message, link, subject string
+}
+
+// ID derives a notification's id from the event that produced it, so replay
+// and incremental processing agree and read marks survive a replay. Hashing
+// keeps the global event count out of what users see.
+func ID(position int64, kind string) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "notification/%d/%s", position, kind))
+	return hex.EncodeToString(sum[:16])
+}
+
+func (n note) write(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
+	_, err := tx.Exec(ctx, `INSERT INTO notifications (id, user_id, kind, title, message, link, subject_id, source_position, created_at)
+		VALUES ($1, $2, $3, $4, $5, nullif($6, ''), nullif($7, ''), $8, $9)
+		ON CONFLICT (source_position, kind) DO NOTHING`,
+		ID(e.Position, n.kind), n.userID, n.kind, n.title, n.message, n.link, n.subject, e.Position, e.OccurredAt)
+	if err != nil {
+		return fmt.Errorf("write %s notification: %w", n.kind, err)
+	}
+	return nil
+}
+
+// Handle implements projection.Projection. Everything written depends only on
+// the events (their positions and times), never on the clock.
+func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
+	var n *note
+	switch ev := e.Data.(type) {
+	case events.UserRegistered:
+		n = &note{userID: ev.UserID, kind: KindWelcome, title: "Welcome to Photo3D",
+			message: "Upload one product photo and we will turn it into an interactive 3D model you can share by link.",
+			link:    "/workspace/upload"}
+	case events.JobQueued:
+		_, err := tx.Exec(ctx, `INSERT INTO notify_jobs (job_id, user_id, name) VALUES ($1, $2, $3)
+			ON CONFLICT (job_id) DO NOTHING`, ev.JobID, ev.UserID, ev.Name)
+		if err != nil {
+			return fmt.Errorf("remember job owner: %w", err)
+		}
+	case events.BlueprintRenamed:
+		if _, err := tx.Exec(ctx, `UPDATE notify_jobs SET name = $2 WHERE job_id = $1`, ev.JobID, ev.Name); err != nil {
+			return fmt.Errorf("rename job: %w", err)
+		}
+	case events.BlueprintDeleted:
+		// The model is gone: keep the history but stop linking to it.
+		if _, err := tx.Exec(ctx, `UPDATE notifications SET link = NULL WHERE subject_id = $1`, subject(ev.JobID)); err != nil {
+			return fmt.Errorf("unlink deleted blueprint: %w", err)
+		}
+	case events.JobCompleted:
+		owner, name, ok, err := jobOwner(ctx, tx, ev.JobID)
+		if err != nil || !ok {
+			return err
+		}
+		n = &note{userID: owner, kind: KindJobCompleted, title: "Your 3D model is ready",
+			message: fmt.Sprintf("“%s” finished building. Open it to preview and share.", name),
+			link:    workspace.BlueprintPath(ev.JobID, workspace.StatusReady), subject: subject(ev.JobID)}
+	case events.JobFailed:
+		owner, name, ok, err := jobOwner(ctx, tx, ev.JobID)
+		if err != nil || !ok {
+			return err
+		}
+		n = &note{userID: owner, kind: KindJobFailed, title: "Your 3D model could not be built",
+			message: failedMessage(name, ev.Reason),
+			link:    workspace.BlueprintPath(ev.JobID, workspace.StatusError), subject: subject(ev.JobID)}
+	case events.TrialStarted:
+		n = &note{userID: ev.UserID, kind: KindTrialStarted, title: "Your Pro trial has started",
+			message: fmt.Sprintf("Enjoy Pro features for %s: galleries, public share links and %d AI credits.",
+				plural(int64(max(ev.Days, 1)), "day", "days"), workspace.ProCredits),
+			link: subscriptionPath}
+	case events.AddonPurchased:
+		n = addonNote(ev)
+	case events.PublicViewsExhausted:
+		n = &note{userID: ev.UserID, kind: KindViewsExhausted, title: "Public views used up",
+			message: "Your share links cannot show your 3D models until you add more public views.",
+			link:    subscriptionPath}
+	}
+	if n != nil {
+		if err := n.write(ctx, tx, e); err != nil {
+			return err
+		}
+	}
+	if userID, ok := workspace.UsageUserID(e.Data); ok {
+		return foldViews(ctx, tx, e, userID)
+	}
+	return nil
+}
+
+func subject(jobID string) string { return "blueprint-" + jobID }
+
+func jobOwner(ctx context.Context, tx pgx.Tx, jobID string) (owner, name string, ok bool, err error) {
+	err = tx.QueryRow(ctx, `SELECT user_id, name FROM notify_jobs WHERE job_id = $1`, jobID).Scan(&owner, &name)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", "", false, nil // a job we never saw queued belongs to nobody we can tell
+	}
+	if err != nil {
+		return "", "", false, fmt.Errorf("find job owner: %w", err)
+	}
+	if strings.TrimSpace(name) == "" {
+		name = "Untitled model"
+	}
+	return owner, strings.TrimSpace(name), true, nil
+}
+
+func failedMessage(name, reason string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "“%s” could not be built", name)
+	reason = strings.TrimSpace(reason)
+	if r := []rune(reason); len(r) > 200 {
+		reason = string(r[:200]) + "…"
+	}
+	if reason != "" {
+		b.WriteString(": ")
+		b.WriteString(reason)
+		if !strings.ContainsAny(reason[len(reason)-1:], ".!?…") {
+			b.WriteString(".")
+		}
+	} else {
+		b.WriteString(".")
+	}
+	b.WriteString(" No credits were used. Try a photo of the product on a plain background.")
+	return b.String()
+}
+
+func addonNote(ev events.AddonPurchased) *note {
+	switch ev.Kind {
+	case "credits":
+		return &note{userID: ev.UserID, kind: KindAddonPurchased,
+			title:   "Added " + plural(ev.Amount, "AI credit", "AI credits"),
+			message: "Your AI credits pack is ready to use for new 3D models.", link: subscriptionPath}
+	case "views":
+		return &note{userID: ev.UserID, kind: KindAddonPurchased,
+			title:   "Added " + plural(ev.Amount, "view", "views"),
+			message: "Your public views pack is active; your share links keep working.", link: subscriptionPath}
+	}
+	return nil
+}
+
+// foldViews keeps the user's subscription fold and warns once when public
+// views used cross ViewsWarnPercent; dropping back below (a views pack, an
+// upgrade) re-arms the warning. The plan in force is judged at the event's
+// time, so a trial that lapsed is seen by the next event, deterministically.
+func foldViews(ctx context.Context, tx pgx.Tx, e eventstore.Envelope, userID string) error {
+	var raw []byte
+	var alerted bool
+	err := tx.QueryRow(ctx, `SELECT usage, views_alerted FROM notify_usage WHERE user_id = $1 FOR UPDATE`, userID).Scan(&raw, &alerted)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("load usage: %w", err)
+	}
+	var u workspace.Usage
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &u); err != nil {
+			return fmt.Errorf("decode usage of %s: %w", userID, err)
+		}
+	}
+	u.Apply(e.Data, e.OccurredAt)
+	pct, measured := u.ViewsUsedPercent(e.OccurredAt)
+	over := measured && pct >= ViewsWarnPercent
+	if over && !alerted {
+		limit, _ := u.ViewsLimit(e.OccurredAt)
+		n := note{userID: userID, kind: KindViewsLow, title: "Public views running low",
+			message: fmt.Sprintf("You have used %d%% of your public views (%s of %s). Add a views pack to keep your share links working.",
+				pct, thousands(u.ViewsUsed), thousands(limit)),
+			link: subscriptionPath}
+		if err := n.write(ctx, tx, e); err != nil {
+			return err
+		}
+	}
+	b, err := json.Marshal(u)
+	if err != nil {
+		return fmt.Errorf("encode usage: %w", err)
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO notify_usage (user_id, usage, views_alerted) VALUES ($1, $2, $3)
+		ON CONFLICT (user_id) DO UPDATE SET usage = EXCLUDED.usage, views_alerted = EXCLUDED.views_alerted`,
+		userID, string(b), over)
+	if err != nil {
+		return fmt.Errorf("save usage: %w", err)
+	}
+	return nil
+}
+
+// plural writes n with its noun ("1 AI credit", "10,000 views").
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return thousands(n) + " " + many
+}
+
+// thousands formats n with comma separators, as the subscription page does.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
