@@ -9,8 +9,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/photo3d/photo3d/internal/auth"
+	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/metrics"
+	"github.com/photo3d/photo3d/internal/notify"
+	"github.com/photo3d/photo3d/internal/workspace"
 )
 
 // Deps is everything the HTTP surface needs; run() in cmd/api builds it.
@@ -22,6 +25,10 @@ type Deps struct {
 	CORSOrigins  []string
 	MaxBodyBytes int64
 	Tokens       *auth.Tokens
+
+	Notifications *notify.Service    // workspace updates (bell, notifications page)
+	Workspace     *workspace.Reader  // search over the caller's items
+	Dashboard     *dashboard.Service // /my-home
 }
 
 // NewRouter returns the complete HTTP surface of the api binary.
@@ -54,6 +61,12 @@ func NewRouter(d Deps) http.Handler {
 		// Routes for signed-in users.
 		api.Group(func(priv chi.Router) {
 			priv.Use(requireAuth(d.Tokens))
+
+			priv.Method("GET", "/notifications", listNotifications(d.Notifications))
+			priv.Method("POST", "/notifications/read-all", markAllNotificationsRead(d.Notifications))
+			priv.Method("POST", "/notifications/{id}/read", markNotificationRead(d.Notifications))
+			priv.Method("GET", "/search", searchWorkspace(d.Workspace))
+			priv.Method("GET", "/dashboard", getDashboard(d.Dashboard))
 		})
 
 		api.NotFound(func(w http.ResponseWriter, r *http.Request) {
