@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { IconMenu } from '../../components/icons';
 import { useAppDispatch, useAppSelector } from '../../lib/hooks';
@@ -18,7 +18,17 @@ export function ShellLayout({ navItems, search, notifications }: { navItems: Nav
   const collapsed = useAppSelector(selectCollapsed);
   const mobileOpen = useAppSelector(selectMobileOpen);
   const location = useLocation();
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
   useGetMeQuery();
+
+  // Closing the drawer (Escape, backdrop, close button) returns focus to its trigger.
+  useEffect(() => {
+    if (wasOpen.current && !mobileOpen && document.activeElement?.closest('#workspace-sidebar, body') && window.innerWidth <= 968) {
+      menuButton.current?.focus();
+    }
+    wasOpen.current = mobileOpen;
+  }, [mobileOpen]);
 
   useEffect(() => {
     dispatch(mobileClosed());
@@ -54,6 +64,7 @@ export function ShellLayout({ navItems, search, notifications }: { navItems: Nav
       <div className="shell__body">
         <header className="topbar">
           <button
+            ref={menuButton}
             type="button"
             className="icon-btn topbar__menu"
             aria-label="Open navigation"

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link, useLocation } from 'react-router';
 import { IconBox, IconCard, IconChart, IconChevronLeft, IconChevronRight, IconClose, IconGallery, IconHome, IconSettings } from '../../components/icons';
 import { Logo } from '../../components/logo';
@@ -27,6 +28,11 @@ export function Sidebar({
   onCloseMobile: () => void;
 }) {
   const { pathname } = useLocation();
+  const closeBtn = useRef<HTMLButtonElement>(null);
+  // Opening the drawer moves focus into it so keyboard users land on it.
+  useEffect(() => {
+    if (mobileOpen) closeBtn.current?.focus();
+  }, [mobileOpen]);
   const cls = ['sidebar', collapsed ? 'sidebar--collapsed' : '', mobileOpen ? 'sidebar--open' : ''].filter(Boolean).join(' ');
   return (
     <aside id="workspace-sidebar" className={cls} aria-label="Workspace">
@@ -34,7 +40,7 @@ export function Sidebar({
         <Link to="/my-home" className="sidebar__logo" aria-label="Photo3D dashboard">
           <Logo compact={collapsed && !mobileOpen} />
         </Link>
-        <button type="button" className="icon-btn sidebar__close" onClick={onCloseMobile} aria-label="Close navigation">
+        <button ref={closeBtn} type="button" className="icon-btn sidebar__close" onClick={onCloseMobile} aria-label="Close navigation">
           <IconClose />
         </button>
       </div>
