@@ -23,10 +23,13 @@ import (
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/config"
+	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/httpapi"
 	"github.com/photo3d/photo3d/internal/metrics"
+	"github.com/photo3d/photo3d/internal/notify"
 	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/workspace"
 	"github.com/photo3d/photo3d/web"
 )
 
@@ -73,6 +76,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	_ = store
 	_ = riverClient
 
+	workspaceItems := workspace.NewReader(pool)
 	router := httpapi.NewRouter(httpapi.Deps{
 		Logger:       log,
 		DB:           pool,
@@ -81,6 +85,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		CORSOrigins:  cfg.WebOrigins,
 		MaxBodyBytes: cfg.MaxBodyBytes,
 		Tokens:       auth.NewTokens(cfg.JWTSecret, cfg.PublicBaseURL),
+
+		Notifications: notify.NewService(pool),
+		Workspace:     workspaceItems,
+		Dashboard:     dashboard.NewService(workspaceItems, time.Now),
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr())

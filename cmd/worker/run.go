@@ -22,8 +22,10 @@ import (
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/metrics"
 	"github.com/photo3d/photo3d/internal/migrate"
+	"github.com/photo3d/photo3d/internal/notify"
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/projection"
+	"github.com/photo3d/photo3d/internal/workspace"
 )
 
 // deps is what every long-running part of the worker shares.
@@ -56,7 +58,10 @@ func open(ctx context.Context, name string, args []string, getenv func(string) s
 
 // projections lists every async read model the worker maintains.
 func (d *deps) projections() []projection.Projection {
-	return nil
+	return []projection.Projection{
+		notify.NewProjection(),
+		workspace.NewProjection(),
+	}
 }
 
 // workers registers every River worker and returns the bundle, how many
