@@ -27,6 +27,10 @@ type UploadCompleted struct {
 	Bytes       int64  `json:"bytes"`
 	Width       int    `json:"width"`
 	Height      int    `json:"height"`
+	// BlobKey is where the checked bytes are stored (the same key as in
+	// UploadCreated for signed PUTs; chosen from the sniffed format for the
+	// multipart fallback). Empty in events written before it existed.
+	BlobKey string `json:"blobKey,omitempty"`
 }
 
 // EventType implements Event.
@@ -34,10 +38,13 @@ func (UploadCompleted) EventType() string { return "upload.completed.v1" }
 
 // JobQueued starts a job-{id} stream; its River job is inserted in the same transaction.
 type JobQueued struct {
-	JobID    string    `json:"jobId"`
-	UserID   string    `json:"userId"`
-	UploadID string    `json:"uploadId"`
-	Name     string    `json:"name"`
+	JobID    string `json:"jobId"`
+	UserID   string `json:"userId"`
+	UploadID string `json:"uploadId"`
+	Name     string `json:"name"`
+	// ImageKey is the blob the worker reconstructs from, recorded so a replay
+	// does not depend on the uploads read model.
+	ImageKey string    `json:"imageKey,omitempty"`
 	At       time.Time `json:"at"`
 }
 
@@ -94,9 +101,13 @@ func (JobCompleted) EventType() string { return "job.completed.v1" }
 
 // JobFailed records the final failure after the last attempt; credits are released.
 type JobFailed struct {
-	JobID  string    `json:"jobId"`
-	Reason string    `json:"reason"`
-	At     time.Time `json:"at"`
+	JobID  string `json:"jobId"`
+	Reason string `json:"reason"` // shown to the merchant
+	// Detail is the technical cause for support (never secrets); Attempt is
+	// the River attempt that gave up.
+	Detail  string    `json:"detail,omitempty"`
+	Attempt int       `json:"attempt,omitempty"`
+	At      time.Time `json:"at"`
 }
 
 // EventType implements Event.

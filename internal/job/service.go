@@ -1,0 +1,173 @@
+package job
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/blobstore"
+	"github.com/photo3d/photo3d/internal/dispatch"
+	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/reconstruct"
+	"github.com/photo3d/photo3d/internal/upload"
+)
+
+var stepFinalizing = string(reconstruct.StepFinalizing)
+
+// Service is the api side of jobs and blueprints. It never reconstructs
+// anything itself.
+type Service struct {
+	db       *pgxpool.Pool
+	dispatch *dispatch.Dispatcher
+	uploads  *upload.Service
+	blobs    *blobstore.Store
+	credits  Credits
+	now      func() time.Time
+}
+
+// NewService builds the service. d must hold a River client (insert-only in
+// the api) and the event store with this package's Projection registered.
+func NewService(db *pgxpool.Pool, d *dispatch.Dispatcher, uploads *upload.Service, blobs *blobstore.Store, credits Credits) *Service {
+	return &Service{db: db, dispatch: d, uploads: uploads, blobs: blobs, credits: credits, now: time.Now}
+}
+
+// Create starts a build from one of the caller's uploads named by imageURL.
+// In one transaction it reserves CreditsPerBuild credits (402 when none are
+// left), appends JobQueued and inserts the River job.
+func (s *Service) Create(ctx context.Context, userID, imageURL string) (Job, error) {
+	up, err := s.uploads.Resolve(ctx, userID, imageURL)
+	if err != nil {
+		return Job{}, err
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return Job{}, fmt.Errorf("new job id: %w", err)
+	}
+	jobID := id.String()
+	now := s.now().UTC()
+	queued := events.JobQueued{JobID: jobID, UserID: userID, UploadID: up.ID, Name: defaultName(up.Filename, now),
+		ImageKey: up.BlobKey, At: now}
+	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		if err := s.credits.ReserveCredits(ctx, tx, userID, jobID, CreditsPerBuild); err != nil {
+			return err
+		}
+		_, err := s.dispatch.Append(ctx, tx, jobStream(jobID), 0, []events.Event{queued},
+			river.InsertManyParams{Args: ReconstructArgs{JobID: jobID}, InsertOpts: &river.InsertOpts{
+				Queue: QueueReconstruct, MaxAttempts: MaxAttempts}})
+		return err
+	})
+	if err != nil {
+		return Job{}, err
+	}
+	return Lookup(ctx, s.db, userID, jobID)
+}
+
+// Get returns the caller's job (GET /jobs/{id}).
+func (s *Service) Get(ctx context.Context, userID, jobID string) (Job, error) {
+	return Lookup(ctx, s.db, userID, jobID)
+}
+
+// Blueprint returns the caller's blueprint with its blob keys (ModelKey,
+// ThumbnailKey); the share-link code publishes from it. Another user's id is
+// ErrNotFound.
+func (s *Service) Blueprint(ctx context.Context, userID, id string) (Job, error) {
+	return Lookup(ctx, s.db, userID, id)
+}
+
+// List returns a page of the caller's blueprints, newest first.
+func (s *Service) List(ctx context.Context, userID string, p ListParams) (Page, error) {
+	return list(ctx, s.db, userID, p)
+}
+
+// MaxNameLength bounds blueprint names (in characters).
+const MaxNameLength = 100
+
+// Rename renames the caller's blueprint.
+func (s *Service) Rename(ctx context.Context, userID, id, name string) (Job, error) {
+	name = strings.Join(strings.Fields(name), " ")
+	if name == "" {
+		return Job{}, ErrNameRequired
+	}
+	if utf8.RuneCountInString(name) > MaxNameLength {
+		return Job{}, ErrNameTooLong
+	}
+	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		j, err := s.lockOwned(ctx, tx, userID, id)
+		if err != nil {
+			return err
+		}
+		if j.Name == name {
+			return nil
+		}
+		_, err = s.dispatch.Store.Append(ctx, tx, jobStream(id), eventstore.AnyVersion, events.BlueprintRenamed{JobID: id, Name: name})
+		return err
+	})
+	if err != nil {
+		return Job{}, err
+	}
+	return Lookup(ctx, s.db, userID, id)
+}
+
+// Delete removes the caller's blueprint from their workspace. The files stay
+// in the bucket (and the event log keeps the history); a job still being
+// built is failed by the worker when it picks it up, releasing its credit.
+func (s *Service) Delete(ctx context.Context, userID, id string) error {
+	return pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		if _, err := s.lockOwned(ctx, tx, userID, id); err != nil {
+			return err
+		}
+		_, err := s.dispatch.Store.Append(ctx, tx, jobStream(id), eventstore.AnyVersion, events.BlueprintDeleted{JobID: id, At: s.now().UTC()})
+		return err
+	})
+}
+
+// lockOwned locks the caller's live job row, so renames, deletes and the
+// worker's appends never interleave on the stream.
+func (s *Service) lockOwned(ctx context.Context, tx pgx.Tx, userID, id string) (Job, error) {
+	j, err := Lookup(ctx, tx, userID, id)
+	if err != nil {
+		return Job{}, err
+	}
+	if _, _, _, err := lockStatus(ctx, tx, id); err != nil {
+		return Job{}, err
+	}
+	return j, nil
+}
+
+// Asset returns the caller's asset (GET /assets/{id}).
+func (s *Service) Asset(ctx context.Context, userID, assetID string) (Asset, error) {
+	return lookupAsset(ctx, s.db, userID, assetID)
+}
+
+// SignedURL returns a short-lived signed GET URL for a blob key, or "" for no
+// key. JSON answers use these because model-viewer and <img> load URLs
+// without an Authorization header.
+func (s *Service) SignedURL(ctx context.Context, key string) (string, error) {
+	if key == "" {
+		return "", nil
+	}
+	return s.blobs.SignedGetURL(ctx, key, URLExpiry)
+}
+
+// defaultName names a blueprint after the photo ("red-chair.jpg" → "red-chair").
+func defaultName(filename string, at time.Time) string {
+	name := strings.TrimSpace(strings.TrimSuffix(filename, path.Ext(filename)))
+	if name == "" || name == "photo" {
+		return "Blueprint " + at.Format("2 Jan 2006 15:04")
+	}
+	for utf8.RuneCountInString(name) > MaxNameLength {
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
+	}
+	return name
+}

@@ -1,0 +1,381 @@
+package job
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/blobstore"
+	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/imagecheck"
+	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/reconstruct"
+	"github.com/photo3d/photo3d/internal/upload"
+)
+
+// ReconstructArgs is the River job that builds one job's model. It carries
+// only the id: everything else is read from the jobs table when it runs, so
+// a job inserted long ago still sees current state (a deleted blueprint).
+type ReconstructArgs struct {
+	JobID string `json:"jobId"`
+}
+
+// Kind implements river.JobArgs; the string is stored in river_job and must
+// not change.
+func (ReconstructArgs) Kind() string { return "reconstruct" }
+
+// InsertOpts implements river.JobArgsWithInsertOpts so every insert path
+// (API, tests, tools) lands on the reconstruct queue with 3 attempts.
+func (ReconstructArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueReconstruct, MaxAttempts: MaxAttempts}
+}
+
+// DefaultProgressInterval throttles progress events within one step: the
+// page polls every 2 s, so several writes a second are plenty.
+const DefaultProgressInterval = 250 * time.Millisecond
+
+// WorkerConfig is what a ReconstructWorker needs.
+type WorkerConfig struct {
+	DB            *pgxpool.Pool
+	Events        *eventstore.Store // with this package's Projection registered
+	Blobs         *blobstore.Store
+	Reconstructor reconstruct.Reconstructor
+	Credits       Credits
+	Options       reconstruct.Options // HeightMetres from MODEL_HEIGHT_METRES
+	// Timeout is the time limit of one attempt (RECONSTRUCT_TIMEOUT); zero
+	// leaves River's client-wide JobTimeout in force.
+	Timeout time.Duration
+	// ProgressInterval throttles progress events (DefaultProgressInterval when zero).
+	ProgressInterval time.Duration
+	Logger           *slog.Logger
+}
+
+// ReconstructWorker runs the photo → 3D pipeline for one job. It is safe to
+// run twice for the same job, concurrently or after a crash: see the package
+// documentation for how completion stays exactly-once.
+type ReconstructWorker struct {
+	river.WorkerDefaults[ReconstructArgs]
+	cfg  WorkerConfig
+	name string
+}
+
+// NewReconstructWorker builds the worker.
+func NewReconstructWorker(cfg WorkerConfig) *ReconstructWorker {
+	if cfg.ProgressInterval <= 0 {
+		cfg.ProgressInterval = DefaultProgressInterval
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	host, _ := os.Hostname()
+	return &ReconstructWorker{cfg: cfg, name: fmt.Sprintf("%s/%d", host, os.Getpid())}
+}
+
+// Timeout implements river.Worker: one attempt may take RECONSTRUCT_TIMEOUT.
+func (w *ReconstructWorker) Timeout(*river.Job[ReconstructArgs]) time.Duration { return w.cfg.Timeout }
+
+// Work implements river.Worker.
+func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructArgs]) error {
+	log := w.cfg.Logger.With("job_id", rj.Args.JobID, "river_job_id", rj.ID, "attempt", rj.Attempt)
+	ctx = eventstore.WithMetadata(ctx, eventstore.Metadata{Actor: "worker", CorrelationID: rj.Args.JobID,
+		CausationID: fmt.Sprintf("river-%d", rj.ID)})
+	j, err := lookupAny(ctx, w.cfg.DB, rj.Args.JobID)
+	if errors.Is(err, ErrNotFound) {
+		// The job event and the River job commit together, so this cannot
+		// happen short of manual tampering; retrying will not help.
+		return river.JobCancel(fmt.Errorf("job %s has no record", rj.Args.JobID))
+	}
+	if err != nil {
+		return err
+	}
+	if j.Terminal() {
+		log.Info("job already finished; nothing to do", "status", j.Status)
+		return nil
+	}
+	if j.DeletedAt != nil {
+		return w.fail(ctx, rj, j, "This blueprint was deleted before it was built.", "deleted before processing", nil)
+	}
+	if err := w.append(ctx, j.ID, events.JobStarted{JobID: j.ID, Attempt: rj.Attempt, Worker: w.name, At: time.Now().UTC()}); err != nil {
+		return w.retryOrFail(ctx, rj, j, err)
+	}
+
+	photo, err := w.cfg.Blobs.Read(ctx, j.ImageKey, imagecheck.MaxUploadBytes)
+	if err != nil {
+		if errors.Is(err, blobstore.ErrNotFound) {
+			return w.fail(ctx, rj, j, "We could not find the uploaded photo. Please upload it again. "+BuildFailedMessage, err.Error(), err)
+		}
+		return w.retryOrFail(ctx, rj, j, err)
+	}
+	progress := w.progress(ctx, j.ID, log)
+	res, err := w.cfg.Reconstructor.Reconstruct(ctx, photo, w.cfg.Options, progress.report)
+	progress.wait()
+	if err != nil {
+		if reason, ok := inputProblem(err); ok {
+			return w.fail(ctx, rj, j, reason, err.Error(), err)
+		}
+		return w.retryOrFail(ctx, rj, j, err)
+	}
+	if err := w.store(ctx, j, res); err != nil {
+		return w.retryOrFail(ctx, rj, j, err)
+	}
+	if err := w.complete(ctx, j, res); err != nil {
+		return w.retryOrFail(ctx, rj, j, err)
+	}
+	log.Info("job completed", "triangles", res.Stats.Triangles, "bytes", len(res.GLB), "total_ms", res.Stats.TotalMillis)
+	return nil
+}
+
+// store writes every produced file under keys derived from the job id.
+func (w *ReconstructWorker) store(ctx context.Context, j Job, res *reconstruct.Result) error {
+	files := []struct {
+		key, contentType string
+		data             []byte
+	}{
+		{modelKey(j.UserID, j.ID), ModelContentType, res.GLB},
+		{thumbnailKey(j.UserID, j.ID), "image/png", res.Thumbnail},
+		{maskKey(j.UserID, j.ID), "image/png", res.Mask},
+		{partsMapKey(j.UserID, j.ID), "image/png", res.PartsMap},
+	}
+	for _, f := range files {
+		if len(f.data) == 0 {
+			continue
+		}
+		if err := w.cfg.Blobs.Write(ctx, f.key, f.contentType, f.data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// complete records the result exactly once: under the job row lock, a job
+// already completed (an earlier run that died after committing) is left
+// alone, so neither JobCompleted nor the credit consumption happen twice.
+func (w *ReconstructWorker) complete(ctx context.Context, j Job, res *reconstruct.Result) error {
+	// The files exist; losing them to a shutdown arriving now would waste the
+	// whole build, so the short final transaction outlives ctx briefly.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+	defer cancel()
+	stats, err := statsMap(res.Stats)
+	if err != nil {
+		return err
+	}
+	parts := make([]events.JobPart, 0, len(res.Parts))
+	for _, p := range res.Parts {
+		parts = append(parts, events.JobPart{ID: p.ID, Name: p.Name, Color: p.Color, Share: p.Share})
+	}
+	key := func(k string, data []byte) string {
+		if len(data) == 0 {
+			return ""
+		}
+		return k
+	}
+	return pgdb.WithTx(ctx, w.cfg.DB, func(tx pgx.Tx) error {
+		status, userID, _, err := lockStatus(ctx, tx, j.ID)
+		if err != nil {
+			return err
+		}
+		if status == StatusCompleted || status == StatusFailed {
+			return nil
+		}
+		_, err = w.cfg.Events.Append(ctx, tx, jobStream(j.ID), eventstore.AnyVersion, events.JobCompleted{
+			JobID: j.ID, AssetID: uuid.NewString(),
+			ModelKey: modelKey(userID, j.ID), ThumbnailKey: key(thumbnailKey(userID, j.ID), res.Thumbnail),
+			MaskKey: key(maskKey(userID, j.ID), res.Mask), PartsMapKey: key(partsMapKey(userID, j.ID), res.PartsMap),
+			Bytes: int64(len(res.GLB)), Parts: parts, Stats: stats,
+			Reconstructor: w.cfg.Reconstructor.Name(), Version: w.cfg.Reconstructor.Version(), At: time.Now().UTC(),
+		})
+		if err != nil {
+			return err
+		}
+		if err := w.cfg.Credits.ConsumeCredits(ctx, tx, userID, j.ID); err != nil {
+			return fmt.Errorf("consume credit for job %s: %w", j.ID, err)
+		}
+		return nil
+	})
+}
+
+// retryOrFail lets River retry a transient failure, records the failure for
+// good on the last attempt, and never burns an attempt on a shutdown.
+func (w *ReconstructWorker) retryOrFail(ctx context.Context, rj *river.Job[ReconstructArgs], j Job, cause error) error {
+	if errors.Is(ctx.Err(), context.Canceled) {
+		// The worker is stopping (StopAndCancel): hand the job back at once
+		// without counting the attempt; the next worker starts it again.
+		w.cfg.Logger.Warn("job interrupted by shutdown; snoozing", "job_id", j.ID, "err", cause)
+		return river.JobSnooze(0)
+	}
+	if rj.Attempt < rj.MaxAttempts {
+		return fmt.Errorf("reconstruct job %s (attempt %d of %d): %w", j.ID, rj.Attempt, rj.MaxAttempts, cause)
+	}
+	reason := BuildFailedMessage
+	if errors.Is(cause, context.DeadlineExceeded) {
+		reason = "The build took too long. " + BuildFailedMessage
+	}
+	return w.fail(ctx, rj, j, reason, cause.Error(), cause)
+}
+
+// fail records JobFailed and releases the credit in one transaction. When
+// cause is nil (nothing went wrong technically) River completes the job;
+// otherwise River records the cause and stops retrying.
+func (w *ReconstructWorker) fail(ctx context.Context, rj *river.Job[ReconstructArgs], j Job, reason, detail string, cause error) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+	defer cancel()
+	err := pgdb.WithTx(ctx, w.cfg.DB, func(tx pgx.Tx) error {
+		status, userID, _, err := lockStatus(ctx, tx, j.ID)
+		if err != nil {
+			return err
+		}
+		if status == StatusCompleted || status == StatusFailed {
+			return nil
+		}
+		if _, err := w.cfg.Events.Append(ctx, tx, jobStream(j.ID), eventstore.AnyVersion, events.JobFailed{
+			JobID: j.ID, Reason: reason, Detail: truncate(detail, 500), Attempt: rj.Attempt, At: time.Now().UTC(),
+		}); err != nil {
+			return err
+		}
+		if err := w.cfg.Credits.ReleaseCredits(ctx, tx, userID, j.ID, truncate(reason, 200)); err != nil {
+			return fmt.Errorf("release credit for job %s: %w", j.ID, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("record failure of job %s: %w", j.ID, err)
+	}
+	w.cfg.Logger.Warn("job failed", "job_id", j.ID, "attempt", rj.Attempt, "reason", reason, "detail", detail)
+	if cause == nil {
+		return nil
+	}
+	return river.JobCancel(cause)
+}
+
+// append writes one event to a job stream under the row lock; events for a
+// job that already finished are dropped (a slow attempt racing a rescue).
+func (w *ReconstructWorker) append(ctx context.Context, jobID string, ev events.Event) error {
+	return pgdb.WithTx(ctx, w.cfg.DB, func(tx pgx.Tx) error {
+		status, _, _, err := lockStatus(ctx, tx, jobID)
+		if err != nil {
+			return err
+		}
+		if status == StatusCompleted || status == StatusFailed {
+			return nil
+		}
+		_, err = w.cfg.Events.Append(ctx, tx, jobStream(jobID), eventstore.AnyVersion, ev)
+		return err
+	})
+}
+
+// progressWriter turns the reconstructor's callbacks into JobProgressed
+// events: at every step change at once, within a step at most every
+// ProgressInterval. Writes happen on their own goroutine so a slow database
+// never slows the pipeline; only the latest value is kept.
+type progressWriter struct {
+	w        *ReconstructWorker
+	ctx      context.Context
+	jobID    string
+	log      *slog.Logger
+	mu       sync.Mutex
+	pending  *events.JobProgressed
+	lastStep string
+	lastPct  int
+	lastAt   time.Time
+	wake     chan struct{}
+	done     chan struct{}
+	stopOnce sync.Once
+}
+
+func (w *ReconstructWorker) progress(ctx context.Context, jobID string, log *slog.Logger) *progressWriter {
+	p := &progressWriter{w: w, ctx: ctx, jobID: jobID, log: log, lastPct: -1,
+		wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go p.loop()
+	return p
+}
+
+func (p *progressWriter) report(step reconstruct.Step, percent int) {
+	p.mu.Lock()
+	now := time.Now()
+	changed := string(step) != p.lastStep
+	due := now.Sub(p.lastAt) >= p.w.cfg.ProgressInterval && percent != p.lastPct
+	if !changed && !due {
+		p.mu.Unlock()
+		return
+	}
+	p.lastStep, p.lastPct, p.lastAt = string(step), percent, now
+	p.pending = &events.JobProgressed{JobID: p.jobID, Step: string(step), Percent: percent}
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (p *progressWriter) loop() {
+	defer close(p.done)
+	for {
+		_, open := <-p.wake
+		p.mu.Lock()
+		ev := p.pending
+		p.pending = nil
+		p.mu.Unlock()
+		if ev != nil && p.ctx.Err() == nil {
+			if err := p.w.append(p.ctx, p.jobID, *ev); err != nil && p.ctx.Err() == nil {
+				p.log.Warn("record progress", "err", err)
+			}
+		}
+		if !open {
+			return
+		}
+	}
+}
+
+// wait flushes the last progress value and stops the writer.
+func (p *progressWriter) wait() {
+	p.stopOnce.Do(func() { close(p.wake) })
+	<-p.done
+}
+
+// inputProblem recognises failures caused by the photo itself, which no
+// retry can fix, and returns the message the merchant should read.
+func inputProblem(err error) (string, bool) {
+	if ce := upload.CheckFault(err); ce != err {
+		fe, _ := fault.As(ce)
+		return fe.Message + " " + BuildFailedMessage, true
+	}
+	if fe, ok := fault.As(err); ok && (fe.Kind == fault.Invalid || fe.Kind == fault.UnsupportedMedia) {
+		return fe.Message + " " + BuildFailedMessage, true
+	}
+	var um interface{ UserMessage() string }
+	if errors.As(err, &um) && um.UserMessage() != "" {
+		return um.UserMessage() + " " + BuildFailedMessage, true
+	}
+	return "", false
+}
+
+func statsMap(s reconstruct.Stats) (map[string]any, error) {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("encode stats: %w", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("decode stats: %w", err)
+	}
+	return m, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
