@@ -149,9 +149,11 @@ type Asset struct {
 
 // Blob keys are derived from the job id, so a retried job overwrites its own
 // files instead of leaving orphans.
-func modelKey(userID, jobID string) string     { return "models/" + userID + "/" + jobID + "/model.glb" }
-func thumbnailKey(userID, jobID string) string { return "models/" + userID + "/" + jobID + "/thumbnail.png" }
-func maskKey(userID, jobID string) string      { return "models/" + userID + "/" + jobID + "/mask.png" }
-func partsMapKey(userID, jobID string) string  { return "models/" + userID + "/" + jobID + "/parts.png" }
+func modelKey(userID, jobID string) string { return "models/" + userID + "/" + jobID + "/model.glb" }
+func thumbnailKey(userID, jobID string) string {
+	return "models/" + userID + "/" + jobID + "/thumbnail.png"
+}
+func maskKey(userID, jobID string) string     { return "models/" + userID + "/" + jobID + "/mask.png" }
+func partsMapKey(userID, jobID string) string { return "models/" + userID + "/" + jobID + "/parts.png" }
 
 func jobStream(id string) events.Stream { return events.Stream{Type: events.StreamJob, ID: id} }
