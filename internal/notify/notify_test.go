@@ -1,0 +1,320 @@
+package notify_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/dbtest"
+	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/notify"
+	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/projection"
+)
+
+type bundle struct {
+	db     *dbtest.DB
+	store  *eventstore.Store
+	runner *projection.Runner
+	proj   notify.Projection
+	svc    *notify.Service
+}
+
+func setup(t *testing.T) bundle {
+	t.Helper()
+	db := dbtest.New(t)
+	store := eventstore.New(events.Domain())
+	proj := notify.NewProjection()
+	// A small batch size makes every test cross batch boundaries.
+	runner := projection.NewRunner(db.Pool, store, projection.Config{BatchSize: 3,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, proj)
+	return bundle{db: db, store: store, runner: runner, proj: proj, svc: notify.NewService(db.Pool)}
+}
+
+// emit appends events to a stream in their own transaction, as the API does.
+func (b bundle) emit(t *testing.T, stream events.Stream, evs ...events.Event) {
+	t.Helper()
+	ctx := context.Background()
+	require.NoError(t, pgdb.WithTx(ctx, b.db.Pool, func(tx pgx.Tx) error {
+		_, err := b.store.Append(ctx, tx, stream, eventstore.AnyVersion, evs...)
+		return err
+	}))
+}
+
+func (b bundle) drain(t *testing.T) {
+	t.Helper()
+	_, err := b.runner.Drain(context.Background(), b.proj)
+	require.NoError(t, err)
+}
+
+func (b bundle) list(t *testing.T, user string) notify.List {
+	t.Helper()
+	l, err := b.svc.List(context.Background(), user, 0)
+	require.NoError(t, err)
+	return l
+}
+
+func sub(user string) events.Stream { return events.Stream{Type: events.StreamSubscription, ID: user} }
+func job(id string) events.Stream   { return events.Stream{Type: events.StreamJob, ID: id} }
+func usr(id string) events.Stream   { return events.Stream{Type: events.StreamUser, ID: id} }
+
+func titles(l notify.List) []string {
+	out := make([]string, len(l.Items))
+	for i, n := range l.Items {
+		out[i] = n.Title
+	}
+	return out
+}
+
+func TestJobNotificationsAreAttributedToTheJobOwner(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.emit(t, usr("u1"), events.UserRegistered{UserID: "u1", Email: "a@example.com", Name: "Asha"})
+	b.emit(t, job("j1"), events.JobQueued{JobID: "j1", UserID: "u1", Name: "Oak chair"})
+	b.emit(t, job("j1"), events.JobStarted{JobID: "j1", Attempt: 1}, events.JobProgressed{JobID: "j1", Step: "Analyzing Image", Percent: 10})
+	b.emit(t, job("j1"), events.BlueprintRenamed{JobID: "j1", Name: "Oak armchair"})
+	b.emit(t, job("j1"), events.JobCompleted{JobID: "j1", AssetID: "a1"})
+	b.emit(t, job("j2"), events.JobQueued{JobID: "j2", UserID: "u1", Name: "Lamp"})
+	b.emit(t, job("j2"), events.JobFailed{JobID: "j2", Reason: "We could not find the product in the photo"})
+	b.emit(t, job("j3"), events.JobQueued{JobID: "j3", UserID: "u2", Name: "Vase"})
+	b.emit(t, job("j3"), events.JobCompleted{JobID: "j3"})
+	// A job whose queueing we never saw has no owner we can tell: ignored.
+	b.emit(t, job("ghost"), events.JobCompleted{JobID: "ghost"})
+	b.drain(t)
+
+	l := b.list(t, "u1")
+	require.Equal(t, []string{"Your 3D model could not be built", "Your 3D model is ready", "Welcome to Photo3D"}, titles(l))
+	require.Equal(t, 3, l.UnreadCount)
+
+	failed, ready, welcome := l.Items[0], l.Items[1], l.Items[2]
+	require.Equal(t, "“Lamp” could not be built: We could not find the product in the photo. No credits were used. Try a photo of the product on a plain background.", failed.Message)
+	require.Equal(t, "/processing/j2", *failed.Link)
+	require.Equal(t, "“Oak armchair” finished building. Open it to preview and share.", ready.Message)
+	require.Equal(t, "/preview/j1", *ready.Link)
+	require.Equal(t, "/workspace/upload", *welcome.Link)
+	require.Nil(t, ready.ReadAt)
+	require.True(t, failed.CreatedAt.After(ready.CreatedAt), "newest first")
+	require.Equal(t, time.UTC, ready.CreatedAt.Location())
+
+	other := b.list(t, "u2")
+	require.Equal(t, []string{"Your 3D model is ready"}, titles(other))
+
+	// Deleting the blueprint keeps the history but stops linking to it.
+	b.emit(t, job("j1"), events.BlueprintDeleted{JobID: "j1"})
+	b.drain(t)
+	l = b.list(t, "u1")
+	require.Nil(t, l.Items[1].Link)
+	require.NotNil(t, l.Items[0].Link)
+}
+
+func TestSubscriptionNotifications(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.emit(t, sub("u1"), events.SubscriptionOpened{UserID: "u1", Plan: "free"})
+	b.emit(t, sub("u1"), events.TrialStarted{UserID: "u1", Days: 7, At: time.Now()})
+	b.emit(t, sub("u1"), events.AddonPurchased{UserID: "u1", Kind: "credits", Amount: 20, PriceINR: 500})
+	b.emit(t, sub("u1"), events.AddonPurchased{UserID: "u1", Kind: "views", Amount: 10_000, PriceINR: 500})
+	b.emit(t, events.Stream{Type: events.StreamPublication, ID: "p1"}, events.PublicViewsExhausted{UserID: "u1", PublicationID: "p1"})
+	b.drain(t)
+
+	l := b.list(t, "u1")
+	require.Equal(t, []string{"Public views used up", "Added 10,000 views", "Added 20 AI credits", "Your Pro trial has started"}, titles(l))
+	require.Equal(t, "Enjoy Pro features for 7 days: galleries, public share links and 50 AI credits.", l.Items[3].Message)
+	for _, n := range l.Items {
+		require.Equal(t, "/workspace/subscription", *n.Link)
+	}
+}
+
+func TestViewsWarningOncePerThresholdCrossing(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	consume := func(n int64) {
+		b.emit(t, sub("u1"), events.PublicViewsConsumed{UserID: "u1", Amount: n})
+	}
+	warnings := func() []notify.Notification {
+		var out []notify.Notification
+		for _, n := range b.list(t, "u1").Items {
+			if n.Title == "Public views running low" {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	b.emit(t, sub("u1"), events.SubscriptionOpened{UserID: "u1", Plan: "free"})
+	b.emit(t, sub("u1"), events.PlanChanged{UserID: "u1", From: "free", To: "pro", Provider: "test-mode"})
+	consume(19_000) // 76 %
+	b.drain(t)
+	require.Empty(t, warnings())
+
+	consume(1_000) // 80 %: crossing
+	consume(1_000) // 84 %: still above, no repeat
+	b.drain(t)
+	w := warnings()
+	require.Len(t, w, 1)
+	require.Equal(t, "You have used 80% of your public views (20,000 of 25,000). Add a views pack to keep your share links working.", w[0].Message)
+
+	b.emit(t, sub("u1"), events.AddonPurchased{UserID: "u1", Kind: "views", Amount: 10_000}) // 21,000 of 35,000: re-armed
+	consume(6_000)                                                                       // 27,000 of 35,000 = 77 %
+	b.drain(t)
+	require.Len(t, warnings(), 1)
+	consume(1_000) // 28,000 of 35,000 = 80 %: second crossing
+	b.drain(t)
+	require.Len(t, warnings(), 2)
+
+	// Unlimited plans are never warned; a plan without views has nothing to measure.
+	b.emit(t, sub("ent"), events.PlanChanged{UserID: "ent", From: "free", To: "enterprise"})
+	b.emit(t, sub("ent"), events.PublicViewsConsumed{UserID: "ent", Amount: 1_000_000})
+	b.emit(t, sub("free"), events.PublicViewsConsumed{UserID: "free", Amount: 10})
+	b.drain(t)
+	require.Empty(t, b.list(t, "ent").Items)
+	require.Empty(t, b.list(t, "free").Items)
+}
+
+func TestTrialViewsCountAgainstProAllowanceAtTheEventsTime(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.emit(t, sub("u1"), events.TrialStarted{UserID: "u1", Days: 7, At: time.Now()})
+	b.emit(t, sub("u1"), events.PublicViewsConsumed{UserID: "u1", Amount: 20_000})
+	// A trial that ended long ago gives nothing: only purchased views count.
+	b.emit(t, sub("u2"), events.TrialStarted{UserID: "u2", Days: 7, At: time.Now().Add(-30 * 24 * time.Hour)})
+	b.emit(t, sub("u2"), events.AddonPurchased{UserID: "u2", Kind: "views", Amount: 10_000})
+	b.emit(t, sub("u2"), events.PublicViewsConsumed{UserID: "u2", Amount: 8_500})
+	b.drain(t)
+	require.Contains(t, titles(b.list(t, "u1")), "Public views running low")
+	l := b.list(t, "u2")
+	require.Contains(t, titles(l), "Public views running low")
+	require.Contains(t, l.Items[0].Message, "(8,500 of 10,000)")
+}
+
+func TestReadMarksAreScopedToTheOwner(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	for i := range 3 {
+		b.emit(t, job(fmt.Sprint("j", i)), events.JobQueued{JobID: fmt.Sprint("j", i), UserID: "u1", Name: fmt.Sprint("Chair ", i)})
+		b.emit(t, job(fmt.Sprint("j", i)), events.JobCompleted{JobID: fmt.Sprint("j", i)})
+	}
+	b.emit(t, usr("u2"), events.UserRegistered{UserID: "u2", Email: "b@example.com"})
+	b.drain(t)
+
+	l := b.list(t, "u1")
+	require.Len(t, l.Items, 3)
+	require.Equal(t, 3, l.UnreadCount)
+	first := l.Items[0]
+
+	n, err := b.svc.MarkRead(ctx, "u1", first.ID)
+	require.NoError(t, err)
+	require.NotNil(t, n.ReadAt)
+	require.Equal(t, first.ID, n.ID)
+	again, err := b.svc.MarkRead(ctx, "u1", first.ID)
+	require.NoError(t, err)
+	require.Equal(t, n.ReadAt, again.ReadAt, "the first read time is kept")
+	require.Equal(t, 2, b.list(t, "u1").UnreadCount)
+
+	// Someone else's notification and a made-up id look the same: not found.
+	theirs := b.list(t, "u2").Items[0].ID
+	for _, id := range []string{theirs, "nope"} {
+		_, err = b.svc.MarkRead(ctx, "u1", id)
+		require.True(t, fault.IsKind(err, fault.NotFound), id)
+	}
+	require.Nil(t, b.list(t, "u2").Items[0].ReadAt)
+
+	limited, err := b.svc.List(ctx, "u1", 2)
+	require.NoError(t, err)
+	require.Len(t, limited.Items, 2)
+	require.Equal(t, 2, limited.UnreadCount, "unread counts beyond the page")
+
+	require.NoError(t, b.svc.MarkAllRead(ctx, "u1"))
+	l = b.list(t, "u1")
+	require.Zero(t, l.UnreadCount)
+	for _, n := range l.Items {
+		require.NotNil(t, n.ReadAt)
+	}
+	require.Equal(t, 1, b.list(t, "u2").UnreadCount)
+}
+
+// dump renders every table the projection writes, read marks joined in, so
+// replay can be compared with incremental processing row for row.
+func dump(t *testing.T, b bundle) string {
+	t.Helper()
+	ctx := context.Background()
+	var sb strings.Builder
+	for _, q := range []string{
+		`SELECT n.id, n.user_id, n.kind, n.title, n.message, coalesce(n.link, '-'), coalesce(n.subject_id, '-'),
+		        n.source_position::text, n.created_at::text, coalesce(r.read_at::text, 'unread')
+		   FROM notifications n LEFT JOIN notification_reads r ON r.notification_id = n.id ORDER BY n.source_position, n.kind`,
+		`SELECT job_id, user_id, name FROM notify_jobs ORDER BY job_id`,
+		`SELECT user_id, usage::text, views_alerted::text FROM notify_usage ORDER BY user_id`,
+	} {
+		rows, err := b.db.Pool.Query(ctx, q)
+		require.NoError(t, err)
+		for rows.Next() {
+			vals, err := rows.Values()
+			require.NoError(t, err)
+			fmt.Fprintln(&sb, vals...)
+		}
+		require.NoError(t, rows.Err())
+		sb.WriteString("--\n")
+	}
+	return sb.String()
+}
+
+func TestReplayEqualsIncrementalIncludingReadMarks(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	for i := range 12 {
+		user := fmt.Sprint("u", i%3)
+		id := fmt.Sprint("j", i)
+		if i < 3 {
+			b.emit(t, usr(user), events.UserRegistered{UserID: user})
+			b.emit(t, sub(user), events.PlanChanged{UserID: user, From: "free", To: "pro"})
+		}
+		b.emit(t, job(id), events.JobQueued{JobID: id, UserID: user, Name: fmt.Sprint("Model ", i)})
+		if i%4 == 0 {
+			b.emit(t, job(id), events.JobFailed{JobID: id, Reason: "Too dark"})
+		} else {
+			b.emit(t, job(id), events.JobCompleted{JobID: id})
+		}
+		b.emit(t, sub(user), events.PublicViewsConsumed{UserID: user, Amount: 5_000})
+		if i == 7 {
+			b.emit(t, job("j1"), events.BlueprintDeleted{JobID: "j1"})
+		}
+		if i%5 == 0 { // incremental: catch up part-way through
+			_, err := b.runner.CatchUp(ctx, b.proj)
+			require.NoError(t, err)
+		}
+	}
+	b.drain(t)
+	l := b.list(t, "u1")
+	_, err := b.svc.MarkRead(ctx, "u1", l.Items[0].ID)
+	require.NoError(t, err)
+	require.NoError(t, b.svc.MarkAllRead(ctx, "u2"))
+	before := dump(t, b)
+	require.Contains(t, before, "views_low")
+	require.Contains(t, before, "unread")
+
+	n, err := b.runner.Replay(ctx, notify.ProjectionName)
+	require.NoError(t, err)
+	require.Positive(t, n)
+	require.Equal(t, before, dump(t, b))
+	require.Equal(t, l.UnreadCount-1, b.list(t, "u1").UnreadCount)
+	require.Zero(t, b.list(t, "u2").UnreadCount)
+}
+
+func TestIDIsDeterministicAndOpaque(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, notify.ID(42, notify.KindWelcome), notify.ID(42, notify.KindWelcome))
+	require.NotEqual(t, notify.ID(42, notify.KindWelcome), notify.ID(42, notify.KindViewsLow))
+	require.NotEqual(t, notify.ID(42, notify.KindWelcome), notify.ID(43, notify.KindWelcome))
+	require.Len(t, notify.ID(42, notify.KindWelcome), 32)
+}
