@@ -163,7 +163,7 @@ func TestViewsWarningOncePerThresholdCrossing(t *testing.T) {
 	require.Equal(t, "You have used 80% of your public views (20,000 of 25,000). Add a views pack to keep your share links working.", w[0].Message)
 
 	b.emit(t, sub("u1"), events.AddonPurchased{UserID: "u1", Kind: "views", Amount: 10_000}) // 21,000 of 35,000: re-armed
-	consume(6_000)                                                                       // 27,000 of 35,000 = 77 %
+	consume(6_000)                                                                           // 27,000 of 35,000 = 77 %
 	b.drain(t)
 	require.Len(t, warnings(), 1)
 	consume(1_000) // 28,000 of 35,000 = 80 %: second crossing
