@@ -9,8 +9,6 @@ const password = 'Sup3r-secret-pw';
 
 test('signup → dashboard → logout → guarded settings → login back → branding → trial → credits', async ({ page }, testInfo) => {
   const errors = collectErrors(page);
-  // 401s from deliberately signed-out calls are expected network noise, not app errors.
-  const appErrors = () => errors.filter((e) => !/status of 401/.test(e));
 
   await test.step('landing and public pages', async () => {
     await page.goto('/');
@@ -126,7 +124,7 @@ test('signup → dashboard → logout → guarded settings → login back → br
     await snap(page, '13-subscription-trial', testInfo);
   });
 
-  expect(appErrors()).toEqual([]);
+  expect(errors).toEqual([]);
 });
 
 test('responsive shell: drawer below 968px', async ({ page }, testInfo) => {
