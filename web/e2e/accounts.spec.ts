@@ -85,13 +85,13 @@ test('signup → dashboard → logout → guarded settings → login back → br
 
   await test.step('branding saved survives a reload', async () => {
     await page.getByLabel('Brand name').fill('Rao Furniture');
-    await page.getByLabel('Brand colour').fill('#1A4D8F');
+    await page.getByLabel('Brand colour', { exact: true }).fill('#1A4D8F');
     await page.getByRole('button', { name: 'Save branding' }).click();
     await expect(page.getByText('Branding saved')).toBeVisible();
     await snap(page, '10-settings', testInfo);
     await page.reload();
     await expect(page.getByLabel('Brand name')).toHaveValue('Rao Furniture');
-    await expect(page.getByLabel('Brand colour')).toHaveValue(/^#1A4D8F$/i);
+    await expect(page.getByLabel('Brand colour', { exact: true })).toHaveValue(/^#1A4D8F$/i);
   });
 
   await test.step('profile page', async () => {

@@ -9,6 +9,8 @@ export const screensDir = process.env.ARTIFACTS_DIR ?? 'test-results/screens';
 export async function snap(page: Page, name: string, testInfo?: TestInfo) {
   mkdirSync(screensDir, { recursive: true });
   const path = join(screensDir, `${name}.png`);
+  // Full-page captures of a scrolled page misplace sticky bars; start from the top.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path, fullPage: true });
   if (testInfo) await testInfo.attach(name, { path, contentType: 'image/png' });
 }

@@ -20,10 +20,19 @@ export const workspaceRoutes: RouteObject[] = [
   { path: 'workspace/profile', element: lazyPage(() => import('../features/profile/profile-page')) },
   { path: 'workspace/notifications', element: lazyPage(() => import('../features/notifications/notifications-page')) },
   { path: 'workspace/demo', element: lazyPage(() => import('../features/demo/demo-page')) },
+  { path: 'workspace/upload', element: lazyPage(() => import('../features/creation/upload-page')) },
+  { path: 'workspace/blueprints', element: lazyPage(() => import('../features/blueprints/blueprints-page')) },
+  { path: 'preview/:jobId', element: lazyPage(() => import('../features/creation/preview-page')) },
+  { path: 'workspace/preview/:jobId', element: lazyPage(() => import('../features/creation/preview-page')) },
 ];
 
 /** Authenticated pages without the shell (full-screen flows such as /processing/:jobId). */
-export const standaloneRoutes: RouteObject[] = [];
+export const standaloneRoutes: RouteObject[] = [
+  { path: 'processing/:jobId', element: lazyPage(() => import('../features/creation/processing-page')) },
+  { path: 'workspace/processing/:jobId', element: lazyPage(() => import('../features/creation/processing-page')) },
+  { path: 'processing', element: <Navigate to="/workspace" replace /> },
+  { path: 'workspace/processing', element: <Navigate to="/workspace" replace /> },
+];
 
 /** Public marketing pages (top bar; footer on all but home). */
 export const marketingRoutes: RouteObject[] = [
