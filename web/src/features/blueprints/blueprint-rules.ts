@@ -1,0 +1,79 @@
+/** Blueprint status as the list shows it. */
+export type BlueprintStatus = 'processing' | 'ready' | 'failed';
+
+/** One blueprint in GET /api/blueprints. */
+export interface Blueprint {
+  id: string;
+  name: string;
+  jobId: string;
+  thumbnailURL: string | null;
+  createdAt: string | null;
+  status: BlueprintStatus;
+  modelURL: string | null;
+}
+
+export const STATUS_LABEL: Record<BlueprintStatus, string> = {
+  processing: 'Processing…',
+  ready: 'Ready',
+  failed: 'Failed',
+};
+
+/** Copy confirmation time (spec §9). */
+export const COPIED_MS = 1200;
+
+/** The message for Share when the plan does not include public sharing. */
+export const MSG_SHARE_UPGRADE = 'Sharing a public link is part of Pro. Upgrade your plan to share this blueprint.';
+export const MSG_SHARE_FAILED = 'The share link could not be created. Please try again.';
+export const MSG_DOWNLOAD_FAILED = 'The model could not be downloaded. Please try again.';
+export const MSG_NO_MODEL = 'This blueprint has no 3D model yet.';
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
+
+function normaliseStatus(v: unknown): BlueprintStatus {
+  const s = String(v ?? '').toLowerCase();
+  if (s === 'ready' || s === 'completed') return 'ready';
+  if (s === 'failed' || s === 'error') return 'failed';
+  return 'processing';
+}
+
+/** Accepts an array or {items} (spec §7) and keeps well-formed entries. */
+export function parseBlueprints(raw: unknown): Blueprint[] {
+  const list = Array.isArray(raw) ? raw : Array.isArray((raw as { items?: unknown } | null)?.items) ? (raw as { items: unknown[] }).items : [];
+  return list
+    .filter((b): b is Record<string, unknown> => !!b && typeof b === 'object' && typeof (b as { id?: unknown }).id === 'string')
+    .map((b) => ({
+      id: b.id as string,
+      name: str(b.name) ?? 'Untitled blueprint',
+      jobId: str(b.jobId) ?? (b.id as string),
+      thumbnailURL: str(b.thumbnailURL),
+      createdAt: str(b.createdAt),
+      status: normaliseStatus(b.status),
+      modelURL: str(b.modelURL),
+    }));
+}
+
+/** "Blue Vase (v2)!" → "blue-vase-v2"; accents folded, never empty. */
+export function slugify(name: string, fallback = 'blueprint'): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/g, '');
+  return slug || fallback;
+}
+
+/** The downloaded file's name: the slugified blueprint name plus .glb. */
+export function glbFileName(name: string | null | undefined): string {
+  return `${slugify(name ?? '')}.glb`;
+}
+
+/** Rename input rule: 1–100 characters, as the server enforces. */
+export function validateBlueprintName(name: string): string | null {
+  const t = name.trim();
+  if (!t) return 'Enter a name.';
+  if (t.length > 100) return 'Blueprint names can be at most 100 characters.';
+  return null;
+}

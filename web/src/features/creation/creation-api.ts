@@ -1,0 +1,169 @@
+import type { BaseQueryFn } from '@reduxjs/toolkit/query';
+import { api, type ApiArgs, type ApiError } from '../../lib/api';
+import { currentToken } from '../../lib/auth-storage';
+import {
+  contentTypeOf,
+  directUploadFailed,
+  MSG_NO_CREDITS,
+  MSG_NO_IMAGE_URL,
+  MSG_PROCESS_FAILED,
+  type JobStatus,
+} from './creation-rules';
+
+/** One configurable component of a finished model, as the worker found it. */
+export interface JobPart {
+  id: string;
+  name: string;
+  color?: string;
+  share?: number;
+}
+
+/** A reconstruction job as GET /api/jobs/{id} reports it. */
+export interface Job {
+  id: string;
+  status: JobStatus;
+  progress: number;
+  step: string | null;
+  imageURL: string | null;
+  modelURL: string | null;
+  thumbnailURL: string | null;
+  assetId: string | null;
+  parts: JobPart[];
+  stats: Record<string, unknown> | null;
+  error: string | null;
+  name?: string | null;
+}
+
+/** POST /api/uploads answer: where to PUT the bytes and where they will be readable. */
+interface UploadTicket {
+  uploadId?: string;
+  uploadURL?: string;
+  publicURL?: string;
+}
+
+type ApiBaseQuery = BaseQueryFn<ApiArgs | string, unknown, ApiError>;
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
+
+/** Normalises a job answer so screens never meet undefined arrays or NaN progress. */
+export function parseJob(raw: unknown): Job {
+  const j = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  const parts = Array.isArray(j.parts) ? j.parts : [];
+  return {
+    id: String(j.id ?? ''),
+    status: (['queued', 'processing', 'completed', 'failed'].includes(String(j.status)) ? j.status : 'queued') as JobStatus,
+    progress: typeof j.progress === 'number' && Number.isFinite(j.progress) ? j.progress : 0,
+    step: str(j.step),
+    imageURL: str(j.imageURL),
+    modelURL: str(j.modelURL),
+    thumbnailURL: str(j.thumbnailURL),
+    assetId: str(j.assetId),
+    parts: parts
+      .filter((p): p is Record<string, unknown> => !!p && typeof p === 'object' && typeof (p as { name?: unknown }).name === 'string')
+      .map((p, i) => ({
+        id: typeof p.id === 'string' ? p.id : `part-${i + 1}`,
+        name: p.name as string,
+        color: typeof p.color === 'string' ? p.color : undefined,
+        share: typeof p.share === 'number' ? p.share : undefined,
+      })),
+    stats: j.stats && typeof j.stats === 'object' ? (j.stats as Record<string, unknown>) : null,
+    error: str(j.error) ?? str((j.error as { message?: unknown } | null)?.message),
+    name: str(j.name),
+  };
+}
+
+/** Thrown inside the upload chain; carries what the user should read. */
+class UploadError extends Error {
+  constructor(
+    message: string,
+    readonly status: ApiError['status'] = 'CUSTOM_ERROR',
+    readonly fromServer = false,
+  ) {
+    super(message);
+  }
+}
+
+/** PUT to the signed URL; the stored object's address comes back in Location. */
+async function putSigned(ticket: UploadTicket, file: File, contentType: string): Promise<string> {
+  if (!ticket.uploadURL) throw new UploadError(MSG_PROCESS_FAILED);
+  const headers = new Headers({ 'Content-Type': contentType });
+  // Our own blob endpoint sits on this origin; a cloud bucket's signed URL needs no token.
+  const sameOrigin = new URL(ticket.uploadURL, window.location.href).origin === window.location.origin;
+  const token = sameOrigin ? currentToken() : null;
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  let res: Response;
+  try {
+    res = await fetch(ticket.uploadURL, { method: 'PUT', body: file, headers });
+  } catch {
+    throw new UploadError(MSG_PROCESS_FAILED, 'FETCH_ERROR');
+  }
+  if (!res.ok) throw new UploadError(directUploadFailed(res.status), res.status);
+  const url = res.headers.get('Location') ?? ticket.publicURL;
+  if (!url) throw new UploadError(MSG_NO_IMAGE_URL);
+  return url;
+}
+
+/**
+ * Uploads the photo and returns its image URL: the signed-URL PUT first, and the
+ * multipart content upload when that fails (spec §7).
+ */
+export async function uploadImage(file: File, baseQuery: ApiBaseQuery, extra: Parameters<ApiBaseQuery>[1], extraOptions = {}): Promise<string> {
+  const contentType = contentTypeOf(file);
+  let directError: UploadError | null = null;
+  try {
+    const res = await baseQuery({ url: '/uploads', method: 'POST', body: { filename: file.name, contentType, size: file.size } }, extra, extraOptions);
+    if (res.error) throw new UploadError(res.error.message || MSG_PROCESS_FAILED, res.error.status, !!res.error.message);
+    return await putSigned((res.data ?? {}) as UploadTicket, file, contentType);
+  } catch (e) {
+    directError = e instanceof UploadError ? e : new UploadError(MSG_PROCESS_FAILED);
+    if (directError.status === 401) throw directError;
+  }
+  const form = new FormData();
+  form.append('file', file, file.name);
+  const res = await baseQuery({ url: '/uploads/content', method: 'POST', body: form }, extra, extraOptions);
+  if (res.error) {
+    // Prefer what the fallback server said; else what went wrong with the direct upload.
+    if (res.error.message) throw new UploadError(res.error.message, res.error.status, true);
+    throw directError;
+  }
+  const d = (res.data ?? {}) as Record<string, unknown>;
+  const url = str(d.imageURL) ?? str(d.url) ?? str(d.publicURL);
+  if (!url) throw new UploadError(MSG_NO_IMAGE_URL);
+  return url;
+}
+
+/** Upload, reconstruction jobs and their polling. */
+export const creationApi = api.enhanceEndpoints({ addTagTypes: ['Job', 'Blueprint'] }).injectEndpoints({
+  endpoints: (build) => ({
+    getJob: build.query<Job, string>({
+      query: (id) => ({ url: `/jobs/${encodeURIComponent(id)}` }),
+      transformResponse: parseJob,
+      providesTags: (_r, _e, id) => [{ type: 'Job', id }],
+    }),
+    /** Photo in, job id out: upload (signed URL, else content upload), then POST /jobs. */
+    startBlueprint: build.mutation<{ jobId: string }, File>({
+      async queryFn(file, queryApi, extraOptions, baseQuery) {
+        let imageURL: string;
+        try {
+          imageURL = await uploadImage(file, baseQuery as ApiBaseQuery, queryApi, extraOptions);
+        } catch (e) {
+          const err = e instanceof UploadError ? e : new UploadError(MSG_PROCESS_FAILED);
+          return { error: { status: err.status, message: err.message } };
+        }
+        const res = await baseQuery({ url: '/jobs', method: 'POST', body: { imageURL } });
+        if (res.error) {
+          const err = res.error as ApiError;
+          if (err.status === 402) return { error: { ...err, message: err.message || MSG_NO_CREDITS } };
+          return { error: { ...err, message: err.message || MSG_PROCESS_FAILED } };
+        }
+        const id = str((res.data as { id?: unknown } | undefined)?.id);
+        if (!id) return { error: { status: 'CUSTOM_ERROR', message: MSG_PROCESS_FAILED } };
+        return { data: { jobId: id } };
+      },
+      // A new blueprint appears, a credit is reserved, the dashboard's recent list changes.
+      invalidatesTags: ['Blueprint', 'Subscription', 'Dashboard'],
+    }),
+  }),
+});
+
+export const { useGetJobQuery, useStartBlueprintMutation } = creationApi;

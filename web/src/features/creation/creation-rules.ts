@@ -1,0 +1,154 @@
+/** Upload limits and messages (spec §5, §8, §9), used word for word. */
+export const MAX_UPLOAD_BYTES = 10_485_760;
+export const ACCEPTED_MIME_TYPES = ['image/jpeg', 'image/jpg', 'image/png', 'image/webp'] as const;
+export const ACCEPTED_EXTENSIONS = ['.jpeg', '.jpg', '.png', '.webp'] as const;
+/** The file input's accept list. */
+export const ACCEPT_ATTRIBUTE = [...ACCEPTED_MIME_TYPES, ...ACCEPTED_EXTENSIONS].join(',');
+
+export const MSG_TOO_LARGE = 'File is too large. Please select an image under 10MB.';
+export const MSG_INVALID_TYPE = 'Invalid file type. Please select a JPEG, PNG, or WebP image.';
+export const MSG_UNREADABLE = 'Unable to upload this file. Please try another image.';
+export const MSG_NO_IMAGE_URL = 'Upload succeeded but did not return an image URL.';
+export const MSG_PROCESS_FAILED = 'Failed to process image. Please try again.';
+export const MSG_NO_CREDITS = 'You have used all your AI credits. Upgrade your plan or buy more credits to create another 3D model.';
+export const directUploadFailed = (status: number) => `Upload failed with status ${status}`;
+
+/** Job polling interval on the processing screen (spec §9). */
+export const JOB_POLL_MS = 2000;
+/** How long a failure message stays before returning home. */
+export const FAILED_REDIRECT_MS = 4000;
+
+/** The four user-visible steps, in order; the server reports them verbatim. */
+export const PROCESSING_STEPS = ['Analyzing Image', 'Deconstructing Components', 'Assembling 3D Model', 'Finalizing Details'] as const;
+export type ProcessingStep = (typeof PROCESSING_STEPS)[number];
+
+export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
+
+interface FileLike {
+  name: string;
+  type: string;
+  size: number;
+}
+
+function extension(name: string): string {
+  const i = name.lastIndexOf('.');
+  return i < 0 ? '' : name.slice(i).toLowerCase();
+}
+
+/**
+ * Client-side check before anything is sent: one JPEG, PNG or WebP image of at most
+ * 10 MB. The type comes from the MIME type, or from the extension when the browser
+ * reports none (some platforms leave it empty). Returns the message to show, or null.
+ */
+export function validateImageFile(file: FileLike | null | undefined): string | null {
+  if (!file || typeof file.size !== 'number' || !Number.isFinite(file.size)) return MSG_UNREADABLE;
+  const mime = (file.type || '').toLowerCase();
+  const byMime = (ACCEPTED_MIME_TYPES as readonly string[]).includes(mime);
+  const unknownMime = mime === '' || mime === 'application/octet-stream';
+  const byExt = (ACCEPTED_EXTENSIONS as readonly string[]).includes(extension(file.name));
+  if (!byMime && !(unknownMime && byExt)) return MSG_INVALID_TYPE;
+  if (file.size > MAX_UPLOAD_BYTES) return MSG_TOO_LARGE;
+  if (file.size === 0) return MSG_UNREADABLE;
+  return null;
+}
+
+/** The content type sent with the upload: the browser's, else from the extension. */
+export function contentTypeOf(file: FileLike): string {
+  const mime = (file.type || '').toLowerCase();
+  if (mime && mime !== 'application/octet-stream') return mime === 'image/jpg' ? 'image/jpeg' : mime;
+  const ext = extension(file.name);
+  if (ext === '.jpg' || ext === '.jpeg') return 'image/jpeg';
+  if (ext === '.png') return 'image/png';
+  if (ext === '.webp') return 'image/webp';
+  return 'application/octet-stream';
+}
+
+/** File size as shown under the preview, e.g. "2.35 MB". */
+export function formatMegabytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return `${mb < 0.01 && bytes > 0 ? '< 0.01' : mb.toFixed(2)} MB`;
+}
+
+export function clampProgress(p: unknown): number {
+  const n = typeof p === 'number' && Number.isFinite(p) ? p : 0;
+  return Math.min(100, Math.max(0, Math.round(n)));
+}
+
+/**
+ * The active step: the server's step name when it sends one, otherwise derived from
+ * progress (25% per step, capped at the last). Completed jobs have every step done
+ * (index 4); queued jobs have none started (index 0, not yet active).
+ */
+export function activeStepIndex(status: JobStatus | undefined, step: string | null | undefined, progress: number): number {
+  if (status === 'completed') return PROCESSING_STEPS.length;
+  const named = PROCESSING_STEPS.findIndex((s) => s.toLowerCase() === (step ?? '').trim().toLowerCase());
+  if (named >= 0) return named;
+  return Math.min(Math.floor(clampProgress(progress) / 25), PROCESSING_STEPS.length - 1);
+}
+
+export type StepState = 'done' | 'active' | 'pending' | 'error';
+
+/** The state of each of the four steps for the step list. */
+export function stepStates(status: JobStatus | undefined, step: string | null | undefined, progress: number): StepState[] {
+  const active = activeStepIndex(status, step, progress);
+  return PROCESSING_STEPS.map((_, i) => {
+    if (i < active) return 'done';
+    if (i > active) return 'pending';
+    if (status === 'failed') return 'error';
+    if (status === 'queued' || status === undefined) return 'pending';
+    return 'active';
+  });
+}
+
+/** What the processing screen does after a poll (spec §4). */
+export type PollOutcome = { kind: 'wait' } | { kind: 'preview' } | { kind: 'failed'; message: string } | { kind: 'home' };
+
+/**
+ * completed → preview; failed → show the server's message, then home; a fetch error
+ * → home; queued or processing → keep polling.
+ */
+export function pollOutcome(job: { status?: string; error?: string | null } | undefined, fetchError: unknown): PollOutcome {
+  if (fetchError) return { kind: 'home' };
+  if (!job) return { kind: 'wait' };
+  if (job.status === 'completed') return { kind: 'preview' };
+  if (job.status === 'failed') {
+    const m = typeof job.error === 'string' && job.error.trim() ? job.error : MSG_PROCESS_FAILED;
+    return { kind: 'failed', message: m };
+  }
+  return { kind: 'wait' };
+}
+
+/** One observation of the job's progress at a moment (ms). */
+export interface ProgressSample {
+  at: number;
+  progress: number;
+}
+
+/**
+ * Seconds left, extrapolated from the progress rate observed so far (first sample
+ * with progress to the latest). Null until there is a rate to go on.
+ */
+export function estimateSecondsLeft(first: ProgressSample | null, latest: ProgressSample | null): number | null {
+  if (!first || !latest) return null;
+  const dp = latest.progress - first.progress;
+  const dt = latest.at - first.at;
+  if (latest.progress >= 100) return 0;
+  if (dp <= 0 || dt < 1000) return null;
+  const rate = dp / dt; // percent per ms
+  return Math.max(1, Math.round((100 - latest.progress) / rate / 1000));
+}
+
+/** The live estimate sentence. */
+export function formatEstimate(seconds: number | null, status: JobStatus | undefined): string {
+  if (status === 'queued') return 'Waiting for a worker to pick up your photo…';
+  if (status === 'completed') return 'Done!';
+  if (seconds === null) return 'Estimating time left…';
+  if (seconds < 10) return 'Almost there — a few seconds left.';
+  if (seconds < 60) return `About ${Math.ceil(seconds / 5) * 5} seconds left.`;
+  const min = Math.round(seconds / 60);
+  return `About ${min} minute${min === 1 ? '' : 's'} left.`;
+}
+
+/** Both readings of the creation paths exist (spec §2); we navigate to the short ones. */
+export const processingPath = (jobId: string) => `/processing/${encodeURIComponent(jobId)}`;
+export const previewPath = (jobId: string) => `/preview/${encodeURIComponent(jobId)}`;

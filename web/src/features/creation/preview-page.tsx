@@ -1,0 +1,168 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { Alert } from '../../components/alert';
+import { IconCube } from '../../components/icons';
+import { LoadingScreen } from '../../components/loading-screen';
+import { ModelViewer } from '../../components/model-viewer/model-viewer';
+import type { ModelViewerElement } from '../../components/model-viewer/model-viewer-element';
+import { sceneParts, setExploded, setSolo, setWireframe, type ScenePart } from '../../components/model-viewer/scene-graph';
+import { errorMessage } from '../../lib/api';
+import { useGetBlueprintsQuery } from '../blueprints/blueprints-api';
+import { ShareDownloadDialog } from '../blueprints/share-download-dialog';
+import { useGetJobQuery } from './creation-api';
+import { processingPath } from './creation-rules';
+import { PartsPanel } from './parts-panel';
+import './creation.css';
+
+function prefersReducedMotion(): boolean {
+  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/** /preview/{jobId} — the finished model with parts, wireframe, exploded and solo views. */
+export default function PreviewPage() {
+  const { jobId } = useParams();
+  if (!jobId) return <Navigate to="/workspace" replace />;
+  return <Preview key={jobId} jobId={jobId} />;
+}
+
+function Preview({ jobId }: { jobId: string }) {
+  const navigate = useNavigate();
+  const { data: job, isLoading, error } = useGetJobQuery(jobId);
+  const { data: blueprints } = useGetBlueprintsQuery();
+  const name = job?.name ?? blueprints?.find((b) => b.jobId === jobId)?.name ?? 'Blueprint';
+  const [sharing, setSharing] = useState(false);
+
+  return (
+    <div className="page preview">
+      <header className="page__header">
+        <div>
+          <h1 className="page__title">Model Preview</h1>
+          <p className="page__subtitle">{name}</p>
+        </div>
+        <div className="btn-row">
+          <button type="button" className="btn btn--secondary" onClick={() => navigate('/workspace/upload')}>
+            New Blueprint
+          </button>
+          <button type="button" className="btn btn--primary" onClick={() => setSharing(true)} disabled={!job?.modelURL}>
+            Share / Download
+          </button>
+        </div>
+      </header>
+
+      {isLoading ? (
+        <LoadingScreen />
+      ) : error || !job ? (
+        <Alert tone="error">
+          {errorMessage(error, 'This blueprint could not be loaded.')} <Link to="/workspace/blueprints">Back to My Blueprints</Link>
+        </Alert>
+      ) : job.modelURL ? (
+        <Viewer modelURL={job.modelURL} poster={job.thumbnailURL ?? undefined} name={name} jobParts={job.parts} />
+      ) : (
+        <NoModel status={job.status} message={job.error} jobId={jobId} />
+      )}
+
+      {sharing && job && <ShareDownloadDialog target={{ jobId, name, modelURL: job.modelURL }} onClose={() => setSharing(false)} />}
+    </div>
+  );
+}
+
+function NoModel({ status, message, jobId }: { status: string; message: string | null; jobId: string }) {
+  return (
+    <div className="card empty-state preview__empty" data-testid="model-unavailable">
+      <IconCube size={48} />
+      <p className="preview__empty-title">3D model not available</p>
+      {status === 'failed' ? (
+        <p>{message ?? 'The build did not finish, so there is no model to show.'}</p>
+      ) : status === 'completed' ? (
+        <p>The build finished but its model file is missing. Try building it again from the photo.</p>
+      ) : (
+        <p>
+          This blueprint is still being built. <Link to={processingPath(jobId)}>Follow its progress</Link>
+        </p>
+      )}
+      <div>
+        <Link to="/workspace/upload" className="btn btn--primary">
+          Upload a photo
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+type Note = string | null;
+
+function Viewer({ modelURL, poster, name, jobParts }: { modelURL: string; poster?: string; name: string; jobParts: ScenePart[] }) {
+  const el = useRef<ModelViewerElement | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const [graphParts, setGraphParts] = useState<ScenePart[]>([]);
+  const parts = jobParts.length ? jobParts : graphParts;
+  const [wireframe, setWire] = useState(false);
+  const [exploded, setExplode] = useState(false);
+  const [solo, setSoloOn] = useState(false);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [note, setNote] = useState<Note>(null);
+
+  const onLoad = useCallback((mv: ModelViewerElement) => {
+    setGraphParts(sceneParts(mv));
+    setLoaded(true);
+  }, []);
+
+  // Each view follows its toggle once the model is in the scene (and again after a reload).
+  useEffect(() => {
+    if (loaded && el.current) setWireframe(el.current, wireframe);
+  }, [loaded, wireframe]);
+
+  useEffect(() => {
+    if (!loaded || !el.current) return;
+    if (!setExploded(el.current, exploded, { instant: prefersReducedMotion() }) && exploded) {
+      setExplode(false);
+      setNote('This model has no exploded view.');
+    }
+  }, [loaded, exploded]);
+
+  const selectedPart = parts.find((p) => p.id === selected) ?? null;
+  useEffect(() => {
+    if (!loaded || !el.current) return;
+    const shown = setSolo(el.current, solo ? selectedPart : null);
+    if (solo && selectedPart && shown === 0) {
+      setSolo(el.current, null);
+      setNote(`“${selectedPart.name}” could not be isolated in this model.`);
+    }
+  }, [loaded, solo, selectedPart]);
+
+  const toggleSolo = () => {
+    setNote(null);
+    if (!solo && !selected && parts[0]) setSelected(parts[0].id);
+    setSoloOn(!solo);
+  };
+
+  return (
+    <div className="preview__layout">
+      <section className="preview__stage" aria-label="3D model">
+        <div className="preview__toggles" role="group" aria-label="View">
+          <button type="button" className="btn btn--sm preview__toggle" aria-pressed={wireframe} onClick={() => setWire(!wireframe)} disabled={!loaded}>
+            Wireframe View
+          </button>
+          <button
+            type="button"
+            className="btn btn--sm preview__toggle"
+            aria-pressed={exploded}
+            onClick={() => {
+              setNote(null);
+              setExplode(!exploded);
+            }}
+            disabled={!loaded}
+          >
+            Exploded View
+          </button>
+          <button type="button" className="btn btn--sm preview__toggle" aria-pressed={solo} onClick={toggleSolo} disabled={!loaded || parts.length === 0}>
+            Solo Mode
+          </button>
+        </div>
+        <ModelViewer ref={el} className="preview__viewer" src={modelURL} poster={poster} alt={`3D model of ${name}`} onLoad={onLoad} shadowIntensity={1} />
+        {note && <p className="preview__note" role="status">{note}</p>}
+      </section>
+      <PartsPanel parts={parts} selectedId={selected} onSelect={(id) => setSelected(id)} loading={!loaded} />
+    </div>
+  );
+}

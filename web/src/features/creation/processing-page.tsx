@@ -1,0 +1,122 @@
+import { useEffect, useState } from 'react';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { Alert } from '../../components/alert';
+import { IconAlert, IconCheck } from '../../components/icons';
+import { Logo } from '../../components/logo';
+import { useGetJobQuery } from './creation-api';
+import {
+  clampProgress,
+  estimateSecondsLeft,
+  FAILED_REDIRECT_MS,
+  formatEstimate,
+  JOB_POLL_MS,
+  pollOutcome,
+  previewPath,
+  PROCESSING_STEPS,
+  stepStates,
+  type ProgressSample,
+} from './creation-rules';
+import './creation.css';
+
+/** /processing/{jobId} — real progress of the reconstruction, polled every 2 s. */
+export default function ProcessingPage() {
+  const { jobId } = useParams();
+  if (!jobId) return <Navigate to="/workspace" replace />;
+  return <Processing key={jobId} jobId={jobId} />;
+}
+
+function Processing({ jobId }: { jobId: string }) {
+  const navigate = useNavigate();
+  const [stopped, setStopped] = useState(false);
+  const { data: job, error, fulfilledTimeStamp } = useGetJobQuery(jobId, {
+    pollingInterval: stopped ? 0 : JOB_POLL_MS,
+    refetchOnMountOrArgChange: true,
+  });
+  const outcome = pollOutcome(job, error);
+
+  // Progress samples for the time estimate: the first one seen moving, and the latest.
+  const [first, setFirst] = useState<ProgressSample | null>(null);
+  const [latest, setLatest] = useState<ProgressSample | null>(null);
+  useEffect(() => {
+    if (!job || !fulfilledTimeStamp) return;
+    const sample = { at: fulfilledTimeStamp, progress: clampProgress(job.progress) };
+    if (job.status === 'processing') setFirst((f) => f ?? sample);
+    setLatest(sample);
+  }, [job, fulfilledTimeStamp]);
+
+  useEffect(() => {
+    if (outcome.kind === 'wait') return;
+    setStopped(true);
+    if (outcome.kind === 'preview') navigate(previewPath(jobId), { replace: true });
+    else if (outcome.kind === 'home') navigate('/workspace', { replace: true });
+    else {
+      const t = window.setTimeout(() => navigate('/workspace', { replace: true }), FAILED_REDIRECT_MS);
+      return () => window.clearTimeout(t);
+    }
+  }, [outcome.kind, jobId, navigate]);
+
+  const progress = clampProgress(job?.status === 'completed' ? 100 : job?.progress);
+  const states = stepStates(job?.status, job?.step, progress);
+  const estimate = formatEstimate(estimateSecondsLeft(first, latest), job?.status);
+
+  return (
+    <div className="processing">
+      <header className="processing__top">
+        <Link to="/my-home" className="processing__logo" aria-label="Photo3D dashboard">
+          <Logo />
+        </Link>
+      </header>
+      <main className="card processing__card">
+        <h1 className="page__title">Processing Your Blueprint</h1>
+        <div className="processing__image">
+          {job?.imageURL ? <img src={job.imageURL} alt="Your uploaded product photo" /> : <span className="spinner" aria-hidden="true" />}
+        </div>
+
+        <div className="processing__progress">
+          <div className="processing__progress-head">
+            <span>{job?.status === 'queued' ? 'Queued' : job?.step ?? 'Starting'}</span>
+            <strong data-testid="processing-percent">{progress}%</strong>
+          </div>
+          <div className="meter" role="progressbar" aria-label="Processing progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress}>
+            <div className="meter__bar meter__bar--ok" style={{ width: `${progress}%` }} />
+          </div>
+        </div>
+
+        <ol className="processing__steps" aria-label="Steps">
+          {PROCESSING_STEPS.map((name, i) => (
+            <li key={name} className={`processing__step processing__step--${states[i]}`} aria-current={states[i] === 'active' ? 'step' : undefined}>
+              <span className="processing__step-icon" aria-hidden="true">
+                {states[i] === 'done' ? <IconCheck size={18} /> : states[i] === 'error' ? <IconAlert size={18} /> : i + 1}
+              </span>
+              <span>{name}</span>
+              <span className="visually-hidden">
+                {states[i] === 'done' ? '(done)' : states[i] === 'active' ? '(in progress)' : states[i] === 'error' ? '(failed)' : '(pending)'}
+              </span>
+            </li>
+          ))}
+        </ol>
+
+        {outcome.kind === 'failed' ? (
+          <Alert tone="error">
+            {outcome.message} Returning to your workspace…
+          </Alert>
+        ) : (
+          <p className="processing__eta" aria-live="polite">
+            This typically takes 30-90 seconds. <span data-testid="processing-eta">{estimate}</span>
+          </p>
+        )}
+
+        <div className="btn-row processing__actions">
+          <button type="button" className="btn btn--secondary" onClick={() => navigate('/workspace/blueprints')}>
+            View All Blueprints
+          </button>
+          {outcome.kind === 'failed' && (
+            <button type="button" className="btn btn--primary" onClick={() => navigate('/workspace', { replace: true })}>
+              Back to Home
+            </button>
+          )}
+        </div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,153 @@
+import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Alert } from '../../components/alert';
+import { IconUpload } from '../../components/icons';
+import { useStartBlueprintMutation } from './creation-api';
+import { ACCEPT_ATTRIBUTE, formatMegabytes, MSG_PROCESS_FAILED, processingPath, validateImageFile } from './creation-rules';
+import './creation.css';
+
+interface Failure {
+  message: string;
+  needsCredits: boolean;
+}
+
+/** /workspace/upload — pick or drop one photo, review it, start the 3D build. */
+export default function UploadPage() {
+  const navigate = useNavigate();
+  const inputId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [previewURL, setPreviewURL] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [startBlueprint, { isLoading }] = useStartBlueprintMutation();
+
+  useEffect(() => {
+    if (!file) return;
+    const url = URL.createObjectURL(file);
+    setPreviewURL(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+
+  const choose = (files: FileList | null | undefined) => {
+    const f = files?.[0];
+    if (!f) return;
+    const problem = validateImageFile(f);
+    if (problem) {
+      setFile(null);
+      setPreviewURL(null);
+      setFailure({ message: problem, needsCredits: false });
+      return;
+    }
+    setFailure(null);
+    setFile(f);
+  };
+
+  const clear = () => {
+    setFile(null);
+    setPreviewURL(null);
+    setFailure(null);
+    if (inputRef.current) inputRef.current.value = '';
+    inputRef.current?.click();
+  };
+
+  const submit = async () => {
+    if (!file) return;
+    setFailure(null);
+    const res = await startBlueprint(file);
+    if ('data' in res && res.data) {
+      navigate(processingPath(res.data.jobId));
+      return;
+    }
+    const err = (res as { error?: { status?: unknown; message?: string } }).error;
+    setFailure({ message: err?.message || MSG_PROCESS_FAILED, needsCredits: err?.status === 402 });
+  };
+
+  const onDrop = (e: DragEvent<HTMLElement>) => {
+    e.preventDefault();
+    setDragging(false);
+    if (!isLoading) choose(e.dataTransfer?.files);
+  };
+
+  return (
+    <div className="page upload">
+      <header className="page__header">
+        <div>
+          <h1 className="page__title">Upload &amp; Review</h1>
+          <p className="page__subtitle">One clear photo of your product on a plain background works best.</p>
+        </div>
+      </header>
+
+      <input
+        ref={inputRef}
+        id={inputId}
+        className="visually-hidden"
+        type="file"
+        accept={ACCEPT_ATTRIBUTE}
+        onChange={(e) => choose(e.target.files)}
+        disabled={isLoading}
+        data-testid="upload-input"
+      />
+
+      {file && previewURL ? (
+        <section className="card upload__review" aria-label="Photo preview">
+          <img className="upload__preview" src={previewURL} alt={`Preview of ${file.name}`} />
+          <dl className="upload__meta">
+            <div>
+              <dt>File</dt>
+              <dd className="upload__name">{file.name}</dd>
+            </div>
+            <div>
+              <dt>Size</dt>
+              <dd>{formatMegabytes(file.size)}</dd>
+            </div>
+          </dl>
+          <div className="btn-row">
+            <button type="button" className="btn btn--secondary" onClick={clear} disabled={isLoading}>
+              Retake / Choose Another
+            </button>
+            <button type="button" className="btn btn--primary" onClick={submit} disabled={isLoading} aria-busy={isLoading}>
+              {isLoading && <span className="spinner spinner--sm" aria-hidden="true" />}
+              {isLoading ? 'Processing...' : 'Use This Photo'}
+            </button>
+          </div>
+        </section>
+      ) : (
+        <label
+          htmlFor={inputId}
+          className={dragging ? 'card upload__drop upload__drop--over' : 'card upload__drop'}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={onDrop}
+        >
+          <IconUpload size={40} />
+          <span className="upload__drop-title">Drag a photo here, or click to choose one</span>
+          <span className="muted">JPEG, PNG or WebP, up to 10MB</span>
+        </label>
+      )}
+
+      {failure && (
+        <Alert tone="error">
+          {failure.message}
+          {failure.needsCredits && (
+            <>
+              {' '}
+              <Link to="/workspace/subscription">See plans and credits</Link>
+            </>
+          )}
+        </Alert>
+      )}
+
+      {!file && (
+        <div className="btn-row">
+          <button type="button" className="btn btn--ghost" onClick={() => navigate('/workspace')}>
+            Back to Home
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
