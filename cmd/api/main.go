@@ -22,13 +22,18 @@ import (
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/auth"
+	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/config"
 	"github.com/photo3d/photo3d/internal/dashboard"
+	"github.com/photo3d/photo3d/internal/dispatch"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/httpapi"
+	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/metrics"
 	"github.com/photo3d/photo3d/internal/notify"
 	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/subscription"
+	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/workspace"
 	"github.com/photo3d/photo3d/web"
 )
@@ -67,6 +72,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	ms := metrics.New()
 	ms.RegisterDatabase(pool, nil, log)
 	store := eventstore.New(events.Domain(),
+		eventstore.WithInline(upload.Projection{}, job.Projection{}),
 		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }))
 	// Insert-only: no Queues and never started, so the api never works jobs.
 	riverClient, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: log})
@@ -75,6 +81,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	_ = store
 	_ = riverClient
+
+	blobs, err := blobstore.Open(ctx, cfg.BlobURL)
+	if err != nil {
+		return err
+	}
+	defer blobs.Close()
+	uploads := upload.NewService(pool, store, blobs, cfg.PublicBaseURL)
+	credits := subscription.NewService(store, subscription.BillingFor(cfg.BillingProvider))
+	jobs := job.NewService(pool, dispatch.New(store, riverClient), uploads, blobs, credits)
 
 	workspaceItems := workspace.NewReader(pool)
 	router := httpapi.NewRouter(httpapi.Deps{
@@ -89,6 +104,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Notifications: notify.NewService(pool),
 		Workspace:     workspaceItems,
 		Dashboard:     dashboard.NewService(workspaceItems, time.Now),
+
+		Uploads:       uploads,
+		Jobs:          jobs,
+		Blobs:         blobs,
+		DevMode:       cfg.DevMode,
+		Reconstructor: cfg.Reconstructor,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr())

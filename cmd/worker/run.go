@@ -20,11 +20,13 @@ import (
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/config"
 	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/metrics"
 	"github.com/photo3d/photo3d/internal/migrate"
 	"github.com/photo3d/photo3d/internal/notify"
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/projection"
+	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/workspace"
 )
 
@@ -52,6 +54,7 @@ func open(ctx context.Context, name string, args []string, getenv func(string) s
 	}
 	ms := metrics.New()
 	store := eventstore.New(events.Domain(),
+		eventstore.WithInline(upload.Projection{}, job.Projection{}),
 		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }))
 	return &deps{cfg: cfg, log: log, pool: pool, store: store, metrics: ms}, nil
 }
@@ -69,6 +72,10 @@ func (d *deps) projections() []projection.Projection {
 func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
 	w := river.NewWorkers()
 	n := 0
+	if err := d.addReconstructWorker(w); err != nil {
+		return nil, 0, nil, err
+	}
+	n++
 	return w, n, nil, nil
 }
 

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 
@@ -9,10 +10,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/photo3d/photo3d/internal/auth"
+	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/metrics"
 	"github.com/photo3d/photo3d/internal/notify"
+	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/workspace"
 )
 
@@ -29,6 +33,15 @@ type Deps struct {
 	Notifications *notify.Service    // workspace updates (bell, notifications page)
 	Workspace     *workspace.Reader  // search over the caller's items
 	Dashboard     *dashboard.Service // /my-home
+
+	// Photo → 3D: uploads, jobs, blueprints, assets and the signed blob URLs.
+	Uploads       *upload.Service
+	Jobs          *job.Service
+	Blobs         *blobstore.Store
+	DevMode       bool   // opens /api/jobs/debug/* to every signed-in user (own jobs)
+	Reconstructor string // shown by the pipeline health check
+	// IsAdmin grants the debug endpoints on any job; nil means no admins.
+	IsAdmin func(ctx context.Context, userID string) (bool, error)
 }
 
 // NewRouter returns the complete HTTP surface of the api binary.
@@ -47,12 +60,20 @@ func NewRouter(d Deps) http.Handler {
 	} else {
 		r.Use(observe(nil))
 	}
-	r.Use(recoverer, securityHeaders, cors(d.CORSOrigins), limitBody(d.MaxBodyBytes))
+	r.Use(recoverer, securityHeaders, cors(d.CORSOrigins), largeBodyRoutes, limitBody(d.MaxBodyBytes))
 
 	r.Get("/healthz", healthz)
 	r.Get("/readyz", readyz(d.DB))
 	if d.Metrics != nil {
 		r.Handle("/metrics", promhttp.HandlerFor(d.Metrics.Registry, promhttp.HandlerOpts{}))
+	}
+
+	if d.Blobs != nil && d.Blobs.ServedLocally() {
+		// Signed file-store URLs (PUT photo, GET model/thumbnail/photo); the
+		// signature is the authorization, so no sign-in.
+		r.Method("GET", BlobsPath, serveBlob(d.Blobs, d.Uploads))
+		r.Method("HEAD", BlobsPath, serveBlob(d.Blobs, d.Uploads))
+		r.Method("PUT", BlobsPath, serveBlob(d.Blobs, d.Uploads))
 	}
 
 	r.Route("/api", func(api chi.Router) {
@@ -67,6 +88,23 @@ func NewRouter(d Deps) http.Handler {
 			priv.Method("POST", "/notifications/{id}/read", markNotificationRead(d.Notifications))
 			priv.Method("GET", "/search", searchWorkspace(d.Workspace))
 			priv.Method("GET", "/dashboard", getDashboard(d.Dashboard))
+
+			if d.Uploads != nil && d.Jobs != nil {
+				priv.Method("POST", "/uploads", createUpload(d.Uploads))
+				priv.Method("POST", "/uploads/content", uploadContent(d.Uploads))
+				priv.Method("GET", "/uploads/{id}/image", uploadImage(d.Uploads, d.Blobs, d))
+				priv.Method("POST", "/jobs", createJob(d.Jobs))
+				priv.Method("GET", "/jobs/debug/test", debugTest(d.Jobs, d))
+				priv.Method("GET", "/jobs/debug/inference/{id}", debugInference(d.Jobs, d))
+				priv.Method("GET", "/jobs/{id}", getJob(d.Jobs))
+				priv.Method("GET", "/jobs/{id}/thumbnail", jobThumbnail(d.Jobs, d.Blobs))
+				priv.Method("GET", "/assets/{id}", getAsset(d.Jobs))
+				priv.Method("GET", "/assets/{id}/file", assetFile(d.Jobs, d.Blobs))
+				priv.Method("GET", "/blueprints", listBlueprints(d.Jobs))
+				priv.Method("GET", "/blueprints/{id}", getBlueprint(d.Jobs))
+				priv.Method("PATCH", "/blueprints/{id}", renameBlueprint(d.Jobs))
+				priv.Method("DELETE", "/blueprints/{id}", deleteBlueprint(d.Jobs))
+			}
 		})
 
 		api.NotFound(func(w http.ResponseWriter, r *http.Request) {

@@ -1,0 +1,415 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/blobstore"
+	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/job"
+	"github.com/photo3d/photo3d/internal/reconstruct"
+)
+
+// stepNames are the four user-visible steps in order (spec §2 Processing).
+var stepNames = []string{string(reconstruct.StepAnalyzing), string(reconstruct.StepDeconstructing),
+	string(reconstruct.StepAssembling), string(reconstruct.StepFinalizing)}
+
+type stepView struct {
+	Name  string `json:"name"`
+	State string `json:"state"` // pending | active | done | error
+}
+
+// jobView is the answer of GET /jobs/{id}. URLs are signed GET URLs valid
+// for job.URLExpiry (1 h): model-viewer and <img> load them without an
+// Authorization header, so authenticated API URLs would not work there.
+// assetId leads to GET /assets/{id} for a download.
+type jobView struct {
+	ID           string           `json:"id"`
+	Name         string           `json:"name"`
+	Status       string           `json:"status"`
+	Progress     int              `json:"progress"`
+	Step         string           `json:"step"`
+	Steps        []stepView       `json:"steps"`
+	Attempt      int              `json:"attempt"`
+	ImageURL     string           `json:"imageURL"`
+	ModelURL     string           `json:"modelURL"`
+	ThumbnailURL string           `json:"thumbnailURL"`
+	AssetID      string           `json:"assetId"`
+	Parts        []events.JobPart `json:"parts"`
+	Stats        json.RawMessage  `json:"stats"`
+	Error        string           `json:"error"`
+	CreatedAt    time.Time        `json:"createdAt"`
+	UpdatedAt    time.Time        `json:"updatedAt"`
+	StartedAt    *time.Time       `json:"startedAt"`
+	FinishedAt   *time.Time       `json:"finishedAt"`
+}
+
+func newJobView(ctx context.Context, s *job.Service, j job.Job) (jobView, error) {
+	v := jobView{ID: j.ID, Name: j.Name, Status: j.Status, Progress: j.Progress, Step: j.Step, Attempt: j.Attempt,
+		AssetID: j.AssetID, Parts: j.Parts, Stats: j.Stats, Error: j.Error, CreatedAt: j.CreatedAt,
+		UpdatedAt: j.UpdatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt}
+	if v.Parts == nil {
+		v.Parts = []events.JobPart{}
+	}
+	if len(v.Stats) == 0 {
+		v.Stats = json.RawMessage("{}")
+	}
+	if v.Status == job.StatusProcessing && v.Step == "" {
+		v.Step = stepNames[0]
+	}
+	v.Steps = steps(j.Status, v.Step)
+	var err error
+	if v.ImageURL, err = s.SignedURL(ctx, j.ImageKey); err != nil {
+		return jobView{}, err
+	}
+	if j.Status == job.StatusCompleted {
+		if v.ModelURL, err = s.SignedURL(ctx, j.ModelKey); err != nil {
+			return jobView{}, err
+		}
+		if v.ThumbnailURL, err = s.SignedURL(ctx, j.ThumbnailKey); err != nil {
+			return jobView{}, err
+		}
+	}
+	return v, nil
+}
+
+func steps(status, current string) []stepView {
+	idx := -1
+	for i, n := range stepNames {
+		if n == current {
+			idx = i
+		}
+	}
+	out := make([]stepView, len(stepNames))
+	for i, n := range stepNames {
+		state := "pending"
+		switch {
+		case status == job.StatusCompleted || i < idx:
+			state = "done"
+		case i == idx && status == job.StatusFailed:
+			state = "error"
+		case i == idx:
+			state = "active"
+		}
+		out[i] = stepView{Name: n, State: state}
+	}
+	if status == job.StatusFailed && idx < 0 {
+		out[0].State = "error"
+	}
+	return out
+}
+
+type createJobRequest struct {
+	ImageURL string `json:"imageURL"`
+}
+
+// createJob serves POST /api/jobs {imageURL}: imageURL must name one of the
+// caller's uploads; one AI credit is held until the build ends.
+func createJob(s *job.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var req createJobRequest
+		if err := DecodeJSON(r, &req); err != nil {
+			return err
+		}
+		j, err := s.Create(r.Context(), currentUser(r), req.ImageURL)
+		if err != nil {
+			return err
+		}
+		v, err := newJobView(r.Context(), s, j)
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Location", "/api/jobs/"+j.ID)
+		WriteJSON(w, http.StatusCreated, v)
+		return nil
+	}
+}
+
+// getJob serves GET /api/jobs/{id}, polled every 2 s by the processing screen.
+func getJob(s *job.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		j, err := s.Get(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		v, err := newJobView(r.Context(), s, j)
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, v)
+		return nil
+	}
+}
+
+// jobThumbnail serves GET /api/jobs/{id}/thumbnail to the owner.
+func jobThumbnail(s *job.Service, blobs *blobstore.Store) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		j, err := s.Get(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		if j.ThumbnailKey == "" {
+			return errBlobNotFound
+		}
+		return streamBlob(w, r, blobs, j.ThumbnailKey, "")
+	}
+}
+
+type assetView struct {
+	ID          string    `json:"id"`
+	JobID       string    `json:"jobId"`
+	URL         string    `json:"url"`         // signed GET, valid 1 h
+	DownloadURL string    `json:"downloadURL"` // authenticated, with a file name
+	Filename    string    `json:"filename"`
+	ContentType string    `json:"contentType"`
+	Bytes       int64     `json:"bytes"`
+	CreatedAt   time.Time `json:"createdAt"`
+}
+
+// getAsset serves GET /api/assets/{id}.
+func getAsset(s *job.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		a, err := s.Asset(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		u, err := s.SignedURL(r.Context(), a.Key)
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, assetView{ID: a.ID, JobID: a.JobID, URL: u, DownloadURL: "/api/assets/" + a.ID + "/file",
+			Filename: downloadName(a.JobName), ContentType: a.ContentType, Bytes: a.Bytes, CreatedAt: a.CreatedAt})
+		return nil
+	}
+}
+
+// assetFile serves GET /api/assets/{id}/file: the GLB as an attachment.
+func assetFile(s *job.Service, blobs *blobstore.Store) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		a, err := s.Asset(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		return streamBlob(w, r, blobs, a.Key, downloadName(a.JobName))
+	}
+}
+
+// downloadName makes a safe ASCII file name from a blueprint name.
+func downloadName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		case r == ' ' || r == '.':
+			b.WriteRune('-')
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if s == "" {
+		s = "model"
+	}
+	if len(s) > 80 {
+		s = s[:80]
+	}
+	return s + ".glb"
+}
+
+// blueprintView is one card of My Blueprints (spec §3: id, name, jobId,
+// thumbnailURL, createdAt) plus its real status.
+type blueprintView struct {
+	ID           string    `json:"id"`
+	Name         string    `json:"name"`
+	JobID        string    `json:"jobId"`
+	ThumbnailURL string    `json:"thumbnailURL"`
+	CreatedAt    time.Time `json:"createdAt"`
+	UpdatedAt    time.Time `json:"updatedAt"`
+	Status       string    `json:"status"` // processing | ready | failed
+	AssetID      string    `json:"assetId"`
+	Error        string    `json:"error,omitempty"`
+}
+
+func newBlueprintView(ctx context.Context, s *job.Service, j job.Job) (blueprintView, error) {
+	thumb, err := s.SignedURL(ctx, j.ThumbnailKey)
+	if err != nil {
+		return blueprintView{}, err
+	}
+	return blueprintView{ID: j.ID, Name: j.Name, JobID: j.ID, ThumbnailURL: thumb, CreatedAt: j.CreatedAt,
+		UpdatedAt: j.UpdatedAt, Status: j.BlueprintStatus(), AssetID: j.AssetID, Error: j.Error}, nil
+}
+
+type blueprintPage struct {
+	Items      []blueprintView `json:"items"`
+	NextCursor string          `json:"nextCursor"`
+	Total      int             `json:"total"`
+	Limit      int             `json:"limit"`
+}
+
+// listBlueprints serves GET /api/blueprints?limit=&cursor=: newest first,
+// limit 1–100 (default 20); pass nextCursor back as cursor for the next
+// page (empty on the last); total counts all of the caller's blueprints.
+func listBlueprints(s *job.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		q := r.URL.Query()
+		p := job.ListParams{Cursor: q.Get("cursor")}
+		if v := q.Get("limit"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return job.ErrBadLimit
+			}
+			p.Limit = n
+		}
+		page, err := s.List(r.Context(), currentUser(r), p)
+		if err != nil {
+			return err
+		}
+		out := blueprintPage{Items: make([]blueprintView, 0, len(page.Items)), NextCursor: page.NextCursor, Total: page.Total,
+			Limit: max(p.Limit, 0)}
+		if out.Limit == 0 {
+			out.Limit = job.DefaultLimit
+		}
+		for _, j := range page.Items {
+			v, err := newBlueprintView(r.Context(), s, j)
+			if err != nil {
+				return err
+			}
+			out.Items = append(out.Items, v)
+		}
+		WriteJSON(w, http.StatusOK, out)
+		return nil
+	}
+}
+
+// blueprintDetail is a card plus the full job (model URL, parts, stats).
+type blueprintDetail struct {
+	blueprintView
+	Job jobView `json:"job"`
+}
+
+func writeBlueprint(w http.ResponseWriter, r *http.Request, s *job.Service, j job.Job) error {
+	card, err := newBlueprintView(r.Context(), s, j)
+	if err != nil {
+		return err
+	}
+	jv, err := newJobView(r.Context(), s, j)
+	if err != nil {
+		return err
+	}
+	WriteJSON(w, http.StatusOK, blueprintDetail{blueprintView: card, Job: jv})
+	return nil
+}
+
+// getBlueprint serves GET /api/blueprints/{id}.
+func getBlueprint(s *job.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		j, err := s.Blueprint(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		return writeBlueprint(w, r, s, j)
+	}
+}
+
+type renameRequest struct {
+	Name *string `json:"name"`
+}
+
+// renameBlueprint serves PATCH /api/blueprints/{id} {name}.
+func renameBlueprint(s *job.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var req renameRequest
+		if err := DecodeJSON(r, &req); err != nil {
+			return err
+		}
+		if req.Name == nil {
+			return job.ErrNameRequired
+		}
+		j, err := s.Rename(r.Context(), currentUser(r), chi.URLParam(r, "id"), *req.Name)
+		if err != nil {
+			return err
+		}
+		return writeBlueprint(w, r, s, j)
+	}
+}
+
+// deleteBlueprint serves DELETE /api/blueprints/{id}.
+func deleteBlueprint(s *job.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id := chi.URLParam(r, "id")
+		if err := s.Delete(r.Context(), currentUser(r), id); err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, map[string]any{"id": id, "deleted": true})
+		return nil
+	}
+}
+
+// debugAccess decides who may call the debug endpoints: anyone signed in
+// when DEV_MODE is on (their own jobs), and admins (any job). To everyone
+// else the routes do not exist (404), so production hides them.
+func debugAccess(d Deps, r *http.Request) (allowed, admin bool, err error) {
+	if d.IsAdmin != nil {
+		admin, err = d.IsAdmin(r.Context(), currentUser(r))
+		if err != nil {
+			return false, false, err
+		}
+	}
+	return admin || d.DevMode, admin, nil
+}
+
+// debugTest serves GET /api/jobs/debug/test: pipeline health.
+func debugTest(s *job.Service, d Deps) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		ok, _, err := debugAccess(d, r)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fault.NotFoundf("No API route %s %s.", r.Method, r.URL.Path)
+		}
+		h := s.Health(r.Context())
+		h.Info = map[string]any{"devMode": d.DevMode, "reconstructor": d.Reconstructor, "steps": stepNames}
+		status := http.StatusOK
+		if !h.OK {
+			status = http.StatusServiceUnavailable
+		}
+		WriteJSON(w, status, h)
+		return nil
+	}
+}
+
+type inferenceView struct {
+	job.Inference
+	Job jobView `json:"job"`
+}
+
+// debugInference serves GET /api/jobs/debug/inference/{id}: per-step
+// timings, intermediate images and the event timeline of one job.
+func debugInference(s *job.Service, d Deps) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		ok, admin, err := debugAccess(d, r)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fault.NotFoundf("No API route %s %s.", r.Method, r.URL.Path)
+		}
+		inf, err := s.Inference(r.Context(), currentUser(r), chi.URLParam(r, "id"), admin)
+		if err != nil {
+			return err
+		}
+		jv, err := newJobView(r.Context(), s, inf.Job)
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, inferenceView{Inference: inf, Job: jv})
+		return nil
+	}
+}
