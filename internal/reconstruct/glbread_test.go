@@ -48,10 +48,16 @@ func readGLB(t testing.TB, glb []byte) *decodedGLB {
 			var err error
 			p.pos, err = modeler.ReadPosition(doc, doc.Accessors[prim.Attributes[gltf.POSITION]], nil)
 			require.NoError(t, err)
-			p.nrm, err = modeler.ReadNormal(doc, doc.Accessors[prim.Attributes[gltf.NORMAL]], nil)
-			require.NoError(t, err)
-			p.uv, err = modeler.ReadTextureCoord(doc, doc.Accessors[prim.Attributes[gltf.TEXCOORD_0]], nil)
-			require.NoError(t, err)
+			p.nrm = make([][3]float32, len(p.pos))
+			if a, ok := prim.Attributes[gltf.NORMAL]; ok {
+				p.nrm, err = modeler.ReadNormal(doc, doc.Accessors[a], nil)
+				require.NoError(t, err)
+			}
+			p.uv = make([][2]float32, len(p.pos))
+			if a, ok := prim.Attributes[gltf.TEXCOORD_0]; ok {
+				p.uv, err = modeler.ReadTextureCoord(doc, doc.Accessors[a], nil)
+				require.NoError(t, err)
+			}
 			p.idx, err = modeler.ReadIndices(doc, doc.Accessors[*prim.Indices], nil)
 			require.NoError(t, err)
 			out.parts = append(out.parts, p)

@@ -243,7 +243,7 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 	}
 	profiles := make([][]profilePoint, len(bands))
 	var segs int
-	for tol := 0.5; ; tol *= 1.5 {
+	for tol := 0.3; ; tol *= 1.5 {
 		rings := 0
 		for i, b := range bands {
 			pts := []profilePoint{{radiusAt(radius, top, b.y0), b.y0}}
@@ -261,7 +261,7 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 			break
 		}
 	}
-	segs = max(8, min(segs, 96)) / 4 * 4
+	segs = max(8, min(segs, 128)) / 4 * 4
 	meshes := make([]*mesh, len(pm.parts))
 	sinT := make([]float64, segs)
 	cosT := make([]float64, segs)

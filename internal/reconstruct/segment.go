@@ -372,7 +372,8 @@ func (s *segmentation) fromColour(ctx context.Context, p *photo) error {
 	if fgModel == nil || bgMix == nil {
 		return fmt.Errorf("segment photo: empty colour model")
 	}
-	mask := largestComponent(label, s.sw, s.sh)
+	mask := bridgeStacked(label, s.sw, s.sh)
+	mask = largestComponent(mask, s.sw, s.sh)
 	mask = closeMask(mask, s.sw, s.sh)
 	mask = fillHoles(mask, s.sw, s.sh, 0.04)
 	s.smask = mask
@@ -748,6 +749,71 @@ func erode(m []bool, w, h int) []bool {
 				}
 			}
 			out[y*w+x] = v
+		}
+	}
+	return out
+}
+
+// bridgeStacked reconnects large pieces of one product that a backdrop-coloured band
+// split apart, such as a white label running around a bottle on a white table: for
+// every column where a big component sits above another big one, the short gap
+// between them is filled. A product photo shows one connected object, so this only
+// restores what the colour cue alone could not see.
+func bridgeStacked(m []bool, w, h int) []bool {
+	lbl := make([]int32, len(m))
+	var sizes []int
+	queue := make([]int32, 0, 1024)
+	for i := range m {
+		if !m[i] || lbl[i] != 0 {
+			continue
+		}
+		id := int32(len(sizes) + 1)
+		lbl[i] = id
+		queue = append(queue[:0], int32(i))
+		for q := 0; q < len(queue); q++ {
+			c := int(queue[q])
+			cx, cy := c%w, c/w
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					xx, yy := cx+dx, cy+dy
+					if xx < 0 || yy < 0 || xx >= w || yy >= h {
+						continue
+					}
+					if j := yy*w + xx; m[j] && lbl[j] == 0 {
+						lbl[j] = id
+						queue = append(queue, int32(j))
+					}
+				}
+			}
+		}
+		sizes = append(sizes, len(queue))
+	}
+	if len(sizes) < 2 {
+		return m
+	}
+	largest := slices.Max(sizes)
+	big := func(id int32) bool { return id > 0 && sizes[id-1]*20 >= largest }
+	top, bottom := h, -1
+	for i, v := range m {
+		if v && big(lbl[i]) {
+			top, bottom = min(top, i/w), max(bottom, i/w)
+		}
+	}
+	maxGap := (bottom - top + 1) * 3 / 10
+	out := slices.Clone(m)
+	for x := range w {
+		last, lastID := -1, int32(0)
+		for y := range h {
+			id := lbl[y*w+x]
+			if !big(id) {
+				continue
+			}
+			if last >= 0 && id != lastID && y-last-1 <= maxGap {
+				for yy := last + 1; yy < y; yy++ {
+					out[yy*w+x] = true
+				}
+			}
+			last, lastID = y, id
 		}
 	}
 	return out

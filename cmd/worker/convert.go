@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/photo3d/photo3d/internal/imagecheck"
+	"github.com/photo3d/photo3d/internal/reconstruct"
+)
+
+// convertStats is the one JSON line `worker convert` prints, small enough to compare
+// across runs and machines (benchmarks, support tickets, CI smoke tests).
+type convertStats struct {
+	Ms        convertMillis `json:"ms"`
+	Triangles int           `json:"triangles"`
+	Parts     int           `json:"parts"`
+	Bytes     int           `json:"bytes"`
+	Shape     string        `json:"shape"`
+}
+
+type convertMillis struct {
+	Analyze     int64 `json:"analyze"`
+	Deconstruct int64 `json:"deconstruct"`
+	Assemble    int64 `json:"assemble"`
+	Finalize    int64 `json:"finalize"`
+	Total       int64 `json:"total"`
+}
+
+// genericFailure is the spec's message for a failed build; details follow it.
+const genericFailure = "Failed to process image. Please try again."
+
+// runConvert implements `worker convert [-height m] [-thumbnail path] IMAGE OUT.glb`:
+// the built-in pipeline offline, with the same validation and messages as the API, so
+// a merchant's problem photo can be reproduced without a database or queue.
+func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	height := fs.Float64("height", reconstruct.DefaultHeightMetres, "object height in metres")
+	thumbnail := fs.String("thumbnail", "", "also write the PNG thumbnail cut-out to this path")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: worker convert [-height metres] [-thumbnail out.png] IMAGE OUT.glb")
+		fs.PrintDefaults()
+	}
+	// Accept flags before or after the two paths.
+	var paths []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		paths = append(paths, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(paths) != 2 {
+		fs.Usage()
+		return 2
+	}
+	if !(*height > 0) || *height > 100 {
+		fmt.Fprintln(stderr, "convert: -height must be between 0 and 100 metres")
+		return 2
+	}
+	in, out := paths[0], paths[1]
+	data, err := readUpload(in)
+	if err != nil {
+		fmt.Fprintln(stderr, userMessage(err))
+		return 1
+	}
+	res, err := reconstruct.NewBuiltin().Reconstruct(ctx, data, reconstruct.Options{HeightMetres: *height}, nil)
+	if err != nil {
+		fmt.Fprintln(stderr, userMessage(err))
+		return 1
+	}
+	if err := os.WriteFile(out, res.GLB, 0o644); err != nil {
+		fmt.Fprintf(stderr, "convert: write model: %v\n", err)
+		return 1
+	}
+	if *thumbnail != "" {
+		if err := os.WriteFile(*thumbnail, res.Thumbnail, 0o644); err != nil {
+			fmt.Fprintf(stderr, "convert: write thumbnail: %v\n", err)
+			return 1
+		}
+	}
+	ms := res.Stats.StepMillis
+	line, err := json.Marshal(convertStats{
+		Ms: convertMillis{
+			Analyze: ms[reconstruct.StageAnalyze], Deconstruct: ms[reconstruct.StageDeconstruct],
+			Assemble: ms[reconstruct.StageAssemble], Finalize: ms[reconstruct.StageFinalize],
+			Total: res.Stats.TotalMillis,
+		},
+		Triangles: res.Stats.Triangles, Parts: res.Stats.Parts, Bytes: res.Stats.Bytes, Shape: res.Stats.ShapeKind,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "convert: encode stats: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, string(line))
+	return 0
+}
+
+// readUpload reads the photo like the upload endpoint does: never more than the
+// limit plus one byte, so a huge file is rejected without loading it.
+func readUpload(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open image: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, imagecheck.MaxUploadBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read image: %w", err)
+	}
+	if len(data) > imagecheck.MaxUploadBytes {
+		return nil, imagecheck.ErrTooLarge
+	}
+	return data, nil
+}
+
+// userMessage maps an error to what the API would show: the spec's validation
+// messages verbatim, otherwise the generic failure with the cause for operators.
+func userMessage(err error) string {
+	for _, e := range []error{imagecheck.ErrInvalidType, imagecheck.ErrTooLarge, imagecheck.ErrDimensions, imagecheck.ErrUnreadable} {
+		if errors.Is(err, e) {
+			return e.Error()
+		}
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return "convert: interrupted"
+	}
+	return fmt.Sprintf("%s (%v)", genericFailure, err)
+}

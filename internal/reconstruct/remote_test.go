@@ -1,0 +1,216 @@
+package reconstruct
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"image"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/modeler"
+	"github.com/stretchr/testify/require"
+
+	"github.com/photo3d/photo3d/internal/imagecheck"
+)
+
+// foreignGLB is what an inference server might return: a unit-less box centred on
+// the origin, 2 units tall, under a node that moves and scales it, written by another
+// tool (qmuntal's modeler), as trimesh would.
+func foreignGLB(t testing.TB) []byte {
+	t.Helper()
+	doc := gltf.NewDocument()
+	doc.Asset.Generator = "trimesh"
+	p := [][3]float32{
+		{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+		{-1, -1, 1}, {1, -1, 1}, {1, 1, 1}, {-1, 1, 1},
+	}
+	idx := []uint16{
+		0, 2, 1, 0, 3, 2, // back (−z)
+		4, 5, 6, 4, 6, 7, // front (+z)
+		0, 1, 5, 0, 5, 4, // bottom
+		3, 7, 6, 3, 6, 2, // top
+		0, 4, 7, 0, 7, 3, // left
+		1, 2, 6, 1, 6, 5, // right
+	}
+	pos := modeler.WritePosition(doc, p)
+	ind := modeler.WriteIndices(doc, idx)
+	doc.Materials = []*gltf.Material{{Name: "baked", PBRMetallicRoughness: &gltf.PBRMetallicRoughness{BaseColorFactor: &[4]float64{0.8, 0.3, 0.2, 1}}}}
+	doc.Meshes = []*gltf.Mesh{{Name: "geometry_0", Primitives: []*gltf.Primitive{{
+		Indices: gltf.Index(ind), Attributes: gltf.PrimitiveAttributes{gltf.POSITION: pos}, Material: gltf.Index(0),
+	}}}}
+	doc.Nodes = []*gltf.Node{{Name: "world", Children: []int{1}, Translation: [3]float64{5, 3, -2}}, {Name: "geometry_0", Mesh: gltf.Index(0), Scale: [3]float64{0.5, 1.5, 0.5}}}
+	doc.Scenes[0].Nodes = []int{0}
+	var buf bytes.Buffer
+	enc := gltf.NewEncoder(&buf)
+	enc.AsBinary = true
+	require.NoError(t, enc.Encode(doc))
+	return buf.Bytes()
+}
+
+// fakeServer speaks the Hunyuan3D-2 api_server.py protocol; behave decides each reply.
+func fakeServer(t *testing.T, behave func(n int32, w http.ResponseWriter, req generateRequest)) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.URL.Path != "/generate" {
+			http.NotFound(w, r)
+			return
+		}
+		var req generateRequest
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, "bad json", http.StatusUnprocessableEntity)
+			return
+		}
+		img, err := base64.StdEncoding.DecodeString(req.Image)
+		if err != nil {
+			http.Error(w, "bad base64", http.StatusUnprocessableEntity)
+			return
+		}
+		if _, _, err := image.DecodeConfig(bytes.NewReader(img)); err != nil {
+			http.Error(w, "bad image", http.StatusUnprocessableEntity)
+			return
+		}
+		behave(calls.Add(1), w, req)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &calls
+}
+
+func remoteFor(srv *httptest.Server) Reconstructor {
+	return NewRemote(RemoteConfig{URL: srv.URL + "/", Timeout: 5 * time.Second, Retries: 2, Backoff: time.Millisecond, MaxResponseBytes: 1 << 20})
+}
+
+func TestRemoteNormalisesServerModel(t *testing.T) {
+	t.Parallel()
+	model := foreignGLB(t)
+	srv, calls := fakeServer(t, func(n int32, w http.ResponseWriter, req generateRequest) {
+		if n == 1 {
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return
+		}
+		if n == 2 {
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, `{"text":"**NETWORK ERROR DUE TO HIGH TRAFFIC.**","error_code":1}`)
+			return
+		}
+		require.True(t, req.Texture)
+		require.Equal(t, "glb", req.Type)
+		w.Header().Set("Content-Type", "model/gltf-binary")
+		_, _ = w.Write(model)
+	})
+	var pl progressLog
+	res, err := remoteFor(srv).Reconstruct(context.Background(), encodePNGBytes(t, bottleScene(300, 300, solid(250, 250, 250), false).render()), Options{HeightMetres: 0.5}, pl.fn)
+	require.NoError(t, err)
+	require.EqualValues(t, 3, calls.Load(), "503 and the error_code reply are retried")
+	pl.check(t)
+	require.Equal(t, ShapeRemote, res.Stats.ShapeKind)
+	require.Equal(t, 12, res.Stats.Triangles)
+	require.Equal(t, "remote", res.Stats.Reconstructor)
+	require.Len(t, res.Parts, 1)
+	require.NotEmpty(t, res.Thumbnail)
+	require.NotEmpty(t, res.Mask)
+
+	g := requireProductGLB(t, res.GLB, 0.5, "Photo3D remote "+Version+" (trimesh)")
+	requireClosedMeshes(t, g)
+	// World bounds through the node hierarchy: height 0.5 m, base at y=0, centred.
+	w := &boundsWalker{doc: g.doc, lo: [3]float64{1e9, 1e9, 1e9}, hi: [3]float64{-1e9, -1e9, -1e9}}
+	for _, n := range g.doc.Scenes[*g.doc.Scene].Nodes {
+		require.NoError(t, w.walk(n, identity(), 0))
+	}
+	require.InDelta(t, 0.5, w.hi[1]-w.lo[1], 1e-6)
+	require.InDelta(t, 0, w.lo[1], 1e-6)
+	require.InDelta(t, 0, (w.lo[0]+w.hi[0])/2, 1e-6)
+	require.InDelta(t, 0, (w.lo[2]+w.hi[2])/2, 1e-6)
+	// The box was 2 tall × 1 wide after its node's scale: proportions are kept.
+	require.InDelta(t, 0.5/3, w.hi[0]-w.lo[0], 1e-6)
+}
+
+func TestRemoteFailures(t *testing.T) {
+	t.Parallel()
+	photo := encodePNGBytes(t, blobScene(200, 160, solid(40, 70, 200)).render())
+	tests := []struct {
+		name   string
+		behave func(n int32, w http.ResponseWriter, req generateRequest)
+		err    error
+		calls  int32
+	}{
+		{"always 5xx", func(int32, http.ResponseWriter, generateRequest) {}, ErrRemoteUnavailable, 3},
+		{"oversize response", func(_ int32, w http.ResponseWriter, _ generateRequest) {
+			_, _ = w.Write(append([]byte("glTF"), make([]byte, 2<<20)...))
+		}, ErrRemoteTooLarge, 1},
+		{"garbage response", func(_ int32, w http.ResponseWriter, _ generateRequest) {
+			_, _ = io.WriteString(w, "<html>oops</html>")
+		}, ErrRemoteInvalidModel, 1},
+		{"glb version 1", func(_ int32, w http.ResponseWriter, _ generateRequest) {
+			b := foreignGLB(t)
+			b[4] = 1
+			_, _ = w.Write(b)
+		}, ErrRemoteInvalidModel, 1},
+		{"truncated glb", func(_ int32, w http.ResponseWriter, _ generateRequest) {
+			b := foreignGLB(t)
+			_, _ = w.Write(b[:len(b)-20])
+		}, ErrRemoteInvalidModel, 1},
+		{"bad request is final", func(_ int32, w http.ResponseWriter, _ generateRequest) {
+			http.Error(w, "no", http.StatusBadRequest)
+		}, ErrRemoteRejected, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			behave := tc.behave
+			if tc.name == "always 5xx" {
+				behave = func(_ int32, w http.ResponseWriter, _ generateRequest) {
+					http.Error(w, "boom", http.StatusInternalServerError)
+				}
+			}
+			srv, calls := fakeServer(t, behave)
+			_, err := remoteFor(srv).Reconstruct(context.Background(), photo, Options{}, nil)
+			require.ErrorIs(t, err, tc.err)
+			require.Equal(t, tc.calls, calls.Load())
+		})
+	}
+}
+
+func TestRemoteNetworkErrorAndCancellation(t *testing.T) {
+	t.Parallel()
+	photo := encodePNGBytes(t, blobScene(200, 160, solid(40, 70, 200)).render())
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nothing listens any more: every attempt is a network error
+	r := NewRemote(RemoteConfig{URL: url, Retries: 1, Backoff: time.Millisecond})
+	_, err := r.Reconstruct(context.Background(), photo, Options{}, nil)
+	require.ErrorIs(t, err, ErrRemoteUnavailable)
+
+	block := make(chan struct{})
+	slow, _ := fakeServer(t, func(int32, http.ResponseWriter, generateRequest) { <-block })
+	defer close(block)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = remoteFor(slow).Reconstruct(ctx, photo, Options{}, nil)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.Less(t, time.Since(start), 3*time.Second)
+
+	_, err = remoteFor(slow).Reconstruct(context.Background(), []byte("not an image"), Options{}, nil)
+	require.ErrorIs(t, err, imagecheck.ErrInvalidType)
+}
+
+func TestNormaliseRejectsModelsWithoutGeometry(t *testing.T) {
+	t.Parallel()
+	doc := gltf.NewDocument()
+	doc.Nodes = []*gltf.Node{{Name: "empty"}}
+	doc.Scenes[0].Nodes = []int{0}
+	var buf bytes.Buffer
+	enc := gltf.NewEncoder(&buf)
+	enc.AsBinary = true
+	require.NoError(t, enc.Encode(doc))
+	_, _, _, err := normaliseGLB(buf.Bytes(), 0.3)
+	require.ErrorIs(t, err, ErrRemoteInvalidModel)
+}
