@@ -1,0 +1,75 @@
+package publish
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/pgdb"
+)
+
+// Snapshot is what a version freezes: everything a public page shows about
+// the blueprint. It is stored in PublicationVersioned events, so its JSON
+// names are a stored format and must only ever gain fields.
+type Snapshot struct {
+	BlueprintID  string           `json:"blueprintId"`
+	Name         string           `json:"name"`
+	ModelKey     string           `json:"modelKey"`
+	ThumbnailKey string           `json:"thumbnailKey"`
+	Parts        []events.JobPart `json:"parts,omitempty"`
+}
+
+// asMap converts the snapshot to the event's free-form map.
+func (s Snapshot) asMap() (map[string]any, error) {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("encode snapshot: %w", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("encode snapshot: %w", err)
+	}
+	return m, nil
+}
+
+// blueprint is the publishing view of a job-{id} stream: who owns it, what it
+// is called now and which model it produced last.
+type blueprint struct {
+	ID        string
+	UserID    string
+	Completed bool
+	Deleted   bool
+	Snapshot  Snapshot
+}
+
+// loadBlueprint folds a job stream. It reads the event log rather than the job
+// team's read model so publishing depends only on the stable event contract.
+// A stream with no JobQueued is reported as missing (exists=false).
+func loadBlueprint(ctx context.Context, store *eventstore.Store, q pgdb.Querier, id string) (blueprint, bool, error) {
+	envs, _, err := store.Load(ctx, q, events.Stream{Type: events.StreamJob, ID: id})
+	if err != nil {
+		return blueprint{}, false, fmt.Errorf("load blueprint %s: %w", id, err)
+	}
+	b := blueprint{ID: id, Snapshot: Snapshot{BlueprintID: id}}
+	exists := false
+	for _, e := range envs {
+		switch ev := e.Data.(type) {
+		case events.JobQueued:
+			exists = true
+			b.UserID = ev.UserID
+			b.Snapshot.Name = ev.Name
+		case events.JobCompleted:
+			b.Completed = true
+			b.Snapshot.ModelKey = ev.ModelKey
+			b.Snapshot.ThumbnailKey = ev.ThumbnailKey
+			b.Snapshot.Parts = ev.Parts
+		case events.BlueprintRenamed:
+			b.Snapshot.Name = ev.Name
+		case events.BlueprintDeleted:
+			b.Deleted = true
+		}
+	}
+	return b, exists, nil
+}

@@ -1,0 +1,562 @@
+package publish
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/skip2/go-qrcode"
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/photo3d/photo3d/internal/eventstore"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+// templates are parsed once at start-up; a broken template is a build bug.
+var templates = template.Must(template.ParseFS(templateFS, "templates/*.html"))
+
+// Brand is how the owner's public pages look (spec: brand name, colour, logo).
+type Brand struct {
+	Name    string
+	Color   string
+	LogoKey string
+}
+
+// Brands reads an owner's branding (internal/account).
+type Brands interface {
+	Brand(ctx context.Context, userID string) (Brand, error)
+}
+
+// Assets are the public viewer's built script and styles (web/manifest.go).
+type Assets struct {
+	Script string
+	Styles []string
+}
+
+// PagesConfig wires the public pages.
+type PagesConfig struct {
+	DB       *pgxpool.Pool
+	Store    *eventstore.Store
+	Bucket   *blob.Bucket
+	Meter    *Meter
+	Brands   Brands // nil: the default Photo3D look
+	Assets   Assets
+	BaseURL  string
+	CacheTTL time.Duration // default 5s; unpublish on this instance (or via NOTIFY) is immediate
+	Log      *slog.Logger
+}
+
+// Pages serves the public share and embed pages and their assets. It is
+// built for read traffic: render data is cached per slug, pages are rendered
+// once per cache fill (not per view), and the only per-view work is the
+// repeat-viewer check and one in-memory decrement of the owner's lease.
+type Pages struct {
+	cfg    PagesConfig
+	seen   *recentViewers
+	flight singleflight.Group
+
+	mu    sync.RWMutex
+	cache map[string]*pageEntry
+	now   func() time.Time
+}
+
+// pageEntry is one slug's ready-to-send pages.
+type pageEntry struct {
+	missing        bool
+	pubID, ownerID string
+	slug           string
+	modelKey       string
+	posterKey      string
+	logoKey        string
+	share, embed   []byte
+	unavailShare   []byte
+	unavailEmbed   []byte
+	loaded         time.Time
+
+	qrOnce sync.Once
+	qr     []byte
+	qrErr  error
+}
+
+// NewPages builds the public pages.
+func NewPages(cfg PagesConfig) *Pages {
+	if cfg.CacheTTL <= 0 {
+		cfg.CacheTTL = 5 * time.Second
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	return &Pages{cfg: cfg, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, now: time.Now}
+}
+
+// validSlug matches the slugs newSlug makes (and nothing that needs escaping).
+var validSlug = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
+
+// Invalidate drops a slug's cached pages (after unpublish, lock or a new version).
+func (p *Pages) Invalidate(slug string) {
+	p.mu.Lock()
+	delete(p.cache, slug)
+	p.mu.Unlock()
+	p.flight.Forget(slug)
+}
+
+// InvalidateAll drops every cached page (after losing the NOTIFY connection).
+func (p *Pages) InvalidateAll() {
+	p.mu.Lock()
+	p.cache = map[string]*pageEntry{}
+	p.mu.Unlock()
+}
+
+// Listen drops cached pages as other instances report changes on
+// NotifyChannel, reconnecting until ctx ends. Without it the cache TTL bounds
+// how long another instance keeps serving an unpublished page.
+func (p *Pages) Listen(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := p.listenOnce(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		p.cfg.Log.Warn("publication change listener stopped; retrying", "err", err)
+		p.InvalidateAll()
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func (p *Pages) listenOnce(ctx context.Context) error {
+	conn, err := p.cfg.DB.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("acquire listener connection: %w", err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "LISTEN "+NotifyChannel); err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	// Anything that changed while we were not listening is dropped too.
+	p.InvalidateAll()
+	for {
+		n, err := conn.Conn().WaitForNotification(ctx)
+		if err != nil {
+			return fmt.Errorf("wait for notification: %w", err)
+		}
+		p.Invalidate(n.Payload)
+	}
+}
+
+// entry returns a slug's cached pages, loading them at most once at a time.
+func (p *Pages) entry(ctx context.Context, slug string) (*pageEntry, error) {
+	if !validSlug.MatchString(slug) {
+		return &pageEntry{missing: true}, nil
+	}
+	now := p.now()
+	p.mu.RLock()
+	e, ok := p.cache[slug]
+	p.mu.RUnlock()
+	if ok && now.Sub(e.loaded) < p.cfg.CacheTTL {
+		return e, nil
+	}
+	v, err, _ := p.flight.Do(slug, func() (any, error) {
+		e, err := p.load(context.WithoutCancel(ctx), slug)
+		if err != nil {
+			return nil, err
+		}
+		p.mu.Lock()
+		if len(p.cache) >= 50_000 {
+			for k := range p.cache { // evict an arbitrary tenth; entries are cheap to rebuild
+				delete(p.cache, k)
+				if len(p.cache) < 45_000 {
+					break
+				}
+			}
+		}
+		p.cache[slug] = e
+		p.mu.Unlock()
+		return e, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*pageEntry), nil
+}
+
+// pageView is what the templates see. Every string in it is escaped by
+// html/template for its context (text, attribute, URL, JSON in script).
+type pageView struct {
+	Slug         string
+	Title        string
+	Description  string
+	Brand        Brand
+	ShareURL     string
+	ModelURL     string
+	PosterURL    string
+	PosterAbsURL string
+	LogoURL      string
+	QRURL        string
+	Script       string
+	Styles       []string
+	JSONLD       any
+	Embed        bool
+}
+
+var validColor = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
+
+// DefaultBrand is the look of pages whose owner set no branding (spec §9
+// default brand colour #2E5BBA).
+var DefaultBrand = Brand{Name: "Photo3D", Color: "#2E5BBA"}
+
+// load reads a slug's publication, resolves what it shows (the locked
+// version, else the blueprint's live state) and renders every page variant.
+func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
+	now := p.now()
+	r, locked, err := liveBySlug(ctx, p.cfg.DB, slug)
+	if errors.Is(err, errNoRow) {
+		return &pageEntry{missing: true, loaded: now}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	// The blueprint is folded even for a locked link: deleting a blueprint
+	// takes its links down whatever the lock says.
+	bp, exists, err := loadBlueprint(ctx, p.cfg.Store, p.cfg.DB, r.BlueprintID)
+	if err != nil {
+		return nil, err
+	}
+	if !exists || bp.Deleted || (locked == nil && !bp.Completed) {
+		return &pageEntry{missing: true, loaded: now}, nil
+	}
+	snap := bp.Snapshot
+	if locked != nil {
+		snap = *locked
+	}
+	brand := DefaultBrand
+	if p.cfg.Brands != nil {
+		b, err := p.cfg.Brands.Brand(ctx, r.UserID)
+		if err != nil {
+			return nil, fmt.Errorf("read branding: %w", err)
+		}
+		if strings.TrimSpace(b.Name) != "" {
+			brand.Name = strings.TrimSpace(b.Name)
+		}
+		if validColor.MatchString(b.Color) {
+			brand.Color = b.Color
+		}
+		brand.LogoKey = b.LogoKey
+	}
+	e := &pageEntry{pubID: r.ID, ownerID: r.UserID, slug: slug, modelKey: snap.ModelKey, posterKey: snap.ThumbnailKey,
+		logoKey: brand.LogoKey, loaded: now}
+
+	links := LinksFor(p.cfg.BaseURL, slug)
+	tag := assetTag(snap.ModelKey, snap.ThumbnailKey)
+	title := strings.TrimSpace(snap.Name)
+	if title == "" {
+		title = "3D product"
+	}
+	v := pageView{
+		Slug: slug, Title: title, Brand: brand, ShareURL: links.Share,
+		Description: title + " in interactive 3D: turn it, zoom in and place it in your room.",
+		ModelURL:    "/v/" + slug + "/model.glb?v=" + tag,
+		QRURL:       "/v/" + slug + "/qr.png",
+		Script:      p.cfg.Assets.Script, Styles: p.cfg.Assets.Styles,
+	}
+	if snap.ThumbnailKey != "" {
+		v.PosterURL = "/v/" + slug + "/poster.png?v=" + tag
+		v.PosterAbsURL = p.cfg.BaseURL + v.PosterURL
+	}
+	if brand.LogoKey != "" {
+		v.LogoURL = "/v/" + slug + "/logo?v=" + assetTag(brand.LogoKey)
+	}
+	v.JSONLD = jsonLD(v, p.cfg.BaseURL)
+
+	if e.share, err = render("share", v); err != nil {
+		return nil, err
+	}
+	v.Embed = true
+	if e.embed, err = render("embed", v); err != nil {
+		return nil, err
+	}
+	if e.unavailEmbed, err = render("unavailable", v); err != nil {
+		return nil, err
+	}
+	v.Embed = false
+	if e.unavailShare, err = render("unavailable", v); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// jsonLD describes the product and its 3D model for search engines
+// (schema.org Product with a 3DModel, as model-viewer's generate-schema does).
+func jsonLD(v pageView, baseURL string) map[string]any {
+	model := map[string]any{
+		"@type": "3DModel",
+		"name":  v.Title,
+		"encoding": []map[string]any{{
+			"@type":          "MediaObject",
+			"contentUrl":     baseURL + v.ModelURL,
+			"encodingFormat": "model/gltf-binary",
+		}},
+	}
+	product := map[string]any{
+		"@context":  "https://schema.org",
+		"@type":     "Product",
+		"name":      v.Title,
+		"url":       v.ShareURL,
+		"brand":     map[string]any{"@type": "Brand", "name": v.Brand.Name},
+		"subjectOf": model,
+	}
+	if v.PosterAbsURL != "" {
+		product["image"] = v.PosterAbsURL
+	}
+	return product
+}
+
+func render(name string, v pageView) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := templates.ExecuteTemplate(&buf, name, v); err != nil {
+		return nil, fmt.Errorf("render %s page: %w", name, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// assetTag is a short content tag for cache-busting asset URLs: a new model
+// key (a rebuild, a new version) gives a new URL.
+func assetTag(keys ...string) string {
+	h := sha256.New()
+	for _, k := range keys {
+		h.Write([]byte(k))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// Content-Security-Policy of the public pages: scripts only from this origin
+// (the bundled viewer; no inline script: JSON-LD is a data block, which CSP
+// does not govern), models and textures from this origin or blob:/data: URLs
+// model-viewer makes, and framing forbidden on the share page but allowed
+// anywhere for the embed.
+const cspBase = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+	"connect-src 'self' data: blob:; worker-src 'self' blob:; font-src 'self'; manifest-src 'self'; media-src 'self' blob:; " +
+	"base-uri 'none'; form-action 'none'; object-src 'none'"
+
+// CSPShare and CSPEmbed are the two policies (exported for tests).
+const (
+	CSPShare = cspBase + "; frame-ancestors 'none'"
+	CSPEmbed = cspBase + "; frame-ancestors *"
+)
+
+func pageHeaders(w http.ResponseWriter, embed bool) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	// Every view must reach us to be counted, so no shared cache may keep it.
+	h.Set("Cache-Control", "private, no-store")
+	if embed {
+		h.Set("Content-Security-Policy", CSPEmbed)
+	} else {
+		h.Set("Content-Security-Policy", CSPShare)
+		h.Set("X-Frame-Options", "DENY")
+	}
+}
+
+// ServeViewer answers /v/{slug} (embed=false) and /embed/{slug} (embed=true).
+func (p *Pages) ServeViewer(w http.ResponseWriter, r *http.Request, slug string, embed bool) {
+	e, err := p.entry(r.Context(), slug)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	pageHeaders(w, embed)
+	if e.missing {
+		p.notFound(w, embed)
+		return
+	}
+	served := true
+	if counts(r) {
+		key := p.seen.key(slug, clientIP(r), r.UserAgent())
+		if !p.seen.recent(key, p.now()) {
+			served = p.cfg.Meter.Take(r.Context(), e.ownerID, e.pubID)
+			if served {
+				p.seen.mark(key, p.now())
+			}
+		}
+	}
+	body := e.share
+	switch {
+	case !served && embed:
+		body = e.unavailEmbed
+	case !served:
+		body = e.unavailShare
+	case embed:
+		body = e.embed
+	}
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+var notFoundPage = sync.OnceValues(func() ([2][]byte, error) {
+	var out [2][]byte
+	v := pageView{Brand: DefaultBrand}
+	var err error
+	if out[0], err = render("notfound", v); err != nil {
+		return out, err
+	}
+	v.Embed = true
+	out[1], err = render("notfound", v)
+	return out, err
+})
+
+func (p *Pages) notFound(w http.ResponseWriter, embed bool) {
+	pages, err := notFoundPage()
+	if err != nil {
+		http.Error(w, "Link not found", http.StatusNotFound)
+		return
+	}
+	body := pages[0]
+	if embed {
+		body = pages[1]
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = w.Write(body)
+}
+
+func (p *Pages) fail(w http.ResponseWriter, r *http.Request, err error) {
+	p.cfg.Log.Error("public page failed", "path", r.URL.Path, "err", err)
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Retry-After", "5")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	_, _ = io.WriteString(w, "This 3D view is temporarily unavailable. Please try again in a moment.\n")
+}
+
+// Asset kinds served under /v/{slug}/.
+const (
+	AssetModel  = "model"
+	AssetPoster = "poster"
+	AssetLogo   = "logo"
+)
+
+// ServeAsset streams a publication's model, poster or the owner's logo from
+// the bucket. They are not metered (the page view was), are refused once the
+// link is unpublished, and the model may only be loaded by pages of this
+// origin (no CORS, Cross-Origin-Resource-Policy: same-origin), so other sites
+// cannot hotlink it around the metering.
+func (p *Pages) ServeAsset(w http.ResponseWriter, r *http.Request, slug, kind string) {
+	e, err := p.entry(r.Context(), slug)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	key, ctype, corp := "", "", "cross-origin"
+	switch kind {
+	case AssetModel:
+		key, ctype, corp = e.modelKey, "model/gltf-binary", "same-origin"
+	case AssetPoster:
+		key = e.posterKey
+	case AssetLogo:
+		key = e.logoKey
+	}
+	if e.missing || key == "" || p.cfg.Bucket == nil {
+		http.NotFound(w, r)
+		return
+	}
+	rd, err := p.cfg.Bucket.NewReader(r.Context(), key, nil)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		http.NotFound(w, r)
+		return
+	}
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	defer rd.Close()
+	if ctype == "" {
+		ctype = rd.ContentType()
+	}
+	if !strings.HasPrefix(ctype, "image/") && kind != AssetModel {
+		ctype = "application/octet-stream"
+	}
+	h := w.Header()
+	h.Set("Content-Type", ctype)
+	h.Set("Cache-Control", "private, max-age=300")
+	h.Set("Cross-Origin-Resource-Policy", corp)
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	http.ServeContent(w, r, "", rd.ModTime(), rd)
+}
+
+// ServeQR answers a PNG QR code of the slug's share URL (the desktop "View in
+// your space" code and the merchant's Download QR).
+func (p *Pages) ServeQR(w http.ResponseWriter, r *http.Request, slug string) {
+	e, err := p.entry(r.Context(), slug)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	if e.missing {
+		http.NotFound(w, r)
+		return
+	}
+	e.qrOnce.Do(func() { e.qr, e.qrErr = QRCode(LinksFor(p.cfg.BaseURL, slug).Share) })
+	if e.qrErr != nil {
+		p.fail(w, r, e.qrErr)
+		return
+	}
+	WritePNG(w, r, e.qr)
+}
+
+// QRCode renders url as a 512-pixel PNG QR code with medium error correction.
+func QRCode(url string) ([]byte, error) {
+	png, err := qrcode.Encode(url, qrcode.Medium, 512)
+	if err != nil {
+		return nil, fmt.Errorf("encode QR code: %w", err)
+	}
+	return png, nil
+}
+
+// WritePNG sends PNG bytes with caching suitable for a link's QR code.
+func WritePNG(w http.ResponseWriter, r *http.Request, png []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "image/png")
+	h.Set("Cache-Control", "private, max-age=3600")
+	h.Set("Content-Length", strconv.Itoa(len(png)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(png)
+	}
+}
+
+// clientIP is the connection's address. Behind a proxy every shopper shares
+// the proxy's address; deployments put the real address in RemoteAddr with a
+// trusted proxy's middleware rather than trusting X-Forwarded-For here.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

@@ -1,0 +1,379 @@
+package publish
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"html"
+	"net/url"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/pgdb"
+)
+
+// NotifyChannel carries the slug of a publication whose public page changed
+// (unpublished, locked, versioned), so every api instance drops its cached
+// page at once instead of waiting for the cache TTL.
+const NotifyChannel = "photo3d_publications"
+
+// Plans answers whether a user's effective plan allows public sharing (spec:
+// any non-free plan, trial included). internal/subscription provides it.
+type Plans interface {
+	CanSharePublic(ctx context.Context, userID string) (bool, error)
+}
+
+// User-facing failures of this package, worded once.
+var (
+	ErrUpgradeRequired = fault.New(fault.Forbidden, "upgrade_required",
+		"Public sharing is a Pro feature. Upgrade to Pro or start a free trial to share links and embeds.")
+	errBlueprintNotFound   = fault.New(fault.NotFound, "not_found", "Blueprint not found.")
+	errPublicationNotFound = fault.New(fault.NotFound, "not_found", "Publication not found.")
+	errStillBuilding       = fault.New(fault.Conflict, "blueprint_not_ready",
+		"This blueprint is still being built. Publish it when its 3D model is ready.")
+	errUnpublished = fault.New(fault.Conflict, "unpublished",
+		"This link has been unpublished. Publish the blueprint again to get a new link.")
+	errBlueprintIDRequired = fault.New(fault.Invalid, "invalid_blueprint_id", "Choose a blueprint to publish (blueprintId).")
+)
+
+// Publication is a share link as the merchant sees it.
+type Publication struct {
+	ID            string        `json:"id"`
+	BlueprintID   string        `json:"blueprintId"`
+	Name          string        `json:"name"`
+	Slug          string        `json:"slug"`
+	ShareURL      string        `json:"shareURL"`
+	EmbedURL      string        `json:"embedURL"`
+	EmbedCode     string        `json:"embedCode"`
+	QRURL         string        `json:"qrURL"`
+	Version       int           `json:"version"`
+	LockedVersion int           `json:"lockedVersion"`
+	Status        string        `json:"status"` // live | unpublished
+	Versions      []VersionInfo `json:"versions"`
+	CreatedAt     time.Time     `json:"createdAt"`
+	UpdatedAt     time.Time     `json:"updatedAt"`
+	UnpublishedAt *time.Time    `json:"unpublishedAt,omitempty"`
+}
+
+// VersionInfo is one immutable version in the merchant's list.
+type VersionInfo struct {
+	Version   int       `json:"version"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// Service creates and manages publications. Every change is an event on the
+// publication's own stream, so publishing never contends with the owner's
+// subscription or job streams.
+type Service struct {
+	db      *pgxpool.Pool
+	store   *eventstore.Store
+	plans   Plans
+	baseURL string
+	now     func() time.Time
+}
+
+// NewService builds the service; baseURL is PUBLIC_BASE_URL (links are absolute).
+func NewService(db *pgxpool.Pool, store *eventstore.Store, plans Plans, baseURL string) *Service {
+	return &Service{db: db, store: store, plans: plans, baseURL: baseURL, now: time.Now}
+}
+
+// newSlug returns 96 random bits, base64url: unguessable, URL-safe, 16 characters.
+func newSlug() (string, error) {
+	b := make([]byte, 12)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("generate slug: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+func stream(id string) events.Stream { return events.Stream{Type: events.StreamPublication, ID: id} }
+
+func (s *Service) requireSharing(ctx context.Context, userID string) error {
+	ok, err := s.plans.CanSharePublic(ctx, userID)
+	if err != nil {
+		return fmt.Errorf("check plan: %w", err)
+	}
+	if !ok {
+		return ErrUpgradeRequired
+	}
+	return nil
+}
+
+// Create publishes a blueprint behind a new unguessable link with version 1,
+// or returns the blueprint's existing live publication (created=false).
+func (s *Service) Create(ctx context.Context, userID, blueprintID string) (Publication, bool, error) {
+	if blueprintID == "" {
+		return Publication{}, false, errBlueprintIDRequired
+	}
+	if err := s.requireSharing(ctx, userID); err != nil {
+		return Publication{}, false, err
+	}
+	var id string
+	created := false
+	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		existing, err := liveByBlueprint(ctx, tx, blueprintID)
+		switch {
+		case err == nil && existing.UserID == userID:
+			id = existing.ID
+			return nil
+		case err == nil:
+			return errBlueprintNotFound
+		case !errors.Is(err, errNoRow):
+			return err
+		}
+		bp, exists, err := loadBlueprint(ctx, s.store, tx, blueprintID)
+		if err != nil {
+			return err
+		}
+		if !exists || bp.UserID != userID || bp.Deleted {
+			return errBlueprintNotFound
+		}
+		if !bp.Completed {
+			return errStillBuilding
+		}
+		snap, err := bp.Snapshot.asMap()
+		if err != nil {
+			return err
+		}
+		slug, err := newSlug()
+		if err != nil {
+			return err
+		}
+		id = uuid.NewString()
+		now := s.now().UTC()
+		_, err = s.store.Append(ctx, tx, stream(id), 0,
+			events.PublicationCreated{PublicationID: id, UserID: userID, BlueprintID: blueprintID, Slug: slug, At: now},
+			events.PublicationVersioned{PublicationID: id, Version: 1, Snapshot: snap, At: now})
+		created = err == nil
+		return err
+	})
+	if pgdb.IsUniqueViolation(err, "publications_live_blueprint") {
+		// A concurrent create won: answer with its publication.
+		existing, rerr := liveByBlueprint(ctx, s.db, blueprintID)
+		if rerr != nil || existing.UserID != userID {
+			return Publication{}, false, fmt.Errorf("read concurrently created publication: %w", errors.Join(err, rerr))
+		}
+		id, created, err = existing.ID, false, nil
+	}
+	if err != nil {
+		return Publication{}, false, err
+	}
+	p, err := s.Get(ctx, userID, id)
+	return p, created, err
+}
+
+// Get returns one of the user's publications (live or unpublished).
+func (s *Service) Get(ctx context.Context, userID, id string) (Publication, error) {
+	r, err := s.owned(ctx, s.db, userID, id)
+	if err != nil {
+		return Publication{}, err
+	}
+	vs, err := versionsOf(ctx, s.db, id)
+	if err != nil {
+		return Publication{}, err
+	}
+	return s.view(r, vs), nil
+}
+
+// List returns the user's publications, live first, newest first; blueprintID
+// narrows it to one blueprint (how the web app finds an existing link).
+func (s *Service) List(ctx context.Context, userID, blueprintID string) ([]Publication, error) {
+	rs, err := listByUser(ctx, s.db, userID, blueprintID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Publication, 0, len(rs))
+	for _, r := range rs {
+		vs, err := versionsOf(ctx, s.db, r.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s.view(r, vs))
+	}
+	return out, nil
+}
+
+// Unpublish stops the link at once: the read model is updated in the same
+// transaction and every api instance is told to drop its cached page. It is
+// idempotent: unpublishing twice is not an error. It returns the publication
+// as it now stands.
+func (s *Service) Unpublish(ctx context.Context, userID, id string) (Publication, error) {
+	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		r, err := s.owned(ctx, tx, userID, id)
+		if err != nil {
+			return err
+		}
+		if r.UnpublishedAt != nil {
+			return nil
+		}
+		return s.append(ctx, tx, r, events.PublicationUnpublished{PublicationID: id, At: s.now().UTC()})
+	})
+	if err != nil {
+		return Publication{}, err
+	}
+	return s.Get(ctx, userID, id)
+}
+
+// NewVersion snapshots the blueprint's current state as the next immutable version.
+func (s *Service) NewVersion(ctx context.Context, userID, id string) (Publication, error) {
+	if err := s.requireSharing(ctx, userID); err != nil {
+		return Publication{}, err
+	}
+	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		r, err := s.live(ctx, tx, userID, id)
+		if err != nil {
+			return err
+		}
+		bp, exists, err := loadBlueprint(ctx, s.store, tx, r.BlueprintID)
+		if err != nil {
+			return err
+		}
+		if !exists || bp.Deleted {
+			return errBlueprintNotFound
+		}
+		if !bp.Completed {
+			return errStillBuilding
+		}
+		snap, err := bp.Snapshot.asMap()
+		if err != nil {
+			return err
+		}
+		return s.append(ctx, tx, r, events.PublicationVersioned{PublicationID: id, Version: r.CurrentVersion + 1,
+			Snapshot: snap, At: s.now().UTC()})
+	})
+	if err != nil {
+		return Publication{}, err
+	}
+	return s.Get(ctx, userID, id)
+}
+
+// Lock pins the link to one version while edits continue; version 0 unlocks,
+// and the link follows the blueprint's edits live again.
+func (s *Service) Lock(ctx context.Context, userID, id string, version int) (Publication, error) {
+	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		r, err := s.live(ctx, tx, userID, id)
+		if err != nil {
+			return err
+		}
+		if version < 0 || version > r.CurrentVersion {
+			return fault.Invalidf("invalid_version", "Version %d does not exist; choose a version from 1 to %d, or 0 to unlock.",
+				version, r.CurrentVersion)
+		}
+		if version == r.LockedVersion {
+			return nil
+		}
+		return s.append(ctx, tx, r, events.PublicationLocked{PublicationID: id, Version: version})
+	})
+	if err != nil {
+		return Publication{}, err
+	}
+	return s.Get(ctx, userID, id)
+}
+
+// append writes one event at the stream's current version (a concurrent
+// change is a conflict, never a lost update) and tells every instance that
+// the public page changed.
+func (s *Service) append(ctx context.Context, tx pgx.Tx, r record, ev events.Event) error {
+	v, err := s.store.Version(ctx, tx, stream(r.ID))
+	if err != nil {
+		return err
+	}
+	if _, err := s.store.Append(ctx, tx, stream(r.ID), v, ev); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, r.Slug); err != nil {
+		return fmt.Errorf("notify page change: %w", err)
+	}
+	return nil
+}
+
+// owned reads a publication of userID; someone else's is reported as missing.
+func (s *Service) owned(ctx context.Context, q pgdb.Querier, userID, id string) (record, error) {
+	if _, err := uuid.Parse(id); err != nil {
+		return record{}, errPublicationNotFound
+	}
+	r, err := byID(ctx, q, id)
+	if errors.Is(err, errNoRow) || (err == nil && r.UserID != userID) {
+		return record{}, errPublicationNotFound
+	}
+	return r, err
+}
+
+// live is owned plus "still published", locking the row so concurrent
+// changes to one publication queue up instead of conflicting.
+func (s *Service) live(ctx context.Context, tx pgx.Tx, userID, id string) (record, error) {
+	r, err := s.owned(ctx, tx, userID, id)
+	if err != nil {
+		return record{}, err
+	}
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM publications WHERE id = $1 FOR UPDATE`, id); err != nil {
+		return record{}, fmt.Errorf("lock publication: %w", err)
+	}
+	r, err = byID(ctx, tx, id)
+	if err != nil {
+		return record{}, err
+	}
+	if r.UnpublishedAt != nil {
+		return record{}, errUnpublished
+	}
+	return r, nil
+}
+
+// Links are the public addresses of a slug.
+type Links struct {
+	Share string
+	Embed string
+	QR    string
+}
+
+// LinksFor builds a slug's absolute public URLs.
+func LinksFor(baseURL, slug string) Links {
+	esc := url.PathEscape(slug)
+	return Links{
+		Share: baseURL + "/v/" + esc,
+		Embed: baseURL + "/embed/" + esc,
+		QR:    baseURL + "/v/" + esc + "/qr.png",
+	}
+}
+
+// EmbedCode is the iframe snippet merchants paste: 800×600 as the spec says,
+// fullscreen and WebXR allowed, lazy, borderless, titled for screen readers.
+func EmbedCode(embedURL, name string) string {
+	title := "3D view"
+	if name != "" {
+		title = name + " in 3D"
+	}
+	return `<iframe src="` + html.EscapeString(embedURL) + `" title="` + html.EscapeString(title) +
+		`" width="800" height="600" style="border:0" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`
+}
+
+func (s *Service) view(r record, vs []versionRow) Publication {
+	links := LinksFor(s.baseURL, r.Slug)
+	p := Publication{
+		ID: r.ID, BlueprintID: r.BlueprintID, Slug: r.Slug,
+		ShareURL: links.Share, EmbedURL: links.Embed, QRURL: links.QR,
+		Version: r.CurrentVersion, LockedVersion: r.LockedVersion, Status: "live",
+		Versions: make([]VersionInfo, 0, len(vs)), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		UnpublishedAt: r.UnpublishedAt,
+	}
+	if r.UnpublishedAt != nil {
+		p.Status = "unpublished"
+	}
+	for _, v := range vs {
+		p.Versions = append(p.Versions, VersionInfo{Version: v.Version, Name: v.Snapshot.Name, CreatedAt: v.CreatedAt})
+		if v.Version == r.LockedVersion || (r.LockedVersion == 0 && v.Version == r.CurrentVersion) {
+			p.Name = v.Snapshot.Name
+		}
+	}
+	p.EmbedCode = EmbedCode(links.Embed, p.Name)
+	return p
+}
