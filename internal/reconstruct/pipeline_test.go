@@ -100,7 +100,9 @@ func requireClosedMeshes(t *testing.T, g *decodedGLB) {
 // requireProductGLB checks the product conventions every model must follow.
 func requireProductGLB(t *testing.T, glb []byte, height float64, generatorPrefix string) *decodedGLB {
 	t.Helper()
-	gltfvalidate.Validate(t, glb)
+	rep := gltfvalidate.Validate(t, glb)
+	require.Zero(t, rep.NumWarnings, "validator warnings: %+v", rep.Warnings)
+	require.Zero(t, rep.NumInfos, "validator notes")
 	g := readGLB(t, glb)
 	require.Contains(t, g.doc.Asset.Generator, generatorPrefix)
 	var explode bool

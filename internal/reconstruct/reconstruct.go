@@ -19,6 +19,23 @@
 //
 // Output frame (both implementations): metres, +Y up, the photo's front facing +Z,
 // origin at the centre of the object's base, height equal to Options.HeightMetres.
+//
+// Closed parts. Every part of a builtin model is its own watertight, outward-facing
+// mesh, so parts can be exploded, hidden or 3D-printed on their own:
+//
+//   - lathe parts are horizontal bands (cap, neck, label, base…), each a closed solid
+//     of revolution capped by flat discs where it meets the next band;
+//   - inflate parts are regions of the silhouette, each closed by front and back
+//     surfaces that share their vertices on the outline (the rim weld) and by a
+//     vertical wall where the region meets another part. Neighbouring parts' walls
+//     coincide, so the assembled model shows no seam, and the walls become the cut
+//     faces seen in the exploded view.
+//
+// Known limits: one photo cannot show the back, so the back is the mirrored front;
+// a rectangle is inflated like a cushion (a front view cannot tell a box from a
+// can); holes larger than 4% of the object are kept open; lathe bands take the
+// majority part of each row, so a logo that does not wrap around becomes texture on
+// its band rather than a separate part.
 package reconstruct
 
 import (

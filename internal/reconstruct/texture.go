@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"image/jpeg"
+	"math"
 )
 
 // atlasQuality balances GLB size (the 2 MB budget) against visible JPEG artefacts.
@@ -56,28 +57,12 @@ func buildAtlas(ctx context.Context, p *photo, seg *segmentation, maxSide int) (
 		return nil, uvMapper{}, err
 	}
 	pushPull(col, wt, w, h)
-	scale := min(1, float64(maxSide)/float64(max(w, h)))
-	aw, ah := max(1, int(float64(w)*scale+0.5)), max(1, int(float64(h)*scale+0.5))
+	// Power-of-two sides (nearest in log scale, at most maxSide) so every viewer,
+	// including WebGL1-era ones, can mipmap the texture; UVs are normalised, so the
+	// anisotropic resize needs no geometry change.
+	aw, ah := nearestPow2(w, maxSide), nearestPow2(h, maxSide)
 	img := image.NewRGBA(image.Rect(0, 0, aw, ah))
-	for ay := range ah {
-		y0, y1 := ay*h/ah, max(ay*h/ah+1, (ay+1)*h/ah)
-		for ax := range aw {
-			x0, x1 := ax*w/aw, max(ax*w/aw+1, (ax+1)*w/aw)
-			var s [3]float32
-			n := float32(0)
-			for y := y0; y < y1; y++ {
-				for x := x0; x < x1; x++ {
-					c := col[y*w+x]
-					s[0] += c[0]
-					s[1] += c[1]
-					s[2] += c[2]
-					n++
-				}
-			}
-			o := img.Pix[ay*img.Stride+4*ax:]
-			o[0], o[1], o[2], o[3] = clampByte(s[0]/n), clampByte(s[1]/n), clampByte(s[2]/n), 255
-		}
-	}
+	resampleInto(img, col, w, h)
 	var buf bytes.Buffer
 	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: atlasQuality}); err != nil {
 		return nil, uvMapper{}, fmt.Errorf("encode atlas: %w", err)
@@ -145,6 +130,68 @@ func pushPull(col [][3]float32, wt []float32, w, h int) {
 				col[i][2]*k + c[2]*(1-k),
 			}
 			wt[i] = 1
+		}
+	}
+}
+
+// nearestPow2 returns the power of two closest to n in log scale, capped at limit.
+func nearestPow2(n, limit int) int {
+	p := 1
+	for p*2 <= n {
+		p *= 2
+	}
+	if p < n && float64(n)/float64(p) > float64(2*p)/float64(n) {
+		p *= 2
+	}
+	for p > limit && p > 1 {
+		p /= 2
+	}
+	return p
+}
+
+// resampleInto fills dst from the w×h colour buffer: box-averaging when shrinking
+// (no aliasing), bilinear when enlarging (no blockiness).
+func resampleInto(dst *image.RGBA, col [][3]float32, w, h int) {
+	aw, ah := dst.Rect.Dx(), dst.Rect.Dy()
+	sx, sy := float64(w)/float64(aw), float64(h)/float64(ah)
+	for ay := range ah {
+		fy := (float64(ay)+0.5)*sy - 0.5
+		y0 := min(max(int(math.Floor(fy)), 0), h-1)
+		y1 := min(y0+1, h-1)
+		ty := min(max(fy-float64(y0), 0), 1)
+		// Box footprint in y when shrinking.
+		by0, by1 := int(float64(ay)*sy), max(int(float64(ay)*sy)+1, int(float64(ay+1)*sy))
+		for ax := range aw {
+			var c [3]float32
+			if sx > 1 || sy > 1 {
+				bx0, bx1 := int(float64(ax)*sx), max(int(float64(ax)*sx)+1, int(float64(ax+1)*sx))
+				n := float32(0)
+				for y := by0; y < min(by1, h); y++ {
+					for x := bx0; x < min(bx1, w); x++ {
+						v := col[y*w+x]
+						c[0] += v[0]
+						c[1] += v[1]
+						c[2] += v[2]
+						n++
+					}
+				}
+				if n > 0 {
+					c[0], c[1], c[2] = c[0]/n, c[1]/n, c[2]/n
+				}
+			} else {
+				fx := (float64(ax)+0.5)*sx - 0.5
+				x0 := min(max(int(math.Floor(fx)), 0), w-1)
+				x1 := min(x0+1, w-1)
+				tx := float32(min(max(fx-float64(x0), 0), 1))
+				t := float32(ty)
+				for k := range 3 {
+					top := col[y0*w+x0][k]*(1-tx) + col[y0*w+x1][k]*tx
+					bot := col[y1*w+x0][k]*(1-tx) + col[y1*w+x1][k]*tx
+					c[k] = top*(1-t) + bot*t
+				}
+			}
+			o := dst.Pix[ay*dst.Stride+4*ax:]
+			o[0], o[1], o[2], o[3] = clampByte(c[0]), clampByte(c[1]), clampByte(c[2]), 255
 		}
 	}
 }
