@@ -1,0 +1,118 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, renderRoutes, signIn, stubFetch } from '../../test/render';
+import BlueprintsPage from './blueprints-page';
+
+const routes = [
+  { path: '/workspace/blueprints', element: <BlueprintsPage /> },
+  { path: '/workspace/upload', element: <p>upload page</p> },
+  { path: '/preview/:jobId', element: <p>preview page</p> },
+  { path: '/workspace/subscription', element: <p>subscription page</p> },
+];
+
+const items = [
+  { id: 'b1', name: 'Blue Vase', jobId: 'b1', thumbnailURL: '/t1.png', createdAt: new Date().toISOString(), status: 'ready' },
+  { id: 'b2', name: 'Lamp', jobId: 'b2', thumbnailURL: null, createdAt: new Date().toISOString(), status: 'processing' },
+  { id: 'b3', name: 'Chair', jobId: 'b3', thumbnailURL: null, createdAt: new Date().toISOString(), status: 'failed' },
+];
+
+beforeEach(() => signIn());
+afterEach(() => vi.unstubAllGlobals());
+
+describe('My Blueprints', () => {
+  it('shows the empty state', async () => {
+    stubFetch({ 'GET /api/blueprints': () => ({ items: [], total: 0 }) });
+    const { router } = renderRoutes(routes, ['/workspace/blueprints']);
+    expect(await screen.findByText('No blueprints found')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('link', { name: 'Upload Your First Photo' }));
+    expect(router.state.location.pathname).toBe('/workspace/upload');
+  });
+
+  it('lists real statuses and opens the preview', async () => {
+    stubFetch({ 'GET /api/blueprints': () => ({ items, total: 3 }) });
+    const { router } = renderRoutes(routes, ['/workspace/blueprints']);
+    expect(screen.getByRole('heading', { name: 'My Blueprints' })).toBeInTheDocument();
+    const cards = await screen.findAllByTestId('blueprint-card');
+    expect(cards.map((c) => within(c).getByTestId('blueprint-status').textContent?.trim())).toEqual(['Ready', 'Processing…', 'Failed']);
+    expect(within(cards[1]).getByRole('button', { name: 'Download' })).toBeDisabled();
+    await userEvent.click(within(cards[0]).getByRole('link', { name: 'Blue Vase' }));
+    expect(router.state.location.pathname).toBe('/preview/b1');
+  });
+
+  it('renames with PATCH and deletes after confirming', async () => {
+    let list = [...items];
+    const { calls } = stubFetch({
+      'GET /api/blueprints': () => ({ items: list, total: list.length }),
+      'PATCH /api/blueprints/b1': ({ body }) => {
+        list = list.map((b) => (b.id === 'b1' ? { ...b, name: (body as { name: string }).name } : b));
+        return list[0];
+      },
+      'DELETE /api/blueprints/b3': () => {
+        list = list.filter((b) => b.id !== 'b3');
+        return new Response(null, { status: 204 });
+      },
+    });
+    renderRoutes(routes, ['/workspace/blueprints']);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Rename Blue Vase' }));
+    const input = screen.getByLabelText('Blueprint name');
+    await user.clear(input);
+    await user.type(input, 'Tall Blue Vase{Enter}');
+    expect(await screen.findByRole('link', { name: 'Tall Blue Vase' })).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ name: 'Tall Blue Vase' });
+
+    await user.click(screen.getByRole('button', { name: 'Delete Chair' }));
+    const dialog = screen.getByRole('alertdialog', { name: /Delete “Chair”\?/ });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Delete Chair' }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Chair' })).not.toBeInTheDocument());
+    expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/blueprints/b3')).toBe(true);
+  });
+
+  it('Share publishes the job and copies the link; a plan limit links to the subscription', async () => {
+    const writeText = vi.fn(async () => {});
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } });
+    let allowed = true;
+    const { calls } = stubFetch({
+      'GET /api/blueprints': () => ({ items, total: 3 }),
+      'POST /api/publications': () =>
+        allowed
+          ? { shareURL: 'http://localhost/v/blue-vase', embedCode: '<iframe></iframe>', qrURL: '/qr.png' }
+          : jsonResponse({ success: false, error: { code: 'plan_required', message: 'Public sharing needs Pro. Upgrade to share.' } }, 403),
+    });
+    const { router } = renderRoutes(routes, ['/workspace/blueprints']);
+    const [card] = await screen.findAllByTestId('blueprint-card');
+    await userEvent.click(within(card).getByRole('button', { name: 'Share' }));
+    expect(await within(card).findByRole('button', { name: 'Copied' })).toBeInTheDocument();
+    expect(writeText).toHaveBeenCalledWith('http://localhost/v/blue-vase');
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ blueprintId: 'b1' });
+    await waitFor(() => expect(within(card).getByRole('button', { name: 'Share' })).toBeInTheDocument(), { timeout: 2000 });
+
+    allowed = false;
+    await userEvent.click(within(card).getByRole('button', { name: 'Share' }));
+    expect(await within(card).findByRole('alert')).toHaveTextContent('Public sharing needs Pro. Upgrade to share.');
+    await userEvent.click(within(card).getByRole('link', { name: 'Upgrade your plan' }));
+    expect(router.state.location.pathname).toBe('/workspace/subscription');
+  });
+
+  it('Download fetches the model from the job and saves it under the slugified name', async () => {
+    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: vi.fn(() => 'blob:glb') });
+    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: vi.fn() });
+    const clicks: { href: string; download: string }[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push({ href: this.href, download: this.download });
+    });
+    stubFetch({
+      'GET /api/blueprints': () => ({ items, total: 3 }),
+      'GET /api/jobs/b1': () => ({ id: 'b1', status: 'completed', modelURL: '/blobs/models/b1.glb?sig=1' }),
+      'GET /blobs/models/b1.glb': () => new Response(new Uint8Array([0x67, 0x6c, 0x54, 0x46]), { headers: { 'Content-Type': 'model/gltf-binary' } }),
+    });
+    renderRoutes(routes, ['/workspace/blueprints']);
+    const [card] = await screen.findAllByTestId('blueprint-card');
+    await userEvent.click(within(card).getByRole('button', { name: 'Download' }));
+    await waitFor(() => expect(clicks).toEqual([{ href: 'blob:glb', download: 'blue-vase.glb' }]));
+  });
+});
