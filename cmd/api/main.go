@@ -21,6 +21,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/config"
@@ -29,6 +30,7 @@ import (
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/httpapi"
 	"github.com/photo3d/photo3d/internal/job"
+	"github.com/photo3d/photo3d/internal/mail"
 	"github.com/photo3d/photo3d/internal/metrics"
 	"github.com/photo3d/photo3d/internal/notify"
 	"github.com/photo3d/photo3d/internal/pgdb"
@@ -91,6 +93,33 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	credits := subscription.NewService(store, subscription.BillingFor(cfg.BillingProvider))
 	jobs := job.NewService(pool, dispatch.New(store, riverClient), uploads, blobs, credits)
 
+	// Account mail: SMTP when configured (sent in the background, so timing
+	// never reveals whether an address has an account), else the log plus,
+	// in DEV_MODE, the dev outbox.
+	var outbox *mail.Outbox
+	var mailer mail.Sender
+	if cfg.SMTPAddr != "" {
+		async := &mail.Async{Next: mail.SMTP{Addr: cfg.SMTPAddr, User: cfg.SMTPUser, Password: cfg.SMTPPassword, From: cfg.MailFrom}, Logger: log}
+		defer async.Wait()
+		mailer = async
+	} else {
+		if cfg.DevMode {
+			outbox = mail.NewOutbox(100)
+		}
+		mailer = mail.Log{Logger: log, Outbox: outbox}
+	}
+	var google *account.GoogleVerifier
+	if cfg.GoogleClientID != "" {
+		google = account.NewGoogleVerifier(ctx, cfg.GoogleClientID, cfg.GoogleJWKSURL, cfg.GoogleIssuers)
+	}
+	accounts, err := account.NewService(pool, store, credits, account.Options{
+		SignupMode: cfg.SignupMode, PublicBaseURL: cfg.PublicBaseURL, Google: google,
+		Mailer: mailer, Bucket: blobs.Bucket, Logger: log,
+	})
+	if err != nil {
+		return fmt.Errorf("create account service: %w", err)
+	}
+
 	workspaceItems := workspace.NewReader(pool)
 	router := httpapi.NewRouter(httpapi.Deps{
 		Logger:       log,
@@ -110,6 +139,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Blobs:         blobs,
 		DevMode:       cfg.DevMode,
 		Reconstructor: cfg.Reconstructor,
+
+		Accounts:      accounts,
+		Subscriptions: credits,
+		Media:         blobs.Bucket,
+		Outbox:        outbox,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr())

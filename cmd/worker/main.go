@@ -44,6 +44,8 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		err = migrateCmd(ctx, rest, getenv, stdout, stderr)
 	case "replay":
 		err = replayCmd(ctx, rest, getenv, stdout, stderr)
+	case "invite":
+		err = inviteCmd(ctx, rest, getenv, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "worker: unknown command %q (run, migrate, replay)\n", sub)
 		return 2

@@ -8,14 +8,18 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"gocloud.dev/blob"
 
+	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/job"
+	"github.com/photo3d/photo3d/internal/mail"
 	"github.com/photo3d/photo3d/internal/metrics"
 	"github.com/photo3d/photo3d/internal/notify"
+	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/workspace"
 )
@@ -42,6 +46,13 @@ type Deps struct {
 	Reconstructor string // shown by the pipeline health check
 	// IsAdmin grants the debug endpoints on any job; nil means no admins.
 	IsAdmin func(ctx context.Context, userID string) (bool, error)
+
+	// Accounts, branding and subscriptions.
+	Accounts      *account.Service
+	Subscriptions *subscription.Service
+	Media         *blob.Bucket  // avatars and logos, served under MediaPath
+	Outbox        *mail.Outbox  // mail kept for GET /api/dev/outbox; served only with DevMode
+	AuthRateLimit AuthRateLimit // sign-in, signup and reset attempts
 }
 
 // NewRouter returns the complete HTTP surface of the api binary.
@@ -60,7 +71,7 @@ func NewRouter(d Deps) http.Handler {
 	} else {
 		r.Use(observe(nil))
 	}
-	r.Use(recoverer, securityHeaders, cors(d.CORSOrigins), largeBodyRoutes, limitBody(d.MaxBodyBytes))
+	r.Use(recoverer, securityHeaders, cors(d.CORSOrigins), largeBodyRoutes, accountUploadRoutes, limitBody(d.MaxBodyBytes))
 
 	r.Get("/healthz", healthz)
 	r.Get("/readyz", readyz(d.DB))
@@ -76,12 +87,45 @@ func NewRouter(d Deps) http.Handler {
 		r.Method("PUT", BlobsPath, serveBlob(d.Blobs, d.Uploads))
 	}
 
+	if d.Media != nil {
+		r.Method("GET", MediaPath, serveMedia(d.Media))
+		r.Method("HEAD", MediaPath, serveMedia(d.Media))
+	}
+
 	r.Route("/api", func(api chi.Router) {
 		// Public API routes (no sign-in) go here.
+		if d.Accounts != nil {
+			// Each route gets its own per-IP and per-email counters.
+			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/signup", signup(d.Accounts, d.Tokens))
+			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/login", login(d.Accounts, d.Tokens))
+			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/google", googleLogin(d.Accounts, d.Tokens))
+			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/forgot-password", forgotPassword(d.Accounts))
+			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/reset-password", resetPassword(d.Accounts))
+		}
+		if d.DevMode && d.Outbox != nil {
+			api.Method("GET", "/dev/outbox", devOutbox(d.Outbox))
+		}
 
 		// Routes for signed-in users.
 		api.Group(func(priv chi.Router) {
 			priv.Use(requireAuth(d.Tokens))
+
+			if d.Accounts != nil {
+				priv.Method("GET", "/users/me", getMe(d.Accounts, d))
+				priv.Method("PATCH", "/users/me", patchMe(d.Accounts))
+				priv.Method("POST", "/users/me/avatar", uploadAvatar(d.Accounts))
+				priv.Method("DELETE", "/users/me/avatar", deleteAvatar(d.Accounts))
+				priv.Method("GET", "/branding", getBranding(d.Accounts, d))
+				priv.Method("PUT", "/branding", putBranding(d.Accounts))
+				priv.Method("POST", "/branding/logo", uploadLogo(d.Accounts))
+				priv.Method("DELETE", "/branding/logo", deleteLogo(d.Accounts))
+			}
+			if d.Subscriptions != nil {
+				priv.Method("GET", "/subscription", getSubscription(d.Subscriptions, d))
+				priv.Method("POST", "/subscription/trial", startTrial(d.Subscriptions, d))
+				priv.Method("POST", "/subscription/addons", purchaseAddon(d.Subscriptions, d))
+				priv.Method("POST", "/subscription/plan", changePlan(d.Subscriptions, d))
+			}
 
 			priv.Method("GET", "/notifications", listNotifications(d.Notifications))
 			priv.Method("POST", "/notifications/read-all", markAllNotificationsRead(d.Notifications))

@@ -1,0 +1,106 @@
+package account
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"image/png"
+
+	"golang.org/x/image/draw"
+
+	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/imagecheck"
+)
+
+// Upload limits for account images.
+const (
+	// MaxAvatarBytes is spec §9's "Avatar max 5MB", enforced here.
+	MaxAvatarBytes = 5 << 20
+	// MaxLogoBytes caps logos at 2 MB.
+	MaxLogoBytes = 2 << 20
+	// AvatarSize is the side of the stored square avatar.
+	AvatarSize = 256
+)
+
+var (
+	errAvatarTooLarge = fault.New(fault.TooLarge, "file_too_large", "Avatar images must be 5 MB or smaller.")
+	errAvatarType     = fault.New(fault.UnsupportedMedia, "unsupported_file_type", "Avatar must be a PNG or JPEG image.")
+	errAvatarUnread   = fault.New(fault.Invalid, "unreadable_image", "This image could not be read. Please try another PNG or JPEG file.")
+	errLogoTooLarge   = fault.New(fault.TooLarge, "file_too_large", "Logos must be 2 MB or smaller.")
+	errLogoType       = fault.New(fault.UnsupportedMedia, "unsupported_file_type", "Logo must be a PNG, JPEG or SVG image.")
+	errLogoUnread     = fault.New(fault.Invalid, "unreadable_image", "This logo could not be read. Please try another PNG, JPEG or SVG file.")
+)
+
+// processedImage is an image ready to store.
+type processedImage struct {
+	Data        []byte
+	ContentType string
+	Ext         string
+}
+
+// ProcessAvatar checks an uploaded avatar (PNG or JPEG by magic bytes, at
+// most 5 MB), applies EXIF orientation, centre-crops it to a square and
+// resizes it to 256×256. PNGs stay PNG (they may be transparent); JPEGs stay JPEG.
+func ProcessAvatar(data []byte) (processedImage, error) {
+	if len(data) > MaxAvatarBytes {
+		return processedImage{}, errAvatarTooLarge
+	}
+	format, err := imagecheck.Sniff(data)
+	if err != nil || (format != imagecheck.FormatPNG && format != imagecheck.FormatJPEG) {
+		return processedImage{}, errAvatarType
+	}
+	img, err := imagecheck.Decode(data)
+	if err != nil {
+		return processedImage{}, fault.Wrap(err, fault.Invalid, "unreadable_image", errAvatarUnread.Message)
+	}
+	square := CenterSquare(img, AvatarSize)
+	var buf bytes.Buffer
+	if format == imagecheck.FormatPNG {
+		err = png.Encode(&buf, square)
+	} else {
+		err = jpeg.Encode(&buf, square, &jpeg.Options{Quality: 88})
+	}
+	if err != nil {
+		return processedImage{}, fmt.Errorf("encode avatar: %w", err)
+	}
+	return processedImage{Data: buf.Bytes(), ContentType: format.ContentType(), Ext: format.Extension()}, nil
+}
+
+// CenterSquare crops the largest centred square out of img and scales it to
+// size×size with a Catmull-Rom filter.
+func CenterSquare(img image.Image, size int) *image.NRGBA {
+	b := img.Bounds()
+	side := min(b.Dx(), b.Dy())
+	x0 := b.Min.X + (b.Dx()-side)/2
+	y0 := b.Min.Y + (b.Dy()-side)/2
+	src := image.Rect(x0, y0, x0+side, y0+side)
+	dst := image.NewNRGBA(image.Rect(0, 0, size, size))
+	draw.CatmullRom.Scale(dst, dst.Bounds(), img, src, draw.Src, nil)
+	return dst
+}
+
+// ProcessLogo checks an uploaded logo: PNG or JPEG (decodable, sane
+// dimensions, kept byte for byte) or SVG (rebuilt by SanitizeSVG), at most 2 MB.
+func ProcessLogo(data []byte) (processedImage, error) {
+	if len(data) > MaxLogoBytes {
+		return processedImage{}, errLogoTooLarge
+	}
+	if format, err := imagecheck.Sniff(data); err == nil {
+		if format != imagecheck.FormatPNG && format != imagecheck.FormatJPEG {
+			return processedImage{}, errLogoType
+		}
+		if _, err := imagecheck.Check(data); err != nil {
+			return processedImage{}, fault.Wrap(err, fault.Invalid, "unreadable_image", errLogoUnread.Message)
+		}
+		return processedImage{Data: data, ContentType: format.ContentType(), Ext: format.Extension()}, nil
+	}
+	if !LooksLikeSVG(data) {
+		return processedImage{}, errLogoType
+	}
+	clean, err := SanitizeSVG(data)
+	if err != nil {
+		return processedImage{}, fault.Wrap(err, fault.UnsupportedMedia, "unsupported_file_type", errLogoType.Message)
+	}
+	return processedImage{Data: clean, ContentType: "image/svg+xml", Ext: ".svg"}, nil
+}

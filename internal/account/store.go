@@ -1,0 +1,179 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/pgdb"
+)
+
+// This file is the package's only SQL: the users and branding read models
+// (maintained by Project), credentials, Google identities, reset tokens and
+// invites.
+
+var errUserNotFound = fault.New(fault.NotFound, "not_found", "User not found.")
+
+type userRow struct {
+	ID        string
+	Email     string
+	Name      string
+	FirstName string
+	LastName  string
+	AvatarKey *string
+	Version   int64
+	CreatedAt time.Time
+}
+
+const userColumns = `id, email, name, first_name, last_name, avatar_key, version, created_at`
+
+func scanUser(row pgx.Row) (userRow, error) {
+	var u userRow
+	err := row.Scan(&u.ID, &u.Email, &u.Name, &u.FirstName, &u.LastName, &u.AvatarKey, &u.Version, &u.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return userRow{}, errUserNotFound
+	}
+	if err != nil {
+		return userRow{}, fmt.Errorf("read user: %w", err)
+	}
+	return u, nil
+}
+
+func loadUser(ctx context.Context, q pgdb.Querier, id string) (userRow, error) {
+	return scanUser(q.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id))
+}
+
+// lockUser row-locks a user for the rest of tx so the append that follows
+// uses the version the decision was made on.
+func lockUser(ctx context.Context, tx pgx.Tx, id string) (userRow, error) {
+	return scanUser(tx.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1 FOR UPDATE`, id))
+}
+
+func userByEmail(ctx context.Context, q pgdb.Querier, email string) (userRow, error) {
+	return scanUser(q.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE email = $1`, email))
+}
+
+func passwordHash(ctx context.Context, q pgdb.Querier, userID string) (string, bool, error) {
+	var h string
+	err := q.QueryRow(ctx, `SELECT hash FROM password_credentials WHERE user_id = $1`, userID).Scan(&h)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read credentials: %w", err)
+	}
+	return h, true, nil
+}
+
+func setPasswordHash(ctx context.Context, tx pgx.Tx, userID, hash string) error {
+	_, err := tx.Exec(ctx, `INSERT INTO password_credentials (user_id, hash) VALUES ($1, $2)
+		ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash, updated_at = now()`, userID, hash)
+	if err != nil {
+		return fmt.Errorf("store credentials: %w", err)
+	}
+	return nil
+}
+
+type brandingRow struct {
+	Name    string
+	Color   string
+	LogoKey *string
+}
+
+func loadBranding(ctx context.Context, q pgdb.Querier, userID string) (brandingRow, error) {
+	var b brandingRow
+	err := q.QueryRow(ctx, `SELECT brand_name, brand_color, logo_key FROM branding WHERE user_id = $1`, userID).
+		Scan(&b.Name, &b.Color, &b.LogoKey)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return brandingRow{Name: DefaultBrandName, Color: DefaultBrandColor}, nil
+	}
+	if err != nil {
+		return brandingRow{}, fmt.Errorf("read branding: %w", err)
+	}
+	return b, nil
+}
+
+func nullIfEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// Project applies one user event to the users and branding read models.
+// The Service calls it for every event it appends, in the same transaction;
+// Rebuild replays it over the log. Other events are ignored.
+func Project(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
+	v, at := e.Version, e.OccurredAt
+	var err error
+	switch ev := e.Data.(type) {
+	case events.UserRegistered:
+		_, err = tx.Exec(ctx, `INSERT INTO users (id, email, name, first_name, last_name, version, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`, ev.UserID, ev.Email, ev.Name, ev.FirstName, ev.LastName, v, ev.At)
+	case events.ProfileUpdated:
+		_, err = tx.Exec(ctx, `UPDATE users SET name = $2, first_name = $3, last_name = $4, version = $5, updated_at = $6
+			WHERE id = $1`, ev.UserID, ev.Name, ev.FirstName, ev.LastName, v, at)
+	case events.AvatarChanged:
+		_, err = tx.Exec(ctx, `UPDATE users SET avatar_key = $2, version = $3, updated_at = $4 WHERE id = $1`,
+			ev.UserID, nullIfEmpty(ev.AvatarKey), v, at)
+	case events.BrandingUpdated:
+		_, err = tx.Exec(ctx, `INSERT INTO branding (user_id, brand_name, brand_color, logo_key, updated_at)
+			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET brand_name = excluded.brand_name,
+			brand_color = excluded.brand_color, logo_key = excluded.logo_key, updated_at = excluded.updated_at`,
+			ev.UserID, ev.BrandName, ev.BrandColor, nullIfEmpty(ev.LogoKey), at)
+		if err == nil {
+			err = bumpVersion(ctx, tx, ev.UserID, v)
+		}
+	case events.PasswordResetRequested:
+		err = bumpVersion(ctx, tx, ev.UserID, v)
+	case events.PasswordChanged:
+		err = bumpVersion(ctx, tx, ev.UserID, v)
+	default:
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("project %s: %w", e.Type, err)
+	}
+	return nil
+}
+
+func bumpVersion(ctx context.Context, tx pgx.Tx, userID string, v int64) error {
+	_, err := tx.Exec(ctx, `UPDATE users SET version = $2 WHERE id = $1`, userID, v)
+	return err
+}
+
+// Rebuild recreates the users and branding read models from the log in tx.
+// Credentials and identities are not events and are kept as they are.
+func Rebuild(ctx context.Context, tx pgx.Tx, store *eventstore.Store) error {
+	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE keep_credentials ON COMMIT DROP AS SELECT * FROM password_credentials;
+		CREATE TEMP TABLE keep_identities ON COMMIT DROP AS SELECT * FROM google_identities;
+		CREATE TEMP TABLE keep_resets ON COMMIT DROP AS SELECT * FROM password_resets;
+		TRUNCATE users CASCADE`); err != nil {
+		return fmt.Errorf("clear user read models: %w", err)
+	}
+	rows, err := tx.Query(ctx, `SELECT `+eventstore.Columns+` FROM events WHERE stream_type = $1 ORDER BY position`, events.StreamUser)
+	if err != nil {
+		return fmt.Errorf("read user events: %w", err)
+	}
+	envs, err := store.ScanRows(rows)
+	if err != nil {
+		return fmt.Errorf("decode user events: %w", err)
+	}
+	for _, e := range envs {
+		if err := Project(ctx, tx, e); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO password_credentials SELECT * FROM keep_credentials;
+		INSERT INTO google_identities SELECT * FROM keep_identities;
+		INSERT INTO password_resets SELECT * FROM keep_resets`); err != nil {
+		return fmt.Errorf("restore credentials: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,424 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/go-chi/httprate"
+
+	"github.com/photo3d/photo3d/internal/account"
+	"github.com/photo3d/photo3d/internal/auth"
+	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/mail"
+)
+
+// AuthRateLimit bounds sign-in, signup and password-reset attempts per
+// client IP and per e-mail address within Window, against password guessing
+// and mail bombing. Zero values take the defaults.
+type AuthRateLimit struct {
+	PerIP    int           // default 20
+	PerEmail int           // default 5
+	Window   time.Duration // default 1 minute
+}
+
+func (l AuthRateLimit) withDefaults() AuthRateLimit {
+	if l.PerIP <= 0 {
+		l.PerIP = 20
+	}
+	if l.PerEmail <= 0 {
+		l.PerEmail = 5
+	}
+	if l.Window <= 0 {
+		l.Window = time.Minute
+	}
+	return l
+}
+
+var errTooManyAttempts = fault.New(fault.RateLimited, "rate_limited", "Too many attempts. Please wait a minute and try again.")
+
+// authLimits returns the per-IP and per-email limiters of one route (each
+// route counts on its own).
+func authLimits(l AuthRateLimit) []func(http.Handler) http.Handler {
+	l = l.withDefaults()
+	onLimit := httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) { WriteError(w, r, errTooManyAttempts) })
+	byIP := func(r *http.Request) (string, error) { k, err := httprate.KeyByIP(r); return "ip:" + k, err }
+	return []func(http.Handler) http.Handler{
+		httprate.LimitBy(l.PerIP, l.Window, byIP, onLimit),
+		httprate.LimitBy(l.PerEmail, l.Window, emailKey, onLimit),
+	}
+}
+
+// emailKey reads the e-mail address from a JSON body (and puts the body
+// back), so attempts against one address are counted from any IP.
+func emailKey(r *http.Request) (string, error) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			// Let the handler report the oversized body.
+			r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
+			ip, kerr := httprate.KeyByIP(r)
+			return "no-email:" + ip, kerr
+		}
+		return "", err
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	var v struct {
+		Email string `json:"email"`
+	}
+	_ = json.Unmarshal(body, &v)
+	if email := account.NormalizeEmail(v.Email); email != "" {
+		return "email:" + email, nil
+	}
+	// No address: count against the client instead of one shared bucket.
+	ip, err := httprate.KeyByIP(r)
+	return "no-email:" + ip, err
+}
+
+// authIPLimit is the per-IP limiter alone, for routes without an address.
+func authIPLimit(l AuthRateLimit) func(http.Handler) http.Handler {
+	l = l.withDefaults()
+	onLimit := httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) { WriteError(w, r, errTooManyAttempts) })
+	byIP := func(r *http.Request) (string, error) { k, err := httprate.KeyByIP(r); return "ip:" + k, err }
+	return httprate.LimitBy(l.PerIP, l.Window, byIP, onLimit)
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// authAnswer is the body of every successful sign-in: the web client reads
+// data.token, data.user and expiresAt (epoch milliseconds), spec §3 and §7.
+type authAnswer struct {
+	Token     string       `json:"token"`
+	User      account.User `json:"user"`
+	ExpiresAt int64        `json:"expiresAt"`
+}
+
+func issueSession(w http.ResponseWriter, tokens *auth.Tokens, status int, u account.User) error {
+	token, exp, err := tokens.Issue(u.ID)
+	if err != nil {
+		return err
+	}
+	WriteJSON(w, status, authAnswer{Token: token, User: u, ExpiresAt: exp.UnixMilli()})
+	return nil
+}
+
+func signup(accounts *account.Service, tokens *auth.Tokens) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			Email           string  `json:"email"`
+			Password        string  `json:"password"`
+			Name            string  `json:"name"`
+			ConfirmPassword *string `json:"confirmPassword"`
+			Remember        bool    `json:"remember"`
+			InviteCode      string  `json:"inviteCode"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		u, err := accounts.Signup(r.Context(), account.SignupInput{Email: body.Email, Password: body.Password,
+			Name: body.Name, Confirm: body.ConfirmPassword, InviteCode: body.InviteCode})
+		if err != nil {
+			return err
+		}
+		return issueSession(w, tokens, http.StatusCreated, u)
+	}
+}
+
+func login(accounts *account.Service, tokens *auth.Tokens) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			Email    string `json:"email"`
+			Password string `json:"password"`
+			Remember bool   `json:"remember"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		u, err := accounts.Login(r.Context(), body.Email, body.Password)
+		if err != nil {
+			return err
+		}
+		return issueSession(w, tokens, http.StatusOK, u)
+	}
+}
+
+func googleLogin(accounts *account.Service, tokens *auth.Tokens) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			Credential string `json:"credential"`
+			Remember   bool   `json:"remember"`
+			InviteCode string `json:"inviteCode"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		u, err := accounts.Google(r.Context(), body.Credential, body.InviteCode)
+		if err != nil {
+			return err
+		}
+		return issueSession(w, tokens, http.StatusOK, u)
+	}
+}
+
+type messageAnswer struct {
+	Message string `json:"message"`
+}
+
+// MsgResetRequested is the same answer whether or not the address has an account.
+const MsgResetRequested = "If an account exists for this email, we have sent a link to reset the password. It works once, for one hour."
+
+func forgotPassword(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			Email string `json:"email"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		if err := accounts.RequestPasswordReset(r.Context(), body.Email); err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, messageAnswer{Message: MsgResetRequested})
+		return nil
+	}
+}
+
+func resetPassword(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			Token    string `json:"token"`
+			Password string `json:"password"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		if err := accounts.ResetPassword(r.Context(), body.Token, body.Password); err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, messageAnswer{Message: "Your password has been changed. You can now sign in."})
+		return nil
+	}
+}
+
+func getMe(accounts *account.Service, d Deps) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		u, err := accounts.Get(r.Context(), d.DB, currentUser(r))
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, u)
+		return nil
+	}
+}
+
+func patchMe(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			FirstName *string         `json:"firstName"`
+			LastName  *string         `json:"lastName"`
+			AvatarURL json.RawMessage `json:"avatarUrl"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		p := account.ProfilePatch{FirstName: body.FirstName, LastName: body.LastName}
+		if body.AvatarURL != nil {
+			p.AvatarURL.Set = true
+			if string(body.AvatarURL) != "null" {
+				var s string
+				if err := json.Unmarshal(body.AvatarURL, &s); err != nil {
+					return fault.Invalidf("invalid_json", "The field %q has the wrong type.", "avatarUrl")
+				}
+				p.AvatarURL.Value = &s
+			}
+		}
+		u, err := accounts.UpdateProfile(r.Context(), currentUser(r), p)
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, u)
+		return nil
+	}
+}
+
+// multipartSlack covers the multipart framing around a file part.
+const multipartSlack = 64 << 10
+
+var (
+	errAccountNotMultipart = fault.New(fault.UnsupportedMedia, "unsupported_media_type", `Send the image as multipart/form-data in a field named "file".`)
+	errAccountNoFile       = fault.New(fault.Invalid, "file_required", `Choose an image file to upload (form field "file").`)
+)
+
+// readUpload returns the bytes of the multipart field "file", refusing with
+// tooLarge as soon as more than max bytes arrive (the limit is enforced, not
+// just stated).
+func readUpload(w http.ResponseWriter, r *http.Request, max int64, tooLarge error) ([]byte, error) {
+	if r.ContentLength > max+multipartSlack {
+		return nil, tooLarge
+	}
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt != "multipart/form-data" {
+		return nil, errAccountNotMultipart
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, max+multipartSlack)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, errAccountNotMultipart
+	}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			return nil, errAccountNoFile
+		}
+		if err != nil {
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				return nil, tooLarge
+			}
+			return nil, fault.Wrap(err, fault.Invalid, "invalid_multipart", "The upload could not be read. Please try again.")
+		}
+		if part.FormName() != "file" {
+			_ = part.Close()
+			continue
+		}
+		data, err := io.ReadAll(io.LimitReader(part, max+1))
+		if err != nil {
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				return nil, tooLarge
+			}
+			return nil, fault.Wrap(err, fault.Invalid, "invalid_multipart", "The upload could not be read. Please try again.")
+		}
+		if int64(len(data)) > max {
+			return nil, tooLarge
+		}
+		if len(data) == 0 {
+			return nil, errAccountNoFile
+		}
+		return data, nil
+	}
+}
+
+// Size errors of account uploads, raised before the bytes reach the service.
+var (
+	errAvatarTooLarge = fault.New(fault.TooLarge, "file_too_large", "Avatar images must be 5 MB or smaller.")
+	errLogoTooLarge   = fault.New(fault.TooLarge, "file_too_large", "Logos must be 2 MB or smaller.")
+)
+
+func uploadAvatar(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		data, err := readUpload(w, r, account.MaxAvatarBytes, errAvatarTooLarge)
+		if err != nil {
+			return err
+		}
+		u, err := accounts.SetAvatar(r.Context(), currentUser(r), data)
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, u)
+		return nil
+	}
+}
+
+func deleteAvatar(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		u, err := accounts.RemoveAvatar(r.Context(), currentUser(r))
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, u)
+		return nil
+	}
+}
+
+func getBranding(accounts *account.Service, d Deps) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		b, err := accounts.Branding(r.Context(), d.DB, currentUser(r))
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, b)
+		return nil
+	}
+}
+
+func putBranding(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			BrandName  string `json:"brandName"`
+			BrandColor string `json:"brandColor"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		b, err := accounts.UpdateBranding(r.Context(), currentUser(r), body.BrandName, body.BrandColor)
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, b)
+		return nil
+	}
+}
+
+func uploadLogo(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		data, err := readUpload(w, r, account.MaxLogoBytes, errLogoTooLarge)
+		if err != nil {
+			return err
+		}
+		b, err := accounts.SetLogo(r.Context(), currentUser(r), data)
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, b)
+		return nil
+	}
+}
+
+func deleteLogo(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		b, err := accounts.RemoveLogo(r.Context(), currentUser(r))
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, b)
+		return nil
+	}
+}
+
+// devOutbox lists mail the server would have sent (DEV_MODE only; the route
+// does not exist otherwise).
+func devOutbox(outbox *mail.Outbox) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		WriteJSON(w, http.StatusOK, map[string]any{"messages": outbox.List()})
+		return nil
+	}
+}
+
+// accountUploadRoutes lets the avatar and logo uploads past limitBody's
+// JSON-sized cap; readUpload enforces their own limits. Like
+// largeBodyRoutes it must run before limitBody, so it matches paths.
+func accountUploadRoutes(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && (r.URL.Path == "/api/users/me/avatar" || r.URL.Path == "/api/branding/logo") {
+			allowLargeBody(next).ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// isMediaKey admits only the public image prefixes, never other blobs
+// (photos, models), which stay behind signed URLs.
+func isMediaKey(key string) bool {
+	return (strings.HasPrefix(key, "avatars/") || strings.HasPrefix(key, "logos/")) &&
+		!strings.Contains(key, "..") && !strings.Contains(key, "//")
+}

@@ -1,0 +1,93 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/subscription"
+)
+
+func getSubscription(subs *subscription.Service, d Deps) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		v, err := subs.Get(r.Context(), d.DB, currentUser(r))
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, v)
+		return nil
+	}
+}
+
+// changeSubscription runs one subscription change in a transaction and
+// answers with the updated view.
+func changeSubscription(d Deps, r *http.Request, w http.ResponseWriter, fn func(tx pgx.Tx) (subscription.View, error)) error {
+	var v subscription.View
+	err := pgdb.WithTx(r.Context(), d.DB, func(tx pgx.Tx) error {
+		var err error
+		v, err = fn(tx)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	WriteJSON(w, http.StatusOK, v)
+	return nil
+}
+
+func startTrial(subs *subscription.Service, d Deps) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			Days *int `json:"days"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		days := subscription.DefaultTrialDays
+		if body.Days != nil {
+			days = *body.Days
+		}
+		return changeSubscription(d, r, w, func(tx pgx.Tx) (subscription.View, error) {
+			return subs.StartTrial(r.Context(), tx, currentUser(r), days)
+		})
+	}
+}
+
+func purchaseAddon(subs *subscription.Service, d Deps) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			Kind   string `json:"kind"`
+			Amount *int64 `json:"amount"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		var amount int64
+		switch {
+		case body.Amount != nil:
+			amount = *body.Amount
+		case body.Kind == subscription.AddonKindViews:
+			amount = subscription.DefaultViewsBuy
+		default:
+			amount = subscription.DefaultCreditsBuy
+		}
+		return changeSubscription(d, r, w, func(tx pgx.Tx) (subscription.View, error) {
+			return subs.PurchaseAddon(r.Context(), tx, currentUser(r), body.Kind, amount)
+		})
+	}
+}
+
+func changePlan(subs *subscription.Service, d Deps) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			Plan string `json:"plan"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		return changeSubscription(d, r, w, func(tx pgx.Tx) (subscription.View, error) {
+			return subs.ChangePlan(r.Context(), tx, currentUser(r), subscription.Plan(body.Plan))
+		})
+	}
+}
