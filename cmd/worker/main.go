@@ -44,10 +44,12 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		err = migrateCmd(ctx, rest, getenv, stdout, stderr)
 	case "replay":
 		err = replayCmd(ctx, rest, getenv, stdout, stderr)
+	case "convert":
+		return runConvert(ctx, rest, stdout, stderr)
 	case "invite":
 		err = inviteCmd(ctx, rest, getenv, stdout, stderr)
 	default:
-		fmt.Fprintf(stderr, "worker: unknown command %q (run, migrate, replay)\n", sub)
+		fmt.Fprintf(stderr, "worker: unknown command %q (run, migrate, replay, convert)\n", sub)
 		return 2
 	}
 	if errors.Is(err, flag.ErrHelp) {
