@@ -14,8 +14,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -57,12 +55,7 @@ func (Projection) Name() string { return ProjectionName }
 
 // Reset implements projection.Projection. notification_reads is deliberately
 // kept: read marks are the user's doing, not the log's.
-func (Projection) Reset(ctx context.Context, tx pgx.Tx) error {
-	if _, err := tx.Exec(ctx, `TRUNCATE notifications, notify_jobs, notify_usage`); err != nil {
-		return fmt.Errorf("truncate notification tables: %w", err)
-	}
-	return nil
-}
+func (Projection) Reset(ctx context.Context, tx pgx.Tx) error { return truncateDerived(ctx, tx) }
 
 // note is one notification about to be written.
 type note struct {
@@ -77,17 +70,6 @@ func ID(position int64, kind string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-func (n note) write(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
-	_, err := tx.Exec(ctx, `INSERT INTO notifications (id, user_id, kind, title, message, link, subject_id, source_position, created_at)
-		VALUES ($1, $2, $3, $4, $5, nullif($6, ''), nullif($7, ''), $8, $9)
-		ON CONFLICT (source_position, kind) DO NOTHING`,
-		ID(e.Position, n.kind), n.userID, n.kind, n.title, n.message, n.link, n.subject, e.Position, e.OccurredAt)
-	if err != nil {
-		return fmt.Errorf("write %s notification: %w", n.kind, err)
-	}
-	return nil
-}
-
 // Handle implements projection.Projection. Everything written depends only on
 // the events (their positions and times), never on the clock.
 func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
@@ -98,19 +80,17 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 			message: "Upload one product photo and we will turn it into an interactive 3D model you can share by link.",
 			link:    "/workspace/upload"}
 	case events.JobQueued:
-		_, err := tx.Exec(ctx, `INSERT INTO notify_jobs (job_id, user_id, name) VALUES ($1, $2, $3)
-			ON CONFLICT (job_id) DO NOTHING`, ev.JobID, ev.UserID, ev.Name)
-		if err != nil {
-			return fmt.Errorf("remember job owner: %w", err)
+		if err := rememberJob(ctx, tx, ev.JobID, ev.UserID, ev.Name); err != nil {
+			return err
 		}
 	case events.BlueprintRenamed:
-		if _, err := tx.Exec(ctx, `UPDATE notify_jobs SET name = $2 WHERE job_id = $1`, ev.JobID, ev.Name); err != nil {
-			return fmt.Errorf("rename job: %w", err)
+		if err := renameJob(ctx, tx, ev.JobID, ev.Name); err != nil {
+			return err
 		}
 	case events.BlueprintDeleted:
 		// The model is gone: keep the history but stop linking to it.
-		if _, err := tx.Exec(ctx, `UPDATE notifications SET link = NULL WHERE subject_id = $1`, subject(ev.JobID)); err != nil {
-			return fmt.Errorf("unlink deleted blueprint: %w", err)
+		if err := unlinkSubject(ctx, tx, subject(ev.JobID)); err != nil {
+			return err
 		}
 	case events.JobCompleted:
 		owner, name, ok, err := jobOwner(ctx, tx, ev.JobID)
@@ -141,7 +121,7 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 			link:    subscriptionPath}
 	}
 	if n != nil {
-		if err := n.write(ctx, tx, e); err != nil {
+		if err := insertNote(ctx, tx, *n, e.Position, e.OccurredAt); err != nil {
 			return err
 		}
 	}
@@ -152,20 +132,6 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 }
 
 func subject(jobID string) string { return "blueprint-" + jobID }
-
-func jobOwner(ctx context.Context, tx pgx.Tx, jobID string) (owner, name string, ok bool, err error) {
-	err = tx.QueryRow(ctx, `SELECT user_id, name FROM notify_jobs WHERE job_id = $1`, jobID).Scan(&owner, &name)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", "", false, nil // a job we never saw queued belongs to nobody we can tell
-	}
-	if err != nil {
-		return "", "", false, fmt.Errorf("find job owner: %w", err)
-	}
-	if strings.TrimSpace(name) == "" {
-		name = "Untitled model"
-	}
-	return owner, strings.TrimSpace(name), true, nil
-}
 
 func failedMessage(name, reason string) string {
 	var b strings.Builder
@@ -206,17 +172,9 @@ func addonNote(ev events.AddonPurchased) *note {
 // upgrade) re-arms the warning. The plan in force is judged at the event's
 // time, so a trial that lapsed is seen by the next event, deterministically.
 func foldViews(ctx context.Context, tx pgx.Tx, e eventstore.Envelope, userID string) error {
-	var raw []byte
-	var alerted bool
-	err := tx.QueryRow(ctx, `SELECT usage, views_alerted FROM notify_usage WHERE user_id = $1 FOR UPDATE`, userID).Scan(&raw, &alerted)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("load usage: %w", err)
-	}
-	var u workspace.Usage
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &u); err != nil {
-			return fmt.Errorf("decode usage of %s: %w", userID, err)
-		}
+	u, alerted, err := loadViews(ctx, tx, userID)
+	if err != nil {
+		return err
 	}
 	u.Apply(e.Data, e.OccurredAt)
 	pct, measured := u.ViewsUsedPercent(e.OccurredAt)
@@ -227,21 +185,11 @@ func foldViews(ctx context.Context, tx pgx.Tx, e eventstore.Envelope, userID str
 			message: fmt.Sprintf("You have used %d%% of your public views (%s of %s). Add a views pack to keep your share links working.",
 				pct, thousands(u.ViewsUsed), thousands(limit)),
 			link: subscriptionPath}
-		if err := n.write(ctx, tx, e); err != nil {
+		if err := insertNote(ctx, tx, n, e.Position, e.OccurredAt); err != nil {
 			return err
 		}
 	}
-	b, err := json.Marshal(u)
-	if err != nil {
-		return fmt.Errorf("encode usage: %w", err)
-	}
-	_, err = tx.Exec(ctx, `INSERT INTO notify_usage (user_id, usage, views_alerted) VALUES ($1, $2, $3)
-		ON CONFLICT (user_id) DO UPDATE SET usage = EXCLUDED.usage, views_alerted = EXCLUDED.views_alerted`,
-		userID, string(b), over)
-	if err != nil {
-		return fmt.Errorf("save usage: %w", err)
-	}
-	return nil
+	return saveViews(ctx, tx, userID, u, over)
 }
 
 // plural writes n with its noun ("1 AI credit", "10,000 views").

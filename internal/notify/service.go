@@ -2,11 +2,7 @@ package notify
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/pgdb"
@@ -46,65 +42,36 @@ type Service struct {
 // NewService returns a Service over db.
 func NewService(db pgdb.Querier) *Service { return &Service{db: db} }
 
-const selectNotification = `SELECT n.id, n.title, n.message, n.link, n.created_at, r.read_at
-	FROM notifications n LEFT JOIN notification_reads r ON r.notification_id = n.id`
-
 // List returns the caller's newest notifications (limit is clamped to
 // 1..MaxLimit; 0 means DefaultLimit).
 func (s *Service) List(ctx context.Context, userID string, limit int) (List, error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	limit = min(limit, MaxLimit)
-	rows, err := s.db.Query(ctx, selectNotification+`
-		WHERE n.user_id = $1 ORDER BY n.created_at DESC, n.source_position DESC, n.kind LIMIT $2`, userID, limit)
+	items, err := listNotes(ctx, s.db, userID, min(limit, MaxLimit))
 	if err != nil {
-		return List{}, fmt.Errorf("list notifications: %w", err)
-	}
-	items, err := pgx.CollectRows(rows, scanNotification)
-	if err != nil {
-		return List{}, fmt.Errorf("list notifications: %w", err)
-	}
-	out := List{Items: items}
-	if out.Items == nil {
-		out.Items = []Notification{}
-	}
-	if out.UnreadCount, err = s.unread(ctx, userID); err != nil {
 		return List{}, err
 	}
-	return out, nil
-}
-
-func (s *Service) unread(ctx context.Context, userID string) (int, error) {
-	var n int
-	err := s.db.QueryRow(ctx, `SELECT count(*) FROM notifications n
-		WHERE n.user_id = $1 AND NOT EXISTS (SELECT 1 FROM notification_reads r WHERE r.notification_id = n.id)`, userID).Scan(&n)
+	unread, err := countUnread(ctx, s.db, userID)
 	if err != nil {
-		return 0, fmt.Errorf("count unread notifications: %w", err)
+		return List{}, err
 	}
-	return n, nil
+	return List{Items: items, UnreadCount: unread}, nil
 }
 
 // MarkRead marks one of the caller's notifications read (keeping the first
 // read time when it already was) and returns it. Another user's id is
 // reported exactly like a missing one.
 func (s *Service) MarkRead(ctx context.Context, userID, id string) (Notification, error) {
-	_, err := s.db.Exec(ctx, `INSERT INTO notification_reads (notification_id, user_id, read_at)
-		SELECT id, user_id, now() FROM notifications WHERE id = $1 AND user_id = $2
-		ON CONFLICT (notification_id) DO NOTHING`, id, userID)
-	if err != nil {
-		return Notification{}, fmt.Errorf("mark notification read: %w", err)
+	if err := markRead(ctx, s.db, userID, id); err != nil {
+		return Notification{}, err
 	}
-	rows, err := s.db.Query(ctx, selectNotification+` WHERE n.id = $1 AND n.user_id = $2`, id, userID)
+	n, ok, err := loadNote(ctx, s.db, userID, id)
 	if err != nil {
-		return Notification{}, fmt.Errorf("load notification: %w", err)
+		return Notification{}, err
 	}
-	n, err := pgx.CollectExactlyOneRow(rows, scanNotification)
-	if errors.Is(err, pgx.ErrNoRows) {
+	if !ok {
 		return Notification{}, errNotFound
-	}
-	if err != nil {
-		return Notification{}, fmt.Errorf("load notification: %w", err)
 	}
 	return n, nil
 }
@@ -112,24 +79,5 @@ func (s *Service) MarkRead(ctx context.Context, userID, id string) (Notification
 // MarkAllRead marks every notification of the caller read, including those
 // beyond the first page.
 func (s *Service) MarkAllRead(ctx context.Context, userID string) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO notification_reads (notification_id, user_id, read_at)
-		SELECT id, user_id, now() FROM notifications WHERE user_id = $1
-		ON CONFLICT (notification_id) DO NOTHING`, userID)
-	if err != nil {
-		return fmt.Errorf("mark all notifications read: %w", err)
-	}
-	return nil
-}
-
-func scanNotification(row pgx.CollectableRow) (Notification, error) {
-	var n Notification
-	if err := row.Scan(&n.ID, &n.Title, &n.Message, &n.Link, &n.CreatedAt, &n.ReadAt); err != nil {
-		return Notification{}, err
-	}
-	n.CreatedAt = n.CreatedAt.UTC()
-	if n.ReadAt != nil {
-		t := n.ReadAt.UTC()
-		n.ReadAt = &t
-	}
-	return n, nil
+	return markAllRead(ctx, s.db, userID)
 }

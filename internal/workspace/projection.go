@@ -12,11 +12,7 @@ package workspace
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -56,12 +52,7 @@ func (Projection) Name() string { return ProjectionName }
 
 // Reset implements projection.Projection: both tables are derived entirely
 // from events.
-func (Projection) Reset(ctx context.Context, tx pgx.Tx) error {
-	if _, err := tx.Exec(ctx, `TRUNCATE workspace_items, workspace_accounts`); err != nil {
-		return fmt.Errorf("truncate workspace tables: %w", err)
-	}
-	return nil
-}
+func (Projection) Reset(ctx context.Context, tx pgx.Tx) error { return truncateDerived(ctx, tx) }
 
 // BlueprintPath is where a blueprint opens: the preview once its model is
 // ready, otherwise the processing page, which shows progress or the failure.
@@ -85,76 +76,32 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 	at := e.OccurredAt
 	switch ev := e.Data.(type) {
 	case events.JobQueued:
-		_, err := tx.Exec(ctx, `INSERT INTO workspace_items (kind, item_id, user_id, label, status, path, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (kind, item_id) DO NOTHING`,
-			KindBlueprint, ev.JobID, ev.UserID, label(ev.Name), StatusProcessing, BlueprintPath(ev.JobID, StatusProcessing), at)
-		return wrap(err, "add blueprint")
+		return addItem(ctx, tx, Item{ID: ev.JobID, Type: KindBlueprint, Label: label(ev.Name), Status: StatusProcessing,
+			UpdatedAt: at, Path: BlueprintPath(ev.JobID, StatusProcessing)}, ev.UserID)
 	case events.JobStarted:
-		return touchProcessing(ctx, tx, ev.JobID, at)
+		return touchProcessing(ctx, tx, KindBlueprint, ev.JobID, at)
 	case events.JobProgressed:
-		return touchProcessing(ctx, tx, ev.JobID, at)
+		// Terminal states stay terminal: a late or duplicated progress event
+		// must not revive a finished build.
+		return touchProcessing(ctx, tx, KindBlueprint, ev.JobID, at)
 	case events.JobCompleted:
-		return setStatus(ctx, tx, ev.JobID, StatusReady, at)
+		return setStatus(ctx, tx, KindBlueprint, ev.JobID, StatusReady, BlueprintPath(ev.JobID, StatusReady), at)
 	case events.JobFailed:
-		return setStatus(ctx, tx, ev.JobID, StatusError, at)
+		return setStatus(ctx, tx, KindBlueprint, ev.JobID, StatusError, BlueprintPath(ev.JobID, StatusError), at)
 	case events.BlueprintRenamed:
-		_, err := tx.Exec(ctx, `UPDATE workspace_items SET label = $3, updated_at = $4 WHERE kind = $1 AND item_id = $2`,
-			KindBlueprint, ev.JobID, label(ev.Name), at)
-		return wrap(err, "rename blueprint")
+		return relabel(ctx, tx, KindBlueprint, ev.JobID, label(ev.Name), at)
 	case events.BlueprintDeleted:
-		_, err := tx.Exec(ctx, `UPDATE workspace_items SET deleted = true, updated_at = $3 WHERE kind = $1 AND item_id = $2`,
-			KindBlueprint, ev.JobID, at)
-		return wrap(err, "delete blueprint")
+		return markDeleted(ctx, tx, KindBlueprint, ev.JobID, at)
 	case events.PublicationCreated:
-		_, err := tx.Exec(ctx, `INSERT INTO workspace_accounts (user_id, publications) VALUES ($1, 1)
-			ON CONFLICT (user_id) DO UPDATE SET publications = workspace_accounts.publications + 1`, ev.UserID)
-		return wrap(err, "count publication")
+		return countPublication(ctx, tx, ev.UserID)
 	}
 	if userID, ok := UsageUserID(e.Data); ok {
-		return foldUsage(ctx, tx, userID, e.Data, at)
-	}
-	return nil
-}
-
-// touchProcessing records activity on a running build. Terminal states stay
-// terminal: a late or duplicated progress event must not revive a finished job.
-func touchProcessing(ctx context.Context, tx pgx.Tx, jobID string, at time.Time) error {
-	_, err := tx.Exec(ctx, `UPDATE workspace_items SET updated_at = $3
-		WHERE kind = $1 AND item_id = $2 AND status = 'processing'`, KindBlueprint, jobID, at)
-	return wrap(err, "touch blueprint")
-}
-
-func setStatus(ctx context.Context, tx pgx.Tx, jobID, status string, at time.Time) error {
-	_, err := tx.Exec(ctx, `UPDATE workspace_items SET status = $3, path = $4, updated_at = $5 WHERE kind = $1 AND item_id = $2`,
-		KindBlueprint, jobID, status, BlueprintPath(jobID, status), at)
-	return wrap(err, "set blueprint status")
-}
-
-func foldUsage(ctx context.Context, tx pgx.Tx, userID string, ev events.Event, at time.Time) error {
-	var raw []byte
-	err := tx.QueryRow(ctx, `SELECT usage FROM workspace_accounts WHERE user_id = $1 FOR UPDATE`, userID).Scan(&raw)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("load usage: %w", err)
-	}
-	var u Usage
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &u); err != nil {
-			return fmt.Errorf("decode usage of %s: %w", userID, err)
+		u, err := loadUsage(ctx, tx, userID)
+		if err != nil {
+			return err
 		}
-	}
-	u.Apply(ev, at)
-	b, err := json.Marshal(u)
-	if err != nil {
-		return fmt.Errorf("encode usage: %w", err)
-	}
-	_, err = tx.Exec(ctx, `INSERT INTO workspace_accounts (user_id, usage) VALUES ($1, $2)
-		ON CONFLICT (user_id) DO UPDATE SET usage = EXCLUDED.usage`, userID, b)
-	return wrap(err, "save usage")
-}
-
-func wrap(err error, what string) error {
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
+		u.Apply(e.Data, at)
+		return saveUsage(ctx, tx, userID, u)
 	}
 	return nil
 }

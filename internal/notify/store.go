@@ -1,0 +1,191 @@
+package notify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/workspace"
+)
+
+// This file holds every SQL statement of the notifications context: the
+// projection's writes first, then the service's reads and read marks.
+
+func truncateDerived(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, `TRUNCATE notifications, notify_jobs, notify_usage`); err != nil {
+		return fmt.Errorf("truncate notification tables: %w", err)
+	}
+	return nil
+}
+
+// insertNote writes n as produced by the event at position; writing the
+// same event twice is a no-op.
+func insertNote(ctx context.Context, tx pgx.Tx, n note, position int64, at time.Time) error {
+	_, err := tx.Exec(ctx, `INSERT INTO notifications (id, user_id, kind, title, message, link, subject_id, source_position, created_at)
+		VALUES ($1, $2, $3, $4, $5, nullif($6, ''), nullif($7, ''), $8, $9)
+		ON CONFLICT (source_position, kind) DO NOTHING`,
+		ID(position, n.kind), n.userID, n.kind, n.title, n.message, n.link, n.subject, position, at)
+	if err != nil {
+		return fmt.Errorf("write %s notification: %w", n.kind, err)
+	}
+	return nil
+}
+
+func rememberJob(ctx context.Context, tx pgx.Tx, jobID, userID, name string) error {
+	_, err := tx.Exec(ctx, `INSERT INTO notify_jobs (job_id, user_id, name) VALUES ($1, $2, $3)
+		ON CONFLICT (job_id) DO NOTHING`, jobID, userID, name)
+	if err != nil {
+		return fmt.Errorf("remember job owner: %w", err)
+	}
+	return nil
+}
+
+func renameJob(ctx context.Context, tx pgx.Tx, jobID, name string) error {
+	if _, err := tx.Exec(ctx, `UPDATE notify_jobs SET name = $2 WHERE job_id = $1`, jobID, name); err != nil {
+		return fmt.Errorf("rename job: %w", err)
+	}
+	return nil
+}
+
+func unlinkSubject(ctx context.Context, tx pgx.Tx, subject string) error {
+	if _, err := tx.Exec(ctx, `UPDATE notifications SET link = NULL WHERE subject_id = $1`, subject); err != nil {
+		return fmt.Errorf("unlink %s: %w", subject, err)
+	}
+	return nil
+}
+
+// jobOwner returns who queued a job and its current name; ok is false for a
+// job whose queueing was never seen.
+func jobOwner(ctx context.Context, tx pgx.Tx, jobID string) (owner, name string, ok bool, err error) {
+	err = tx.QueryRow(ctx, `SELECT user_id, name FROM notify_jobs WHERE job_id = $1`, jobID).Scan(&owner, &name)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", "", false, nil
+	}
+	if err != nil {
+		return "", "", false, fmt.Errorf("find job owner: %w", err)
+	}
+	if name = strings.TrimSpace(name); name == "" {
+		name = "Untitled model"
+	}
+	return owner, name, true, nil
+}
+
+// loadViews locks and returns the user's subscription fold and whether the
+// views warning has been given since usage last crossed the threshold.
+func loadViews(ctx context.Context, tx pgx.Tx, userID string) (workspace.Usage, bool, error) {
+	var raw []byte
+	var alerted bool
+	var u workspace.Usage
+	err := tx.QueryRow(ctx, `SELECT usage, views_alerted FROM notify_usage WHERE user_id = $1 FOR UPDATE`, userID).Scan(&raw, &alerted)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return u, false, nil
+	}
+	if err != nil {
+		return u, false, fmt.Errorf("load usage: %w", err)
+	}
+	if err := json.Unmarshal(raw, &u); err != nil {
+		return u, false, fmt.Errorf("decode usage of %s: %w", userID, err)
+	}
+	return u, alerted, nil
+}
+
+func saveViews(ctx context.Context, tx pgx.Tx, userID string, u workspace.Usage, alerted bool) error {
+	b, err := json.Marshal(u)
+	if err != nil {
+		return fmt.Errorf("encode usage: %w", err)
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO notify_usage (user_id, usage, views_alerted) VALUES ($1, $2, $3)
+		ON CONFLICT (user_id) DO UPDATE SET usage = EXCLUDED.usage, views_alerted = EXCLUDED.views_alerted`,
+		userID, string(b), alerted)
+	if err != nil {
+		return fmt.Errorf("save usage: %w", err)
+	}
+	return nil
+}
+
+const selectNotification = `SELECT n.id, n.title, n.message, n.link, n.created_at, r.read_at
+	FROM notifications n LEFT JOIN notification_reads r ON r.notification_id = n.id`
+
+func listNotes(ctx context.Context, q pgdb.Querier, userID string, limit int) ([]Notification, error) {
+	rows, err := q.Query(ctx, selectNotification+`
+		WHERE n.user_id = $1 ORDER BY n.created_at DESC, n.source_position DESC, n.kind LIMIT $2`, userID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list notifications: %w", err)
+	}
+	items, err := pgx.CollectRows(rows, scanNotification)
+	if err != nil {
+		return nil, fmt.Errorf("list notifications: %w", err)
+	}
+	if items == nil {
+		items = []Notification{}
+	}
+	return items, nil
+}
+
+func countUnread(ctx context.Context, q pgdb.Querier, userID string) (int, error) {
+	var n int
+	err := q.QueryRow(ctx, `SELECT count(*) FROM notifications n
+		WHERE n.user_id = $1 AND NOT EXISTS (SELECT 1 FROM notification_reads r WHERE r.notification_id = n.id)`, userID).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count unread notifications: %w", err)
+	}
+	return n, nil
+}
+
+// loadNote returns one of userID's notifications; ok is false when there is
+// none with that id for this user.
+func loadNote(ctx context.Context, q pgdb.Querier, userID, id string) (n Notification, ok bool, err error) {
+	rows, err := q.Query(ctx, selectNotification+` WHERE n.id = $1 AND n.user_id = $2`, id, userID)
+	if err != nil {
+		return Notification{}, false, fmt.Errorf("load notification: %w", err)
+	}
+	n, err = pgx.CollectExactlyOneRow(rows, scanNotification)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Notification{}, false, nil
+	}
+	if err != nil {
+		return Notification{}, false, fmt.Errorf("load notification: %w", err)
+	}
+	return n, true, nil
+}
+
+// markRead records a read mark for userID's notification id, keeping the
+// first one; an id that is not the user's marks nothing.
+func markRead(ctx context.Context, q pgdb.Querier, userID, id string) error {
+	_, err := q.Exec(ctx, `INSERT INTO notification_reads (notification_id, user_id, read_at)
+		SELECT id, user_id, now() FROM notifications WHERE id = $1 AND user_id = $2
+		ON CONFLICT (notification_id) DO NOTHING`, id, userID)
+	if err != nil {
+		return fmt.Errorf("mark notification read: %w", err)
+	}
+	return nil
+}
+
+func markAllRead(ctx context.Context, q pgdb.Querier, userID string) error {
+	_, err := q.Exec(ctx, `INSERT INTO notification_reads (notification_id, user_id, read_at)
+		SELECT id, user_id, now() FROM notifications WHERE user_id = $1
+		ON CONFLICT (notification_id) DO NOTHING`, userID)
+	if err != nil {
+		return fmt.Errorf("mark all notifications read: %w", err)
+	}
+	return nil
+}
+
+func scanNotification(row pgx.CollectableRow) (Notification, error) {
+	var n Notification
+	if err := row.Scan(&n.ID, &n.Title, &n.Message, &n.Link, &n.CreatedAt, &n.ReadAt); err != nil {
+		return Notification{}, err
+	}
+	n.CreatedAt = n.CreatedAt.UTC()
+	if n.ReadAt != nil {
+		t := n.ReadAt.UTC()
+		n.ReadAt = &t
+	}
+	return n, nil
+}

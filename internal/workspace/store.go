@@ -1,0 +1,268 @@
+package workspace
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/pgdb"
+)
+
+// This file holds every SQL statement of the workspace context: the
+// projection's writes first, then the Reader the API uses.
+
+func truncateDerived(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, `TRUNCATE workspace_items, workspace_accounts`); err != nil {
+		return fmt.Errorf("truncate workspace tables: %w", err)
+	}
+	return nil
+}
+
+// addItem inserts a new item; seeing its first event twice changes nothing.
+func addItem(ctx context.Context, tx pgx.Tx, it Item, userID string) error {
+	_, err := tx.Exec(ctx, `INSERT INTO workspace_items (kind, item_id, user_id, label, status, path, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (kind, item_id) DO NOTHING`,
+		it.Type, it.ID, userID, it.Label, it.Status, it.Path, it.UpdatedAt)
+	return wrap(err, "add "+it.Type)
+}
+
+// touchProcessing records activity on an item that is still processing.
+func touchProcessing(ctx context.Context, tx pgx.Tx, kind, id string, at time.Time) error {
+	_, err := tx.Exec(ctx, `UPDATE workspace_items SET updated_at = $3
+		WHERE kind = $1 AND item_id = $2 AND status = 'processing'`, kind, id, at)
+	return wrap(err, "touch "+kind)
+}
+
+func setStatus(ctx context.Context, tx pgx.Tx, kind, id, status, path string, at time.Time) error {
+	_, err := tx.Exec(ctx, `UPDATE workspace_items SET status = $3, path = $4, updated_at = $5 WHERE kind = $1 AND item_id = $2`,
+		kind, id, status, path, at)
+	return wrap(err, "set "+kind+" status")
+}
+
+func relabel(ctx context.Context, tx pgx.Tx, kind, id, label string, at time.Time) error {
+	_, err := tx.Exec(ctx, `UPDATE workspace_items SET label = $3, updated_at = $4 WHERE kind = $1 AND item_id = $2`,
+		kind, id, label, at)
+	return wrap(err, "rename "+kind)
+}
+
+func markDeleted(ctx context.Context, tx pgx.Tx, kind, id string, at time.Time) error {
+	_, err := tx.Exec(ctx, `UPDATE workspace_items SET deleted = true, updated_at = $3 WHERE kind = $1 AND item_id = $2`,
+		kind, id, at)
+	return wrap(err, "delete "+kind)
+}
+
+func countPublication(ctx context.Context, tx pgx.Tx, userID string) error {
+	_, err := tx.Exec(ctx, `INSERT INTO workspace_accounts (user_id, publications) VALUES ($1, 1)
+		ON CONFLICT (user_id) DO UPDATE SET publications = workspace_accounts.publications + 1`, userID)
+	return wrap(err, "count publication")
+}
+
+// loadUsage locks and returns the user's subscription fold (zero when none).
+func loadUsage(ctx context.Context, tx pgx.Tx, userID string) (Usage, error) {
+	var raw []byte
+	var u Usage
+	err := tx.QueryRow(ctx, `SELECT usage FROM workspace_accounts WHERE user_id = $1 FOR UPDATE`, userID).Scan(&raw)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return u, nil
+	}
+	if err != nil {
+		return u, fmt.Errorf("load usage: %w", err)
+	}
+	if err := json.Unmarshal(raw, &u); err != nil {
+		return u, fmt.Errorf("decode usage of %s: %w", userID, err)
+	}
+	return u, nil
+}
+
+func saveUsage(ctx context.Context, tx pgx.Tx, userID string, u Usage) error {
+	b, err := json.Marshal(u)
+	if err != nil {
+		return fmt.Errorf("encode usage: %w", err)
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO workspace_accounts (user_id, usage) VALUES ($1, $2)
+		ON CONFLICT (user_id) DO UPDATE SET usage = EXCLUDED.usage`, userID, string(b))
+	return wrap(err, "save usage")
+}
+
+func wrap(err error, what string) error {
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
+}
+
+// SearchLimit is the most results one search returns.
+const SearchLimit = 20
+
+// MaxQueryLen bounds the search text; longer input is a mistake, not a search.
+const MaxQueryLen = 200
+
+var errQueryTooLong = fault.Invalidf("query_too_long", "Search text must be at most %d characters.", MaxQueryLen)
+
+// Reader answers the API's questions about workspace items; the API only
+// reads these tables, the worker's projection writes them.
+type Reader struct {
+	db pgdb.Querier
+}
+
+// NewReader returns a Reader over db.
+func NewReader(db pgdb.Querier) *Reader { return &Reader{db: db} }
+
+// SearchItem is one search hit; Type is the label the web app shows
+// ("Blueprint", "Product" or "Gallery").
+type SearchItem struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	Type  string `json:"type"`
+	Path  string `json:"path"`
+}
+
+// typeLabel maps a stored kind to the search type the web app expects.
+func typeLabel(kind string) string {
+	switch kind {
+	case KindProduct:
+		return "Product"
+	case KindGallery:
+		return "Gallery"
+	}
+	return "Blueprint"
+}
+
+// Search finds the caller's items whose label contains q, ignoring case
+// (spec: case-insensitive substring on the label). Labels starting with q come
+// first, then the newest. An empty q after trimming finds nothing.
+func (r *Reader) Search(ctx context.Context, userID, q string) ([]SearchItem, error) {
+	q = strings.TrimSpace(q)
+	out := []SearchItem{}
+	if q == "" {
+		return out, nil
+	}
+	if len([]rune(q)) > MaxQueryLen {
+		return nil, errQueryTooLong
+	}
+	// strpos rather than LIKE: the user's text needs no escaping of % and _.
+	rows, err := r.db.Query(ctx, `SELECT item_id, label, kind, path FROM workspace_items
+		WHERE user_id = $1 AND NOT deleted AND strpos(lower(label), lower($2)) > 0
+		ORDER BY strpos(lower(label), lower($2)) = 1 DESC, created_at DESC, item_id
+		LIMIT $3`, userID, q, SearchLimit)
+	if err != nil {
+		return nil, fmt.Errorf("search workspace: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var it SearchItem
+		var kind string
+		if err := rows.Scan(&it.ID, &it.Label, &kind, &it.Path); err != nil {
+			return nil, fmt.Errorf("scan search hit: %w", err)
+		}
+		it.Type = typeLabel(kind)
+		out = append(out, it)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("search workspace: %w", err)
+	}
+	return out, nil
+}
+
+// Item is one workspace item as the dashboard shows it.
+type Item struct {
+	ID        string    `json:"id"`
+	Type      string    `json:"type"` // blueprint, product or gallery
+	Label     string    `json:"label"`
+	Status    string    `json:"status"` // ready, processing or error
+	UpdatedAt time.Time `json:"updatedAt"`
+	Path      string    `json:"path"`
+}
+
+// Recent returns the caller's n most recently changed items that still exist.
+func (r *Reader) Recent(ctx context.Context, userID string, n int) ([]Item, error) {
+	rows, err := r.db.Query(ctx, `SELECT item_id, kind, label, status, updated_at, path FROM workspace_items
+		WHERE user_id = $1 AND NOT deleted
+		ORDER BY updated_at DESC, created_at DESC, item_id
+		LIMIT $2`, userID, n)
+	if err != nil {
+		return nil, fmt.Errorf("list recent items: %w", err)
+	}
+	defer rows.Close()
+	out := []Item{}
+	for rows.Next() {
+		var it Item
+		if err := rows.Scan(&it.ID, &it.Type, &it.Label, &it.Status, &it.UpdatedAt, &it.Path); err != nil {
+			return nil, fmt.Errorf("scan recent item: %w", err)
+		}
+		it.UpdatedAt = it.UpdatedAt.UTC()
+		out = append(out, it)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list recent items: %w", err)
+	}
+	return out, nil
+}
+
+// Summary is what the dashboard's insights are computed from.
+type Summary struct {
+	Blueprints int // blueprints still in the workspace, any status
+	Ready      int // of which have a model
+	Processing int // of which are building
+	// FailedSinceReady counts failed builds newer than the newest successful
+	// one: repeated failures are worth advice, an old failure is not.
+	FailedSinceReady int
+	Publications     int // share links ever created
+	Usage            Usage
+	// LatestReady is the newest blueprint with a model, if any: the one worth
+	// sharing first.
+	LatestReady *Item
+}
+
+// Summary folds the caller's items and counters into a Summary.
+func (r *Reader) Summary(ctx context.Context, userID string) (Summary, error) {
+	var s Summary
+	err := r.db.QueryRow(ctx, `
+		WITH mine AS (
+			SELECT status, updated_at FROM workspace_items
+			WHERE user_id = $1 AND kind = 'blueprint' AND NOT deleted
+		), last_ready AS (
+			SELECT max(updated_at) AS at FROM mine WHERE status = 'ready'
+		)
+		SELECT count(*),
+		       count(*) FILTER (WHERE status = 'ready'),
+		       count(*) FILTER (WHERE status = 'processing'),
+		       count(*) FILTER (WHERE status = 'error'
+		                        AND updated_at > coalesce((SELECT at FROM last_ready), '-infinity'))
+		FROM mine`, userID).Scan(&s.Blueprints, &s.Ready, &s.Processing, &s.FailedSinceReady)
+	if err != nil {
+		return Summary{}, fmt.Errorf("summarise items: %w", err)
+	}
+	if s.Ready > 0 {
+		var it Item
+		err := r.db.QueryRow(ctx, `SELECT item_id, kind, label, status, updated_at, path FROM workspace_items
+			WHERE user_id = $1 AND kind = 'blueprint' AND status = 'ready' AND NOT deleted
+			ORDER BY updated_at DESC, item_id LIMIT 1`, userID).Scan(&it.ID, &it.Type, &it.Label, &it.Status, &it.UpdatedAt, &it.Path)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows): // deleted since the count; nothing to share
+		case err != nil:
+			return Summary{}, fmt.Errorf("find latest ready blueprint: %w", err)
+		default:
+			it.UpdatedAt = it.UpdatedAt.UTC()
+			s.LatestReady = &it
+		}
+	}
+	var raw []byte
+	err = r.db.QueryRow(ctx, `SELECT usage, publications FROM workspace_accounts WHERE user_id = $1`, userID).Scan(&raw, &s.Publications)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+	case err != nil:
+		return Summary{}, fmt.Errorf("load account counters: %w", err)
+	default:
+		if err := json.Unmarshal(raw, &s.Usage); err != nil {
+			return Summary{}, fmt.Errorf("decode usage: %w", err)
+		}
+	}
+	return s, nil
+}
