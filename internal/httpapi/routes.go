@@ -19,6 +19,7 @@ import (
 	"github.com/photo3d/photo3d/internal/mail"
 	"github.com/photo3d/photo3d/internal/metrics"
 	"github.com/photo3d/photo3d/internal/notify"
+	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/workspace"
@@ -46,6 +47,10 @@ type Deps struct {
 	Reconstructor string // shown by the pipeline health check
 	// IsAdmin grants the debug endpoints on any job; nil means no admins.
 	IsAdmin func(ctx context.Context, userID string) (bool, error)
+
+	Publications    *publish.Service // share links, embeds, QR codes
+	PublicPages     *publish.Pages   // /v/{slug}, /embed/{slug} and their assets
+	PublicRateLimit int              // requests per minute per IP on public pages (default 600)
 
 	// Accounts, branding and subscriptions.
 	Accounts      *account.Service
@@ -149,6 +154,14 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("PATCH", "/blueprints/{id}", renameBlueprint(d.Jobs))
 				priv.Method("DELETE", "/blueprints/{id}", deleteBlueprint(d.Jobs))
 			}
+
+			priv.Method("POST", "/publications", createPublication(d.Publications))
+			priv.Method("GET", "/publications", listPublications(d.Publications))
+			priv.Method("GET", "/publications/{id}", getPublication(d.Publications))
+			priv.Method("DELETE", "/publications/{id}", unpublish(d.Publications, d.PublicPages))
+			priv.Method("POST", "/publications/{id}/versions", publishVersion(d.Publications, d.PublicPages))
+			priv.Method("POST", "/publications/{id}/lock", lockPublication(d.Publications, d.PublicPages))
+			priv.Method("GET", "/publications/{id}/qr.png", publicationQR(d.Publications))
 		})
 
 		api.NotFound(func(w http.ResponseWriter, r *http.Request) {
@@ -158,6 +171,9 @@ func NewRouter(d Deps) http.Handler {
 			writeErrorBody(w, http.StatusMethodNotAllowed, "method_not_allowed", "This method is not allowed here.")
 		})
 	})
+
+	// Shopper-facing public pages (no sign-in).
+	mountPublicPages(r, d.PublicPages, d.PublicRateLimit)
 
 	if d.Web != nil {
 		r.NotFound(d.Web.ServeHTTP)

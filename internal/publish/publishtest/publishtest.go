@@ -57,6 +57,11 @@ func WithBrands(b publish.Brands) Option {
 	return func(_ *Env, c *publish.PagesConfig) { c.Brands = b }
 }
 
+// WithCacheTTL sets how long rendered pages are cached (tiny: edits show at once).
+func WithCacheTTL(d time.Duration) Option {
+	return func(_ *Env, c *publish.PagesConfig) { c.CacheTTL = d }
+}
+
 // New builds the stack on a fresh database.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()

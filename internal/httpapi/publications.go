@@ -1,0 +1,137 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/publish"
+)
+
+// Publication routes: share links, embeds and QR codes of the caller's
+// blueprints. Changes that alter a public page also drop this instance's
+// cached copy at once (other instances hear it through NOTIFY).
+
+type createPublicationBody struct {
+	BlueprintID string `json:"blueprintId"`
+}
+
+// createPublication serves POST /api/publications: 201 with a new link, or
+// 200 with the blueprint's existing live one.
+func createPublication(s *publish.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body createPublicationBody
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		p, created, err := s.Create(r.Context(), currentUser(r), body.BlueprintID)
+		if err != nil {
+			return err
+		}
+		status := http.StatusOK
+		if created {
+			status = http.StatusCreated
+		}
+		WriteJSON(w, status, p)
+		return nil
+	}
+}
+
+// listPublications serves GET /api/publications[?blueprintId=].
+func listPublications(s *publish.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		list, err := s.List(r.Context(), currentUser(r), r.URL.Query().Get("blueprintId"))
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, map[string]any{"items": list})
+		return nil
+	}
+}
+
+// getPublication serves GET /api/publications/{id}.
+func getPublication(s *publish.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := s.Get(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, p)
+		return nil
+	}
+}
+
+// unpublish serves DELETE /api/publications/{id}: the link stops working at once.
+func unpublish(s *publish.Service, pages *publish.Pages) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := s.Unpublish(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		if pages != nil {
+			pages.Invalidate(p.Slug)
+		}
+		WriteJSON(w, http.StatusOK, p)
+		return nil
+	}
+}
+
+// publishVersion serves POST /api/publications/{id}/versions.
+func publishVersion(s *publish.Service, pages *publish.Pages) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := s.NewVersion(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		if pages != nil {
+			pages.Invalidate(p.Slug)
+		}
+		WriteJSON(w, http.StatusCreated, p)
+		return nil
+	}
+}
+
+type lockBody struct {
+	Version *int `json:"version"`
+}
+
+// lockPublication serves POST /api/publications/{id}/lock {version}; 0 unlocks.
+func lockPublication(s *publish.Service, pages *publish.Pages) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body lockBody
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		if body.Version == nil {
+			return fault.New(fault.Invalid, "invalid_version", "Choose the version to lock (version), or 0 to unlock.")
+		}
+		p, err := s.Lock(r.Context(), currentUser(r), chi.URLParam(r, "id"), *body.Version)
+		if err != nil {
+			return err
+		}
+		if pages != nil {
+			pages.Invalidate(p.Slug)
+		}
+		WriteJSON(w, http.StatusOK, p)
+		return nil
+	}
+}
+
+// publicationQR serves GET /api/publications/{id}/qr.png: the merchant's
+// "Download QR" (also for unpublished links, which then lead to a 404 page).
+func publicationQR(s *publish.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := s.Get(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		png, err := publish.QRCode(p.ShareURL)
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Content-Disposition", `attachment; filename="photo3d-qr-`+p.Slug+`.png"`)
+		publish.WritePNG(w, r, png)
+		return nil
+	}
+}
