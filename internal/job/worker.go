@@ -259,9 +259,9 @@ func (w *ReconstructWorker) fail(ctx context.Context, rj *river.Job[ReconstructA
 	return river.JobCancel(cause)
 }
 
-// append writes one event to a job stream under the row lock; events for a
+// append writes events to a job stream under the row lock; events for a
 // job that already finished are dropped (a slow attempt racing a rescue).
-func (w *ReconstructWorker) append(ctx context.Context, jobID string, ev events.Event) error {
+func (w *ReconstructWorker) append(ctx context.Context, jobID string, evs ...events.Event) error {
 	return pgdb.WithTx(ctx, w.cfg.DB, func(tx pgx.Tx) error {
 		status, _, _, err := lockStatus(ctx, tx, jobID)
 		if err != nil {
@@ -270,22 +270,23 @@ func (w *ReconstructWorker) append(ctx context.Context, jobID string, ev events.
 		if status == StatusCompleted || status == StatusFailed {
 			return nil
 		}
-		_, err = w.cfg.Events.Append(ctx, tx, jobStream(jobID), eventstore.AnyVersion, ev)
+		_, err = w.cfg.Events.Append(ctx, tx, jobStream(jobID), eventstore.AnyVersion, evs...)
 		return err
 	})
 }
 
 // progressWriter turns the reconstructor's callbacks into JobProgressed
-// events: at every step change at once, within a step at most every
+// events: at every step change, and within a step at most every
 // ProgressInterval. Writes happen on their own goroutine so a slow database
-// never slows the pipeline; only the latest value is kept.
+// never slows the pipeline: every step change is kept (the processing
+// screen shows each step), while within a step only the latest value waits.
 type progressWriter struct {
 	w        *ReconstructWorker
 	ctx      context.Context
 	jobID    string
 	log      *slog.Logger
 	mu       sync.Mutex
-	pending  *events.JobProgressed
+	pending  []events.JobProgressed
 	lastStep string
 	lastPct  int
 	lastAt   time.Time
@@ -311,7 +312,12 @@ func (p *progressWriter) report(step reconstruct.Step, percent int) {
 		return
 	}
 	p.lastStep, p.lastPct, p.lastAt = string(step), percent, now
-	p.pending = &events.JobProgressed{JobID: p.jobID, Step: string(step), Percent: percent}
+	ev := events.JobProgressed{JobID: p.jobID, Step: string(step), Percent: percent}
+	if n := len(p.pending); !changed && n > 0 && p.pending[n-1].Step == ev.Step {
+		p.pending[n-1] = ev
+	} else {
+		p.pending = append(p.pending, ev)
+	}
 	p.mu.Unlock()
 	select {
 	case p.wake <- struct{}{}:
@@ -324,11 +330,14 @@ func (p *progressWriter) loop() {
 	for {
 		_, open := <-p.wake
 		p.mu.Lock()
-		ev := p.pending
+		evs := make([]events.Event, 0, len(p.pending))
+		for _, ev := range p.pending {
+			evs = append(evs, ev)
+		}
 		p.pending = nil
 		p.mu.Unlock()
-		if ev != nil && p.ctx.Err() == nil {
-			if err := p.w.append(p.ctx, p.jobID, *ev); err != nil && p.ctx.Err() == nil {
+		if len(evs) > 0 && p.ctx.Err() == nil {
+			if err := p.w.append(p.ctx, p.jobID, evs...); err != nil && p.ctx.Err() == nil {
 				p.log.Warn("record progress", "err", err)
 			}
 		}

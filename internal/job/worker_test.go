@@ -1,0 +1,388 @@
+package job_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertest"
+	"github.com/riverqueue/river/rivertype"
+	"github.com/stretchr/testify/require"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/gltfvalidate"
+	"github.com/photo3d/photo3d/internal/imagecheck"
+	"github.com/photo3d/photo3d/internal/job"
+	"github.com/photo3d/photo3d/internal/job/jobtest"
+	"github.com/photo3d/photo3d/internal/reconstruct"
+	"github.com/photo3d/photo3d/internal/subscription"
+)
+
+type bundle struct {
+	env    *jobtest.Env
+	user   string
+	ctx    context.Context
+	photo  []byte
+	imgURL string
+}
+
+func setup(t *testing.T) bundle {
+	t.Helper()
+	env := jobtest.New(t, "http://photo3d.test")
+	user := env.User(t)
+	photo := jobtest.PNG(t, 320, 320)
+	return bundle{env: env, user: user, ctx: context.Background(), photo: photo, imgURL: env.UploadPhoto(t, user, photo)}
+}
+
+// createJob queues a job through the service (event + credit hold + River
+// job in one transaction) and returns its id.
+func (b bundle) createJob(t *testing.T) string {
+	t.Helper()
+	j, err := b.env.Jobs.Create(b.ctx, b.user, b.imgURL)
+	require.NoError(t, err)
+	require.Equal(t, job.StatusQueued, j.Status)
+	return j.ID
+}
+
+// work runs the worker once through rivertest, inside a rolled-back tx for
+// River's own rows (the worker writes its events through the pool).
+func (b bundle) work(t *testing.T, rec reconstruct.Reconstructor, jobID string, opts *river.InsertOpts) (*rivertest.WorkResult, error) {
+	t.Helper()
+	tw := rivertest.NewWorker(t, riverpgxv5.New(b.env.DB.Pool), &river.Config{TestOnly: true}, b.env.Worker(rec))
+	tx, err := b.env.DB.Pool.Begin(b.ctx)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback(b.ctx) }()
+	return tw.Work(b.ctx, t, tx, job.ReconstructArgs{JobID: jobID}, opts)
+}
+
+func (b bundle) credits(t *testing.T) (used, reserved int64) {
+	t.Helper()
+	err := b.env.DB.Pool.QueryRow(b.ctx, `SELECT ai_credits_used, ai_credits_reserved FROM subscriptions WHERE user_id = $1`, b.user).
+		Scan(&used, &reserved)
+	require.NoError(t, err)
+	return used, reserved
+}
+
+func TestWorkerCompletesOnceAndConsumesOneCredit(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	jobID := b.createJob(t)
+	_, reserved := b.credits(t)
+	require.EqualValues(t, 1, reserved)
+
+	res, err := b.work(t, reconstruct.NewBuiltin(), jobID, nil)
+	require.NoError(t, err)
+	require.Equal(t, river.EventKindJobCompleted, res.EventKind)
+
+	j, err := b.env.Jobs.Get(b.ctx, b.user, jobID)
+	require.NoError(t, err)
+	require.Equal(t, job.StatusCompleted, j.Status)
+	require.Equal(t, 100, j.Progress)
+	require.Equal(t, string(reconstruct.StepFinalizing), j.Step)
+	require.NotEmpty(t, j.AssetID)
+	require.NotEmpty(t, j.Parts)
+	var stats reconstruct.Stats
+	require.NoError(t, json.Unmarshal(j.Stats, &stats))
+	require.Equal(t, "builtin", stats.Reconstructor)
+	require.Positive(t, stats.Triangles)
+	require.Equal(t, "builtin", j.Reconstructor)
+	require.Equal(t, reconstruct.Version, j.Version)
+
+	glb, err := b.env.Blobs.Read(b.ctx, j.ModelKey, 0)
+	require.NoError(t, err)
+	gltfvalidate.Validate(t, glb)
+	asset, err := b.env.Jobs.Asset(b.ctx, b.user, j.AssetID)
+	require.NoError(t, err)
+	require.EqualValues(t, len(glb), asset.Bytes)
+	require.Equal(t, job.ModelContentType, asset.ContentType)
+
+	types := b.env.EventTypes(t, events.Stream{Type: events.StreamJob, ID: jobID})
+	require.Equal(t, "job.queued.v1", types[0])
+	require.Equal(t, "job.started.v1", types[1])
+	require.Equal(t, "job.completed.v1", types[len(types)-1])
+	var steps []string
+	for _, ty := range types[2 : len(types)-1] {
+		require.Equal(t, "job.progressed.v1", ty)
+	}
+	envs, _, err := b.env.Store.Load(b.ctx, b.env.DB.Pool, events.Stream{Type: events.StreamJob, ID: jobID})
+	require.NoError(t, err)
+	last := -1
+	for _, e := range envs {
+		if p, ok := e.Data.(events.JobProgressed); ok {
+			require.GreaterOrEqual(t, p.Percent, last, "progress never goes back")
+			last = p.Percent
+			if len(steps) == 0 || steps[len(steps)-1] != p.Step {
+				steps = append(steps, p.Step)
+			}
+		}
+	}
+	require.Equal(t, []string{string(reconstruct.StepAnalyzing), string(reconstruct.StepDeconstructing),
+		string(reconstruct.StepAssembling), string(reconstruct.StepFinalizing)}, steps, "every step is reported")
+
+	// River runs the job again (a worker that died after committing): nothing
+	// changes, nothing is charged twice.
+	res, err = b.work(t, reconstruct.NewBuiltin(), jobID, nil)
+	require.NoError(t, err)
+	require.Equal(t, river.EventKindJobCompleted, res.EventKind)
+	require.Equal(t, 1, b.env.CountEvents(t, "job.completed.v1", jobID))
+	require.Equal(t, 1, b.env.CountEvents(t, "subscription.credits_consumed.v1", jobID))
+	used, reserved := b.credits(t)
+	require.EqualValues(t, 1, used)
+	require.EqualValues(t, 0, reserved)
+}
+
+// failing always fails like a crashed GPU server.
+type failing struct{ calls atomic.Int32 }
+
+func (*failing) Name() string    { return "failing" }
+func (*failing) Version() string { return "0" }
+func (f *failing) Reconstruct(ctx context.Context, _ []byte, _ reconstruct.Options, progress reconstruct.ProgressFunc) (*reconstruct.Result, error) {
+	f.calls.Add(1)
+	progress(reconstruct.StepAnalyzing, 5)
+	return nil, errors.New("inference server answered 502")
+}
+
+func TestWorkerRetriesThenFailsOnLastAttemptAndReleasesTheCredit(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	jobID := b.createJob(t)
+
+	// Not the last attempt: River retries, nothing is recorded as failed.
+	_, err := b.work(t, &failing{}, jobID, &river.InsertOpts{MaxAttempts: 3})
+	require.ErrorContains(t, err, "inference server answered 502")
+	j, err := b.env.Jobs.Get(b.ctx, b.user, jobID)
+	require.NoError(t, err)
+	require.Equal(t, job.StatusProcessing, j.Status)
+	require.Zero(t, b.env.CountEvents(t, "job.failed.v1", jobID))
+	_, reserved := b.credits(t)
+	require.EqualValues(t, 1, reserved)
+
+	// The last attempt records the failure and gives the credit back.
+	res, err := b.work(t, &failing{}, jobID, &river.InsertOpts{MaxAttempts: 1})
+	require.NoError(t, err, "a cancelled job is not a test-worker error")
+	require.Equal(t, river.EventKindJobCancelled, res.EventKind)
+	j, err = b.env.Jobs.Get(b.ctx, b.user, jobID)
+	require.NoError(t, err)
+	require.Equal(t, job.StatusFailed, j.Status)
+	require.Equal(t, job.BuildFailedMessage, j.Error)
+	require.Equal(t, 1, b.env.CountEvents(t, "subscription.credits_released.v1", jobID))
+	used, reserved := b.credits(t)
+	require.Zero(t, used, "a failed build costs nothing")
+	require.Zero(t, reserved)
+
+	// Later runs change nothing.
+	_, err = b.work(t, reconstruct.NewBuiltin(), jobID, nil)
+	require.NoError(t, err)
+	require.Equal(t, 1, b.env.CountEvents(t, "job.failed.v1", jobID))
+	require.Zero(t, b.env.CountEvents(t, "job.completed.v1", jobID))
+}
+
+// badPhoto fails like the pipeline does on an undecodable photo.
+type badPhoto struct{}
+
+func (badPhoto) Name() string    { return "bad" }
+func (badPhoto) Version() string { return "0" }
+func (badPhoto) Reconstruct(context.Context, []byte, reconstruct.Options, reconstruct.ProgressFunc) (*reconstruct.Result, error) {
+	return nil, fmt.Errorf("decode: %w", imagecheck.ErrUnreadable)
+}
+
+func TestWorkerFailsAtOnceOnAPhotoProblem(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	jobID := b.createJob(t)
+	res, err := b.work(t, badPhoto{}, jobID, &river.InsertOpts{MaxAttempts: 3})
+	require.NoError(t, err)
+	require.Equal(t, river.EventKindJobCancelled, res.EventKind, "retrying cannot fix the photo")
+	j, err := b.env.Jobs.Get(b.ctx, b.user, jobID)
+	require.NoError(t, err)
+	require.Equal(t, job.StatusFailed, j.Status)
+	require.Equal(t, imagecheck.ErrUnreadable.Error()+" "+job.BuildFailedMessage, j.Error)
+	used, reserved := b.credits(t)
+	require.Zero(t, used)
+	require.Zero(t, reserved)
+}
+
+func TestWorkerFailsADeletedBlueprintWithoutCharging(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	jobID := b.createJob(t)
+	require.NoError(t, b.env.Jobs.Delete(b.ctx, b.user, jobID))
+	res, err := b.work(t, reconstruct.NewBuiltin(), jobID, nil)
+	require.NoError(t, err)
+	require.Equal(t, river.EventKindJobCompleted, res.EventKind)
+	require.Equal(t, 1, b.env.CountEvents(t, "job.failed.v1", jobID))
+	require.Zero(t, b.env.CountEvents(t, "job.started.v1", jobID))
+	used, reserved := b.credits(t)
+	require.Zero(t, used)
+	require.Zero(t, reserved)
+}
+
+// stallOnce blocks its first reconstruction until the worker's context is
+// cancelled (a worker shut down or killed mid-job), then behaves normally.
+type stallOnce struct {
+	inner   reconstruct.Reconstructor
+	calls   atomic.Int32
+	stalled chan struct{}
+}
+
+func (s *stallOnce) Name() string    { return s.inner.Name() }
+func (s *stallOnce) Version() string { return s.inner.Version() }
+func (s *stallOnce) Reconstruct(ctx context.Context, img []byte, o reconstruct.Options, p reconstruct.ProgressFunc) (*reconstruct.Result, error) {
+	if s.calls.Add(1) == 1 {
+		p(reconstruct.StepAnalyzing, 10)
+		close(s.stalled)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	return s.inner.Reconstruct(ctx, img, o, p)
+}
+
+func TestWorkerKilledMidJobStillCompletesOnceWithOneCredit(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	rec := &stallOnce{inner: reconstruct.NewBuiltin(), stalled: make(chan struct{})}
+	first := b.env.StartWorker(t, rec)
+	jobID := b.createJob(t)
+	select {
+	case <-rec.stalled:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the first worker never picked the job up")
+	}
+	b.env.WaitFor(t, b.user, jobID, 10*time.Second, func(j job.Job) bool { return j.Status == job.StatusProcessing })
+	stopCtx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	require.NoError(t, first.StopAndCancel(stopCtx), "the worker process stops with the job mid-flight")
+
+	b.env.StartWorker(t, rec) // the restarted process
+	j := b.env.WaitFor(t, b.user, jobID, 60*time.Second, func(j job.Job) bool { return j.Terminal() })
+	require.Equal(t, job.StatusCompleted, j.Status, j.Error)
+	require.Equal(t, 2, b.env.CountEvents(t, "job.started.v1", jobID), "two runs")
+	require.Equal(t, 1, b.env.CountEvents(t, "job.completed.v1", jobID))
+	require.Equal(t, 1, b.env.CountEvents(t, "subscription.credits_consumed.v1", jobID))
+	used, reserved := b.credits(t)
+	require.EqualValues(t, 1, used)
+	require.Zero(t, reserved)
+}
+
+func TestCrashedWorkerJobIsRescuedAndCompletedOnce(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	jobID := b.createJob(t)
+	// What a worker killed with SIGKILL leaves behind: River's row running
+	// since long ago, and our stream showing it started.
+	_, err := b.env.DB.Pool.Exec(b.ctx, `
+UPDATE river_job SET state = 'running', attempt = 1, attempted_at = now() - interval '1 hour',
+       attempted_by = ARRAY['dead-worker'] WHERE args->>'jobId' = $1`, jobID)
+	require.NoError(t, err)
+	require.NoError(t, pgxTx(b, func(tx pgx.Tx) error {
+		_, err := b.env.Store.Append(b.ctx, tx, events.Stream{Type: events.StreamJob, ID: jobID}, 1,
+			events.JobStarted{JobID: jobID, Attempt: 1, Worker: "dead-worker", At: time.Now().UTC()})
+		return err
+	}))
+
+	workers := river.NewWorkers()
+	river.AddWorker(workers, b.env.Worker(reconstruct.NewBuiltin()))
+	rc, err := river.NewClient(riverpgxv5.New(b.env.DB.Pool), &river.Config{
+		Logger: b.env.Logger, Queues: map[string]river.QueueConfig{job.QueueReconstruct: {MaxWorkers: 1}},
+		Workers: workers, JobTimeout: time.Second, RescueStuckJobsAfter: time.Second, TestOnly: true,
+		RetryPolicy: immediateRetry{}, FetchCooldown: 50 * time.Millisecond,
+	})
+	require.NoError(t, err)
+	require.NoError(t, rc.Start(b.ctx))
+	t.Cleanup(func() { _ = rc.StopAndCancel(context.Background()) })
+
+	j := b.env.WaitFor(t, b.user, jobID, 60*time.Second, func(j job.Job) bool { return j.Terminal() })
+	require.Equal(t, job.StatusCompleted, j.Status, j.Error)
+	require.Equal(t, 1, b.env.CountEvents(t, "job.completed.v1", jobID))
+	require.Equal(t, 1, b.env.CountEvents(t, "subscription.credits_consumed.v1", jobID))
+	require.Equal(t, 2, j.Attempt, "the rescued run is the second attempt")
+}
+
+// immediateRetry schedules rescued jobs right away so the test does not wait
+// for River's backoff.
+type immediateRetry struct{}
+
+func (immediateRetry) NextRetry(*rivertype.JobRow) time.Time { return time.Now() }
+
+func pgxTx(b bundle, fn func(pgx.Tx) error) error {
+	tx, err := b.env.DB.Pool.Begin(b.ctx)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback(b.ctx)
+		return err
+	}
+	return tx.Commit(b.ctx)
+}
+
+func TestReserveRefusesWhenCreditsRunOut(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	for range 5 { // the Free plan's AI credits
+		b.createJob(t)
+	}
+	_, err := b.env.Jobs.Create(b.ctx, b.user, b.imgURL)
+	require.ErrorIs(t, err, subscription.ErrInsufficientCredits)
+	var jobs int
+	require.NoError(t, b.env.DB.Pool.QueryRow(b.ctx, `SELECT count(*) FROM jobs WHERE user_id = $1`, b.user).Scan(&jobs))
+	require.Equal(t, 5, jobs, "no job without a credit")
+	var riverJobs int
+	require.NoError(t, b.env.DB.Pool.QueryRow(b.ctx, `SELECT count(*) FROM river_job WHERE kind = 'reconstruct'`).Scan(&riverJobs))
+	require.Equal(t, 5, riverJobs, "no River job without its event")
+}
+
+// TestIdlePickupLatency measures insert → JobStarted with an idle worker:
+// River is woken by LISTEN/NOTIFY on insert, not by polling, so the median
+// must stay under 100 ms.
+func TestIdlePickupLatency(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.env.StartWorker(t, reconstruct.NewBuiltin())
+	// A first job warms the client (leadership, connections).
+	first := b.createJob(t)
+	b.env.WaitFor(t, b.user, first, 30*time.Second, func(j job.Job) bool { return j.Terminal() })
+	lat := pickupLatencies(t, b, 4)
+	t.Logf("idle pickup latency insert→JobStarted: median %s, max %s (n=%d)", lat[len(lat)/2], lat[len(lat)-1], len(lat))
+	require.LessOrEqual(t, lat[len(lat)/2], 100*time.Millisecond)
+}
+
+func pickupLatencies(t testing.TB, b bundle, n int) []time.Duration {
+	var out []time.Duration
+	for range n {
+		time.Sleep(300 * time.Millisecond) // let the worker go idle
+		j, err := b.env.Jobs.Create(b.ctx, b.user, b.imgURL)
+		require.NoError(t, err)
+		done := b.env.WaitFor(t, b.user, j.ID, 30*time.Second, func(j job.Job) bool { return j.Terminal() })
+		require.NotNil(t, done.StartedAt)
+		out = append(out, done.StartedAt.Sub(done.QueuedAt))
+	}
+	sort.Slice(out, func(i, k int) bool { return out[i] < out[k] })
+	return out
+}
+
+// BenchmarkIdlePickupLatency reports insert → JobStarted latency in ms.
+func BenchmarkIdlePickupLatency(b *testing.B) {
+	env := jobtest.New(b, "http://photo3d.test")
+	bb := bundle{env: env, ctx: context.Background()}
+	bb.user = env.User(b)
+	_, err := env.DB.Pool.Exec(bb.ctx, `UPDATE subscriptions SET ai_credits_purchased = 1000000 WHERE user_id = $1`, bb.user)
+	require.NoError(b, err)
+	bb.imgURL = env.UploadPhoto(b, bb.user, jobtest.PNG(b, 128, 128))
+	env.StartWorker(b, reconstruct.NewBuiltin())
+	var total time.Duration
+	b.ResetTimer()
+	for range b.N {
+		lat := pickupLatencies(b, bb, 1)
+		total += lat[0]
+	}
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "pickup-ms/op")
+}
