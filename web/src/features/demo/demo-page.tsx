@@ -58,15 +58,17 @@ export default function DemoPage() {
               </button>
             </div>
             <div className="field demo__slider">
-              <label htmlFor={ids.exposure}>
-                Exposure <output>{exposure.toFixed(2)}</output>
-              </label>
+              <span className="demo__slider-head">
+                <label htmlFor={ids.exposure}>Exposure</label>
+                <output htmlFor={ids.exposure}>{exposure.toFixed(2)}</output>
+              </span>
               <input id={ids.exposure} type="range" min={EXPOSURE.min} max={EXPOSURE.max} step={EXPOSURE.step} value={exposure} onChange={(e) => setExposure(snapToStep(Number(e.target.value), EXPOSURE))} />
             </div>
             <div className="field demo__slider">
-              <label htmlFor={ids.shadow}>
-                Shadow <output>{shadow.toFixed(2)}</output>
-              </label>
+              <span className="demo__slider-head">
+                <label htmlFor={ids.shadow}>Shadow</label>
+                <output htmlFor={ids.shadow}>{shadow.toFixed(2)}</output>
+              </span>
               <input id={ids.shadow} type="range" min={SHADOW.min} max={SHADOW.max} step={SHADOW.step} value={shadow} onChange={(e) => setShadow(snapToStep(Number(e.target.value), SHADOW))} />
             </div>
             <div className="field">

@@ -1,0 +1,54 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderRoutes, stubFetch } from '../../test/render';
+import DemoPage from './demo-page';
+
+vi.mock('../../components/model-viewer/load-model-viewer', () => ({
+  MODEL_VIEWER_LOAD_ERROR: 'Failed to load model-viewer',
+  loadModelViewer: () => Promise.resolve(),
+}));
+
+afterEach(() => vi.unstubAllGlobals());
+
+const sample = (id: string) => ({ id, meshUrl: `/demo/${id}/model.glb`, imageUrl: `/demo/${id}/image.png` });
+
+describe('demo viewer', () => {
+  it('defaults to bed, with spin on, exposure 1 and shadow 0.6', async () => {
+    stubFetch({ 'GET /demo/index.json': () => new Response(JSON.stringify([sample('table'), sample('exploded-bed'), sample('bed')])) });
+    renderRoutes([{ path: '/demo', element: <DemoPage /> }], ['/demo']);
+    const select = await screen.findByTestId('demo-select');
+    expect(select).toHaveValue('bed');
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Table', 'Exploded Bed', 'Bed']);
+    const viewer = await waitFor(() => document.querySelector('model-viewer') as HTMLElement);
+    expect(viewer).toHaveAttribute('src', '/demo/bed/model.glb');
+    expect(viewer).toHaveAttribute('auto-rotate');
+    expect(viewer).toHaveAttribute('exposure', '1');
+    expect(viewer).toHaveAttribute('shadow-intensity', '0.6');
+    expect(viewer).toHaveAttribute('ar-modes', 'webxr scene-viewer quick-look');
+    expect(screen.getByRole('img', { name: 'Reference photo: Bed' })).toHaveAttribute('src', '/demo/bed/image.png');
+
+    const exposure = screen.getByRole('slider', { name: 'Exposure' });
+    expect(exposure).toHaveAttribute('min', '0.6');
+    expect(exposure).toHaveAttribute('max', '1.6');
+    expect(exposure).toHaveAttribute('step', '0.05');
+    const shadow = screen.getByRole('slider', { name: 'Shadow' });
+    expect(shadow).toHaveAttribute('min', '0');
+    expect(shadow).toHaveAttribute('max', '1');
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'On' }));
+    expect(screen.getByRole('button', { name: 'Off' })).toHaveAttribute('aria-pressed', 'false');
+    expect(document.querySelector('model-viewer')).not.toHaveAttribute('auto-rotate');
+    await user.click(screen.getByRole('button', { name: 'Light' }));
+    expect(screen.getByRole('button', { name: 'White' })).toHaveAttribute('aria-pressed', 'true');
+    await user.selectOptions(select, 'table');
+    await waitFor(() => expect(document.querySelector('model-viewer')).toHaveAttribute('src', '/demo/table/model.glb'));
+  });
+
+  it('hints at adding demo folders when there are none', async () => {
+    stubFetch({ 'GET /demo/index.json': () => new Response('<!doctype html>', { status: 200 }) });
+    renderRoutes([{ path: '/demo', element: <DemoPage /> }], ['/demo']);
+    expect(await screen.findByText(/Add folders with a \.glb and an image under web\/public\/demo\//)).toBeInTheDocument();
+  });
+});
