@@ -66,7 +66,7 @@ async function loadViewer() {
   const el = await waitFor(() => {
     const e = document.querySelector('model-viewer');
     if (!e) throw new Error('no viewer yet');
-    return e as HTMLElement & Record<string | symbol, unknown>;
+    return e as unknown as HTMLElement & Record<string | symbol, unknown>;
   });
   const graph = fakeScene();
   el[Symbol('scene')] = graph.scene;
