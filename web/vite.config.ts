@@ -17,6 +17,14 @@ export default defineConfig({
     emptyOutDir: true,
     // scripts/route-size.mjs reads the manifest to total the JS a route loads.
     manifest: true,
+    rolldownOptions: {
+      // The public share/embed pages (served by the api, not the SPA) load
+      // their own entry; web/manifest.go looks its files up in the manifest.
+      input: {
+        index: 'index.html',
+        'public-viewer': 'src/public-viewer/viewer.ts',
+      },
+    },
   },
   test: {
     environment: 'jsdom',

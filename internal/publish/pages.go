@@ -48,8 +48,9 @@ type Brands interface {
 
 // Assets are the public viewer's built script and styles (web/manifest.go).
 type Assets struct {
-	Script string
-	Styles []string
+	Script  string
+	Preload []string // chunks the script imports, fetched in parallel with it
+	Styles  []string
 }
 
 // PagesConfig wires the public pages.
@@ -215,6 +216,7 @@ type pageView struct {
 	LogoURL      string
 	QRURL        string
 	Script       string
+	Preload      []string
 	Styles       []string
 	JSONLD       any
 	Embed        bool
@@ -278,7 +280,7 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 		Description: title + " in interactive 3D: turn it, zoom in and place it in your room.",
 		ModelURL:    "/v/" + slug + "/model.glb?v=" + tag,
 		QRURL:       "/v/" + slug + "/qr.png",
-		Script:      p.cfg.Assets.Script, Styles: p.cfg.Assets.Styles,
+		Script:      p.cfg.Assets.Script, Preload: p.cfg.Assets.Preload, Styles: p.cfg.Assets.Styles,
 	}
 	if snap.ThumbnailKey != "" {
 		v.PosterURL = "/v/" + slug + "/poster.png?v=" + tag

@@ -1,0 +1,58 @@
+/**
+ * Script of the public share page (/v/{slug}) and the embed (/embed/{slug}),
+ * which the Go api renders server-side. It is a separate Vite entry so those
+ * pages load only the 3D viewer, never the workspace app, and it is served
+ * from the same origin because their Content-Security-Policy allows scripts
+ * from 'self' only. It sends nothing anywhere: no analytics, no identifiers.
+ */
+import '@google/model-viewer';
+import './viewer.css';
+
+interface ModelViewerElement extends HTMLElement {
+  canActivateAR?: boolean;
+}
+
+/** Phones and tablets place the model with their own AR button, so the QR code is for desktops. */
+function isHandheld(): boolean {
+  return window.matchMedia('(pointer: coarse)').matches || /Android|iPhone|iPad|iPod|Mobile/i.test(navigator.userAgent);
+}
+
+function wireQRCode(viewer: ModelViewerElement | null): void {
+  const qr = document.getElementById('qr');
+  if (!(qr instanceof HTMLDetailsElement)) return;
+  const hide = () => {
+    qr.hidden = true;
+  };
+  if (isHandheld()) hide();
+  // Once the viewer knows AR works here, the phone's own button is the way in.
+  viewer?.addEventListener('load', () => {
+    if (viewer.canActivateAR) hide();
+  });
+}
+
+function wireFullscreen(viewer: ModelViewerElement | null): void {
+  const button = document.getElementById('fullscreen');
+  if (!(button instanceof HTMLButtonElement) || !viewer || !document.fullscreenEnabled) return;
+  button.hidden = false;
+  const label = () => {
+    button.textContent = document.fullscreenElement ? 'Exit full screen' : 'Full screen';
+  };
+  button.addEventListener('click', () => {
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void document.documentElement.requestFullscreen();
+  });
+  document.addEventListener('fullscreenchange', label);
+  label();
+}
+
+function wireErrors(viewer: ModelViewerElement | null): void {
+  viewer?.addEventListener('error', () => {
+    viewer.classList.add('p3d-failed');
+    viewer.setAttribute('aria-label', 'The 3D model could not be loaded. Please reload the page.');
+  });
+}
+
+const viewer = document.getElementById('viewer') as ModelViewerElement | null;
+wireQRCode(viewer);
+wireFullscreen(viewer);
+wireErrors(viewer);
