@@ -34,6 +34,7 @@ import (
 	"github.com/photo3d/photo3d/internal/metrics"
 	"github.com/photo3d/photo3d/internal/notify"
 	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/workspace"
@@ -74,7 +75,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	ms := metrics.New()
 	ms.RegisterDatabase(pool, nil, log)
 	store := eventstore.New(events.Domain(),
-		eventstore.WithInline(upload.Projection{}, job.Projection{}),
+		eventstore.WithInline(upload.Projection{}, job.Projection{}, publish.Projection{}),
 		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }))
 	// Insert-only: no Queues and never started, so the api never works jobs.
 	riverClient, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: log})
@@ -120,6 +121,29 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return fmt.Errorf("create account service: %w", err)
 	}
 
+	// Publishing: share links and the metered public pages. The meter leases
+	// blocks of views from the subscription ledger and flushes what it served
+	// every two seconds; the pages hear other instances' changes via NOTIFY.
+	publications := publish.NewService(pool, store, publish.SubscriptionPlans{Subscriptions: credits, DB: pool}, cfg.PublicBaseURL)
+	meter := publish.NewMeter(pool, credits, store, log, publish.MeterConfig{})
+	viewerAssets, err := web.LookupEntry("src/public-viewer/viewer.ts")
+	if err != nil {
+		log.Warn("public pages will render without the 3D viewer script", "err", err)
+	}
+	pages := publish.NewPages(publish.PagesConfig{
+		DB: pool, Store: store, Bucket: blobs.Bucket, Meter: meter, BaseURL: cfg.PublicBaseURL, Log: log,
+		Assets: publish.Assets{Script: viewerAssets.Script, Preload: viewerAssets.Preload, Styles: viewerAssets.Styles},
+		Brands: publish.BrandsFunc(func(ctx context.Context, userID string) (publish.Brand, error) {
+			b, err := accounts.Branding(ctx, pool, userID)
+			return publish.Brand{Name: b.BrandName, Color: b.BrandColor, LogoKey: b.LogoKey}, err
+		}),
+	})
+	background, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopBackground()
+	meterDone := make(chan struct{})
+	go func() { meter.Run(background); close(meterDone) }()
+	go pages.Listen(background)
+
 	workspaceItems := workspace.NewReader(pool)
 	router := httpapi.NewRouter(httpapi.Deps{
 		Logger:       log,
@@ -144,6 +168,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Subscriptions: credits,
 		Media:         blobs.Bucket,
 		Outbox:        outbox,
+
+		Publications:    publications,
+		PublicPages:     pages,
+		PublicRateLimit: cfg.PublicRateLimit,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr())
@@ -173,6 +201,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("drain http: %w", err)
+	}
+	// Record the views served and give unused leased views back, so other
+	// instances (and the owner's balance) have them at once.
+	stopBackground()
+	<-meterDone
+	if err := meter.Close(shutdownCtx); err != nil {
+		log.Error("return public view leases", "err", err)
 	}
 	log.Info("api stopped")
 	return nil

@@ -35,6 +35,8 @@ type Config struct {
 	DevMode       bool
 	MaxBodyBytes  int64
 
+	PublicRateLimit int // requests per minute per IP on the public share/embed pages
+
 	SignupMode      string // open | invite
 	GoogleClientID  string
 	GoogleJWKSURL   string
@@ -73,6 +75,7 @@ var settings = []setting{
 	{"LOG_LEVEL", "info", "debug | info | warn | error"},
 	{"DEV_MODE", "false", "enables the dev outbox and debug endpoints; never in production"},
 	{"MAX_BODY_BYTES", "1048576", "largest JSON request body"},
+	{"PUBLIC_RATE_LIMIT", "600", "requests per minute per client IP on public share and embed pages"},
 	{"SIGNUP_MODE", "open", "open | invite (invite codes from `worker invite create EMAIL`)"},
 	{"GOOGLE_CLIENT_ID", "", "OAuth client id for Google sign-in; empty disables it"},
 	{"GOOGLE_JWKS_URL", "https://www.googleapis.com/oauth2/v3/certs", "where Google's signing keys are fetched"},
@@ -143,6 +146,7 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	c.Port = parseInt(get("PORT"), "PORT", &errs)
 	c.DevMode = parseBool(get("DEV_MODE"), "DEV_MODE", &errs)
 	c.MaxBodyBytes = int64(parseInt(get("MAX_BODY_BYTES"), "MAX_BODY_BYTES", &errs))
+	c.PublicRateLimit = parseInt(get("PUBLIC_RATE_LIMIT"), "PUBLIC_RATE_LIMIT", &errs)
 	c.ReconstructWorkers = parseInt(get("RECONSTRUCT_WORKERS"), "RECONSTRUCT_WORKERS", &errs)
 	c.ReconstructTimeout = parseDuration(get("RECONSTRUCT_TIMEOUT"), "RECONSTRUCT_TIMEOUT", &errs)
 	c.ShutdownTimeout = parseDuration(get("SHUTDOWN_TIMEOUT"), "SHUTDOWN_TIMEOUT", &errs)
