@@ -119,7 +119,9 @@ func (s *Service) toBranding(b brandingRow) Branding {
 }
 
 // UserStream is the stream of one user.
-func UserStream(userID string) events.Stream { return events.Stream{Type: events.StreamUser, ID: userID} }
+func UserStream(userID string) events.Stream {
+	return events.Stream{Type: events.StreamUser, ID: userID}
+}
 
 func (s *Service) apply(ctx context.Context, tx pgx.Tx, userID string, expected int64, evs ...events.Event) error {
 	envs, err := s.store.Append(ctx, tx, UserStream(userID), expected, evs...)
