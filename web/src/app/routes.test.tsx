@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AUTH_STORAGE_KEY, TOKEN_EXPIRED_EVENT } from '../lib/auth-storage';
+import { AUTH_STORAGE_KEY, saveAuth, TOKEN_EXPIRED_EVENT } from '../lib/auth-storage';
 import { freeSubscription, trialSubscription } from '../test/fixtures';
-import { renderRoutes, signIn, stubFetch } from '../test/render';
+import { jsonResponse, renderRoutes, signIn, stubFetch, testUser } from '../test/render';
 import { routes } from './routes';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -60,21 +60,6 @@ describe('routing and guards', () => {
     stubFetch({});
     renderRoutes(routes, ['/demo']);
     expect(await screen.findByText(/No demo models found\. Add folders with a \.glb and an image under web\/public\/demo\//)).toBeInTheDocument();
-  });
-
-  it('lists demo samples, selecting bed first', async () => {
-    stubFetch({
-      'GET /demo/index.json': () =>
-        new Response(
-          JSON.stringify([
-            { id: 'table', name: 'Table', meshUrl: '/demo/table/table.glb', imageUrl: '/demo/table/table.png' },
-            { id: 'bed', name: 'Bed', meshUrl: '/demo/bed/bed.glb', imageUrl: '/demo/bed/bed.png' },
-          ]),
-        ),
-    });
-    renderRoutes(routes, ['/demo']);
-    expect(await screen.findByLabelText('Product')).toHaveValue('bed');
-    expect(screen.getByRole('button', { name: 'Table' })).toHaveAttribute('aria-pressed', 'false');
   });
 
   it('signs out when the token-expired event fires', async () => {
@@ -174,5 +159,24 @@ describe('workspace shell', () => {
     await user.type(box, 'oak{Enter}');
     await waitFor(() => expect(router.state.location.pathname).toBe('/workspace/settings'));
     expect(box).toHaveValue('');
+  });
+});
+
+describe('session expiry', () => {
+  it('signs out when the stored expiry passes', async () => {
+    saveAuth({ token: 'short', user: testUser, expiresAt: Date.now() + 1500 }, false);
+    workspaceServer();
+    const { router } = renderRoutes(routes, ['/my-home']);
+    await screen.findByRole('heading', { name: /Asha/ });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'), { timeout: 4000 });
+    expect(router.state.location.state).toEqual({ from: '/my-home' });
+  });
+
+  it('a 401 from a workspace call signs out even when no token was sent', async () => {
+    signIn();
+    workspaceServer({ 'GET /api/dashboard': () => jsonResponse({ success: false, error: { code: 'unauthorized', message: 'Please sign in' } }, 401) });
+    const { router } = renderRoutes(routes, ['/my-home']);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(sessionStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
   });
 });

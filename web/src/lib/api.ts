@@ -90,8 +90,9 @@ export const apiBaseQuery: BaseQueryFn<ApiArgs | string, unknown, ApiError> = as
   } catch (e) {
     return { error: { status: 'FETCH_ERROR', message: e instanceof Error && e.name === 'AbortError' ? 'Request cancelled' : 'Could not reach the server. Check your connection and try again.' } };
   }
-  // A rejected token signs the user out; a 401 to an anonymous call (wrong password) does not.
-  if (res.status === 401 && token) {
+  // A 401 means the session is gone (rejected or expired token) and signs the user out;
+  // a 401 from the sign-in calls themselves (wrong password) does not.
+  if (res.status === 401 && !args.absolute && !args.url.startsWith('/auth/')) {
     clearAuth();
     if (typeof window !== 'undefined') window.dispatchEvent(new Event(TOKEN_EXPIRED_EVENT));
   }

@@ -39,6 +39,7 @@ const authSlice = createSlice({
   selectors: {
     selectAuthStatus: (s) => s.status,
     selectAuthUser: (s) => s.user,
+    selectAuthExpiresAt: (s) => s.expiresAt,
   },
 });
 
@@ -49,4 +50,4 @@ declare module './root-reducer' {
 const injected = authSlice.injectInto(rootReducer);
 
 export const { authLoaded, signedIn, signedOut, userUpdated } = authSlice.actions;
-export const { selectAuthStatus, selectAuthUser } = injected.selectors;
+export const { selectAuthStatus, selectAuthUser, selectAuthExpiresAt } = injected.selectors;
