@@ -261,7 +261,7 @@ func listBlueprints(s *job.Service) Handler {
 		p := job.ListParams{Cursor: q.Get("cursor")}
 		if v := q.Get("limit"); v != "" {
 			n, err := strconv.Atoi(v)
-			if err != nil {
+			if err != nil || n < 1 {
 				return job.ErrBadLimit
 			}
 			p.Limit = n

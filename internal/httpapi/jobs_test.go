@@ -1,0 +1,449 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+	"github.com/stretchr/testify/require"
+
+	"github.com/photo3d/photo3d/internal/auth"
+	"github.com/photo3d/photo3d/internal/gltfvalidate"
+	"github.com/photo3d/photo3d/internal/job"
+	"github.com/photo3d/photo3d/internal/job/jobtest"
+	"github.com/photo3d/photo3d/internal/reconstruct"
+)
+
+type jobReply struct {
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Status       string          `json:"status"`
+	Progress     int             `json:"progress"`
+	Step         string          `json:"step"`
+	Steps        []stepView      `json:"steps"`
+	ImageURL     string          `json:"imageURL"`
+	ModelURL     string          `json:"modelURL"`
+	ThumbnailURL string          `json:"thumbnailURL"`
+	AssetID      string          `json:"assetId"`
+	Parts        []any           `json:"parts"`
+	Stats        json.RawMessage `json:"stats"`
+	Error        string          `json:"error"`
+}
+
+func decodeAs[T any](t testing.TB, raw json.RawMessage) T {
+	t.Helper()
+	var v T
+	require.NoError(t, json.Unmarshal(raw, &v), string(raw))
+	return v
+}
+
+// liveStack is the real stack on a real port: HTTP server, Postgres, River
+// with LISTEN/NOTIFY and the built-in reconstructor.
+type liveStack struct {
+	env    *jobtest.Env
+	srv    *httptest.Server
+	tokens *auth.Tokens
+}
+
+func newLiveStack(t testing.TB, devMode bool) liveStack {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(nil)
+	base := "http://" + srv.Listener.Addr().String()
+	env := jobtest.New(t, base)
+	srv.Config.Handler = creationRouter(env, devMode)
+	srv.Start()
+	t.Cleanup(srv.Close)
+	env.StartWorker(t, reconstruct.NewBuiltin())
+	return liveStack{env: env, srv: srv, tokens: auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), base)}
+}
+
+func (l liveStack) do(t testing.TB, user, method, target, contentType string, body io.Reader) (*http.Response, reply, []byte) {
+	t.Helper()
+	if strings.HasPrefix(target, "/") {
+		target = l.srv.URL + target
+	}
+	req, err := http.NewRequest(method, target, body)
+	require.NoError(t, err)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if user != "" {
+		tok, _, err := l.tokens.Issue(user)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	res, err := l.srv.Client().Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	var r reply
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+		require.NoError(t, json.Unmarshal(raw, &r), string(raw))
+	}
+	return res, r, raw
+}
+
+func (l liveStack) jsonCall(t testing.TB, user, method, path string, body any) (*http.Response, reply) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		require.NoError(t, err)
+		rd = strings.NewReader(string(b))
+	}
+	res, r, _ := l.do(t, user, method, path, "application/json", rd)
+	return res, r
+}
+
+// uploadToCompleted is the merchant's whole journey as the web client makes
+// it: ask for a slot, PUT the photo to the signed URL, start the job, poll
+// until it completes. It returns the finished job and the wall time.
+func (l liveStack) uploadToCompleted(t testing.TB, user string, photo []byte) (jobReply, time.Duration) {
+	t.Helper()
+	start := time.Now()
+	res, r := l.jsonCall(t, user, "POST", "/api/uploads", map[string]any{"filename": "red-vase.png", "contentType": "image/png", "size": len(photo)})
+	require.Equal(t, http.StatusCreated, res.StatusCode)
+	slot := decodeAs[uploadSlot](t, r.Data)
+	res, _, raw := l.do(t, "", "PUT", slot.UploadURL, "image/png", strings.NewReader(string(photo)))
+	require.Equal(t, http.StatusOK, res.StatusCode, string(raw))
+	imageURL := res.Header.Get("Location")
+	res, r = l.jsonCall(t, user, "POST", "/api/jobs", map[string]any{"imageURL": imageURL})
+	require.Equal(t, http.StatusCreated, res.StatusCode)
+	j := decodeAs[jobReply](t, r.Data)
+	deadline := time.Now().Add(60 * time.Second)
+	for j.Status != job.StatusCompleted && j.Status != job.StatusFailed {
+		require.True(t, time.Now().Before(deadline), "job %s stuck at %s %d%%", j.ID, j.Status, j.Progress)
+		time.Sleep(10 * time.Millisecond)
+		res, r = l.jsonCall(t, user, "GET", "/api/jobs/"+j.ID, nil)
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		j = decodeAs[jobReply](t, r.Data)
+	}
+	return j, time.Since(start)
+}
+
+// TestUploadToDownloadEndToEnd runs the real stack: signed PUT, POST /jobs,
+// River picking the job up, the built-in reconstructor, and downloads of
+// the model (validated by Khronos glTF-Validator), thumbnail and asset.
+func TestUploadToDownloadEndToEnd(t *testing.T) {
+	t.Parallel()
+	l := newLiveStack(t, true)
+	user := l.env.User(t)
+	j, elapsed := l.uploadToCompleted(t, user, jobtest.PNG(t, 480, 480))
+	t.Logf("upload → completed in %s", elapsed)
+	require.Equal(t, job.StatusCompleted, j.Status, j.Error)
+	require.Equal(t, 100, j.Progress)
+	require.Equal(t, "red-vase", j.Name)
+	require.NotEmpty(t, j.Parts)
+	for _, st := range j.Steps {
+		require.Equal(t, "done", st.State)
+	}
+
+	res, r := l.jsonCall(t, user, "GET", "/api/assets/"+j.AssetID, nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	asset := decodeAs[map[string]any](t, r.Data)
+	require.Equal(t, job.ModelContentType, asset["contentType"])
+	require.Equal(t, "red-vase.glb", asset["filename"])
+
+	// The signed URLs work without an Authorization header, as model-viewer needs.
+	res, _, glb := l.do(t, "", "GET", asset["url"].(string), "", nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Equal(t, job.ModelContentType, res.Header.Get("Content-Type"))
+	require.EqualValues(t, asset["bytes"], len(glb))
+	gltfvalidate.Validate(t, glb)
+	res, _, model := l.do(t, "", "GET", j.ModelURL, "", nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Equal(t, glb, model)
+	res, _, thumb := l.do(t, "", "GET", j.ThumbnailURL, "", nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Equal(t, "image/png", res.Header.Get("Content-Type"))
+	require.NotEmpty(t, thumb)
+	res, _, photo := l.do(t, "", "GET", j.ImageURL, "", nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Equal(t, "image/png", res.Header.Get("Content-Type"))
+	require.NotEmpty(t, photo)
+
+	res, _, file := l.do(t, user, "GET", "/api/assets/"+j.AssetID+"/file", "", nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Equal(t, `attachment; filename="red-vase.glb"`, res.Header.Get("Content-Disposition"))
+	require.Equal(t, glb, file)
+	res, _, _ = l.do(t, user, "GET", "/api/jobs/"+j.ID+"/thumbnail", "", nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+
+	res, r = l.jsonCall(t, user, "GET", "/api/blueprints", nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	page := decodeAs[blueprintPage](t, r.Data)
+	require.Equal(t, 1, page.Total)
+	require.Equal(t, j.ID, page.Items[0].JobID)
+	require.Equal(t, job.BlueprintReady, page.Items[0].Status)
+	require.NotEmpty(t, page.Items[0].ThumbnailURL)
+
+	// Debug views (DEV_MODE): health and the intermediate images.
+	res, r = l.jsonCall(t, user, "GET", "/api/jobs/debug/test", nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	health := decodeAs[job.Health](t, r.Data)
+	require.True(t, health.OK)
+	require.Equal(t, 1, health.Recent.Completed)
+	require.Contains(t, health.Recent.AvgStepMillis, reconstruct.StageAnalyze)
+	res, r = l.jsonCall(t, user, "GET", "/api/jobs/debug/inference/"+j.ID, nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	inf := decodeAs[map[string]any](t, r.Data)
+	require.NotEmpty(t, inf["timeline"])
+	require.NotNil(t, inf["pickupMillis"])
+	for _, k := range []string{"maskURL", "partsMapURL"} {
+		res, _, img := l.do(t, "", "GET", inf[k].(string), "", nil)
+		require.Equal(t, http.StatusOK, res.StatusCode, k)
+		require.Equal(t, "image/png", res.Header.Get("Content-Type"), k)
+		require.NotEmpty(t, img, k)
+	}
+	require.Equal(t, 1, l.env.CountEvents(t, "subscription.credits_consumed.v1", j.ID))
+}
+
+// BenchmarkUploadToCompleted reports the merchant's wait, upload to
+// completed job, through the real stack (target ≤ 2 s).
+func BenchmarkUploadToCompleted(b *testing.B) {
+	l := newLiveStack(b, false)
+	user := l.env.User(b)
+	_, err := l.env.DB.Pool.Exec(context.Background(), `UPDATE subscriptions SET ai_credits_purchased = 1000000 WHERE user_id = $1`, user)
+	require.NoError(b, err)
+	photo := jobtest.JPEG(b, 1024, 1024)
+	var all []time.Duration
+	b.ResetTimer()
+	for range b.N {
+		j, d := l.uploadToCompleted(b, user, photo)
+		require.Equal(b, job.StatusCompleted, j.Status, j.Error)
+		all = append(all, d)
+	}
+	sort.Slice(all, func(i, k int) bool { return all[i] < all[k] })
+	b.ReportMetric(float64(all[len(all)/2].Milliseconds()), "p50-ms")
+	b.ReportMetric(float64(all[len(all)-1].Milliseconds()), "max-ms")
+}
+
+func TestCreateJobScenarios(t *testing.T) {
+	t.Parallel()
+	s := newCreationStack(t, false)
+	user := s.env.User(t)
+	other := s.env.User(t)
+	own := s.put(t, user, jobtest.PNG(t, 64, 64))
+	theirs := s.put(t, other, jobtest.PNG(t, 64, 64))
+	pending := s.slot(t, user, "later.png").PublicURL
+	ownPath := strings.TrimPrefix(own, creationBase)
+	noImage := "Upload succeeded but did not return an image URL."
+	notYours := "Choose a photo you uploaded to Photo3D."
+	cases := []struct {
+		name          string
+		body          any
+		status        int
+		code, message string
+		queued        int // job.queued.v1 and subscription.credits_reserved.v1 appended
+	}{
+		{"own upload, absolute", map[string]any{"imageURL": own}, 201, "", "", 1},
+		{"own upload, relative", map[string]any{"imageURL": ownPath}, 201, "", "", 1},
+		{"no imageURL", map[string]any{}, 400, "image_url_required", noImage, 0},
+		{"blank imageURL", map[string]any{"imageURL": "  "}, 400, "image_url_required", noImage, 0},
+		{"someone else's upload", map[string]any{"imageURL": theirs}, 400, "invalid_image_url", notYours, 0},
+		{"an outside URL", map[string]any{"imageURL": "https://images.example.com/vase.png"}, 400, "invalid_image_url", notYours, 0},
+		{"our path on another host", map[string]any{"imageURL": "http://evil.test" + ownPath}, 400, "invalid_image_url", notYours, 0},
+		{"internal address", map[string]any{"imageURL": "http://169.254.169.254/latest/meta-data"}, 400, "invalid_image_url", notYours, 0},
+		{"file URL", map[string]any{"imageURL": "file:///etc/passwd"}, 400, "invalid_image_url", notYours, 0},
+		{"query string appended", map[string]any{"imageURL": own + "?x=1"}, 400, "invalid_image_url", notYours, 0},
+		{"path traversal", map[string]any{"imageURL": creationBase + "/api/uploads/../uploads/x/image"}, 400, "invalid_image_url", notYours, 0},
+		{"upload never received", map[string]any{"imageURL": pending}, 400, "upload_incomplete", "This photo has not finished uploading. Please upload it again.", 0},
+		{"wrong type", map[string]any{"imageURL": 42}, 400, "invalid_json", `The field "imageURL" has the wrong type.`, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			q, res := s.eventCount(t, "job.queued.v1"), s.eventCount(t, "subscription.credits_reserved.v1")
+			rec, r := s.json(t, user, "POST", "/api/jobs", c.body)
+			require.Equal(t, c.status, rec.Code, rec.Body.String())
+			require.Equal(t, c.queued, s.eventCount(t, "job.queued.v1")-q)
+			require.Equal(t, c.queued, s.eventCount(t, "subscription.credits_reserved.v1")-res)
+			if c.code != "" {
+				require.Equal(t, c.code, r.Error.Code)
+				require.Equal(t, c.message, r.Error.Message)
+				return
+			}
+			j := decodeAs[jobReply](t, r.Data)
+			require.Equal(t, job.StatusQueued, j.Status)
+			require.Equal(t, 0, j.Progress)
+			require.Equal(t, "/api/jobs/"+j.ID, rec.Header().Get("Location"))
+			require.True(t, strings.HasPrefix(j.ImageURL, creationBase+"/blobs?"), "a signed photo URL")
+			require.Empty(t, j.ModelURL)
+		})
+	}
+
+	t.Run("out of AI credits", func(t *testing.T) {
+		for range 3 { // 5 Free credits, 2 used above
+			rec, _ := s.json(t, user, "POST", "/api/jobs", map[string]any{"imageURL": own})
+			require.Equal(t, http.StatusCreated, rec.Code)
+		}
+		q := s.eventCount(t, "job.queued.v1")
+		rec, r := s.json(t, user, "POST", "/api/jobs", map[string]any{"imageURL": own})
+		require.Equal(t, http.StatusPaymentRequired, rec.Code)
+		require.Equal(t, "insufficient_credits", r.Error.Code)
+		require.Contains(t, r.Error.Message, "AI credits")
+		require.Equal(t, q, s.eventCount(t, "job.queued.v1"))
+	})
+}
+
+// TestOtherUsersIDsAreNotFound checks every id-taking route answers another
+// user's ids exactly like ids that do not exist.
+func TestOtherUsersIDsAreNotFound(t *testing.T) {
+	t.Parallel()
+	s := newCreationStack(t, true)
+	owner := s.env.User(t)
+	intruder := s.env.User(t)
+	imageURL := s.put(t, owner, jobtest.PNG(t, 96, 96))
+	rec, r := s.json(t, owner, "POST", "/api/jobs", map[string]any{"imageURL": imageURL})
+	require.Equal(t, http.StatusCreated, rec.Code)
+	jobID := decodeAs[jobReply](t, r.Data).ID
+	require.NoError(t, s.env.Worker(reconstruct.NewBuiltin()).Work(context.Background(), riverJob(jobID)))
+	j, err := s.env.Jobs.Get(context.Background(), owner, jobID)
+	require.NoError(t, err)
+	require.Equal(t, job.StatusCompleted, j.Status, j.Error)
+	uploadPath := strings.TrimPrefix(imageURL, creationBase)
+
+	routes := []struct{ method, path string }{
+		{"GET", "/api/jobs/" + jobID},
+		{"GET", "/api/jobs/" + jobID + "/thumbnail"},
+		{"GET", "/api/jobs/debug/inference/" + jobID},
+		{"GET", "/api/assets/" + j.AssetID},
+		{"GET", "/api/assets/" + j.AssetID + "/file"},
+		{"GET", "/api/blueprints/" + jobID},
+		{"PATCH", "/api/blueprints/" + jobID},
+		{"DELETE", "/api/blueprints/" + jobID},
+		{"GET", uploadPath},
+	}
+	for _, rt := range routes {
+		t.Run(rt.method+" "+rt.path, func(t *testing.T) {
+			before := s.eventCount(t, "blueprint.renamed.v1") + s.eventCount(t, "blueprint.deleted.v1")
+			rec, r := s.json(t, intruder, rt.method, rt.path, map[string]any{"name": "mine now"})
+			require.Equal(t, http.StatusNotFound, rec.Code, rec.Body.String())
+			require.Equal(t, "not_found", r.Error.Code)
+			require.Equal(t, before, s.eventCount(t, "blueprint.renamed.v1")+s.eventCount(t, "blueprint.deleted.v1"))
+			missing := strings.ReplaceAll(strings.ReplaceAll(rt.path, jobID, "0190aaaa-0000-7000-8000-000000000000"),
+				j.AssetID, "0190aaaa-0000-7000-8000-000000000001")
+			if strings.HasPrefix(rt.path, "/api/uploads/") {
+				missing = "/api/uploads/0190aaaa-0000-7000-8000-000000000002/image"
+			}
+			rec2, r2 := s.json(t, intruder, rt.method, missing, map[string]any{"name": "mine now"})
+			require.Equal(t, http.StatusNotFound, rec2.Code)
+			require.Equal(t, r.Error.Message, r2.Error.Message, "indistinguishable from a missing id")
+			rec3, _ := s.json(t, owner, rt.method, rt.path, map[string]any{"name": "still mine"})
+			if rt.method == "GET" {
+				require.Equal(t, http.StatusOK, rec3.Code, "the owner still sees it")
+			}
+		})
+	}
+}
+
+// riverJob is the job River would hand the worker on a first attempt.
+func riverJob(jobID string) *river.Job[job.ReconstructArgs] {
+	return &river.Job[job.ReconstructArgs]{JobRow: &rivertype.JobRow{ID: 1, Attempt: 1, MaxAttempts: job.MaxAttempts,
+		State: rivertype.JobStateRunning}, Args: job.ReconstructArgs{JobID: jobID}}
+}
+
+func TestBlueprintScenarios(t *testing.T) {
+	t.Parallel()
+	s := newCreationStack(t, false)
+	user := s.env.User(t)
+	imageURL := s.put(t, user, jobtest.PNG(t, 64, 64))
+	var ids []string
+	for range 3 {
+		rec, r := s.json(t, user, "POST", "/api/jobs", map[string]any{"imageURL": imageURL})
+		require.Equal(t, http.StatusCreated, rec.Code)
+		ids = append(ids, decodeAs[jobReply](t, r.Data).ID)
+	}
+
+	t.Run("pages newest first", func(t *testing.T) {
+		rec, r := s.json(t, user, "GET", "/api/blueprints?limit=2", nil)
+		require.Equal(t, http.StatusOK, rec.Code)
+		p1 := decodeAs[blueprintPage](t, r.Data)
+		require.Equal(t, 3, p1.Total)
+		require.Len(t, p1.Items, 2)
+		require.Equal(t, []string{ids[2], ids[1]}, []string{p1.Items[0].ID, p1.Items[1].ID})
+		require.Equal(t, p1.Items[0].ID, p1.Items[0].JobID)
+		require.Equal(t, job.BlueprintProcessing, p1.Items[0].Status)
+		require.NotEmpty(t, p1.NextCursor)
+		rec, r = s.json(t, user, "GET", "/api/blueprints?limit=2&cursor="+p1.NextCursor, nil)
+		require.Equal(t, http.StatusOK, rec.Code)
+		p2 := decodeAs[blueprintPage](t, r.Data)
+		require.Len(t, p2.Items, 1)
+		require.Equal(t, ids[0], p2.Items[0].ID)
+		require.Empty(t, p2.NextCursor)
+	})
+
+	cases := []struct {
+		name, method, path string
+		body               any
+		status             int
+		code               string
+		event              string // appended on success
+	}{
+		{"limit 0", "GET", "/api/blueprints?limit=0", nil, 400, "invalid_limit", ""},
+		{"limit 101", "GET", "/api/blueprints?limit=101", nil, 400, "invalid_limit", ""},
+		{"limit not a number", "GET", "/api/blueprints?limit=ten", nil, 400, "invalid_limit", ""},
+		{"bad cursor", "GET", "/api/blueprints?cursor=nope", nil, 400, "invalid_cursor", ""},
+		{"get one", "GET", "/api/blueprints/" + ids[0], nil, 200, "", ""},
+		{"rename", "PATCH", "/api/blueprints/" + ids[0], map[string]any{"name": "  Blue   vase "}, 200, "", "blueprint.renamed.v1"},
+		{"rename to the same name", "PATCH", "/api/blueprints/" + ids[0], map[string]any{"name": "Blue vase"}, 200, "", ""},
+		{"rename without a name", "PATCH", "/api/blueprints/" + ids[0], map[string]any{}, 400, "name_required", ""},
+		{"rename to blanks", "PATCH", "/api/blueprints/" + ids[0], map[string]any{"name": "   "}, 400, "name_required", ""},
+		{"rename too long", "PATCH", "/api/blueprints/" + ids[0], map[string]any{"name": strings.Repeat("é", 101)}, 400, "name_too_long", ""},
+		{"malformed id", "GET", "/api/blueprints/not-an-id", nil, 404, "not_found", ""},
+		{"delete", "DELETE", "/api/blueprints/" + ids[1], nil, 200, "", "blueprint.deleted.v1"},
+		{"delete again", "DELETE", "/api/blueprints/" + ids[1], nil, 404, "not_found", ""},
+		{"deleted is gone", "GET", "/api/blueprints/" + ids[1], nil, 404, "not_found", ""},
+		{"its job is gone too", "GET", "/api/jobs/" + ids[1], nil, 404, "not_found", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := 0
+			if c.event != "" {
+				before = s.eventCount(t, c.event)
+			}
+			rec, r := s.json(t, user, c.method, c.path, c.body)
+			require.Equal(t, c.status, rec.Code, rec.Body.String())
+			if c.code != "" {
+				require.Equal(t, c.code, r.Error.Code)
+			}
+			if c.event != "" {
+				require.Equal(t, before+1, s.eventCount(t, c.event))
+			}
+		})
+	}
+	rec, r := s.json(t, user, "GET", "/api/blueprints/"+ids[0], nil)
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Equal(t, "Blue vase", decodeAs[blueprintView](t, r.Data).Name)
+	rec, r = s.json(t, user, "GET", "/api/blueprints", nil)
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Equal(t, 2, decodeAs[blueprintPage](t, r.Data).Total)
+}
+
+func TestDebugRoutesNeedDevModeOrAdmin(t *testing.T) {
+	t.Parallel()
+	s := newCreationStack(t, false)
+	user := s.env.User(t)
+	for _, p := range []string{"/api/jobs/debug/test", "/api/jobs/debug/inference/0190aaaa-0000-7000-8000-000000000000"} {
+		rec, _ := s.json(t, user, "GET", p, nil)
+		require.Equal(t, http.StatusNotFound, rec.Code, p)
+	}
+	admin := s.env.User(t)
+	h := NewRouter(Deps{Logger: s.env.Logger, DB: s.env.DB.Pool, Tokens: s.tokens, Uploads: s.env.Uploads, Jobs: s.env.Jobs, Blobs: s.env.Blobs,
+		IsAdmin: func(_ context.Context, id string) (bool, error) { return id == admin, nil }})
+	s.h = h
+	rec, _ := s.json(t, admin, "GET", "/api/jobs/debug/test", nil)
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	rec, _ = s.json(t, user, "GET", "/api/jobs/debug/test", nil)
+	require.Equal(t, http.StatusNotFound, rec.Code)
+	rec, _ = s.json(t, "", "GET", "/api/jobs/debug/test", nil)
+	require.Equal(t, http.StatusUnauthorized, rec.Code)
+}
