@@ -100,8 +100,10 @@ func (o *Outbox) List() []Message {
 }
 
 // Log writes mail to the log instead of sending it, and to Outbox when set
-// (DEV_MODE). The body is logged because it is the only way to read a reset
-// link without a mail server; configure SMTP_ADDR in production.
+// (DEV_MODE). Only in DEV_MODE is the body logged: it holds single-use reset
+// links, which are secrets, and logs outlive them. Without SMTP and without
+// DEV_MODE the log says that a mail was dropped; configure SMTP_ADDR in
+// production.
 type Log struct {
 	Logger *slog.Logger
 	Outbox *Outbox
@@ -112,10 +114,12 @@ func (l Log) Send(_ context.Context, m Message) error {
 	if m.SentAt.IsZero() {
 		m.SentAt = time.Now().UTC()
 	}
-	l.Logger.Info("mail not sent (no SMTP_ADDR configured)", "to", m.To, "subject", m.Subject, "body", m.Body)
-	if l.Outbox != nil {
-		l.Outbox.Add(m)
+	if l.Outbox == nil {
+		l.Logger.Warn("mail dropped: no SMTP_ADDR configured (the body is logged only in DEV_MODE)", "to", m.To, "subject", m.Subject)
+		return nil
 	}
+	l.Logger.Info("mail not sent (no SMTP_ADDR configured)", "to", m.To, "subject", m.Subject, "body", m.Body)
+	l.Outbox.Add(m)
 	return nil
 }
 

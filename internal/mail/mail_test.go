@@ -2,6 +2,7 @@ package mail_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -104,4 +105,13 @@ func TestAsyncSendsInTheBackground(t *testing.T) {
 	cancel() // the request ending must not cancel the send
 	a.Wait()
 	require.Len(t, box.List(), 1)
+}
+
+func TestLogWithoutOutboxNeverLogsTheBody(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	l := mail.Log{Logger: slog.New(slog.NewTextHandler(&buf, nil))}
+	require.NoError(t, l.Send(context.Background(), mail.Message{To: "a@example.com", Subject: "Reset your password", Body: "https://x/reset-password?token=SECRET123"}))
+	require.Contains(t, buf.String(), "mail dropped")
+	require.NotContains(t, buf.String(), "SECRET123")
 }
