@@ -134,14 +134,17 @@ func (s *Service) Delete(ctx context.Context, userID, id string) error {
 // lockOwned locks the caller's live job row, so renames, deletes and the
 // worker's appends never interleave on the stream.
 func (s *Service) lockOwned(ctx context.Context, tx pgx.Tx, userID, id string) (Job, error) {
-	j, err := Lookup(ctx, tx, userID, id)
+	if _, err := uuid.Parse(id); err != nil {
+		return Job{}, ErrNotFound
+	}
+	_, owner, deleted, err := lockStatus(ctx, tx, id)
 	if err != nil {
 		return Job{}, err
 	}
-	if _, _, _, err := lockStatus(ctx, tx, id); err != nil {
-		return Job{}, err
+	if owner != userID || deleted {
+		return Job{}, ErrNotFound
 	}
-	return j, nil
+	return Lookup(ctx, tx, userID, id)
 }
 
 // Asset returns the caller's asset (GET /assets/{id}).
