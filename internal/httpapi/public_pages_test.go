@@ -69,7 +69,8 @@ func TestSharePage(t *testing.T) {
 	require.Equal(t, "text/html; charset=utf-8", h.Get("Content-Type"))
 	require.Equal(t, publish.CSPShare, h.Get("Content-Security-Policy"))
 	require.Contains(t, h.Get("Content-Security-Policy"), "frame-ancestors 'none'")
-	require.Contains(t, h.Get("Content-Security-Policy"), "script-src 'self';")
+	// Scripts only from this origin: no inline script, no eval (WebAssembly only).
+	require.Contains(t, strings.Split(h.Get("Content-Security-Policy"), "; "), "script-src 'self' 'wasm-unsafe-eval'")
 	require.Equal(t, "DENY", h.Get("X-Frame-Options"))
 	require.Contains(t, h.Get("Cache-Control"), "no-store")
 

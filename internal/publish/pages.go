@@ -355,10 +355,11 @@ func assetTag(keys ...string) string {
 
 // Content-Security-Policy of the public pages: scripts only from this origin
 // (the bundled viewer; no inline script: JSON-LD is a data block, which CSP
-// does not govern), models and textures from this origin or blob:/data: URLs
+// does not govern; 'wasm-unsafe-eval' lets model-viewer compile its bundled
+// mesh decoder WebAssembly and allows no JavaScript eval), models and textures from this origin or blob:/data: URLs
 // model-viewer makes, and framing forbidden on the share page but allowed
 // anywhere for the embed.
-const cspBase = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+const cspBase = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
 	"connect-src 'self' data: blob:; worker-src 'self' blob:; font-src 'self'; manifest-src 'self'; media-src 'self' blob:; " +
 	"base-uri 'none'; form-action 'none'; object-src 'none'"
 

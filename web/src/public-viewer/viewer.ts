@@ -52,7 +52,20 @@ function wireErrors(viewer: ModelViewerElement | null): void {
   });
 }
 
+/** The thin brand-coloured bar shows real download progress and goes away when done. */
+function wireProgress(viewer: ModelViewerElement | null): void {
+  const bar = viewer?.querySelector<HTMLElement>('.mv-progress');
+  const fill = bar?.querySelector<HTMLElement>('.mv-progress-bar');
+  if (!viewer || !bar || !fill) return;
+  viewer.addEventListener('progress', (event) => {
+    const progress = (event as unknown as CustomEvent<{ totalProgress: number }>).detail.totalProgress;
+    fill.style.transform = `scaleX(${progress})`;
+    bar.hidden = progress >= 1;
+  });
+}
+
 const viewer = document.getElementById('viewer') as ModelViewerElement | null;
+wireProgress(viewer);
 wireQRCode(viewer);
 wireFullscreen(viewer);
 wireErrors(viewer);

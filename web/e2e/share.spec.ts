@@ -1,0 +1,186 @@
+import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { deflateSync } from 'node:zlib';
+import { collectErrors, snap, uniqueEmail } from './helpers';
+
+/**
+ * The "Link" journey against the real api + worker: a Pro-trial merchant's
+ * photo becomes a model, is published, and the public share page loads the
+ * model in Chromium; the embed works inside an iframe on another origin,
+ * while the share page itself refuses to be framed; unpublishing kills both.
+ */
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(buf: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+
+/** A 256×256 product photo: a red vase-like silhouette on a white background. */
+function productPhoto(): Buffer {
+  const size = 256;
+  const rows: Buffer[] = [];
+  for (let y = 0; y < size; y++) {
+    const row = Buffer.alloc(1 + size * 3, 255);
+    row[0] = 0;
+    const half = y > 40 && y < 230 ? 30 + 40 * Math.sin(((y - 40) / 190) * Math.PI) : 0;
+    for (let x = 0; x < size; x++) {
+      if (Math.abs(x - size / 2) < half) {
+        row[1 + x * 3] = 200;
+        row[2 + x * 3] = 40 + (y % 30);
+        row[3 + x * 3] = 40;
+      }
+    }
+    rows.push(row);
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+async function data<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  const body = (await res.json()) as { success: boolean; data: T; error?: { message: string } };
+  expect(body.success, JSON.stringify(body.error)).toBe(true);
+  return body.data;
+}
+
+interface Publication {
+  id: string;
+  slug: string;
+  shareURL: string;
+  embedURL: string;
+  embedCode: string;
+  qrURL: string;
+  version: number;
+}
+
+/** Serves one page with the given HTML on a different origin (another loopback port). */
+async function otherOrigin(html: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((_, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, server };
+}
+
+async function modelLoaded(target: Page | import('@playwright/test').Frame) {
+  await target.waitForFunction(
+    () => (document.querySelector('model-viewer') as (HTMLElement & { loaded?: boolean }) | null)?.loaded === true,
+    undefined,
+    { timeout: 45_000 },
+  );
+}
+
+test('publish → share page loads the model → embed works cross-origin → unpublish', async ({ page, request }, testInfo) => {
+  test.setTimeout(180_000);
+  const errors = collectErrors(page);
+  let token = '';
+  const auth = () => ({ Authorization: `Bearer ${token}` });
+  let pub!: Publication;
+
+  await test.step('a merchant on the Pro trial turns a photo into a model', async () => {
+    const signup = await data<{ token: string }>(
+      await request.post('/api/auth/signup', {
+        data: { email: uniqueEmail('share'), password: 'correct horse 42', name: 'Share Tester' },
+      }),
+    );
+    token = signup.token;
+    await data(await request.post('/api/subscription/trial', { headers: auth(), data: {} }));
+    const uploaded = await data<{ url?: string; imageURL?: string; publicURL?: string }>(
+      await request.post('/api/uploads/content', {
+        headers: auth(),
+        multipart: { file: { name: 'vase.png', mimeType: 'image/png', buffer: productPhoto() } },
+      }),
+    );
+    const imageURL = uploaded.imageURL ?? uploaded.url ?? uploaded.publicURL;
+    const job = await data<{ id: string }>(await request.post('/api/jobs', { headers: auth(), data: { imageURL } }));
+    await expect
+      .poll(async () => (await data<{ status: string }>(await request.get(`/api/jobs/${job.id}`, { headers: auth() }))).status, {
+        timeout: 120_000,
+        intervals: [1000],
+      })
+      .toBe('completed');
+    const res = await request.post('/api/publications', { headers: auth(), data: { blueprintId: job.id } });
+    expect(res.status()).toBe(201);
+    pub = await data<Publication>(res);
+    expect(pub.slug).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    expect(pub.embedCode).toContain('width="800" height="600"');
+  });
+
+  await test.step('the share page loads the model, with the QR code on desktop', async () => {
+    await page.goto(pub.shareURL);
+    await modelLoaded(page);
+    await expect(page.locator('model-viewer')).toHaveAttribute('ar-modes', 'webxr scene-viewer quick-look');
+    await expect(page.getByText('View in your space')).toBeVisible();
+    await page.getByText('View in your space').click();
+    await expect(page.getByAltText('QR code that opens this page on your phone')).toBeVisible();
+    await snap(page, 'share-page', testInfo);
+  });
+
+  await test.step('the embed works inside an iframe on another origin', async () => {
+    const host = await otherOrigin(
+      `<!doctype html><title>Shop</title><h1>A shop</h1>${pub.embedCode}`,
+    );
+    try {
+      await page.goto(host.url);
+      await expect.poll(() => page.frame({ url: /\/embed\// }) !== null, { timeout: 15_000 }).toBe(true);
+      const frame = page.frame({ url: /\/embed\// })!;
+      await modelLoaded(frame);
+      await snap(page, 'embed-cross-origin', testInfo);
+    } finally {
+      host.server.close();
+    }
+  });
+
+  await test.step('the share page itself refuses to be framed', async () => {
+    const host = await otherOrigin(`<!doctype html><title>Framer</title><iframe src="${pub.shareURL}" width="800" height="600"></iframe>`);
+    const blocked: string[] = [];
+    page.on('console', (m) => {
+      if (/frame-ancestors|Refused to display/.test(m.text())) blocked.push(m.text());
+    });
+    try {
+      await page.goto(host.url);
+      await expect.poll(() => blocked.length, { timeout: 15_000 }).toBeGreaterThan(0);
+      const frame = page.frames().find((f) => f !== page.mainFrame());
+      expect(await frame?.evaluate(() => document.querySelector('model-viewer')).catch(() => null)).toBeFalsy();
+    } finally {
+      host.server.close();
+    }
+  });
+
+  await test.step('unpublishing stops the link at once', async () => {
+    await data(await request.delete(`/api/publications/${pub.id}`, { headers: auth() }));
+    const res = await page.goto(pub.shareURL);
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: "This link doesn't work any more" })).toBeVisible();
+  });
+
+  // The blocked-frame step logs the refusal on purpose; nothing else may fail.
+  expect(errors.filter((e) => !/frame-ancestors|Refused to display|404/.test(e))).toEqual([]);
+});
