@@ -1,0 +1,322 @@
+// Command loadtest measures the public share page under load on this machine.
+// It only talks to loopback addresses, runs for a bounded time, and reports
+// throughput, latency percentiles and how many answers were model pages
+// versus the "temporarily unavailable" notice (metering stays on).
+//
+//	go run ./ops/loadtest seed -base http://127.0.0.1:8080 -views 500000
+//	go run ./ops/loadtest run -url http://127.0.0.1:8080/v/SLUG -c 64 -d 20s
+//
+// seed signs up a merchant through the public API, starts the Pro trial, buys
+// views (test-mode billing), turns a generated photo into a model and
+// publishes it, then prints the share URL. run gives every request its own
+// user agent, so each is a distinct viewer that the meter must count.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"math"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: loadtest seed|run [flags]")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "seed":
+		err = seed(os.Args[2:])
+	case "run":
+		err = run(os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown command %q (seed or run)", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loadtest:", err)
+		os.Exit(1)
+	}
+}
+
+// loopbackOnly refuses any target that is not this machine.
+func loopbackOnly(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("parse %q: %w", raw, err)
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return u, nil
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return nil, fmt.Errorf("%s is not a loopback address; this tool only loads 127.0.0.1", host)
+	}
+	return u, nil
+}
+
+// ---- seed -------------------------------------------------------------
+
+type client struct {
+	base  string
+	token string
+	http  *http.Client
+}
+
+func (c *client) call(method, path string, body any, contentType string, out any) error {
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			return err
+		}
+		rd, contentType = bytes.NewReader(raw), "application/json"
+	}
+	req, err := http.NewRequest(method, c.base+path, rd)
+	if err != nil {
+		return err
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	defer res.Body.Close()
+	var env struct {
+		Success bool            `json:"success"`
+		Data    json.RawMessage `json:"data"`
+		Error   *struct{ Message string }
+	}
+	if err := json.NewDecoder(res.Body).Decode(&env); err != nil {
+		return fmt.Errorf("%s %s: status %d: %w", method, path, res.StatusCode, err)
+	}
+	if !env.Success {
+		msg := ""
+		if env.Error != nil {
+			msg = env.Error.Message
+		}
+		return fmt.Errorf("%s %s: status %d: %s", method, path, res.StatusCode, msg)
+	}
+	if out != nil {
+		return json.Unmarshal(env.Data, out)
+	}
+	return nil
+}
+
+// photo draws a simple product: a red vase on white.
+func photo() []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 320, 320))
+	for y := range 320 {
+		half := 0.0
+		if y > 40 && y < 290 {
+			half = 40 + 50*math.Sin(float64(y-40)/250*math.Pi)
+		}
+		for x := range 320 {
+			c := color.RGBA{255, 255, 255, 255}
+			if math.Abs(float64(x)-160) < half {
+				c = color.RGBA{200, uint8(40 + y%30), 40, 255}
+			}
+			img.Set(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img)
+	return buf.Bytes()
+}
+
+func seed(args []string) error {
+	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
+	base := fs.String("base", "http://127.0.0.1:8080", "api base URL (loopback only)")
+	views := fs.Int64("views", 500_000, "public views to buy for the merchant")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if _, err := loopbackOnly(*base); err != nil {
+		return err
+	}
+	c := &client{base: strings.TrimRight(*base, "/"), http: &http.Client{Timeout: 30 * time.Second}}
+	var auth struct{ Token string }
+	email := fmt.Sprintf("loadtest.%d@example.com", time.Now().UnixNano())
+	if err := c.call("POST", "/api/auth/signup", map[string]any{"email": email, "password": "load test 1234", "name": "Load Test"}, "", &auth); err != nil {
+		return err
+	}
+	c.token = auth.Token
+	if err := c.call("POST", "/api/subscription/trial", map[string]any{}, "", nil); err != nil {
+		return err
+	}
+	if err := c.call("POST", "/api/subscription/addons", map[string]any{"kind": "views", "amount": *views}, "", nil); err != nil {
+		return err
+	}
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, _ := mw.CreateFormFile("file", "vase.png")
+	_, _ = fw.Write(photo())
+	_ = mw.Close()
+	var up struct {
+		URL      string `json:"url"`
+		ImageURL string `json:"imageURL"`
+	}
+	if err := c.call("POST", "/api/uploads/content", body.Bytes(), mw.FormDataContentType(), &up); err != nil {
+		return err
+	}
+	img := up.ImageURL
+	if img == "" {
+		img = up.URL
+	}
+	var job struct{ ID, Status string }
+	if err := c.call("POST", "/api/jobs", map[string]any{"imageURL": img}, "", &job); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(3 * time.Minute)
+	for job.Status != "completed" {
+		if job.Status == "failed" || time.Now().After(deadline) {
+			return fmt.Errorf("job %s ended %q", job.ID, job.Status)
+		}
+		time.Sleep(time.Second)
+		if err := c.call("GET", "/api/jobs/"+job.ID, nil, "", &job); err != nil {
+			return err
+		}
+	}
+	var pub struct{ ShareURL string }
+	if err := c.call("POST", "/api/publications", map[string]any{"blueprintId": job.ID}, "", &pub); err != nil {
+		return err
+	}
+	fmt.Println(pub.ShareURL)
+	return nil
+}
+
+// ---- run --------------------------------------------------------------
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	target := fs.String("url", "", "share page URL (loopback only)")
+	conc := fs.Int("c", 64, "concurrent connections")
+	dur := fs.Duration("d", 20*time.Second, "measured duration (at most 2m)")
+	warm := fs.Duration("warmup", 2*time.Second, "unmeasured warm-up")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	u, err := loopbackOnly(*target)
+	if err != nil {
+		return err
+	}
+	if *dur <= 0 || *dur > 2*time.Minute {
+		return errors.New("-d must be between 0 and 2m")
+	}
+	tr := &http.Transport{MaxIdleConns: *conc, MaxIdleConnsPerHost: *conc, MaxConnsPerHost: *conc, IdleConnTimeout: time.Minute}
+	hc := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+
+	var (
+		measuring  atomic.Bool
+		seq        atomic.Int64
+		mu         sync.Mutex
+		latencies  []time.Duration
+		statuses   = map[int]int{}
+		models     int
+		notices    int
+		failures   int
+		bytesTotal int64
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), *warm+*dur)
+	defer cancel()
+	start := time.Now()
+	go func() {
+		time.Sleep(*warm)
+		start = time.Now()
+		measuring.Store(true)
+	}()
+	var wg sync.WaitGroup
+	for range *conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			local := make([]time.Duration, 0, 1<<14)
+			lStatus := map[int]int{}
+			var lModels, lNotices, lFail int
+			var lBytes int64
+			for ctx.Err() == nil {
+				req, _ := http.NewRequestWithContext(ctx, "GET", u.String(), nil)
+				req.Header.Set("User-Agent", fmt.Sprintf("Mozilla/5.0 (X11; Linux x86_64) loadtest/%d", seq.Add(1)))
+				t0 := time.Now()
+				res, err := hc.Do(req)
+				if err != nil {
+					if ctx.Err() == nil && measuring.Load() {
+						lFail++
+					}
+					continue
+				}
+				body, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				elapsed := time.Since(t0)
+				if !measuring.Load() || ctx.Err() != nil {
+					continue
+				}
+				local = append(local, elapsed)
+				lStatus[res.StatusCode]++
+				lBytes += int64(len(body))
+				switch {
+				case bytes.Contains(body, []byte("<model-viewer")):
+					lModels++
+				case bytes.Contains(body, []byte("temporarily unavailable")):
+					lNotices++
+				}
+			}
+			mu.Lock()
+			latencies = append(latencies, local...)
+			for k, v := range lStatus {
+				statuses[k] += v
+			}
+			models += lModels
+			notices += lNotices
+			failures += lFail
+			bytesTotal += lBytes
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	slices.Sort(latencies)
+	pct := func(p float64) time.Duration {
+		if len(latencies) == 0 {
+			return 0
+		}
+		return latencies[min(len(latencies)-1, int(float64(len(latencies))*p))]
+	}
+	n := len(latencies)
+	fmt.Printf("target      %s\n", u)
+	fmt.Printf("connections %d, measured %s (after %s warm-up)\n", *conc, elapsed.Round(time.Millisecond), *warm)
+	fmt.Printf("requests    %d (%.0f req/s), %.1f MB\n", n, float64(n)/elapsed.Seconds(), float64(bytesTotal)/1e6)
+	fmt.Printf("statuses    %v, transport errors %d\n", statuses, failures)
+	fmt.Printf("answers     %d model pages, %d unavailable notices\n", models, notices)
+	if n > 0 {
+		fmt.Printf("latency     p50 %s  p90 %s  p99 %s  max %s\n", pct(0.50), pct(0.90), pct(0.99), latencies[n-1])
+	}
+	return nil
+}
