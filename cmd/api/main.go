@@ -133,10 +133,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	pages := publish.NewPages(publish.PagesConfig{
 		DB: pool, Store: store, Bucket: blobs.Bucket, Meter: meter, BaseURL: cfg.PublicBaseURL, Log: log,
 		Assets: publish.Assets{Script: viewerAssets.Script, Preload: viewerAssets.Preload, Styles: viewerAssets.Styles},
-		Brands: publish.BrandsFunc(func(ctx context.Context, userID string) (publish.Brand, error) {
-			b, err := accounts.Branding(ctx, pool, userID)
-			return publish.Brand{Name: b.BrandName, Color: b.BrandColor, LogoKey: b.LogoKey}, err
-		}),
+		Brands: publish.AccountBrands{Accounts: accounts, DB: pool},
 	})
 	background, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopBackground()

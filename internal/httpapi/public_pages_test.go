@@ -1,8 +1,10 @@
 package httpapi_test
 
 import (
-	"context"
+	"bytes"
 	"fmt"
+	"image"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -13,7 +15,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"gocloud.dev/blob"
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/publish"
@@ -55,12 +56,18 @@ func (b pubBundle) used(t *testing.T, owner string) int64 {
 
 func TestSharePage(t *testing.T) {
 	t.Parallel()
-	brand := publish.BrandsFunc(func(ctx context.Context, userID string) (publish.Brand, error) {
-		return publish.Brand{Name: `Acme <Home>`, Color: "#AA3300", LogoKey: "logos/acme.png"}, nil
-	})
-	b := pubSetup(t, 0, publishtest.WithBrands(brand))
-	require.NoError(t, b.Bucket.WriteAll(b.Ctx, "logos/acme.png", publishtest.PosterBytes, &blob.WriterOptions{ContentType: "image/png"}))
-	owner, bp, p := b.published(t, "<script>alert(1)</script>")
+	b := pubSetup(t, 0)
+	owner := b.Merchant(t)
+	_, err := b.Accounts.UpdateBranding(b.Ctx, owner, "Acme <Home>", "#AA3300")
+	require.NoError(t, err)
+	var logo bytes.Buffer
+	require.NoError(t, png.Encode(&logo, image.NewRGBA(image.Rect(0, 0, 64, 64))))
+	_, err = b.Accounts.SetLogo(b.Ctx, owner, logo.Bytes())
+	require.NoError(t, err)
+	me, err := b.Accounts.Get(b.Ctx, b.DB.Pool, owner)
+	require.NoError(t, err)
+	bp := b.Blueprint(t, owner, "<script>alert(1)</script>")
+	p := b.Publish(t, owner, bp)
 
 	rec := b.view(t, "GET", "/v/"+p.Slug, "198.51.100.1", browserUA)
 	require.Equal(t, 200, rec.Code)
@@ -104,7 +111,7 @@ func TestSharePage(t *testing.T) {
 	require.Contains(t, body, `"@type":"Product"`)
 	require.Contains(t, body, `"@type":"3DModel"`)
 	// Nothing about the owner but the brand.
-	for _, secret := range []string{owner, bp, p.ID} {
+	for _, secret := range []string{owner, bp, p.ID, me.Email, "Shop Owner"} {
 		require.NotContains(t, body, secret)
 	}
 
@@ -121,6 +128,7 @@ func TestSharePage(t *testing.T) {
 	require.Equal(t, publishtest.PosterBytes, rec.Body.Bytes())
 	rec = b.view(t, "GET", "/v/"+p.Slug+"/logo", "198.51.100.1", browserUA)
 	require.Equal(t, 200, rec.Code)
+	require.Equal(t, "image/png", rec.Header().Get("Content-Type"))
 	rec = b.view(t, "GET", "/v/"+p.Slug+"/qr.png", "198.51.100.1", browserUA)
 	require.Equal(t, 200, rec.Code)
 	require.Equal(t, "image/png", rec.Header().Get("Content-Type"))

@@ -563,9 +563,3 @@ func clientIP(r *http.Request) string {
 	}
 	return host
 }
-
-// BrandsFunc adapts a function to Brands (cmd/api wires internal/account with it).
-type BrandsFunc func(ctx context.Context, userID string) (Brand, error)
-
-// Brand implements Brands.
-func (f BrandsFunc) Brand(ctx context.Context, userID string) (Brand, error) { return f(ctx, userID) }

@@ -3,6 +3,7 @@ package publish
 import (
 	"context"
 
+	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/subscription"
 )
@@ -21,4 +22,19 @@ func (p SubscriptionPlans) CanSharePublic(ctx context.Context, userID string) (b
 		return false, err
 	}
 	return v.CanSharePublic, nil
+}
+
+// AccountBrands reads an owner's branding from internal/account.
+type AccountBrands struct {
+	Accounts *account.Service
+	DB       pgdb.Querier
+}
+
+// Brand implements Brands.
+func (a AccountBrands) Brand(ctx context.Context, userID string) (Brand, error) {
+	b, err := a.Accounts.Branding(ctx, a.DB, userID)
+	if err != nil {
+		return Brand{}, err
+	}
+	return Brand{Name: b.BrandName, Color: b.BrandColor, LogoKey: b.LogoKey}, nil
 }

@@ -19,6 +19,7 @@ import (
 	"gocloud.dev/blob/memblob"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/dbtest"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/pgdb"
@@ -47,15 +48,11 @@ type Env struct {
 	Bucket   *blob.Bucket
 	Log      *slog.Logger
 	MeterCfg publish.MeterConfig
+	Accounts *account.Service
 }
 
 // Option adjusts the stack before it is built.
 type Option func(*Env, *publish.PagesConfig)
-
-// WithBrands sets the branding source of the pages.
-func WithBrands(b publish.Brands) Option {
-	return func(_ *Env, c *publish.PagesConfig) { c.Brands = b }
-}
 
 // WithCacheTTL sets how long rendered pages are cached (tiny: edits show at once).
 func WithCacheTTL(d time.Duration) Option {
@@ -75,7 +72,12 @@ func New(t testing.TB, opts ...Option) *Env {
 		MeterCfg: publish.MeterConfig{FlushEvery: 50 * time.Millisecond, ExhaustedRetry: 50 * time.Millisecond}}
 	e.Service = publish.NewService(db.Pool, store, publish.SubscriptionPlans{Subscriptions: subs, DB: db.Pool}, BaseURL)
 	e.Meter = e.NewMeter()
+	accounts, err := account.NewService(db.Pool, store, subs, account.Options{PublicBaseURL: BaseURL, Bucket: bucket, Logger: log,
+		HashParams: account.HashParams{MemoryKiB: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}})
+	require.NoError(t, err)
+	e.Accounts = accounts
 	cfg := publish.PagesConfig{DB: db.Pool, Store: store, Bucket: bucket, Meter: e.Meter, BaseURL: BaseURL,
+		Brands: publish.AccountBrands{Accounts: accounts, DB: db.Pool},
 		Assets: publish.Assets{Script: "/assets/viewer-test.js", Styles: []string{"/assets/viewer-test.css"}}, Log: log}
 	for _, o := range opts {
 		o(e, &cfg)
@@ -113,6 +115,19 @@ func (e *Env) Owner(t testing.TB, plan string) string {
 		return nil
 	})
 	return id
+}
+
+// Merchant signs a user up through the account service (which opens the
+// free subscription) and starts the Pro trial; it returns the user id.
+func (e *Env) Merchant(t testing.TB) string {
+	t.Helper()
+	u, err := e.Accounts.Signup(e.Ctx, account.SignupInput{Email: uuid.NewString() + "@example.com", Password: "correct horse 42", Name: "Shop Owner"})
+	require.NoError(t, err)
+	e.tx(t, func(tx pgx.Tx) error {
+		_, err := e.Subs.StartTrial(e.Ctx, tx, u.ID, subscription.DefaultTrialDays)
+		return err
+	})
+	return u.ID
 }
 
 // Downgrade moves an owner to the free plan (ending any trial).
