@@ -239,7 +239,9 @@ test('photo → processing → preview (wireframe, exploded, solo) → download 
     perf.demoSamples = samples.map((s) => s.id);
   });
 
-  expect(errors).toEqual([]);
+  // A free plan may not share publicly: the 402/403 is expected and shown with an upgrade link.
+  const unexpected = errors.filter((e) => !(perf.share === 'plan limit shown with upgrade link' && /status of 40[23] .*\/api\/publications/.test(e)));
+  expect(unexpected).toEqual([]);
 });
 
 /** Pads a GLB to `target` bytes with an extra chunk of an unknown type, which loaders skip (glTF 2.0 §4.4.3.3). */
@@ -263,26 +265,33 @@ test('time to first frame of the preview (navigation start → model-viewer load
     await watchViewerEvents(page);
     await page.addInitScript(([k, v]) => localStorage.setItem(k, v), [AUTH_KEY, authRecord]);
     let modelBytes = 0;
-    await page.route(/\/blobs\?.*obj=models/, async (route) => {
-      const res = await route.fetch();
-      let body = await res.body();
-      if (padTo) body = padGLB(body, padTo);
-      modelBytes = body.length;
-      await route.fulfill({ response: res, body });
-    });
+    if (padTo) {
+      await page.route(/\/blobs\?.*obj=models/, async (route) => {
+        const res = await route.fetch();
+        const body = padGLB(await res.body(), padTo);
+        modelBytes = body.length;
+        await route.fulfill({ response: res, body });
+      });
+    } else {
+      page.on('response', async (r) => {
+        if (/\/blobs\?.*obj=models/.test(r.url())) modelBytes = (await r.body()).length;
+      });
+    }
     await page.goto(`/preview/${encodeURIComponent(jobId)}`);
     await expect.poll(async () => (await viewerEvents(page, 'load')).length, { timeout: 60_000 }).toBeGreaterThan(0);
     const [load] = await viewerEvents(page, 'load');
     const nav = await page.evaluate(() => {
       const n = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-      return { domContentLoaded: Math.round(n.domContentLoadedEventEnd) };
+      const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const end = (re: RegExp) => Math.round(res.find((r) => re.test(r.name))?.responseEnd ?? -1);
+      return { domContentLoaded: Math.round(n.domContentLoadedEventEnd), viewerChunkLoaded: end(/model-viewer-[^/]+\.js$/), modelLoaded: end(/obj=models/) };
     });
     // Reload with a warm cache.
     await page.reload();
     await expect.poll(async () => (await viewerEvents(page, 'load')).length, { timeout: 60_000 }).toBeGreaterThan(0);
     const [warm] = await viewerEvents(page, 'load');
     await context.close();
-    return { label, modelBytes, coldMs: Math.round(load.t), warmMs: Math.round(warm.t), domContentLoadedMs: nav.domContentLoaded };
+    return { label, modelBytes, coldMs: Math.round(load.t), warmMs: Math.round(warm.t), ...nav };
   };
   const real = await measure('generated model');
   const twoMB = await measure('same model padded to 2 MB', 2 * 1024 * 1024);

@@ -3,6 +3,7 @@ import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconCube } from '../../components/icons';
 import { LoadingScreen } from '../../components/loading-screen';
+import { loadModelViewer } from '../../components/model-viewer/load-model-viewer';
 import { ModelViewer } from '../../components/model-viewer/model-viewer';
 import type { ModelViewerElement } from '../../components/model-viewer/model-viewer-element';
 import { sceneParts, setExploded, setSolo, setWireframe, type ScenePart } from '../../components/model-viewer/scene-graph';
@@ -28,6 +29,10 @@ export default function PreviewPage() {
 function Preview({ jobId }: { jobId: string }) {
   const navigate = useNavigate();
   const { data: job, isLoading, error } = useGetJobQuery(jobId);
+  // Fetch the viewer chunk while the job is still loading instead of after it.
+  useEffect(() => {
+    loadModelViewer().catch(() => undefined);
+  }, []);
   const { data: blueprints } = useGetBlueprintsQuery();
   const name = job?.name ?? blueprints?.find((b) => b.jobId === jobId)?.name ?? 'Blueprint';
   const [sharing, setSharing] = useState(false);
