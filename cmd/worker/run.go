@@ -18,6 +18,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/config"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/job"
@@ -26,6 +27,7 @@ import (
 	"github.com/photo3d/photo3d/internal/notify"
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/projection"
+	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/workspace"
 )
@@ -236,7 +238,7 @@ func migrateCmd(ctx context.Context, args []string, getenv func(string) string, 
 
 func replayCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) < 1 || args[0] == "" || args[0][0] == '-' {
-		return errors.New("usage: worker replay NAME (a projection name)")
+		return errors.New("usage: worker replay NAME (notifications, workspace_items, accounts, subscriptions)")
 	}
 	name := args[0]
 	d, err := open(ctx, "worker replay", args[1:], getenv, stdout, stderr)
@@ -244,6 +246,20 @@ func replayCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer d.pool.Close()
+	// Inline read models (the api reads them back at once) are rebuilt in one
+	// transaction: readers see the old model until the new one commits.
+	inline := map[string]func(context.Context, pgx.Tx, *eventstore.Store) error{
+		"accounts":      account.Rebuild,
+		"subscriptions": subscription.Rebuild,
+	}
+	if rebuild, ok := inline[name]; ok {
+		start := time.Now()
+		if err := pgdb.WithTx(ctx, d.pool, func(tx pgx.Tx) error { return rebuild(ctx, tx, d.store) }); err != nil {
+			return fmt.Errorf("replay %s: %w", name, err)
+		}
+		fmt.Fprintf(stdout, "replayed %s in %s\n", name, time.Since(start).Round(time.Millisecond))
+		return nil
+	}
 	runner := projection.NewRunner(d.pool, d.store, projection.Config{Logger: d.log}, d.projections()...)
 	start := time.Now()
 	n, err := runner.Replay(ctx, name)
