@@ -46,6 +46,8 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		err = replayCmd(ctx, rest, getenv, stdout, stderr)
 	case "convert":
 		return runConvert(ctx, rest, stdout, stderr)
+	case "samples":
+		return samplesCmd(ctx, rest, stdout, stderr)
 	case "invite":
 		err = inviteCmd(ctx, rest, getenv, stdout, stderr)
 	default:
