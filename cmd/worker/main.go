@@ -10,6 +10,8 @@
 //	worker migrate                 apply database migrations (ours, then River's)
 //	worker replay NAME             rebuild one async read model from position 0
 //	worker convert IMAGE OUT.glb   run the photo → 3D pipeline offline
+//	worker invite create EMAIL     make a single-use signup invite (SIGNUP_MODE=invite)
+//	worker samples [-out DIR]      regenerate the procedural demo models
 package main
 
 import (
@@ -51,7 +53,7 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 	case "invite":
 		err = inviteCmd(ctx, rest, getenv, stdout, stderr)
 	default:
-		fmt.Fprintf(stderr, "worker: unknown command %q (run, migrate, replay, convert)\n", sub)
+		fmt.Fprintf(stderr, "worker: unknown command %q (run, migrate, replay, convert, invite, samples)\n", sub)
 		return 2
 	}
 	if errors.Is(err, flag.ErrHelp) {
