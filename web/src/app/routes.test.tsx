@@ -47,6 +47,22 @@ describe('routing and guards', () => {
     await waitFor(() => expect(second.router.state.location.pathname).toBe('/my-home'));
   });
 
+  it('keeps sidebar sections that are not built yet inside the workspace, pointing to My Blueprints', async () => {
+    signIn();
+    workspaceServer();
+    for (const [path, title] of [
+      ['/workspace/products', 'Products'],
+      ['/workspace/analytics', 'Analytics'],
+      ['/workspace/gallery', 'Galleries'],
+    ]) {
+      const { router, unmount } = renderRoutes(routes, [path]);
+      expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe(path);
+      expect(screen.getByRole('link', { name: 'My Blueprints' })).toHaveAttribute('href', '/workspace/blueprints');
+      unmount();
+    }
+  });
+
   it('shows the blog placeholder with the footer newsletter field', async () => {
     stubFetch({});
     renderRoutes(routes, ['/blog']);
