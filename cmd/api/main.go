@@ -82,8 +82,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return fmt.Errorf("create river client: %w", err)
 	}
-	_ = store
-	_ = riverClient
 
 	blobs, err := blobstore.Open(ctx, cfg.BlobURL)
 	if err != nil {
