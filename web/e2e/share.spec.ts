@@ -1,7 +1,7 @@
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deflateSync } from 'node:zlib';
+import { encodePNG } from './fixtures/product-photo';
 import { collectErrors, snap, uniqueEmail } from './helpers';
 
 /**
@@ -11,55 +11,22 @@ import { collectErrors, snap, uniqueEmail } from './helpers';
  * while the share page itself refuses to be framed; unpublishing kills both.
  */
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(buf: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-
 /** A 256×256 product photo: a red vase-like silhouette on a white background. */
 function productPhoto(): Buffer {
   const size = 256;
-  const rows: Buffer[] = [];
+  const rgb = new Uint8Array(size * size * 3).fill(255);
   for (let y = 0; y < size; y++) {
-    const row = Buffer.alloc(1 + size * 3, 255);
-    row[0] = 0;
     const half = y > 40 && y < 230 ? 30 + 40 * Math.sin(((y - 40) / 190) * Math.PI) : 0;
     for (let x = 0; x < size; x++) {
       if (Math.abs(x - size / 2) < half) {
-        row[1 + x * 3] = 200;
-        row[2 + x * 3] = 40 + (y % 30);
-        row[3 + x * 3] = 40;
+        const i = (y * size + x) * 3;
+        rgb[i] = 200;
+        rgb[i + 1] = 40 + (y % 30);
+        rgb[i + 2] = 40;
       }
     }
-    rows.push(row);
   }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(size, 0);
-  ihdr.writeUInt32BE(size, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.concat(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return encodePNG(size, size, rgb);
 }
 
 async function data<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
