@@ -64,6 +64,10 @@ const (
 // BuildFailedMessage is the spec's build failure text (§8).
 const BuildFailedMessage = "The build stopped. Try a different angle or hit retry to run it again."
 
+// DeletedWhileBuildingMessage ends a build whose blueprint was deleted
+// before it finished; no credit is used for it.
+const DeletedWhileBuildingMessage = "This blueprint was deleted while it was building. No credit was used."
+
 // User-facing failures of this package.
 var (
 	ErrNotFound      = fault.NotFoundf("Blueprint not found.")

@@ -182,12 +182,22 @@ func (w *ReconstructWorker) complete(ctx context.Context, j Job, res *reconstruc
 		return k
 	}
 	return pgdb.WithTx(ctx, w.cfg.DB, func(tx pgx.Tx) error {
-		status, userID, _, err := lockStatus(ctx, tx, j.ID)
+		status, userID, deleted, err := lockStatus(ctx, tx, j.ID)
 		if err != nil {
 			return err
 		}
 		if status == StatusCompleted || status == StatusFailed {
 			return nil
+		}
+		if deleted {
+			// The merchant deleted the blueprint while it was building: nobody
+			// will use the model, so it ends as failed and costs nothing.
+			if _, err := w.cfg.Events.Append(ctx, tx, jobStream(j.ID), eventstore.AnyVersion, events.JobFailed{
+				JobID: j.ID, Reason: DeletedWhileBuildingMessage, Detail: "deleted while building", At: time.Now().UTC(),
+			}); err != nil {
+				return err
+			}
+			return w.cfg.Credits.ReleaseCredits(ctx, tx, userID, j.ID, "deleted while building")
 		}
 		_, err = w.cfg.Events.Append(ctx, tx, jobStream(j.ID), eventstore.AnyVersion, events.JobCompleted{
 			JobID: j.ID, AssetID: uuid.NewString(),

@@ -225,6 +225,35 @@ func TestWorkerFailsADeletedBlueprintWithoutCharging(t *testing.T) {
 	require.Zero(t, reserved)
 }
 
+// deleteDuring deletes the blueprint while the reconstruction runs, like a
+// merchant removing a blueprint that is still processing.
+type deleteDuring struct {
+	reconstruct.Reconstructor
+	del func()
+}
+
+func (d deleteDuring) Reconstruct(ctx context.Context, img []byte, o reconstruct.Options, p reconstruct.ProgressFunc) (*reconstruct.Result, error) {
+	d.del()
+	return d.Reconstructor.Reconstruct(ctx, img, o, p)
+}
+
+func TestWorkerReleasesTheCreditOfABlueprintDeletedWhileBuilding(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	jobID := b.createJob(t)
+	rec := deleteDuring{Reconstructor: reconstruct.NewBuiltin(), del: func() {
+		require.NoError(t, b.env.Jobs.Delete(b.ctx, b.user, jobID))
+	}}
+	res, err := b.work(t, rec, jobID, nil)
+	require.NoError(t, err)
+	require.Equal(t, river.EventKindJobCompleted, res.EventKind)
+	require.Equal(t, 1, b.env.CountEvents(t, "job.failed.v1", jobID))
+	require.Zero(t, b.env.CountEvents(t, "job.completed.v1", jobID))
+	used, reserved := b.credits(t)
+	require.Zero(t, used, "a deleted blueprint costs nothing")
+	require.Zero(t, reserved)
+}
+
 // stallOnce blocks its first reconstruction until the worker's context is
 // cancelled (a worker shut down or killed mid-job), then behaves normally.
 type stallOnce struct {
