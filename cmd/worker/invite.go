@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 	"time"
 
@@ -32,7 +33,7 @@ func inviteCmd(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "invite code for %s (valid %d days, single use):\n%s\n",
-		account.NormalizeEmail(email), int(account.InviteLifetime.Hours()/24), code)
+	fmt.Fprintf(stdout, "invite code for %s (valid %d days, single use):\n%s\nsignup link: %s/signup?invite=%s\n",
+		account.NormalizeEmail(email), int(account.InviteLifetime.Hours()/24), code, d.cfg.PublicBaseURL, url.QueryEscape(code))
 	return nil
 }

@@ -11,6 +11,8 @@ export interface LoginInput {
 }
 export interface SignupInput extends LoginInput {
   name: string;
+  /** From an invite link (/signup?invite=CODE); required when signups are invite-only. */
+  inviteCode?: string;
 }
 export interface GoogleInput {
   credential: string;

@@ -90,6 +90,18 @@ describe('SignupPage', () => {
     expect(await screen.findByRole('heading', { name: /Good (Morning|Afternoon|Evening), Asha/ })).toBeInTheDocument();
   });
 
+  it('sends the invite code of an invite link (/signup?invite=CODE)', async () => {
+    const { calls } = stubFetch({
+      'POST /api/auth/signup': () => new Response(JSON.stringify({ success: false, error: { code: 'invite_invalid', message: 'This invite code is not valid.' } }), { status: 403 }),
+    });
+    renderRoutes(routes, ['/signup?invite=AB12-CD34']);
+    await screen.findByRole('heading', { name: 'Create Account' });
+    fill('Asha Rao', 'asha@shop.in', 'Password123', 'Password123');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create Account' })));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This invite code is not valid.');
+    expect(calls[0].body).toEqual({ email: 'asha@shop.in', password: 'Password123', name: 'Asha Rao', remember: false, inviteCode: 'AB12-CD34' });
+  });
+
   it('shows the server message when signup fails', async () => {
     stubFetch({
       'POST /api/auth/signup': () => new Response(JSON.stringify({ success: false, error: { code: 'conflict', message: 'An account with this email already exists' } }), { status: 409 }),

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '../../components/alert';
 import { errorMessage } from '../../lib/api';
 import type { AuthRecord } from '../../lib/auth-storage';
@@ -26,6 +26,8 @@ export default function SignupPage({ clientId = googleClientId }: { clientId?: s
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
+  const [params] = useSearchParams();
+  const inviteCode = params.get('invite')?.trim() || undefined;
   const timer = useRef<number | undefined>(undefined);
   const busy = isLoading || googleLoading || success !== null;
 
@@ -49,7 +51,7 @@ export default function SignupPage({ clientId = googleClientId }: { clientId?: s
     }
     setError(null);
     try {
-      finish(await signup({ email: email.trim(), password, name: signupName(name, email.trim()), remember }).unwrap());
+      finish(await signup({ email: email.trim(), password, name: signupName(name, email.trim()), remember, inviteCode }).unwrap());
     } catch (err) {
       setError(errorMessage(err, 'Signup failed. Please try again.'));
     }
