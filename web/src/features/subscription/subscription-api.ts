@@ -18,6 +18,8 @@ export interface Subscription {
   publicViewsIncluded: number | null;
   publicViewsPurchased: number;
   publicViewsUsed: number;
+  /** Views held by share-page servers for fast serving: not spent, they are counted or given back. */
+  publicViewsLeased?: number;
   trialActive: boolean;
   effectivePlan: Plan;
   canUseGalleries: boolean;

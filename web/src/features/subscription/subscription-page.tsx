@@ -20,6 +20,7 @@ import {
   proButtonActs,
   proButtonLabel,
   remaining,
+  viewsLeft,
   showUpgradeButton,
   TRIAL_DEFAULT_DAYS,
   usagePercent,
@@ -137,7 +138,7 @@ export default function SubscriptionPage() {
             title="Public Views"
             used={sub.publicViewsUsed}
             limit={viewsLimit}
-            left={remaining(viewsLimit, sub.publicViewsUsed, sub.publicViewsBalance)}
+            left={remaining(viewsLimit, sub.publicViewsUsed, viewsLeft(sub.publicViewsBalance, sub.publicViewsLeased))}
             buyLabel={`+10,000 views (${formatInr(price.viewsPack)})`}
             onBuy={() => buy('views')}
             busy={buyingKind === 'views'}

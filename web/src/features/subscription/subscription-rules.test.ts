@@ -10,6 +10,7 @@ import {
   proButtonActs,
   proButtonLabel,
   remaining,
+  viewsLeft,
   showUpgradeButton,
   usagePercent,
 } from './subscription-rules';
@@ -38,6 +39,9 @@ describe('usagePercent (spec §5)', () => {
     expect(remaining(5, 9)).toBe(0);
     expect(remaining(25, 3, 21)).toBe(21);
     expect(remaining(null, 3, null)).toBeNull();
+    // 1 view served, 49 leased to a share-page server: 24,999 of 25,000 are left.
+    expect(remaining(25000, 1, viewsLeft(24950, 49))).toBe(24999);
+    expect(viewsLeft(null, 49)).toBeNull();
   });
 });
 

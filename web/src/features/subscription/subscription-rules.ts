@@ -28,6 +28,15 @@ export function remaining(limit: number | null, used: number, balance?: number |
   return Math.max(0, limit - used);
 }
 
+/**
+ * Public views left for the merchant. The server's balance excludes views
+ * leased to share-page servers (so it can never oversell); those are not
+ * spent, so they count as left here.
+ */
+export function viewsLeft(balance: number | null, leased = 0): number | null {
+  return balance === null ? null : balance + Math.max(0, leased);
+}
+
 /** 'Upgrade plan' appears only on the free plan without an active trial. */
 export function showUpgradeButton(s: SubFlags): boolean {
   return s.plan === 'free' && !s.trialActive;
