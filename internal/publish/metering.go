@@ -247,23 +247,23 @@ func (m *Meter) settleOwner(ctx context.Context, o *ownerMeter) error {
 		unused int64
 		retire bool
 	}
-	var todo []work
+	var pending []work
 	o.mu.Lock()
 	if c := o.cur; c != nil && c.served > c.flushed {
-		todo = append(todo, work{l: c, delta: c.served - c.flushed})
+		pending = append(pending, work{l: c, delta: c.served - c.flushed})
 	}
 	for _, l := range o.retiring {
-		todo = append(todo, work{l: l, delta: l.served - l.flushed, unused: l.granted - l.served, retire: true})
+		pending = append(pending, work{l: l, delta: l.served - l.flushed, unused: l.granted - l.served, retire: true})
 	}
 	o.mu.Unlock()
-	if len(todo) == 0 {
+	if len(pending) == 0 {
 		return nil
 	}
 	// One transaction per lease, so a lease the ledger no longer knows (it
 	// expired and was reclaimed while the database was unreachable) cannot
 	// block the others.
 	var errs []error
-	for _, w := range todo {
+	for _, w := range pending {
 		err := pgdb.WithTx(ctx, m.db, func(tx pgx.Tx) error {
 			if w.delta > 0 {
 				if err := m.ledger.ConsumeViews(ctx, tx, o.userID, w.l.id, w.delta); err != nil {
