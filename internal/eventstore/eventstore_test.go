@@ -192,6 +192,22 @@ func BenchmarkAppend(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	})
+	b.Run("streams=1/events-per-append=10", func(b *testing.B) {
+		bu := setup(b)
+		ctx := context.Background()
+		s := events.Stream{Type: "bench", ID: "batched"}
+		batch := make([]events.Event, 10)
+		for i := range batch {
+			batch[i] = counted{i}
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if err := bu.appendTx(ctx, s, int64(i*len(batch)), batch...); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.N*len(batch))/b.Elapsed().Seconds(), "events/s")
+	})
 	b.Run("streams=32", func(b *testing.B) {
 		bu := setup(b)
 		ctx := context.Background()
