@@ -259,7 +259,8 @@ function padGLB(glb: Buffer, target: number): Buffer {
 }
 
 test('time to first frame of the preview (navigation start → model-viewer load)', async ({ browser }, testInfo) => {
-  test.skip(!jobId || !authRecord, 'needs the job from the first test');
+  // Serial mode: this measures the model the first test built; without it, fail rather than skip.
+  expect(jobId && authRecord, 'run together with the first test, which builds the model').toBeTruthy();
   const measure = async (label: string, padTo?: number) => {
     // A fresh context each time: empty HTTP cache, so the viewer chunk and the model are fetched.
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
