@@ -35,6 +35,14 @@ export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$PGPORT/postgres?sslmode
 
 say "downloading Go modules and test tools"
 go mod download
+
+if want go && git rev-parse --git-dir >/dev/null 2>&1; then
+  # A fresh clone must build and vet with Go alone, before any web build
+  # (web/embed.go embeds web/dist, which only the committed .keep fills).
+  say "go vet on a clean export of HEAD (no web build)"
+  mkdir -p "$TMP/clean" && git archive HEAD | tar -x -C "$TMP/clean"
+  (cd "$TMP/clean" && go vet ./web/ ./cmd/api/) || die "go vet fails on a fresh clone (is web/dist/.keep committed?)"
+fi
 npm_ci tools/gltf-validator
 build_web   # the api embeds it; the browser tests use it
 

@@ -1,6 +1,8 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 // The Go API serves the built SPA in production; in development Vite proxies
 // every server-owned path to it so the browser sees one origin.
@@ -8,7 +10,18 @@ const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8080';
 const proxied = ['/api', '/v', '/embed', '/blobs'];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    {
+      // emptyOutDir removes the committed dist/.keep that lets `go build` embed
+      // dist on a fresh clone (web/embed.go); put it back after every build.
+      name: 'keep-dist-placeholder',
+      apply: 'build',
+      closeBundle() {
+        writeFileSync(fileURLToPath(new URL('./dist/.keep', import.meta.url)), '');
+      },
+    },
+  ],
   server: {
     proxy: Object.fromEntries(proxied.map((p) => [p, { target: apiTarget, changeOrigin: false }])),
   },
