@@ -24,7 +24,9 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gocloud.dev/blob"
@@ -51,6 +53,40 @@ type Store struct {
 	// signer is set for file:// buckets, whose URLs the api serves itself.
 	signer *fileblob.URLSignerHMAC
 	scheme string
+	// getURLs remembers cloud-signed GET URLs per window (see SignedGetURL).
+	getURLs urlCache
+	now     func() time.Time
+}
+
+// urlCache keeps the GET URLs signed in the current window, so a cloud store
+// (whose presigned URLs embed the signing second) also hands out the same URL
+// for the same object until the window ends. Bounded: it starts afresh when
+// full or when the window moves on.
+type urlCache struct {
+	mu     sync.Mutex
+	window time.Time
+	urls   map[string]string
+}
+
+const maxCachedURLs = 50_000
+
+func (c *urlCache) get(window time.Time, key string) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.window.Equal(window) {
+		return "", false
+	}
+	u, ok := c.urls[key]
+	return u, ok
+}
+
+func (c *urlCache) put(window time.Time, key, u string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.window.Equal(window) || len(c.urls) >= maxCachedURLs {
+		c.window, c.urls = window, map[string]string{}
+	}
+	c.urls[key] = u
 }
 
 // Open opens the bucket named by blobURL (gocloud.dev URL syntax). For a
@@ -65,7 +101,7 @@ func Open(ctx context.Context, blobURL string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open bucket %s://: %w", u.Scheme, err)
 	}
-	s := &Store{Bucket: b, scheme: u.Scheme}
+	s := &Store{Bucket: b, scheme: u.Scheme, now: time.Now}
 	if u.Scheme == "file" {
 		q := u.Query()
 		if base, keyPath := q.Get("base_url"), q.Get("secret_key_path"); base != "" && keyPath != "" {
@@ -100,7 +136,7 @@ func OpenFile(dir, baseURL string, secret []byte) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open file bucket %s: %w", dir, err)
 	}
-	return &Store{Bucket: b, signer: signer, scheme: "file"}, nil
+	return &Store{Bucket: b, signer: signer, scheme: "file", now: time.Now}, nil
 }
 
 // Close releases the bucket.
@@ -111,14 +147,54 @@ func (s *Store) Close() error { return s.Bucket.Close() }
 func (s *Store) ServedLocally() bool { return s.signer != nil }
 
 // SignedPutURL returns a URL the browser can PUT one object to until expiry.
+// For the file store it is a same-origin relative URL (/blobs?...), so it
+// works from whatever host the user reached the api on.
 func (s *Store) SignedPutURL(ctx context.Context, key string, expiry time.Duration) (string, error) {
 	return s.sign(ctx, key, "PUT", expiry)
 }
 
-// SignedGetURL returns a URL anyone holding it can GET the object from until
-// expiry; JSON answers hand these out for models, thumbnails and photos.
+// SignedGetURL returns a URL anyone holding it can GET the object from;
+// JSON answers hand these out for models, thumbnails and photos, and the
+// browser polls them every 2 s. So that its cache works, the URL is stable:
+// every call within the same window (expiry long, aligned to the clock)
+// returns the same URL, which stays valid until the end of the following
+// window, i.e. for at least expiry and at most twice that. For the file store
+// it is a same-origin relative URL (/blobs?...).
 func (s *Store) SignedGetURL(ctx context.Context, key string, expiry time.Duration) (string, error) {
-	return s.sign(ctx, key, "GET", expiry)
+	if expiry <= 0 {
+		return "", fmt.Errorf("sign GET %s: expiry must be positive", key)
+	}
+	now := s.now()
+	window := now.Truncate(expiry)
+	until := window.Add(2 * expiry)
+	if s.signer != nil {
+		// fileblob writes now+Expiry in whole seconds; until is a whole
+		// second, so every call in the window signs the same expiry.
+		return s.sign(ctx, key, "GET", until.Sub(now))
+	}
+	if u, ok := s.getURLs.get(window, key); ok {
+		return u, nil
+	}
+	u, err := s.sign(ctx, key, "GET", until.Sub(now))
+	if err != nil {
+		return "", err
+	}
+	s.getURLs.put(window, key, u)
+	return u, nil
+}
+
+// SignedURLExpiry reads the expiry (Unix seconds) out of a file-store signed
+// URL; ok is false for other URLs. Tests use it to check the window.
+func SignedURLExpiry(signed string) (time.Time, bool) {
+	u, err := url.Parse(signed)
+	if err != nil {
+		return time.Time{}, false
+	}
+	sec, err := strconv.ParseInt(u.Query().Get("expiry"), 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.Unix(sec, 0), true
 }
 
 func (s *Store) sign(ctx context.Context, key, method string, expiry time.Duration) (string, error) {
@@ -127,7 +203,10 @@ func (s *Store) sign(ctx context.Context, key, method string, expiry time.Durati
 		if err != nil {
 			return "", fmt.Errorf("sign %s %s: %w", method, key, err)
 		}
-		return u.String(), nil
+		// The api serves these itself: a relative URL keeps them on the
+		// origin the browser is on (127.0.0.1, a LAN address, a proxy),
+		// whatever PUBLIC_BASE_URL says. The path keeps base_url's prefix.
+		return u.RequestURI(), nil
 	}
 	u, err := s.Bucket.SignedURL(ctx, key, &blob.SignedURLOptions{Method: method, Expiry: expiry})
 	if err != nil {

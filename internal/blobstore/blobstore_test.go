@@ -3,10 +3,12 @@ package blobstore
 import (
 	"context"
 	"net/url"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"gocloud.dev/blob/fileblob"
 )
 
 func setup(t *testing.T) *Store {
@@ -82,4 +84,80 @@ func TestReadWriteLimitsAndMissing(t *testing.T) {
 	require.ErrorIs(t, err, ErrNotFound)
 	require.NoError(t, s.Delete(ctx, "a/missing"))
 	require.NoError(t, s.Ping(ctx))
+}
+
+// The file store's URLs are same-origin relative URLs, and a GET URL is the
+// same for every call in its window (so the browser's cache works while the
+// processing screen polls), valid for at least one window.
+func TestSignedGetURLIsRelativeAndStable(t *testing.T) {
+	t.Parallel()
+	s := setup(t)
+	ctx := context.Background()
+	before := time.Now()
+	a, err := s.SignedGetURL(ctx, "models/u/j/model.glb", time.Hour)
+	require.NoError(t, err)
+	b, err := s.SignedGetURL(ctx, "models/u/j/model.glb", time.Hour)
+	require.NoError(t, err)
+	after := time.Now()
+	require.True(t, strings.HasPrefix(a, "/blobs?"), a)
+	if before.Truncate(time.Hour).Equal(after.Truncate(time.Hour)) {
+		require.Equal(t, a, b, "two calls in one window sign the same URL")
+	}
+	exp, ok := SignedURLExpiry(a)
+	require.True(t, ok)
+	require.Zero(t, exp.Unix()%3600, "the expiry is on a window boundary")
+	require.GreaterOrEqual(t, exp.Sub(before), time.Hour)
+	require.LessOrEqual(t, exp.Sub(after), 2*time.Hour)
+	u, err := url.Parse(a)
+	require.NoError(t, err)
+	key, method, err := s.Verify(ctx, u)
+	require.NoError(t, err)
+	require.Equal(t, "models/u/j/model.glb", key)
+	require.Equal(t, "GET", method)
+
+	other, err := s.SignedGetURL(ctx, "models/u/j/thumbnail.png", time.Hour)
+	require.NoError(t, err)
+	require.NotEqual(t, a, other)
+
+	put, err := s.SignedPutURL(ctx, "uploads/u/1.png", time.Minute)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(put, "/blobs?"), put)
+}
+
+// A base URL with a path prefix (behind a proxy) keeps it.
+func TestSignedURLKeepsTheBasePath(t *testing.T) {
+	t.Parallel()
+	s, err := OpenFile(t.TempDir(), "https://shop.example/photo3d/blobs", []byte("0123456789abcdef0123456789abcdef"))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	u, err := s.SignedGetURL(context.Background(), "a/b.png", time.Hour)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(u, "/photo3d/blobs?"), u)
+}
+
+// A store that signs through the bucket (S3, GCS: their URLs embed the
+// signing time) hands out the URL signed first in the window, and a new one
+// once the window has moved on. The bucket here is a file bucket signing
+// through gocloud, standing in for a cloud one.
+func TestBucketSignedGetURLStableWithinWindow(t *testing.T) {
+	t.Parallel()
+	base, _ := url.Parse("https://bucket.example/")
+	b, err := fileblob.OpenBucket(t.TempDir(), &fileblob.Options{
+		URLSigner: fileblob.NewURLSignerHMAC(base, []byte("0123456789abcdef0123456789abcdef")), CreateDir: true, NoTempDir: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = b.Close() })
+	clock := time.Date(2026, 1, 2, 10, 5, 0, 0, time.UTC)
+	s := &Store{Bucket: b, scheme: "s3", now: func() time.Time { return clock }}
+	ctx := context.Background()
+	first, err := s.SignedGetURL(ctx, "k.glb", time.Hour)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(first, "https://bucket.example/"), first)
+	clock = clock.Add(50 * time.Minute)
+	again, err := s.SignedGetURL(ctx, "k.glb", time.Hour)
+	require.NoError(t, err)
+	require.Equal(t, first, again)
+	clock = clock.Add(20 * time.Minute) // 11:15: the next window
+	next, err := s.SignedGetURL(ctx, "k.glb", time.Hour)
+	require.NoError(t, err)
+	require.NotEqual(t, first, next)
 }

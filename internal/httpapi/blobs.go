@@ -56,6 +56,11 @@ func serveBlob(blobs *blobstore.Store, uploads *upload.Service) Handler {
 		case http.MethodPut:
 			return receivePut(w, r, key, uploads)
 		case http.MethodGet, http.MethodHead:
+			// A signed GET URL is a capability, not a credential: any page
+			// holding it may read the object, including one on another origin
+			// (an embed, the app opened on another host name).
+			w.Header().Set("Access-Control-Allow-Origin", "*")
+			w.Header().Set("Cross-Origin-Resource-Policy", "cross-origin")
 			return streamBlob(w, r, blobs, key, "")
 		}
 		return errWrongMethod

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/internal/auth"
+	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/gltfvalidate"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/job/jobtest"
@@ -171,6 +172,33 @@ func TestUploadToDownloadEndToEnd(t *testing.T) {
 	require.Equal(t, "image/png", res.Header.Get("Content-Type"))
 	require.NotEmpty(t, photo)
 
+	// Same-origin relative URLs, readable from any origin (embeds, another host name).
+	for _, u := range []string{j.ModelURL, j.ThumbnailURL, j.ImageURL} {
+		require.True(t, strings.HasPrefix(u, "/blobs?"), u)
+		req, err := http.NewRequest("GET", l.srv.URL+u, nil)
+		require.NoError(t, err)
+		req.Header.Set("Origin", "http://192.168.1.20:8080")
+		res, err := l.srv.Client().Do(req)
+		require.NoError(t, err)
+		_ = res.Body.Close()
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		require.Equal(t, "*", res.Header.Get("Access-Control-Allow-Origin"))
+	}
+
+	// Two polls sign the same URLs, so the browser's cache serves the second
+	// (unless the poll straddles the hour the URLs are signed for).
+	before := time.Now()
+	_, r1 := l.jsonCall(t, user, "GET", "/api/jobs/"+j.ID, nil)
+	_, r2 := l.jsonCall(t, user, "GET", "/api/jobs/"+j.ID, nil)
+	if before.Truncate(job.URLExpiry).Equal(time.Now().Truncate(job.URLExpiry)) {
+		p1, p2 := decodeAs[jobReply](t, r1.Data), decodeAs[jobReply](t, r2.Data)
+		require.Equal(t, []string{p1.ImageURL, p1.ModelURL, p1.ThumbnailURL}, []string{p2.ImageURL, p2.ModelURL, p2.ThumbnailURL})
+		require.Equal(t, j.ModelURL, p1.ModelURL)
+		exp, ok := blobstore.SignedURLExpiry(p1.ModelURL)
+		require.True(t, ok)
+		require.GreaterOrEqual(t, time.Until(exp), job.URLExpiry-time.Minute, "valid for at least an hour")
+	}
+
 	res, _, file := l.do(t, user, "GET", "/api/assets/"+j.AssetID+"/file", "", nil)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Equal(t, `attachment; filename="red-vase.glb"`, res.Header.Get("Content-Disposition"))
@@ -275,7 +303,7 @@ func TestCreateJobScenarios(t *testing.T) {
 			require.Equal(t, job.StatusQueued, j.Status)
 			require.Equal(t, 0, j.Progress)
 			require.Equal(t, "/api/jobs/"+j.ID, rec.Header().Get("Location"))
-			require.True(t, strings.HasPrefix(j.ImageURL, creationBase+"/blobs?"), "a signed photo URL")
+			require.True(t, strings.HasPrefix(j.ImageURL, "/blobs?"), "a same-origin signed photo URL")
 			require.Empty(t, j.ModelURL)
 		})
 	}

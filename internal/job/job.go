@@ -77,6 +77,7 @@ var (
 	ErrBadCursor     = fault.New(fault.Invalid, "invalid_cursor", "The page cursor is not valid. Start again from the first page.")
 	ErrBadLimit      = fault.New(fault.Invalid, "invalid_limit", "limit must be a number between 1 and 100.")
 	ErrNotReady      = fault.New(fault.Conflict, "not_ready", "This blueprint is still being built.")
+	ErrNotFailed     = fault.New(fault.Conflict, "not_failed", "Only a failed build can be retried: this one is still being built or is already done.")
 )
 
 // Credits is the slice of the subscription service a build needs. It is an

@@ -72,6 +72,48 @@ func (s *Service) Create(ctx context.Context, userID, imageURL string) (Job, err
 	return Lookup(ctx, s.db, userID, jobID)
 }
 
+// Retry starts a new attempt at the caller's failed build: a new job from the
+// same photo, under the same name. Like Create it reserves CreditsPerBuild
+// credits (402 when none are left; the worker releases them if this attempt
+// fails too), appends JobQueued and inserts the River job, and in the same
+// transaction removes the failed blueprint from the workspace
+// (BlueprintDeleted), so the new attempt takes its place. Credit holds are
+// per job id, which is why a retry is a new job rather than the old one
+// re-queued. Another user's or a deleted id is ErrNotFound; a build that did
+// not fail is ErrNotFailed.
+func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return Job{}, fmt.Errorf("new job id: %w", err)
+	}
+	newID := id.String()
+	now := s.now().UTC()
+	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		old, err := s.lockOwned(ctx, tx, userID, jobID)
+		if err != nil {
+			return err
+		}
+		if old.Status != StatusFailed {
+			return ErrNotFailed
+		}
+		if err := s.credits.ReserveCredits(ctx, tx, userID, newID, CreditsPerBuild); err != nil {
+			return err
+		}
+		queued := events.JobQueued{JobID: newID, UserID: userID, UploadID: old.UploadID, Name: old.Name, ImageKey: old.ImageKey, At: now}
+		if _, err := s.dispatch.Append(ctx, tx, jobStream(newID), 0, []events.Event{queued},
+			river.InsertManyParams{Args: ReconstructArgs{JobID: newID}, InsertOpts: &river.InsertOpts{
+				Queue: QueueReconstruct, MaxAttempts: MaxAttempts}}); err != nil {
+			return err
+		}
+		_, err = s.dispatch.Store.Append(ctx, tx, jobStream(jobID), eventstore.AnyVersion, events.BlueprintDeleted{JobID: jobID, At: now})
+		return err
+	})
+	if err != nil {
+		return Job{}, err
+	}
+	return Lookup(ctx, s.db, userID, newID)
+}
+
 // Get returns the caller's job (GET /jobs/{id}).
 func (s *Service) Get(ctx context.Context, userID, jobID string) (Job, error) {
 	return Lookup(ctx, s.db, userID, jobID)

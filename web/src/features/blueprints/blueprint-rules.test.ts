@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { glbFileName, parseBlueprints, slugify, validateBlueprintName } from './blueprint-rules';
+import { glbFileName, parseBlueprints, signedURLExpired, slugify, validateBlueprintName } from './blueprint-rules';
 
 describe('blueprint rules', () => {
   it('slugifies names for file names', () => {
@@ -33,5 +33,14 @@ describe('blueprint rules', () => {
     expect(validateBlueprintName('  ')).toBe('Enter a name.');
     expect(validateBlueprintName('x'.repeat(101))).toMatch(/100 characters/);
     expect(validateBlueprintName('Vase')).toBeNull();
+  });
+  it('reads the expiry of signed URLs', () => {
+    const now = Date.UTC(2026, 0, 2, 10, 0, 0);
+    expect(signedURLExpired(`/blobs?obj=a&expiry=${now / 1000 + 3600}`, now)).toBe(false);
+    expect(signedURLExpired(`/blobs?obj=a&expiry=${now / 1000 - 1}`, now)).toBe(true);
+    expect(signedURLExpired(`/blobs?obj=a&expiry=${now / 1000 + 30}`, now)).toBe(true); // too close to use
+    expect(signedURLExpired('https://b.s3.amazonaws.com/k?X-Amz-Date=20260102T090000Z&X-Amz-Expires=3600', now)).toBe(true);
+    expect(signedURLExpired('https://b.s3.amazonaws.com/k?X-Amz-Date=20260102T093000Z&X-Amz-Expires=3600', now)).toBe(false);
+    expect(signedURLExpired('/models/a.glb', now)).toBe(false);
   });
 });

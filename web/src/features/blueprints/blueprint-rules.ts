@@ -77,3 +77,28 @@ export function validateBlueprintName(name: string): string | null {
   if (t.length > 100) return 'Blueprint names can be at most 100 characters.';
   return null;
 }
+
+/** A signed URL about to expire is treated as expired: the download must not start on a URL that dies mid-way. */
+const EXPIRY_MARGIN_MS = 60_000;
+
+/**
+ * Whether a signed URL has expired (or is about to), read from its own query: the
+ * file store's `expiry` (Unix seconds) or S3's `X-Amz-Date` + `X-Amz-Expires`. URLs
+ * that carry neither are taken as valid; a refused fetch is retried with a fresh one.
+ */
+export function signedURLExpired(url: string, nowMs = Date.now()): boolean {
+  let q: URLSearchParams;
+  try {
+    q = new URL(url, 'http://local.invalid').searchParams;
+  } catch {
+    return false;
+  }
+  let until: number | null = null;
+  const expiry = Number(q.get('expiry'));
+  if (q.has('expiry') && Number.isFinite(expiry)) until = expiry * 1000;
+  const amzDate = q.get('X-Amz-Date');
+  const amzExpires = Number(q.get('X-Amz-Expires'));
+  const m = amzDate?.match(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/);
+  if (m && Number.isFinite(amzExpires)) until = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]) + amzExpires * 1000;
+  return until !== null && until - EXPIRY_MARGIN_MS <= nowMs;
+}

@@ -115,4 +115,50 @@ describe('My Blueprints', () => {
     await userEvent.click(within(card).getByRole('button', { name: 'Download' }));
     await waitFor(() => expect(clicks).toEqual([{ href: 'blob:glb', download: 'blue-vase.glb' }]));
   });
+  it('Download after the signed model URL expired asks the server for a fresh one', async () => {
+    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: vi.fn(() => 'blob:glb') });
+    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: vi.fn() });
+    const clicks: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this.download);
+    });
+    const past = Math.floor(Date.now() / 1000) - 60;
+    const future = Math.floor(Date.now() / 1000) + 3600;
+    const stale = { ...items[0], modelURL: `/blobs?obj=models%2Fb1.glb&expiry=${past}&method=GET&signature=old` };
+    const { calls } = stubFetch({
+      'GET /api/blueprints': () => ({ items: [stale], total: 1 }),
+      'GET /api/jobs/b1': () => ({ id: 'b1', status: 'completed', modelURL: `/blobs?obj=models%2Fb1.glb&expiry=${future}&method=GET&signature=new` }),
+      'GET /blobs': ({ url }) =>
+        url.searchParams.get('signature') === 'new'
+          ? new Response(new Uint8Array([0x67, 0x6c, 0x54, 0x46]), { headers: { 'Content-Type': 'model/gltf-binary' } })
+          : new Response(null, { status: 403 }),
+    });
+    renderRoutes(routes, ['/workspace/blueprints']);
+    const [card] = await screen.findAllByTestId('blueprint-card');
+    await userEvent.click(within(card).getByRole('button', { name: 'Download' }));
+    await waitFor(() => expect(clicks).toEqual(['blue-vase.glb']));
+    const blobGets = calls.filter((c) => c.url.startsWith('/blobs'));
+    expect(blobGets.map((c) => new URLSearchParams(c.url.split('?')[1]).get('signature'))).toEqual(['new']);
+    expect(within(card).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('Download retries with a fresh URL when the store refuses the one it had', async () => {
+    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: vi.fn(() => 'blob:glb') });
+    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: vi.fn() });
+    const clicks: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this.download);
+    });
+    const withURL = { ...items[0], modelURL: '/blobs?obj=m&signature=revoked' };
+    stubFetch({
+      'GET /api/blueprints': () => ({ items: [withURL], total: 1 }),
+      'GET /api/jobs/b1': () => ({ id: 'b1', status: 'completed', modelURL: '/blobs?obj=m&signature=new' }),
+      'GET /blobs': ({ url }) =>
+        url.searchParams.get('signature') === 'new' ? new Response(new Uint8Array([1, 2, 3, 4])) : new Response(null, { status: 403 }),
+    });
+    renderRoutes(routes, ['/workspace/blueprints']);
+    const [card] = await screen.findAllByTestId('blueprint-card');
+    await userEvent.click(within(card).getByRole('button', { name: 'Download' }));
+    await waitFor(() => expect(clicks).toEqual(['blue-vase.glb']));
+  });
 });

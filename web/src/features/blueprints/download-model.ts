@@ -1,6 +1,13 @@
 import { currentToken } from '../../lib/auth-storage';
 import { MSG_DOWNLOAD_FAILED } from './blueprint-rules';
 
+/** The model URL answered with an error status (403: an expired or invalid signature). */
+export class DownloadRefused extends Error {
+  constructor(readonly status: number) {
+    super(MSG_DOWNLOAD_FAILED);
+  }
+}
+
 /**
  * Fetches the model and saves it through a temporary blob link, so the file gets our
  * name (a plain link to a cross-origin URL would ignore `download`).
@@ -16,7 +23,7 @@ export async function downloadModel(modelURL: string, fileName: string): Promise
   } catch {
     throw new Error(MSG_DOWNLOAD_FAILED);
   }
-  if (!res.ok) throw new Error(MSG_DOWNLOAD_FAILED);
+  if (!res.ok) throw new DownloadRefused(res.status);
   const blob = await res.blob();
   const url = URL.createObjectURL(blob.type ? blob : new Blob([blob], { type: 'model/gltf-binary' }));
   const a = document.createElement('a');

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useLazyGetBlueprintModelQuery, useShareBlueprintMutation } from './blueprints-api';
-import { COPIED_MS, glbFileName, MSG_DOWNLOAD_FAILED, MSG_NO_MODEL, MSG_SHARE_FAILED, MSG_SHARE_UPGRADE } from './blueprint-rules';
-import { downloadModel } from './download-model';
+import { COPIED_MS, glbFileName, MSG_DOWNLOAD_FAILED, MSG_NO_MODEL, MSG_SHARE_FAILED, MSG_SHARE_UPGRADE, signedURLExpired } from './blueprint-rules';
+import { DownloadRefused, downloadModel } from './download-model';
 
 /** What Download and Share act on. */
 export interface BlueprintTarget {
@@ -45,14 +45,23 @@ export function useBlueprintActions(target: BlueprintTarget) {
   const download = useCallback(async () => {
     setProblem(null);
     setDownloading(true);
+    // The page may have been open past the signed URL's expiry: then (or when the
+    // store refuses it anyway) ask the server for a fresh one, never the cached answer.
+    const freshURL = async () => {
+      const res = await lookupModel(jobId, false);
+      const url = res.data?.modelURL ?? null;
+      if (!url) throw new Error(res.error ? MSG_DOWNLOAD_FAILED : MSG_NO_MODEL);
+      return url;
+    };
     try {
-      let url = modelURL;
-      if (!url) {
-        const res = await lookupModel(jobId, true);
-        url = res.data?.modelURL ?? null;
-        if (!url) throw new Error(res.error ? MSG_DOWNLOAD_FAILED : MSG_NO_MODEL);
+      const known = modelURL && !signedURLExpired(modelURL) ? modelURL : null;
+      const url = known ?? (await freshURL());
+      try {
+        await downloadModel(url, glbFileName(name));
+      } catch (e) {
+        if (!known || !(e instanceof DownloadRefused)) throw e;
+        await downloadModel(await freshURL(), glbFileName(name));
       }
-      await downloadModel(url, glbFileName(name));
     } catch (e) {
       setProblem({ message: e instanceof Error && e.message ? e.message : MSG_DOWNLOAD_FAILED, upgrade: false });
     } finally {
