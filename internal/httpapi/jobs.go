@@ -148,6 +148,25 @@ func getJob(s *job.Service) Handler {
 	}
 }
 
+// retryJob serves POST /api/jobs/{id}/retry: a new attempt at the caller's
+// failed build from the same photo (see job.Service.Retry). It answers the
+// new job, like POST /api/jobs.
+func retryJob(s *job.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		j, err := s.Retry(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		v, err := newJobView(r.Context(), s, j)
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Location", "/api/jobs/"+j.ID)
+		WriteJSON(w, http.StatusCreated, v)
+		return nil
+	}
+}
+
 // jobThumbnail serves GET /api/jobs/{id}/thumbnail to the owner.
 func jobThumbnail(s *job.Service, blobs *blobstore.Store) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {

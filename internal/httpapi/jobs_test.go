@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
@@ -20,6 +22,7 @@ import (
 	"github.com/photo3d/photo3d/internal/gltfvalidate"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/job/jobtest"
+	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/reconstruct"
 )
 
@@ -346,6 +349,7 @@ func TestOtherUsersIDsAreNotFound(t *testing.T) {
 		{"GET", "/api/assets/" + j.AssetID},
 		{"GET", "/api/assets/" + j.AssetID + "/file"},
 		{"GET", "/api/blueprints/" + jobID},
+		{"POST", "/api/jobs/" + jobID + "/retry"},
 		{"PATCH", "/api/blueprints/" + jobID},
 		{"DELETE", "/api/blueprints/" + jobID},
 		{"GET", uploadPath},
@@ -474,4 +478,85 @@ func TestDebugRoutesNeedDevModeOrAdmin(t *testing.T) {
 	require.Equal(t, http.StatusNotFound, rec.Code)
 	rec, _ = s.json(t, "", "GET", "/api/jobs/debug/test", nil)
 	require.Equal(t, http.StatusUnauthorized, rec.Code)
+}
+
+// TestRetryScenarios: POST /api/jobs/{id}/retry on the real stack. A photo
+// the reconstructor cannot decode fails for real; a retry is a new attempt
+// from the same photo that holds a credit again and gives it back when it
+// fails too; only the owner's failed builds can be retried.
+func TestRetryScenarios(t *testing.T) {
+	t.Parallel()
+	l := newLiveStack(t, false)
+	owner, other := l.env.User(t), l.env.User(t)
+	failed, _ := l.uploadToCompleted(t, owner, jobtest.BrokenPNG(t, 320, 320))
+	require.Equal(t, job.StatusFailed, failed.Status)
+	require.Contains(t, failed.Error, job.BuildFailedMessage)
+	done, _ := l.uploadToCompleted(t, owner, jobtest.PNG(t, 320, 320))
+	require.Equal(t, job.StatusCompleted, done.Status)
+
+	retry := func(user, id string) (*http.Response, reply) {
+		return l.jsonCall(t, user, "POST", "/api/jobs/"+id+"/retry", nil)
+	}
+	t.Run("another user's failed job is not found", func(t *testing.T) {
+		res, r := retry(other, failed.ID)
+		require.Equal(t, http.StatusNotFound, res.StatusCode)
+		require.Equal(t, "not_found", r.Error.Code)
+		res, _ = retry(owner, "00000000-0000-7000-8000-000000000000")
+		require.Equal(t, http.StatusNotFound, res.StatusCode)
+		res, _ = retry(owner, "not-a-uuid")
+		require.Equal(t, http.StatusNotFound, res.StatusCode)
+	})
+	t.Run("a completed job cannot be retried", func(t *testing.T) {
+		res, r := retry(owner, done.ID)
+		require.Equal(t, http.StatusConflict, res.StatusCode)
+		require.Equal(t, "not_failed", r.Error.Code)
+		require.Equal(t, job.ErrNotFailed.Message, r.Error.Message)
+	})
+
+	var again jobReply
+	t.Run("a failed job starts again from the same photo and holds a credit", func(t *testing.T) {
+		res, r := retry(owner, failed.ID)
+		require.Equal(t, http.StatusCreated, res.StatusCode)
+		again = decodeAs[jobReply](t, r.Data)
+		require.NotEqual(t, failed.ID, again.ID)
+		require.Equal(t, "/api/jobs/"+again.ID, res.Header.Get("Location"))
+		require.Contains(t, []string{job.StatusQueued, job.StatusProcessing, job.StatusFailed}, again.Status)
+		require.Equal(t, failed.Name, again.Name)
+		require.Equal(t, 1, l.env.CountEvents(t, "subscription.credits_reserved.v1", again.ID))
+		// The failed attempt leaves the workspace; the new one takes its place.
+		res, _ = l.jsonCall(t, owner, "GET", "/api/jobs/"+failed.ID, nil)
+		require.Equal(t, http.StatusNotFound, res.StatusCode)
+		res, _ = retry(owner, failed.ID)
+		require.Equal(t, http.StatusNotFound, res.StatusCode, "a retried job is gone")
+		// The same photo fails the same way, and the credit comes back.
+		j := l.env.WaitFor(t, owner, again.ID, time.Minute, job.Job.Terminal)
+		require.Equal(t, job.StatusFailed, j.Status)
+		require.Equal(t, 1, l.env.CountEvents(t, "subscription.credits_released.v1", again.ID))
+		res, r = l.jsonCall(t, owner, "GET", "/api/blueprints", nil)
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		page := decodeAs[blueprintPage](t, r.Data)
+		ids := []string{}
+		for _, b := range page.Items {
+			ids = append(ids, b.ID)
+		}
+		require.ElementsMatch(t, []string{done.ID, again.ID}, ids)
+	})
+	t.Run("no credits left: 402 and nothing queued", func(t *testing.T) {
+		// Hold every remaining credit for a build in flight elsewhere.
+		require.NoError(t, pgdb.WithTx(context.Background(), l.env.DB.Pool, func(tx pgx.Tx) error {
+			return l.env.Subs.ReserveCredits(context.Background(), tx, owner, uuid.NewString(), 4)
+		}))
+		countQueued := func() (n int) {
+			require.NoError(t, l.env.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE type = 'job.queued.v1'`).Scan(&n))
+			return n
+		}
+		queued := countQueued()
+		res, r := retry(owner, again.ID)
+		require.Equal(t, http.StatusPaymentRequired, res.StatusCode)
+		require.Equal(t, "insufficient_credits", r.Error.Code)
+		require.Contains(t, r.Error.Message, "Not enough AI credits")
+		require.Equal(t, queued, countQueued())
+		res, _ = l.jsonCall(t, owner, "GET", "/api/jobs/"+again.ID, nil)
+		require.Equal(t, http.StatusOK, res.StatusCode, "the failed job stays")
+	})
 }

@@ -147,6 +147,7 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("GET", "/jobs/debug/inference/{id}", debugInference(d.Jobs, d))
 				priv.Method("GET", "/jobs/{id}", getJob(d.Jobs))
 				priv.Method("GET", "/jobs/{id}/thumbnail", jobThumbnail(d.Jobs, d.Blobs))
+				priv.Method("POST", "/jobs/{id}/retry", retryJob(d.Jobs))
 				priv.Method("GET", "/assets/{id}", getAsset(d.Jobs))
 				priv.Method("GET", "/assets/{id}/file", assetFile(d.Jobs, d.Blobs))
 				priv.Method("GET", "/blueprints", listBlueprints(d.Jobs))

@@ -77,3 +77,13 @@ func JPEG(t testing.TB, w, h int) []byte {
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+// BrokenPNG is PNG(w, h) cut off in the middle of its pixel data: its header
+// passes the upload checks (which read only the header), and the
+// reconstructor genuinely fails to decode it, so the build fails at once.
+// Tests use it to get a failed job without faking any part of the pipeline.
+func BrokenPNG(t testing.TB, w, h int) []byte {
+	t.Helper()
+	b := PNG(t, w, h)
+	return b[:len(b)/2]
+}

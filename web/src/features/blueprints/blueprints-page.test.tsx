@@ -9,6 +9,7 @@ const routes = [
   { path: '/workspace/upload', element: <p>upload page</p> },
   { path: '/preview/:jobId', element: <p>preview page</p> },
   { path: '/workspace/subscription', element: <p>subscription page</p> },
+  { path: '/processing/:jobId', element: <p>processing page</p> },
 ];
 
 const items = [
@@ -38,6 +39,19 @@ describe('My Blueprints', () => {
     expect(within(cards[1]).getByRole('button', { name: 'Download' })).toBeDisabled();
     await userEvent.click(within(cards[0]).getByRole('link', { name: 'Blue Vase' }));
     expect(router.state.location.pathname).toBe('/preview/b1');
+  });
+
+  it('only a failed card offers Retry, which starts a new attempt and follows it', async () => {
+    const { calls } = stubFetch({
+      'GET /api/blueprints': () => ({ items, total: 3 }),
+      'POST /api/jobs/b3/retry': () => ({ id: 'b4', status: 'queued', progress: 0 }),
+    });
+    const { router } = renderRoutes(routes, ['/workspace/blueprints']);
+    const cards = await screen.findAllByTestId('blueprint-card');
+    expect(cards.map((c) => !!within(c).queryByRole('button', { name: 'Retry' }))).toEqual([false, false, true]);
+    await userEvent.click(within(cards[2]).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/processing/b4'));
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/api/jobs/b3/retry']);
   });
 
   it('renames with PATCH and deletes after confirming', async () => {

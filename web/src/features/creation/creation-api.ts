@@ -163,7 +163,14 @@ export const creationApi = api.enhanceEndpoints({ addTagTypes: ['Job', 'Blueprin
       // A new blueprint appears, a credit is reserved, the dashboard's recent list changes.
       invalidatesTags: ['Blueprint', 'Subscription', 'Dashboard'],
     }),
+    /** A new attempt at a failed build from the same photo; answers the new job's id. */
+    retryJob: build.mutation<{ jobId: string }, string>({
+      query: (id) => ({ url: `/jobs/${encodeURIComponent(id)}/retry`, method: 'POST' }),
+      transformResponse: (raw: unknown) => ({ jobId: parseJob(raw).id }),
+      // The failed blueprint is replaced by the new one, and a credit is held again.
+      invalidatesTags: (_r, _e, id) => [{ type: 'Job', id }, 'Blueprint', 'Subscription', 'Dashboard'],
+    }),
   }),
 });
 
-export const { useGetJobQuery, useStartBlueprintMutation } = creationApi;
+export const { useGetJobQuery, useStartBlueprintMutation, useRetryJobMutation } = creationApi;

@@ -212,6 +212,29 @@ describe('processing screen', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/workspace'));
   });
 
+  it('Retry on a failed job starts a new attempt and follows it; a refusal is shown', async () => {
+    let credits = true;
+    const { calls } = stubFetch({
+      'GET /api/jobs/job-1': () => job({ status: 'failed', progress: 30, step: 'Deconstructing Components', error: 'The build stopped.' }),
+      'GET /api/jobs/job-2': () => job({ id: 'job-2', status: 'queued' }),
+      'POST /api/jobs/job-1/retry': () =>
+        credits
+          ? job({ id: 'job-2', status: 'queued' })
+          : jsonResponse({ success: false, error: { code: 'insufficient_credits', message: 'Not enough AI credits. Buy more credits or upgrade your plan on the Subscription page.' } }, 402),
+    });
+    const { router } = renderRoutes(processingRoutes, ['/processing/job-1']);
+    const user = userEvent.setup();
+    credits = false;
+    await user.click(await screen.findByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText(/Not enough AI credits/)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/processing/job-1');
+    credits = true;
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/processing/job-2'));
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/api/jobs/job-1/retry', '/api/jobs/job-1/retry']);
+    expect(await screen.findByText('Queued')).toBeInTheDocument();
+  });
+
   it('a network error returns to /workspace', async () => {
     stubFetch({
       'GET /api/jobs/job-1': () => {

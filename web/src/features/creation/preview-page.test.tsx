@@ -15,6 +15,7 @@ const routes = [
   { path: '/preview/:jobId', element: <PreviewPage /> },
   { path: '/workspace/preview/:jobId', element: <PreviewPage /> },
   { path: '/workspace/upload', element: <p>upload page</p> },
+  { path: '/processing/:jobId', element: <p>processing page</p> },
 ];
 
 const completed = {
@@ -135,6 +136,18 @@ describe('model preview', () => {
     expect(screen.getByText('No product found in the photo.')).toBeInTheDocument();
     expect(document.querySelector('model-viewer')).toBeNull();
     expect(screen.getByRole('button', { name: 'Share / Download' })).toBeDisabled();
+  });
+
+  it('Retry on a failed build starts a new attempt and opens its processing screen', async () => {
+    const { calls } = stubFetch({
+      'GET /api/jobs/job-1': () => ({ ...completed, status: 'failed', modelURL: '', error: 'The build stopped.' }),
+      'GET /api/blueprints': () => ({ items: [] }),
+      'POST /api/jobs/job-1/retry': () => ({ ...completed, id: 'job-2', status: 'queued', modelURL: '' }),
+    });
+    const { router } = renderRoutes(routes, ['/preview/job-1']);
+    await userEvent.click(await screen.findByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/processing/job-2'));
+    expect(calls.some((c) => c.method === 'POST' && c.url === '/api/jobs/job-1/retry')).toBe(true);
   });
 
   it('Share / Download opens the modal; New Blueprint goes to upload', async () => {

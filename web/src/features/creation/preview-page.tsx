@@ -13,6 +13,7 @@ import { ShareDownloadDialog } from '../blueprints/share-download-dialog';
 import { useGetJobQuery } from './creation-api';
 import { processingPath } from './creation-rules';
 import { PartsPanel } from './parts-panel';
+import { RetryButton } from './retry-button';
 import './creation.css';
 
 function prefersReducedMotion(): boolean {
@@ -85,8 +86,9 @@ function NoModel({ status, message, jobId }: { status: string; message: string |
           This blueprint is still being built. <Link to={processingPath(jobId)}>Follow its progress</Link>
         </p>
       )}
-      <div>
-        <Link to="/workspace/upload" className="btn btn--primary">
+      <div className="btn-row">
+        {status === 'failed' && <RetryButton jobId={jobId} />}
+        <Link to="/workspace/upload" className={status === 'failed' ? 'btn btn--secondary' : 'btn btn--primary'}>
           Upload a photo
         </Link>
       </div>

@@ -16,6 +16,7 @@ import {
   stepStates,
   type ProgressSample,
 } from './creation-rules';
+import { RetryButton } from './retry-button';
 import './creation.css';
 
 /** /processing/{jobId} — real progress of the reconstruction, polled every 2 s. */
@@ -28,6 +29,8 @@ export default function ProcessingPage() {
 function Processing({ jobId }: { jobId: string }) {
   const navigate = useNavigate();
   const [stopped, setStopped] = useState(false);
+  // Set once the user presses Retry: the failed attempt's return-home timer must not pull them away.
+  const [holdRedirect, setHoldRedirect] = useState(false);
   const { data: job, error, fulfilledTimeStamp } = useGetJobQuery(jobId, {
     pollingInterval: stopped ? 0 : JOB_POLL_MS,
     refetchOnMountOrArgChange: true,
@@ -49,11 +52,11 @@ function Processing({ jobId }: { jobId: string }) {
     setStopped(true);
     if (outcome.kind === 'preview') navigate(previewPath(jobId), { replace: true });
     else if (outcome.kind === 'home') navigate('/workspace', { replace: true });
-    else {
+    else if (!holdRedirect) {
       const t = window.setTimeout(() => navigate('/workspace', { replace: true }), FAILED_REDIRECT_MS);
       return () => window.clearTimeout(t);
     }
-  }, [outcome.kind, jobId, navigate]);
+  }, [outcome.kind, jobId, navigate, holdRedirect]);
 
   const progress = clampProgress(job?.status === 'completed' ? 100 : job?.progress);
   const states = stepStates(job?.status, job?.step, progress);
@@ -111,9 +114,12 @@ function Processing({ jobId }: { jobId: string }) {
             View All Blueprints
           </button>
           {outcome.kind === 'failed' && (
-            <button type="button" className="btn btn--primary" onClick={() => navigate('/workspace', { replace: true })}>
-              Back to Home
-            </button>
+            <>
+              <button type="button" className="btn btn--secondary" onClick={() => navigate('/workspace', { replace: true })}>
+                Back to Home
+              </button>
+              <RetryButton jobId={jobId} onAttempt={() => setHoldRedirect(true)} />
+            </>
           )}
         </div>
       </main>

@@ -1,0 +1,36 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Alert } from '../../components/alert';
+import { errorMessage } from '../../lib/api';
+import { useRetryJobMutation } from './creation-api';
+import { MSG_PROCESS_FAILED, processingPath } from './creation-rules';
+
+/**
+ * Retry for a failed build (POST /api/jobs/{id}/retry): the server starts a new
+ * attempt from the same photo, holding one AI credit again, and this follows it on
+ * the processing screen. What the server refused (no credits left, …) is shown here.
+ * onAttempt tells the screen the user is acting on the failure (it stops leaving).
+ */
+export function RetryButton({ jobId, className = 'btn btn--primary', onAttempt }: { jobId: string; className?: string; onAttempt?: () => void }) {
+  const navigate = useNavigate();
+  const [retry, { isLoading }] = useRetryJobMutation();
+  const [problem, setProblem] = useState<string | null>(null);
+  const click = async () => {
+    setProblem(null);
+    onAttempt?.();
+    const res = await retry(jobId);
+    if ('error' in res && res.error) {
+      setProblem(errorMessage(res.error, MSG_PROCESS_FAILED));
+      return;
+    }
+    navigate(processingPath(res.data.jobId), { replace: true });
+  };
+  return (
+    <>
+      <button type="button" className={className} onClick={click} disabled={isLoading}>
+        {isLoading ? 'Retrying…' : 'Retry'}
+      </button>
+      {problem && <Alert tone="error">{problem}</Alert>}
+    </>
+  );
+}
