@@ -64,8 +64,11 @@ if want e2e; then
   E2E_DB="postgres://postgres@127.0.0.1:$PGPORT/e2e?sslmode=disable"
   psql "$TEST_DATABASE_URL" -qc 'DROP DATABASE IF EXISTS e2e WITH (FORCE)' -c 'CREATE DATABASE e2e' >/dev/null
   APIPORT=$(free_port)
+  # The browser opens the app on 127.0.0.1 while PUBLIC_BASE_URL names
+  # localhost: every URL the app hands the browser must work from whatever
+  # host the user reached (same-origin blob URLs, CORS on signed GETs).
   export DATABASE_URL=$E2E_DB DATA_DIR="$TMP/data" PORT=$APIPORT DEV_MODE=true LOG_LEVEL=warn \
-    WORKER_METRICS_ADDR=127.0.0.1:$(free_port) PUBLIC_BASE_URL="http://127.0.0.1:$APIPORT"
+    WORKER_METRICS_ADDR=127.0.0.1:$(free_port) PUBLIC_BASE_URL="http://localhost:$APIPORT"
   bin/worker migrate >/dev/null
   bin/worker >"$ARTIFACTS/worker.log" 2>&1 & pids+=($!)
   bin/api >"$ARTIFACTS/api.log" 2>&1 & pids+=($!)

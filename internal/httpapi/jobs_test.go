@@ -413,6 +413,37 @@ func TestBlueprintScenarios(t *testing.T) {
 		require.Empty(t, p2.NextCursor)
 	})
 
+	t.Run("25 blueprints: a default page of 20, then the last 5 through the cursor", func(t *testing.T) {
+		many := s.env.User(t)
+		require.NoError(t, pgdb.WithTx(context.Background(), s.env.DB.Pool, func(tx pgx.Tx) error {
+			_, err := s.env.Subs.PurchaseAddon(context.Background(), tx, many, "credits", 20) // 5 Free + 20
+			return err
+		}))
+		photo := s.put(t, many, jobtest.PNG(t, 64, 64))
+		var made []string
+		for range 25 {
+			rec, r := s.json(t, many, "POST", "/api/jobs", map[string]any{"imageURL": photo})
+			require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+			made = append([]string{decodeAs[jobReply](t, r.Data).ID}, made...) // newest first
+		}
+		rec, r := s.json(t, many, "GET", "/api/blueprints", nil)
+		require.Equal(t, http.StatusOK, rec.Code)
+		p1 := decodeAs[blueprintPage](t, r.Data)
+		require.Equal(t, 25, p1.Total)
+		require.Len(t, p1.Items, job.DefaultLimit)
+		require.NotEmpty(t, p1.NextCursor)
+		rec, r = s.json(t, many, "GET", "/api/blueprints?cursor="+p1.NextCursor, nil)
+		require.Equal(t, http.StatusOK, rec.Code)
+		p2 := decodeAs[blueprintPage](t, r.Data)
+		require.Len(t, p2.Items, 5)
+		require.Empty(t, p2.NextCursor)
+		var got []string
+		for _, b := range append(p1.Items, p2.Items...) {
+			got = append(got, b.ID)
+		}
+		require.Equal(t, made, got, "every blueprint once, newest first")
+	})
+
 	cases := []struct {
 		name, method, path string
 		body               any

@@ -144,6 +144,10 @@ test('photo → processing → preview (wireframe, exploded, solo) → download 
   await test.step('preview loads the model and lists its parts', async () => {
     await expect(page.getByRole('heading', { name: 'Model Preview' })).toBeVisible();
     await expect.poll(async () => (await viewerEvents(page, 'load')).length, { timeout: 60_000 }).toBeGreaterThan(0);
+    // ops/test.sh serves the app on 127.0.0.1 with PUBLIC_BASE_URL on localhost: the
+    // model the viewer loaded came from the page's own origin all the same.
+    const [loaded] = await viewerEvents(page, 'load');
+    expect(new URL(loaded.src, page.url()).origin).toBe(new URL(page.url()).origin);
     await expect(page.locator('[data-model-state="loaded"]')).toBeVisible();
     const parts = page.getByTestId('parts-list').getByRole('button');
     await expect(parts.first()).toBeVisible();
@@ -211,6 +215,8 @@ test('photo → processing → preview (wireframe, exploded, solo) → download 
     await expect(dialog.getByRole('button', { name: 'Copied' })).toBeVisible();
     const url = await dialog.getByTestId('share-url').inputValue();
     expect(url).toMatch(/\/v\/[A-Za-z0-9_-]{11,}$/);
+    // Share links are absolute on PUBLIC_BASE_URL, whatever host this page is on.
+    if (process.env.PUBLIC_BASE_URL) expect(new URL(url).origin).toBe(new URL(process.env.PUBLIC_BASE_URL).origin);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
     const shared = await page.request.get(url);
     expect(shared.status()).toBe(200);

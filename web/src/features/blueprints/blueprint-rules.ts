@@ -52,6 +52,22 @@ export function parseBlueprints(raw: unknown): Blueprint[] {
     }));
 }
 
+/** One page of GET /api/blueprints: pass nextCursor back for the next (null on the last). */
+export interface BlueprintPage {
+  items: Blueprint[];
+  nextCursor: string | null;
+  total: number | null;
+}
+
+export function parseBlueprintPage(raw: unknown): BlueprintPage {
+  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+  return {
+    items: parseBlueprints(raw),
+    nextCursor: str(r.nextCursor),
+    total: typeof r.total === 'number' && Number.isFinite(r.total) ? r.total : null,
+  };
+}
+
 /** "Blue Vase (v2)!" → "blue-vase-v2"; accents folded, never empty. */
 export function slugify(name: string, fallback = 'blueprint'): string {
   const slug = name

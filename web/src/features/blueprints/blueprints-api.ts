@@ -1,5 +1,5 @@
 import { api } from '../../lib/api';
-import { parseBlueprints, type Blueprint } from './blueprint-rules';
+import { parseBlueprintPage, parseBlueprints, type Blueprint, type BlueprintPage } from './blueprint-rules';
 
 /** POST /api/publications answer. */
 export interface ShareLinks {
@@ -15,6 +15,19 @@ export const blueprintsApi = api.enhanceEndpoints({ addTagTypes: ['Blueprint', '
       query: () => ({ url: '/blueprints' }),
       transformResponse: parseBlueprints,
       providesTags: (list) => [{ type: 'Blueprint' as const, id: 'LIST' }, ...(list ?? []).map((b) => ({ type: 'Blueprint' as const, id: b.id }))],
+    }),
+    /** My Blueprints, newest first, one page at a time through the server's cursor ("Load more"). */
+    getBlueprintPages: build.infiniteQuery<BlueprintPage, void, string | null>({
+      infiniteQueryOptions: {
+        initialPageParam: null,
+        getNextPageParam: (last) => last.nextCursor ?? undefined,
+      },
+      query: ({ pageParam }) => ({ url: pageParam ? `/blueprints?cursor=${encodeURIComponent(pageParam)}` : '/blueprints' }),
+      transformResponse: parseBlueprintPage,
+      providesTags: (data) => [
+        { type: 'Blueprint' as const, id: 'LIST' },
+        ...(data?.pages ?? []).flatMap((p) => p.items.map((b) => ({ type: 'Blueprint' as const, id: b.id }))),
+      ],
     }),
     renameBlueprint: build.mutation<unknown, { id: string; name: string }>({
       query: ({ id, name }) => ({ url: `/blueprints/${encodeURIComponent(id)}`, method: 'PATCH', body: { name } }),
@@ -48,4 +61,4 @@ export const blueprintsApi = api.enhanceEndpoints({ addTagTypes: ['Blueprint', '
   }),
 });
 
-export const { useGetBlueprintsQuery, useLazyGetBlueprintModelQuery, useRenameBlueprintMutation, useDeleteBlueprintMutation, useShareBlueprintMutation } = blueprintsApi;
+export const { useGetBlueprintsQuery, useGetBlueprintPagesInfiniteQuery, useLazyGetBlueprintModelQuery, useRenameBlueprintMutation, useDeleteBlueprintMutation, useShareBlueprintMutation } = blueprintsApi;

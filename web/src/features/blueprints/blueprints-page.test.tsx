@@ -54,6 +54,32 @@ describe('My Blueprints', () => {
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/api/jobs/b3/retry']);
   });
 
+  it('shows the first 20 of 25 and Load more fetches the rest through nextCursor', async () => {
+    const all = Array.from({ length: 25 }, (_, i) => ({
+      id: `b${i + 1}`,
+      name: `Blueprint ${i + 1}`,
+      jobId: `b${i + 1}`,
+      thumbnailURL: null,
+      createdAt: new Date().toISOString(),
+      status: 'ready',
+    }));
+    const { calls } = stubFetch({
+      'GET /api/blueprints': ({ url }) =>
+        url.searchParams.get('cursor') === 'after-20'
+          ? { items: all.slice(20), nextCursor: '', total: 25, limit: 20 }
+          : { items: all.slice(0, 20), nextCursor: 'after-20', total: 25, limit: 20 },
+    });
+    renderRoutes(routes, ['/workspace/blueprints']);
+    await waitFor(() => expect(screen.getAllByTestId('blueprint-card')).toHaveLength(20));
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(screen.getAllByTestId('blueprint-card')).toHaveLength(25));
+    expect(screen.getAllByTestId('blueprint-card').map((c) => within(c).getByRole('link', { name: /^Blueprint/ }).textContent)).toEqual(
+      all.map((b) => b.name),
+    );
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.url.startsWith('/api/blueprints')).map((c) => c.url)).toEqual(['/api/blueprints', '/api/blueprints?cursor=after-20']);
+  });
+
   it('renames with PATCH and deletes after confirming', async () => {
     let list = [...items];
     const { calls } = stubFetch({

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconAlert, IconCheck, IconClock, IconCube, IconUpload } from '../../components/icons';
@@ -8,7 +8,7 @@ import { relativeTime } from '../../lib/format';
 import { RetryButton } from '../creation/retry-button';
 import { ActionProblemAlert } from './action-problem';
 import { STATUS_LABEL, validateBlueprintName, type Blueprint } from './blueprint-rules';
-import { useDeleteBlueprintMutation, useGetBlueprintsQuery, useRenameBlueprintMutation } from './blueprints-api';
+import { useDeleteBlueprintMutation, useGetBlueprintPagesInfiniteQuery, useRenameBlueprintMutation } from './blueprints-api';
 import { useBlueprintActions } from './use-blueprint-actions';
 import './blueprints.css';
 
@@ -22,7 +22,10 @@ const statusClass = { ready: 'status--ready', processing: 'status--processing', 
 export default function BlueprintsPage() {
   const navigate = useNavigate();
   const [poll, setPoll] = useState(false);
-  const { data: items = [], isLoading, error } = useGetBlueprintsQuery(undefined, { pollingInterval: poll ? LIST_POLL_MS : 0 });
+  const { data, isLoading, error, hasNextPage, fetchNextPage, isFetchingNextPage } = useGetBlueprintPagesInfiniteQuery(undefined, {
+    pollingInterval: poll ? LIST_POLL_MS : 0,
+  });
+  const items = useMemo(() => data?.pages.flatMap((p) => p.items) ?? [], [data]);
   const anyProcessing = items.some((b) => b.status === 'processing');
   useEffect(() => setPoll(anyProcessing), [anyProcessing]);
   const [deleting, setDeleting] = useState<Blueprint | null>(null);
@@ -61,6 +64,14 @@ export default function BlueprintsPage() {
             </li>
           ))}
         </ul>
+      )}
+
+      {hasNextPage && !error && (
+        <div className="btn-row blueprints__more">
+          <button type="button" className="btn btn--secondary" onClick={() => fetchNextPage()} disabled={isFetchingNextPage}>
+            {isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </button>
+        </div>
       )}
 
       {deleting && <ConfirmDelete blueprint={deleting} onClose={() => setDeleting(null)} />}
