@@ -122,14 +122,19 @@ func createJob(s *job.Service) Handler {
 		if err != nil {
 			return err
 		}
-		v, err := newJobView(r.Context(), s, j)
-		if err != nil {
-			return err
-		}
-		w.Header().Set("Location", "/api/jobs/"+j.ID)
-		WriteJSON(w, http.StatusCreated, v)
-		return nil
+		return writeCreatedJob(w, r, s, j)
 	}
+}
+
+// writeCreatedJob answers 201 with the new job and its Location.
+func writeCreatedJob(w http.ResponseWriter, r *http.Request, s *job.Service, j job.Job) error {
+	v, err := newJobView(r.Context(), s, j)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", "/api/jobs/"+j.ID)
+	WriteJSON(w, http.StatusCreated, v)
+	return nil
 }
 
 // getJob serves GET /api/jobs/{id}, polled every 2 s by the processing screen.
@@ -157,13 +162,7 @@ func retryJob(s *job.Service) Handler {
 		if err != nil {
 			return err
 		}
-		v, err := newJobView(r.Context(), s, j)
-		if err != nil {
-			return err
-		}
-		w.Header().Set("Location", "/api/jobs/"+j.ID)
-		WriteJSON(w, http.StatusCreated, v)
-		return nil
+		return writeCreatedJob(w, r, s, j)
 	}
 }
 

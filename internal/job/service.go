@@ -57,19 +57,23 @@ func (s *Service) Create(ctx context.Context, userID, imageURL string) (Job, err
 	now := s.now().UTC()
 	queued := events.JobQueued{JobID: jobID, UserID: userID, UploadID: up.ID, Name: defaultName(up.Filename, now),
 		ImageKey: up.BlobKey, At: now}
-	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
-		if err := s.credits.ReserveCredits(ctx, tx, userID, jobID, CreditsPerBuild); err != nil {
-			return err
-		}
-		_, err := s.dispatch.Append(ctx, tx, jobStream(jobID), 0, []events.Event{queued},
-			river.InsertManyParams{Args: ReconstructArgs{JobID: jobID}, InsertOpts: &river.InsertOpts{
-				Queue: QueueReconstruct, MaxAttempts: MaxAttempts}})
-		return err
-	})
+	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error { return s.queue(ctx, tx, queued) })
 	if err != nil {
 		return Job{}, err
 	}
 	return Lookup(ctx, s.db, userID, jobID)
+}
+
+// queue starts a job inside tx: it holds CreditsPerBuild credits for it (402
+// when none are left), appends JobQueued and inserts the River job.
+func (s *Service) queue(ctx context.Context, tx pgx.Tx, queued events.JobQueued) error {
+	if err := s.credits.ReserveCredits(ctx, tx, queued.UserID, queued.JobID, CreditsPerBuild); err != nil {
+		return err
+	}
+	_, err := s.dispatch.Append(ctx, tx, jobStream(queued.JobID), 0, []events.Event{queued},
+		river.InsertManyParams{Args: ReconstructArgs{JobID: queued.JobID}, InsertOpts: &river.InsertOpts{
+			Queue: QueueReconstruct, MaxAttempts: MaxAttempts}})
+	return err
 }
 
 // Retry starts a new attempt at the caller's failed build: a new job from the
@@ -96,13 +100,8 @@ func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) 
 		if old.Status != StatusFailed {
 			return ErrNotFailed
 		}
-		if err := s.credits.ReserveCredits(ctx, tx, userID, newID, CreditsPerBuild); err != nil {
-			return err
-		}
 		queued := events.JobQueued{JobID: newID, UserID: userID, UploadID: old.UploadID, Name: old.Name, ImageKey: old.ImageKey, At: now}
-		if _, err := s.dispatch.Append(ctx, tx, jobStream(newID), 0, []events.Event{queued},
-			river.InsertManyParams{Args: ReconstructArgs{JobID: newID}, InsertOpts: &river.InsertOpts{
-				Queue: QueueReconstruct, MaxAttempts: MaxAttempts}}); err != nil {
+		if err := s.queue(ctx, tx, queued); err != nil {
 			return err
 		}
 		_, err = s.dispatch.Store.Append(ctx, tx, jobStream(jobID), eventstore.AnyVersion, events.BlueprintDeleted{JobID: jobID, At: now})

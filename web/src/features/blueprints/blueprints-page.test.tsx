@@ -19,6 +19,17 @@ const items = [
 ];
 
 beforeEach(() => signIn());
+
+/** Names of the files the page saved through a blob link. */
+function recordSavedFiles(): string[] {
+  Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: vi.fn(() => 'blob:glb') });
+  Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: vi.fn() });
+  const saved: string[] = [];
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    saved.push(this.download);
+  });
+  return saved;
+}
 afterEach(() => vi.unstubAllGlobals());
 
 describe('My Blueprints', () => {
@@ -155,13 +166,9 @@ describe('My Blueprints', () => {
     await userEvent.click(within(card).getByRole('button', { name: 'Download' }));
     await waitFor(() => expect(clicks).toEqual([{ href: 'blob:glb', download: 'blue-vase.glb' }]));
   });
+
   it('Download after the signed model URL expired asks the server for a fresh one', async () => {
-    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: vi.fn(() => 'blob:glb') });
-    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: vi.fn() });
-    const clicks: string[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      clicks.push(this.download);
-    });
+    const clicks = recordSavedFiles();
     const past = Math.floor(Date.now() / 1000) - 60;
     const future = Math.floor(Date.now() / 1000) + 3600;
     const stale = { ...items[0], modelURL: `/blobs?obj=models%2Fb1.glb&expiry=${past}&method=GET&signature=old` };
@@ -183,12 +190,7 @@ describe('My Blueprints', () => {
   });
 
   it('Download retries with a fresh URL when the store refuses the one it had', async () => {
-    Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: vi.fn(() => 'blob:glb') });
-    Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: vi.fn() });
-    const clicks: string[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      clicks.push(this.download);
-    });
+    const clicks = recordSavedFiles();
     const withURL = { ...items[0], modelURL: '/blobs?obj=m&signature=revoked' };
     stubFetch({
       'GET /api/blueprints': () => ({ items: [withURL], total: 1 }),
