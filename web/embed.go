@@ -35,6 +35,9 @@ func Handler() http.Handler {
 				if strings.HasPrefix(p, "assets/") {
 					w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 				}
+				if servePrecompressed(w, r, root, p) {
+					return
+				}
 				files.ServeHTTP(w, r)
 				return
 			}
