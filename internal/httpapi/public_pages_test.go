@@ -299,6 +299,8 @@ func TestShareModelCaching(t *testing.T) {
 	poster := regexp.MustCompile(`poster="(/v/[^"]+/poster\.png\?v=[0-9a-f]+)"`).FindStringSubmatch(body)[1]
 	require.Contains(t, body, `<link rel="preload" href="`+model+`" as="fetch" type="model/gltf-binary" crossorigin="anonymous"`)
 	require.Contains(t, body, `<link rel="preload" href="`+poster+`" as="image"`)
+	// The poster paints from the HTML itself, before the viewer's script runs.
+	require.Contains(t, body, `<img class="mv-poster" slot="poster" src="`+poster+`"`)
 
 	live := b.view(t, "GET", model, "192.0.2.21", browserUA)
 	require.Equal(t, 200, live.Code)
