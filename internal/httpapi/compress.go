@@ -41,5 +41,23 @@ func compress() func(http.Handler) http.Handler {
 	if err != nil {
 		panic(err) // the options above are constants; an error is a programming bug
 	}
-	return func(next http.Handler) http.Handler { return wrap(next) }
+	return func(next http.Handler) http.Handler {
+		wrapped := wrap(next)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if encodesItself(r.URL.Path) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			wrapped(w, r)
+		})
+	}
+}
+
+// encodesItself reports the paths whose handlers negotiate their own
+// encoding from bodies compressed ahead of time: the built web assets
+// (web/precompressed.go) and the share and embed pages (publish.pageBody),
+// plus the pages' images and models, which are not worth compressing. The
+// wrapper would only cost them time: they are the hottest paths shoppers hit.
+func encodesItself(path string) bool {
+	return strings.HasPrefix(path, "/v/") || strings.HasPrefix(path, "/embed/") || strings.HasPrefix(path, "/assets/")
 }
