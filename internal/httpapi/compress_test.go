@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"html"
 	"io"
 	"log/slog"
@@ -104,4 +105,44 @@ func TestSharePageAssetsCompressed(t *testing.T) {
 	}
 	require.True(t, sawModel, "the page preloads and shows its model")
 	require.True(t, sawBundle, "the page loads the viewer bundle")
+}
+
+// TestJSONCompressedOnTheFly: API answers above the threshold are compressed
+// for clients that accept it (and decode to the same JSON); small ones and
+// clients that accept nothing get plain bodies.
+func TestJSONCompressedOnTheFly(t *testing.T) {
+	t.Parallel()
+	b := pubSetup(t, 0)
+	owner := b.Owner(t, "pro")
+	for i := range 8 {
+		b.Publish(t, owner, b.Blueprint(t, owner, fmt.Sprintf("Chair %d", i)))
+	}
+	tok, _, err := b.tokens.Issue(owner)
+	require.NoError(t, err)
+	get := func(path, ae string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", path, nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		if ae != "" {
+			req.Header.Set("Accept-Encoding", ae)
+		}
+		rec := httptest.NewRecorder()
+		b.h.ServeHTTP(rec, req)
+		require.Equal(t, 200, rec.Code, path)
+		return rec
+	}
+	plain := get("/api/publications", "")
+	require.Empty(t, plain.Header().Get("Content-Encoding"))
+	require.Greater(t, plain.Body.Len(), 1024, "enough links to pass the threshold")
+	gz := get("/api/publications", "gzip")
+	require.Equal(t, "gzip", gz.Header().Get("Content-Encoding"))
+	require.Contains(t, gz.Header().Values("Vary"), "Accept-Encoding")
+	zr, err := gzip.NewReader(gz.Body)
+	require.NoError(t, err)
+	body, err := io.ReadAll(zr)
+	require.NoError(t, err)
+	require.JSONEq(t, plain.Body.String(), string(body))
+
+	small := get("/healthz", "gzip")
+	require.Less(t, small.Body.Len(), 1024)
+	require.Empty(t, small.Header().Get("Content-Encoding"))
 }
