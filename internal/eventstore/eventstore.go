@@ -139,11 +139,7 @@ func (s *Store) Append(ctx context.Context, tx pgx.Tx, stream events.Stream, exp
 	if len(evs) == 0 {
 		return nil, nil
 	}
-	req, err := s.encode(ctx, stream, evs)
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.send(ctx, tx, req, expected)
+	out, err := s.encodeAndSend(ctx, tx, stream, expected, evs)
 	if err != nil {
 		return nil, err
 	}
@@ -185,16 +181,20 @@ func (s *Store) AppendCommitted(ctx context.Context, db BatchSender, stream even
 		})
 		return out, err
 	}
-	req, err := s.encode(ctx, stream, evs)
-	if err != nil {
-		return nil, err
-	}
-	out, err := s.send(ctx, db, req, expected)
+	out, err := s.encodeAndSend(ctx, db, stream, expected, evs)
 	if err != nil {
 		return nil, err
 	}
 	s.observed(out)
 	return out, nil
+}
+
+func (s *Store) encodeAndSend(ctx context.Context, db BatchSender, stream events.Stream, expected int64, evs []events.Event) ([]Envelope, error) {
+	req, err := s.encode(ctx, stream, evs)
+	if err != nil {
+		return nil, err
+	}
+	return s.send(ctx, db, req, expected)
 }
 
 // appendRequest is a batch of events encoded for appendSQL.
