@@ -45,6 +45,7 @@ if want go && git rev-parse --git-dir >/dev/null 2>&1; then
 fi
 npm_ci tools/gltf-validator
 build_web   # the api embeds it; the browser tests use it
+export REQUIRE_WEB_BUILD=1  # Go tests that need the built web app must not skip here
 
 failed=()
 if want go; then

@@ -56,6 +56,9 @@ func handlerFor(root fs.FS) http.Handler {
 				if strings.HasPrefix(p, "assets/") {
 					w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 				}
+				if servePrecompressed(w, r, root, p) {
+					return
+				}
 				files.ServeHTTP(w, r)
 				return
 			}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
@@ -40,6 +42,19 @@ func (b bundle) appendTx(ctx context.Context, stream events.Stream, expected int
 	})
 }
 
+// appendCommitted appends in a transaction of its own with AppendCommitted
+// (one round trip when the store has no inline projections).
+func (b bundle) appendCommitted(ctx context.Context, stream events.Stream, expected int64, evs ...events.Event) error {
+	_, err := b.store.AppendCommitted(ctx, b.db.Pool, stream, expected, evs...)
+	return err
+}
+
+// appenders are the two ways to append; the concurrency tests hold for both.
+var appenders = map[string]func(bundle, context.Context, events.Stream, int64, ...events.Event) error{
+	"in-tx":     bundle.appendTx,
+	"committed": bundle.appendCommitted,
+}
+
 func TestAppendAndLoadRoundTrip(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -64,10 +79,19 @@ func TestAppendAndLoadRoundTrip(t *testing.T) {
 
 func TestAppendConflictExactlyOneWins(t *testing.T) {
 	t.Parallel()
+	for name, appendTo := range appenders {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testConflictExactlyOneWins(t, appendTo)
+		})
+	}
+}
+
+func testConflictExactlyOneWins(t *testing.T, appendTo func(bundle, context.Context, events.Stream, int64, ...events.Event) error) {
 	b := setup(t)
 	ctx := context.Background()
 	s := events.Stream{Type: "test", ID: "race"}
-	require.NoError(t, b.appendTx(ctx, s, 0, counted{0}))
+	require.NoError(t, appendTo(b, ctx, s, 0, counted{0}))
 
 	var wins, conflicts atomic.Int32
 	var wg sync.WaitGroup
@@ -77,7 +101,7 @@ func TestAppendConflictExactlyOneWins(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			<-start
-			err := b.appendTx(ctx, s, 1, counted{i})
+			err := appendTo(b, ctx, s, 1, counted{i})
 			switch {
 			case err == nil:
 				wins.Add(1)
@@ -94,7 +118,7 @@ func TestAppendConflictExactlyOneWins(t *testing.T) {
 	require.Equal(t, int32(1), conflicts.Load())
 
 	// A stale version that no longer matches is a conflict too, not a gap.
-	err := b.appendTx(ctx, s, 5, counted{9})
+	err := appendTo(b, ctx, s, 5, counted{9})
 	var ce *eventstore.ConflictError
 	require.ErrorAs(t, err, &ce)
 	require.Equal(t, int64(5), ce.Expected)
@@ -105,6 +129,15 @@ func TestAppendConflictExactlyOneWins(t *testing.T) {
 
 func TestFiftyGoroutinesAppendContiguousVersions(t *testing.T) {
 	t.Parallel()
+	for name, appendTo := range appenders {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testFiftyGoroutines(t, appendTo)
+		})
+	}
+}
+
+func testFiftyGoroutines(t *testing.T, appendTo func(bundle, context.Context, events.Stream, int64, ...events.Event) error) {
 	b := setup(t)
 	ctx := context.Background()
 	s := events.Stream{Type: "test", ID: "busy"}
@@ -120,7 +153,7 @@ func TestFiftyGoroutinesAppendContiguousVersions(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				err = b.appendTx(ctx, s, v, counted{w*100 + i})
+				err = appendTo(b, ctx, s, v, counted{w*100 + i})
 				if errors.Is(err, eventstore.ErrConflict) {
 					continue // reload and retry, as callers do
 				}
@@ -176,55 +209,114 @@ func TestInlineProjectionRunsInTheAppendTransaction(t *testing.T) {
 	require.Equal(t, 1, evs)
 }
 
+func TestAppendCommittedStoresNotifiesAndFallsBackForInline(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := eventstore.WithMetadata(context.Background(), eventstore.Metadata{Actor: "user-2"})
+	conn, err := b.db.Pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer conn.Release()
+	_, err = conn.Exec(ctx, "LISTEN "+eventstore.NotifyChannel)
+	require.NoError(t, err)
+
+	s := events.Stream{Type: "test", ID: "one-trip"}
+	out, err := b.store.AppendCommitted(ctx, b.db.Pool, s, 0, counted{1}, counted{2})
+	require.NoError(t, err)
+	require.Len(t, out, 2)
+	require.Equal(t, []int64{1, 2}, []int64{out[0].Version, out[1].Version})
+	require.Equal(t, counted{2}, out[1].Data)
+	require.Equal(t, "user-2", out[1].Metadata.Actor)
+	require.NotZero(t, out[0].TransactionID)
+	require.Equal(t, out[0].TransactionID, out[1].TransactionID, "one transaction")
+	// The worker's projections are woken once it commits.
+	waitCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	n, err := conn.Conn().WaitForNotification(waitCtx)
+	require.NoError(t, err)
+	require.Equal(t, eventstore.NotifyChannel, n.Channel)
+
+	got, version, err := b.store.Load(ctx, b.db.Pool, s)
+	require.NoError(t, err)
+	require.Equal(t, int64(2), version)
+	require.Equal(t, out[1].Position, got[1].Position)
+
+	// With inline projections it uses a real transaction: a failing
+	// projection rolls the event back.
+	inline := eventstore.InlineFunc(func(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
+		if e.Data.(counted).N < 0 {
+			return fmt.Errorf("negative")
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO projection_checkpoints (name, last_position) VALUES ($1, $2)`, "committed-inline", e.Position)
+		return err
+	})
+	withInline := eventstore.New(events.NewRegistry(counted{}), eventstore.WithInline(inline))
+	_, err = withInline.AppendCommitted(ctx, b.db.Pool, events.Stream{Type: "test", ID: "inl"}, 0, counted{1})
+	require.NoError(t, err)
+	_, err = withInline.AppendCommitted(ctx, b.db.Pool, events.Stream{Type: "test", ID: "inl-bad"}, 0, counted{-1})
+	require.Error(t, err)
+	var rows int
+	require.NoError(t, b.db.Pool.QueryRow(ctx, `SELECT count(*) FROM projection_checkpoints WHERE name = 'committed-inline'`).Scan(&rows))
+	require.Equal(t, 1, rows)
+	_, version, err = b.store.Load(ctx, b.db.Pool, events.Stream{Type: "test", ID: "inl-bad"})
+	require.NoError(t, err)
+	require.Zero(t, version)
+}
+
 // BenchmarkAppend measures single-event appends, each in its own transaction
 // (the API's shape): one writer on one stream, and 32 concurrent writers each
-// on its own stream (what many users acting at once look like).
+// on its own stream (what many users acting at once look like). "in-tx" is
+// BEGIN, Append, COMMIT (three round trips); "committed" is AppendCommitted
+// (one round trip). Run with fsync on to see what a durable commit costs.
 func BenchmarkAppend(b *testing.B) {
-	b.Run("streams=1", func(b *testing.B) {
-		bu := setup(b)
-		ctx := context.Background()
-		s := events.Stream{Type: "bench", ID: "one"}
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			if err := bu.appendTx(ctx, s, int64(i), counted{i}); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
-	})
-	b.Run("streams=1/events-per-append=10", func(b *testing.B) {
-		bu := setup(b)
-		ctx := context.Background()
-		s := events.Stream{Type: "bench", ID: "batched"}
-		batch := make([]events.Event, 10)
-		for i := range batch {
-			batch[i] = counted{i}
-		}
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			if err := bu.appendTx(ctx, s, int64(i*len(batch)), batch...); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(b.N*len(batch))/b.Elapsed().Seconds(), "events/s")
-	})
-	b.Run("streams=32", func(b *testing.B) {
-		bu := setup(b)
-		ctx := context.Background()
-		var next atomic.Int64
-		b.SetParallelism(16) // 16 × GOMAXPROCS(2) = 32 writers
-		b.ResetTimer()
-		b.RunParallel(func(pb *testing.PB) {
-			s := events.Stream{Type: "bench", ID: fmt.Sprint(next.Add(1))}
-			v := int64(0)
-			for pb.Next() {
-				if err := bu.appendTx(ctx, s, v, counted{int(v)}); err != nil {
-					b.Error(err)
-					return
+	for _, mode := range []string{"in-tx", "committed"} {
+		appendTo := appenders[mode]
+		b.Run(mode+"/streams=1", func(b *testing.B) {
+			bu := setup(b)
+			ctx := context.Background()
+			s := events.Stream{Type: "bench", ID: "one"}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := appendTo(bu, ctx, s, int64(i), counted{i}); err != nil {
+					b.Fatal(err)
 				}
-				v++
 			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 		})
-		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
-	})
+		b.Run(mode+"/streams=1/events-per-append=10", func(b *testing.B) {
+			bu := setup(b)
+			ctx := context.Background()
+			s := events.Stream{Type: "bench", ID: "batched"}
+			batch := make([]events.Event, 10)
+			for i := range batch {
+				batch[i] = counted{i}
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := appendTo(bu, ctx, s, int64(i*len(batch)), batch...); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(batch))/b.Elapsed().Seconds(), "events/s")
+		})
+		b.Run(mode+"/streams=32", func(b *testing.B) {
+			bu := setup(b)
+			ctx := context.Background()
+			var next atomic.Int64
+			// 32 writers whatever GOMAXPROCS is.
+			b.SetParallelism((32 + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				s := events.Stream{Type: "bench", ID: fmt.Sprint(next.Add(1))}
+				v := int64(0)
+				for pb.Next() {
+					if err := appendTo(bu, ctx, s, v, counted{int(v)}); err != nil {
+						b.Error(err)
+						return
+					}
+					v++
+				}
+			})
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
 }

@@ -286,3 +286,41 @@ func TestPublicRateLimit(t *testing.T) {
 	require.Equal(t, http.StatusTooManyRequests, rec.Code)
 	require.Equal(t, 200, b.view(t, "GET", "/v/"+p.Slug, "198.51.100.10", browserUA).Code, "limits are per address")
 }
+
+// TestShareModelCaching: the first response names the model and poster for
+// preloading; a locked version's model is cached for a year under its URL and
+// revalidates with its ETag; a live (unlocked) model is kept only briefly.
+func TestShareModelCaching(t *testing.T) {
+	t.Parallel()
+	b := pubSetup(t, 0, publishtest.WithCacheTTL(time.Nanosecond))
+	_, _, p := b.published(t, "Lamp")
+	body := b.view(t, "GET", "/v/"+p.Slug, "192.0.2.21", browserUA).Body.String()
+	model := regexp.MustCompile(`src="(/v/[^"]+/model\.glb\?v=[0-9a-f]+)"`).FindStringSubmatch(body)[1]
+	poster := regexp.MustCompile(`poster="(/v/[^"]+/poster\.png\?v=[0-9a-f]+)"`).FindStringSubmatch(body)[1]
+	require.Contains(t, body, `<link rel="preload" href="`+model+`" as="fetch" type="model/gltf-binary" crossorigin="anonymous"`)
+	require.Contains(t, body, `<link rel="preload" href="`+poster+`" as="image"`)
+	// The poster paints from the HTML itself, before the viewer's script runs.
+	require.Contains(t, body, `<img class="mv-poster" slot="poster" src="`+poster+`"`)
+
+	live := b.view(t, "GET", model, "192.0.2.21", browserUA)
+	require.Equal(t, 200, live.Code)
+	require.Equal(t, "private, max-age=300", live.Header().Get("Cache-Control"))
+	etag := live.Header().Get("ETag")
+	require.NotEmpty(t, etag)
+
+	_, err := b.Service.Lock(b.Ctx, mustOwner(t, b, p), p.ID, 1)
+	require.NoError(t, err)
+	locked := b.view(t, "GET", model, "192.0.2.21", browserUA)
+	require.Equal(t, publishtest.ModelBytes, locked.Body.Bytes())
+	require.Equal(t, "private, max-age=31536000, immutable", locked.Header().Get("Cache-Control"))
+	require.Equal(t, "private, max-age=31536000, immutable",
+		b.view(t, "GET", poster, "192.0.2.21", browserUA).Header().Get("Cache-Control"))
+	require.Equal(t, etag, locked.Header().Get("ETag"), "the same bytes keep their validator")
+	// Another ?v= is not the URL the locked page names: no long-lived caching.
+	other := strings.Replace(model, "?v=", "?v=0", 1)
+	require.Equal(t, "private, max-age=300", b.view(t, "GET", other, "192.0.2.21", browserUA).Header().Get("Cache-Control"))
+
+	revisit := b.view(t, "GET", model, "192.0.2.21", browserUA, "If-None-Match", etag)
+	require.Equal(t, http.StatusNotModified, revisit.Code)
+	require.Empty(t, revisit.Body.Bytes())
+}

@@ -77,6 +77,7 @@ func NewRouter(d Deps) http.Handler {
 		r.Use(observe(nil))
 	}
 	r.Use(recoverer, securityHeaders, cors(d.CORSOrigins), largeBodyRoutes, accountUploadRoutes, limitBody(d.MaxBodyBytes))
+	r.Use(compress()) // after the headers above are set; see compress.go
 
 	r.Get("/healthz", healthz)
 	r.Get("/readyz", readyz(d.DB))

@@ -18,6 +18,8 @@ import (
 	"io"
 
 	_ "golang.org/x/image/webp" // registers the WebP decoder (decode-only)
+
+	"github.com/photo3d/photo3d/internal/jpegscale"
 )
 
 // Upload limits from the product spec; exported so the API can size request readers.
@@ -185,4 +187,34 @@ func Decode(data []byte) (image.Image, error) {
 		return nil, err
 	}
 	return applyOrientation(img, Orientation(data, info.Format)), nil
+}
+
+// DecodeReduced is Decode for callers that scale the photo down to about
+// minLongSide pixels anyway (the reconstruction works at about a thousand):
+// a JPEG is decoded at the largest of 1/2, 1/4 and 1/8 that keeps its long
+// side at least minLongSide, so a 40 MP photo costs a sixteenth of the memory
+// and most of the time of a full decode. PNG and WebP decode in full. It also
+// returns the photo's full upright size, which the reduction hides.
+func DecodeReduced(data []byte, minLongSide int) (image.Image, image.Point, error) {
+	info, err := Check(data)
+	if err != nil {
+		return nil, image.Point{}, err
+	}
+	if info.Format != FormatJPEG || minLongSide <= 0 {
+		img, err := Decode(data)
+		if err != nil {
+			return nil, image.Point{}, err
+		}
+		return img, img.Bounds().Size(), nil
+	}
+	img, err := jpegscale.DecodeScaled(bytes.NewReader(data), minLongSide)
+	if err != nil {
+		return nil, image.Point{}, withCause(ErrUnreadable, fmt.Errorf("decode %s: %w", info.Format, err))
+	}
+	o := Orientation(data, info.Format)
+	full := image.Pt(info.Width, info.Height)
+	if o >= 5 && o <= 8 { // rotated a quarter turn
+		full = image.Pt(info.Height, info.Width)
+	}
+	return applyOrientation(img, o), full, nil
 }

@@ -88,9 +88,11 @@ type pageEntry struct {
 	modelKey       string
 	posterKey      string
 	logoKey        string
-	share, embed   []byte
-	unavailShare   []byte
-	unavailEmbed   []byte
+	locked         bool   // a locked version: its model and poster never change under their URLs
+	tag            string // assetTag of the model and poster keys, the ?v= of their URLs
+	share, embed   pageBody
+	unavailShare   pageBody
+	unavailEmbed   pageBody
 	loaded         time.Time
 
 	qrOnce sync.Once
@@ -266,11 +268,11 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 		}
 		brand.LogoKey = b.LogoKey
 	}
+	tag := assetTag(snap.ModelKey, snap.ThumbnailKey)
 	e := &pageEntry{pubID: r.ID, ownerID: r.UserID, slug: slug, modelKey: snap.ModelKey, posterKey: snap.ThumbnailKey,
-		logoKey: brand.LogoKey, loaded: now}
+		logoKey: brand.LogoKey, loaded: now, locked: locked != nil, tag: tag}
 
 	links := LinksFor(p.cfg.BaseURL, slug)
-	tag := assetTag(snap.ModelKey, snap.ThumbnailKey)
 	title := strings.TrimSpace(snap.Name)
 	if title == "" {
 		title = "3D product"
@@ -291,18 +293,18 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 	}
 	v.JSONLD = jsonLD(v, p.cfg.BaseURL)
 
-	if e.share, err = render("share", v); err != nil {
+	if e.share, err = renderBody("share", v); err != nil {
 		return nil, err
 	}
 	v.Embed = true
-	if e.embed, err = render("embed", v); err != nil {
+	if e.embed, err = renderBody("embed", v); err != nil {
 		return nil, err
 	}
-	if e.unavailEmbed, err = render("unavailable", v); err != nil {
+	if e.unavailEmbed, err = renderBody("unavailable", v); err != nil {
 		return nil, err
 	}
 	v.Embed = false
-	if e.unavailShare, err = render("unavailable", v); err != nil {
+	if e.unavailShare, err = renderBody("unavailable", v); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -413,11 +415,7 @@ func (p *Pages) ServeViewer(w http.ResponseWriter, r *http.Request, slug string,
 	case embed:
 		body = e.embed
 	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(body)
-	}
+	body.write(w, r)
 }
 
 var notFoundPage = sync.OnceValues(func() ([2][]byte, error) {
@@ -506,7 +504,10 @@ func (p *Pages) ServeAsset(w http.ResponseWriter, r *http.Request, slug, kind st
 	}
 	h := w.Header()
 	h.Set("Content-Type", ctype)
-	h.Set("Cache-Control", "private, max-age=300")
+	h.Set("Cache-Control", assetCacheControl(e, kind, r.URL.Query().Get("v")))
+	// Blob keys are never reused for other bytes (a rebuild writes a new key),
+	// so the key is a strong validator: a revisit costs a 304, not the model.
+	h.Set("ETag", `"`+assetTag(key)+`"`)
 	h.Set("Cross-Origin-Resource-Policy", corp)
 	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	http.ServeContent(w, r, "", rd.ModTime(), rd)

@@ -19,23 +19,24 @@ type photo struct {
 	srcH     int
 }
 
-// decodePhoto validates and decodes data (EXIF orientation first, via imagecheck) and
-// area-averages it to at most maxSide pixels on the long side. Working at a bounded
+// decodePhoto validates and decodes data (EXIF orientation first, via imagecheck; big
+// JPEGs at a reduced scale) and area-averages it to at most maxSide pixels on the long side. Working at a bounded
 // size keeps every later stage's cost independent of the camera's megapixels.
 func decodePhoto(ctx context.Context, data []byte, maxSide int) (*photo, error) {
-	img, err := imagecheck.Decode(data)
+	// A big JPEG is decoded already reduced (to no less than maxSide), so
+	// its full-size pixels never exist in the worker's memory.
+	img, full, err := imagecheck.DecodeReduced(data, maxSide)
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	b := img.Bounds()
 	out, err := scaleToNRGBA(ctx, img, maxSide)
 	if err != nil {
 		return nil, err
 	}
-	p := &photo{img: out, w: out.Rect.Dx(), h: out.Rect.Dy(), srcW: b.Dx(), srcH: b.Dy()}
+	p := &photo{img: out, w: out.Rect.Dx(), h: out.Rect.Dy(), srcW: full.X, srcH: full.Y}
 	p.hasAlpha = meaningfulAlpha(out)
 	return p, nil
 }

@@ -1,0 +1,86 @@
+package publish
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/photo3d/photo3d/internal/acceptenc"
+)
+
+// pageBody is one rendered page, kept with its gzip encoding: pages are
+// rendered once per cache fill and served thousands of times, so they are
+// compressed once there rather than per view (the router's on-the-fly
+// compressor leaves bodies that already carry a Content-Encoding alone).
+type pageBody struct {
+	raw, gz []byte
+}
+
+// renderBody renders a page template and compresses it at the best level.
+func renderBody(name string, v pageView) (pageBody, error) {
+	raw, err := render(name, v)
+	if err != nil {
+		return pageBody{}, err
+	}
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if err != nil {
+		return pageBody{}, fmt.Errorf("compress %s page: %w", name, err)
+	}
+	if _, err := zw.Write(raw); err != nil {
+		return pageBody{}, fmt.Errorf("compress %s page: %w", name, err)
+	}
+	if err := zw.Close(); err != nil {
+		return pageBody{}, fmt.Errorf("compress %s page: %w", name, err)
+	}
+	b := pageBody{raw: raw}
+	if buf.Len() < len(raw) {
+		b.gz = buf.Bytes()
+	}
+	return b, nil
+}
+
+// write sends the page with status 200, gzip-encoded when the client takes it.
+func (b pageBody) write(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	if b.gz != nil && !hasToken(h.Values("Vary"), "Accept-Encoding") {
+		h.Add("Vary", "Accept-Encoding")
+	}
+	body := b.raw
+	if b.gz != nil && acceptenc.Allows(r.Header.Get("Accept-Encoding"), "gzip") {
+		body = b.gz
+		h.Set("Content-Encoding", "gzip")
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+func hasToken(values []string, token string) bool {
+	for _, v := range values {
+		for part := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(part), token) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// assetCacheControl is how long a browser may keep a page's model, poster or
+// logo. The model and poster of a locked version, asked for under the URL
+// the page names (?v= its tag), never change: a year, immutable, so a
+// returning shopper's phone does not even revalidate. Anything else may be
+// rebuilt or unpublished, so it is kept briefly and then revalidated with its
+// ETag.
+func assetCacheControl(e *pageEntry, kind, v string) string {
+	if e.locked && kind != AssetLogo && v == e.tag {
+		return "private, max-age=31536000, immutable"
+	}
+	return "private, max-age=300"
+}

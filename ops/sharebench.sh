@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Share page speed, measured on this machine in one run (issue 18):
+#   1. throughput: GET /v/{slug} (every request a new, metered viewer) against
+#      nginx serving the very same bytes as a static file, both on loopback,
+#      same wrk load; prints req/s, p99 and the ratio;
+#   2. a shopper's phone: Debian's Chromium, 390×844, 9 Mbit/s, 150 ms RTT,
+#      software WebGL (ops/sharepage-load.mjs): LCP, model load, bytes.
+# Everything runs against a throwaway Postgres and stops by itself.
+#
+#   ops/sharebench.sh                       bin/api as built (make build)
+#   API_BINS="bin/api /tmp/old-api" ops/sharebench.sh   compare builds in one run
+#   DURATION=15s CONNS=32 THREADS=2 PHONE_RUNS=3 SKIP_PHONE=1 ...
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. ops/lib.sh
+need_go
+command -v wrk >/dev/null || die "wrk is missing: apt-get install -y wrk"
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || die "nginx is missing: apt-get install -y nginx-light"
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+API_BINS=${API_BINS:-bin/api}
+DURATION=${DURATION:-15s}
+CONNS=${CONNS:-32}
+THREADS=${THREADS:-2}
+[ -x bin/worker ] || build_go
+
+TMP=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  ops/postgres.sh stop "$TMP/pg" >/dev/null 2>&1 || true
+  rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+
+PGPORT=$(free_port)
+PG_EXTRA_OPTS="-c fsync=off -c synchronous_commit=off" ops/postgres.sh start "$TMP/pg" "$PGPORT" postgres >/dev/null
+export DATABASE_URL="postgres://postgres@127.0.0.1:$PGPORT/postgres?sslmode=disable"
+export DATA_DIR="$TMP/data" LOG_LEVEL=warn DEV_MODE=true PUBLIC_RATE_LIMIT=100000000 \
+  WORKER_METRICS_ADDR=127.0.0.1:$(free_port)
+bin/worker migrate >/dev/null
+bin/worker >"$TMP/worker.log" 2>&1 & pids+=($!)
+go build -o "$TMP/loadtest" ./ops/loadtest
+
+start_api() { # $1 binary; sets API_PID and API
+  local port; port=$(free_port)
+  PORT=$port PUBLIC_BASE_URL="http://127.0.0.1:$port" "$1" >"$TMP/api-$port.log" 2>&1 & API_PID=$!
+  pids+=($API_PID)
+  API="http://127.0.0.1:$port"
+  wait_http "$API/healthz" 60 || { tail -20 "$TMP/api-$port.log"; die "api $1 did not start"; }
+}
+stop_api() { kill -TERM "$API_PID"; wait "$API_PID" 2>/dev/null || true; }
+
+# One merchant, one published model, shared by every build measured.
+first=${API_BINS%% *}
+start_api "$first"
+say "seeding a published model"
+SHARE=$("$TMP/loadtest" seed -base "$API" -views 50000000 | tail -1)
+SLUG=${SHARE##*/}
+stop_api
+
+wrk_run() { # $1 url → "req/s p99"
+  wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -s ops/sharebench-viewers.lua "$1" >"$TMP/wrk.txt" 2>&1
+  local rps p99
+  rps=$(awk '/Requests\/sec/ {print $2}' "$TMP/wrk.txt")
+  p99=$(awk '$1=="99%" {print $2}' "$TMP/wrk.txt")
+  non2xx=$(awk '/Non-2xx/ {print $NF}' "$TMP/wrk.txt")
+  echo "$rps $p99 ${non2xx:-0}"
+}
+
+printf '\n%-28s %12s %10s %8s %8s\n' "target ($CONNS conns, $DURATION)" "req/s" "p99" "non-2xx" "ratio" >&2
+for bin in $API_BINS; do
+  start_api "$bin"
+  page="$API/v/$SLUG"
+  # nginx serves exactly the bytes this build sends for the page.
+  mkdir -p "$TMP/www"
+  curl -fsS -A "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 sharebench" "$page" >"$TMP/www/page.html"
+  NPORT=$(free_port)
+  cat >"$TMP/nginx.conf" <<CONF
+worker_processes $(nproc);
+pid $TMP/nginx.pid;
+error_log $TMP/nginx-error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $TMP/nginx-tmp; proxy_temp_path $TMP/nginx-tmp; fastcgi_temp_path $TMP/nginx-tmp;
+  uwsgi_temp_path $TMP/nginx-tmp; scgi_temp_path $TMP/nginx-tmp;
+  server { listen 127.0.0.1:$NPORT; root $TMP/www; default_type text/html;
+    location / { try_files /page.html =404; add_header Cache-Control "private, no-store"; } }
+}
+CONF
+  mkdir -p "$TMP/nginx-tmp"
+  "$NGINX" -c "$TMP/nginx.conf" -g 'daemon off;' 2>"$TMP/nginx.err" & NGINX_PID=$!; pids+=($NGINX_PID)
+  wait_http "http://127.0.0.1:$NPORT/" 10 || die "nginx did not start: $(cat "$TMP/nginx.err")"
+
+  read -r nrps np99 nbad < <(wrk_run "http://127.0.0.1:$NPORT/")
+  read -r arps ap99 abad < <(wrk_run "$page")
+  ratio=$(awk -v a="$arps" -v n="$nrps" 'BEGIN {printf "%.2f", a/n}')
+  printf '%-28s %12s %10s %8s %8s\n' "nginx static" "$nrps" "$np99" "$nbad" "" >&2
+  printf '%-28s %12s %10s %8s %8s\n' "$bin /v/{slug}" "$arps" "$ap99" "$abad" "${ratio}x" >&2
+  kill -TERM "$NGINX_PID"; wait "$NGINX_PID" 2>/dev/null || true
+
+  if [ -z "${SKIP_PHONE:-}" ]; then
+    need_chromium
+    (cd web && node ../ops/sharepage-load.mjs "$page" "${PHONE_RUNS:-3}") | sed "s|^|$bin  |" >&2
+  fi
+  stop_api
+done

@@ -1,0 +1,97 @@
+// A shopper opening a share link on a phone: Debian's Chromium with mobile
+// emulation (390×844, touch, DPR 3), a Fast-4G-like network (9 Mbit/s down,
+// 150 ms round trip) and software WebGL. Reports, per cold load (fresh
+// context, empty cache): largest contentful paint, the time model-viewer fires
+// `load` for the model, and the bytes transferred (as encoded on the wire).
+// Prints one line per run and the median.
+//
+//   node ops/sharepage-load.mjs http://127.0.0.1:8080/v/SLUG [runs]
+// (ops/sharebench.sh runs it against a throwaway stack.)
+import { createRequire } from 'node:module';
+
+const require = createRequire(new URL('../web/package.json', import.meta.url));
+const { chromium } = require('playwright-core');
+
+const url = process.argv[2];
+const runs = Number(process.argv[3] ?? 3);
+if (!url || !/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url)) {
+  console.error('usage: node ops/sharepage-load.mjs http://127.0.0.1:PORT/v/SLUG [runs]  (loopback only)');
+  process.exit(2);
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+});
+
+async function once() {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 3,
+    isMobile: true,
+    hasTouch: true,
+    userAgent:
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Mobile Safari/537.36 sharepage-load-' +
+      Math.random().toString(36).slice(2),
+  });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 150,
+    downloadThroughput: (9 * 1000 * 1000) / 8,
+    uploadThroughput: (3 * 1000 * 1000) / 8,
+  });
+  let bytes = 0;
+  cdp.on('Network.loadingFinished', (e) => (bytes += e.encodedDataLength));
+  await page.addInitScript(() => {
+    window.__lcp = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__lcp = Math.max(window.__lcp, e.startTime);
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
+    window.__modelLoad = new Promise((resolve) => {
+      document.addEventListener(
+        'load',
+        (e) => {
+          if (e.target && e.target.tagName === 'MODEL-VIEWER') resolve(performance.now());
+        },
+        true,
+      );
+    });
+  });
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  const modelLoad = await page.evaluate(() =>
+    Promise.race([window.__modelLoad, new Promise((r) => setTimeout(() => r(-1), 60000))]),
+  );
+  // LCP is final once the page has been interacted with or settled; give
+  // paints after the model's first frame a moment to be reported.
+  await page.waitForTimeout(500);
+  const lcp = await page.evaluate(() => window.__lcp);
+  // When the poster's and the model's bytes were in: the network's share of
+  // the wait, independent of how fast this machine's CPU renders.
+  const arrived = await page.evaluate(() => {
+    const end = (re) => Math.max(0, ...performance.getEntriesByType('resource').filter((e) => re.test(e.name)).map((e) => e.responseEnd));
+    return { poster: end(/\/poster\.png/), model: end(/\/model\.glb/) };
+  });
+  await context.close();
+  return { lcp, modelLoad, bytes, posterIn: arrived.poster, modelIn: arrived.model };
+}
+
+const results = [];
+for (let i = 0; i < runs; i++) {
+  const r = await once();
+  results.push(r);
+  console.log(
+    `run ${i + 1}: LCP ${(r.lcp / 1000).toFixed(2)} s, model load ${(r.modelLoad / 1000).toFixed(2)} s, ` +
+      `${(r.bytes / 1024).toFixed(0)} KB transferred; poster in at ${(r.posterIn / 1000).toFixed(2)} s, model bytes in at ${(r.modelIn / 1000).toFixed(2)} s`,
+  );
+}
+await browser.close();
+const median = (k) => results.map((r) => r[k]).sort((a, b) => a - b)[Math.floor(results.length / 2)];
+console.log(
+  `median of ${runs}: LCP ${(median('lcp') / 1000).toFixed(2)} s, model load ${(median('modelLoad') / 1000).toFixed(2)} s, ` +
+    `${(median('bytes') / 1024).toFixed(0)} KB transferred; poster in at ${(median('posterIn') / 1000).toFixed(2)} s, ` +
+    `model bytes in at ${(median('modelIn') / 1000).toFixed(2)} s`,
+);
