@@ -357,4 +357,3 @@ VALUES ('reconstruct', $1, 'completed', '{}', 3, now(), now()), ('reconstruct', 
 type probeArgs struct{}
 
 func (probeArgs) Kind() string { return "deploy_test_probe" }
-
