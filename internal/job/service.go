@@ -63,7 +63,7 @@ func (s *Service) Create(ctx context.Context, userID, imageURL string) (Job, err
 		}
 		_, err := s.dispatch.Append(ctx, tx, jobStream(jobID), 0, []events.Event{queued},
 			river.InsertManyParams{Args: ReconstructArgs{JobID: jobID}, InsertOpts: &river.InsertOpts{
-				Queue: QueueReconstruct, MaxAttempts: MaxAttempts}})
+				Queue: QueueReconstruct, MaxAttempts: RiverMaxAttempts}})
 		return err
 	})
 	if err != nil {

@@ -335,8 +335,9 @@ func outage(ctx context.Context, pg *harness.Postgres, st *harness.Stack, m *har
 	if err := pg.Stop(ctx); err != nil {
 		return fmt.Errorf("stop postgres: %w", err)
 	}
+	stopped := time.Now() // pg_ctl stop waits for the shutdown; count the outage from here
 	var hung []string
-	for time.Since(t0) < o.pgDown {
+	for time.Since(stopped) < o.pgDown {
 		for _, path := range []string{"/readyz", "/api/subscription", "/api/blueprints"} {
 			code, d := probe(path)
 			if d > o.requestTimeoutMax {
