@@ -146,4 +146,3 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
-
