@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/eventlog"
 )
 
@@ -76,4 +77,18 @@ func splitFlag(s string) []string {
 		}
 	}
 	return out
+}
+
+// eventsCmd is `worker events schema`: the JSON Schema of every registered
+// event type's data (the same document as events/schema.json).
+func eventsCmd(args []string, stdout io.Writer) error {
+	if len(args) != 1 || args[0] != "schema" {
+		return errors.New("usage: worker events schema")
+	}
+	b, err := events.Domain().Schema()
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(b)
+	return err
 }
