@@ -24,25 +24,15 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/photo3d/photo3d/ops/internal/harness"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout)
-	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "chaos:", err)
-		os.Exit(1)
-	}
-}
+func main() { harness.Main("chaos", run) }
 
 type options struct {
 	m, workers        int
@@ -82,32 +72,17 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		log = os.Stderr
 	}
 
-	root, err := harness.Root()
+	env, err := harness.Prepare(ctx, "photo3d-chaos-", o.bin)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "photo3d-chaos-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	if o.bin == "" {
-		o.bin = filepath.Join(tmp, "bin")
-		if err := harness.Build(ctx, root, o.bin, os.Stderr); err != nil {
-			return err
-		}
-	}
-	port, err := harness.FreePort()
-	if err != nil {
-		return err
-	}
-	pg := &harness.Postgres{Root: root, Dir: filepath.Join(tmp, "pg"), Port: port, Log: os.Stderr}
-	defer func() { _ = pg.Stop(context.WithoutCancel(ctx)) }()
+	defer env.Close(ctx)
+	pg, tmp, bin := env.PG, env.Tmp, env.Bin
 	dbURL, err := pg.Start(ctx, "chaos")
 	if err != nil {
 		return err
 	}
-	st, err := harness.StartStack(ctx, o.bin, dbURL, filepath.Join(tmp, "data"), log)
+	st, err := harness.StartStack(ctx, bin, dbURL, filepath.Join(tmp, "data"), log)
 	if err != nil {
 		return err
 	}

@@ -19,33 +19,23 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/photo3d/photo3d/ops/internal/harness"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout)
-	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "scaletest:", err)
-		os.Exit(1)
-	}
-}
+func main() { harness.Main("scaletest", run) }
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("scaletest", flag.ContinueOnError)
 	m := fs.Int("m", 16, "photos (jobs) per process count")
 	procList := fs.String("procs", "1,2,4", "worker process counts to measure")
 	perProc := fs.Int("reconstruct-workers", 1, "RECONSTRUCT_WORKERS of each process (concurrent jobs per process)")
-	bin := fs.String("bin", "", "directory with prebuilt api and worker (default: build them)")
+	binFlag := fs.String("bin", "", "directory with prebuilt api and worker (default: build them)")
 	maxDur := fs.Duration("max", 20*time.Minute, "stop everything after this long")
 	verbose := fs.Bool("v", false, "show the processes' logs")
 	if err := fs.Parse(args); err != nil {
@@ -69,27 +59,12 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		log = os.Stderr
 	}
 
-	root, err := harness.Root()
+	env, err := harness.Prepare(ctx, "photo3d-scaletest-", *binFlag)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "photo3d-scaletest-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	if *bin == "" {
-		*bin = filepath.Join(tmp, "bin")
-		if err := harness.Build(ctx, root, *bin, os.Stderr); err != nil {
-			return err
-		}
-	}
-	port, err := harness.FreePort()
-	if err != nil {
-		return err
-	}
-	pg := &harness.Postgres{Root: root, Dir: filepath.Join(tmp, "pg"), Port: port, Log: os.Stderr}
-	defer func() { _ = pg.Stop(context.WithoutCancel(ctx)) }()
+	defer env.Close(ctx)
+	pg, tmp, bin := env.PG, env.Tmp, env.Bin
 
 	type row struct {
 		procs   int
@@ -104,7 +79,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		st, err := harness.StartStack(ctx, *bin, dbURL, filepath.Join(tmp, fmt.Sprintf("data-%d", n)), log)
+		st, err := harness.StartStack(ctx, bin, dbURL, filepath.Join(tmp, fmt.Sprintf("data-%d", n)), log)
 		if err != nil {
 			return err
 		}

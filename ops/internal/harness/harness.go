@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -225,4 +226,59 @@ func Run(ctx context.Context, log io.Writer, env []string, path string, args ...
 		return fmt.Errorf("%s %s: %w", filepath.Base(path), strings.Join(args, " "), err)
 	}
 	return nil
+}
+
+// Main runs a command's body with a context that SIGINT/SIGTERM cancel, and
+// exits 1 with the error, if any.
+func Main(name string, body func(ctx context.Context, args []string, stdout io.Writer) error) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := body(ctx, os.Args[1:], os.Stdout)
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, name+":", err)
+		os.Exit(1)
+	}
+}
+
+// Env is a checkout's binaries and a throwaway Postgres cluster (started by
+// Postgres.Start) in a temporary directory that Close removes.
+type Env struct {
+	Root, Tmp, Bin string
+	PG             *Postgres
+}
+
+// Prepare builds api and worker into a temporary directory unless bin names
+// prebuilt ones, and picks a port for the cluster.
+func Prepare(ctx context.Context, prefix, bin string) (*Env, error) {
+	root, err := Root()
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return nil, err
+	}
+	e := &Env{Root: root, Tmp: tmp, Bin: bin}
+	if e.Bin == "" {
+		e.Bin = filepath.Join(tmp, "bin")
+		if err := Build(ctx, root, e.Bin, os.Stderr); err != nil {
+			e.Close(ctx)
+			return nil, err
+		}
+	}
+	port, err := FreePort()
+	if err != nil {
+		e.Close(ctx)
+		return nil, err
+	}
+	e.PG = &Postgres{Root: root, Dir: filepath.Join(tmp, "pg"), Port: port, Log: os.Stderr}
+	return e, nil
+}
+
+// Close stops the cluster and removes the temporary directory.
+func (e *Env) Close(ctx context.Context) {
+	if e.PG != nil {
+		_ = e.PG.Stop(context.WithoutCancel(ctx))
+	}
+	_ = os.RemoveAll(e.Tmp)
 }
