@@ -2,7 +2,7 @@
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
 
-.PHONY: help run test test-go test-web test-e2e build web bench fmt vet clean
+.PHONY: help run test test-go test-web test-e2e build web bench fmt vet clean manifests
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
@@ -39,3 +39,7 @@ vet: ## go vet
 
 clean: ## remove build outputs (keeps .data/)
 	@rm -rf bin web/dist/assets web/dist/index.html artifacts
+
+manifests: ## render the Kubernetes manifests (base, keda, keda-gpu) into artifacts/manifests with the pinned kustomize
+	@mkdir -p artifacts/manifests && source ops/deploy/tools.env && for d in kubernetes keda keda-gpu; do \
+	  go run $$KUSTOMIZE build ops/deploy/$$d > artifacts/manifests/$$d.yaml || exit 1; echo "artifacts/manifests/$$d.yaml"; done

@@ -9,6 +9,8 @@
 //	worker [flags]                 run workers and projections (default)
 //	worker migrate                 apply database migrations (ours, then River's)
 //	worker replay NAME             rebuild one async read model from position 0
+//	worker export [-after X:P]     the event log as NDJSON for analysts (resumable)
+//	worker events schema           JSON Schema of every event type (events/schema.json)
 //	worker convert IMAGE OUT.glb   run the photo → 3D pipeline offline
 //	worker invite create EMAIL     make a single-use signup invite (SIGNUP_MODE=invite)
 //	worker samples [-out DIR]      regenerate the procedural demo models
@@ -46,6 +48,10 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		err = migrateCmd(ctx, rest, getenv, stdout, stderr)
 	case "replay":
 		err = replayCmd(ctx, rest, getenv, stdout, stderr)
+	case "export":
+		err = exportCmd(ctx, rest, getenv, stdout, stderr)
+	case "events":
+		err = eventsCmd(rest, stdout)
 	case "convert":
 		return runConvert(ctx, rest, stdout, stderr)
 	case "samples":
@@ -53,7 +59,7 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 	case "invite":
 		err = inviteCmd(ctx, rest, getenv, stdout, stderr)
 	default:
-		fmt.Fprintf(stderr, "worker: unknown command %q (run, migrate, replay, convert, invite, samples)\n", sub)
+		fmt.Fprintf(stderr, "worker: unknown command %q (run, migrate, replay, export, events, convert, invite, samples)\n", sub)
 		return 2
 	}
 	if errors.Is(err, flag.ErrHelp) {

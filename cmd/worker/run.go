@@ -116,8 +116,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		PeriodicJobs: periodic,
 		JobTimeout:   d.cfg.ReconstructTimeout,
 		// A job is only rescued once it has certainly outlived its timeout, so
-		// a slow job is never run twice at the same time.
-		RescueStuckJobsAfter: d.cfg.ReconstructTimeout + time.Minute,
+		// a slow job is never run twice at the same time; the margin scales
+		// with short timeouts so a killed worker's job is re-run soon.
+		RescueStuckJobsAfter: d.cfg.ReconstructTimeout + min(time.Minute, d.cfg.ReconstructTimeout),
 		FetchCooldown:        50 * time.Millisecond,
 	})
 	if err != nil {

@@ -36,6 +36,13 @@ const (
 	// MaxAttempts bounds retries: a photo that failed three times will not
 	// succeed on the fourth, and the merchant deserves an answer.
 	MaxAttempts = 3
+	// RiverMaxAttempts is what River is told: MaxAttempts plus headroom for
+	// attempts lost to a worker that died (kill -9, OOM, node loss). River's
+	// rescuer discards a stuck job whose attempts are spent without running
+	// any of our code, which would leave the job "processing" and its credit
+	// held forever; with the headroom the next attempt runs, sees it is past
+	// MaxAttempts and records the failure (credit released) itself.
+	RiverMaxAttempts = MaxAttempts + 5
 	// CreditsPerBuild is the price of one build (spec §9: Generate 3D uses 1 AI credit).
 	CreditsPerBuild int64 = 1
 	// URLExpiry is how long signed model, thumbnail and photo URLs in JSON

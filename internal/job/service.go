@@ -72,7 +72,7 @@ func (s *Service) queue(ctx context.Context, tx pgx.Tx, queued events.JobQueued)
 	}
 	_, err := s.dispatch.Append(ctx, tx, jobStream(queued.JobID), 0, []events.Event{queued},
 		river.InsertManyParams{Args: ReconstructArgs{JobID: queued.JobID}, InsertOpts: &river.InsertOpts{
-			Queue: QueueReconstruct, MaxAttempts: MaxAttempts}})
+			Queue: QueueReconstruct, MaxAttempts: RiverMaxAttempts}})
 	return err
 }
 

@@ -39,7 +39,7 @@ func (ReconstructArgs) Kind() string { return "reconstruct" }
 // InsertOpts implements river.JobArgsWithInsertOpts so every insert path
 // (API, tests, tools) lands on the reconstruct queue with 3 attempts.
 func (ReconstructArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueReconstruct, MaxAttempts: MaxAttempts}
+	return river.InsertOpts{Queue: QueueReconstruct, MaxAttempts: RiverMaxAttempts}
 }
 
 // DefaultProgressInterval throttles progress events within one step: the
@@ -106,6 +106,11 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 	}
 	if j.DeletedAt != nil {
 		return w.fail(ctx, rj, j, "This blueprint was deleted before it was built.", "deleted before processing", nil)
+	}
+	if rj.Attempt > MaxAttempts {
+		// Earlier attempts died with their worker (rescued by River): give the
+		// merchant an answer and the credit back instead of trying forever.
+		return w.fail(ctx, rj, j, BuildFailedMessage, fmt.Sprintf("attempt %d: earlier attempts were abandoned by their workers", rj.Attempt), nil)
 	}
 	if err := w.append(ctx, j.ID, events.JobStarted{JobID: j.ID, Attempt: rj.Attempt, Worker: w.name, At: time.Now().UTC()}); err != nil {
 		return w.retryOrFail(ctx, rj, j, err)
@@ -225,8 +230,8 @@ func (w *ReconstructWorker) retryOrFail(ctx context.Context, rj *river.Job[Recon
 		w.cfg.Logger.Warn("job interrupted by shutdown; snoozing", "job_id", j.ID, "err", cause)
 		return river.JobSnooze(0)
 	}
-	if rj.Attempt < rj.MaxAttempts {
-		return fmt.Errorf("reconstruct job %s (attempt %d of %d): %w", j.ID, rj.Attempt, rj.MaxAttempts, cause)
+	if rj.Attempt < min(rj.MaxAttempts, MaxAttempts) {
+		return fmt.Errorf("reconstruct job %s (attempt %d of %d): %w", j.ID, rj.Attempt, min(rj.MaxAttempts, MaxAttempts), cause)
 	}
 	reason := BuildFailedMessage
 	if errors.Is(cause, context.DeadlineExceeded) {

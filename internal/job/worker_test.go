@@ -416,3 +416,44 @@ func BenchmarkIdlePickupLatency(b *testing.B) {
 	}
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "pickup-ms/op")
 }
+
+// counting records whether the pipeline ran at all.
+type counting struct{ calls atomic.Int32 }
+
+func (c *counting) Name() string    { return "counting" }
+func (c *counting) Version() string { return "0" }
+func (c *counting) Reconstruct(ctx context.Context, photo []byte, o reconstruct.Options, p reconstruct.ProgressFunc) (*reconstruct.Result, error) {
+	c.calls.Add(1)
+	return reconstruct.NewBuiltin().Reconstruct(ctx, photo, o, p)
+}
+
+// A worker killed mid-job (kill -9, OOM) runs none of our code: River's
+// rescuer re-queues the job with the attempt spent. Past MaxAttempts the job
+// must end as failed with its credit back, not stay "processing" forever
+// (River itself would discard it silently once its own attempts ran out).
+func TestWorkerFailsAJobWhoseAttemptsDiedWithTheirWorkers(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	jobID := b.createJob(t)
+	var kind, queue string
+	var maxAttempts int
+	require.NoError(t, b.env.DB.Pool.QueryRow(b.ctx, `SELECT kind, queue, max_attempts FROM river_job WHERE args->>'jobId' = $1`, jobID).
+		Scan(&kind, &queue, &maxAttempts))
+	require.Equal(t, job.QueueReconstruct, queue)
+	require.Greater(t, maxAttempts, job.MaxAttempts, "River keeps attempts in reserve for rescues")
+
+	rec := &counting{}
+	rescued := &river.Job[job.ReconstructArgs]{JobRow: &rivertype.JobRow{ID: 1, Kind: kind, Queue: queue,
+		Attempt: job.MaxAttempts + 1, MaxAttempts: maxAttempts}, Args: job.ReconstructArgs{JobID: jobID}}
+	require.NoError(t, b.env.Worker(rec).Work(b.ctx, rescued))
+
+	require.Zero(t, rec.calls.Load(), "no fourth build")
+	j, err := b.env.Jobs.Get(b.ctx, b.user, jobID)
+	require.NoError(t, err)
+	require.Equal(t, job.StatusFailed, j.Status)
+	require.Equal(t, job.BuildFailedMessage, j.Error)
+	require.Equal(t, 1, b.env.CountEvents(t, "subscription.credits_released.v1", jobID))
+	used, reserved := b.credits(t)
+	require.Zero(t, used)
+	require.Zero(t, reserved)
+}

@@ -15,25 +15,20 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"io"
-	"math"
-	"mime/multipart"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/photo3d/photo3d/ops/internal/harness"
 )
 
 func main() {
@@ -75,82 +70,6 @@ func loopbackOnly(raw string) (*url.URL, error) {
 
 // ---- seed -------------------------------------------------------------
 
-type client struct {
-	base  string
-	token string
-	http  *http.Client
-}
-
-func (c *client) call(method, path string, body any, contentType string, out any) error {
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case []byte:
-		rd = bytes.NewReader(b)
-	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
-			return err
-		}
-		rd, contentType = bytes.NewReader(raw), "application/json"
-	}
-	req, err := http.NewRequest(method, c.base+path, rd)
-	if err != nil {
-		return err
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	res, err := c.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	defer res.Body.Close()
-	var env struct {
-		Success bool            `json:"success"`
-		Data    json.RawMessage `json:"data"`
-		Error   *struct{ Message string }
-	}
-	if err := json.NewDecoder(res.Body).Decode(&env); err != nil {
-		return fmt.Errorf("%s %s: status %d: %w", method, path, res.StatusCode, err)
-	}
-	if !env.Success {
-		msg := ""
-		if env.Error != nil {
-			msg = env.Error.Message
-		}
-		return fmt.Errorf("%s %s: status %d: %s", method, path, res.StatusCode, msg)
-	}
-	if out != nil {
-		return json.Unmarshal(env.Data, out)
-	}
-	return nil
-}
-
-// photo draws a simple product: a red vase on white.
-func photo() []byte {
-	img := image.NewRGBA(image.Rect(0, 0, 320, 320))
-	for y := range 320 {
-		half := 0.0
-		if y > 40 && y < 290 {
-			half = 40 + 50*math.Sin(float64(y-40)/250*math.Pi)
-		}
-		for x := range 320 {
-			c := color.RGBA{255, 255, 255, 255}
-			if math.Abs(float64(x)-160) < half {
-				c = color.RGBA{200, uint8(40 + y%30), 40, 255}
-			}
-			img.Set(x, y, c)
-		}
-	}
-	var buf bytes.Buffer
-	_ = png.Encode(&buf, img)
-	return buf.Bytes()
-}
-
 func seed(args []string) error {
 	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
 	base := fs.String("base", "http://127.0.0.1:8080", "api base URL (loopback only)")
@@ -161,37 +80,20 @@ func seed(args []string) error {
 	if _, err := loopbackOnly(*base); err != nil {
 		return err
 	}
-	c := &client{base: strings.TrimRight(*base, "/"), http: &http.Client{Timeout: 30 * time.Second}}
-	var auth struct{ Token string }
-	email := fmt.Sprintf("loadtest.%d@example.com", time.Now().UnixNano())
-	if err := c.call("POST", "/api/auth/signup", map[string]any{"email": email, "password": "load test 1234", "name": "Load Test"}, "", &auth); err != nil {
+	ctx := context.Background()
+	c, err := harness.SignUp(ctx, *base, 0)
+	if err != nil {
 		return err
 	}
-	c.token = auth.Token
-	if err := c.call("POST", "/api/subscription/trial", map[string]any{}, "", nil); err != nil {
+	if err := c.Call(ctx, "POST", "/api/subscription/addons", map[string]any{"kind": "views", "amount": *views}, "", nil); err != nil {
 		return err
 	}
-	if err := c.call("POST", "/api/subscription/addons", map[string]any{"kind": "views", "amount": *views}, "", nil); err != nil {
+	img, err := c.Upload(ctx, 0)
+	if err != nil {
 		return err
-	}
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	fw, _ := mw.CreateFormFile("file", "vase.png")
-	_, _ = fw.Write(photo())
-	_ = mw.Close()
-	var up struct {
-		URL      string `json:"url"`
-		ImageURL string `json:"imageURL"`
-	}
-	if err := c.call("POST", "/api/uploads/content", body.Bytes(), mw.FormDataContentType(), &up); err != nil {
-		return err
-	}
-	img := up.ImageURL
-	if img == "" {
-		img = up.URL
 	}
 	var job struct{ ID, Status string }
-	if err := c.call("POST", "/api/jobs", map[string]any{"imageURL": img}, "", &job); err != nil {
+	if err := c.Call(ctx, "POST", "/api/jobs", map[string]any{"imageURL": img}, "", &job); err != nil {
 		return err
 	}
 	deadline := time.Now().Add(3 * time.Minute)
@@ -200,12 +102,12 @@ func seed(args []string) error {
 			return fmt.Errorf("job %s ended %q", job.ID, job.Status)
 		}
 		time.Sleep(time.Second)
-		if err := c.call("GET", "/api/jobs/"+job.ID, nil, "", &job); err != nil {
+		if err := c.Call(ctx, "GET", "/api/jobs/"+job.ID, nil, "", &job); err != nil {
 			return err
 		}
 	}
 	var pub struct{ ShareURL string }
-	if err := c.call("POST", "/api/publications", map[string]any{"blueprintId": job.ID}, "", &pub); err != nil {
+	if err := c.Call(ctx, "POST", "/api/publications", map[string]any{"blueprintId": job.ID}, "", &pub); err != nil {
 		return err
 	}
 	fmt.Println(pub.ShareURL)

@@ -49,15 +49,22 @@ type Env struct {
 // New builds an Env whose public and signed URLs start with baseURL.
 func New(t testing.TB, baseURL string) *Env {
 	t.Helper()
-	db := dbtest.New(t)
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	store := eventstore.New(events.Domain(), eventstore.WithInline(upload.Projection{}, job.Projection{}))
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
 	blobs, err := blobstore.OpenFile(t.TempDir(), baseURL+"/blobs", []byte(hex.EncodeToString(secret)))
 	if err != nil {
 		t.Fatalf("open blob store: %v", err)
 	}
+	return NewWithBlobs(t, baseURL, blobs)
+}
+
+// NewWithBlobs is New over a given blob store (an S3 bucket in the S3 test);
+// the store is closed when the test ends.
+func NewWithBlobs(t testing.TB, baseURL string, blobs *blobstore.Store) *Env {
+	t.Helper()
+	db := dbtest.New(t)
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	store := eventstore.New(events.Domain(), eventstore.WithInline(upload.Projection{}, job.Projection{}))
 	t.Cleanup(func() { _ = blobs.Close() })
 	rc, err := river.NewClient(riverpgxv5.New(db.Pool), &river.Config{Logger: logger})
 	if err != nil {
