@@ -321,9 +321,11 @@ func listProducts(ctx context.Context, q pgdb.Querier, userID string, p ListPara
 		order = "lower(name), id"
 	}
 	n := len(w.args)
-	rows, err := q.Query(ctx, `SELECT `+productColumns+` FROM products WHERE `+w.sql()+
-		` ORDER BY `+order+` LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2),
-		append(w.args, p.PageSize, p.Offset())...)
+	// Deferred join: the page's ids come from an index-only scan (deep
+	// pages skip index entries, not table rows); only those rows are read.
+	rows, err := q.Query(ctx, `SELECT `+productColumns+` FROM products WHERE id = ANY(ARRAY(
+		SELECT id FROM products WHERE `+w.sql()+` ORDER BY `+order+` LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2)+`))
+		ORDER BY `+order, append(w.args, p.PageSize, p.Offset())...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list products: %w", err)
 	}

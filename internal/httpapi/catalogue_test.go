@@ -19,7 +19,9 @@ import (
 
 // newCatalogueStack is the creation stack with the catalogue and
 // subscription routes mounted, as cmd/api wires them.
-func newCatalogueStack(t *testing.T) creationStack {
+func newCatalogueStack(t *testing.T) creationStack { return newCatalogueStackTB(t) }
+
+func newCatalogueStackTB(t testing.TB) creationStack {
 	t.Helper()
 	env := jobtest.New(t, creationBase)
 	svc := catalog.NewService(env.DB.Pool, env.Store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs})
