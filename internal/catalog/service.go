@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -274,7 +275,7 @@ func (s *Service) CreateProduct(ctx context.Context, userID string, in NewProduc
 			return err
 		}
 		name := in.Name
-		if len([]rune(name)) == 0 {
+		if strings.TrimSpace(name) == "" {
 			name = bp.Name
 		}
 		if name, err = CleanName("product", name); err != nil {

@@ -119,6 +119,24 @@ func publicationsOf(ctx context.Context, q pgdb.Querier, userID string, jobIDs [
 	return scanLogged(rows)
 }
 
+// clearAndListStreams empties the three read models and lists every
+// catalogue stream for Rebuild.
+func clearAndListStreams(ctx context.Context, tx pgx.Tx) ([]events.Stream, error) {
+	if _, err := tx.Exec(ctx, `TRUNCATE catalogs, products, galleries`); err != nil {
+		return nil, fmt.Errorf("clear catalogue read models: %w", err)
+	}
+	rows, err := tx.Query(ctx, `SELECT DISTINCT stream_type, substr(stream_id, length(stream_type) + 2) FROM events
+		WHERE stream_type IN ('catalog', 'product', 'gallery')`)
+	if err != nil {
+		return nil, fmt.Errorf("list catalogue streams: %w", err)
+	}
+	streams, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (events.Stream, error) {
+		var s events.Stream
+		return s, r.Scan(&s.Type, &s.ID)
+	})
+	return streams, wrap(err, "list catalogue streams")
+}
+
 // --- upserts of the folded state ------------------------------------------
 
 func upsertCatalog(ctx context.Context, tx pgx.Tx, c Catalog) error {
