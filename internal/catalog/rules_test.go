@@ -110,6 +110,12 @@ func TestInputRules(t *testing.T) {
 func TestParseListParams(t *testing.T) {
 	t.Parallel()
 	day := func(s string) *time.Time { d, _ := time.Parse(time.DateOnly, s); return &d }
+	kolkata := func(s string) *time.Time {
+		loc, err := time.LoadLocation("Asia/Kolkata")
+		require.NoError(t, err)
+		d, _ := time.ParseInLocation(time.DateOnly, s, loc)
+		return &d
+	}
 	for _, c := range []struct {
 		query string
 		want  catalog.ListParams
@@ -120,6 +126,9 @@ func TestParseListParams(t *testing.T) {
 		{"status=Ready,error,ready", catalog.ListParams{Statuses: []string{"ready", "error"}, Sort: "newest", Page: 1, PageSize: 10}, ""},
 		{"from=2025-01-31&to=2025-01-31", catalog.ListParams{From: day("2025-01-31"), To: day("2025-01-31"), Sort: "newest", Page: 1, PageSize: 10}, ""},
 		{"sort=name&page=3&pageSize=50&q=+oak+", catalog.ListParams{Sort: "name", Page: 3, PageSize: 50, Query: "oak"}, ""},
+		{"from=2025-01-31&tz=Asia/Kolkata", catalog.ListParams{From: kolkata("2025-01-31"), Sort: "newest", Page: 1, PageSize: 10}, ""},
+		{"tz=Mars/Olympus", catalog.ListParams{}, "invalid_timezone"},
+		{"tz=../../etc/passwd", catalog.ListParams{}, "invalid_timezone"},
 		{"status=needs_attention", catalog.ListParams{}, "invalid_status"},
 		{"from=31/01/2025", catalog.ListParams{}, "invalid_date"},
 		{"from=2025-02-01&to=2025-01-31", catalog.ListParams{}, "invalid_date_range"},

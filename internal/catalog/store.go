@@ -303,7 +303,7 @@ func (w *whereBuilder) add(cond string, v any) {
 
 func (w *whereBuilder) sql() string { return strings.Join(w.conds, " AND ") }
 
-// dateAndQuery adds the created from/to (inclusive calendar days, UTC) and
+// dateAndQuery adds the created from/to (inclusive calendar days) and
 // name-contains filters shared by products and galleries.
 func (w *whereBuilder) dateAndQuery(p ListParams, createdAt, name string) {
 	if p.From != nil {
