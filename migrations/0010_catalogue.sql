@@ -49,7 +49,6 @@ CREATE INDEX products_user_newest ON products (user_id, created_at DESC, id DESC
 CREATE INDEX products_user_name ON products (user_id, lower(name), id)
     INCLUDE (status, name, created_at, catalog_id) WHERE deleted_at IS NULL;
 CREATE INDEX products_catalog ON products (catalog_id) WHERE deleted_at IS NULL;
-CREATE INDEX products_job ON products (job_id) WHERE job_id IS NOT NULL;
 
 -- galleries: product_ids is the display order; status is derived from the
 -- products when read.
