@@ -262,11 +262,10 @@ func productIDsInCatalog(ctx context.Context, tx pgx.Tx, catalogID string) ([]st
 const productColumns = `id, user_id, catalog_id, name, description, product_url, tags, source, coalesce(job_id, ''),
 	status, failure_reason, model_key, thumbnail_key, created_at, updated_at`
 
-// scanProduct reads productColumns, after any leading columns into lead.
-func scanProduct(row pgx.Row, lead ...any) (Product, error) {
+func scanProduct(row pgx.Row) (Product, error) {
 	var p Product
-	err := row.Scan(append(lead, &p.ID, &p.UserID, &p.CatalogID, &p.Name, &p.Description, &p.ProductURL, &p.Tags, &p.Source,
-		&p.JobID, &p.Status, &p.FailureReason, &p.ModelKey, &p.ThumbnailKey, &p.CreatedAt, &p.UpdatedAt)...)
+	err := row.Scan(&p.ID, &p.UserID, &p.CatalogID, &p.Name, &p.Description, &p.ProductURL, &p.Tags, &p.Source,
+		&p.JobID, &p.Status, &p.FailureReason, &p.ModelKey, &p.ThumbnailKey, &p.CreatedAt, &p.UpdatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Product{}, ErrProductNotFound
 	}
@@ -331,16 +330,18 @@ func listProducts(ctx context.Context, q pgdb.Querier, userID string, p ListPara
 		w.add("catalog_id = ?", p.CatalogID)
 	}
 	w.dateAndQuery(p, "created_at", "name")
+	var total int
+	if err := q.QueryRow(ctx, `SELECT count(*) FROM products WHERE `+w.sql(), w.args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count products: %w", err)
+	}
 	order := "created_at DESC, id DESC"
 	if p.Sort == SortName {
 		order = "lower(name), id"
 	}
 	n := len(w.args)
-	// One round trip: the total is an uncorrelated subquery (computed once),
-	// and the page's ids come from an index-only scan (deep pages skip index
-	// entries, not table rows) before only those rows are read (deferred join).
-	rows, err := q.Query(ctx, `SELECT (SELECT count(*) FROM products WHERE `+w.sql()+`), `+productColumns+`
-		FROM products WHERE id = ANY(ARRAY(
+	// Deferred join: the page's ids come from an index-only scan (deep
+	// pages skip index entries, not table rows); only those rows are read.
+	rows, err := q.Query(ctx, `SELECT `+productColumns+` FROM products WHERE id = ANY(ARRAY(
 		SELECT id FROM products WHERE `+w.sql()+` ORDER BY `+order+` LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2)+`))
 		ORDER BY `+order, append(w.args, p.PageSize, p.Offset())...)
 	if err != nil {
@@ -348,23 +349,14 @@ func listProducts(ctx context.Context, q pgdb.Querier, userID string, p ListPara
 	}
 	defer rows.Close()
 	out := []Product{}
-	var total int
 	for rows.Next() {
-		pr, err := scanProduct(rows, &total)
+		pr, err := scanProduct(rows)
 		if err != nil {
 			return nil, 0, err
 		}
 		out = append(out, pr)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("list products: %w", err)
-	}
-	if len(out) == 0 { // no rows carried the total: nothing matches, or the page is past the end
-		if err := q.QueryRow(ctx, `SELECT count(*) FROM products WHERE `+w.sql(), w.args...).Scan(&total); err != nil {
-			return nil, 0, fmt.Errorf("count products: %w", err)
-		}
-	}
-	return out, total, nil
+	return out, total, wrap(rows.Err(), "list products")
 }
 
 // ownedLiveProducts returns which of ids are the owner's live products.
