@@ -49,31 +49,16 @@ func (s *Service) Create(ctx context.Context, userID, imageURL string) (Job, err
 	if err != nil {
 		return Job{}, err
 	}
-	id, err := uuid.NewV7()
-	if err != nil {
-		return Job{}, fmt.Errorf("new job id: %w", err)
-	}
-	jobID := id.String()
-	now := s.now().UTC()
-	queued := events.JobQueued{JobID: jobID, UserID: userID, UploadID: up.ID, Name: defaultName(up.Filename, now),
-		ImageKey: up.BlobKey, At: now}
-	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error { return s.queue(ctx, tx, queued) })
+	var jobID string
+	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		var err error
+		jobID, err = s.queueTx(ctx, tx, userID, up.ID, up.BlobKey, defaultName(up.Filename, s.now().UTC()))
+		return err
+	})
 	if err != nil {
 		return Job{}, err
 	}
 	return Lookup(ctx, s.db, userID, jobID)
-}
-
-// queue starts a job inside tx: it holds CreditsPerBuild credits for it (402
-// when none are left), appends JobQueued and inserts the River job.
-func (s *Service) queue(ctx context.Context, tx pgx.Tx, queued events.JobQueued) error {
-	if err := s.credits.ReserveCredits(ctx, tx, queued.UserID, queued.JobID, CreditsPerBuild); err != nil {
-		return err
-	}
-	_, err := s.dispatch.Append(ctx, tx, jobStream(queued.JobID), 0, []events.Event{queued},
-		river.InsertManyParams{Args: ReconstructArgs{JobID: queued.JobID}, InsertOpts: &river.InsertOpts{
-			Queue: QueueReconstruct, MaxAttempts: RiverMaxAttempts}})
-	return err
 }
 
 // Retry starts a new attempt at the caller's failed build: a new job from the
@@ -86,13 +71,8 @@ func (s *Service) queue(ctx context.Context, tx pgx.Tx, queued events.JobQueued)
 // re-queued. Another user's or a deleted id is ErrNotFound; a build that did
 // not fail is ErrNotFailed.
 func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) {
-	id, err := uuid.NewV7()
-	if err != nil {
-		return Job{}, fmt.Errorf("new job id: %w", err)
-	}
-	newID := id.String()
-	now := s.now().UTC()
-	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	var newID string
+	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
 		old, err := s.lockOwned(ctx, tx, userID, jobID)
 		if err != nil {
 			return err
@@ -100,17 +80,59 @@ func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) 
 		if old.Status != StatusFailed {
 			return ErrNotFailed
 		}
-		queued := events.JobQueued{JobID: newID, UserID: userID, UploadID: old.UploadID, Name: old.Name, ImageKey: old.ImageKey, At: now}
-		if err := s.queue(ctx, tx, queued); err != nil {
+		newID, err = s.queueTx(ctx, tx, userID, old.UploadID, old.ImageKey, old.Name)
+		if err != nil {
 			return err
 		}
-		_, err = s.dispatch.Store.Append(ctx, tx, jobStream(jobID), eventstore.AnyVersion, events.BlueprintDeleted{JobID: jobID, At: now})
+		_, err = s.dispatch.Store.Append(ctx, tx, jobStream(jobID), eventstore.AnyVersion, events.BlueprintDeleted{JobID: jobID, At: s.now().UTC()})
 		return err
 	})
 	if err != nil {
 		return Job{}, err
 	}
 	return Lookup(ctx, s.db, userID, newID)
+}
+
+// queueTx reserves the build's credit (402 when none are left), appends
+// JobQueued and inserts the River job, all in the caller's tx: the one way a
+// build starts, whether from POST /jobs or a product's rebuild.
+func (s *Service) queueTx(ctx context.Context, tx pgx.Tx, userID, uploadID, imageKey, name string) (string, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return "", fmt.Errorf("new job id: %w", err)
+	}
+	jobID := id.String()
+	queued := events.JobQueued{JobID: jobID, UserID: userID, UploadID: uploadID, Name: name, ImageKey: imageKey,
+		At: s.now().UTC()}
+	if err := s.credits.ReserveCredits(ctx, tx, userID, jobID, CreditsPerBuild); err != nil {
+		return "", err
+	}
+	_, err = s.dispatch.Append(ctx, tx, jobStream(jobID), 0, []events.Event{queued},
+		river.InsertManyParams{Args: ReconstructArgs{JobID: jobID}, InsertOpts: &river.InsertOpts{
+			Queue: QueueReconstruct, MaxAttempts: RiverMaxAttempts}})
+	if err != nil {
+		return "", err
+	}
+	return jobID, nil
+}
+
+// Requeue starts a new build of the same photo as the caller's job
+// sourceJobID (which may since have been deleted as a blueprint), named
+// name, inside tx: a product's rebuild appends its own event beside it, so
+// the product, the credit and the River job commit together. Same credit
+// rules as Create.
+func (s *Service) Requeue(ctx context.Context, tx pgx.Tx, userID, sourceJobID, name string) (string, error) {
+	src, err := lookupAny(ctx, tx, sourceJobID)
+	if err != nil {
+		return "", err
+	}
+	if src.UserID != userID {
+		return "", ErrNotFound
+	}
+	if len([]rune(name)) > MaxNameLength {
+		name = string([]rune(name)[:MaxNameLength])
+	}
+	return s.queueTx(ctx, tx, userID, src.UploadID, src.ImageKey, name)
 }
 
 // Get returns the caller's job (GET /jobs/{id}).
