@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconAlert, IconCheck } from '../../components/icons';
 import { Logo } from '../../components/logo';
@@ -27,6 +27,10 @@ export default function ProcessingPage() {
 
 function Processing({ jobId }: { jobId: string }) {
   const navigate = useNavigate();
+  // /workspace/processing/{jobId} renders inside the workspace shell, which brings its own
+  // top bar and <main>; the standalone /processing/{jobId} brings its own.
+  const inShell = useLocation().pathname.startsWith('/workspace/');
+  const Frame = inShell ? 'section' : 'main';
   const [stopped, setStopped] = useState(false);
   const { data: job, error, fulfilledTimeStamp } = useGetJobQuery(jobId, {
     pollingInterval: stopped ? 0 : JOB_POLL_MS,
@@ -60,13 +64,15 @@ function Processing({ jobId }: { jobId: string }) {
   const estimate = formatEstimate(estimateSecondsLeft(first, latest), job?.status);
 
   return (
-    <div className="processing">
-      <header className="processing__top">
-        <Link to="/my-home" className="processing__logo" aria-label="Photo3D dashboard">
-          <Logo />
-        </Link>
-      </header>
-      <main className="card processing__card">
+    <div className={inShell ? 'processing processing--in-shell' : 'processing'}>
+      {!inShell && (
+        <header className="processing__top">
+          <Link to="/my-home" className="processing__logo" aria-label="Photo3D dashboard">
+            <Logo />
+          </Link>
+        </header>
+      )}
+      <Frame className="card processing__card">
         <h1 className="page__title">Processing Your Blueprint</h1>
         <div className="processing__image">
           {job?.imageURL ? <img src={job.imageURL} alt="Your uploaded product photo" /> : <span className="spinner" aria-hidden="true" />}
@@ -116,7 +122,7 @@ function Processing({ jobId }: { jobId: string }) {
             </button>
           )}
         </div>
-      </main>
+      </Frame>
     </div>
   );
 }
