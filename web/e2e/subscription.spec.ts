@@ -21,6 +21,8 @@ async function serverSubscription(page: Page, token: string): Promise<ServerSubs
 }
 
 test('trial → ended → Upgrade to Pro (confirmed) → back to Free (confirmed)', async ({ page }, testInfo) => {
+  // Several page loads and four plan changes; generous for a busy CI machine.
+  test.setTimeout(180_000);
   const errors = collectErrors(page);
   const token = await signUpAndSignIn(page, 'plans');
   const planCalls: string[] = [];
