@@ -35,10 +35,10 @@ test('trial → ended → Upgrade to Pro (confirmed) → back to Free (confirmed
   await test.step('start the 7-day trial', async () => {
     await page.goto('/workspace/subscription');
     // The first visit loads the page's code; a busy machine may take a while.
-    await expect(page.getByRole('heading', { name: 'Free Plan' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('heading', { name: 'Free Plan', exact: true })).toBeVisible({ timeout: 30_000 });
     await expect(freeCard.getByRole('button', { name: 'Current Plan' })).toBeDisabled();
     await proCard.getByRole('button', { name: 'Start free trial' }).click();
-    await expect(page.getByRole('heading', { name: 'Pro Plan (Trial)' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Pro Plan (Trial)', exact: true })).toBeVisible();
   });
 
   await test.step('end the trial: the Free card button acts, after a confirmation', async () => {
@@ -48,7 +48,8 @@ test('trial → ended → Upgrade to Pro (confirmed) → back to Free (confirmed
     await expect(dialog).toContainText('This ends your Pro trial now.');
     await snap(page, 'subscription-end-trial-confirm', testInfo);
     await dialog.getByRole('button', { name: 'Switch to Free' }).click();
-    await expect(page.getByRole('heading', { name: 'Free Plan' })).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('heading', { name: 'Free Plan', exact: true })).toBeVisible();
     expect(await serverSubscription(page, token)).toMatchObject({ plan: 'free', trialActive: false, trialEverStarted: true });
   });
 
@@ -66,7 +67,8 @@ test('trial → ended → Upgrade to Pro (confirmed) → back to Free (confirmed
     await upgrade.click();
     await snap(page, 'subscription-upgrade-confirm', testInfo);
     await dialog.getByRole('button', { name: 'Upgrade to Pro' }).click();
-    await expect(page.getByRole('heading', { name: 'Pro Plan' })).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('heading', { name: 'Pro Plan', exact: true })).toBeVisible();
     await expect(page.getByText('Renews monthly')).toBeVisible();
     await expect(proCard.getByRole('button', { name: 'Current Plan' })).toBeDisabled();
     expect(await serverSubscription(page, token)).toMatchObject({ plan: 'pro', effectivePlan: 'pro', trialActive: false });
@@ -78,7 +80,8 @@ test('trial → ended → Upgrade to Pro (confirmed) → back to Free (confirmed
     const dialog = page.getByRole('alertdialog', { name: 'Switch to the Free plan?' });
     await expect(dialog).not.toContainText('trial');
     await dialog.getByRole('button', { name: 'Switch to Free' }).click();
-    await expect(page.getByRole('heading', { name: 'Free Plan' })).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('heading', { name: 'Free Plan', exact: true })).toBeVisible();
     expect((await serverSubscription(page, token)).plan).toBe('free');
   });
 
