@@ -46,5 +46,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // Lazy pages on a busy machine (see src/test/setup.ts); a passing test is as fast as before.
+    testTimeout: 15_000,
   },
 });

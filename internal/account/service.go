@@ -166,6 +166,15 @@ var (
 
 func (s *Service) inviteMode() bool { return s.opt.SignupMode == "invite" }
 
+// SignupMode is "invite" or "open"; the web app reads it from GET /api/config
+// so the signup form asks for an invite code only when one is required.
+func (s *Service) SignupMode() string {
+	if s.inviteMode() {
+		return "invite"
+	}
+	return "open"
+}
+
 // register creates a user, its credentials and its subscription in tx.
 func (s *Service) register(ctx context.Context, tx pgx.Tx, email string, names Names, method string) (userRow, error) {
 	id := uuid.NewString()

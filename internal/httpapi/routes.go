@@ -112,6 +112,7 @@ func NewRouter(d Deps) http.Handler {
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/forgot-password", forgotPassword(d.Accounts))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/reset-password", resetPassword(d.Accounts))
 		}
+		api.Method("GET", "/config", publicConfig(d.Accounts))
 		if d.DevMode && d.Outbox != nil {
 			api.Method("GET", "/dev/outbox", devOutbox(d.Outbox))
 		}

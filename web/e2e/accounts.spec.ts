@@ -8,6 +8,8 @@ const email = uniqueEmail('asha');
 const password = 'Sup3r-secret-pw';
 
 test('signup → dashboard → logout → guarded settings → login back → branding → trial → credits', async ({ page }, testInfo) => {
+  // Many cold page loads plus sign-in's 1.5 s success message: generous for a busy machine.
+  test.setTimeout(120_000);
   const errors = collectErrors(page);
 
   await test.step('landing and public pages', async () => {

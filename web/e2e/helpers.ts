@@ -34,3 +34,21 @@ export function collectErrors(page: Page): string[] {
 export function uniqueEmail(prefix = 'e2e') {
   return `${prefix}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
 }
+
+/**
+ * A fresh merchant: created through the API, then signed in through the form (which shows
+ * "Logged in successfully! Redirecting..." before it leaves). Returns the API token.
+ */
+export async function signUpAndSignIn(page: Page, prefix: string): Promise<string> {
+  const email = uniqueEmail(prefix);
+  const password = 'Sup3r-secret-pw';
+  const res = await page.request.post('/api/auth/signup', { data: { email, password, name: 'Plan Tester' } });
+  if (res.status() !== 201) throw new Error(`signup failed: ${res.status()} ${await res.text()}`);
+  const token = ((await res.json()) as { data: { token: string } }).data.token;
+  await page.goto('/login');
+  await page.getByLabel('Email Address').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/my-home');
+  return token;
+}

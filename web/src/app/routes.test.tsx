@@ -75,7 +75,7 @@ describe('routing and guards', () => {
   it('shows the demo hint when there are no demo samples', async () => {
     stubFetch({});
     renderRoutes(routes, ['/demo']);
-    expect(await screen.findByText(/No demo models found\. Add folders with a \.glb and an image under web\/public\/demo\//)).toBeInTheDocument();
+    expect(await screen.findByText(/^No demo models found\. Run/)).toHaveTextContent('Run go run ./cmd/worker samples');
   });
 
   it('signs out when the token-expired event fires', async () => {
@@ -175,6 +175,31 @@ describe('workspace shell', () => {
     await user.type(box, 'oak{Enter}');
     await waitFor(() => expect(router.state.location.pathname).toBe('/workspace/settings'));
     expect(box).toHaveValue('');
+  });
+});
+
+// Spec §2: "Routes inside the shell: … /workspace/processing/{jobId} … Standalone paths
+// /processing/{jobId} and /preview/{jobId} are also used by the upload flow."
+describe('processing screen routes', () => {
+  const job = { id: 'job-1', status: 'processing', progress: 30, step: 'Analyzing Image', imageURL: null, modelURL: null, parts: [] };
+
+  it('/workspace/processing/{jobId} renders inside the workspace shell', async () => {
+    signIn();
+    workspaceServer({ 'GET /api/jobs/job-1': () => job });
+    renderRoutes(routes, ['/workspace/processing/job-1']);
+    expect(await screen.findByRole('heading', { name: 'Processing Your Blueprint' })).toBeInTheDocument();
+    expect(screen.getByRole('complementary', { name: 'Workspace' })).toBeInTheDocument();
+    expect(screen.getAllByRole('main')).toHaveLength(1);
+  });
+
+  it('/processing/{jobId} stays standalone', async () => {
+    signIn();
+    workspaceServer({ 'GET /api/jobs/job-1': () => job });
+    renderRoutes(routes, ['/processing/job-1']);
+    expect(await screen.findByRole('heading', { name: 'Processing Your Blueprint' })).toBeInTheDocument();
+    expect(screen.queryByRole('complementary', { name: 'Workspace' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Photo3D dashboard' })).toHaveAttribute('href', '/my-home');
+    expect(screen.getAllByRole('main')).toHaveLength(1);
   });
 });
 

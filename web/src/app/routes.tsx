@@ -24,6 +24,7 @@ export const workspaceRoutes: RouteObject[] = [
   { path: 'workspace/blueprints', element: lazyPage(() => import('../features/blueprints/blueprints-page')) },
   { path: 'preview/:jobId', element: lazyPage(() => import('../features/creation/preview-page')) },
   { path: 'workspace/preview/:jobId', element: lazyPage(() => import('../features/creation/preview-page')) },
+  { path: 'workspace/processing/:jobId', element: lazyPage(() => import('../features/creation/processing-page')) },
   { path: 'workspace/products', element: lazyPage(() => import('../features/shell/upcoming-page')) },
   { path: 'workspace/gallery', element: lazyPage(() => import('../features/shell/upcoming-page').then((m) => ({ default: m.GalleriesUpcomingPage }))) },
   { path: 'workspace/analytics', element: lazyPage(() => import('../features/shell/upcoming-page').then((m) => ({ default: m.AnalyticsUpcomingPage }))) },
@@ -32,7 +33,6 @@ export const workspaceRoutes: RouteObject[] = [
 /** Authenticated pages without the shell (full-screen flows such as /processing/:jobId). */
 export const standaloneRoutes: RouteObject[] = [
   { path: 'processing/:jobId', element: lazyPage(() => import('../features/creation/processing-page')) },
-  { path: 'workspace/processing/:jobId', element: lazyPage(() => import('../features/creation/processing-page')) },
   { path: 'processing', element: <Navigate to="/workspace" replace /> },
   { path: 'workspace/processing', element: <Navigate to="/workspace" replace /> },
 ];

@@ -1,7 +1,7 @@
 import { configureStore } from '@reduxjs/toolkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse } from '../test/render';
-import { api, apiBaseQuery, errorMessage, unwrapEnvelope } from './api';
+import { api, apiBase, apiBaseQuery, errorMessage, unwrapEnvelope } from './api';
 import { AUTH_STORAGE_KEY, saveAuth, TOKEN_EXPIRED_EVENT } from './auth-storage';
 
 const baseApi = { signal: new AbortController().signal } as Parameters<typeof apiBaseQuery>[1];
@@ -89,5 +89,30 @@ describe('apiBaseQuery', () => {
   it('plugs into a store', () => {
     const store = configureStore({ reducer: { [api.reducerPath]: api.reducer }, middleware: (g) => g().concat(api.middleware) });
     expect(store.getState().api).toBeDefined();
+  });
+});
+
+// Spec §7: "Base address comes from configuration with a default service address."
+describe('API base address (VITE_API_BASE, default /api)', () => {
+  it('defaults to /api and drops a trailing slash from the configured value', () => {
+    expect(apiBase(undefined)).toBe('/api');
+    expect(apiBase('  ')).toBe('/api');
+    expect(apiBase('/backend/api/')).toBe('/backend/api');
+    expect(apiBase('https://api.example.com/api')).toBe('https://api.example.com/api');
+  });
+
+  it('sends every call to the address the build was configured with', async () => {
+    vi.stubEnv('VITE_API_BASE', 'https://api.example.com/v2/');
+    vi.resetModules();
+    try {
+      const fresh = await import('./api');
+      const fetchMock = vi.fn(async () => jsonResponse({ success: true, data: {} }));
+      vi.stubGlobal('fetch', fetchMock);
+      await fresh.apiBaseQuery({ url: '/subscription' }, baseApi, {});
+      expect((fetchMock.mock.calls[0] as unknown as [string])[0]).toBe('https://api.example.com/v2/subscription');
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
   });
 });

@@ -1,8 +1,18 @@
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
 import { clearAuth, currentToken, TOKEN_EXPIRED_EVENT } from './auth-storage';
 
+/**
+ * The API's base address from the build setting VITE_API_BASE ("the base address comes from
+ * configuration with a default", spec §7): a path on this origin (default /api) or an absolute
+ * URL such as https://api.example.com/api. A trailing slash is dropped so paths join cleanly.
+ */
+export function apiBase(configured: string | undefined): string {
+  const v = (configured ?? '').trim().replace(/\/+$/, '');
+  return v || '/api';
+}
+
 /** Every server call goes under this prefix. */
-export const API_BASE = '/api';
+export const API_BASE = apiBase(import.meta.env.VITE_API_BASE);
 
 /** Arguments our base query understands; body may be JSON-able or FormData. */
 export interface ApiArgs {

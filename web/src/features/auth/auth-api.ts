@@ -17,6 +17,14 @@ export interface SignupInput extends LoginInput {
 export interface GoogleInput {
   credential: string;
   remember: boolean;
+  /** Sent on Google sign-up too, so an invite-only server can create the account. */
+  inviteCode?: string;
+}
+
+/** GET /api/config: what the app must know before anyone signs in. */
+export interface PublicConfig {
+  /** "invite" when SIGNUP_MODE=invite: the signup form asks for an invite code. */
+  signupMode: 'open' | 'invite';
 }
 
 type Flow = 'Login' | 'Signup' | 'Google login';
@@ -70,6 +78,12 @@ export const authApi = api.injectEndpoints({
     login: build.mutation<AuthRecord, LoginInput>({ queryFn: authQuery<LoginInput>('Login', '/auth/login') }),
     signup: build.mutation<AuthRecord, SignupInput>({ queryFn: authQuery<SignupInput>('Signup', '/auth/signup') }),
     googleLogin: build.mutation<AuthRecord, GoogleInput>({ queryFn: authQuery<GoogleInput>('Google login', '/auth/google') }),
+    getPublicConfig: build.query<PublicConfig, void>({
+      query: () => ({ url: '/config' }),
+      transformResponse: (raw: unknown): PublicConfig => ({
+        signupMode: (raw as { signupMode?: unknown } | null)?.signupMode === 'invite' ? 'invite' : 'open',
+      }),
+    }),
     forgotPassword: build.mutation<unknown, { email: string }>({
       query: (body) => ({ url: '/auth/forgot-password', method: 'POST', body }),
     }),
@@ -83,6 +97,7 @@ export const {
   useLoginMutation,
   useSignupMutation,
   useGoogleLoginMutation,
+  useGetPublicConfigQuery,
   useForgotPasswordMutation,
   useResetPasswordMutation,
 } = authApi;

@@ -2,6 +2,11 @@
 export const MIN_PASSWORD_LENGTH = 8;
 /** Delay before leaving the signup screen after success (spec §9). */
 export const SIGNUP_REDIRECT_MS = 1500;
+/**
+ * Sign-in shows "Logged in successfully! Redirecting..." (spec §2) for this long before it
+ * leaves, as signup does; the spec gives no delay of its own, so it is signup's.
+ */
+export const LOGIN_REDIRECT_MS = SIGNUP_REDIRECT_MS;
 
 /** Sign-in validation in the spec's order (§5); null when the form may be sent. */
 export function validateLogin(email: string, password: string): string | null {

@@ -63,7 +63,11 @@ describe('LoginPage', () => {
     expect(await screen.findByRole('button', { name: 'Signing In...' })).toBeDisabled();
     expect(screen.getByLabelText('Email Address')).toBeDisabled();
     release();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/workspace/settings'));
+    // Spec §2: "Success message: Logged in successfully! Redirecting..." — seen before leaving.
+    expect(await screen.findByText('Logged in successfully! Redirecting...')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeDisabled();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/workspace/settings'), { timeout: 2500 });
     expect(calls[0]).toMatchObject({ method: 'POST', url: '/api/auth/login', body: { email: 'asha@shop.in', password: 'correct horse', remember: true } });
     expect(localStorage.getItem(AUTH_STORAGE_KEY)).toContain('"tok"');
     expect(sessionStorage.getItem(AUTH_STORAGE_KEY)).toContain('"tok"');

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
 import { errorMessage } from '../../lib/api';
@@ -6,7 +6,7 @@ import { useAppDispatch } from '../../lib/hooks';
 import { signedIn } from '../../lib/session';
 import { useLoginMutation } from './auth-api';
 import { AuthLayout } from './auth-layout';
-import { redirectTarget, validateLogin } from './auth-rules';
+import { LOGIN_REDIRECT_MS, redirectTarget, validateLogin } from './auth-rules';
 
 /** /login — invite-only sign-in. */
 export default function LoginPage() {
@@ -19,6 +19,10 @@ export default function LoginPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
+  const timer = useRef<number | undefined>(undefined);
+  const busy = isLoading || success !== null;
+
+  useEffect(() => () => window.clearTimeout(timer.current), []);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -31,9 +35,14 @@ export default function LoginPage() {
     setError(null);
     try {
       const record = await login({ email: email.trim(), password, remember }).unwrap();
+      // The session is announced only when leaving: signed in, this public page would
+      // redirect at once and the message would never be seen.
       setSuccess('Logged in successfully! Redirecting...');
-      dispatch(signedIn(record));
-      navigate(redirectTarget(location.state), { replace: true });
+      const target = redirectTarget(location.state);
+      timer.current = window.setTimeout(() => {
+        dispatch(signedIn(record));
+        navigate(target, { replace: true });
+      }, LOGIN_REDIRECT_MS);
     } catch (err) {
       setError(errorMessage(err, 'Login failed. Please try again.'));
     }
@@ -48,20 +57,20 @@ export default function LoginPage() {
         {success && <Alert tone="success">{success}</Alert>}
         <div className="field">
           <label htmlFor="login-email">Email Address</label>
-          <input id="login-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} disabled={isLoading} />
+          <input id="login-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} disabled={busy} />
         </div>
         <div className="field">
           <label htmlFor="login-password">Password</label>
-          <input id="login-password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} disabled={isLoading} />
+          <input id="login-password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} disabled={busy} />
         </div>
         <div className="form__row">
           <label className="checkbox">
-            <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} disabled={isLoading} />
+            <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} disabled={busy} />
             Remember me
           </label>
           <Link to="/forgot-password">Forgot password?</Link>
         </div>
-        <button type="submit" className="btn btn--primary btn--block" disabled={isLoading}>
+        <button type="submit" className="btn btn--primary btn--block" disabled={busy}>
           {isLoading && <span className="spinner spinner--sm" aria-hidden="true" />}
           {isLoading ? 'Signing In...' : 'Sign In'}
         </button>

@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
+import SignupPage from './signup-page';
 import { renderRoutes, stubFetch } from '../../test/render';
 
 afterEach(() => {
@@ -49,7 +50,8 @@ describe('SignupPage', () => {
     fill('Asha', 'asha@shop.in', 'password1', 'password2');
     fireEvent.click(submit);
     expect(screen.getByRole('alert')).toHaveTextContent('Passwords do not match');
-    expect(fn).not.toHaveBeenCalled();
+    // Only the public config was read; nothing was sent.
+    expect(fn.mock.calls.every(([, init]) => (init?.method ?? 'GET') === 'GET')).toBe(true);
   });
 
   it('shows live hints, the match hint and the strength meter', async () => {
@@ -84,7 +86,7 @@ describe('SignupPage', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(await screen.findByText('Account created successfully! Redirecting...')).toBeInTheDocument();
-    expect(calls[0].body).toEqual({ email: 'asha@shop.in', password: 'Password123', name: 'Asha Rao', remember: false });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ email: 'asha@shop.in', password: 'Password123', name: 'Asha Rao', remember: false });
     expect(router.state.location.pathname).toBe('/signup');
     await waitFor(() => expect(router.state.location.pathname).toBe('/my-home'), { timeout: 2500 });
     expect(await screen.findByRole('heading', { name: /Good (Morning|Afternoon|Evening), Asha/ })).toBeInTheDocument();
@@ -99,7 +101,7 @@ describe('SignupPage', () => {
     fill('Asha Rao', 'asha@shop.in', 'Password123', 'Password123');
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create Account' })));
     expect(await screen.findByRole('alert')).toHaveTextContent('This invite code is not valid.');
-    expect(calls[0].body).toEqual({ email: 'asha@shop.in', password: 'Password123', name: 'Asha Rao', remember: false, inviteCode: 'AB12-CD34' });
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ email: 'asha@shop.in', password: 'Password123', name: 'Asha Rao', remember: false, inviteCode: 'AB12-CD34' });
   });
 
   it('shows the server message when signup fails', async () => {
@@ -110,5 +112,52 @@ describe('SignupPage', () => {
     fill('Asha', 'asha@shop.in', 'Password123', 'Password123');
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create Account' })));
     expect(await screen.findByRole('alert')).toHaveTextContent('An account with this email already exists');
+  });
+
+  // Issue 19 item 3 (spec §1: "Sign-in says access is invite-only"): with SIGNUP_MODE=invite
+  // the form shows an "Invite code" field, learnt from GET /api/config and prefilled from ?invite=.
+  it('invite-only server: shows "Invite code" prefilled from ?invite= and sends what the user typed', async () => {
+    const { calls } = stubFetch({
+      'GET /api/config': () => ({ signupMode: 'invite' }),
+      'POST /api/auth/signup': () =>
+        new Response(JSON.stringify({ success: false, error: { code: 'invite_invalid', message: 'This invite code is not valid.' } }), { status: 403 }),
+    });
+    renderRoutes(routes, ['/signup?invite=AB12-CD34']);
+    const field = await screen.findByLabelText('Invite code');
+    expect(field).toHaveValue('AB12-CD34');
+    fireEvent.change(field, { target: { value: ' ZZ99-YY88 ' } });
+    fill('Asha Rao', 'asha@shop.in', 'Password123', 'Password123');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create Account' })));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This invite code is not valid.');
+    expect((calls.find((c) => c.method === 'POST')?.body as { inviteCode?: string }).inviteCode).toBe('ZZ99-YY88');
+  });
+
+  it('open server: no invite field', async () => {
+    stubFetch({ 'GET /api/config': () => ({ signupMode: 'open' }) });
+    await openSignup();
+    await waitFor(() => expect(vi.mocked(fetch)).toHaveBeenCalled());
+    expect(screen.queryByLabelText('Invite code')).not.toBeInTheDocument();
+  });
+
+  it('Google sign-up sends the invite code too', async () => {
+    let callback: ((r: { credential?: string }) => void) | undefined;
+    window.google = { accounts: { id: { initialize: (cfg) => (callback = cfg.callback), renderButton: () => {} } } };
+    try {
+      const { calls } = stubFetch({
+        'GET /api/config': () => ({ signupMode: 'invite' }),
+        'POST /api/auth/google': () => new Response(JSON.stringify({ success: false, error: { code: 'invite_invalid', message: 'This invite code is not valid.' } }), { status: 403 }),
+      });
+      renderRoutes([{ path: '/signup', element: <SignupPage clientId="123.apps.googleusercontent.com" /> }], ['/signup?invite=AB12-CD34']);
+      expect(await screen.findByLabelText('Invite code')).toHaveValue('AB12-CD34');
+      await waitFor(() => expect(callback).toBeDefined());
+      await act(async () => callback?.({ credential: 'google-id-token' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent('This invite code is not valid.');
+      expect(calls.find((c) => c.method === 'POST')).toMatchObject({
+        url: '/api/auth/google',
+        body: { credential: 'google-id-token', remember: false, inviteCode: 'AB12-CD34' },
+      });
+    } finally {
+      delete window.google;
+    }
   });
 });

@@ -6,7 +6,7 @@ import type { AuthRecord } from '../../lib/auth-storage';
 import { useAppDispatch } from '../../lib/hooks';
 import { signedIn } from '../../lib/session';
 import { signupName } from '../../lib/user';
-import { useGoogleLoginMutation, useSignupMutation } from './auth-api';
+import { useGetPublicConfigQuery, useGoogleLoginMutation, useSignupMutation } from './auth-api';
 import { AuthLayout } from './auth-layout';
 import { redirectTarget, SIGNUP_REDIRECT_MS, validateSignup } from './auth-rules';
 import { GoogleButton, googleClientId } from './google-button';
@@ -27,7 +27,10 @@ export default function SignupPage({ clientId = googleClientId }: { clientId?: s
   const navigate = useNavigate();
   const location = useLocation();
   const [params] = useSearchParams();
-  const inviteCode = params.get('invite')?.trim() || undefined;
+  // Invite-only servers (SIGNUP_MODE=invite) need a code; an invite link (?invite=CODE) fills it in.
+  const inviteOnly = useGetPublicConfigQuery().data?.signupMode === 'invite';
+  const [invite, setInvite] = useState(() => params.get('invite')?.trim() ?? '');
+  const inviteCode = invite.trim() || undefined;
   const timer = useRef<number | undefined>(undefined);
   const busy = isLoading || googleLoading || success !== null;
 
@@ -60,7 +63,7 @@ export default function SignupPage({ clientId = googleClientId }: { clientId?: s
   async function onGoogle(credential: string) {
     setError(null);
     try {
-      finish(await googleLogin({ credential, remember }).unwrap());
+      finish(await googleLogin({ credential, remember, inviteCode }).unwrap());
     } catch (err) {
       setError(errorMessage(err, 'Google login failed. Please try again.'));
     }
@@ -72,6 +75,21 @@ export default function SignupPage({ clientId = googleClientId }: { clientId?: s
       <p className="auth-card__subtitle">Get started with your free account</p>
       {error && <Alert tone="error">{error}</Alert>}
       {success && <Alert tone="success">{success}</Alert>}
+      {inviteOnly && (
+        <div className="field">
+          <label htmlFor="signup-invite">Invite code</label>
+          <input
+            id="signup-invite"
+            autoComplete="off"
+            spellCheck={false}
+            aria-describedby="signup-invite-help"
+            value={invite}
+            onChange={(e) => setInvite(e.target.value)}
+            disabled={busy}
+          />
+          <p id="signup-invite-help" className="field__help">Sign-up is by invitation only. Your invite e-mail has the code.</p>
+        </div>
+      )}
       {clientId && (
         <>
           <GoogleButton clientId={clientId} onCredential={onGoogle} onError={() => setError('Google login failed. Please try again.')} disabled={busy} />

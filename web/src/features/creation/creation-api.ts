@@ -4,6 +4,7 @@ import { currentToken } from '../../lib/auth-storage';
 import {
   contentTypeOf,
   directUploadFailed,
+  mayFallBack,
   MSG_NO_CREDITS,
   MSG_NO_IMAGE_URL,
   MSG_PROCESS_FAILED,
@@ -97,7 +98,14 @@ async function putSigned(ticket: UploadTicket, file: File, contentType: string):
   } catch {
     throw new UploadError(MSG_PROCESS_FAILED, 'FETCH_ERROR');
   }
-  if (!res.ok) throw new UploadError(directUploadFailed(res.status), res.status);
+  if (!res.ok) {
+    // Our file store explains a refusal in the usual envelope; a cloud bucket does not.
+    const said = await res
+      .json()
+      .then((b: { error?: { message?: unknown } }) => (typeof b?.error?.message === 'string' ? b.error.message : null))
+      .catch(() => null);
+    throw new UploadError(said || directUploadFailed(res.status), res.status, !!said);
+  }
   const url = res.headers.get('Location') ?? ticket.publicURL;
   if (!url) throw new UploadError(MSG_NO_IMAGE_URL);
   return url;
@@ -105,7 +113,8 @@ async function putSigned(ticket: UploadTicket, file: File, contentType: string):
 
 /**
  * Uploads the photo and returns its image URL: the signed-URL PUT first, and the
- * multipart content upload when that fails (spec §7).
+ * multipart content upload when that fails for a network error or a 5xx (spec §7;
+ * see mayFallBack).
  */
 export async function uploadImage(file: File, baseQuery: ApiBaseQuery, extra: Parameters<ApiBaseQuery>[1], extraOptions = {}): Promise<string> {
   const contentType = contentTypeOf(file);
@@ -116,7 +125,7 @@ export async function uploadImage(file: File, baseQuery: ApiBaseQuery, extra: Pa
     return await putSigned((res.data ?? {}) as UploadTicket, file, contentType);
   } catch (e) {
     directError = e instanceof UploadError ? e : new UploadError(MSG_PROCESS_FAILED);
-    if (directError.status === 401) throw directError;
+    if (!mayFallBack(directError.status)) throw directError;
   }
   const form = new FormData();
   form.append('file', file, file.name);

@@ -91,7 +91,7 @@ describe('upload screen', () => {
   it('falls back to the multipart content upload when the PUT fails', async () => {
     const { calls } = stubFetch({
       'POST /api/uploads': () => ({ uploadId: 'up1', uploadURL: '/blobs/uploads/up1?sig=abc', publicURL: '/blobs/uploads/up1' }),
-      'PUT /blobs/uploads/up1': () => new Response(null, { status: 403 }),
+      'PUT /blobs/uploads/up1': () => new Response(null, { status: 502 }),
       'POST /api/uploads/content': () => ({ url: '/blobs/uploads/up2', imageURL: '/blobs/uploads/up2.png', publicURL: '/blobs/uploads/up2' }),
       'POST /api/jobs': () => ({ id: 'job-2', status: 'queued' }),
     });

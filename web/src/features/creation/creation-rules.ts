@@ -12,6 +12,18 @@ export const MSG_NO_IMAGE_URL = 'Upload succeeded but did not return an image UR
 export const MSG_PROCESS_FAILED = 'Failed to process image. Please try again.';
 export const MSG_NO_CREDITS = 'You have used all your AI credits. Upgrade your plan or buy more credits to create another 3D model.';
 export const directUploadFailed = (status: number) => `Upload failed with status ${status}`;
+/** Said when several files are dropped at once: the upload takes exactly one photo (spec §5). */
+export const MSG_ONE_IMAGE = 'Please select one image.';
+
+/**
+ * Whether a failed signed upload may be sent again through the content upload (spec §7: "falls
+ * back to the content upload if that fails"). Only when the server never judged the photo:
+ * network failures and 5xx. A 4xx (413 too large, 415 wrong type, 422 unreadable, 401 signed
+ * out) would be refused again, so the same photo is not sent twice.
+ */
+export function mayFallBack(status: number | string): boolean {
+  return status === 'FETCH_ERROR' || (typeof status === 'number' && status >= 500);
+}
 
 /** Job polling interval on the processing screen (spec §9). */
 export const JOB_POLL_MS = 2000;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconAlert, IconCheck } from '../../components/icons';
 import { Logo } from '../../components/logo';
@@ -28,6 +28,10 @@ export default function ProcessingPage() {
 
 function Processing({ jobId }: { jobId: string }) {
   const navigate = useNavigate();
+  // /workspace/processing/{jobId} renders inside the workspace shell, which brings its own
+  // top bar and <main>; the standalone /processing/{jobId} brings its own.
+  const inShell = useLocation().pathname.startsWith('/workspace/');
+  const Frame = inShell ? 'section' : 'main';
   const [stopped, setStopped] = useState(false);
   // Set once the user presses Retry: the failed attempt's return-home timer must not pull them away.
   const [holdRedirect, setHoldRedirect] = useState(false);
@@ -63,13 +67,15 @@ function Processing({ jobId }: { jobId: string }) {
   const estimate = formatEstimate(estimateSecondsLeft(first, latest), job?.status);
 
   return (
-    <div className="processing">
-      <header className="processing__top">
-        <Link to="/my-home" className="processing__logo" aria-label="Photo3D dashboard">
-          <Logo />
-        </Link>
-      </header>
-      <main className="card processing__card">
+    <div className={inShell ? 'processing processing--in-shell' : 'processing'}>
+      {!inShell && (
+        <header className="processing__top">
+          <Link to="/my-home" className="processing__logo" aria-label="Photo3D dashboard">
+            <Logo />
+          </Link>
+        </header>
+      )}
+      <Frame className="card processing__card">
         <h1 className="page__title">Processing Your Blueprint</h1>
         <div className="processing__image">
           {job?.imageURL ? <img src={job.imageURL} alt="Your uploaded product photo" /> : <span className="spinner" aria-hidden="true" />}
@@ -122,7 +128,7 @@ function Processing({ jobId }: { jobId: string }) {
             </>
           )}
         </div>
-      </main>
+      </Frame>
     </div>
   );
 }

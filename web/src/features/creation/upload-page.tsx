@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconUpload } from '../../components/icons';
 import { useStartBlueprintMutation } from './creation-api';
-import { ACCEPT_ATTRIBUTE, formatMegabytes, MSG_PROCESS_FAILED, processingPath, validateImageFile } from './creation-rules';
+import { ACCEPT_ATTRIBUTE, formatMegabytes, MSG_ONE_IMAGE, MSG_PROCESS_FAILED, processingPath, validateImageFile } from './creation-rules';
 import './creation.css';
 
 interface Failure {
@@ -32,7 +32,8 @@ export default function UploadPage() {
   const choose = (files: FileList | null | undefined) => {
     const f = files?.[0];
     if (!f) return;
-    const problem = validateImageFile(f);
+    // One photo makes one model; taking the first of several silently would surprise.
+    const problem = files.length > 1 ? MSG_ONE_IMAGE : validateImageFile(f);
     if (problem) {
       setFile(null);
       setPreviewURL(null);

@@ -1,6 +1,6 @@
 import { api } from '../../lib/api';
 
-/** One bundled sample: a folder under web/public/demo/ holding a mesh and an image. */
+/** One bundled sample: a folder under web/public/demo/ holding a mesh and its reference image. */
 export interface DemoSample {
   id: string;
   name: string;
@@ -8,7 +8,10 @@ export interface DemoSample {
   imageUrl: string;
 }
 
-/** Index generated from web/public/demo/ at build time. */
+/**
+ * Index of the samples, written with them by `worker samples` (internal/samples: procedural
+ * models and software-rendered reference images) and committed under web/public/demo/.
+ */
 export const DEMO_INDEX_URL = '/demo/index.json';
 
 /** Display name: folder id with dashes and underscores turned into spaced title case. */

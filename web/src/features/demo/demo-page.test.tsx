@@ -26,7 +26,12 @@ describe('demo viewer', () => {
     expect(viewer).toHaveAttribute('exposure', '1');
     expect(viewer).toHaveAttribute('shadow-intensity', '0.6');
     expect(viewer).toHaveAttribute('ar-modes', 'webxr scene-viewer quick-look');
-    expect(screen.getByRole('img', { name: 'Reference photo: Bed' })).toHaveAttribute('src', '/demo/bed/image.png');
+    expect(screen.getByRole('img', { name: 'Reference image: Bed' })).toHaveAttribute('src', '/demo/bed/image.png');
+    // The samples are procedural models with software-rendered reference images (internal/samples):
+    // the page must not call them photos turned into 3D.
+    expect(document.body.textContent).not.toMatch(/from one photo|reference photo/i);
+    expect(screen.getByText(/^Sample models generated in code, each beside a software-rendered reference image/)).toBeInTheDocument();
+    expect(screen.getByText('Bed · reference image (software render of the sample model)')).toBeInTheDocument();
 
     const exposure = screen.getByRole('slider', { name: 'Exposure' });
     expect(exposure).toHaveAttribute('min', '0.6');
@@ -46,9 +51,13 @@ describe('demo viewer', () => {
     await waitFor(() => expect(document.querySelector('model-viewer')).toHaveAttribute('src', '/demo/table/model.glb'));
   });
 
-  it('hints at adding demo folders when there are none', async () => {
+  // Spec §2: "When no samples exist, hints to add demo folders are shown." Issue 19 item 5: the
+  // hint says how the samples are really made: `worker samples`.
+  it('with no samples, says to generate them with worker samples', async () => {
     stubFetch({ 'GET /demo/index.json': () => new Response('<!doctype html>', { status: 200 }) });
     renderRoutes([{ path: '/demo', element: <DemoPage /> }], ['/demo']);
-    expect(await screen.findByText(/Add folders with a \.glb and an image under web\/public\/demo\//)).toBeInTheDocument();
+    const hint = await screen.findByText(/^No demo models found\./);
+    expect(hint).toHaveTextContent('Run go run ./cmd/worker samples (or bin/worker samples) to generate them');
+    expect(hint).toHaveTextContent("model.glb and reference.png, and index.json, into web/public/demo/");
   });
 });

@@ -9,7 +9,11 @@ import { defaultSample, useGetDemoSamplesQuery } from './demo-api';
 import { EXPOSURE, SHADOW, snapToStep, type DemoBackground } from './demo-rules';
 import './demo.css';
 
-/** /demo and /workspace/demo — the bundled sample models in a live 3D viewer. */
+/**
+ * /demo and /workspace/demo — the bundled sample models in a live 3D viewer. The samples are
+ * built procedurally by `worker samples` (internal/samples), and each reference image is a
+ * software render of the same mesh, not a photo: the page says so.
+ */
 export default function DemoPage() {
   const { data: samples = [], isLoading, error } = useGetDemoSamplesQuery();
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -26,7 +30,9 @@ export default function DemoPage() {
       <header className="page__header">
         <div>
           <h1 className="page__title">3D Model Demo</h1>
-          <p className="page__subtitle">Sample products turned into 3D from one photo. Drag to orbit, pinch or scroll to zoom.</p>
+          <p className="page__subtitle">
+            Sample models generated in code, each beside a software-rendered reference image of the same model. Drag to orbit, pinch or scroll to zoom.
+          </p>
         </div>
       </header>
       {isLoading ? (
@@ -35,7 +41,10 @@ export default function DemoPage() {
         <Alert tone="error">{errorMessage(error, 'The demo models could not be loaded.')}</Alert>
       ) : samples.length === 0 || !selected ? (
         <div className="card empty-state">
-          <p>No demo models found. Add folders with a .glb and an image under web/public/demo/ to show them here.</p>
+          <p>
+            No demo models found. Run <code>go run ./cmd/worker samples</code> (or <code>bin/worker samples</code>) to generate them: it
+            writes each sample&apos;s model.glb and reference.png, and index.json, into web/public/demo/. Then rebuild the web app.
+          </p>
           <p className="muted">Each folder name becomes the sample id; dashes and underscores turn into spaces in its display name.</p>
         </div>
       ) : (
@@ -86,8 +95,8 @@ export default function DemoPage() {
           </div>
           <div className="demo__stage">
             <figure className="card demo__reference">
-              <img src={selected.imageUrl} alt={`Reference photo: ${selected.name}`} />
-              <figcaption>{selected.name} · reference photo</figcaption>
+              <img src={selected.imageUrl} alt={`Reference image: ${selected.name}`} />
+              <figcaption>{selected.name} · reference image (software render of the sample model)</figcaption>
             </figure>
             <ModelViewer
               ref={viewer}

@@ -8,6 +8,12 @@ export interface Branding {
 
 /** Default brand colour (spec §9). */
 export const DEFAULT_BRAND_COLOR = '#2E5BBA';
+/** The placeholder brand a new account starts with (the server's default too). */
+export const DEFAULT_BRAND_NAME = 'Your Brand';
+/** The largest logo the server accepts (account.MaxLogoBytes, 2 MB). */
+export const MAX_LOGO_BYTES = 2 * 1024 * 1024;
+/** The server's words for a logo over the limit, shown before anything is sent. */
+export const MSG_LOGO_TOO_LARGE = 'Logos must be 2 MB or smaller.';
 
 /** Brand settings used on share pages, embeds and billing documents. */
 export const brandingApi = api.injectEndpoints({

@@ -8,7 +8,7 @@ import { jsonResponse, renderRoutes, signIn, stubFetch } from '../../test/render
 afterEach(() => vi.unstubAllGlobals());
 
 describe('SettingsPage', () => {
-  it('saves branding, shows server validation messages and resets to the saved values', async () => {
+  it('saves branding, shows server validation messages and resets to the defaults', async () => {
     let branding = { brandName: 'Asha Home', brandColor: '#2E5BBA', logoUrl: null as string | null };
     const { calls } = stubFetch({
       'GET /api/users/me': () => ({ id: 'u1', email: 'asha@example.com', firstName: 'Asha' }),
@@ -42,6 +42,7 @@ describe('SettingsPage', () => {
 
     await user.click(screen.getByRole('button', { name: 'Reset changes' }));
     expect(screen.getByLabelText('Brand colour')).toHaveValue('#2E5BBA');
+    expect(name).toHaveValue('Your Brand');
 
     await user.clear(name);
     await user.type(name, 'Rao Furniture');
@@ -57,5 +58,65 @@ describe('SettingsPage', () => {
     const upload = calls.find((c) => c.url === '/api/branding/logo');
     expect(upload?.body).toBeInstanceOf(FormData);
     expect((upload?.body as FormData).get('file')).toBeInstanceOf(File);
+  });
+
+  // Spec §2: "Brand name input (default a placeholder brand), brand colour text input with
+  // swatch (default #2E5BBA), logo upload ... 'Reset changes' restores defaults."
+  it('"Reset changes" restores the defaults, not the saved values, and nothing is stored until Save', async () => {
+    let branding = { brandName: 'Rao Furniture', brandColor: '#112233', logoUrl: '/media/logos/u1/logo.png' as string | null };
+    const { calls } = stubFetch({
+      'GET /api/users/me': () => ({ id: 'u1', email: 'asha@example.com', firstName: 'Asha' }),
+      'GET /api/subscription': () => freeSubscription(),
+      'GET /api/notifications': () => ({ items: [], unreadCount: 0 }),
+      'GET /api/branding': () => branding,
+      'PUT /api/branding': ({ body }) => {
+        branding = { ...branding, ...(body as typeof branding) };
+        return branding;
+      },
+      'DELETE /api/branding/logo': () => {
+        branding = { ...branding, logoUrl: null };
+        return branding;
+      },
+    });
+    signIn();
+    renderRoutes(routes, ['/workspace/settings']);
+    const name = await screen.findByLabelText('Brand name');
+    await waitFor(() => expect(name).toHaveValue('Rao Furniture'));
+    expect(screen.getByRole('img', { name: 'Current brand logo' })).toBeInTheDocument();
+    const user = userEvent.setup();
+
+    await user.click(screen.getByRole('button', { name: 'Reset changes' }));
+    expect(name).toHaveValue('Your Brand');
+    expect(screen.getByLabelText('Brand colour')).toHaveValue('#2E5BBA');
+    expect(screen.queryByRole('img', { name: 'Current brand logo' })).not.toBeInTheDocument();
+    expect(screen.getByText('No logo')).toBeInTheDocument();
+    expect(screen.getByText('The current logo is removed when you save.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Reset changes' })).toBeDisabled();
+    // Saving is explicit: resetting sent nothing.
+    expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Save branding' }));
+    expect(await screen.findByText('Branding saved')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ brandName: 'Your Brand', brandColor: '#2E5BBA' });
+    expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/branding/logo')).toBe(true);
+    expect(branding).toEqual({ brandName: 'Your Brand', brandColor: '#2E5BBA', logoUrl: null });
+  });
+
+  // Issue 19 item 2: the help text states the server's 2 MB limit and a larger logo gets that
+  // message before anything is uploaded (spec §2: "logo upload accepting PNG, SVG or JPEG").
+  it('states the 2 MB logo limit and refuses a larger logo before uploading it', async () => {
+    const { calls } = stubFetch({
+      'GET /api/users/me': () => ({ id: 'u1', email: 'asha@example.com', firstName: 'Asha' }),
+      'GET /api/subscription': () => freeSubscription(),
+      'GET /api/notifications': () => ({ items: [], unreadCount: 0 }),
+      'GET /api/branding': () => ({ brandName: 'Your Brand', brandColor: '#2E5BBA', logoUrl: null }),
+    });
+    signIn();
+    renderRoutes(routes, ['/workspace/settings']);
+    expect(await screen.findByText(/^PNG, SVG or JPEG, up to 2 MB; 512 × 512 recommended\./)).toBeInTheDocument();
+    const big = new File([new Uint8Array(2 * 1024 * 1024 + 1)], 'huge.png', { type: 'image/png' });
+    fireEvent.change(screen.getByLabelText('Logo file'), { target: { files: [big] } });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Logos must be 2 MB or smaller.');
+    expect(calls.some((c) => c.url === '/api/branding/logo')).toBe(false);
   });
 });

@@ -2,7 +2,16 @@ import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'r
 import { Alert } from '../../components/alert';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
-import { DEFAULT_BRAND_COLOR, useGetBrandingQuery, useRemoveLogoMutation, useUpdateBrandingMutation, useUploadLogoMutation } from './branding-api';
+import {
+  DEFAULT_BRAND_COLOR,
+  DEFAULT_BRAND_NAME,
+  MAX_LOGO_BYTES,
+  MSG_LOGO_TOO_LARGE,
+  useGetBrandingQuery,
+  useRemoveLogoMutation,
+  useUpdateBrandingMutation,
+  useUploadLogoMutation,
+} from './branding-api';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 const LOGO_TYPES = 'image/png,image/svg+xml,image/jpeg';
@@ -15,6 +24,8 @@ export default function SettingsPage() {
   const [removeLogo, { isLoading: removing }] = useRemoveLogoMutation();
   const [brandName, setBrandName] = useState('');
   const [brandColor, setBrandColor] = useState(DEFAULT_BRAND_COLOR);
+  // Set by "Reset changes": the form shows no logo, and saving removes the stored one.
+  const [logoCleared, setLogoCleared] = useState(false);
   const [status, setStatus] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -26,11 +37,15 @@ export default function SettingsPage() {
 
   if (isLoading) return <LoadingScreen />;
 
-  const dirty = saved ? brandName !== (saved.brandName ?? '') || brandColor !== (saved.brandColor || DEFAULT_BRAND_COLOR) : false;
+  const shownLogo = logoCleared ? null : (saved?.logoUrl ?? null);
+  const atDefaults = brandName === DEFAULT_BRAND_NAME && brandColor === DEFAULT_BRAND_COLOR && !shownLogo;
 
+  // "'Reset changes' restores defaults" (spec §2): the placeholder brand, #2E5BBA and no
+  // logo. Nothing is stored until "Save branding".
   function reset() {
-    setBrandName(saved?.brandName ?? '');
-    setBrandColor(saved?.brandColor || DEFAULT_BRAND_COLOR);
+    setBrandName(DEFAULT_BRAND_NAME);
+    setBrandColor(DEFAULT_BRAND_COLOR);
+    setLogoCleared(true);
     setStatus(null);
   }
 
@@ -39,6 +54,8 @@ export default function SettingsPage() {
     setStatus(null);
     try {
       await save({ brandName: brandName.trim(), brandColor: brandColor.trim() }).unwrap();
+      if (logoCleared && saved?.logoUrl) await removeLogo().unwrap();
+      setLogoCleared(false);
       setStatus({ tone: 'success', text: 'Branding saved' });
     } catch (err) {
       setStatus({ tone: 'error', text: errorMessage(err, 'Branding could not be saved. Please try again.') });
@@ -50,8 +67,13 @@ export default function SettingsPage() {
     e.target.value = '';
     if (!file) return;
     setStatus(null);
+    if (file.size > MAX_LOGO_BYTES) {
+      setStatus({ tone: 'error', text: MSG_LOGO_TOO_LARGE });
+      return;
+    }
     try {
       await upload(file).unwrap();
+      setLogoCleared(false);
       setStatus({ tone: 'success', text: 'Logo uploaded' });
     } catch (err) {
       setStatus({ tone: 'error', text: errorMessage(err, 'The logo could not be uploaded. Please try again.') });
@@ -62,6 +84,7 @@ export default function SettingsPage() {
     setStatus(null);
     try {
       await removeLogo().unwrap();
+      setLogoCleared(false);
       setStatus({ tone: 'success', text: 'Logo removed' });
     } catch (err) {
       setStatus({ tone: 'error', text: errorMessage(err, 'The logo could not be removed. Please try again.') });
@@ -83,7 +106,7 @@ export default function SettingsPage() {
         {status && <Alert tone={status.tone}>{status.text}</Alert>}
         <div className="field">
           <label htmlFor="brand-name">Brand name</label>
-          <input id="brand-name" value={brandName} onChange={(e) => setBrandName(e.target.value)} placeholder="Your brand" disabled={saving} />
+          <input id="brand-name" value={brandName} onChange={(e) => setBrandName(e.target.value)} placeholder={DEFAULT_BRAND_NAME} disabled={saving} />
         </div>
         <div className="field">
           <label htmlFor="brand-color">Brand colour</label>
@@ -104,15 +127,16 @@ export default function SettingsPage() {
           <span className="field__label" id="logo-label">Logo</span>
           <div className="logo-field">
             <div className="logo-field__preview" style={{ borderColor: swatch }}>
-              {saved?.logoUrl ? <img src={saved.logoUrl} alt="Current brand logo" /> : <span className="muted">No logo</span>}
+              {shownLogo ? <img src={shownLogo} alt="Current brand logo" /> : <span className="muted">No logo</span>}
             </div>
             <div>
-              <p className="field__help">PNG, SVG or JPEG; 512 × 512 recommended. Used on share pages, embeds and billing documents.</p>
+              <p className="field__help">PNG, SVG or JPEG, up to 2 MB; 512 × 512 recommended. Used on share pages, embeds and billing documents.</p>
+              {logoCleared && saved?.logoUrl && <p className="field__help">The current logo is removed when you save.</p>}
               <div className="btn-row">
                 <button type="button" className="btn btn--secondary btn--sm" onClick={() => fileInput.current?.click()} disabled={uploading} aria-describedby="logo-label">
-                  {uploading ? 'Uploading...' : saved?.logoUrl ? 'Replace logo' : 'Upload logo'}
+                  {uploading ? 'Uploading...' : shownLogo ? 'Replace logo' : 'Upload logo'}
                 </button>
-                {saved?.logoUrl && (
+                {shownLogo && (
                   <button type="button" className="btn btn--ghost btn--sm" onClick={onRemoveLogo} disabled={removing}>
                     Remove logo
                   </button>
@@ -123,7 +147,7 @@ export default function SettingsPage() {
           </div>
         </div>
         <div className="btn-row btn-row--end">
-          <button type="button" className="btn btn--ghost" onClick={reset} disabled={saving || !dirty}>
+          <button type="button" className="btn btn--ghost" onClick={reset} disabled={saving || atDefaults}>
             Reset changes
           </button>
           <button type="submit" className="btn btn--primary" disabled={saving}>

@@ -43,7 +43,7 @@ export function AccountMenu() {
         <Avatar url={user?.avatarUrl ?? null} letter={avatarInitial(user)} />
       </button>
       {open && (
-        <div id="account-menu" className="menu__panel menu__panel--narrow" role="menu" aria-label="Account" onKeyDown={moveMenuFocus}>
+        <div id="account-menu" className="menu__panel" role="menu" aria-label="Account" onKeyDown={moveMenuFocus}>
           <div className="menu__header">
             <p className="menu__greeting">Hi, {greetingName(user)}</p>
             {user?.email && <p className="menu__sub">{user.email}</p>}

@@ -54,4 +54,4 @@ export const subscriptionApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetSubscriptionQuery, useStartTrialMutation, usePurchaseAddonMutation } = subscriptionApi;
+export const { useGetSubscriptionQuery, useStartTrialMutation, usePurchaseAddonMutation, useChangePlanMutation } = subscriptionApi;

@@ -19,6 +19,12 @@ function server(initial: Subscription) {
       sub = trialSubscription();
       return sub;
     },
+    'POST /api/subscription/plan': ({ body }) => {
+      const plan = (body as { plan: 'free' | 'pro' }).plan;
+      const base = freeSubscription({ trialEverStarted: sub.trialEverStarted });
+      sub = plan === 'pro' ? { ...trialSubscription(), plan: 'pro', trialActive: false, trialStartedAt: null, trialEndsAt: null, trialEverStarted: sub.trialEverStarted } : base;
+      return sub;
+    },
     'POST /api/subscription/addons': ({ body }) => {
       const b = body as { kind: string; amount: number };
       sub =
@@ -91,12 +97,57 @@ describe('SubscriptionPage', () => {
     ]);
   });
 
-  it('after a used trial the Pro button reads Upgrade to Pro and shows the server refusal', async () => {
-    server(freeSubscription({ trialEverStarted: true }));
+  // Spec §2: the Pro button reads "'Upgrade to Pro' if a trial … was ever started". Issue 10
+  // item 7: it changes the plan (POST /api/subscription/plan) after a confirmation, and never
+  // calls the trial endpoint again; a Pro user goes back to Free the same way.
+  it('after a used trial "Upgrade to Pro" asks, then changes the plan; "Switch to Free" goes back', async () => {
+    const { calls } = server(freeSubscription({ trialEverStarted: true }));
     await open();
     const user = userEvent.setup();
+    expect(screen.getByRole('button', { name: 'Current Plan' })).toBeDisabled();
+
     await user.click(screen.getByRole('button', { name: 'Upgrade to Pro' }));
-    expect(await screen.findByText('The free trial has already been used')).toBeInTheDocument();
+    let dialog = screen.getByRole('alertdialog', { name: 'Upgrade to Pro?' });
+    expect(dialog).toHaveTextContent('Your plan changes to Pro now, at ₹1,999 per month');
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Upgrade to Pro' }));
+    dialog = screen.getByRole('alertdialog', { name: 'Upgrade to Pro?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Upgrade to Pro' }));
+    expect(await screen.findByRole('heading', { name: 'Pro Plan' })).toBeInTheDocument();
+    expect(screen.getByText('Renews monthly')).toBeInTheDocument();
+    expect(screen.getByText('You are now on the Pro plan')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Current Plan' })).toBeDisabled();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => [c.url, c.body])).toEqual([['/api/subscription/plan', { plan: 'pro' }]]);
+
+    await user.click(screen.getByRole('button', { name: 'Switch to Free' }));
+    dialog = screen.getByRole('alertdialog', { name: 'Switch to the Free plan?' });
+    expect(dialog).not.toHaveTextContent('This ends your Pro trial now.');
+    await user.click(within(dialog).getByRole('button', { name: 'Switch to Free' }));
+    expect(await screen.findByRole('heading', { name: 'Free Plan' })).toBeInTheDocument();
+    expect(screen.getByText('You are now on the Free plan')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST').at(-1)).toMatchObject({ url: '/api/subscription/plan', body: { plan: 'free' } });
+    expect(calls.some((c) => c.url === '/api/subscription/trial')).toBe(false);
+  });
+
+  // Issue 19 item 7: the Free card's button is enabled during a trial, so it must act: it ends
+  // the trial ("Upgrade to pro and downgrade to free both end any trial", spec §4).
+  it('during a trial the Free card button ends the trial after a confirmation', async () => {
+    const { calls } = server(trialSubscription());
+    await open();
+    const user = userEvent.setup();
+    const button = screen.getByRole('button', { name: 'Switch to Free' });
+    expect(button).toBeEnabled();
+    await user.click(button);
+    const dialog = screen.getByRole('alertdialog', { name: 'Switch to the Free plan?' });
+    expect(dialog).toHaveTextContent('This ends your Pro trial now. A trial can be used only once.');
+    await user.click(within(dialog).getByRole('button', { name: 'Switch to Free' }));
+    expect(await screen.findByRole('heading', { name: 'Free Plan' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Upgrade to Pro' })).toBeEnabled();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{ plan: 'free' }]);
   });
 
   it('unlimited meters read Unlimited at 0%', async () => {

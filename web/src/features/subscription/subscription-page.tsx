@@ -1,15 +1,24 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert } from '../../components/alert';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { IconCheck, IconClose } from '../../components/icons';
 import { LoadingScreen } from '../../components/loading-screen';
 import { Meter } from '../../components/meter';
 import { Toast } from '../../components/toast';
 import { errorMessage } from '../../lib/api';
 import { formatInr, formatNumber } from '../../lib/format';
-import { useGetSubscriptionQuery, usePurchaseAddonMutation, useStartTrialMutation, type AddonKind, type Subscription } from './subscription-api';
+import {
+  useChangePlanMutation,
+  useGetSubscriptionQuery,
+  usePurchaseAddonMutation,
+  useStartTrialMutation,
+  type AddonKind,
+  type Subscription,
+} from './subscription-api';
 import {
   addonMessage,
   CREDITS_PACK_AMOUNT,
+  freeButtonActs,
   freeButtonDisabled,
   freeButtonLabel,
   meterLimit,
@@ -17,7 +26,7 @@ import {
   planSubtext,
   planTitle,
   PRO_BUTTON_COOLDOWN_MS,
-  proButtonActs,
+  proButtonAction,
   proButtonLabel,
   remaining,
   viewsLeft,
@@ -49,6 +58,9 @@ export default function SubscriptionPage() {
   const { data: sub, isLoading, error } = useGetSubscriptionQuery();
   const [startTrial, { isLoading: starting }] = useStartTrialMutation();
   const [purchase, { isLoading: buying, originalArgs: buyingArgs }] = usePurchaseAddonMutation();
+  const [changePlan, { isLoading: changing }] = useChangePlanMutation();
+  // The plan change waiting for the user's confirmation.
+  const [confirming, setConfirming] = useState<'pro' | 'free' | null>(null);
   const [toast, setToast] = useState<{ message: string; tone: 'success' | 'error' } | null>(null);
   const [cooldown, setCooldown] = useState(false);
   const plansRef = useRef<HTMLElement>(null);
@@ -80,7 +92,12 @@ export default function SubscriptionPage() {
   }
 
   async function onPro(s: Subscription) {
-    if (!proButtonActs(s)) return;
+    const action = proButtonAction(s);
+    if (action === 'upgrade') {
+      setConfirming('pro');
+      return;
+    }
+    if (action !== 'trial') return;
     setCooldown(true);
     try {
       await startTrial({ days: TRIAL_DEFAULT_DAYS }).unwrap();
@@ -90,11 +107,24 @@ export default function SubscriptionPage() {
     }
   }
 
+  // Test-mode billing on our server; a real provider would take payment here.
+  async function onConfirmPlan() {
+    if (!confirming) return;
+    try {
+      await changePlan({ plan: confirming }).unwrap();
+      setToast({ message: confirming === 'pro' ? 'You are now on the Pro plan' : 'You are now on the Free plan', tone: 'success' });
+    } catch (err) {
+      setToast({ message: errorMessage(err, 'Your plan could not be changed. Please try again.'), tone: 'error' });
+    } finally {
+      setConfirming(null);
+    }
+  }
+
   const creditsLimit = meterLimit(sub.aiCreditsIncluded, sub.aiCreditsPurchased);
   const viewsLimit = meterLimit(sub.publicViewsIncluded, sub.publicViewsPurchased);
   const price = sub.prices ?? { currency: 'INR', proMonthly: 1999, creditsPack: 500, viewsPack: 500 };
   const buyingKind = buying ? buyingArgs?.kind : undefined;
-  const proActs = proButtonActs(sub);
+  const proActs = proButtonAction(sub) !== null;
 
   return (
     <div className="page subscription">
@@ -160,7 +190,12 @@ export default function SubscriptionPage() {
                 </li>
               ))}
             </ul>
-            <button type="button" className="btn btn--secondary btn--block" disabled={freeButtonDisabled(sub)}>
+            <button
+              type="button"
+              className="btn btn--secondary btn--block"
+              disabled={freeButtonDisabled(sub) || changing}
+              onClick={() => freeButtonActs(sub) && setConfirming('free')}
+            >
               {freeButtonLabel(sub)}
             </button>
           </article>
@@ -175,7 +210,7 @@ export default function SubscriptionPage() {
                 </li>
               ))}
             </ul>
-            <button type="button" className="btn btn--primary btn--block" disabled={!proActs || cooldown || starting} onClick={() => onPro(sub)}>
+            <button type="button" className="btn btn--primary btn--block" disabled={!proActs || cooldown || starting || changing} onClick={() => onPro(sub)}>
               {proButtonLabel(sub)}
             </button>
           </article>
@@ -203,6 +238,20 @@ export default function SubscriptionPage() {
           </article>
         </div>
       </section>
+      {confirming === 'pro' && (
+        <ConfirmDialog title="Upgrade to Pro?" confirmLabel="Upgrade to Pro" busyLabel="Upgrading..." busy={changing} onConfirm={onConfirmPlan} onCancel={() => setConfirming(null)}>
+          <p>
+            Your plan changes to Pro now, at {formatInr(price.proMonthly)} per month: 50 product listings, 10 galleries, 50 AI credits and 25,000
+            public product views.
+          </p>
+        </ConfirmDialog>
+      )}
+      {confirming === 'free' && (
+        <ConfirmDialog title="Switch to the Free plan?" confirmLabel="Switch to Free" busyLabel="Switching..." busy={changing} onConfirm={onConfirmPlan} onCancel={() => setConfirming(null)}>
+          {sub.trialActive && <p>This ends your Pro trial now. A trial can be used only once.</p>}
+          <p>Your plan changes to Free now: 2 product listings and 5 AI credits, with no galleries and no public sharing.</p>
+        </ConfirmDialog>
+      )}
       <Toast message={toast?.message ?? null} tone={toast?.tone} onDone={clearToast} />
     </div>
   );

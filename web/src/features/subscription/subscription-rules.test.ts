@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   addonMessage,
+  freeButtonActs,
   freeButtonDisabled,
   freeButtonLabel,
   meterLimit,
   planPrice,
   planSubtext,
   planTitle,
-  proButtonActs,
+  proButtonAction,
   proButtonLabel,
   remaining,
   viewsLeft,
@@ -79,19 +80,32 @@ describe('plan buttons (spec §2)', () => {
     expect(proButtonLabel(enterprise)).toBe('Upgrade to Pro');
     expect(proButtonLabel({ plan: 'free', effectivePlan: 'free', trialActive: true, trialEverStarted: true })).toBe('Upgrade to Pro');
   });
-  it('Pro acts only on free with no active trial', () => {
-    expect(proButtonActs(free)).toBe(true);
-    expect(proButtonActs(trialOver)).toBe(true);
-    expect(proButtonActs(trial)).toBe(false);
-    expect(proButtonActs(pro)).toBe(false);
+  // "Only the Pro button acts, and only when the plan is free and no trial is active; it starts a
+  // 7-day trial." Issue 10 item 7: after a used trial "Upgrade to Pro" changes the plan instead.
+  it('Pro acts only on free with no active trial: a trial first, an upgrade once the trial was used', () => {
+    expect(proButtonAction(free)).toBe('trial');
+    expect(proButtonAction(trialOver)).toBe('upgrade');
+    expect(proButtonAction(trial)).toBeNull();
+    expect(proButtonAction(pro)).toBeNull();
+    expect(proButtonAction(enterprise)).toBeNull();
   });
-  it('Free label and disabled state', () => {
+  // "Free card label: 'Current Plan' on free without a trial, else 'Start free trial'; it is
+  // disabled on free without a trial." Issue 19 item 7: an enabled button must act, so where it
+  // is enabled it goes back to Free and says so.
+  it('Free label and disabled state: never enabled without acting', () => {
     expect(freeButtonLabel(free)).toBe('Current Plan');
     expect(freeButtonDisabled(free)).toBe(true);
-    expect(freeButtonLabel(trial)).toBe('Start free trial');
+    expect(freeButtonLabel(trialOver)).toBe('Current Plan');
+    expect(freeButtonDisabled(trialOver)).toBe(true);
+    expect(freeButtonLabel(trial)).toBe('Switch to Free');
+    expect(freeButtonActs(trial)).toBe(true);
     expect(freeButtonDisabled(trial)).toBe(false);
-    expect(freeButtonLabel(pro)).toBe('Start free trial');
+    expect(freeButtonLabel(pro)).toBe('Switch to Free');
+    expect(freeButtonActs(pro)).toBe(true);
     expect(freeButtonDisabled(pro)).toBe(false);
+    expect(freeButtonLabel(enterprise)).toBe('Start free trial');
+    expect(freeButtonActs(enterprise)).toBe(false);
+    expect(freeButtonDisabled(enterprise)).toBe(true);
   });
   it('add-on messages', () => {
     expect(addonMessage('credits')).toBe('Added 20 AI credits');

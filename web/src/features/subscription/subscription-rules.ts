@@ -67,19 +67,38 @@ export function proButtonLabel(s: SubFlags): string {
   return 'Start free trial';
 }
 
-/** The Pro button acts only on the free plan with no active trial. */
-export function proButtonActs(s: SubFlags): boolean {
-  return s.plan === 'free' && !s.trialActive;
+/**
+ * What the Pro button does: on the free plan with no trial running it starts the 7-day
+ * trial, or, once a trial was used (the server refuses a second one), changes the plan to
+ * Pro after a confirmation. null: disabled (Pro already, a trial running, or Enterprise).
+ */
+export function proButtonAction(s: SubFlags): 'trial' | 'upgrade' | null {
+  if (s.plan !== 'free' || s.trialActive) return null;
+  return s.trialEverStarted ? 'upgrade' : 'trial';
 }
 
-/** Free card button label. */
+/**
+ * The Free card's button goes back to Free (after a confirmation) from paid Pro or from a
+ * running trial: "Upgrade to pro and downgrade to free both end any trial" (spec §4). It is
+ * never an enabled button that does nothing.
+ */
+export function freeButtonActs(s: SubFlags): boolean {
+  return s.plan === 'pro' || (s.plan === 'free' && s.trialActive);
+}
+
+/**
+ * Free card button label: 'Current Plan' on free without a trial (spec §2). Where the spec
+ * reads 'Start free trial' the button goes back to Free, so it says that; on Enterprise
+ * (sales-led, not self-service) it keeps the spec's label and is disabled.
+ */
 export function freeButtonLabel(s: SubFlags): string {
-  return s.plan === 'free' && !s.trialActive ? 'Current Plan' : 'Start free trial';
+  if (s.plan === 'free' && !s.trialActive) return 'Current Plan';
+  return freeButtonActs(s) ? 'Switch to Free' : 'Start free trial';
 }
 
-/** The Free button is disabled on the free plan without a trial. */
+/** The Free button is disabled unless it acts (on free without a trial it is the current plan). */
 export function freeButtonDisabled(s: SubFlags): boolean {
-  return s.plan === 'free' && !s.trialActive;
+  return !freeButtonActs(s);
 }
 
 /** Confirmation after buying an add-on. */

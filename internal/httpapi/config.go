@@ -1,0 +1,28 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/photo3d/photo3d/internal/account"
+)
+
+// publicConfigView is what the web app must know before anyone signs in.
+// It holds switches only, never secrets: the route is public.
+type publicConfigView struct {
+	// SignupMode is "open" or "invite" (SIGNUP_MODE): in invite mode the
+	// signup form shows an "Invite code" field and Google sign-up sends it.
+	SignupMode string `json:"signupMode"`
+}
+
+// publicConfig serves GET /api/config. Without an account service (a router
+// built for other tests) signups are whatever the zero config says: open.
+func publicConfig(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		v := publicConfigView{SignupMode: "open"}
+		if accounts != nil {
+			v.SignupMode = accounts.SignupMode()
+		}
+		WriteJSON(w, http.StatusOK, v)
+		return nil
+	}
+}
