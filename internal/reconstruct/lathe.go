@@ -214,6 +214,16 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 	}
 	top := sr.top
 	yEnd := float64(sr.bottom + 1)
+	view := newLatheView(seg, sr, radius, fit.axis)
+	// shape maps a profile point (image row, half-width in pixels) to its true height
+	// and radius; without a usable view estimate rows are taken as heights.
+	shape := func(p profilePoint) (float64, float64) {
+		if !view.ok {
+			return yEnd - p.y, p.r
+		}
+		h, r, _ := view.geo(p.y, p.r)
+		return h, r
+	}
 	// Band boundaries in working pixel rows, from the grid labels.
 	type band struct {
 		part   int
@@ -275,10 +285,10 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 		// Side rings.
 		ring := make([]uint32, 0, len(prof)*segs)
 		for _, p := range prof {
-			Y := yEnd - p.y
+			Y, R := shape(p)
 			for j := range segs {
 				u, v := uvm.at(fit.axis+p.r*sinT[j], p.y)
-				ring = append(ring, m.addVertex(p.r*sinT[j], Y, p.r*cosT[j], u, v))
+				ring = append(ring, m.addVertex(R*sinT[j], Y, R*cosT[j], u, v))
 			}
 		}
 		for i := 0; i+1 < len(prof); i++ {
@@ -295,13 +305,13 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 		m.computeNormals() // side normals only: caps below get their own vertices
 		// Caps: flat discs with duplicated rim vertices (hard edge).
 		capDisc := func(p profilePoint, up bool) {
-			Y := yEnd - p.y
+			Y, R := shape(p)
 			u, v := uvm.at(fit.axis, p.y)
 			centre := m.addVertex(0, Y, 0, u, v)
 			first := uint32(len(m.pos))
 			for j := range segs {
 				u, v := uvm.at(fit.axis+p.r*sinT[j], p.y)
-				m.addVertex(p.r*sinT[j], Y, p.r*cosT[j], u, v)
+				m.addVertex(R*sinT[j], Y, R*cosT[j], u, v)
 			}
 			ny := float32(-1)
 			if up {
