@@ -20,6 +20,7 @@ func (builtin) Version() string { return Version }
 const (
 	ShapeLathe   = "lathe"
 	ShapeInflate = "inflate"
+	ShapeCuboid  = "cuboid"
 	ShapeRemote  = "remote"
 )
 
@@ -49,6 +50,10 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	}
 	rows := measureRows(seg)
 	fit := fitLathe(rows)
+	box := fitCuboid(seg)
+	if box.ok {
+		fit.ok = false
+	}
 	if fit.ok {
 		pm.toBands(seg)
 	}
@@ -67,7 +72,11 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	pr.report(StepAssembling, 58)
 	var meshes []*mesh
 	kind := ShapeInflate
-	if fit.ok {
+	if box.ok {
+		kind = ShapeCuboid
+		meshes = make([]*mesh, len(pm.parts))
+		meshes[0] = buildCuboid(box, uvm)
+	} else if fit.ok {
 		kind = ShapeLathe
 		meshes = buildLathe(seg, pm, fit, rows, uvm, opts.MaxTriangles)
 	} else if meshes, err = buildInflate(ctx, seg, pm, uvm, opts.MaxTriangles); err != nil {

@@ -31,9 +31,13 @@
 //     coincide, so the assembled model shows no seam, and the walls become the cut
 //     faces seen in the exploded view.
 //
+// Shape choice: a silhouette whose lower outline is two straight edges and that a
+// cuboid's outline (under a phone camera's perspective) matches is built as a box
+// (cuboid.go); a mirror-symmetric one as a solid of revolution with the camera's
+// pitch and perspective undone (view.go); anything else is inflated.
+//
 // Known limits: one photo cannot show the back, so the back is the mirrored front;
-// a rectangle is inflated like a cushion (a front view cannot tell a box from a
-// can); holes larger than 4% of the object are kept open; lathe bands take the
+// a rectangle seen square on is taken for a box whose depth equals its width; holes larger than 4% of the object are kept open; lathe bands take the
 // majority part of each row, so a logo that does not wrap around becomes texture on
 // its band rather than a separate part.
 package reconstruct
