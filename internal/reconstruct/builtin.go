@@ -54,6 +54,13 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	if box.ok {
 		fit.ok = false
 	}
+	var handle handleFit
+	if !fit.ok && !box.ok {
+		if handle = fitHandle(seg, p, rows); handle.ok {
+			rows = handle.body
+			fit = latheFit{ok: true, axis: handle.axis}
+		}
+	}
 	if fit.ok {
 		pm.toBands(seg)
 	}
@@ -78,7 +85,16 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 		meshes[0] = buildCuboid(box, uvm)
 	} else if fit.ok {
 		kind = ShapeLathe
-		meshes = buildLathe(seg, pm, fit, rows, uvm, opts.MaxTriangles)
+		var place func(x, y float64) (float64, float64)
+		meshes, place = buildLathe(seg, pm, fit, rows, uvm, opts.MaxTriangles)
+		if handle.ok {
+			if hm := buildHandle(handle, place, uvm); hm != nil {
+				ff := float64(seg.f * seg.f)
+				pm.parts = append(pm.parts, partInfo{name: "Handle", area: int(float64(handle.area) / ff),
+					sum: [3]float64{handle.sum[0] / ff, handle.sum[1] / ff, handle.sum[2] / ff}})
+				meshes = append(meshes, hm)
+			}
+		}
 	} else if meshes, err = buildInflate(ctx, seg, pm, uvm, opts.MaxTriangles); err != nil {
 		return nil, fmt.Errorf("inflate shape: %w", err)
 	}

@@ -198,7 +198,10 @@ func simplifyProfile(pts []profilePoint, tol float64) []profilePoint {
 // Texture: every vertex takes the photo colour at its orthographic projection onto
 // the image plane, so the front shows the photo, the back shows its mirror image and
 // the wrap-around is seamless (u depends on sin θ, which is continuous).
-func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows, uvm uvMapper, maxTris int) []*mesh {
+//
+// It also returns place, which maps an image point to the model's (X, Y) with the
+// same camera correction, so attachments (a mug's handle) meet the body.
+func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows, uvm uvMapper, maxTris int) (meshes []*mesh, place func(x, y float64) (float64, float64)) {
 	n := len(sr.l)
 	radius := make([]float64, n)
 	for k := range n {
@@ -223,6 +226,10 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 		}
 		h, r, _ := view.geo(p.y, p.r)
 		return h, r
+	}
+	place = func(x, y float64) (float64, float64) {
+		Y, X := shape(profilePoint{r: x - fit.axis, y: y})
+		return X, Y
 	}
 	// Band boundaries in working pixel rows, from the grid labels.
 	type band struct {
@@ -272,7 +279,7 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 		}
 	}
 	segs = max(8, min(segs, 128)) / 4 * 4
-	meshes := make([]*mesh, len(pm.parts))
+	meshes = make([]*mesh, len(pm.parts))
 	sinT := make([]float64, segs)
 	cosT := make([]float64, segs)
 	for j := range segs {
@@ -335,5 +342,5 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 		m.dropDegenerate()
 		meshes[b.part] = m
 	}
-	return meshes
+	return meshes, place
 }
