@@ -40,6 +40,13 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	if err != nil {
 		return nil, fmt.Errorf("segment photo: %w", err)
 	}
+	var warnings []string
+	if !subjectSeparated(seg) {
+		if opts.StrictSubject {
+			return nil, ErrSubjectNotSeparated
+		}
+		warnings = append(warnings, ErrSubjectNotSeparated.Error())
+	}
 	pr.report(StepAnalyzing, 25)
 	tm.done(StageAnalyze)
 
@@ -120,7 +127,7 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res := &Result{GLB: glb, Parts: parts}
+	res := &Result{GLB: glb, Parts: parts, Warnings: warnings}
 	if res.Thumbnail, err = thumbnailPNG(p, seg); err != nil {
 		return nil, err
 	}

@@ -235,6 +235,7 @@ func runQuality(t *testing.T, n, w, h int, validate bool) map[string][]qscore {
 			photo := s.photo(rand.New(rand.NewPCG(uint64(i), 5)))
 			res, err := NewBuiltin().Reconstruct(context.Background(), photo, Options{}, nil)
 			require.NoError(t, err, s.name)
+			require.Empty(t, res.Warnings, "%s: a product alone on a studio backdrop is separable", s.name)
 			if validate {
 				requireProductGLB(t, res.GLB, DefaultHeightMetres, "Photo3D builtin")
 			}

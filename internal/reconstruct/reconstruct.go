@@ -79,6 +79,10 @@ type Options struct {
 	WorkingSize int
 	// AtlasSize caps the texture atlas side (default and maximum 2048).
 	AtlasSize int
+	// StrictSubject makes the builtin fail with ErrSubjectNotSeparated when no single
+	// object can be separated from the background; otherwise it still builds a model
+	// and reports the problem in Result.Warnings.
+	StrictSubject bool
 }
 
 // Defaults and bounds for Options.
@@ -151,6 +155,9 @@ type Result struct {
 	PartsMap  []byte `json:"-"` // PNG, each part painted in its colour
 	Parts     []Part `json:"parts"`
 	Stats     Stats  `json:"stats"`
+	// Warnings are user-facing sentences about doubtful results (for example
+	// ErrSubjectNotSeparated's text), empty when all is well.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Reconstructor turns photo bytes into a model. Implementations must be safe for
