@@ -79,7 +79,7 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	}
 
 	pr.report(StepAssembling, 50)
-	atlas, uvm, err := buildAtlas(ctx, p, seg, opts.AtlasSize)
+	atlasSrc, uvm, err := buildAtlas(ctx, p, seg)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	glb, err := encodeGLB(gparts, atlas, "Photo3D builtin "+Version, 0)
+	glb, err := encodeWithinBudget(gparts, atlasSrc, opts.AtlasSize, MaxGLBBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -223,4 +223,31 @@ func assembleParts(seg *segmentation, pm *partMap, meshes []*mesh, heightMetres 
 		}
 	}
 	return parts, gparts
+}
+
+// MaxGLBBytes is the size budget of a builtin GLB: phones download it over mobile
+// networks before AR opens. The atlas gives way (JPEG quality, then size); geometry is
+// bounded by Options.MaxTriangles (60,000 triangles are about 1.2 MB).
+const MaxGLBBytes = 2 << 20
+
+// encodeWithinBudget encodes the GLB, lowering the atlas's JPEG quality and then its
+// size until the file fits budget (or the atlas is 256 px, where geometry
+// dominates and the cap on triangles bounds it).
+func encodeWithinBudget(gparts []glbPart, src *atlasSource, side, budget int) ([]byte, error) {
+	quality := atlasQuality
+	for {
+		atlas, err := src.encode(side, quality)
+		if err != nil {
+			return nil, err
+		}
+		glb, err := encodeGLB(gparts, atlas, "Photo3D builtin "+Version, 0)
+		if err != nil || len(glb) <= budget || (side <= 256 && quality <= 60) {
+			return glb, err
+		}
+		if quality > 60 {
+			quality = max(60, quality-14)
+		} else {
+			side /= 2
+		}
+	}
 }

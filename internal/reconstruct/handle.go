@@ -182,7 +182,7 @@ func buildHandle(h handleFit, place func(x, y float64) (float64, float64), uvm u
 	}
 	quad := func(a, b, c, d uint32) { m.tri(a, b, c); m.tri(a, c, d) }
 	for i := 0; i+1 < len(rs); i++ {
-		t, b := rs[i], rs[i+1] // t is above b (image rows grow downwards)
+		t, b := rs[i], rs[i+1]       // t is above b (image rows grow downwards)
 		quad(b[0], b[1], t[1], t[0]) // front (+Z)
 		quad(b[2], b[3], t[3], t[2]) // back
 		quad(b[3], b[0], t[0], t[3]) // left

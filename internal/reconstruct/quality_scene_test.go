@@ -19,11 +19,11 @@ import (
 
 type v3 = [3]float64
 
-func vsub(a, b v3) v3        { return v3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
-func vadd(a, b v3) v3        { return v3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
+func vsub(a, b v3) v3         { return v3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+func vadd(a, b v3) v3         { return v3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
 func vmul(a v3, s float64) v3 { return v3{a[0] * s, a[1] * s, a[2] * s} }
-func vdot(a, b v3) float64   { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
-func vnorm(a v3) v3          { return vmul(a, 1/math.Sqrt(vdot(a, a))) }
+func vdot(a, b v3) float64    { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+func vnorm(a v3) v3           { return vmul(a, 1/math.Sqrt(vdot(a, a))) }
 
 // qtri is one ground-truth triangle with its albedo.
 type qtri struct {

@@ -2,13 +2,13 @@ package reconstruct
 
 import (
 	"bytes"
-	"image"
-	"image/color"
-	"image/png"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"math"
 	"math/rand/v2"
 	"os"
