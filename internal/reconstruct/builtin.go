@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"math"
 )
@@ -57,7 +58,10 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	}
 	rows := measureRows(seg)
 	fit := fitLathe(rows)
-	box := fitCuboid(seg)
+	box, err := fitCuboid(ctx, seg)
+	if err != nil {
+		return nil, err
+	}
 	if box.ok {
 		fit.ok = false
 	}
@@ -146,6 +150,7 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	res.Stats = Stats{
 		ShapeKind: kind, Triangles: tris, Vertices: verts, Parts: len(parts), Bytes: len(glb),
 		StepMillis: tm.marks, TotalMillis: tm.total(), Reconstructor: "builtin", Version: Version,
+		InputSHA256: fmt.Sprintf("%x", sha256.Sum256(data)),
 	}
 	pr.report(StepFinalizing, 100)
 	return res, nil

@@ -1,8 +1,11 @@
 package reconstruct
 
 import (
+	"cmp"
+	"context"
 	"image"
 	"math"
+	"slices"
 )
 
 // Boxes and cartons. A front view cannot tell a box from a can, but a box seen from
@@ -144,13 +147,13 @@ func (ms maskSampler) score(hull [][2]float64) (iou, scale, x0, y0 float64) {
 
 // fitCuboid searches yaw, view elevation and depth over width under a phone
 // camera's perspective; width over height follows from the mask's aspect ratio.
-func fitCuboid(seg *segmentation) cuboidFit {
+func fitCuboid(ctx context.Context, seg *segmentation) (cuboidFit, error) {
 	b := seg.bbox
 	if b.Dx() < 16 || b.Dy() < 16 {
-		return cuboidFit{}
+		return cuboidFit{}, nil
 	}
 	if straight, _ := straightBottom(seg); !straight {
-		return cuboidFit{}
+		return cuboidFit{}, nil
 	}
 	f := phoneFocal35 / 43.27 * math.Hypot(float64(seg.w), float64(seg.h))
 	aspect := float64(b.Dx()) / float64(b.Dy())
@@ -183,26 +186,67 @@ func fitCuboid(seg *segmentation) cuboidFit {
 		c.iou = iou - 0.002*math.Abs(math.Log(rho))
 		return c, true
 	}
+	// Coarse grid, then local refinement from the best few distinct starts: under
+	// strong perspective the silhouette has near-equivalent readings (which corner is
+	// nearest) that a single start can get stuck between.
+	type start struct {
+		c    cuboidFit
+		near float64
+	}
 	coarse := newMaskSampler(seg, 40)
-	best := cuboidFit{iou: -1}
+	var starts []start
 	const deg = math.Pi / 180
-	bestNear := 0.0
 	for yaw := 0.0; yaw < 90; yaw += 6 {
+		if err := ctx.Err(); err != nil {
+			return cuboidFit{}, err
+		}
 		for elev := -8.0; elev <= 40; elev += 4 {
 			for k := range 9 {
 				rho := math.Exp(math.Log(0.25) + float64(k)*math.Log(16)/8)
 				for _, near := range []float64{0.1, 0.35, 0.6, 0.85} {
-					if c, ok := eval(coarse, yaw*deg, elev*deg, rho, near); ok && c.iou > best.iou {
-						best, bestNear = c, near
+					if c, ok := eval(coarse, yaw*deg, elev*deg, rho, near); ok {
+						starts = append(starts, start{c, near})
 					}
 				}
 			}
 		}
 	}
-	if best.iou < cuboidMinIoU-0.05 {
-		return best
+	if len(starts) == 0 {
+		return cuboidFit{}, nil
+	}
+	slices.SortStableFunc(starts, func(a, b start) int { return cmp.Compare(b.c.iou, a.c.iou) })
+	if starts[0].c.iou < cuboidMinIoU-0.05 {
+		return starts[0].c, nil
+	}
+	var picked []start
+	for _, s := range starts {
+		distinct := true
+		for _, p := range picked {
+			if math.Abs(s.c.yaw-p.c.yaw) < 15*deg && math.Abs(math.Log(s.c.dr/s.c.wr)-math.Log(p.c.dr/p.c.wr)) < 0.5 {
+				distinct = false
+			}
+		}
+		if distinct {
+			picked = append(picked, s)
+		}
+		if len(picked) == 4 {
+			break
+		}
 	}
 	fine := newMaskSampler(seg, 96)
+	cur := cuboidFit{iou: -1}
+	for _, st := range picked {
+		if c := refineCuboid(fine, st.c, st.near, eval); c.iou > cur.iou {
+			cur = c
+		}
+	}
+	cur.ok = cur.iou >= cuboidMinIoU
+	return cur, nil
+}
+
+// refineCuboid is a pattern search over yaw, elevation, log depth ratio and nearness.
+func refineCuboid(fine maskSampler, best cuboidFit, bestNear float64, eval func(maskSampler, float64, float64, float64, float64) (cuboidFit, bool)) cuboidFit {
+	const deg = math.Pi / 180
 	cur, _ := eval(fine, best.yaw, best.elev, best.dr/best.wr, bestNear)
 	curNear := bestNear
 	step := [4]float64{3 * deg, 2 * deg, 0.15, 0.12}
@@ -233,7 +277,6 @@ func fitCuboid(seg *segmentation) cuboidFit {
 			step[i] /= 2
 		}
 	}
-	cur.ok = cur.iou >= cuboidMinIoU
 	return cur
 }
 

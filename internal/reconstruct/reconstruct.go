@@ -50,7 +50,7 @@ import (
 // Version of the built-in reconstructor. It is written into asset.generator and the
 // stats so a model can always be traced back to the code that made it; bump it whenever
 // output for the same photo changes.
-const Version = "1.0.0"
+const Version = "1.1.0"
 
 // Step is one of the four user-visible processing steps named by the product spec.
 type Step string
@@ -137,6 +137,9 @@ type Stats struct {
 	TotalMillis   int64            `json:"totalMillis"`
 	Reconstructor string           `json:"reconstructor"`
 	Version       string           `json:"version"`
+	// InputSHA256 is the hex SHA-256 of the photo bytes, so an analyst can tell which
+	// code made which model from which photo (with Reconstructor and Version).
+	InputSHA256 string `json:"inputSha256,omitempty"`
 }
 
 // Stage keys used in Stats.StepMillis.

@@ -33,6 +33,7 @@ func TestSubjectNotSeparated(t *testing.T) {
 	res, err = NewBuiltin().Reconstruct(context.Background(), encodePNGBytes(t, twoToneBottle(320, 320).render()), Options{StrictSubject: true}, nil)
 	require.NoError(t, err)
 	require.Empty(t, res.Warnings)
+	require.Len(t, res.Stats.InputSHA256, 64, "provenance: the photo's hash")
 }
 
 // A busy, full-colour product photographed large must still fit the GLB budget: the
