@@ -37,6 +37,7 @@ var (
 	qualityFull   = flag.Bool("quality.full", false, "run the full quality benchmark and print the table")
 	qualityUpdate = flag.Bool("quality.update", false, "rewrite testdata/quality_baseline.json from the CI subset")
 	qualityN      = flag.Int("quality.n", 8, "scenes per class in the full benchmark")
+	qualityOnly   = flag.String("quality.class", "", "run only this class in the full benchmark")
 )
 
 const qualitySlack = 0.02
@@ -230,6 +231,9 @@ func scoreScene(t testing.TB, s *qscene, glb []byte) qscore {
 func runQuality(t *testing.T, n, w, h int, validate bool) map[string][]qscore {
 	out := map[string][]qscore{}
 	for _, class := range qualityClasses {
+		if *qualityFull && *qualityOnly != "" && class != *qualityOnly {
+			continue
+		}
 		for i := range n {
 			s := makeScene(class, i, w, h)
 			photo := s.photo(rand.New(rand.NewPCG(uint64(i), 5)))
@@ -274,6 +278,9 @@ func qualityTable(scores map[string][]qscore) string {
 	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|\n")
 	var all []qscore
 	for _, c := range qualityClasses {
+		if len(scores[c]) == 0 {
+			continue
+		}
 		m := meanScore(scores[c])
 		all = append(all, scores[c]...)
 		fmt.Fprintf(&b, "| %s | %d | %.3f | %.3f | %.2f | %d | %d | %d |\n", c, len(scores[c]), m.IoU, m.F5, m.Chamfer, m.Parts, m.Bytes/1024, m.Millis)
