@@ -332,3 +332,20 @@ func TestQualityRegression(t *testing.T) {
 	}
 	t.Logf("\n%s", qualityTable(scores))
 }
+
+// BenchmarkPipelineClass times the whole builtin pipeline on one benchmark photo
+// (768×1024) of each product class, so shape-specific work (the cuboid search, the
+// handle fit) shows up per class: go test -bench PipelineClass -cpu 1.
+func BenchmarkPipelineClass(b *testing.B) {
+	for _, class := range qualityClasses {
+		b.Run(class, func(b *testing.B) {
+			s := makeScene(class, 0, 768, 1024)
+			data := s.photo(rand.New(rand.NewPCG(0, 5)))
+			for b.Loop() {
+				if _, err := NewBuiltin().Reconstruct(context.Background(), data, Options{}, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
