@@ -178,15 +178,6 @@ func scoreScene(t testing.TB, s *qscene, glb []byte) qscore {
 	cam := s.cam
 	cam.pos = vadd(cam.pos, shift)
 	a, b := silhouette(truth, cam), silhouette(model, cam)
-	inter, union := 0, 0
-	for i := range a {
-		if a[i] && b[i] {
-			inter++
-		}
-		if a[i] || b[i] {
-			union++
-		}
-	}
 	if dir := renderDir(); dir != "" {
 		ov := image.NewNRGBA(image.Rect(0, 0, cam.w, cam.h))
 		for i := range a {
@@ -224,7 +215,7 @@ func scoreScene(t testing.TB, s *qscene, glb []byte) qscore {
 	if prec+rec > 0 {
 		f = 2 * prec * rec / (prec + rec)
 	}
-	return qscore{IoU: float64(inter) / float64(max(1, union)), F5: f, Chamfer: 100 * ch / (2 * n)}
+	return qscore{IoU: iou(a, b), F5: f, Chamfer: 100 * ch / (2 * n)}
 }
 
 // runQuality reconstructs n scenes per class at w×h and returns the scores per class.

@@ -8,11 +8,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// Not parallel: it is CPU-heavy and the package has a test with a wall-clock bound.
+//
 // A close-up that fills the frame (a cat's face, a cup on a patterned table) must not
 // silently become the whole photo printed on a pillow: strict callers get the
 // user-facing error, others a warning next to the model.
 func TestSubjectNotSeparated(t *testing.T) {
-	t.Parallel()
 	// A blob so large it runs off three sides of the frame, on a busy backdrop.
 	busy := func(x, y float64) [3]float64 {
 		v := 128 + 90*math.Sin(x/7)*math.Cos(y/5)
@@ -43,7 +44,6 @@ func TestBuiltinKeepsGLBWithinBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reconstructs a 2048² photo")
 	}
-	t.Parallel()
 	s := blobScene(2048, 2048, solid(245, 245, 245))
 	s.object = func(x, y float64) [3]float64 {
 		h := math.Sin(x*12.9898+y*78.233) * 43758.5453
@@ -60,7 +60,6 @@ func TestBuiltinKeepsGLBWithinBudget(t *testing.T) {
 // The atlas shrinks until the file fits: a noisy 1024² atlas is far over a 300 KB
 // budget at quality 88 and fits it at a smaller size.
 func TestEncodeWithinBudgetShrinksAtlas(t *testing.T) {
-	t.Parallel()
 	src := &atlasSource{w: 1024, h: 1024, col: make([][3]float32, 1024*1024)}
 	for i := range src.col {
 		h := math.Sin(float64(i)*12.9898) * 43758.5453
