@@ -2,7 +2,7 @@
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
 
-.PHONY: help run test test-go test-web test-e2e build web bench fmt vet clean manifests
+.PHONY: help run test test-go test-web test-e2e build web quality bench fmt vet clean manifests
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
@@ -27,6 +27,9 @@ build: web ## build bin/api (with the web app embedded) and bin/worker
 
 web: ## build the web app into web/dist
 	@source ops/lib.sh && build_web
+
+quality: ## model-quality benchmark of the built-in reconstructor: table per class (QUALITY_N scenes each)
+	@ops/quality.sh
 
 bench: ## run the Go benchmarks against a throwaway Postgres (see ops/bench.sh)
 	@ops/bench.sh

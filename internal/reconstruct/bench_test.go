@@ -67,7 +67,7 @@ func prepare(b *testing.B, lathe bool) *stages {
 		s.pm.toBands(s.seg)
 	}
 	s.pm.nameParts()
-	if _, s.uvm, err = buildAtlas(ctx, s.p, s.seg, DefaultAtlasSize); err != nil {
+	if _, s.uvm, err = buildAtlas(ctx, s.p, s.seg); err != nil {
 		b.Fatal(err)
 	}
 	return s
@@ -125,7 +125,11 @@ func BenchmarkStageShapeInflate(b *testing.B) {
 func BenchmarkStageAtlas(b *testing.B) {
 	s := prepare(b, false)
 	for b.Loop() {
-		if _, _, err := buildAtlas(context.Background(), s.p, s.seg, DefaultAtlasSize); err != nil {
+		src, _, err := buildAtlas(context.Background(), s.p, s.seg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := src.encode(DefaultAtlasSize, atlasQuality); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -133,7 +137,11 @@ func BenchmarkStageAtlas(b *testing.B) {
 
 func BenchmarkStageFinalize(b *testing.B) {
 	s := prepare(b, false)
-	atlas, uvm, err := buildAtlas(context.Background(), s.p, s.seg, DefaultAtlasSize)
+	src, uvm, err := buildAtlas(context.Background(), s.p, s.seg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	atlas, err := src.encode(DefaultAtlasSize, atlasQuality)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"math"
 )
@@ -20,6 +21,7 @@ func (builtin) Version() string { return Version }
 const (
 	ShapeLathe   = "lathe"
 	ShapeInflate = "inflate"
+	ShapeCuboid  = "cuboid"
 	ShapeRemote  = "remote"
 )
 
@@ -39,6 +41,13 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	if err != nil {
 		return nil, fmt.Errorf("segment photo: %w", err)
 	}
+	var warnings []string
+	if !subjectSeparated(seg) {
+		if opts.StrictSubject {
+			return nil, ErrSubjectNotSeparated
+		}
+		warnings = append(warnings, ErrSubjectNotSeparated.Error())
+	}
 	pr.report(StepAnalyzing, 25)
 	tm.done(StageAnalyze)
 
@@ -49,6 +58,20 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	}
 	rows := measureRows(seg)
 	fit := fitLathe(rows)
+	box, err := fitCuboid(ctx, seg)
+	if err != nil {
+		return nil, err
+	}
+	if box.ok {
+		fit.ok = false
+	}
+	var handle handleFit
+	if !fit.ok && !box.ok {
+		if handle = fitHandle(seg, p, rows); handle.ok {
+			rows = handle.body
+			fit = latheFit{ok: true, axis: handle.axis}
+		}
+	}
 	if fit.ok {
 		pm.toBands(seg)
 	}
@@ -60,16 +83,29 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	}
 
 	pr.report(StepAssembling, 50)
-	atlas, uvm, err := buildAtlas(ctx, p, seg, opts.AtlasSize)
+	atlasSrc, uvm, err := buildAtlas(ctx, p, seg)
 	if err != nil {
 		return nil, err
 	}
 	pr.report(StepAssembling, 58)
 	var meshes []*mesh
 	kind := ShapeInflate
-	if fit.ok {
+	if box.ok {
+		kind = ShapeCuboid
+		meshes = make([]*mesh, len(pm.parts))
+		meshes[0] = buildCuboid(box, uvm)
+	} else if fit.ok {
 		kind = ShapeLathe
-		meshes = buildLathe(seg, pm, fit, rows, uvm, opts.MaxTriangles)
+		var place func(x, y float64) (float64, float64)
+		meshes, place = buildLathe(seg, pm, fit, rows, uvm, opts.MaxTriangles)
+		if handle.ok {
+			if hm := buildHandle(handle, place, uvm); hm != nil {
+				ff := float64(seg.f * seg.f)
+				pm.parts = append(pm.parts, partInfo{name: "Handle", area: int(float64(handle.area) / ff),
+					sum: [3]float64{handle.sum[0] / ff, handle.sum[1] / ff, handle.sum[2] / ff}})
+				meshes = append(meshes, hm)
+			}
+		}
 	} else if meshes, err = buildInflate(ctx, seg, pm, uvm, opts.MaxTriangles); err != nil {
 		return nil, fmt.Errorf("inflate shape: %w", err)
 	}
@@ -87,7 +123,7 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	glb, err := encodeGLB(gparts, atlas, "Photo3D builtin "+Version, 0)
+	glb, err := encodeWithinBudget(gparts, atlasSrc, opts.AtlasSize, MaxGLBBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +131,7 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res := &Result{GLB: glb, Parts: parts}
+	res := &Result{GLB: glb, Parts: parts, Warnings: warnings}
 	if res.Thumbnail, err = thumbnailPNG(p, seg); err != nil {
 		return nil, err
 	}
@@ -114,6 +150,7 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	res.Stats = Stats{
 		ShapeKind: kind, Triangles: tris, Vertices: verts, Parts: len(parts), Bytes: len(glb),
 		StepMillis: tm.marks, TotalMillis: tm.total(), Reconstructor: "builtin", Version: Version,
+		InputSHA256: fmt.Sprintf("%x", sha256.Sum256(data)),
 	}
 	pr.report(StepFinalizing, 100)
 	return res, nil
@@ -191,4 +228,31 @@ func assembleParts(seg *segmentation, pm *partMap, meshes []*mesh, heightMetres 
 		}
 	}
 	return parts, gparts
+}
+
+// MaxGLBBytes is the size budget of a builtin GLB: phones download it over mobile
+// networks before AR opens. The atlas gives way (JPEG quality, then size); geometry is
+// bounded by Options.MaxTriangles (60,000 triangles are about 1.2 MB).
+const MaxGLBBytes = 2 << 20
+
+// encodeWithinBudget encodes the GLB, lowering the atlas's JPEG quality and then its
+// size until the file fits budget (or the atlas is 256 px, where geometry
+// dominates and the cap on triangles bounds it).
+func encodeWithinBudget(gparts []glbPart, src *atlasSource, side, budget int) ([]byte, error) {
+	quality := atlasQuality
+	for {
+		atlas, err := src.encode(side, quality)
+		if err != nil {
+			return nil, err
+		}
+		glb, err := encodeGLB(gparts, atlas, "Photo3D builtin "+Version, 0)
+		if err != nil || len(glb) <= budget || (side <= 256 && quality <= 60) {
+			return glb, err
+		}
+		if quality > 60 {
+			quality = max(60, quality-14)
+		} else {
+			side /= 2
+		}
+	}
 }

@@ -198,7 +198,10 @@ func simplifyProfile(pts []profilePoint, tol float64) []profilePoint {
 // Texture: every vertex takes the photo colour at its orthographic projection onto
 // the image plane, so the front shows the photo, the back shows its mirror image and
 // the wrap-around is seamless (u depends on sin θ, which is continuous).
-func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows, uvm uvMapper, maxTris int) []*mesh {
+//
+// It also returns place, which maps an image point to the model's (X, Y) with the
+// same camera correction, so attachments (a mug's handle) meet the body.
+func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows, uvm uvMapper, maxTris int) (meshes []*mesh, place func(x, y float64) (float64, float64)) {
 	n := len(sr.l)
 	radius := make([]float64, n)
 	for k := range n {
@@ -214,6 +217,20 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 	}
 	top := sr.top
 	yEnd := float64(sr.bottom + 1)
+	view := newLatheView(seg, sr, radius, fit.axis)
+	// shape maps a profile point (image row, half-width in pixels) to its true height
+	// and radius; without a usable view estimate rows are taken as heights.
+	shape := func(p profilePoint) (float64, float64) {
+		if !view.ok {
+			return yEnd - p.y, p.r
+		}
+		h, r, _ := view.geo(p.y, p.r)
+		return h, r
+	}
+	place = func(x, y float64) (float64, float64) {
+		Y, X := shape(profilePoint{r: x - fit.axis, y: y})
+		return X, Y
+	}
 	// Band boundaries in working pixel rows, from the grid labels.
 	type band struct {
 		part   int
@@ -262,7 +279,7 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 		}
 	}
 	segs = max(8, min(segs, 128)) / 4 * 4
-	meshes := make([]*mesh, len(pm.parts))
+	meshes = make([]*mesh, len(pm.parts))
 	sinT := make([]float64, segs)
 	cosT := make([]float64, segs)
 	for j := range segs {
@@ -275,10 +292,10 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 		// Side rings.
 		ring := make([]uint32, 0, len(prof)*segs)
 		for _, p := range prof {
-			Y := yEnd - p.y
+			Y, R := shape(p)
 			for j := range segs {
 				u, v := uvm.at(fit.axis+p.r*sinT[j], p.y)
-				ring = append(ring, m.addVertex(p.r*sinT[j], Y, p.r*cosT[j], u, v))
+				ring = append(ring, m.addVertex(R*sinT[j], Y, R*cosT[j], u, v))
 			}
 		}
 		for i := 0; i+1 < len(prof); i++ {
@@ -295,13 +312,13 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 		m.computeNormals() // side normals only: caps below get their own vertices
 		// Caps: flat discs with duplicated rim vertices (hard edge).
 		capDisc := func(p profilePoint, up bool) {
-			Y := yEnd - p.y
+			Y, R := shape(p)
 			u, v := uvm.at(fit.axis, p.y)
 			centre := m.addVertex(0, Y, 0, u, v)
 			first := uint32(len(m.pos))
 			for j := range segs {
 				u, v := uvm.at(fit.axis+p.r*sinT[j], p.y)
-				m.addVertex(p.r*sinT[j], Y, p.r*cosT[j], u, v)
+				m.addVertex(R*sinT[j], Y, R*cosT[j], u, v)
 			}
 			ny := float32(-1)
 			if up {
@@ -325,5 +342,5 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 		m.dropDegenerate()
 		meshes[b.part] = m
 	}
-	return meshes
+	return meshes, place
 }

@@ -274,7 +274,7 @@ func components(lbl []int8, w, h int) ([]int32, int) {
 // longest border with, then keeps merging the smallest until at most maxParts remain.
 func mergeSmall(comp []int32, n, w, h, total int) ([]int32, int) {
 	minArea := int(math.Ceil(partMinShare * float64(total)))
-	for range 64 {
+	for range 256 {
 		area := make([]int, n)
 		for _, c := range comp {
 			if c >= 0 {
@@ -316,7 +316,6 @@ func mergeSmall(comp []int32, n, w, h, total int) ([]int32, int) {
 			break
 		}
 		// Neighbour with the longest shared border (ties: larger, then lower index).
-		target, best := int32(-1), 0
 		keys := make([][2]int32, 0, len(border))
 		for k := range border {
 			keys = append(keys, k)
@@ -327,35 +326,75 @@ func mergeSmall(comp []int32, n, w, h, total int) ([]int32, int) {
 			}
 			return int(a[1] - b[1])
 		})
-		for _, k := range keys {
-			var other int32
-			switch smallest {
-			case k[0]:
-				other = k[1]
-			case k[1]:
-				other = k[0]
-			default:
-				continue
-			}
-			if v := border[k]; v > best || v == best && target >= 0 && area[other] > area[target] {
-				target, best = other, v
-			}
+		merged := make([]int32, n) // region → region it joins this pass (−1: stays)
+		for i := range merged {
+			merged[i] = -1
 		}
-		if target < 0 {
-			// An isolated island (no shared border): merge into the largest region.
-			for c := range n {
-				if area[c] > 0 && int32(c) != smallest && (target < 0 || area[c] > area[target]) {
-					target = int32(c)
+		targetOf := func(c int32) int32 {
+			target, best := int32(-1), 0
+			for _, k := range keys {
+				var other int32
+				switch c {
+				case k[0]:
+					other = k[1]
+				case k[1]:
+					other = k[0]
+				default:
+					continue
+				}
+				if merged[other] >= 0 {
+					continue
+				}
+				if v := border[k]; v > best || v == best && target >= 0 && area[other] > area[target] {
+					target, best = other, v
 				}
 			}
+			if target < 0 {
+				// An isolated island (no shared border): merge into the largest region.
+				for o := range n {
+					if area[o] > 0 && int32(o) != c && merged[o] < 0 && (target < 0 || area[o] > area[target]) {
+						target = int32(o)
+					}
+				}
+			}
+			return target
 		}
-		if target < 0 {
+		// Every region below the minimum joins a neighbour in one pass, smallest first
+		// (noisy photos have thousands); above it, one region at a time until at most
+		// maxParts remain.
+		var victims []int32
+		if area[smallest] < minArea {
+			for c := range n {
+				if area[c] > 0 && area[c] < minArea {
+					victims = append(victims, int32(c))
+				}
+			}
+			slices.SortStableFunc(victims, func(a, b int32) int { return area[a] - area[b] })
+		} else {
+			victims = []int32{smallest}
+		}
+		changed := false
+		for _, c := range victims {
+			if live <= 1 {
+				break
+			}
+			if t := targetOf(c); t >= 0 {
+				merged[c] = t
+				live--
+				changed = true
+			}
+		}
+		if !changed {
 			break
 		}
 		for i, c := range comp {
-			if c == smallest {
-				comp[i] = target
+			if c < 0 {
+				continue
 			}
+			for merged[c] >= 0 {
+				c = merged[c]
+			}
+			comp[i] = c
 		}
 	}
 	return comp, n

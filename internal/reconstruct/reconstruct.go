@@ -31,9 +31,13 @@
 //     coincide, so the assembled model shows no seam, and the walls become the cut
 //     faces seen in the exploded view.
 //
+// Shape choice: a silhouette whose lower outline is two straight edges and that a
+// cuboid's outline (under a phone camera's perspective) matches is built as a box
+// (cuboid.go); a mirror-symmetric one as a solid of revolution with the camera's
+// pitch and perspective undone (view.go); anything else is inflated.
+//
 // Known limits: one photo cannot show the back, so the back is the mirrored front;
-// a rectangle is inflated like a cushion (a front view cannot tell a box from a
-// can); holes larger than 4% of the object are kept open; lathe bands take the
+// a rectangle seen square on is taken for a box whose depth equals its width; holes larger than 4% of the object are kept open; lathe bands take the
 // majority part of each row, so a logo that does not wrap around becomes texture on
 // its band rather than a separate part.
 package reconstruct
@@ -46,7 +50,7 @@ import (
 // Version of the built-in reconstructor. It is written into asset.generator and the
 // stats so a model can always be traced back to the code that made it; bump it whenever
 // output for the same photo changes.
-const Version = "1.0.0"
+const Version = "1.1.0"
 
 // Step is one of the four user-visible processing steps named by the product spec.
 type Step string
@@ -75,6 +79,10 @@ type Options struct {
 	WorkingSize int
 	// AtlasSize caps the texture atlas side (default and maximum 2048).
 	AtlasSize int
+	// StrictSubject makes the builtin fail with ErrSubjectNotSeparated when no single
+	// object can be separated from the background; otherwise it still builds a model
+	// and reports the problem in Result.Warnings.
+	StrictSubject bool
 }
 
 // Defaults and bounds for Options.
@@ -129,6 +137,9 @@ type Stats struct {
 	TotalMillis   int64            `json:"totalMillis"`
 	Reconstructor string           `json:"reconstructor"`
 	Version       string           `json:"version"`
+	// InputSHA256 is the hex SHA-256 of the photo bytes, so an analyst can tell which
+	// code made which model from which photo (with Reconstructor and Version).
+	InputSHA256 string `json:"inputSha256,omitempty"`
 }
 
 // Stage keys used in Stats.StepMillis.
@@ -147,6 +158,9 @@ type Result struct {
 	PartsMap  []byte `json:"-"` // PNG, each part painted in its colour
 	Parts     []Part `json:"parts"`
 	Stats     Stats  `json:"stats"`
+	// Warnings are user-facing sentences about doubtful results (for example
+	// ErrSubjectNotSeparated's text), empty when all is well.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Reconstructor turns photo bytes into a model. Implementations must be safe for

@@ -29,6 +29,7 @@ package reconstruct
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
@@ -169,6 +170,7 @@ func (r *remote) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	res.Stats = Stats{
 		ShapeKind: ShapeRemote, Triangles: tris, Vertices: verts, Parts: 1, Bytes: len(glb),
 		StepMillis: tm.marks, TotalMillis: tm.total(), Reconstructor: "remote", Version: Version,
+		InputSHA256: fmt.Sprintf("%x", sha256.Sum256(data)),
 	}
 	pr.report(StepFinalizing, 100)
 	return res, nil

@@ -28,6 +28,10 @@ type segmentation struct {
 	smask  []bool
 	slab   []lab
 	srgb   [][3]float32
+
+	// wholeFrame is set when nothing could be told apart from the backdrop and the
+	// mask fell back to the whole photo.
+	wholeFrame bool
 }
 
 // segGridSide is the long side of the graph-cut grid: large enough for accurate
@@ -329,6 +333,7 @@ func (s *segmentation) fromColour(ctx context.Context, p *photo) error {
 	if fgCount*500 < n {
 		// Nothing stands out from the backdrop: keep the whole frame rather than invent
 		// an outline, so the merchant still gets a (flat) model of what they uploaded.
+		s.wholeFrame = true
 		s.smask = make([]bool, n)
 		for i := range s.smask {
 			s.smask[i] = true
@@ -599,6 +604,7 @@ func (s *segmentation) finish() {
 	}
 	if maxX < 0 {
 		// Degenerate: keep the whole frame so later stages always have an object.
+		s.wholeFrame = true
 		for i := range s.alpha {
 			s.alpha[i] = 255
 		}

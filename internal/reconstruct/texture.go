@@ -17,7 +17,7 @@ const atlasQuality = 88
 // edge, which mixes in backdrop colour) are replaced by a push-pull fill from the
 // interior, so the rim and the stretched sides of the model continue the product's
 // own edge colours instead of showing a halo of backdrop.
-func buildAtlas(ctx context.Context, p *photo, seg *segmentation, maxSide int) ([]byte, uvMapper, error) {
+func buildAtlas(ctx context.Context, p *photo, seg *segmentation) (*atlasSource, uvMapper, error) {
 	b := seg.bbox
 	margin := max(4, max(b.Dx(), b.Dy())/50)
 	r := image.Rect(b.Min.X-margin, b.Min.Y-margin, b.Max.X+margin, b.Max.Y+margin).Intersect(image.Rect(0, 0, p.w, p.h))
@@ -57,17 +57,28 @@ func buildAtlas(ctx context.Context, p *photo, seg *segmentation, maxSide int) (
 		return nil, uvMapper{}, err
 	}
 	pushPull(col, wt, w, h)
-	// Power-of-two sides (nearest in log scale, at most maxSide) so every viewer,
-	// including WebGL1-era ones, can mipmap the texture; UVs are normalised, so the
-	// anisotropic resize needs no geometry change.
-	aw, ah := nearestPow2(w, maxSide), nearestPow2(h, maxSide)
+	return &atlasSource{col: col, w: w, h: h}, uvMapper{x0: float64(r.Min.X), y0: float64(r.Min.Y), w: float64(w), h: float64(h)}, nil
+}
+
+// atlasSource is the filled crop the atlas JPEG is encoded from; it can be encoded
+// again smaller when the GLB would exceed its size budget.
+type atlasSource struct {
+	col  [][3]float32
+	w, h int
+}
+
+// encode resamples to power-of-two sides (nearest in log scale, at most maxSide) so
+// every viewer, including WebGL1-era ones, can mipmap the texture; UVs are
+// normalised, so the anisotropic resize needs no geometry change.
+func (a *atlasSource) encode(maxSide, quality int) ([]byte, error) {
+	aw, ah := nearestPow2(a.w, maxSide), nearestPow2(a.h, maxSide)
 	img := image.NewRGBA(image.Rect(0, 0, aw, ah))
-	resampleInto(img, col, w, h)
+	resampleInto(img, a.col, a.w, a.h)
 	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: atlasQuality}); err != nil {
-		return nil, uvMapper{}, fmt.Errorf("encode atlas: %w", err)
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: quality}); err != nil {
+		return nil, fmt.Errorf("encode atlas: %w", err)
 	}
-	return buf.Bytes(), uvMapper{x0: float64(r.Min.X), y0: float64(r.Min.Y), w: float64(w), h: float64(h)}, nil
+	return buf.Bytes(), nil
 }
 
 func clampByte(v float32) uint8 {

@@ -1,0 +1,379 @@
+package reconstruct
+
+import (
+	"cmp"
+	"context"
+	"image"
+	"math"
+	"slices"
+)
+
+// Boxes and cartons. A front view cannot tell a box from a can, but a box seen from
+// a little above and at an angle has a silhouette made of straight edges: the convex
+// hull of a cuboid's eight corners. fitCuboid searches the cuboid (yaw, camera
+// elevation, depth over width) whose orthographic silhouette, scaled to the mask's
+// bounding box, best overlaps the mask; when the overlap is near perfect the model is
+// that cuboid, with the right proportions and flat faces, instead of a cushion.
+
+type cuboidFit struct {
+	ok        bool
+	iou       float64
+	yaw, elev float64 // box yaw; elevation of the view ray to the box's centre
+	wr, dr    float64 // width and depth over height
+	dist, f   float64 // camera distance (box heights) and focal length (pixels)
+	scale     float64 // image placement of the projected hull
+	x0, y0    float64
+}
+
+// cuboidMinIoU is the silhouette overlap above which a mask is taken for a box.
+const cuboidMinIoU = 0.95
+
+// view returns the camera-plane position (X right, up) of a box point (x, y, z in
+// box heights, y up, origin at the base centre) seen through a pinhole f pixels deep
+// at distance dist, aimed at the box's centre from elevation elev.
+func (c cuboidFit) view(x, y, z float64) (float64, float64) {
+	cy, sy := math.Cos(c.yaw), math.Sin(c.yaw)
+	X := x*cy + z*sy
+	Z := -x*sy + z*cy
+	ce, se := math.Cos(c.elev), math.Sin(c.elev)
+	// Relative to the camera at (0, ½ + dist·se, dist·ce), looking at (0, ½, 0).
+	dy, dz := y-0.5-c.dist*se, Z-c.dist*ce
+	depth := -(dy*se + dz*ce)
+	up := dy*ce - dz*se
+	return c.f * X / depth, c.f * up / depth
+}
+
+// project returns the image position of a box point.
+func (c cuboidFit) project(x, y, z float64) (float64, float64) {
+	X, up := c.view(x, y, z)
+	return c.x0 + c.scale*X, c.y0 - c.scale*up
+}
+
+// hull returns the 2-D convex hull of the box's eight corners in the camera plane.
+func (c cuboidFit) hull() [][2]float64 {
+	pts := make([][2]float64, 0, 8)
+	for k := range 8 {
+		X, up := c.view((float64(k&1)-0.5)*c.wr, float64(k>>1&1), (float64(k>>2&1)-0.5)*c.dr)
+		pts = append(pts, [2]float64{X, up})
+	}
+	return convexHull(pts)
+}
+
+// convexHull (monotone chain), counter-clockwise in a y-up frame.
+func convexHull(p [][2]float64) [][2]float64 {
+	// Insertion sort: at most 8 points.
+	for i := 1; i < len(p); i++ {
+		for j := i; j > 0 && (p[j][0] < p[j-1][0] || (p[j][0] == p[j-1][0] && p[j][1] < p[j-1][1])); j-- {
+			p[j], p[j-1] = p[j-1], p[j]
+		}
+	}
+	cr := func(o, a, b [2]float64) float64 { return (a[0]-o[0])*(b[1]-o[1]) - (a[1]-o[1])*(b[0]-o[0]) }
+	h := make([][2]float64, 0, 2*len(p))
+	for _, q := range p {
+		for len(h) >= 2 && cr(h[len(h)-2], h[len(h)-1], q) <= 0 {
+			h = h[:len(h)-1]
+		}
+		h = append(h, q)
+	}
+	lower := len(h) + 1
+	for i := len(p) - 2; i >= 0; i-- {
+		for len(h) >= lower && cr(h[len(h)-2], h[len(h)-1], p[i]) <= 0 {
+			h = h[:len(h)-1]
+		}
+		h = append(h, p[i])
+	}
+	return h[:len(h)-1]
+}
+
+// maskSampler samples the mask on a g×g grid over its bounding box.
+type maskSampler struct {
+	g      int
+	in     []bool
+	bb     image.Rectangle
+	inside int
+}
+
+func newMaskSampler(seg *segmentation, g int) maskSampler {
+	ms := maskSampler{g: g, in: make([]bool, g*g), bb: seg.bbox}
+	for j := range g {
+		y := seg.bbox.Min.Y + int((float64(j)+0.5)*float64(seg.bbox.Dy())/float64(g))
+		for i := range g {
+			x := seg.bbox.Min.X + int((float64(i)+0.5)*float64(seg.bbox.Dx())/float64(g))
+			if seg.alpha[y*seg.w+x] >= 128 {
+				ms.in[j*g+i] = true
+				ms.inside++
+			}
+		}
+	}
+	return ms
+}
+
+// score places the hull in the mask's bounding box (uniform scale from the height)
+// and returns the IoU on the sample grid, with the hull's placement.
+func (ms maskSampler) score(hull [][2]float64) (iou, scale, x0, y0 float64) {
+	lo, hi := hullBounds(hull)
+	scale = float64(ms.bb.Dy()) / (hi[1] - lo[1])
+	// Centre horizontally, top aligned: image = (x0 + s·X, y0 − s·up).
+	x0 = float64(ms.bb.Min.X+ms.bb.Max.X)/2 - scale*(lo[0]+hi[0])/2
+	y0 = float64(ms.bb.Min.Y) + scale*hi[1]
+	g := float64(ms.g)
+	inter, union := 0, 0
+	n := len(hull)
+	for j := range ms.g {
+		py := float64(ms.bb.Min.Y) + (float64(j)+0.5)*float64(ms.bb.Dy())/g
+		up := (y0 - py) / scale
+		for i := range ms.g {
+			px := float64(ms.bb.Min.X) + (float64(i)+0.5)*float64(ms.bb.Dx())/g
+			X := (px - x0) / scale
+			in := true
+			for k := range n {
+				a, b := hull[k], hull[(k+1)%n]
+				if (b[0]-a[0])*(up-a[1])-(b[1]-a[1])*(X-a[0]) < 0 {
+					in = false
+					break
+				}
+			}
+			m := ms.in[j*ms.g+i]
+			if in && m {
+				inter++
+			}
+			if in || m {
+				union++
+			}
+		}
+	}
+	return float64(inter) / float64(max(1, union)), scale, x0, y0
+}
+
+// fitCuboid searches yaw, view elevation and depth over width under a phone
+// camera's perspective; width over height follows from the mask's aspect ratio.
+func fitCuboid(ctx context.Context, seg *segmentation) (cuboidFit, error) {
+	b := seg.bbox
+	if b.Dx() < 16 || b.Dy() < 16 {
+		return cuboidFit{}, nil
+	}
+	if straight, _ := straightBottom(seg); !straight {
+		return cuboidFit{}, nil
+	}
+	f := phoneFocal35 / 43.27 * math.Hypot(float64(seg.w), float64(seg.h))
+	aspect := float64(b.Dx()) / float64(b.Dy())
+	eval := func(ms maskSampler, yaw, elev, rho, near float64) (cuboidFit, bool) {
+		// Orthographic guess of width over height, then one perspective correction.
+		c1 := math.Abs(math.Cos(yaw)) + rho*math.Abs(math.Sin(yaw))
+		c2 := math.Abs(math.Sin(yaw)) + rho*math.Abs(math.Cos(yaw))
+		den := c1 - aspect*c2*math.Sin(elev)
+		if den <= 1e-3 {
+			return cuboidFit{}, false
+		}
+		c := cuboidFit{yaw: yaw, elev: elev, f: f}
+		c.wr = aspect * math.Cos(elev) / den
+		c.dr = rho * c.wr
+		// Distance: from just outside the box (near = 0) to far (near = 1, almost
+		// orthographic). The focal length is only assumed, so the keystone the photo
+		// shows decides rather than the box's size in pixels.
+		minD := 1.1 * math.Sqrt(0.25+(c.wr*c.wr+c.dr*c.dr)/4)
+		c.dist = minD / max(1-near, 0.05)
+		for range 2 {
+			lo, hi := hullBounds(c.hull())
+			got := (hi[0] - lo[0]) / (hi[1] - lo[1])
+			c.wr *= aspect / got
+			c.dr = rho * c.wr
+		}
+		var iou float64
+		iou, c.scale, c.x0, c.y0 = ms.score(c.hull())
+		// A mild prior for depth ≈ width breaks ties when depth is unobservable
+		// (a box seen square on and level).
+		c.iou = iou - 0.002*math.Abs(math.Log(rho))
+		return c, true
+	}
+	// Coarse grid, then local refinement from the best few distinct starts: under
+	// strong perspective the silhouette has near-equivalent readings (which corner is
+	// nearest) that a single start can get stuck between.
+	type start struct {
+		c    cuboidFit
+		near float64
+	}
+	coarse := newMaskSampler(seg, 40)
+	var starts []start
+	const deg = math.Pi / 180
+	for yaw := 0.0; yaw < 90; yaw += 6 {
+		if err := ctx.Err(); err != nil {
+			return cuboidFit{}, err
+		}
+		for elev := -8.0; elev <= 40; elev += 4 {
+			for k := range 9 {
+				rho := math.Exp(math.Log(0.25) + float64(k)*math.Log(16)/8)
+				for _, near := range []float64{0.1, 0.35, 0.6, 0.85} {
+					if c, ok := eval(coarse, yaw*deg, elev*deg, rho, near); ok {
+						starts = append(starts, start{c, near})
+					}
+				}
+			}
+		}
+	}
+	if len(starts) == 0 {
+		return cuboidFit{}, nil
+	}
+	slices.SortStableFunc(starts, func(a, b start) int { return cmp.Compare(b.c.iou, a.c.iou) })
+	if starts[0].c.iou < cuboidMinIoU-0.05 {
+		return starts[0].c, nil
+	}
+	var picked []start
+	for _, s := range starts {
+		distinct := true
+		for _, p := range picked {
+			if math.Abs(s.c.yaw-p.c.yaw) < 15*deg && math.Abs(math.Log(s.c.dr/s.c.wr)-math.Log(p.c.dr/p.c.wr)) < 0.5 {
+				distinct = false
+			}
+		}
+		if distinct {
+			picked = append(picked, s)
+		}
+		if len(picked) == 4 {
+			break
+		}
+	}
+	fine := newMaskSampler(seg, 96)
+	cur := cuboidFit{iou: -1}
+	for _, st := range picked {
+		if c := refineCuboid(fine, st.c, st.near, eval); c.iou > cur.iou {
+			cur = c
+		}
+	}
+	cur.ok = cur.iou >= cuboidMinIoU
+	return cur, nil
+}
+
+// refineCuboid is a pattern search over yaw, elevation, log depth ratio and nearness.
+func refineCuboid(fine maskSampler, best cuboidFit, bestNear float64, eval func(maskSampler, float64, float64, float64, float64) (cuboidFit, bool)) cuboidFit {
+	const deg = math.Pi / 180
+	cur, _ := eval(fine, best.yaw, best.elev, best.dr/best.wr, bestNear)
+	curNear := bestNear
+	step := [4]float64{3 * deg, 2 * deg, 0.15, 0.12}
+	for range 4 {
+		improved := true
+		for improved {
+			improved = false
+			for dim := range 4 {
+				for _, sgn := range []float64{-1, 1} {
+					y, e, r, nr := cur.yaw, cur.elev, math.Log(cur.dr/cur.wr), curNear
+					switch dim {
+					case 0:
+						y += sgn * step[0]
+					case 1:
+						e += sgn * step[1]
+					case 2:
+						r += sgn * step[2]
+					default:
+						nr = min(max(nr+sgn*step[3], 0), 0.95)
+					}
+					if c, ok := eval(fine, y, e, math.Exp(r), nr); ok && c.iou > cur.iou+1e-6 {
+						cur, curNear, improved = c, nr, true
+					}
+				}
+			}
+		}
+		for i := range step {
+			step[i] /= 2
+		}
+	}
+	return cur
+}
+
+func hullBounds(hull [][2]float64) (lo, hi [2]float64) {
+	lo, hi = [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	for _, p := range hull {
+		lo[0], lo[1] = min(lo[0], p[0]), min(lo[1], p[1])
+		hi[0], hi[1] = max(hi[0], p[0]), max(hi[1], p[1])
+	}
+	return lo, hi
+}
+
+// buildCuboid makes the closed box mesh (hard edges: four vertices per face) in pixel
+// units; every vertex takes the photo colour where it projects, so visible faces
+// show the photo and hidden ones its mirror.
+func buildCuboid(c cuboidFit, uvm uvMapper) *mesh {
+	m := &mesh{}
+	wr, dr := c.wr, c.dr
+	const unit = 1000 // box heights to mesh units (the model is normalised later)
+	corner := func(k int) (x, y, z float64) {
+		return (float64(k&1) - 0.5) * wr, float64(k >> 1 & 1), (float64(k>>2&1) - 0.5) * dr
+	}
+	cy, sy := math.Cos(c.yaw), math.Sin(c.yaw)
+	faces := [6][4]int{{4, 5, 7, 6}, {1, 0, 2, 3}, {0, 4, 6, 2}, {5, 1, 3, 7}, {6, 7, 3, 2}, {0, 1, 5, 4}}
+	for _, f := range faces {
+		first := uint32(len(m.pos))
+		for _, k := range f {
+			x, y, z := corner(k)
+			px, py := c.project(x, y, z)
+			u, v := uvm.at(px, py)
+			X, Z := x*cy+z*sy, -x*sy+z*cy
+			m.addVertex(X*unit, y*unit, Z*unit, u, v)
+		}
+		m.tri(first, first+1, first+2)
+		m.tri(first, first+2, first+3)
+	}
+	m.computeNormals()
+	return m
+}
+
+// straightBottom says whether the silhouette's lower outline is made of (at most) two
+// straight edges, like a box's, rather than the elliptic arc of a round base. It
+// returns the outline's sag below the chord between its ends too (0 for a flat
+// bottom), in pixels.
+func straightBottom(seg *segmentation) (straight bool, sag float64) {
+	b := seg.bbox
+	x0, x1 := b.Min.X+b.Dx()/20, b.Max.X-b.Dx()/20
+	n := x1 - x0
+	if n < 8 {
+		return false, 0
+	}
+	ys := make([]float64, n)
+	for i := range n {
+		x := x0 + i
+		ys[i] = float64(b.Min.Y)
+		for y := b.Max.Y - 1; y >= b.Min.Y; y-- {
+			if seg.alpha[y*seg.w+x] >= 128 {
+				ys[i] = float64(y)
+				break
+			}
+		}
+	}
+	for i := range n {
+		chord := ys[0] + (ys[n-1]-ys[0])*float64(i)/float64(n-1)
+		sag = max(sag, ys[i]-chord)
+	}
+	// Residual of the best two-line fit.
+	pre := func(from, to int) (float64, float64, float64, float64, float64, float64) {
+		var a, bx, by, bxx, bxy, byy float64
+		for i := from; i < to; i++ {
+			x, y := float64(i), ys[i]
+			a++
+			bx += x
+			by += y
+			bxx += x * x
+			bxy += x * y
+			byy += y * y
+		}
+		return a, bx, by, bxx, bxy, byy
+	}
+	lineErr := func(from, to int) float64 {
+		c, mx, my, mxx, mxy, myy := pre(from, to)
+		if c < 2 {
+			return 0
+		}
+		vx := mxx - mx*mx/c
+		vy := myy - my*my/c
+		cxy := mxy - mx*my/c
+		if vx <= 0 {
+			return vy
+		}
+		return max(0, vy-cxy*cxy/vx)
+	}
+	best := math.Inf(1)
+	for k := 2; k < n-2; k += max(1, n/100) {
+		best = min(best, lineErr(0, k)+lineErr(k, n))
+	}
+	rms := math.Sqrt(best / float64(n))
+	return rms <= max(0.9, min(0.03*sag, 3)), sag
+}

@@ -1,0 +1,197 @@
+package reconstruct
+
+import (
+	"math"
+	"sort"
+)
+
+// Mugs, jugs and cups with a handle. Their silhouette is a symmetric body plus an
+// appendage on one side, often with a hole that shows the backdrop. fitHandle finds
+// the side whose outline is clean (the body's), mirrors it to get the body, and takes
+// the mask beyond the body as the handle; the body is then built as a solid of
+// revolution and the handle as a slab as thick as its stroke, in the body's plane.
+
+type handleFit struct {
+	ok      bool
+	body    *silhouetteRows // body-only rows (mirrored clean side)
+	axis    float64
+	rows    []handleRow // handle extent per working row, top to bottom
+	stroke  float64     // handle thickness, pixels
+	area    int
+	sum     [3]float64
+	hasHole bool
+}
+
+type handleRow struct {
+	y    int
+	a, b float64 // first and last handle pixel (pixel-edge coordinates)
+}
+
+// fitHandle tries both sides; it needs a body that is symmetric about one axis in
+// the rows without handle, and a handle of 2–35 % of the object's area that spans
+// less than 90 % of its height.
+func fitHandle(seg *segmentation, p *photo, sr *silhouetteRows) handleFit {
+	n := len(sr.l)
+	if n < 16 {
+		return handleFit{}
+	}
+	best := handleFit{}
+	for _, right := range []bool{true, false} {
+		// Body edge on the handle side: end of the first run (right) or start of the
+		// last run (left); the other side is the body's clean outline.
+		inner := make([]float64, n)
+		for k := range n {
+			y := sr.top + k
+			row := seg.alpha[y*seg.w : (y+1)*seg.w]
+			if right {
+				x := int(sr.l[k])
+				for x < seg.w && row[x] >= 128 {
+					x++
+				}
+				inner[k] = float64(x)
+			} else {
+				x := int(sr.r[k]) - 1
+				for x >= 0 && row[x] >= 128 {
+					x--
+				}
+				inner[k] = float64(x + 1)
+			}
+		}
+		centres := make([]float64, n)
+		for k := range n {
+			if right {
+				centres[k] = (sr.l[k] + inner[k]) / 2
+			} else {
+				centres[k] = (inner[k] + sr.r[k]) / 2
+			}
+		}
+		sorted := append([]float64(nil), centres...)
+		sort.Float64s(sorted)
+		axis := sorted[n/2]
+		h := handleFit{axis: axis, body: &silhouetteRows{top: sr.top, bottom: sr.bottom,
+			l: make([]float64, n), r: make([]float64, n), runs: make([]int, n)}}
+		handleRows, symRows, cleanRows := 0, 0, 0
+		var widths []float64
+		for k := range n {
+			y := sr.top + k
+			clean := sr.l[k]
+			if !right {
+				clean = sr.r[k]
+			}
+			edge := 2*axis - clean // the mirrored body edge on the handle side
+			h.body.l[k], h.body.r[k] = min(clean, edge), max(clean, edge)
+			h.body.runs[k] = 1
+			row := seg.alpha[y*seg.w : (y+1)*seg.w]
+			first, last := -1, -1
+			runs, in := 0, false
+			for x := range seg.w {
+				beyond := (right && float64(x) > edge+2) || (!right && float64(x+1) < edge-2)
+				if beyond && row[x] >= 128 {
+					if first < 0 {
+						first = x
+					}
+					last = x
+					if !in {
+						runs++
+					}
+					in = true
+					h.area++
+					px := p.img.Pix[y*p.img.Stride+4*x:]
+					h.sum[0] += float64(px[0])
+					h.sum[1] += float64(px[1])
+					h.sum[2] += float64(px[2])
+				} else {
+					in = false
+				}
+			}
+			if first >= 0 && last-first >= 1 {
+				handleRows++
+				h.rows = append(h.rows, handleRow{y: y, a: float64(first), b: float64(last + 1)})
+				if runs == 1 && sr.runs[k] >= 2 {
+					widths = append(widths, float64(last+1-first))
+					h.hasHole = true
+				}
+			} else {
+				cleanRows++
+				other := sr.r[k]
+				if !right {
+					other = sr.l[k]
+				}
+				if math.Abs(other-edge) <= max(2, 0.03*(h.body.r[k]-h.body.l[k])) {
+					symRows++
+				}
+			}
+		}
+		share := float64(h.area) / float64(max(1, seg.area))
+		if handleRows == 0 || handleRows > n*9/10 || share < 0.02 || share > 0.35 ||
+			cleanRows < n/10 || float64(symRows) < 0.85*float64(cleanRows) {
+			continue
+		}
+		if len(widths) > 0 {
+			sort.Float64s(widths)
+			h.stroke = widths[len(widths)/2]
+		} else {
+			h.stroke = float64(h.area) / float64(handleRows) / 2
+		}
+		h.ok = true
+		if h.area > best.area {
+			best = h
+		}
+	}
+	return best
+}
+
+// buildHandle extrudes the handle rows into a closed slab centred on the body's
+// plane. place maps an image point (x, y) to the model's (X, Y), the same mapping the
+// body's lathe used, so the handle meets the body.
+func buildHandle(h handleFit, place func(x, y float64) (float64, float64), uvm uvMapper) *mesh {
+	// Keep every few rows: the outline is smooth and the slab needs few triangles.
+	step := max(1, len(h.rows)/48)
+	var rows []handleRow
+	for i := 0; i < len(h.rows); i += step {
+		rows = append(rows, h.rows[i])
+	}
+	if last := h.rows[len(h.rows)-1]; rows[len(rows)-1] != last {
+		rows = append(rows, last)
+	}
+	if len(rows) < 2 {
+		return nil
+	}
+	m := &mesh{}
+	half := h.stroke / 2
+	// Vertex quad per row: left/right × front/back. The row's y is its pixel centre.
+	type ring [4]uint32 // lf, rf, rb, lb
+	rs := make([]ring, len(rows))
+	for i, r := range rows {
+		y := float64(r.y) + 0.5
+		xl, yl := place(r.a, y)
+		xr, yr := place(r.b, y)
+		// Thickness in model units follows the same depth scale as X.
+		s := 1.0
+		if r.b > r.a {
+			s = (xr - xl) / (r.b - r.a)
+		}
+		ul, vl := uvm.at(r.a, y)
+		ur, vr := uvm.at(r.b, y)
+		rs[i] = ring{
+			m.addVertex(xl, yl, half*s, ul, vl),
+			m.addVertex(xr, yr, half*s, ur, vr),
+			m.addVertex(xr, yr, -half*s, ur, vr),
+			m.addVertex(xl, yl, -half*s, ul, vl),
+		}
+	}
+	quad := func(a, b, c, d uint32) { m.tri(a, b, c); m.tri(a, c, d) }
+	for i := 0; i+1 < len(rs); i++ {
+		t, b := rs[i], rs[i+1]       // t is above b (image rows grow downwards)
+		quad(b[0], b[1], t[1], t[0]) // front (+Z)
+		quad(b[2], b[3], t[3], t[2]) // back
+		quad(b[3], b[0], t[0], t[3]) // left
+		quad(b[1], b[2], t[2], t[1]) // right
+	}
+	t, b := rs[0], rs[len(rs)-1]
+	quad(t[0], t[1], t[2], t[3]) // top
+	quad(b[3], b[2], b[1], b[0]) // bottom
+	m.dropDegenerate()
+	m.computeNormals()
+	return m
+}

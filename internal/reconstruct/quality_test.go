@@ -1,0 +1,342 @@
+package reconstruct
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The quality benchmark: synthetic product photos with exact ground truth (see
+// quality_scene_test.go) are reconstructed by the builtin and scored against the true
+// surface after aligning height and base centre:
+//
+//   - IoU: the model re-rendered through the photo's camera vs the true silhouette;
+//   - F@5%: F-score of surface samples at a distance threshold of 5 % of the height;
+//   - Chamfer: mean symmetric closest-point distance, in % of the height.
+//
+// `make quality` runs the full set and prints a table per class; `go test` runs a small
+// subset and fails when a class falls below the committed baseline
+// (testdata/quality_baseline.json) by more than qualitySlack.
+
+var (
+	qualityFull   = flag.Bool("quality.full", false, "run the full quality benchmark and print the table")
+	qualityUpdate = flag.Bool("quality.update", false, "rewrite testdata/quality_baseline.json from the CI subset")
+	qualityN      = flag.Int("quality.n", 8, "scenes per class in the full benchmark")
+	qualityOnly   = flag.String("quality.class", "", "run only this class in the full benchmark")
+)
+
+const qualitySlack = 0.02
+
+type qscore struct {
+	IoU     float64 `json:"iou"`
+	F5      float64 `json:"f5"`
+	Chamfer float64 `json:"chamfer"` // % of height
+	Parts   int     `json:"-"`
+	Bytes   int     `json:"-"`
+	Millis  int64   `json:"-"`
+	Kind    string  `json:"-"`
+}
+
+// alignedModel reads the model's triangles and scales them so its height is 1 with
+// the base centre (bounding-box centre in x and z) at the origin; the ground truth
+// is built in that frame already.
+func alignedModel(t testing.TB, glb []byte) []qtri {
+	g := readGLB(t, glb)
+	lo, hi := worldBounds(g)
+	s := 1 / (hi[1] - lo[1])
+	off := v3{-(lo[0] + hi[0]) / 2, -lo[1], -(lo[2] + hi[2]) / 2}
+	var out []qtri
+	for _, p := range g.parts {
+		for k := 0; k+2 < len(p.idx); k += 3 {
+			var tr qtri
+			for c := range 3 {
+				v := p.pos[p.idx[k+c]]
+				tr.p[c] = vmul(vadd(v3{float64(v[0]), float64(v[1]), float64(v[2])}, off), s)
+			}
+			out = append(out, tr)
+		}
+	}
+	return out
+}
+
+// alignTruth puts the ground truth in the same frame as alignedModel.
+func alignTruth(tris []qtri) []qtri {
+	lo := v3{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := v3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, t := range tris {
+		for _, p := range t.p {
+			for c := range 3 {
+				lo[c], hi[c] = min(lo[c], p[c]), max(hi[c], p[c])
+			}
+		}
+	}
+	s := 1 / (hi[1] - lo[1])
+	off := v3{-(lo[0] + hi[0]) / 2, -lo[1], -(lo[2] + hi[2]) / 2}
+	out := make([]qtri, len(tris))
+	for i, t := range tris {
+		out[i] = t
+		for c := range 3 {
+			out[i].p[c] = vmul(vadd(t.p[c], off), s)
+		}
+	}
+	return out
+}
+
+// samplePoints draws n area-weighted points on the surface (deterministic).
+func samplePoints(tris []qtri, n int, seed uint64) []v3 {
+	cum := make([]float64, len(tris))
+	total := 0.0
+	for i, t := range tris {
+		c := crossV(vsub(t.p[1], t.p[0]), vsub(t.p[2], t.p[0]))
+		total += math.Sqrt(vdot(c, c)) / 2
+		cum[i] = total
+	}
+	rng := rand.New(rand.NewPCG(seed, 99))
+	pts := make([]v3, n)
+	for i := range pts {
+		k := sort.SearchFloat64s(cum, rng.Float64()*total)
+		k = min(k, len(tris)-1)
+		a, b := rng.Float64(), rng.Float64()
+		if a+b > 1 {
+			a, b = 1-a, 1-b
+		}
+		t := tris[k]
+		pts[i] = vadd(t.p[0], vadd(vmul(vsub(t.p[1], t.p[0]), a), vmul(vsub(t.p[2], t.p[0]), b)))
+	}
+	return pts
+}
+
+// nearestDists returns, for each point of a, the distance to the nearest point of b
+// (uniform grid with cells of size cell; exact within 2 cells, else capped there).
+func nearestDists(a, b []v3, cell float64) []float64 {
+	type key [3]int
+	grid := map[key][]int{}
+	kf := func(p v3) key {
+		return key{int(math.Floor(p[0] / cell)), int(math.Floor(p[1] / cell)), int(math.Floor(p[2] / cell))}
+	}
+	for i, p := range b {
+		k := kf(p)
+		grid[k] = append(grid[k], i)
+	}
+	out := make([]float64, len(a))
+	for i, p := range a {
+		k := kf(p)
+		best := math.Inf(1)
+		for r := 0; r <= 4; r++ {
+			for dx := -r; dx <= r; dx++ {
+				for dy := -r; dy <= r; dy++ {
+					for dz := -r; dz <= r; dz++ {
+						if max(abs(dx), abs(dy), abs(dz)) != r {
+							continue
+						}
+						for _, j := range grid[key{k[0] + dx, k[1] + dy, k[2] + dz}] {
+							d := vsub(p, b[j])
+							best = min(best, vdot(d, d))
+						}
+					}
+				}
+			}
+			if best <= float64(r*r)*cell*cell {
+				break
+			}
+		}
+		out[i] = min(math.Sqrt(best), 5*cell)
+	}
+	return out
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// scoreScene compares a model with the scene's ground truth.
+func scoreScene(t testing.TB, s *qscene, glb []byte) qscore {
+	model := alignedModel(t, glb)
+	truth := alignTruth(s.tris)
+	// The photo's camera in the aligned frame: the truth is already 1 tall with its base
+	// centre at the origin except for the mug (handle) whose box centre moved; shift the
+	// camera by the same offset so it sees the truth exactly as in the photo.
+	shift := vsub(truth[0].p[0], s.tris[0].p[0])
+	cam := s.cam
+	cam.pos = vadd(cam.pos, shift)
+	a, b := silhouette(truth, cam), silhouette(model, cam)
+	if dir := renderDir(); dir != "" {
+		ov := image.NewNRGBA(image.Rect(0, 0, cam.w, cam.h))
+		for i := range a {
+			c := color.NRGBA{255, 255, 255, 255}
+			switch {
+			case a[i] && b[i]:
+				c = color.NRGBA{120, 120, 120, 255}
+			case a[i]:
+				c = color.NRGBA{230, 60, 60, 255} // missed truth
+			case b[i]:
+				c = color.NRGBA{60, 60, 230, 255} // extra model
+			}
+			ov.SetNRGBA(i%cam.w, i/cam.w, c)
+		}
+		var buf bytes.Buffer
+		_ = png.Encode(&buf, ov)
+		_ = os.WriteFile(filepath.Join(dir, s.name+"-iou.png"), buf.Bytes(), 0o644)
+	}
+	const n = 6000
+	pt, pm := samplePoints(truth, n, 1), samplePoints(model, n, 2)
+	dm := nearestDists(pm, pt, 0.025) // model → truth (precision)
+	dt := nearestDists(pt, pm, 0.025) // truth → model (recall)
+	prec, rec, ch := 0.0, 0.0, 0.0
+	for i := range n {
+		if dm[i] <= 0.05 {
+			prec++
+		}
+		if dt[i] <= 0.05 {
+			rec++
+		}
+		ch += dm[i] + dt[i]
+	}
+	prec, rec = prec/n, rec/n
+	f := 0.0
+	if prec+rec > 0 {
+		f = 2 * prec * rec / (prec + rec)
+	}
+	return qscore{IoU: iou(a, b), F5: f, Chamfer: 100 * ch / (2 * n)}
+}
+
+// runQuality reconstructs n scenes per class at w×h and returns the scores per class.
+func runQuality(t *testing.T, n, w, h int, validate bool) map[string][]qscore {
+	out := map[string][]qscore{}
+	for _, class := range qualityClasses {
+		if *qualityFull && *qualityOnly != "" && class != *qualityOnly {
+			continue
+		}
+		for i := range n {
+			s := makeScene(class, i, w, h)
+			photo := s.photo(rand.New(rand.NewPCG(uint64(i), 5)))
+			res, err := NewBuiltin().Reconstruct(context.Background(), photo, Options{}, nil)
+			require.NoError(t, err, s.name)
+			require.Empty(t, res.Warnings, "%s: a product alone on a studio backdrop is separable", s.name)
+			if validate {
+				requireProductGLB(t, res.GLB, DefaultHeightMetres, "Photo3D builtin")
+			}
+			sc := scoreScene(t, s, res.GLB)
+			sc.Parts, sc.Bytes, sc.Millis, sc.Kind = res.Stats.Parts, res.Stats.Bytes, res.Stats.TotalMillis, res.Stats.ShapeKind
+			out[class] = append(out[class], sc)
+			if dir := renderDir(); dir != "" {
+				_ = os.MkdirAll(dir, 0o755)
+				_ = os.WriteFile(filepath.Join(dir, s.name+".jpg"), photo, 0o644)
+				renderViews(t, readGLB(t, res.GLB), s.name+"-model")
+			}
+			if *qualityFull {
+				fmt.Printf("  %-9s elev %4.1f° f%2.0fmm  %-7s IoU %.3f  F@5%% %.3f  Chamfer %5.2f%%  parts %d  %4d KB\n",
+					s.name, s.elevDeg, s.f35, sc.Kind, sc.IoU, sc.F5, sc.Chamfer, sc.Parts, sc.Bytes/1024)
+			}
+		}
+	}
+	return out
+}
+
+func meanScore(v []qscore) (m qscore) {
+	for _, s := range v {
+		m.IoU += s.IoU / float64(len(v))
+		m.F5 += s.F5 / float64(len(v))
+		m.Chamfer += s.Chamfer / float64(len(v))
+		m.Parts = max(m.Parts, s.Parts)
+		m.Bytes = max(m.Bytes, s.Bytes)
+		m.Millis += s.Millis / int64(len(v))
+	}
+	return m
+}
+
+func qualityTable(scores map[string][]qscore) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "| class | scenes | silhouette IoU | F@5%% | Chamfer (%% of height) | max parts | max GLB KB | mean ms |\n")
+	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|\n")
+	var all []qscore
+	for _, c := range qualityClasses {
+		if len(scores[c]) == 0 {
+			continue
+		}
+		m := meanScore(scores[c])
+		all = append(all, scores[c]...)
+		fmt.Fprintf(&b, "| %s | %d | %.3f | %.3f | %.2f | %d | %d | %d |\n", c, len(scores[c]), m.IoU, m.F5, m.Chamfer, m.Parts, m.Bytes/1024, m.Millis)
+	}
+	m := meanScore(all)
+	fmt.Fprintf(&b, "| all | %d | %.3f | %.3f | %.2f | %d | %d | %d |\n", len(all), m.IoU, m.F5, m.Chamfer, m.Parts, m.Bytes/1024, m.Millis)
+	return b.String()
+}
+
+// TestQualityFull is the benchmark behind `make quality` (skipped unless -quality.full).
+func TestQualityFull(t *testing.T) {
+	if !*qualityFull {
+		t.Skip("run with -quality.full (make quality)")
+	}
+	start := time.Now()
+	scores := runQuality(t, *qualityN, 768, 1024, false)
+	fmt.Printf("\nQuality benchmark, %d scenes per class, 768×1024 photos (%s)\n\n%s", *qualityN, time.Since(start).Round(time.Second), qualityTable(scores))
+}
+
+// TestQualityRegression runs one small scene per class and compares each class with
+// the committed baseline, so a change that makes shapes worse fails CI.
+func TestQualityRegression(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reconstructs six photos")
+	}
+	scores := runQuality(t, 1, 384, 512, true)
+	path := filepath.Join("testdata", "quality_baseline.json")
+	got := map[string]qscore{}
+	for c, v := range scores {
+		got[c] = meanScore(v)
+	}
+	if *qualityUpdate {
+		data, err := json.MarshalIndent(got, "", "  ")
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(path, append(data, '\n'), 0o644))
+		t.Logf("baseline written:\n%s", qualityTable(scores))
+		return
+	}
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var base map[string]qscore
+	require.NoError(t, json.Unmarshal(data, &base))
+	for _, c := range qualityClasses {
+		b, ok := base[c]
+		require.True(t, ok, "baseline lacks class %s", c)
+		g := got[c]
+		require.GreaterOrEqual(t, g.IoU, b.IoU-qualitySlack, "%s: silhouette IoU fell below the baseline", c)
+		require.GreaterOrEqual(t, g.F5, b.F5-qualitySlack, "%s: F@5%% fell below the baseline", c)
+	}
+	t.Logf("\n%s", qualityTable(scores))
+}
+
+// BenchmarkPipelineClass times the whole builtin pipeline on one benchmark photo
+// (768×1024) of each product class, so shape-specific work (the cuboid search, the
+// handle fit) shows up per class: go test -bench PipelineClass -cpu 1.
+func BenchmarkPipelineClass(b *testing.B) {
+	for _, class := range qualityClasses {
+		b.Run(class, func(b *testing.B) {
+			s := makeScene(class, 0, 768, 1024)
+			data := s.photo(rand.New(rand.NewPCG(0, 5)))
+			for b.Loop() {
+				if _, err := NewBuiltin().Reconstruct(context.Background(), data, Options{}, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,44 @@
+package reconstruct
+
+import "errors"
+
+// ErrSubjectNotSeparated is returned (with Options.StrictSubject) or reported as a
+// warning when no single object could be told apart from its background: the mask
+// touches three or more sides of the frame, covers almost all of it, or segmentation
+// found nothing that stands out. Without this check such photos become the whole
+// photo printed on a pillow. The text is shown to users verbatim.
+var ErrSubjectNotSeparated = errors.New("We could not separate the product from its background. Use a photo of the product alone on a plain background.")
+
+// Thresholds of the separation check.
+const (
+	subjectMaxCover     = 0.9  // share of the frame the mask may cover
+	subjectSideTouch    = 0.05 // share of a frame side the mask must cover to "touch" it
+	subjectMaxSidesSeen = 2    // sides the mask may touch (a product cut off at the bottom is fine)
+)
+
+// subjectSeparated says whether seg holds one object clear of the frame.
+func subjectSeparated(seg *segmentation) bool {
+	if seg.wholeFrame || float64(seg.area) > subjectMaxCover*float64(seg.w*seg.h) {
+		return false
+	}
+	w, h := seg.w, seg.h
+	count := func(x0, y0, dx, dy, n int) int {
+		c := 0
+		for i := range n {
+			if seg.alpha[(y0+i*dy)*w+x0+i*dx] >= 128 {
+				c++
+			}
+		}
+		return c
+	}
+	sides := 0
+	for _, c := range []struct{ hits, n int }{
+		{count(0, 0, 1, 0, w), w}, {count(0, h-1, 1, 0, w), w},
+		{count(0, 0, 0, 1, h), h}, {count(w-1, 0, 0, 1, h), h},
+	} {
+		if float64(c.hits) >= subjectSideTouch*float64(c.n) {
+			sides++
+		}
+	}
+	return sides <= subjectMaxSidesSeen
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Quality benchmark of the built-in reconstructor: synthetic product photos with exact
+# ground truth, scored per class (silhouette IoU from the photo's camera, F-score at 5 %
+# of height, Chamfer). QUALITY_N scenes per class (default 8), QUALITY_CLASS=box for one
+# class only; PHOTO3D_RENDER_DIR=dir
+# also writes each photo, model renders and silhouette overlays there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec go test ./internal/reconstruct -run '^TestQualityFull$' -count=1 -v -timeout 60m \
+	-args -quality.full -quality.n="${QUALITY_N:-8}" -quality.class="${QUALITY_CLASS:-}" | grep -v -E '^(=== RUN|--- PASS|PASS|ok )'
