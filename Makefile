@@ -5,7 +5,7 @@ SHELL := /bin/bash
 .PHONY: help run test test-go test-web test-e2e build web quality bench fmt vet clean manifests
 
 help: ## list the targets
-	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
+	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
 
 run: ## install what is missing, start Postgres (unless DATABASE_URL), migrate, build, run api + worker on :8080
 	@ops/run.sh
