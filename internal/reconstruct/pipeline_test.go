@@ -7,7 +7,6 @@ import (
 	"math"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/photo3d/photo3d/internal/gltfvalidate"
 	"github.com/photo3d/photo3d/internal/imagecheck"
@@ -284,16 +283,14 @@ func TestBuiltinStopsWhenCancelled(t *testing.T) {
 
 	for _, at := range []Step{StepDeconstructing, StepAssembling, StepFinalizing} {
 		ctx, cancel := context.WithCancel(context.Background())
-		start := time.Now()
 		_, err = NewBuiltin().Reconstruct(ctx, data, Options{}, func(s Step, _ int) {
 			if s == at {
 				cancel()
 			}
 		})
-		// Stopping is the behaviour (it returns the cancellation instead of a
-		// model); how fast depends on the machine, so it is logged, not asserted.
+		// Cancellation must win over finishing the model; how fast is for benchmarks
+		// (a wall-clock bound here failed on a loaded CI machine under -race).
 		require.ErrorIs(t, err, context.Canceled, "cancelled at %s", at)
-		t.Logf("cancelled at %s: returned after %s", at, time.Since(start))
 		cancel()
 	}
 }
