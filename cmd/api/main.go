@@ -167,7 +167,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Publications:    publications,
 		PublicPages:     pages,
 		PublicRateLimit: cfg.PublicRateLimit,
+		TrustedProxies:  cfg.TrustedProxies,
 	})
+	if cfg.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			return fmt.Errorf("listen on METRICS_ADDR %s: %w", cfg.MetricsAddr, err)
+		}
+		mmux := http.NewServeMux()
+		mmux.Handle("GET /metrics", httpapi.MetricsHandler(ms))
+		msrv := &http.Server{Handler: mmux, ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = msrv.Serve(mln) }()
+		defer func() { _ = msrv.Close() }()
+	}
 
 	ln, err := net.Listen("tcp", cfg.Addr())
 	if err != nil {

@@ -72,7 +72,7 @@ func emailKey(r *http.Request) (string, error) {
 	var v struct {
 		Email string `json:"email"`
 	}
-	_ = json.Unmarshal(body, &v)
+	_ = decodeStrict(bytes.NewReader(body), &v) // a body the handler refuses counts per client below
 	if email := account.NormalizeEmail(v.Email); email != "" {
 		return "email:" + email, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -58,6 +59,16 @@ type Deps struct {
 	Media         *blob.Bucket  // avatars and logos, served under MediaPath
 	Outbox        *mail.Outbox  // mail kept for GET /api/dev/outbox; served only with DevMode
 	AuthRateLimit AuthRateLimit // sign-in, signup and reset attempts
+
+	// TrustedProxies are the CIDRs whose X-Forwarded-For is believed
+	// (TRUSTED_PROXIES); empty: the connection address is the client.
+	TrustedProxies []netip.Prefix
+}
+
+// MetricsHandler serves the api's Prometheus metrics; cmd/api mounts it on
+// its own internal listener (METRICS_ADDR), never on the public router.
+func MetricsHandler(m *metrics.Set) http.Handler {
+	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
 }
 
 // NewRouter returns the complete HTTP surface of the api binary.
@@ -69,6 +80,7 @@ func NewRouter(d Deps) http.Handler {
 		d.MaxBodyBytes = 1 << 20
 	}
 	r := chi.NewRouter()
+	r.Use(realClientIP(d.TrustedProxies))
 	r.Use(requestID(d.Logger))
 	var hist = d.Metrics
 	if hist != nil {
@@ -80,9 +92,9 @@ func NewRouter(d Deps) http.Handler {
 
 	r.Get("/healthz", healthz)
 	r.Get("/readyz", readyz(d.DB))
-	if d.Metrics != nil {
-		r.Handle("/metrics", promhttp.HandlerFor(d.Metrics.Registry, promhttp.HandlerOpts{}))
-	}
+	// /metrics is not on this (public) router: MetricsHandler is served on
+	// the internal METRICS_ADDR, so route names, error rates and queue sizes
+	// are not readable from the internet.
 
 	if d.Blobs != nil && d.Blobs.ServedLocally() {
 		// Signed file-store URLs (PUT photo, GET model/thumbnail/photo); the
