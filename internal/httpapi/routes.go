@@ -118,16 +118,21 @@ func NewRouter(d Deps) http.Handler {
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/google", googleLogin(d.Accounts, d.Tokens))
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/forgot-password", forgotPassword(d.Accounts))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/reset-password", resetPassword(d.Accounts))
-		}
-		if d.DevMode && d.Outbox != nil {
-			api.Method("GET", "/dev/outbox", devOutbox(d.Outbox))
+			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/verify-email", verifyEmail(d.Accounts))
 		}
 
 		// Routes for signed-in users.
 		api.Group(func(priv chi.Router) {
-			priv.Use(requireAuth(d.Tokens))
+			priv.Use(requireAuth(d.Tokens, sessionCheck(d.Accounts)))
 
 			if d.Accounts != nil {
+				priv.Method("POST", "/auth/logout", logout(d.Accounts))
+				priv.Method("POST", "/auth/logout-everywhere", logoutEverywhere(d.Accounts, d.Tokens))
+				priv.Method("POST", "/users/me/password", changePassword(d.Accounts, d.Tokens))
+				priv.Method("POST", "/users/me/verify-email", resendVerification(d.Accounts))
+				if d.DevMode && d.Outbox != nil {
+					priv.Method("GET", "/dev/outbox", devOutbox(d.Outbox, d.Accounts, d))
+				}
 				priv.Method("GET", "/users/me", getMe(d.Accounts, d))
 				priv.Method("PATCH", "/users/me", patchMe(d.Accounts))
 				priv.Method("POST", "/users/me/avatar", uploadAvatar(d.Accounts))

@@ -1,0 +1,307 @@
+package httpapi
+
+// Adversarial tests of issue 11's security review, one (or more) per
+// finding, named TestSecurity…; README.md's "Security" section lists them
+// next to the threat and the defence. Each one attacks the running HTTP
+// surface over real Postgres the way a hostile client would.
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/netip"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/photo3d/photo3d/internal/account"
+	"github.com/photo3d/photo3d/internal/mail"
+)
+
+var verifyLink = regexp.MustCompile(`/verify-email\?token=([A-Za-z0-9_-]+)`)
+
+// login signs in with a password and returns the session.
+func (b *acctBundle) login(t *testing.T, email, password string) session {
+	t.Helper()
+	rec, r := b.send(t, acctReq{method: "POST", path: "/api/auth/login",
+		body: `{"email":"` + email + `","password":"` + password + `"}`})
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	b.newEvents(t)
+	return acctData[session](t, r)
+}
+
+// linkTo returns the token of the newest mail to address matching link.
+func (b *acctBundle) linkTo(t *testing.T, address string, link *regexp.Regexp) string {
+	t.Helper()
+	for _, m := range b.outbox.List() { // newest first
+		if m.To == address {
+			if found := link.FindStringSubmatch(m.Body); found != nil {
+				return found[1]
+			}
+		}
+	}
+	t.Fatalf("no mail to %s matching %s", address, link)
+	return ""
+}
+
+// verifyFromOutbox opens the verification link mailed to address.
+func (b *acctBundle) verifyFromOutbox(t *testing.T, address string) {
+	t.Helper()
+	token := b.linkTo(t, address, verifyLink)
+	rec, _ := b.send(t, acctReq{method: "POST", path: "/api/auth/verify-email", body: `{"token":"` + token + `"}`})
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+}
+
+func (b *acctBundle) status(t *testing.T, token string) int {
+	t.Helper()
+	rec, _ := b.send(t, acctReq{method: "GET", path: "/api/users/me", token: token})
+	return rec.Code
+}
+
+// Item 1: a client cannot choose its trial length (it got a trial to the
+// year 2300 with {"days":100000}).
+func TestSecurityTrialLengthIsDecidedByServer(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{})
+	s := b.signup(t, "eve@example.com", "password1", "Eve")
+	rec, r := b.send(t, acctReq{method: "POST", path: "/api/subscription/trial", token: s.Token, body: `{"days":100000}`})
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	v := acctData[struct {
+		TrialDays   int       `json:"trialDays"`
+		TrialEndsAt time.Time `json:"trialEndsAt"`
+	}](t, r)
+	require.Equal(t, 7, v.TrialDays)
+	require.WithinDuration(t, time.Now().Add(7*24*time.Hour), v.TrialEndsAt, time.Minute)
+}
+
+// Item 1: add-on amounts are bounded, so a price can never overflow int64
+// (9223372036854775807 credits once priced at a negative amount).
+func TestSecurityAddonAmountsAreBounded(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{})
+	s := b.signup(t, "eve@example.com", "password1", "Eve")
+	buy := func(body string) acctReq {
+		return acctReq{method: "POST", path: "/api/subscription/addons", token: s.Token, body: body}
+	}
+	const tooMany = "One purchase can be at most 100 packs (2,000 AI credits or 1,000,000 public views)."
+	b.run(t, []scenario{
+		{"int64 max credits", buy(`{"kind":"credits","amount":9223372036854775807}`), 400, "invalid_addon_amount", tooMany, nil},
+		{"overflowing views", buy(`{"kind":"views","amount":922337203685477580}`), 400, "invalid_addon_amount", tooMany, nil},
+		{"just over the cap", buy(`{"kind":"credits","amount":2001}`), 400, "invalid_addon_amount", tooMany, nil},
+		{"beyond int64", buy(`{"kind":"credits","amount":99999999999999999999}`), 400, "invalid_json", `The field "amount" has the wrong type.`, nil},
+		{"the cap itself", buy(`{"kind":"credits","amount":2000}`), 200, "", "", []string{"subscription.addon_purchased.v1"}},
+	})
+}
+
+// Item 2: an attacker pre-registers the victim's address with a password;
+// the victim later signs in with Google. The verified Google identity must
+// not attach to the attacker's account. The victim takes it over with a
+// reset link (mailed to them), which ends the attacker's sessions.
+func TestSecurityGoogleNeverAttachesToUnverifiedAccount(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{})
+	g := b.google
+	attacker := b.signup(t, "grace.hopper@gmail.com", "attacker-pass", "Mallory")
+	require.False(t, attacker.User.EmailVerified)
+	google := acctReq{method: "POST", path: "/api/auth/google", body: `{"credential":"` + g.token(t, g.key, nil) + `"}`}
+	b.run(t, []scenario{
+		{"google refused on the unverified account", google, 409, "account_unverified", account.MsgGoogleUnverified, nil},
+	})
+	var links int
+	require.NoError(t, b.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM google_identities`).Scan(&links))
+	require.Zero(t, links, "no identity was linked")
+
+	// The real owner resets the password from their mailbox.
+	rec, _ := b.send(t, acctReq{method: "POST", path: "/api/auth/forgot-password", body: `{"email":"grace.hopper@gmail.com"}`})
+	require.Equal(t, 200, rec.Code)
+	token := b.linkTo(t, "grace.hopper@gmail.com", resetLink)
+	rec, _ = b.send(t, acctReq{method: "POST", path: "/api/auth/reset-password", body: `{"token":"` + token + `","password":"victim-pass"}`})
+	require.Equal(t, 200, rec.Code, rec.Body.String())
+	require.Equal(t, http.StatusUnauthorized, b.status(t, attacker.Token), "the attacker's session ended")
+	rec, _ = b.send(t, acctReq{method: "POST", path: "/api/auth/login", body: `{"email":"grace.hopper@gmail.com","password":"attacker-pass"}`})
+	require.Equal(t, http.StatusUnauthorized, rec.Code)
+
+	// Now the address is proven: Google links to the account.
+	rec, r := b.send(t, acctReq{method: "POST", path: "/api/auth/google", body: `{"credential":"` + g.token(t, g.key, nil) + `"}`})
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	s := acctData[session](t, r)
+	require.Equal(t, attacker.User.ID, s.User.ID)
+	require.True(t, s.User.EmailVerified)
+}
+
+// Item 2: the verification link is single-use, expires, and is bound to
+// the address it was sent to.
+func TestSecurityEmailVerificationLink(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{devMode: true})
+	s := b.signup(t, "ada@example.com", "password1", "Ada")
+	require.False(t, s.User.EmailVerified, "a new password account starts unverified")
+	// The unverified account can use the workspace.
+	rec, _ := b.send(t, acctReq{method: "GET", path: "/api/subscription", token: s.Token})
+	require.Equal(t, http.StatusOK, rec.Code)
+	// The dev outbox shows the link to its owner.
+	rec, r := b.send(t, acctReq{method: "GET", path: "/api/dev/outbox", token: s.Token})
+	require.Equal(t, http.StatusOK, rec.Code)
+	var box struct{ Messages []mail.Message }
+	require.NoError(t, json.Unmarshal(r.Data, &box))
+	require.Len(t, box.Messages, 1)
+	require.Contains(t, box.Messages[0].Body, acctBase+"/verify-email?token=")
+
+	token := b.linkTo(t, "ada@example.com", verifyLink)
+	verify := func(tok string) acctReq {
+		return acctReq{method: "POST", path: "/api/auth/verify-email", body: `{"token":"` + tok + `"}`}
+	}
+	b.run(t, []scenario{
+		{"forged token", verify("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"), 400, "verify_token_invalid", account.MsgVerifyLinkInvalid, nil},
+		{"ok", verify(token), 200, "", "", nil},
+		{"used twice", verify(token), 400, "verify_token_invalid", account.MsgVerifyLinkInvalid, nil},
+	})
+	_, r = b.send(t, acctReq{method: "GET", path: "/api/users/me", token: s.Token})
+	require.True(t, acctData[account.User](t, r).EmailVerified)
+
+	// A link older than 48 hours is refused: sign up "three days ago".
+	past := acctRouter(t, b.db, acctOpts{now: func() time.Time { return time.Now().Add(-72 * time.Hour) }})
+	past.signup(t, "old@example.com", "password1", "Old")
+	b.newEvents(t)
+	b.run(t, []scenario{
+		{"expired", verify(past.linkTo(t, "old@example.com", verifyLink)), 400, "verify_token_invalid", account.MsgVerifyLinkInvalid, nil},
+	})
+}
+
+// Item 3: behind no trusted proxy, X-Forwarded-For is the client's own
+// words: rotating it must not give a password guesser fresh buckets.
+func TestSecuritySpoofedForwardedForIsIgnored(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{limits: AuthRateLimit{PerIP: 3, PerEmail: 1000, Window: time.Minute},
+		proxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}})
+	for i, xff := range []string{"1.1.1.1", "2.2.2.2", "3.3.3.3", "4.4.4.4"} {
+		rec, _ := b.send(t, acctReq{method: "POST", path: "/api/auth/login", ip: "203.0.113.7",
+			header: http.Header{"X-Forwarded-For": {xff}},
+			body:   `{"email":"u` + xff + `@example.com","password":"wrong-password"}`})
+		if i < 3 {
+			require.Equal(t, http.StatusUnauthorized, rec.Code)
+		} else {
+			require.Equal(t, http.StatusTooManyRequests, rec.Code, "a spoofed header bought a fresh bucket")
+		}
+	}
+}
+
+// Item 3: through a trusted proxy, two clients get separate buckets (one
+// attacker no longer locks everyone behind the ingress out), and what the
+// client wrote left of the proxy's hop is ignored.
+func TestSecurityTrustedProxyGivesClientsSeparateBuckets(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{limits: AuthRateLimit{PerIP: 3, PerEmail: 1000, Window: time.Minute},
+		proxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}})
+	attempt := func(n int, xff string) int {
+		rec, _ := b.send(t, acctReq{method: "POST", path: "/api/auth/login", ip: "10.1.2.3",
+			header: http.Header{"X-Forwarded-For": {xff}},
+			body:   `{"email":"user` + strings.Repeat("x", n) + `@example.com","password":"wrong-password"}`})
+		return rec.Code
+	}
+	// The attacker (198.51.100.9) prepends random hops of its own.
+	for i, spoof := range []string{"9.9.9.1", "9.9.9.2", "9.9.9.3", "9.9.9.4"} {
+		code := attempt(i, spoof+", 198.51.100.9, 10.0.0.5")
+		if i < 3 {
+			require.Equal(t, http.StatusUnauthorized, code)
+		} else {
+			require.Equal(t, http.StatusTooManyRequests, code)
+		}
+	}
+	// Another shopper behind the same ingress is not locked out.
+	require.Equal(t, http.StatusUnauthorized, attempt(10, "192.0.2.44, 10.0.0.5"))
+}
+
+// Item 4: a trailing byte once made the per-email limiter fall back to the
+// per-IP bucket while the handler still checked the password. One strict
+// decoder: trailing bytes are a 400, no password is tried, and the attempt
+// still counts against the address it names.
+func TestSecurityTrailingJSONIsRefused(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{limits: AuthRateLimit{PerIP: 1000, PerEmail: 4, Window: time.Minute}})
+	b.signup(t, "victim@example.com", "password1", "Victim")
+	const trailing = "The request body must be one JSON value with nothing after it."
+	for i, tail := range []string{" x", "{}", `"`} {
+		rec, r := b.send(t, acctReq{method: "POST", path: "/api/auth/login", ip: "192.0.2." + string(rune('1'+i)),
+			body: `{"email":"victim@example.com","password":"guess-1"}` + tail})
+		require.Equal(t, http.StatusBadRequest, rec.Code, "tail %q: %s", tail, rec.Body.String())
+		require.Equal(t, trailing, r.Error.Message)
+	}
+	login := func(ip string) int {
+		rec, _ := b.send(t, acctReq{method: "POST", path: "/api/auth/login", ip: ip,
+			body: `{"email":"victim@example.com","password":"wrong-guess"}`})
+		return rec.Code
+	}
+	require.Equal(t, http.StatusUnauthorized, login("198.51.100.1"))
+	require.Equal(t, http.StatusTooManyRequests, login("198.51.100.2"), "the garbage attempts counted against the address")
+}
+
+// Item 5: tokens can be ended: this one (logout), all (sign out everywhere,
+// password change) — checked on every request, not at expiry.
+func TestSecuritySessionsAreRevocable(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{})
+	b.signup(t, "ada@example.com", "password1", "Ada")
+	laptop := b.login(t, "ada@example.com", "password1")
+	phone := b.login(t, "ada@example.com", "password1")
+
+	rec, _ := b.send(t, acctReq{method: "POST", path: "/api/auth/logout", token: laptop.Token})
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Equal(t, http.StatusUnauthorized, b.status(t, laptop.Token), "a signed-out token is dead")
+	require.Equal(t, http.StatusOK, b.status(t, phone.Token), "other sessions live on")
+
+	change := func(token, current, next string) (int, acctReply) {
+		rec, r := b.send(t, acctReq{method: "POST", path: "/api/users/me/password", token: token,
+			body: `{"currentPassword":"` + current + `","newPassword":"` + next + `"}`})
+		return rec.Code, r
+	}
+	code, r := change(phone.Token, "not-my-password", "password2")
+	require.Equal(t, http.StatusBadRequest, code)
+	require.Equal(t, account.MsgCurrentPassword, r.Error.Message)
+	code, _ = change(phone.Token, "password1", "short")
+	require.Equal(t, http.StatusBadRequest, code)
+	other := b.login(t, "ada@example.com", "password1")
+	code, r = change(phone.Token, "password1", "password2")
+	require.Equal(t, http.StatusOK, code)
+	fresh := acctData[session](t, r)
+	require.Equal(t, http.StatusUnauthorized, b.status(t, other.Token), "a password change ends other sessions")
+	require.Equal(t, http.StatusUnauthorized, b.status(t, phone.Token))
+	require.Equal(t, http.StatusOK, b.status(t, fresh.Token), "the device that changed it gets a new token")
+	require.Equal(t, []string{"user.password_changed.v1"}, b.newEvents(t))
+
+	rec, r = b.send(t, acctReq{method: "POST", path: "/api/auth/logout-everywhere", token: fresh.Token})
+	require.Equal(t, http.StatusOK, rec.Code)
+	again := acctData[session](t, r)
+	require.Equal(t, http.StatusUnauthorized, b.status(t, fresh.Token))
+	require.Equal(t, http.StatusOK, b.status(t, again.Token))
+}
+
+// Item 15: the dev outbox shows the signed-in user only their own mail
+// (others' holds their reset and verification links).
+func TestSecurityDevOutboxShowsOnlyOwnMail(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{devMode: true})
+	b.signup(t, "victim@example.com", "password1", "Victim")
+	eve := b.signup(t, "eve@example.com", "password1", "Eve")
+	rec, _ := b.send(t, acctReq{method: "GET", path: "/api/dev/outbox"})
+	require.Equal(t, http.StatusUnauthorized, rec.Code)
+	rec, r := b.send(t, acctReq{method: "GET", path: "/api/dev/outbox", token: eve.Token})
+	require.Equal(t, http.StatusOK, rec.Code)
+	var box struct{ Messages []mail.Message }
+	require.NoError(t, json.Unmarshal(r.Data, &box))
+	require.Len(t, box.Messages, 1)
+	require.Equal(t, "eve@example.com", box.Messages[0].To)
+}
+
+// Item 15: /metrics is not on the public router (it is served on the
+// internal METRICS_ADDR by cmd/api).
+func TestSecurityMetricsAreNotPublic(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{})
+	rec, _ := b.send(t, acctReq{method: "GET", path: "/metrics"})
+	require.NotEqual(t, http.StatusOK, rec.Code)
+	require.NotContains(t, rec.Body.String(), "photo3d_http_request_duration_seconds")
+}
