@@ -44,15 +44,20 @@ var (
 // sign-ins queues for a slot instead of allocating without limit.
 func hashSlots() chan struct{} { return make(chan struct{}, max(2, runtime.NumCPU())) }
 
-// withHashSlot runs fn holding one hashing slot, or gives up when ctx ends.
-func (s *Service) withHashSlot(ctx context.Context, fn func() error) error {
+// withSlot runs fn holding one slot of slots (a counting semaphore), or
+// gives up when ctx ends first.
+func (s *Service) withSlot(ctx context.Context, slots chan struct{}, fn func() error) error {
 	select {
-	case s.hashing <- struct{}{}:
+	case slots <- struct{}{}:
 	case <-ctx.Done():
 		return errHashingBusy
 	}
-	defer func() { <-s.hashing }()
+	defer func() { <-slots }()
 	return fn()
+}
+
+func (s *Service) withHashSlot(ctx context.Context, fn func() error) error {
+	return s.withSlot(ctx, s.hashing, fn)
 }
 
 func (s *Service) hashPassword(ctx context.Context, password string) (string, error) {

@@ -54,6 +54,9 @@ type Service struct {
 	dummy string // a hash verified when no account matches, so timing reveals nothing
 	// hashing holds one token per argon2id computation in progress.
 	hashing chan struct{}
+	// decoding holds one token per avatar/logo being decoded, so parallel
+	// uploads cannot add up their pixel buffers without bound.
+	decoding chan struct{}
 }
 
 // NewService builds the account service.
@@ -75,7 +78,7 @@ func NewService(db *pgxpool.Pool, store *eventstore.Store, subs SubscriptionOpen
 	if err != nil {
 		return nil, err
 	}
-	return &Service{db: db, store: store, subs: subs, opt: opt, dummy: dummy, hashing: hashSlots()}, nil
+	return &Service{db: db, store: store, subs: subs, opt: opt, dummy: dummy, hashing: hashSlots(), decoding: make(chan struct{}, 2)}, nil
 }
 
 // User is the full user record the API returns (spec §3 "Auth user").
@@ -422,7 +425,8 @@ func (s *Service) UpdateProfile(ctx context.Context, userID string, p ProfilePat
 
 // SetAvatar stores a processed avatar (ProcessAvatar) and points the user at it.
 func (s *Service) SetAvatar(ctx context.Context, userID string, data []byte) (User, error) {
-	img, err := ProcessAvatar(data)
+	var img processedImage
+	err := s.withSlot(ctx, s.decoding, func() (err error) { img, err = ProcessAvatar(data); return err })
 	if err != nil {
 		return User{}, err
 	}
@@ -478,7 +482,8 @@ func (s *Service) UpdateBranding(ctx context.Context, userID, name, color string
 
 // SetLogo stores a checked (and for SVG, sanitised) logo.
 func (s *Service) SetLogo(ctx context.Context, userID string, data []byte) (Branding, error) {
-	img, err := ProcessLogo(data)
+	var img processedImage
+	err := s.withSlot(ctx, s.decoding, func() (err error) { img, err = ProcessLogo(data); return err })
 	if err != nil {
 		return Branding{}, err
 	}

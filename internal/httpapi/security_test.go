@@ -6,11 +6,16 @@ package httpapi
 // surface over real Postgres the way a hostile client would.
 
 import (
+	"bytes"
+	"compress/zlib"
 	"context"
+	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
 	"net/http"
 	"net/netip"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -304,4 +309,62 @@ func TestSecurityMetricsAreNotPublic(t *testing.T) {
 	rec, _ := b.send(t, acctReq{method: "GET", path: "/metrics"})
 	require.NotEqual(t, http.StatusOK, rec.Code)
 	require.NotContains(t, rec.Body.String(), "photo3d_http_request_duration_seconds")
+}
+
+// flatPNG writes a w×h 16-bit RGBA PNG of one colour without ever holding
+// its pixels: a few hundred KB that decode to w·h·8 bytes (the 40 MP
+// "decompression bomb" of the review decodes to ≈ 320 MB).
+func flatPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	out.WriteString("\x89PNG\r\n\x1a\n")
+	chunk := func(typ string, data []byte) {
+		_ = binary.Write(&out, binary.BigEndian, uint32(len(data)))
+		crc := crc32.NewIEEE()
+		crc.Write([]byte(typ))
+		crc.Write(data)
+		out.WriteString(typ)
+		out.Write(data)
+		_ = binary.Write(&out, binary.BigEndian, crc.Sum32())
+	}
+	ihdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
+	ihdr[8], ihdr[9] = 16, 6 // 16-bit RGBA
+	chunk("IHDR", ihdr)
+	var idat bytes.Buffer
+	zw, err := zlib.NewWriterLevel(&idat, zlib.BestCompression)
+	require.NoError(t, err)
+	row := make([]byte, 1+w*8) // filter byte 0, transparent black
+	for range h {
+		_, err := zw.Write(row)
+		require.NoError(t, err)
+	}
+	require.NoError(t, zw.Close())
+	chunk("IDAT", idat.Bytes())
+	chunk("IEND", nil)
+	return out.Bytes()
+}
+
+// Item 8: a 40 MP avatar is refused from its header, quickly, without
+// decoding: the request allocates a few MB, not the ≈ 320 MB the pixels
+// would take. Not parallel: it measures this goroutine's allocations via
+// the process-wide counter, so nothing else may run beside it.
+func TestSecurityHugeAvatarIsRefusedBeforeDecoding(t *testing.T) {
+	b := acctSetup(t, acctOpts{})
+	s := b.signup(t, "eve@example.com", "password1", "Eve")
+	bomb := flatPNG(t, 8000, 5000)
+	require.Less(t, len(bomb), account.MaxAvatarBytes)
+	body, ct := multipartFile(t, "file", "bomb.png", bomb)
+
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	rec, r := b.send(t, acctReq{method: "POST", path: "/api/users/me/avatar", token: s.Token, raw: body, contentType: ct})
+	runtime.ReadMemStats(&after)
+	require.Equal(t, http.StatusRequestEntityTooLarge, rec.Code, rec.Body.String())
+	require.Equal(t, "image_too_large", r.Error.Code)
+	require.Contains(t, r.Error.Message, "16 megapixels")
+	allocated := after.TotalAlloc - before.TotalAlloc
+	require.Less(t, allocated, uint64(64<<20), "the request allocated %d MB", allocated>>20)
 }
