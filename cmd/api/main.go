@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -168,6 +169,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		PublicPages:     pages,
 		PublicRateLimit: cfg.PublicRateLimit,
 		TrustedProxies:  cfg.TrustedProxies,
+		HTTPSOnly:       strings.HasPrefix(cfg.PublicBaseURL, "https://"),
 	})
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)

@@ -63,6 +63,8 @@ type Deps struct {
 	// TrustedProxies are the CIDRs whose X-Forwarded-For is believed
 	// (TRUSTED_PROXIES); empty: the connection address is the client.
 	TrustedProxies []netip.Prefix
+	// HTTPSOnly: PUBLIC_BASE_URL is https, so answers carry HSTS.
+	HTTPSOnly bool
 }
 
 // MetricsHandler serves the api's Prometheus metrics; cmd/api mounts it on
@@ -88,7 +90,7 @@ func NewRouter(d Deps) http.Handler {
 	} else {
 		r.Use(observe(nil))
 	}
-	r.Use(recoverer, securityHeaders, cors(d.CORSOrigins), largeBodyRoutes, accountUploadRoutes, limitBody(d.MaxBodyBytes))
+	r.Use(recoverer, securityHeaders(d.HTTPSOnly), cors(d.CORSOrigins), largeBodyRoutes, accountUploadRoutes, limitBody(d.MaxBodyBytes))
 
 	r.Get("/healthz", healthz)
 	r.Get("/readyz", readyz(d.DB))
@@ -193,7 +195,7 @@ func NewRouter(d Deps) http.Handler {
 	mountPublicPages(r, d.PublicPages, d.PublicRateLimit)
 
 	if d.Web != nil {
-		r.NotFound(d.Web.ServeHTTP)
+		r.NotFound(appHeaders(d.Web).ServeHTTP)
 	}
 	return r
 }

@@ -12,7 +12,10 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"hash/crc32"
+	"image"
+	"image/jpeg"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"regexp"
 	"runtime"
@@ -367,4 +370,57 @@ func TestSecurityHugeAvatarIsRefusedBeforeDecoding(t *testing.T) {
 	require.Contains(t, r.Error.Message, "16 megapixels")
 	allocated := after.TotalAlloc - before.TotalAlloc
 	require.Less(t, allocated, uint64(64<<20), "the request allocated %d MB", allocated>>20)
+}
+
+// Item 16: a JPEG logo's EXIF (here a GPS position) never reaches the
+// public /media URL: logos are decoded and re-encoded like avatars.
+func TestSecurityLogoMetadataIsStripped(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{})
+	s := b.signup(t, "ada@example.com", "password1", "Ada")
+	img := image.NewNRGBA(image.Rect(0, 0, 16, 16))
+	var plain bytes.Buffer
+	require.NoError(t, jpeg.Encode(&plain, img, nil))
+	const secret = "GPSLatitude 51.5007N GPSLongitude 0.1246W"
+	exif := append([]byte("Exif\x00\x00"), secret...)
+	seg := append([]byte{0xFF, 0xE1, byte((len(exif) + 2) >> 8), byte(len(exif) + 2)}, exif...)
+	withGPS := append(append(append([]byte{}, plain.Bytes()[:2]...), seg...), plain.Bytes()[2:]...)
+	require.Contains(t, string(withGPS), secret)
+
+	body, ct := multipartFile(t, "file", "logo.jpg", withGPS)
+	rec, r := b.send(t, acctReq{method: "POST", path: "/api/branding/logo", token: s.Token, raw: body, contentType: ct})
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	var brand struct {
+		LogoURL string `json:"logoUrl"`
+	}
+	require.NoError(t, json.Unmarshal(r.Data, &brand))
+	served := b.media(t, strings.TrimPrefix(brand.LogoURL, acctBase))
+	require.Equal(t, http.StatusOK, served.Code)
+	require.NotContains(t, served.Body.String(), "GPSLatitude")
+	_, err := jpeg.Decode(bytes.NewReader(served.Body.Bytes()))
+	require.NoError(t, err)
+}
+
+// Item 12: the app is never framed, runs only its own scripts, and an
+// https deployment pins browsers to https.
+func TestSecurityAppHeaders(t *testing.T) {
+	t.Parallel()
+	web := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("<!doctype html>")) })
+	for _, https := range []bool{false, true} {
+		h := NewRouter(Deps{Web: web, HTTPSOnly: https})
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/settings", nil))
+		require.Equal(t, http.StatusOK, rec.Code)
+		csp := rec.Header().Get("Content-Security-Policy")
+		require.Contains(t, strings.Split(csp, "; "), "frame-ancestors 'none'")
+		require.Contains(t, csp, "script-src 'self' ")
+		require.NotContains(t, csp, "unsafe-inline' https://accounts.google.com/gsi/client")
+		require.NotContains(t, strings.SplitN(strings.SplitN(csp, "script-src", 2)[1], ";", 2)[0], "'unsafe-inline'")
+		require.Equal(t, "DENY", rec.Header().Get("X-Frame-Options"))
+		if https {
+			require.Contains(t, rec.Header().Get("Strict-Transport-Security"), "max-age=31536000")
+		} else {
+			require.Empty(t, rec.Header().Get("Strict-Transport-Security"), "no HSTS over plain http (localhost)")
+		}
+	}
 }
