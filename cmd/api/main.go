@@ -91,6 +91,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer blobs.Close()
 	uploads := upload.NewService(pool, store, blobs, cfg.PublicBaseURL)
 	credits := subscription.NewService(store, subscription.BillingFor(cfg.BillingProvider))
+	// Daily upload allowance follows the effective plan (a trial counts as Pro).
+	uploads.WithQuota(func(ctx context.Context, userID string) (upload.Quota, error) {
+		v, err := credits.Get(ctx, pool, userID)
+		if err != nil {
+			return upload.Quota{}, err
+		}
+		return upload.QuotaForPlan(string(v.EffectivePlan)), nil
+	})
 	jobs := job.NewService(pool, dispatch.New(store, riverClient), uploads, blobs, credits)
 
 	// Account mail: SMTP when configured (sent in the background, so timing

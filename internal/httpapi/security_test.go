@@ -26,7 +26,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/internal/account"
+	"github.com/photo3d/photo3d/internal/job/jobtest"
 	"github.com/photo3d/photo3d/internal/mail"
+	"github.com/photo3d/photo3d/internal/upload"
 )
 
 var verifyLink = regexp.MustCompile(`/verify-email\?token=([A-Za-z0-9_-]+)`)
@@ -423,4 +425,35 @@ func TestSecurityAppHeaders(t *testing.T) {
 			require.Empty(t, rec.Header().Get("Strict-Transport-Security"), "no HSTS over plain http (localhost)")
 		}
 	}
+}
+
+// Item 9: uploads per user per day are bounded (count and bytes), with a
+// message saying what the plan allows; another user is unaffected.
+func TestSecurityUploadQuota(t *testing.T) {
+	t.Parallel()
+	s := newCreationStack(t, false)
+	s.env.Uploads.WithQuota(func(ctx context.Context, userID string) (upload.Quota, error) {
+		return upload.Quota{Count: 3, Bytes: 5000}, nil
+	})
+	eve, bob := s.env.User(t), s.env.User(t)
+	create := func(user string, size int) (*httptest.ResponseRecorder, reply) {
+		return s.json(t, user, "POST", "/api/uploads", map[string]any{"filename": "a.png", "contentType": "image/png", "size": size})
+	}
+	rec, r := create(eve, 4000)
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	rec, r = create(eve, 2000)
+	require.Equal(t, http.StatusTooManyRequests, rec.Code, "bytes: 4000 + 2000 > 5000")
+	require.Equal(t, "upload_quota", r.Error.Code)
+	require.Contains(t, r.Error.Message, "the most your plan allows (3 photos")
+	for range 2 {
+		rec, _ = create(eve, 100)
+		require.Equal(t, http.StatusCreated, rec.Code)
+	}
+	rec, _ = create(eve, 1)
+	require.Equal(t, http.StatusTooManyRequests, rec.Code, "count: a fourth upload in a day")
+	ct, body := multipartBody(t, nil, [3]any{"file", "vase.png", jobtest.PNG(t, 8, 8)})
+	rec, _ = s.call(t, eve, "POST", "/api/uploads/content", ct, body)
+	require.Equal(t, http.StatusTooManyRequests, rec.Code, "the multipart fallback counts too")
+	rec, _ = create(bob, 100)
+	require.Equal(t, http.StatusCreated, rec.Code)
 }

@@ -105,6 +105,7 @@ type Service struct {
 	blobs   *blobstore.Store
 	baseURL string
 	now     func() time.Time
+	quota   QuotaFunc
 }
 
 // NewService builds the service; baseURL is PUBLIC_BASE_URL (public and
@@ -164,11 +165,20 @@ func (s *Service) Create(ctx context.Context, userID string, in CreateInput) (Sl
 	}
 	now := s.now().UTC()
 	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		if err := lockQuota(ctx, tx, userID); err != nil {
+			return err
+		}
+		if err := s.checkQuota(ctx, tx, userID, in.Size); err != nil {
+			return err
+		}
 		_, err := s.events.Append(ctx, tx, events.Stream{Type: events.StreamUpload, ID: uploadID}, 0, events.UploadCreated{
 			UploadID: uploadID, UserID: userID, Filename: filename, ContentType: ct, Size: in.Size, BlobKey: key, At: now,
 		})
 		return err
 	})
+	if fault.IsKind(err, fault.RateLimited) {
+		return Slot{}, err
+	}
 	if err != nil {
 		return Slot{}, fmt.Errorf("create upload: %w", err)
 	}
@@ -199,6 +209,9 @@ func (s *Service) UploadContent(ctx context.Context, userID, filename string, bo
 	info, data, err := imagecheck.CheckReader(body)
 	if err != nil {
 		return Upload{}, CheckFault(err)
+	}
+	if err := s.checkQuota(ctx, s.db, userID, int64(len(data))); err != nil {
+		return Upload{}, err
 	}
 	id, err := uuid.NewV7()
 	if err != nil {
