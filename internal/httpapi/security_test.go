@@ -23,6 +23,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/internal/account"
@@ -456,4 +458,72 @@ func TestSecurityUploadQuota(t *testing.T) {
 	require.Equal(t, http.StatusTooManyRequests, rec.Code, "the multipart fallback counts too")
 	rec, _ = create(bob, 100)
 	require.Equal(t, http.StatusCreated, rec.Code)
+}
+
+// Item 9: the periodic clean-up (a real River client working the
+// storage_cleanup job) deletes photos no job used within a day and the files
+// of deleted blueprints, and keeps everything still in use.
+func TestSecurityStorageCleanup(t *testing.T) {
+	t.Parallel()
+	s := newCreationStack(t, false)
+	ctx := context.Background()
+	eve := s.env.User(t)
+	unused := s.env.UploadPhoto(t, eve, jobtest.PNG(t, 8, 8))
+	used := s.env.UploadPhoto(t, eve, jobtest.PNG(t, 8, 8))
+	fresh := s.env.UploadPhoto(t, eve, jobtest.PNG(t, 8, 8))
+	keyOf := func(imageURL string) string {
+		id, err := s.env.Uploads.ParseImageURL(imageURL)
+		require.NoError(t, err)
+		up, err := s.env.Uploads.Get(ctx, s.env.DB.Pool, eve, id)
+		require.NoError(t, err)
+		return up.BlobKey
+	}
+	rec, r := s.json(t, eve, "POST", "/api/jobs", map[string]any{"imageURL": used})
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	var created struct {
+		ID string `json:"id"`
+	}
+	require.NoError(t, json.Unmarshal(r.Data, &created))
+	// The blueprint got a model; then the merchant deletes it.
+	require.NoError(t, s.env.Blobs.Write(ctx, "models/"+created.ID+".glb", "model/gltf-binary", []byte("glb")))
+	_, err := s.env.DB.Pool.Exec(ctx, `UPDATE jobs SET model_key = $2 WHERE id = $1`, created.ID, "models/"+created.ID+".glb")
+	require.NoError(t, err)
+	rec, _ = s.json(t, eve, "DELETE", "/api/blueprints/"+created.ID, nil)
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	_, err = s.env.DB.Pool.Exec(ctx, `UPDATE uploads SET created_at = now() - interval '25 hours' WHERE id <> $1`, strings.TrimPrefix(keyOf(fresh), ""))
+	require.NoError(t, err)
+	_, err = s.env.DB.Pool.Exec(ctx, `UPDATE uploads SET created_at = now() WHERE blob_key = $1`, keyOf(fresh))
+	require.NoError(t, err)
+
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &upload.CleanupWorker{DB: s.env.DB.Pool, Blobs: s.env.Blobs})
+	rc, err := river.NewClient(riverpgxv5.New(s.env.DB.Pool), &river.Config{
+		Queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 1}}, Workers: workers,
+		FetchCooldown: 50 * time.Millisecond, TestOnly: true, Logger: s.env.Logger})
+	require.NoError(t, err)
+	done, cancel := rc.Subscribe(river.EventKindJobCompleted, river.EventKindJobFailed)
+	defer cancel()
+	require.NoError(t, rc.Start(ctx))
+	t.Cleanup(func() { _ = rc.Stop(context.Background()) })
+	_, err = rc.Insert(ctx, upload.CleanupArgs{}, nil)
+	require.NoError(t, err)
+	select {
+	case ev := <-done:
+		require.Equal(t, river.EventKindJobCompleted, ev.Kind, "%+v", ev.Job.Errors)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the clean-up job did not finish")
+	}
+
+	exists := func(key string) bool {
+		ok, err := s.env.Blobs.Exists(ctx, key)
+		require.NoError(t, err)
+		return ok
+	}
+	require.False(t, exists(keyOf(unused)), "a photo no job used for a day is deleted")
+	require.True(t, exists(keyOf(used)), "a photo a job used is kept")
+	require.True(t, exists(keyOf(fresh)), "a photo uploaded today is kept")
+	require.False(t, exists("models/"+created.ID+".glb"), "a deleted blueprint's model is deleted")
+	rec, r = s.json(t, eve, "POST", "/api/jobs", map[string]any{"imageURL": unused})
+	require.Equal(t, http.StatusBadRequest, rec.Code)
+	require.Equal(t, "upload_expired", r.Error.Code)
 }

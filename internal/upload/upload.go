@@ -51,6 +51,8 @@ var (
 	ErrNotReceived = fault.New(fault.Invalid, "upload_incomplete", "This photo has not finished uploading. Please upload it again.")
 	// ErrAlreadyReceived refuses a second PUT to the same upload slot.
 	ErrAlreadyReceived = fault.New(fault.Conflict, "upload_already_received", "This photo was already uploaded. Start a new upload to send another one.")
+	// ErrPurged: the photo was deleted by the clean-up (unused for a day).
+	ErrPurged = fault.New(fault.Invalid, "upload_expired", "This photo was uploaded more than a day ago and never used, so it was deleted. Please upload it again.")
 	// ErrNotFound hides whether an upload exists or belongs to someone else.
 	ErrNotFound = fault.NotFoundf("Upload not found.")
 )
@@ -87,6 +89,7 @@ type Upload struct {
 	CreatedAt    time.Time
 	DeclaredSize int64
 	DeclaredType string
+	Purged       bool // its bytes were deleted by the clean-up (see CleanupWorker)
 }
 
 // Completed reports whether the bytes arrived and passed the checks.
@@ -331,6 +334,9 @@ func (s *Service) Resolve(ctx context.Context, userID, imageURL string) (Upload,
 	if err != nil {
 		return Upload{}, err
 	}
+	if up.Purged {
+		return Upload{}, ErrPurged
+	}
 	if up.Completed() {
 		return up, nil
 	}
@@ -360,12 +366,12 @@ func (s *Service) Resolve(ctx context.Context, userID, imageURL string) (Upload,
 	return up, err
 }
 
-const uploadColumns = `id, user_id, filename, blob_key, status, content_type, bytes, width, height, created_at, declared_size, declared_type`
+const uploadColumns = `id, user_id, filename, blob_key, status, content_type, bytes, width, height, created_at, declared_size, declared_type, purged_at IS NOT NULL`
 
 func scanUpload(row pgx.Row) (Upload, error) {
 	var u Upload
 	err := row.Scan(&u.ID, &u.UserID, &u.Filename, &u.BlobKey, &u.Status, &u.ContentType, &u.Bytes, &u.Width, &u.Height,
-		&u.CreatedAt, &u.DeclaredSize, &u.DeclaredType)
+		&u.CreatedAt, &u.DeclaredSize, &u.DeclaredType, &u.Purged)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Upload{}, ErrNotFound
 	}
