@@ -137,22 +137,30 @@ func (s *Service) SignOut(ctx context.Context, userID, tokenID string, expires t
 	})
 }
 
-// SignOutEverywhere ends every session of the user and returns the user at
-// the new session version (the caller signs the current device back in).
-func (s *Service) SignOutEverywhere(ctx context.Context, userID string) (User, error) {
+// changeUser runs change in a transaction and returns the user as it left it.
+// change returns the id of the user it changed (it may learn it on the way).
+func (s *Service) changeUser(ctx context.Context, change func(tx pgx.Tx) (string, error)) (User, error) {
 	var u userRow
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
-		if err := endSessions(ctx, tx, userID); err != nil {
+		id, err := change(tx)
+		if err != nil {
 			return err
 		}
-		var err error
-		u, err = loadUser(ctx, tx, userID)
+		u, err = loadUser(ctx, tx, id)
 		return err
 	})
 	if err != nil {
 		return User{}, err
 	}
 	return s.toUser(u), nil
+}
+
+// SignOutEverywhere ends every session of the user and returns the user at
+// the new session version (the caller signs the current device back in).
+func (s *Service) SignOutEverywhere(ctx context.Context, userID string) (User, error) {
+	return s.changeUser(ctx, func(tx pgx.Tx) (string, error) {
+		return userID, endSessions(ctx, tx, userID)
+	})
 }
 
 // ChangePassword replaces the password after checking the current one and
@@ -182,28 +190,19 @@ func (s *Service) ChangePassword(ctx context.Context, userID, current, next stri
 	if err != nil {
 		return User{}, err
 	}
-	var u userRow
-	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	return s.changeUser(ctx, func(tx pgx.Tx) (string, error) {
 		cur, err := lockUser(ctx, tx, userID)
 		if err != nil {
-			return err
+			return "", err
 		}
 		if err := setPasswordHash(ctx, tx, userID, newHash); err != nil {
-			return err
+			return "", err
 		}
 		if err := endSessions(ctx, tx, userID); err != nil {
-			return err
+			return "", err
 		}
-		if err := s.apply(withActor(ctx, userID), tx, userID, cur.Version, events.PasswordChanged{UserID: userID, At: s.opt.Now().UTC()}); err != nil {
-			return err
-		}
-		u, err = loadUser(ctx, tx, userID)
-		return err
+		return userID, s.apply(withActor(ctx, userID), tx, userID, cur.Version, events.PasswordChanged{UserID: userID, At: s.opt.Now().UTC()})
 	})
-	if err != nil {
-		return User{}, err
-	}
-	return s.toUser(u), nil
 }
 
 // sendVerification stores a single-use link for the user's current address
@@ -247,40 +246,32 @@ func (s *Service) VerifyEmail(ctx context.Context, token string) (User, error) {
 	if strings.TrimSpace(token) == "" {
 		return User{}, errVerifyInvalid
 	}
-	var u userRow
-	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	return s.changeUser(ctx, func(tx pgx.Tx) (string, error) {
 		var userID, email string
 		var expires time.Time
 		var used *time.Time
 		err := tx.QueryRow(ctx, `SELECT user_id, email, expires_at, used_at FROM email_verifications WHERE token_hash = $1 FOR UPDATE`,
 			hashToken(token)).Scan(&userID, &email, &expires, &used)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return errVerifyInvalid
+			return "", errVerifyInvalid
 		}
 		if err != nil {
-			return fmt.Errorf("read verification token: %w", err)
+			return "", fmt.Errorf("read verification token: %w", err)
 		}
 		now := s.opt.Now().UTC()
 		if used != nil || !now.Before(expires) {
-			return errVerifyInvalid
+			return "", errVerifyInvalid
 		}
-		if u, err = lockUser(ctx, tx, userID); err != nil {
-			return err
+		u, err := lockUser(ctx, tx, userID)
+		if err != nil {
+			return "", err
 		}
 		if u.Email != email {
-			return errVerifyInvalid
+			return "", errVerifyInvalid
 		}
 		if _, err := tx.Exec(ctx, `UPDATE email_verifications SET used_at = $2 WHERE token_hash = $1`, hashToken(token), now); err != nil {
-			return fmt.Errorf("use verification token: %w", err)
+			return "", fmt.Errorf("use verification token: %w", err)
 		}
-		if err := markVerified(ctx, tx, userID, now); err != nil {
-			return err
-		}
-		u, err = loadUser(ctx, tx, userID)
-		return err
+		return userID, markVerified(ctx, tx, userID, now)
 	})
-	if err != nil {
-		return User{}, err
-	}
-	return s.toUser(u), nil
 }

@@ -67,6 +67,16 @@ func (b *acctBundle) verifyFromOutbox(t *testing.T, address string) {
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 }
 
+// devOutbox reads GET /api/dev/outbox as the holder of token.
+func (b *acctBundle) devOutbox(t *testing.T, token string) []mail.Message {
+	t.Helper()
+	rec, r := b.send(t, acctReq{method: "GET", path: "/api/dev/outbox", token: token})
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	var box struct{ Messages []mail.Message }
+	require.NoError(t, json.Unmarshal(r.Data, &box))
+	return box.Messages
+}
+
 func (b *acctBundle) status(t *testing.T, token string) int {
 	t.Helper()
 	rec, _ := b.send(t, acctReq{method: "GET", path: "/api/users/me", token: token})
@@ -155,12 +165,9 @@ func TestSecurityEmailVerificationLink(t *testing.T) {
 	rec, _ := b.send(t, acctReq{method: "GET", path: "/api/subscription", token: s.Token})
 	require.Equal(t, http.StatusOK, rec.Code)
 	// The dev outbox shows the link to its owner.
-	rec, r := b.send(t, acctReq{method: "GET", path: "/api/dev/outbox", token: s.Token})
-	require.Equal(t, http.StatusOK, rec.Code)
-	var box struct{ Messages []mail.Message }
-	require.NoError(t, json.Unmarshal(r.Data, &box))
-	require.Len(t, box.Messages, 1)
-	require.Contains(t, box.Messages[0].Body, acctBase+"/verify-email?token=")
+	box := b.devOutbox(t, s.Token)
+	require.Len(t, box, 1)
+	require.Contains(t, box[0].Body, acctBase+"/verify-email?token=")
 
 	token := b.linkTo(t, "ada@example.com", verifyLink)
 	verify := func(tok string) acctReq {
@@ -171,7 +178,7 @@ func TestSecurityEmailVerificationLink(t *testing.T) {
 		{"ok", verify(token), 200, "", "", nil},
 		{"used twice", verify(token), 400, "verify_token_invalid", account.MsgVerifyLinkInvalid, nil},
 	})
-	_, r = b.send(t, acctReq{method: "GET", path: "/api/users/me", token: s.Token})
+	_, r := b.send(t, acctReq{method: "GET", path: "/api/users/me", token: s.Token})
 	require.True(t, acctData[account.User](t, r).EmailVerified)
 
 	// A link older than 48 hours is refused: sign up "three days ago".
@@ -300,12 +307,9 @@ func TestSecurityDevOutboxShowsOnlyOwnMail(t *testing.T) {
 	eve := b.signup(t, "eve@example.com", "password1", "Eve")
 	rec, _ := b.send(t, acctReq{method: "GET", path: "/api/dev/outbox"})
 	require.Equal(t, http.StatusUnauthorized, rec.Code)
-	rec, r := b.send(t, acctReq{method: "GET", path: "/api/dev/outbox", token: eve.Token})
-	require.Equal(t, http.StatusOK, rec.Code)
-	var box struct{ Messages []mail.Message }
-	require.NoError(t, json.Unmarshal(r.Data, &box))
-	require.Len(t, box.Messages, 1)
-	require.Equal(t, "eve@example.com", box.Messages[0].To)
+	box := b.devOutbox(t, eve.Token)
+	require.Len(t, box, 1)
+	require.Equal(t, "eve@example.com", box[0].To)
 }
 
 // Item 15: /metrics is not on the public router (it is served on the
