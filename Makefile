@@ -2,7 +2,7 @@
 .DEFAULT_GOAL := help
 SHELL := /bin/bash
 
-.PHONY: help run test test-go test-web test-e2e build web quality bench fmt vet clean manifests
+.PHONY: help run test test-go test-web test-e2e build web quality bench fmt vet audit clean manifests
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
@@ -39,6 +39,10 @@ fmt: ## format Go code
 
 vet: ## go vet
 	@go vet ./...
+
+audit: ## known-vulnerability audit of Go and npm dependencies (needs internet; not part of make test)
+	@go run golang.org/x/vuln/cmd/govulncheck@latest ./...
+	@cd web && npm audit --omit=dev
 
 clean: ## remove build outputs (keeps .data/)
 	@rm -rf bin web/dist/assets web/dist/index.html artifacts

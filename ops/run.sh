@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 
 need_go; need_node; need_curl
 export PORT=${PORT:-8080}
+# A laptop has no payment provider: purchases are accepted unpaid, on purpose
+# and said so below. Servers default to BILLING_PROVIDER=none.
+export BILLING_PROVIDER=${BILLING_PROVIDER:-test-mode}
 PGDIR=.data/pg
 started_pg=0
 if [ -z "${DATABASE_URL:-}" ]; then
@@ -42,6 +45,9 @@ bin/api & pids+=($!)
 
 if wait_http "http://127.0.0.1:$PORT/healthz" 60; then
   say "Photo3D is running at ${PUBLIC_BASE_URL:-http://localhost:$PORT}  (Ctrl-C stops it)"
+  if [ "$BILLING_PROVIDER" = test-mode ]; then
+    say "billing: test-mode — add-ons and plans are granted without payment (development only)"
+  fi
 else
   die "the api did not become healthy on port $PORT"
 fi

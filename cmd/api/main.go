@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -91,6 +92,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer blobs.Close()
 	uploads := upload.NewService(pool, store, blobs, cfg.PublicBaseURL)
 	credits := subscription.NewService(store, subscription.BillingFor(cfg.BillingProvider))
+	// Daily upload allowance follows the effective plan (a trial counts as Pro).
+	uploads.WithQuota(func(ctx context.Context, userID string) (upload.Quota, error) {
+		v, err := credits.Get(ctx, pool, userID)
+		if err != nil {
+			return upload.Quota{}, err
+		}
+		return upload.QuotaForPlan(string(v.EffectivePlan)), nil
+	})
 	jobs := job.NewService(pool, dispatch.New(store, riverClient), uploads, blobs, credits)
 	catalogue := catalog.NewService(pool, store, jobs, catalog.SubscriptionPlans{Subscriptions: credits})
 
@@ -170,7 +179,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Publications:    publications,
 		PublicPages:     pages,
 		PublicRateLimit: cfg.PublicRateLimit,
+		TrustedProxies:  cfg.TrustedProxies,
+		HTTPSOnly:       strings.HasPrefix(cfg.PublicBaseURL, "https://"),
 	})
+	if cfg.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			return fmt.Errorf("listen on METRICS_ADDR %s: %w", cfg.MetricsAddr, err)
+		}
+		mmux := http.NewServeMux()
+		mmux.Handle("GET /metrics", httpapi.MetricsHandler(ms))
+		msrv := &http.Server{Handler: mmux, ReadHeaderTimeout: 10 * time.Second}
+		go func() { _ = msrv.Serve(mln) }()
+		defer func() { _ = msrv.Close() }()
+	}
 
 	ln, err := net.Listen("tcp", cfg.Addr())
 	if err != nil {

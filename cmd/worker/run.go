@@ -20,6 +20,7 @@ import (
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/config"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/job"
@@ -79,7 +80,16 @@ func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
 		return nil, 0, nil, err
 	}
 	n++
-	return w, n, nil, nil
+	// Storage clean-up: unused uploads after a day, files of deleted blueprints.
+	blobs, err := blobstore.Open(context.Background(), d.cfg.BlobURL)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("open blob store: %w", err)
+	}
+	if err := river.AddWorkerSafely(w, &upload.CleanupWorker{DB: d.pool, Blobs: blobs, Logger: d.log}); err != nil {
+		return nil, 0, nil, err
+	}
+	n++
+	return w, n, []*river.PeriodicJob{upload.PeriodicCleanup()}, nil
 }
 
 // run starts River and the projection runner and stops both gracefully:

@@ -21,6 +21,13 @@ const (
 	MaxLogoBytes = 2 << 20
 	// AvatarSize is the side of the stored square avatar.
 	AvatarSize = 256
+	// MaxImagePixels caps the declared size of avatars and logos before
+	// they are decoded: 16 MP is a modern phone photo, and decoding it
+	// costs at most 64 MB (a 16-bit PNG of 40 MP cost ≈ 320 MB).
+	MaxImagePixels = 16_000_000
+	// MaxLogoSide is the largest side a stored logo keeps (it is shown in
+	// a page header); larger logos are scaled down when re-encoded.
+	MaxLogoSide = 1024
 )
 
 var (
@@ -30,7 +37,21 @@ var (
 	errLogoTooLarge   = fault.New(fault.TooLarge, "file_too_large", "Logos must be 2 MB or smaller.")
 	errLogoType       = fault.New(fault.UnsupportedMedia, "unsupported_file_type", "Logo must be a PNG, JPEG or SVG image.")
 	errLogoUnread     = fault.New(fault.Invalid, "unreadable_image", "This logo could not be read. Please try another PNG, JPEG or SVG file.")
+	errImagePixels    = fault.New(fault.TooLarge, "image_too_large", "Images must be at most 16 megapixels (for example 4000 × 4000). Please use a smaller image.")
 )
+
+// checkPixels reads only the header and refuses images whose declared size
+// exceeds MaxImagePixels, before any pixel memory is allocated.
+func checkPixels(data []byte) error {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil // the decoder reports unreadable files with its own message
+	}
+	if int64(cfg.Width)*int64(cfg.Height) > MaxImagePixels {
+		return errImagePixels
+	}
+	return nil
+}
 
 // processedImage is an image ready to store.
 type processedImage struct {
@@ -50,21 +71,45 @@ func ProcessAvatar(data []byte) (processedImage, error) {
 	if err != nil || (format != imagecheck.FormatPNG && format != imagecheck.FormatJPEG) {
 		return processedImage{}, errAvatarType
 	}
+	if err := checkPixels(data); err != nil {
+		return processedImage{}, err
+	}
 	img, err := imagecheck.Decode(data)
 	if err != nil {
 		return processedImage{}, fault.Wrap(err, fault.Invalid, "unreadable_image", errAvatarUnread.Message)
 	}
-	square := CenterSquare(img, AvatarSize)
+	return encodeImage(CenterSquare(img, AvatarSize), format)
+}
+
+// encodeImage writes pixels only: whatever metadata the upload carried
+// (EXIF with GPS position, camera serials, comments) is not copied.
+func encodeImage(img image.Image, format imagecheck.Format) (processedImage, error) {
 	var buf bytes.Buffer
+	var err error
 	if format == imagecheck.FormatPNG {
-		err = png.Encode(&buf, square)
+		err = png.Encode(&buf, img)
 	} else {
-		err = jpeg.Encode(&buf, square, &jpeg.Options{Quality: 88})
+		err = jpeg.Encode(&buf, img, &jpeg.Options{Quality: 88})
 	}
 	if err != nil {
-		return processedImage{}, fmt.Errorf("encode avatar: %w", err)
+		return processedImage{}, fmt.Errorf("encode image: %w", err)
 	}
 	return processedImage{Data: buf.Bytes(), ContentType: format.ContentType(), Ext: format.Extension()}, nil
+}
+
+// fitWithin scales img down (never up) so neither side exceeds side.
+func fitWithin(img image.Image, side int) image.Image {
+	b := img.Bounds()
+	if b.Dx() <= side && b.Dy() <= side {
+		return img
+	}
+	w, h := side, b.Dy()*side/b.Dx()
+	if b.Dy() > b.Dx() {
+		w, h = b.Dx()*side/b.Dy(), side
+	}
+	dst := image.NewNRGBA(image.Rect(0, 0, max(w, 1), max(h, 1)))
+	draw.CatmullRom.Scale(dst, dst.Bounds(), img, b, draw.Src, nil)
+	return dst
 }
 
 // CenterSquare crops the largest centred square out of img and scales it to
@@ -80,8 +125,10 @@ func CenterSquare(img image.Image, size int) *image.NRGBA {
 	return dst
 }
 
-// ProcessLogo checks an uploaded logo: PNG or JPEG (decodable, sane
-// dimensions, kept byte for byte) or SVG (rebuilt by SanitizeSVG), at most 2 MB.
+// ProcessLogo checks an uploaded logo: PNG or JPEG (at most 16 MP, decoded
+// with its orientation and re-encoded like avatars, so EXIF and GPS data
+// never reach the public share pages; scaled to fit 1024×1024) or SVG
+// (rebuilt by SanitizeSVG), at most 2 MB.
 func ProcessLogo(data []byte) (processedImage, error) {
 	if len(data) > MaxLogoBytes {
 		return processedImage{}, errLogoTooLarge
@@ -90,10 +137,14 @@ func ProcessLogo(data []byte) (processedImage, error) {
 		if format != imagecheck.FormatPNG && format != imagecheck.FormatJPEG {
 			return processedImage{}, errLogoType
 		}
-		if _, err := imagecheck.Check(data); err != nil {
+		if err := checkPixels(data); err != nil {
+			return processedImage{}, err
+		}
+		img, err := imagecheck.Decode(data)
+		if err != nil {
 			return processedImage{}, fault.Wrap(err, fault.Invalid, "unreadable_image", errLogoUnread.Message)
 		}
-		return processedImage{Data: data, ContentType: format.ContentType(), Ext: format.Extension()}, nil
+		return encodeImage(fitWithin(img, MaxLogoSide), format)
 	}
 	if !LooksLikeSVG(data) {
 		return processedImage{}, errLogoType

@@ -52,6 +52,11 @@ type Service struct {
 	subs  SubscriptionOpener
 	opt   Options
 	dummy string // a hash verified when no account matches, so timing reveals nothing
+	// hashing holds one token per argon2id computation in progress.
+	hashing chan struct{}
+	// decoding holds one token per avatar/logo being decoded, so parallel
+	// uploads cannot add up their pixel buffers without bound.
+	decoding chan struct{}
 }
 
 // NewService builds the account service.
@@ -73,7 +78,7 @@ func NewService(db *pgxpool.Pool, store *eventstore.Store, subs SubscriptionOpen
 	if err != nil {
 		return nil, err
 	}
-	return &Service{db: db, store: store, subs: subs, opt: opt, dummy: dummy}, nil
+	return &Service{db: db, store: store, subs: subs, opt: opt, dummy: dummy, hashing: hashSlots(), decoding: make(chan struct{}, 2)}, nil
 }
 
 // User is the full user record the API returns (spec §3 "Auth user").
@@ -86,6 +91,11 @@ type User struct {
 	AvatarURL *string   `json:"avatarUrl"`
 	CreatedAt time.Time `json:"createdAt"`
 	AvatarKey string    `json:"-"`
+	// EmailVerified: the owner opened the link mailed at sign-up (or the
+	// address came from Google, or a reset link reached it).
+	EmailVerified bool `json:"emailVerified"`
+	// SessionVersion goes into new session tokens; see SessionValid.
+	SessionVersion int64 `json:"-"`
 }
 
 // Branding is a merchant's brand as shown on share pages and embeds.
@@ -101,7 +111,8 @@ type Branding struct {
 func (s *Service) MediaURL(key string) string { return s.opt.PublicBaseURL + "/media/" + key }
 
 func (s *Service) toUser(u userRow) User {
-	out := User{ID: u.ID, Email: u.Email, Name: u.Name, FirstName: u.FirstName, LastName: u.LastName, CreatedAt: u.CreatedAt}
+	out := User{ID: u.ID, Email: u.Email, Name: u.Name, FirstName: u.FirstName, LastName: u.LastName, CreatedAt: u.CreatedAt,
+		EmailVerified: u.EmailVerified, SessionVersion: u.SessionVersion}
 	if u.AvatarKey != nil {
 		url := s.MediaURL(*u.AvatarKey)
 		out.AvatarURL, out.AvatarKey = &url, *u.AvatarKey
@@ -209,7 +220,7 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (User, error) {
 		return User{}, err
 	}
 	email := NormalizeEmail(in.Email)
-	hash, err := HashPassword(in.Password, s.opt.HashParams)
+	hash, err := s.hashPassword(ctx, in.Password)
 	if err != nil {
 		return User{}, err
 	}
@@ -246,6 +257,11 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (User, error) {
 	if err != nil {
 		return User{}, err
 	}
+	// The account works at once; the link proves the address is the
+	// owner's, which Google sign-in requires before linking (see Google).
+	if err := s.sendVerification(ctx, u.ID, u.Email); err != nil {
+		s.opt.Logger.Warn("send verification mail", "user_id", u.ID, "err", err)
+	}
 	return s.toUser(u), nil
 }
 
@@ -270,7 +286,7 @@ func (s *Service) Login(ctx context.Context, email, password string) (User, erro
 			hash, found = h, true
 		}
 	}
-	match, err := VerifyPassword(password, hash)
+	match, err := s.verifyPassword(ctx, password, hash)
 	if err != nil {
 		return User{}, fmt.Errorf("verify password: %w", err)
 	}
@@ -304,6 +320,13 @@ func (s *Service) Google(ctx context.Context, credential, inviteCode string) (Us
 		if err != nil && !fault.IsKind(err, fault.NotFound) {
 			return err
 		}
+		if err == nil && !u.EmailVerified {
+			// Anyone can sign up with someone else's address; linking a
+			// verified Google identity to that account would hand the
+			// pre-registered account (and its sessions) to the attacker's
+			// victim or vice versa. The owner verifies or resets first.
+			return errGoogleUnverified
+		}
 		if err != nil { // a new account
 			var claim func(string) error
 			if s.inviteMode() {
@@ -322,6 +345,12 @@ func (s *Service) Google(ctx context.Context, credential, inviteCode string) (Us
 				if err := claim(u.ID); err != nil {
 					return err
 				}
+			}
+			if err := markVerified(ctx, tx, u.ID, s.opt.Now().UTC()); err != nil {
+				return err
+			}
+			if u, err = loadUser(ctx, tx, u.ID); err != nil {
+				return err
 			}
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO google_identities (subject, user_id) VALUES ($1, $2)`, id.Subject, u.ID)
@@ -405,7 +434,8 @@ func (s *Service) UpdateProfile(ctx context.Context, userID string, p ProfilePat
 
 // SetAvatar stores a processed avatar (ProcessAvatar) and points the user at it.
 func (s *Service) SetAvatar(ctx context.Context, userID string, data []byte) (User, error) {
-	img, err := ProcessAvatar(data)
+	var img processedImage
+	err := s.withSlot(ctx, s.decoding, func() (err error) { img, err = ProcessAvatar(data); return err })
 	if err != nil {
 		return User{}, err
 	}
@@ -461,7 +491,8 @@ func (s *Service) UpdateBranding(ctx context.Context, userID, name, color string
 
 // SetLogo stores a checked (and for SVG, sanitised) logo.
 func (s *Service) SetLogo(ctx context.Context, userID string, data []byte) (Branding, error) {
-	img, err := ProcessLogo(data)
+	var img processedImage
+	err := s.withSlot(ctx, s.decoding, func() (err error) { img, err = ProcessLogo(data); return err })
 	if err != nil {
 		return Branding{}, err
 	}
@@ -610,7 +641,7 @@ func (s *Service) ResetPassword(ctx context.Context, token, password string) err
 	if err := ValidateNewPassword(password); err != nil {
 		return err
 	}
-	hash, err := HashPassword(password, s.opt.HashParams)
+	hash, err := s.hashPassword(ctx, password)
 	if err != nil {
 		return err
 	}
@@ -638,6 +669,15 @@ func (s *Service) ResetPassword(ctx context.Context, token, password string) err
 			return fmt.Errorf("use reset token: %w", err)
 		}
 		if err := setPasswordHash(ctx, tx, userID, hash); err != nil {
+			return err
+		}
+		// The link reached the mailbox: the address is proven, and every
+		// session opened with the old password (perhaps by whoever
+		// pre-registered the address) ends.
+		if err := markVerified(ctx, tx, userID, now); err != nil {
+			return err
+		}
+		if err := endSessions(ctx, tx, userID); err != nil {
 			return err
 		}
 		return s.apply(withActor(ctx, userID), tx, userID, u.Version, events.PasswordChanged{UserID: userID, At: now})

@@ -21,21 +21,26 @@ import (
 var errUserNotFound = fault.New(fault.NotFound, "not_found", "User not found.")
 
 type userRow struct {
-	ID        string
-	Email     string
-	Name      string
-	FirstName string
-	LastName  string
-	AvatarKey *string
-	Version   int64
-	CreatedAt time.Time
+	ID             string
+	Email          string
+	Name           string
+	FirstName      string
+	LastName       string
+	AvatarKey      *string
+	Version        int64
+	CreatedAt      time.Time
+	EmailVerified  bool
+	SessionVersion int64
 }
 
-const userColumns = `id, email, name, first_name, last_name, avatar_key, version, created_at`
+const userColumns = `id, email, name, first_name, last_name, avatar_key, version, created_at,
+	COALESCE((SELECT s.email_verified_at IS NOT NULL FROM account_security s WHERE s.user_id = users.id), false),
+	COALESCE((SELECT s.session_version FROM account_security s WHERE s.user_id = users.id), 0)`
 
 func scanUser(row pgx.Row) (userRow, error) {
 	var u userRow
-	err := row.Scan(&u.ID, &u.Email, &u.Name, &u.FirstName, &u.LastName, &u.AvatarKey, &u.Version, &u.CreatedAt)
+	err := row.Scan(&u.ID, &u.Email, &u.Name, &u.FirstName, &u.LastName, &u.AvatarKey, &u.Version, &u.CreatedAt,
+		&u.EmailVerified, &u.SessionVersion)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return userRow{}, errUserNotFound
 	}
@@ -154,6 +159,8 @@ func Rebuild(ctx context.Context, tx pgx.Tx, store *eventstore.Store) error {
 	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE keep_credentials ON COMMIT DROP AS SELECT * FROM password_credentials;
 		CREATE TEMP TABLE keep_identities ON COMMIT DROP AS SELECT * FROM google_identities;
 		CREATE TEMP TABLE keep_resets ON COMMIT DROP AS SELECT * FROM password_resets;
+		CREATE TEMP TABLE keep_security ON COMMIT DROP AS SELECT * FROM account_security;
+		CREATE TEMP TABLE keep_verifications ON COMMIT DROP AS SELECT * FROM email_verifications;
 		TRUNCATE users CASCADE`); err != nil {
 		return fmt.Errorf("clear user read models: %w", err)
 	}
@@ -172,7 +179,9 @@ func Rebuild(ctx context.Context, tx pgx.Tx, store *eventstore.Store) error {
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO password_credentials SELECT * FROM keep_credentials;
 		INSERT INTO google_identities SELECT * FROM keep_identities;
-		INSERT INTO password_resets SELECT * FROM keep_resets`); err != nil {
+		INSERT INTO password_resets SELECT * FROM keep_resets;
+		INSERT INTO account_security SELECT * FROM keep_security;
+		INSERT INTO email_verifications SELECT * FROM keep_verifications`); err != nil {
 		return fmt.Errorf("restore credentials: %w", err)
 	}
 	return nil

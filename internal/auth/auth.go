@@ -9,6 +9,8 @@ package auth
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -40,18 +42,45 @@ func (t *Tokens) WithClock(now func() time.Time) *Tokens {
 	return &c
 }
 
-// Issue returns a signed token for userID and its expiry.
+// Issue returns a signed token for userID (session version 0) and its expiry.
 func (t *Tokens) Issue(userID string) (string, time.Time, error) {
+	return t.IssueSession(userID, 0)
+}
+
+// sessionClaims add the user's session version to the registered claims:
+// bumping the version on the server (password change, sign out everywhere)
+// voids every token minted before, without a list of them.
+type sessionClaims struct {
+	jwt.RegisteredClaims
+	SessionVersion int64 `json:"sv"`
+}
+
+// Session is what a verified token says.
+type Session struct {
+	UserID    string
+	Version   int64     // the user's session version when the token was minted
+	ID        string    // the token's own id (jti), for signing out this one token
+	ExpiresAt time.Time // after this the token is dead anyway
+}
+
+// IssueSession returns a signed token for userID at session version
+// version, with a random token id, and its expiry.
+func (t *Tokens) IssueSession(userID string, version int64) (string, time.Time, error) {
 	now := t.now().UTC().Truncate(time.Second)
 	exp := now.Add(t.ttl)
-	claims := jwt.RegisteredClaims{
+	jti := make([]byte, 16)
+	if _, err := rand.Read(jti); err != nil {
+		return "", time.Time{}, fmt.Errorf("token id: %w", err)
+	}
+	claims := sessionClaims{RegisteredClaims: jwt.RegisteredClaims{
+		ID:        hex.EncodeToString(jti),
 		Issuer:    t.issuer,
 		Subject:   userID,
 		Audience:  jwt.ClaimStrings{t.audience},
 		IssuedAt:  jwt.NewNumericDate(now),
 		NotBefore: jwt.NewNumericDate(now),
 		ExpiresAt: jwt.NewNumericDate(exp),
-	}
+	}, SessionVersion: version}
 	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(t.secret)
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("sign token: %w", err)
@@ -65,7 +94,14 @@ var ErrInvalidToken = errors.New("invalid or expired session token")
 
 // Verify checks a token and returns its user id.
 func (t *Tokens) Verify(token string) (string, error) {
-	parsed, err := jwt.ParseWithClaims(token, &jwt.RegisteredClaims{}, func(*jwt.Token) (any, error) {
+	s, err := t.VerifySession(token)
+	return s.UserID, err
+}
+
+// VerifySession checks a token's signature and claims and returns the
+// session it names; whether that session was revoked is the caller's check.
+func (t *Tokens) VerifySession(token string) (Session, error) {
+	parsed, err := jwt.ParseWithClaims(token, &sessionClaims{}, func(*jwt.Token) (any, error) {
 		return t.secret, nil
 	},
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
@@ -76,16 +112,29 @@ func (t *Tokens) Verify(token string) (string, error) {
 		jwt.WithTimeFunc(t.now),
 	)
 	if err != nil || !parsed.Valid {
-		return "", fmt.Errorf("%w: %v", ErrInvalidToken, err)
+		return Session{}, fmt.Errorf("%w: %v", ErrInvalidToken, err)
 	}
-	claims := parsed.Claims.(*jwt.RegisteredClaims)
+	claims := parsed.Claims.(*sessionClaims)
 	if claims.Subject == "" {
-		return "", fmt.Errorf("%w: no subject", ErrInvalidToken)
+		return Session{}, fmt.Errorf("%w: no subject", ErrInvalidToken)
 	}
-	return claims.Subject, nil
+	return Session{UserID: claims.Subject, Version: claims.SessionVersion, ID: claims.ID, ExpiresAt: claims.ExpiresAt.Time}, nil
 }
 
 type userKey struct{}
+
+type sessionKey struct{}
+
+// WithSession returns ctx carrying the verified session (user id included).
+func WithSession(ctx context.Context, s Session) context.Context {
+	return context.WithValue(WithUser(ctx, s.UserID), sessionKey{}, s)
+}
+
+// SessionFrom returns the session of a token-authenticated request.
+func SessionFrom(ctx context.Context) (Session, bool) {
+	s, ok := ctx.Value(sessionKey{}).(Session)
+	return s, ok
+}
 
 // WithUser returns ctx carrying the signed-in user's id.
 func WithUser(ctx context.Context, userID string) context.Context {

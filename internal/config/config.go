@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -46,6 +47,11 @@ type Config struct {
 	SMTPPassword    string
 	MailFrom        string
 	BillingProvider string // test-mode | none
+
+	// TrustedProxies are the proxies whose X-Forwarded-For is believed.
+	TrustedProxies []netip.Prefix
+	// MetricsAddr is the internal listener of the api's /metrics ("" = none).
+	MetricsAddr string
 
 	Reconstructor      string // builtin | remote
 	ReconstructorURL   string
@@ -84,7 +90,9 @@ var settings = []setting{
 	{"SMTP_USER", "", "SMTP user"},
 	{"SMTP_PASSWORD", "", "SMTP password"},
 	{"MAIL_FROM", "Photo3D <no-reply@photo3d.local>", "sender of account mail"},
-	{"BILLING_PROVIDER", "test-mode", "test-mode (accepts every purchase, for development) | none (purchases refused)"},
+	{"BILLING_PROVIDER", "", "test-mode (accepts every purchase, for development) | none (purchases refused); default: test-mode with DEV_MODE, else none"},
+	{"TRUSTED_PROXIES", "", "comma-separated CIDRs of the reverse proxies/ingress in front of the api; only their X-Forwarded-For is believed"},
+	{"METRICS_ADDR", "", "internal listen address of the api's /metrics, e.g. 127.0.0.1:9090 (never the public port); empty: no api metrics endpoint"},
 	{"RECONSTRUCTOR", "builtin", "builtin (pure Go, CPU) | remote (GPU inference server)"},
 	{"RECONSTRUCTOR_URL", "", "base URL of the remote inference server"},
 	{"RECONSTRUCT_WORKERS", "2", "concurrent reconstruct jobs per worker process"},
@@ -142,6 +150,7 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 		ReconstructorURL:  get("RECONSTRUCTOR_URL"),
 		Queues:            splitList(get("QUEUES")),
 		WorkerMetricsAddr: get("WORKER_METRICS_ADDR"),
+		MetricsAddr:       get("METRICS_ADDR"),
 	}
 	c.Port = parseInt(get("PORT"), "PORT", &errs)
 	c.DevMode = parseBool(get("DEV_MODE"), "DEV_MODE", &errs)
@@ -174,6 +183,27 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 		}
 	default:
 		errs = append(errs, fmt.Errorf("RECONSTRUCTOR must be builtin or remote, got %q", c.Reconstructor))
+	}
+	if c.BillingProvider == "" {
+		// Fail closed: only a development server accepts purchases unpaid.
+		c.BillingProvider = "none"
+		if c.DevMode {
+			c.BillingProvider = "test-mode"
+		}
+	}
+	for _, p := range splitList(get("TRUSTED_PROXIES")) {
+		prefix, err := parsePrefix(p)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("TRUSTED_PROXIES must list CIDRs like 10.0.0.0/8, got %q", p))
+			continue
+		}
+		c.TrustedProxies = append(c.TrustedProxies, prefix)
+	}
+	if s := get("JWT_SECRET"); s != "" && len(s) < MinSecretBytes {
+		errs = append(errs, fmt.Errorf("JWT_SECRET is %d bytes; it must be at least %d (generate one with: openssl rand -hex 32)", len(s), MinSecretBytes))
+	}
+	if err := checkBlobSecret(c.BlobURL); err != nil {
+		errs = append(errs, err)
 	}
 	switch c.BillingProvider {
 	case "test-mode", "none":
@@ -229,6 +259,49 @@ func (c *Config) prepareLocalState(jwtSecret string) error {
 		c.BlobURL = "file://" + filepath.ToSlash(blobs) + "?" + q.Encode()
 	}
 	return nil
+}
+
+// MinSecretBytes is the shortest JWT_SECRET or BLOB_SECRET accepted: an
+// HMAC key shorter than its 256-bit output can be brute-forced offline from
+// one token or one signed URL.
+const MinSecretBytes = 32
+
+// checkBlobSecret refuses a file store whose signing key file (BLOB_SECRET,
+// mounted at secret_key_path) is shorter than MinSecretBytes. fileblob reads
+// the file verbatim, so its length is what counts.
+func checkBlobSecret(blobURL string) error {
+	u, err := url.Parse(blobURL)
+	if err != nil || u.Scheme != "file" {
+		return nil
+	}
+	path := u.Query().Get("secret_key_path")
+	if path == "" {
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read BLOB_URL secret_key_path %s: %w", path, err)
+	}
+	if len(b) < MinSecretBytes {
+		return fmt.Errorf("BLOB_SECRET (%s) is %d bytes; it must be at least %d (generate one with: openssl rand -hex 32)", path, len(b), MinSecretBytes)
+	}
+	return nil
+}
+
+// parsePrefix accepts a CIDR or a single address (a /32 or /128).
+func parsePrefix(s string) (netip.Prefix, error) {
+	if !strings.Contains(s, "/") {
+		a, err := netip.ParseAddr(s)
+		if err != nil {
+			return netip.Prefix{}, err
+		}
+		return netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()), nil
+	}
+	p, err := netip.ParsePrefix(s)
+	if err != nil {
+		return netip.Prefix{}, err
+	}
+	return p.Masked(), nil
 }
 
 // secretFile reads a secret, generating 32 random bytes (hex) on first use.

@@ -72,7 +72,10 @@ func emailKey(r *http.Request) (string, error) {
 	var v struct {
 		Email string `json:"email"`
 	}
-	_ = json.Unmarshal(body, &v)
+	// The handler's own decoder: an address it reads is the address counted
+	// here (a malformed body the handler refuses still counts against any
+	// address it named, and otherwise against the client).
+	_ = decodeStrict(bytes.NewReader(body), &v)
 	if email := account.NormalizeEmail(v.Email); email != "" {
 		return "email:" + email, nil
 	}
@@ -102,7 +105,7 @@ type authAnswer struct {
 }
 
 func issueSession(w http.ResponseWriter, tokens *auth.Tokens, status int, u account.User) error {
-	token, exp, err := tokens.Issue(u.ID)
+	token, exp, err := tokens.IssueSession(u.ID, u.SessionVersion)
 	if err != nil {
 		return err
 	}
@@ -394,11 +397,22 @@ func deleteLogo(accounts *account.Service) Handler {
 	}
 }
 
-// devOutbox lists mail the server would have sent (DEV_MODE only; the route
-// does not exist otherwise).
-func devOutbox(outbox *mail.Outbox) Handler {
+// devOutbox lists mail the server would have sent to the signed-in user's
+// own address (DEV_MODE only; the route does not exist otherwise). Other
+// people's mail holds their reset and verification links.
+func devOutbox(outbox *mail.Outbox, accounts *account.Service, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		WriteJSON(w, http.StatusOK, map[string]any{"messages": outbox.List()})
+		u, err := accounts.Get(r.Context(), d.DB, currentUser(r))
+		if err != nil {
+			return err
+		}
+		mine := []mail.Message{}
+		for _, m := range outbox.List() {
+			if strings.EqualFold(m.To, u.Email) {
+				mine = append(mine, m)
+			}
+		}
+		WriteJSON(w, http.StatusOK, map[string]any{"messages": mine})
 		return nil
 	}
 }

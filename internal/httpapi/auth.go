@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -14,10 +15,19 @@ var (
 	errSessionExpired = fault.New(fault.Unauthorized, "token_invalid", "Your session has expired. Please sign in again.")
 )
 
-// requireAuth admits requests carrying a valid bearer token and puts the user
-// id on the context (and on event metadata as the actor). Anything else is a
-// 401 envelope, which makes the web client clear its token and sign out.
-func requireAuth(tokens *auth.Tokens) func(http.Handler) http.Handler {
+// SessionChecker says whether a verified token's session is still open
+// (account.Service: session version current, token not signed out).
+type SessionChecker interface {
+	SessionValid(ctx context.Context, userID string, version int64, tokenID string) (bool, error)
+}
+
+// requireAuth admits requests carrying a valid bearer token whose session
+// is still open (checked on every request, so a password change or "sign
+// out everywhere" takes effect at once) and puts the user id on the context
+// (and on event metadata as the actor). Anything else is a 401 envelope,
+// which makes the web client clear its token and sign out. sessions may be
+// nil (routers without accounts, tests of the token alone).
+func requireAuth(tokens *auth.Tokens, sessions ...SessionChecker) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			h := r.Header.Get("Authorization")
@@ -26,14 +36,28 @@ func requireAuth(tokens *auth.Tokens) func(http.Handler) http.Handler {
 				WriteError(w, r, errSignInRequired)
 				return
 			}
-			userID, err := tokens.Verify(strings.TrimSpace(token))
+			sess, err := tokens.VerifySession(strings.TrimSpace(token))
 			if err != nil {
 				WriteError(w, r, errSessionExpired)
 				return
 			}
-			ctx := auth.WithUser(r.Context(), userID)
+			for _, check := range sessions {
+				if check == nil {
+					continue
+				}
+				ok, err := check.SessionValid(r.Context(), sess.UserID, sess.Version, sess.ID)
+				if err != nil {
+					WriteError(w, r, err)
+					return
+				}
+				if !ok {
+					WriteError(w, r, errSessionExpired)
+					return
+				}
+			}
+			ctx := auth.WithSession(r.Context(), sess)
 			md := eventstore.MetadataFrom(ctx)
-			md.Actor = "user-" + userID
+			md.Actor = "user-" + sess.UserID
 			ctx = eventstore.WithMetadata(ctx, md)
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})

@@ -175,9 +175,13 @@ func TestReadyzFollowsTheDatabase(t *testing.T) {
 
 func TestMetricsExposeRoutePatterns(t *testing.T) {
 	t.Parallel()
-	h := setup(t, nil)
+	m := metrics.New()
+	h := NewRouter(Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: m})
+	h.(*chi.Mux).Method("GET", "/api/test/typed", Handler(func(w http.ResponseWriter, r *http.Request) error {
+		return fault.New(fault.PaymentRequired, "no_credits", "Not enough AI credits.")
+	}))
 	do(t, h, "GET", "/api/test/typed", "")
-	rec, _ := do(t, h, "GET", "/metrics", "")
+	rec, _ := do(t, MetricsHandler(m), "GET", "/metrics", "")
 	require.Equal(t, http.StatusOK, rec.Code)
 	require.Contains(t, rec.Body.String(), `photo3d_http_request_duration_seconds_count{method="GET",route="/api/test/typed",status="402"} 1`)
 }

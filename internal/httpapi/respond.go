@@ -42,7 +42,17 @@ func DecodeJSON(r *http.Request, v any) error {
 			return fault.New(fault.UnsupportedMedia, "unsupported_media_type", "Send the request body as JSON (Content-Type: application/json).")
 		}
 	}
-	dec := json.NewDecoder(r.Body)
+	return decodeStrict(r.Body, v)
+}
+
+var errTrailingJSON = fault.New(fault.Invalid, "invalid_json", "The request body must be one JSON value with nothing after it.")
+
+// decodeStrict decodes exactly one JSON value and refuses anything after it
+// but whitespace. It is the one decoder of request bodies: the handlers and
+// the per-email rate limiter read the same bytes the same way, so a body
+// cannot mean one address to the limiter and another to the handler.
+func decodeStrict(body io.Reader, v any) error {
+	dec := json.NewDecoder(body)
 	if err := dec.Decode(v); err != nil {
 		var tooBig *http.MaxBytesError
 		switch {
@@ -58,10 +68,12 @@ func DecodeJSON(r *http.Request, v any) error {
 			return fault.Wrap(err, fault.Invalid, "invalid_json", "The request body is not valid JSON.")
 		}
 	}
-	// One JSON value per body: anything after it (a second object, stray
-	// bytes) is a mistake or an attempt to smuggle data past a proxy.
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return fault.New(fault.Invalid, "invalid_json", "The request body must hold exactly one JSON value.")
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return err
+		}
+		return errTrailingJSON
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -62,6 +63,18 @@ type Deps struct {
 	Media         *blob.Bucket  // avatars and logos, served under MediaPath
 	Outbox        *mail.Outbox  // mail kept for GET /api/dev/outbox; served only with DevMode
 	AuthRateLimit AuthRateLimit // sign-in, signup and reset attempts
+
+	// TrustedProxies are the CIDRs whose X-Forwarded-For is believed
+	// (TRUSTED_PROXIES); empty: the connection address is the client.
+	TrustedProxies []netip.Prefix
+	// HTTPSOnly: PUBLIC_BASE_URL is https, so answers carry HSTS.
+	HTTPSOnly bool
+}
+
+// MetricsHandler serves the api's Prometheus metrics; cmd/api mounts it on
+// its own internal listener (METRICS_ADDR), never on the public router.
+func MetricsHandler(m *metrics.Set) http.Handler {
+	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
 }
 
 // NewRouter returns the complete HTTP surface of the api binary.
@@ -73,6 +86,7 @@ func NewRouter(d Deps) http.Handler {
 		d.MaxBodyBytes = 1 << 20
 	}
 	r := chi.NewRouter()
+	r.Use(realClientIP(d.TrustedProxies))
 	r.Use(requestID(d.Logger))
 	var hist = d.Metrics
 	if hist != nil {
@@ -80,14 +94,14 @@ func NewRouter(d Deps) http.Handler {
 	} else {
 		r.Use(observe(nil))
 	}
-	r.Use(recoverer, securityHeaders, cors(d.CORSOrigins), largeBodyRoutes, accountUploadRoutes, limitBody(d.MaxBodyBytes))
+	r.Use(recoverer, securityHeaders(d.HTTPSOnly), cors(d.CORSOrigins), largeBodyRoutes, accountUploadRoutes, limitBody(d.MaxBodyBytes))
 	r.Use(compress()) // after the headers above are set; see compress.go
 
 	r.Get("/healthz", healthz)
 	r.Get("/readyz", readyz(d.DB))
-	if d.Metrics != nil {
-		r.Handle("/metrics", promhttp.HandlerFor(d.Metrics.Registry, promhttp.HandlerOpts{}))
-	}
+	// /metrics is not on this (public) router: MetricsHandler is served on
+	// the internal METRICS_ADDR, so route names, error rates and queue sizes
+	// are not readable from the internet.
 
 	if d.Blobs != nil && d.Blobs.ServedLocally() {
 		// Signed file-store URLs (PUT photo, GET model/thumbnail/photo); the
@@ -111,17 +125,22 @@ func NewRouter(d Deps) http.Handler {
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/google", googleLogin(d.Accounts, d.Tokens))
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/forgot-password", forgotPassword(d.Accounts))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/reset-password", resetPassword(d.Accounts))
+			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/verify-email", verifyEmail(d.Accounts))
 		}
 		api.Method("GET", "/config", publicConfig(d.Accounts))
-		if d.DevMode && d.Outbox != nil {
-			api.Method("GET", "/dev/outbox", devOutbox(d.Outbox))
-		}
 
 		// Routes for signed-in users.
 		api.Group(func(priv chi.Router) {
-			priv.Use(requireAuth(d.Tokens))
+			priv.Use(requireAuth(d.Tokens, sessionCheck(d.Accounts)))
 
 			if d.Accounts != nil {
+				priv.Method("POST", "/auth/logout", logout(d.Accounts))
+				priv.Method("POST", "/auth/logout-everywhere", logoutEverywhere(d.Accounts, d.Tokens))
+				priv.Method("POST", "/users/me/password", changePassword(d.Accounts, d.Tokens))
+				priv.Method("POST", "/users/me/verify-email", resendVerification(d.Accounts))
+				if d.DevMode && d.Outbox != nil {
+					priv.Method("GET", "/dev/outbox", devOutbox(d.Outbox, d.Accounts, d))
+				}
 				priv.Method("GET", "/users/me", getMe(d.Accounts, d))
 				priv.Method("PATCH", "/users/me", patchMe(d.Accounts))
 				priv.Method("POST", "/users/me/avatar", uploadAvatar(d.Accounts))
@@ -204,7 +223,7 @@ func NewRouter(d Deps) http.Handler {
 	mountPublicPages(r, d.PublicPages, d.PublicRateLimit)
 
 	if d.Web != nil {
-		r.NotFound(d.Web.ServeHTTP)
+		r.NotFound(appHeaders(d.Web).ServeHTTP)
 	}
 	return r
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"net/http"
 
 	"github.com/jackc/pgx/v5"
@@ -57,18 +58,16 @@ func changeSubscription(d Deps, r *http.Request, w http.ResponseWriter, fn func(
 
 func startTrial(subs *subscription.Service, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
+		// The trial length is the server's decision: a "days" the client
+		// sends is read (older clients send 7) and ignored, never trusted.
 		var body struct {
-			Days *int `json:"days"`
+			Days json.RawMessage `json:"days"`
 		}
 		if err := DecodeJSON(r, &body); err != nil {
 			return err
 		}
-		days := subscription.DefaultTrialDays
-		if body.Days != nil {
-			days = *body.Days
-		}
 		return changeSubscription(d, r, w, func(tx pgx.Tx) (subscription.View, error) {
-			return subs.StartTrial(r.Context(), tx, currentUser(r), days)
+			return subs.StartTrial(r.Context(), tx, currentUser(r), subscription.DefaultTrialDays)
 		})
 	}
 }

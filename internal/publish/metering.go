@@ -156,6 +156,33 @@ func (m *Meter) Take(ctx context.Context, userID, publicationID string) bool {
 	}
 }
 
+// Available reports, without consuming a view, whether userID's balance
+// can still serve publicationID: true while a lease has views left, false
+// while the owner is known to be exhausted, else it asks the ledger (by
+// leasing a block, as the next page view would). The model file and poster
+// of an exhausted publication are refused with it, so fetching them directly
+// is no way around the metered page.
+func (m *Meter) Available(ctx context.Context, userID, publicationID string) bool {
+	o := m.owner(userID)
+	now := m.now()
+	o.mu.Lock()
+	if c := o.cur; c != nil && c.served < c.granted && now.Before(c.serveUntil) {
+		o.mu.Unlock()
+		return true
+	}
+	if now.Before(o.exhaustedUntil) {
+		o.mu.Unlock()
+		return false
+	}
+	o.mu.Unlock()
+	ok, err := m.refill(ctx, o, publicationID)
+	if err != nil {
+		m.log.Error("lease public views", "err", err)
+		return false
+	}
+	return ok
+}
+
 // refill retires the current lease and leases a new block. Only one caller
 // per owner leases at a time; the others wait and then serve from the new
 // lease (or see the exhaustion).

@@ -64,6 +64,9 @@ const (
 	AddonKindViews    = "views"
 	DefaultCreditsBuy = CreditsPackSize
 	DefaultViewsBuy   = ViewsPackSize
+	// MaxAddonPacks bounds one purchase (100 packs): a client-chosen amount
+	// can never overflow the price arithmetic or a balance column.
+	MaxAddonPacks = 100
 )
 
 // Prices is the price list sent with the subscription view.
@@ -200,6 +203,7 @@ var (
 	errTrialNotFree = fault.New(fault.Conflict, "trial_not_available", "The free trial is only available on the Free plan.")
 	errTrialDays    = fault.New(fault.Invalid, "invalid_trial_days", "Trial length must be at least 1 day.")
 	errAddonAmount  = fault.New(fault.Invalid, "invalid_addon_amount", "Add-on amount must be at least 1.")
+	errAddonTooMany = fault.New(fault.Invalid, "invalid_addon_amount", "One purchase can be at most 100 packs (2,000 AI credits or 1,000,000 public views).")
 	errAddonKind    = fault.New(fault.Invalid, "invalid_addon_kind", `Add-on kind must be "credits" or "views".`)
 	errPlanChoice   = fault.New(fault.Invalid, "invalid_plan", `Plan must be "free" or "pro".`)
 )
@@ -225,6 +229,13 @@ func CheckAddon(kind string, amount int64) error {
 	}
 	if amount < 1 {
 		return errAddonAmount
+	}
+	size := int64(CreditsPackSize)
+	if kind == AddonKindViews {
+		size = ViewsPackSize
+	}
+	if amount > MaxAddonPacks*size {
+		return errAddonTooMany
 	}
 	return nil
 }

@@ -51,6 +51,8 @@ var (
 	ErrNotReceived = fault.New(fault.Invalid, "upload_incomplete", "This photo has not finished uploading. Please upload it again.")
 	// ErrAlreadyReceived refuses a second PUT to the same upload slot.
 	ErrAlreadyReceived = fault.New(fault.Conflict, "upload_already_received", "This photo was already uploaded. Start a new upload to send another one.")
+	// ErrPurged: the photo was deleted by the clean-up (unused for a day).
+	ErrPurged = fault.New(fault.Invalid, "upload_expired", "This photo was uploaded more than a day ago and never used, so it was deleted. Please upload it again.")
 	// ErrNotFound hides whether an upload exists or belongs to someone else.
 	ErrNotFound = fault.NotFoundf("Upload not found.")
 )
@@ -87,6 +89,7 @@ type Upload struct {
 	CreatedAt    time.Time
 	DeclaredSize int64
 	DeclaredType string
+	Purged       bool // its bytes were deleted by the clean-up (see CleanupWorker)
 }
 
 // Completed reports whether the bytes arrived and passed the checks.
@@ -105,6 +108,7 @@ type Service struct {
 	blobs   *blobstore.Store
 	baseURL string
 	now     func() time.Time
+	quota   QuotaFunc
 }
 
 // NewService builds the service; baseURL is PUBLIC_BASE_URL (public and
@@ -164,11 +168,20 @@ func (s *Service) Create(ctx context.Context, userID string, in CreateInput) (Sl
 	}
 	now := s.now().UTC()
 	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		if err := lockQuota(ctx, tx, userID); err != nil {
+			return err
+		}
+		if err := s.checkQuota(ctx, tx, userID, in.Size); err != nil {
+			return err
+		}
 		_, err := s.events.Append(ctx, tx, events.Stream{Type: events.StreamUpload, ID: uploadID}, 0, events.UploadCreated{
 			UploadID: uploadID, UserID: userID, Filename: filename, ContentType: ct, Size: in.Size, BlobKey: key, At: now,
 		})
 		return err
 	})
+	if fault.IsKind(err, fault.RateLimited) {
+		return Slot{}, err
+	}
 	if err != nil {
 		return Slot{}, fmt.Errorf("create upload: %w", err)
 	}
@@ -199,6 +212,9 @@ func (s *Service) UploadContent(ctx context.Context, userID, filename string, bo
 	info, data, err := imagecheck.CheckReader(body)
 	if err != nil {
 		return Upload{}, CheckFault(err)
+	}
+	if err := s.checkQuota(ctx, s.db, userID, int64(len(data))); err != nil {
+		return Upload{}, err
 	}
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -318,6 +334,9 @@ func (s *Service) Resolve(ctx context.Context, userID, imageURL string) (Upload,
 	if err != nil {
 		return Upload{}, err
 	}
+	if up.Purged {
+		return Upload{}, ErrPurged
+	}
 	if up.Completed() {
 		return up, nil
 	}
@@ -347,12 +366,12 @@ func (s *Service) Resolve(ctx context.Context, userID, imageURL string) (Upload,
 	return up, err
 }
 
-const uploadColumns = `id, user_id, filename, blob_key, status, content_type, bytes, width, height, created_at, declared_size, declared_type`
+const uploadColumns = `id, user_id, filename, blob_key, status, content_type, bytes, width, height, created_at, declared_size, declared_type, purged_at IS NOT NULL`
 
 func scanUpload(row pgx.Row) (Upload, error) {
 	var u Upload
 	err := row.Scan(&u.ID, &u.UserID, &u.Filename, &u.BlobKey, &u.Status, &u.ContentType, &u.Bytes, &u.Width, &u.Height,
-		&u.CreatedAt, &u.DeclaredSize, &u.DeclaredType)
+		&u.CreatedAt, &u.DeclaredSize, &u.DeclaredType, &u.Purged)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Upload{}, ErrNotFound
 	}

@@ -54,6 +54,7 @@ export const publicOnlyRoutes: RouteObject[] = [
 export const openRoutes: RouteObject[] = [
   { path: 'forgot-password', element: lazyPage(() => import('../features/auth/forgot-password-page')) },
   { path: 'reset-password', element: lazyPage(() => import('../features/auth/reset-password-page')) },
+  { path: 'verify-email', element: lazyPage(() => import('../features/auth/verify-email-page')) },
 ];
 
 function Root() {

@@ -1,0 +1,75 @@
+package config
+
+import (
+	"io"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func load(t *testing.T, env map[string]string) (*Config, error) {
+	t.Helper()
+	if _, ok := env["DATA_DIR"]; !ok {
+		env["DATA_DIR"] = t.TempDir()
+	}
+	return Load("api", nil, func(k string) string { return env[k] }, io.Discard)
+}
+
+// Item 6 of the security review: billing fails closed. A server that forgot
+// BILLING_PROVIDER refuses purchases; only DEV_MODE (or an explicit
+// test-mode, as `make run` sets) grants them unpaid.
+func TestSecurityBillingFailsClosedByDefault(t *testing.T) {
+	t.Parallel()
+	c, err := load(t, map[string]string{})
+	require.NoError(t, err)
+	require.Equal(t, "none", c.BillingProvider)
+	c, err = load(t, map[string]string{"DEV_MODE": "true"})
+	require.NoError(t, err)
+	require.Equal(t, "test-mode", c.BillingProvider)
+	c, err = load(t, map[string]string{"BILLING_PROVIDER": "test-mode"})
+	require.NoError(t, err)
+	require.Equal(t, "test-mode", c.BillingProvider)
+}
+
+// Item 7: secrets shorter than 32 bytes are refused at start-up with a
+// message saying how to make one; generated ones satisfy the rule.
+func TestSecurityShortSecretsAreRefused(t *testing.T) {
+	t.Parallel()
+	_, err := load(t, map[string]string{"JWT_SECRET": "CHANGE-ME"})
+	require.ErrorContains(t, err, "JWT_SECRET is 9 bytes; it must be at least 32")
+	require.ErrorContains(t, err, "openssl rand -hex 32")
+
+	dir := t.TempDir()
+	key := filepath.Join(dir, "blob-secret")
+	require.NoError(t, os.WriteFile(key, []byte("CHANGE-ME"), 0o600))
+	blobURL := "file://" + filepath.ToSlash(dir) + "/blobs?base_url=http://x/blobs&secret_key_path=" + key
+	_, err = load(t, map[string]string{"JWT_SECRET": strings.Repeat("k", 32), "BLOB_URL": blobURL})
+	require.ErrorContains(t, err, "BLOB_SECRET")
+	require.ErrorContains(t, err, "at least 32")
+
+	require.NoError(t, os.WriteFile(key, []byte(strings.Repeat("b", 32)), 0o600))
+	_, err = load(t, map[string]string{"JWT_SECRET": strings.Repeat("k", 32), "BLOB_URL": blobURL})
+	require.NoError(t, err)
+
+	// Generated secrets (DATA_DIR) are long enough.
+	c, err := load(t, map[string]string{})
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(c.JWTSecret), MinSecretBytes)
+	require.GreaterOrEqual(t, len(c.BlobSecret), MinSecretBytes)
+}
+
+// Item 3: TRUSTED_PROXIES takes CIDRs (and single addresses); anything
+// else stops the start.
+func TestTrustedProxiesParse(t *testing.T) {
+	t.Parallel()
+	c, err := load(t, map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8, 192.168.1.7,fd00::/8"})
+	require.NoError(t, err)
+	require.Equal(t, []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.168.1.7/32"),
+		netip.MustParsePrefix("fd00::/8")}, c.TrustedProxies)
+	_, err = load(t, map[string]string{"TRUSTED_PROXIES": "everyone"})
+	require.ErrorContains(t, err, "TRUSTED_PROXIES")
+}

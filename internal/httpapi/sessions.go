@@ -1,0 +1,89 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/photo3d/photo3d/internal/account"
+	"github.com/photo3d/photo3d/internal/auth"
+)
+
+// sessionCheck is the accounts service as requireAuth's session check, or
+// nil on routers without accounts.
+func sessionCheck(accounts *account.Service) SessionChecker {
+	if accounts == nil {
+		return nil
+	}
+	return accounts
+}
+
+// logout ends the token that made the request (POST /api/auth/logout).
+func logout(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		sess, _ := auth.SessionFrom(r.Context())
+		if err := accounts.SignOut(r.Context(), sess.UserID, sess.ID, sess.ExpiresAt); err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, messageAnswer{Message: "You have been signed out."})
+		return nil
+	}
+}
+
+// logoutEverywhere ends every session of the user and answers with a fresh
+// token for this device (POST /api/auth/logout-everywhere).
+func logoutEverywhere(accounts *account.Service, tokens *auth.Tokens) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		u, err := accounts.SignOutEverywhere(r.Context(), currentUser(r))
+		if err != nil {
+			return err
+		}
+		return issueSession(w, tokens, http.StatusOK, u)
+	}
+}
+
+// changePassword checks the current password, sets the new one, ends every
+// other session and answers with a fresh token (POST /api/users/me/password).
+func changePassword(accounts *account.Service, tokens *auth.Tokens) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			CurrentPassword string `json:"currentPassword"`
+			NewPassword     string `json:"newPassword"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		u, err := accounts.ChangePassword(r.Context(), currentUser(r), body.CurrentPassword, body.NewPassword)
+		if err != nil {
+			return err
+		}
+		return issueSession(w, tokens, http.StatusOK, u)
+	}
+}
+
+// verifyEmail uses the link mailed at sign-up (POST /api/auth/verify-email;
+// no sign-in needed, the token is the proof).
+func verifyEmail(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			Token string `json:"token"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		if _, err := accounts.VerifyEmail(r.Context(), body.Token); err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, messageAnswer{Message: account.MsgEmailVerified})
+		return nil
+	}
+}
+
+// resendVerification mails a new link (POST /api/users/me/verify-email).
+func resendVerification(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if err := accounts.ResendVerification(r.Context(), currentUser(r)); err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, messageAnswer{Message: "We have sent a new verification link to your email address."})
+		return nil
+	}
+}
