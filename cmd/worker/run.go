@@ -19,8 +19,8 @@ import (
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/account"
-	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/blobstore"
+	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/config"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/job"
