@@ -1,0 +1,41 @@
+import { Link, useNavigate } from 'react-router';
+import { LoadingScreen } from '../../components/loading-screen';
+import { useGetSubscriptionQuery } from '../subscription/subscription-api';
+import { useCreateGalleryMutation, useSetGalleryProductsMutation } from './galleries-api';
+import { GalleryEditor, type GalleryDraft } from './gallery-editor';
+import { ProGate } from './pro-gate';
+import './galleries.css';
+
+/** /workspace/gallery/create — name, description, products and cover; then opens the new gallery. */
+export default function GalleryCreatePage() {
+  const navigate = useNavigate();
+  const { data: sub, isLoading } = useGetSubscriptionQuery();
+  const [create, { isLoading: creating }] = useCreateGalleryMutation();
+  const [setProducts, { isLoading: setting }] = useSetGalleryProductsMutation();
+
+  const submit = async (d: GalleryDraft) => {
+    const g = await create({ name: d.name, description: d.description }).unwrap();
+    if (d.productIds.length) await setProducts({ id: g.id, productIds: d.productIds, coverProductId: d.coverProductId }).unwrap();
+    navigate(`/workspace/gallery/${encodeURIComponent(g.id)}`, { replace: true });
+  };
+
+  return (
+    <div className="page page-narrow gallery-create">
+      <Link to="/workspace/gallery" className="btn btn--ghost btn--sm">
+        ← Back to galleries
+      </Link>
+      <header className="page__header">
+        <h1 className="page__title">New gallery</h1>
+      </header>
+      {isLoading ? (
+        <LoadingScreen />
+      ) : !sub?.canUseGalleries ? (
+        <ProGate sub={sub} />
+      ) : (
+        <div className="card">
+          <GalleryEditor initial={{ name: '', description: '', productIds: [], coverProductId: null }} submitLabel="Create gallery" busy={creating || setting} onSubmit={submit} />
+        </div>
+      )}
+    </div>
+  );
+}
