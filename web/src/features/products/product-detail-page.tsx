@@ -184,6 +184,8 @@ function ViewerPanel({ product: p, publication, onShare }: { product: ProductDet
     const el = viewer.current;
     if (!el) return;
     el.autoRotate = false;
+    // model-viewer stops 22.5° short of the pole by default; Top-Down needs the pole.
+    el.setAttribute('min-camera-orbit', 'auto 0deg auto');
     el.cameraOrbit = orbit;
   };
 

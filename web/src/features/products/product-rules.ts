@@ -125,12 +125,6 @@ export function atProductLimit(limit: number | null | undefined, used: number | 
   return typeof limit === 'number' && (used ?? 0) >= limit;
 }
 
-/** The 800×600 iframe embed code with fullscreen allowed (spec §7). */
-export function embedCode(embedURL: string, title: string): string {
-  const safe = title.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
-  return `<iframe src="${embedURL}" title="${safe}" width="800" height="600" allow="fullscreen; xr-spatial-tracking" allowfullscreen style="border:0"></iframe>`;
-}
-
 /** Camera presets (spec §2 product detail): orbit strings for model-viewer. */
 export const CAMERA_PRESETS = [
   { label: 'Front', orbit: '0deg 75deg auto' },
