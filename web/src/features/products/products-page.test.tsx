@@ -70,6 +70,7 @@ describe('My Products', () => {
     expect(screen.getByRole('button', { name: 'Prev' })).toBeDisabled();
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(screen.getByTestId('range-text')).toHaveTextContent('11–12 of 12'));
+    await waitFor(() => expect(screen.getAllByTestId('product-card')).toHaveLength(2));
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
     expect(router.state.location.search).toBe('?page=2');
     // The card: real thumbnail, name, first tag or a dash, Manage.
