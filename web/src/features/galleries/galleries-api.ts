@@ -15,7 +15,7 @@ export const galleriesApi = api.enhanceEndpoints({ addTagTypes: ['Gallery'] }).i
       transformResponse: parseGalleryDetail,
       providesTags: (_r, _e, id) => [{ type: 'Gallery', id }],
     }),
-    createGallery: build.mutation<Gallery, { name: string; description: string }>({
+    createGallery: build.mutation<Gallery, { name: string; description: string; productIds: string[]; coverProductId?: string }>({
       query: (body) => ({ url: '/galleries', method: 'POST', body }),
       transformResponse: parseGallery,
       invalidatesTags: [{ type: 'Gallery', id: 'LIST' }, 'Subscription', 'Dashboard', 'Search'],

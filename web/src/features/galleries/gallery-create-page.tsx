@@ -1,7 +1,7 @@
 import { Link, useNavigate } from 'react-router';
 import { LoadingScreen } from '../../components/loading-screen';
 import { useGetSubscriptionQuery } from '../subscription/subscription-api';
-import { useCreateGalleryMutation, useSetGalleryProductsMutation } from './galleries-api';
+import { useCreateGalleryMutation } from './galleries-api';
 import { GalleryEditor, type GalleryDraft } from './gallery-editor';
 import { ProGate } from './pro-gate';
 import './galleries.css';
@@ -11,11 +11,9 @@ export default function GalleryCreatePage() {
   const navigate = useNavigate();
   const { data: sub, isLoading } = useGetSubscriptionQuery();
   const [create, { isLoading: creating }] = useCreateGalleryMutation();
-  const [setProducts, { isLoading: setting }] = useSetGalleryProductsMutation();
 
   const submit = async (d: GalleryDraft) => {
-    const g = await create({ name: d.name, description: d.description }).unwrap();
-    if (d.productIds.length) await setProducts({ id: g.id, productIds: d.productIds, coverProductId: d.coverProductId }).unwrap();
+    const g = await create({ name: d.name, description: d.description, productIds: d.productIds, ...(d.coverProductId ? { coverProductId: d.coverProductId } : {}) }).unwrap();
     navigate(`/workspace/gallery/${encodeURIComponent(g.id)}`, { replace: true });
   };
 
@@ -33,7 +31,7 @@ export default function GalleryCreatePage() {
         <ProGate sub={sub} />
       ) : (
         <div className="card">
-          <GalleryEditor initial={{ name: '', description: '', productIds: [], coverProductId: null }} submitLabel="Create gallery" busy={creating || setting} onSubmit={submit} />
+          <GalleryEditor initial={{ name: '', description: '', productIds: [], coverProductId: null }} submitLabel="Create gallery" busy={creating} onSubmit={submit} />
         </div>
       )}
     </div>

@@ -23,7 +23,7 @@ describe('gallery rules', () => {
   });
 
   it('reads the cover thumbnail from the server', () => {
-    expect(parseGallery({ id: 'g', name: 'n', coverURL: '/blobs?x' }).coverURL).toBe('/blobs?x');
+    expect(parseGallery({ id: 'g', name: 'n', coverUrl: '/blobs?x' }).coverURL).toBe('/blobs?x');
     expect(parseGallery({ id: 'g', name: 'n', status: 'weird' }).status).toBe('ready');
   });
 });

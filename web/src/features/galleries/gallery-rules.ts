@@ -37,7 +37,6 @@ const strOrNull = (v: unknown): string | null => (typeof v === 'string' && v ? v
 
 export function parseGallery(raw: unknown): Gallery {
   const r = (raw ?? {}) as Record<string, unknown>;
-  const cover = (r.cover ?? {}) as Record<string, unknown>;
   return {
     id: str(r.id),
     name: str(r.name),
@@ -46,7 +45,7 @@ export function parseGallery(raw: unknown): Gallery {
     tags: Array.isArray(r.tags) ? r.tags.filter((t): t is string => typeof t === 'string') : [],
     productCount: typeof r.productCount === 'number' ? r.productCount : Array.isArray(r.productIds) ? r.productIds.length : 0,
     coverProductId: strOrNull(r.coverProductId),
-    coverURL: strOrNull(r.coverURL ?? r.coverThumbnailURL ?? r.thumbnailURL ?? cover.thumbnailURL),
+    coverURL: strOrNull(r.coverUrl ?? r.coverURL),
     createdAt: str(r.createdAt),
     updatedAt: str(r.updatedAt),
   };

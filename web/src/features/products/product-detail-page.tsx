@@ -323,8 +323,11 @@ function Timeline({ product: p }: { product: ProductDetail }) {
       ) : (
         <ol className="timeline" data-testid="timeline">
           {p.timeline.map((e, i) => (
-            <li key={`${e.type}-${i}`}>
-              <span>{e.label || e.type}</span>
+            <li key={`${e.kind}-${i}`} data-kind={e.kind}>
+              <span>
+                {e.label || e.kind}
+                {e.detail && <span className="muted"> · {e.detail}</span>}
+              </span>
               {e.at && (
                 <time className="muted" dateTime={e.at} title={new Date(e.at).toLocaleString()}>
                   {relativeTime(e.at)}
@@ -374,7 +377,7 @@ function DetailsPanel({ product: p }: { product: ProductDetail }) {
     if (!name.trim()) return setProblem('Give the product a name.');
     const u = normalizeProductURL(url);
     if ('error' in u) return setProblem(u.error);
-    const res = await update({ id: p.id, name: name.trim(), productURL: u.url, description, tags, ...(catalogId && catalogId !== p.catalogId ? { catalogId } : {}) });
+    const res = await update({ id: p.id, name: name.trim(), productUrl: u.url, description, tags, ...(catalogId && catalogId !== p.catalogId ? { catalogId } : {}) });
     if ('error' in res && res.error) return setProblem(errorMessage(res.error, 'The details could not be saved.'));
     setUrl(u.url);
     flashSaved();

@@ -31,8 +31,9 @@ describe('product rules', () => {
   it('reads a product and its timeline defensively', () => {
     const p = parseProduct({ id: 'p1', name: 'Vase', status: 'failed', tags: ['a', 3] });
     expect(p).toMatchObject({ id: 'p1', name: 'Vase', status: 'error', tags: ['a'], thumbnailURL: null, description: '' });
-    const d = parseProductDetail({ id: 'p1', timeline: [{ type: 'product.created', label: 'Product created', at: '2026-01-01T00:00:00Z' }] });
-    expect(d.timeline).toEqual([{ type: 'product.created', label: 'Product created', at: '2026-01-01T00:00:00Z' }]);
+    const d = parseProductDetail({ id: 'p1', modelUrl: '/m.glb', thumbnailUrl: '/t.png', productUrl: 'https://x.example/a', timeline: [{ kind: 'materials_mapped', label: 'Materials mapped', detail: '3 parts', at: '2026-01-01T00:00:00Z' }] });
+    expect(d).toMatchObject({ modelURL: '/m.glb', thumbnailURL: '/t.png', productURL: 'https://x.example/a' });
+    expect(d.timeline).toEqual([{ kind: 'materials_mapped', label: 'Materials mapped', detail: '3 parts', at: '2026-01-01T00:00:00Z' }]);
   });
 
   it('names screenshots after the product', () => {

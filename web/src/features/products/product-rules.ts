@@ -21,8 +21,10 @@ export interface Product {
 
 /** One entry of the product's history (GET /api/products/{id} → timeline). */
 export interface TimelineEvent {
-  type: string;
+  kind: string;
   label: string;
+  /** Extra words: parts mapped, a failure reason, a share path. */
+  detail: string;
   at: string;
 }
 
@@ -64,14 +66,14 @@ export function parseProduct(raw: unknown): Product {
     id: str(r.id),
     name: str(r.name),
     description: str(r.description),
-    productURL: str(r.productURL ?? r.productUrl),
+    productURL: str(r.productUrl ?? r.productURL),
     tags: Array.isArray(r.tags) ? r.tags.filter((t): t is string => typeof t === 'string') : [],
     catalogId: str(r.catalogId),
     status: status(r.status),
     failureReason: strOrNull(r.failureReason),
-    jobId: strOrNull(r.jobId ?? r.blueprintId),
-    modelURL: strOrNull(r.modelURL),
-    thumbnailURL: strOrNull(r.thumbnailURL),
+    jobId: strOrNull(r.blueprintId ?? r.jobId),
+    modelURL: strOrNull(r.modelUrl ?? r.modelURL),
+    thumbnailURL: strOrNull(r.thumbnailUrl ?? r.thumbnailURL),
     createdAt: str(r.createdAt),
     updatedAt: str(r.updatedAt),
   };
@@ -79,12 +81,12 @@ export function parseProduct(raw: unknown): Product {
 
 export function parseProductDetail(raw: unknown): ProductDetail {
   const r = (raw ?? {}) as Record<string, unknown>;
-  const list = Array.isArray(r.timeline) ? r.timeline : Array.isArray(r.events) ? r.events : [];
+  const list = Array.isArray(r.timeline) ? r.timeline : [];
   return {
     ...parseProduct(raw),
     timeline: list.map((e) => {
       const x = (e ?? {}) as Record<string, unknown>;
-      return { type: str(x.type), label: str(x.label ?? x.title), at: str(x.at ?? x.occurredAt ?? x.time) };
+      return { kind: str(x.kind ?? x.type), label: str(x.label), detail: str(x.detail), at: str(x.at) };
     }),
   };
 }

@@ -22,7 +22,7 @@ export interface ProductPatch {
   id: string;
   name?: string;
   description?: string;
-  productURL?: string;
+  productUrl?: string;
   tags?: string[];
   catalogId?: string;
 }

@@ -19,13 +19,13 @@ function product(i: number, over: Record<string, unknown> = {}) {
     id: `p${i}`,
     name: `Product ${i}`,
     description: '',
-    productURL: '',
+    productUrl: '',
     tags: i % 2 ? [`tag${i}`] : [],
     catalogId: 'c1',
     status: 'ready',
     jobId: `j${i}`,
-    modelURL: `/blobs?obj=models/${i}.glb`,
-    thumbnailURL: `/blobs?obj=thumbs/${i}.png`,
+    modelUrl: `/blobs?obj=models/${i}.glb`,
+    thumbnailUrl: `/blobs?obj=thumbs/${i}.png`,
     createdAt: '2026-03-01T10:00:00Z',
     updatedAt: '2026-03-01T10:00:00Z',
     ...over,
@@ -145,8 +145,8 @@ describe('Product detail', () => {
       'GET /api/products/p1': () => ({
         ...product(1, { tags: ['oak'] }),
         timeline: [
-          { type: 'product.created', label: 'Product created', at: '2026-03-01T10:00:00Z' },
-          { type: 'product.model_attached', label: 'Mesh reconstruction', at: '2026-03-01T10:00:05Z' },
+          { kind: 'product_created', label: 'Product created', at: '2026-03-01T10:00:00Z' },
+          { kind: 'mesh_reconstruction', label: 'Mesh reconstruction complete', at: '2026-03-01T10:00:05Z' },
         ],
       }),
       'PATCH /api/products/p1': ({ body }) => {
@@ -157,7 +157,7 @@ describe('Product detail', () => {
     render('/workspace/product/p1');
     expect(await screen.findByRole('heading', { name: 'Product 1', level: 1 })).toBeInTheDocument();
     expect(screen.getByTestId('product-status')).toHaveTextContent('Ready');
-    expect(within(screen.getByTestId('timeline')).getByText('Mesh reconstruction')).toBeInTheDocument();
+    expect(within(screen.getByTestId('timeline')).getByText('Mesh reconstruction complete')).toBeInTheDocument();
     for (const name of ['3D View', 'AR Preview']) expect(screen.getByRole('tab', { name })).toBeInTheDocument();
     for (const name of ['Reset', 'Screenshot', 'Embed', 'Front', 'Side', 'Top-Down']) expect(screen.getByRole('button', { name })).toBeInTheDocument();
 
@@ -170,7 +170,7 @@ describe('Product detail', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Remove tag oak' }));
     await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
     await waitFor(() => expect(saved).toHaveLength(1));
-    expect(saved[0]).toEqual({ name: 'Oak Vase', productURL: 'https://shop.example.com/vase', description: 'Hand turned.', tags: ['walnut'] });
+    expect(saved[0]).toEqual({ name: 'Oak Vase', productUrl: 'https://shop.example.com/vase', description: 'Hand turned.', tags: ['walnut'] });
     expect(await screen.findByText('Saved.')).toBeInTheDocument();
   });
 });
