@@ -15,7 +15,7 @@ export interface CatalogList {
   totalProducts: number;
 }
 
-export const MAX_CATALOG_NAME = 80;
+export const MAX_CATALOG_NAME = 100;
 export const MAX_CATALOG_DESCRIPTION = 500;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');

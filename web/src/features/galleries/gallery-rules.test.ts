@@ -18,7 +18,7 @@ describe('gallery rules', () => {
 
   it('names are required and bounded', () => {
     expect(validateGalleryName('  ')).not.toBeNull();
-    expect(validateGalleryName('x'.repeat(81))).not.toBeNull();
+    expect(validateGalleryName('x'.repeat(101))).not.toBeNull();
     expect(validateGalleryName('Living room')).toBeNull();
   });
 

@@ -28,7 +28,7 @@ export const EMPTY_TITLE = 'No galleries match your filters';
 /** Gallery labels in the list: error reads Needs attention (spec §3). */
 export const GALLERY_STATUS_LABEL: Record<ItemStatus, string> = { ready: 'Ready', processing: 'Processing', error: 'Needs attention' };
 
-export const MAX_GALLERY_NAME = 80;
+export const MAX_GALLERY_NAME = 100;
 export const MAX_GALLERY_DESCRIPTION = 500;
 export const MAX_GALLERY_PRODUCTS = 50;
 

@@ -49,8 +49,8 @@ export const EMPTY_TEXT = 'Try adjusting your search terms or clear the status f
 export const BUILD_FAILED_TEXT = 'The build stopped. Try a different angle or hit retry to run it again.';
 
 export const MAX_TAGS = 20;
-export const MAX_TAG_LENGTH = 40;
-export const MAX_NAME_LENGTH = 120;
+export const MAX_TAG_LENGTH = 30;
+export const MAX_NAME_LENGTH = 100;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
