@@ -10,6 +10,9 @@ var domain = sync.OnceValue(func() *Registry {
 	all = append(all, uploadEvents()...)
 	all = append(all, jobEvents()...)
 	all = append(all, publicationEvents()...)
+	all = append(all, catalogEvents()...)
+	all = append(all, productEvents()...)
+	all = append(all, galleryEvents()...)
 	return NewRegistry(all...)
 })
 

@@ -24,6 +24,7 @@ import (
 	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
+	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/config"
 	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/dispatch"
@@ -75,7 +76,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	ms := metrics.New()
 	ms.RegisterDatabase(pool, nil, log)
 	store := eventstore.New(events.Domain(),
-		eventstore.WithInline(upload.Projection{}, job.Projection{}, publish.Projection{}),
+		eventstore.WithInline(upload.Projection{}, job.Projection{}, publish.Projection{}, catalog.Projection{}),
 		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }))
 	// Insert-only: no Queues and never started, so the api never works jobs.
 	riverClient, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: log})
@@ -91,6 +92,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	uploads := upload.NewService(pool, store, blobs, cfg.PublicBaseURL)
 	credits := subscription.NewService(store, subscription.BillingFor(cfg.BillingProvider))
 	jobs := job.NewService(pool, dispatch.New(store, riverClient), uploads, blobs, credits)
+	catalogue := catalog.NewService(pool, store, jobs, catalog.SubscriptionPlans{Subscriptions: credits})
 
 	// Account mail: SMTP when configured (sent in the background, so timing
 	// never reveals whether an address has an account), else the log plus,
@@ -158,6 +160,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Blobs:         blobs,
 		DevMode:       cfg.DevMode,
 		Reconstructor: cfg.Reconstructor,
+		Catalog:       catalogue,
 
 		Accounts:      accounts,
 		Subscriptions: credits,

@@ -19,6 +19,7 @@ import (
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/account"
+	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/config"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/job"
@@ -56,7 +57,7 @@ func open(ctx context.Context, name string, args []string, getenv func(string) s
 	}
 	ms := metrics.New()
 	store := eventstore.New(events.Domain(),
-		eventstore.WithInline(upload.Projection{}, job.Projection{}),
+		eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{}),
 		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }))
 	return &deps{cfg: cfg, log: log, pool: pool, store: store, metrics: ms}, nil
 }
@@ -238,7 +239,7 @@ func migrateCmd(ctx context.Context, args []string, getenv func(string) string, 
 
 func replayCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) < 1 || args[0] == "" || args[0][0] == '-' {
-		return errors.New("usage: worker replay NAME (notifications, workspace_items, accounts, subscriptions)")
+		return errors.New("usage: worker replay NAME (notifications, workspace_items, accounts, subscriptions, catalogue)")
 	}
 	name := args[0]
 	d, err := open(ctx, "worker replay", args[1:], getenv, stdout, stderr)
@@ -251,6 +252,9 @@ func replayCmd(ctx context.Context, args []string, getenv func(string) string, s
 	inline := map[string]func(context.Context, pgx.Tx, *eventstore.Store) error{
 		"accounts":      account.Rebuild,
 		"subscriptions": subscription.Rebuild,
+		"catalogue": func(ctx context.Context, tx pgx.Tx, _ *eventstore.Store) error {
+			return catalog.Rebuild(ctx, tx)
+		},
 	}
 	if rebuild, ok := inline[name]; ok {
 		start := time.Now()

@@ -13,6 +13,7 @@ import (
 	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
+	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/job"
@@ -47,6 +48,9 @@ type Deps struct {
 	Reconstructor string // shown by the pipeline health check
 	// IsAdmin grants the debug endpoints on any job; nil means no admins.
 	IsAdmin func(ctx context.Context, userID string) (bool, error)
+
+	// Catalogue: catalogs, products and galleries (also feeds GET /subscription usage).
+	Catalog *catalog.Service
 
 	Publications    *publish.Service // share links, embeds, QR codes
 	PublicPages     *publish.Pages   // /v/{slug}, /embed/{slug} and their assets
@@ -153,6 +157,27 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("GET", "/blueprints/{id}", getBlueprint(d.Jobs))
 				priv.Method("PATCH", "/blueprints/{id}", renameBlueprint(d.Jobs))
 				priv.Method("DELETE", "/blueprints/{id}", deleteBlueprint(d.Jobs))
+			}
+
+			if d.Catalog != nil {
+				priv.Method("GET", "/catalogs", listCatalogs(d.Catalog))
+				priv.Method("POST", "/catalogs", createCatalog(d.Catalog))
+				priv.Method("GET", "/catalogs/{id}", getCatalog(d.Catalog))
+				priv.Method("PATCH", "/catalogs/{id}", patchCatalog(d.Catalog))
+				priv.Method("DELETE", "/catalogs/{id}", deleteCatalog(d.Catalog))
+				priv.Method("GET", "/catalogs/{id}/products", catalogProducts(d.Catalog))
+				priv.Method("GET", "/products", listProducts(d.Catalog))
+				priv.Method("POST", "/products", createProduct(d.Catalog))
+				priv.Method("GET", "/products/{id}", getProduct(d.Catalog))
+				priv.Method("PATCH", "/products/{id}", patchProduct(d.Catalog))
+				priv.Method("DELETE", "/products/{id}", deleteProduct(d.Catalog))
+				priv.Method("POST", "/products/{id}/rebuild", rebuildProduct(d.Catalog))
+				priv.Method("GET", "/galleries", listGalleries(d.Catalog))
+				priv.Method("POST", "/galleries", createGallery(d.Catalog))
+				priv.Method("GET", "/galleries/{id}", getGallery(d.Catalog))
+				priv.Method("PATCH", "/galleries/{id}", patchGallery(d.Catalog))
+				priv.Method("DELETE", "/galleries/{id}", deleteGallery(d.Catalog))
+				priv.Method("PUT", "/galleries/{id}/products", putGalleryProducts(d.Catalog))
 			}
 
 			priv.Method("POST", "/publications", createPublication(d.Publications))

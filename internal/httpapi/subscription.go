@@ -9,13 +9,27 @@ import (
 	"github.com/photo3d/photo3d/internal/subscription"
 )
 
+// subscriptionView adds the catalogue's usage to the subscription: products
+// and galleries used against productLimit and galleryLimit (null = unlimited).
+type subscriptionView struct {
+	subscription.View
+	ProductsUsed  int `json:"productsUsed"`
+	GalleriesUsed int `json:"galleriesUsed"`
+}
+
 func getSubscription(subs *subscription.Service, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		v, err := subs.Get(r.Context(), d.DB, currentUser(r))
 		if err != nil {
 			return err
 		}
-		WriteJSON(w, http.StatusOK, v)
+		out := subscriptionView{View: v}
+		if d.Catalog != nil {
+			if out.ProductsUsed, out.GalleriesUsed, err = d.Catalog.Usage(r.Context(), currentUser(r)); err != nil {
+				return err
+			}
+		}
+		WriteJSON(w, http.StatusOK, out)
 		return nil
 	}
 }

@@ -49,27 +49,58 @@ func (s *Service) Create(ctx context.Context, userID, imageURL string) (Job, err
 	if err != nil {
 		return Job{}, err
 	}
-	id, err := uuid.NewV7()
-	if err != nil {
-		return Job{}, fmt.Errorf("new job id: %w", err)
-	}
-	jobID := id.String()
-	now := s.now().UTC()
-	queued := events.JobQueued{JobID: jobID, UserID: userID, UploadID: up.ID, Name: defaultName(up.Filename, now),
-		ImageKey: up.BlobKey, At: now}
+	var jobID string
 	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
-		if err := s.credits.ReserveCredits(ctx, tx, userID, jobID, CreditsPerBuild); err != nil {
-			return err
-		}
-		_, err := s.dispatch.Append(ctx, tx, jobStream(jobID), 0, []events.Event{queued},
-			river.InsertManyParams{Args: ReconstructArgs{JobID: jobID}, InsertOpts: &river.InsertOpts{
-				Queue: QueueReconstruct, MaxAttempts: MaxAttempts}})
+		var err error
+		jobID, err = s.queueTx(ctx, tx, userID, up.ID, up.BlobKey, defaultName(up.Filename, s.now().UTC()))
 		return err
 	})
 	if err != nil {
 		return Job{}, err
 	}
 	return Lookup(ctx, s.db, userID, jobID)
+}
+
+// queueTx reserves the build's credit (402 when none are left), appends
+// JobQueued and inserts the River job, all in the caller's tx: the one way a
+// build starts, whether from POST /jobs or a product's rebuild.
+func (s *Service) queueTx(ctx context.Context, tx pgx.Tx, userID, uploadID, imageKey, name string) (string, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return "", fmt.Errorf("new job id: %w", err)
+	}
+	jobID := id.String()
+	queued := events.JobQueued{JobID: jobID, UserID: userID, UploadID: uploadID, Name: name, ImageKey: imageKey,
+		At: s.now().UTC()}
+	if err := s.credits.ReserveCredits(ctx, tx, userID, jobID, CreditsPerBuild); err != nil {
+		return "", err
+	}
+	_, err = s.dispatch.Append(ctx, tx, jobStream(jobID), 0, []events.Event{queued},
+		river.InsertManyParams{Args: ReconstructArgs{JobID: jobID}, InsertOpts: &river.InsertOpts{
+			Queue: QueueReconstruct, MaxAttempts: MaxAttempts}})
+	if err != nil {
+		return "", err
+	}
+	return jobID, nil
+}
+
+// Requeue starts a new build of the same photo as the caller's job
+// sourceJobID (which may since have been deleted as a blueprint), named
+// name, inside tx: a product's rebuild appends its own event beside it, so
+// the product, the credit and the River job commit together. Same credit
+// rules as Create.
+func (s *Service) Requeue(ctx context.Context, tx pgx.Tx, userID, sourceJobID, name string) (string, error) {
+	src, err := lookupAny(ctx, tx, sourceJobID)
+	if err != nil {
+		return "", err
+	}
+	if src.UserID != userID {
+		return "", ErrNotFound
+	}
+	if len([]rune(name)) > MaxNameLength {
+		name = string([]rune(name)[:MaxNameLength])
+	}
+	return s.queueTx(ctx, tx, userID, src.UploadID, src.ImageKey, name)
 }
 
 // Get returns the caller's job (GET /jobs/{id}).

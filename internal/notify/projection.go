@@ -40,6 +40,8 @@ const (
 	KindAddonPurchased = "addon_purchased"
 	KindViewsLow       = "views_low"
 	KindViewsExhausted = "views_exhausted"
+	KindProductReady   = "product_ready"
+	KindProductFailed  = "product_failed"
 )
 
 const subscriptionPath = "/workspace/subscription"
@@ -74,6 +76,7 @@ func ID(position int64, kind string) string {
 // the events (their positions and times), never on the clock.
 func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
 	var n *note
+	var err error
 	switch ev := e.Data.(type) {
 	case events.UserRegistered:
 		n = &note{userID: ev.UserID, kind: KindWelcome, title: "Welcome to Photo3D",
@@ -93,6 +96,9 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 			return err
 		}
 	case events.JobCompleted:
+		if n, err = productNote(ctx, tx, ev.JobID, false, "", e.Position); err != nil || n != nil {
+			break
+		}
 		owner, name, ok, err := jobOwner(ctx, tx, ev.JobID)
 		if err != nil || !ok {
 			return err
@@ -101,6 +107,9 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 			message: fmt.Sprintf("“%s” finished building. Open it to preview and share.", name),
 			link:    workspace.BlueprintPath(ev.JobID, workspace.StatusReady), subject: subject(ev.JobID)}
 	case events.JobFailed:
+		if n, err = productNote(ctx, tx, ev.JobID, true, ev.Reason, e.Position); err != nil || n != nil {
+			break
+		}
 		owner, name, ok, err := jobOwner(ctx, tx, ev.JobID)
 		if err != nil || !ok {
 			return err
@@ -120,6 +129,9 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 			message: "Your share links cannot show your 3D models until you add more public views.",
 			link:    subscriptionPath}
 	}
+	if err != nil {
+		return err
+	}
 	if n != nil {
 		if err := insertNote(ctx, tx, *n, e.Position, e.OccurredAt); err != nil {
 			return err
@@ -132,6 +144,25 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 }
 
 func subject(jobID string) string { return "blueprint-" + jobID }
+
+// productNote tells the merchant that a product's build finished or failed,
+// linking to the product page instead of the bare blueprint. nil when the
+// job builds no live product. One note per build: when several products
+// share it (one blueprint attached twice while building) it names the first.
+func productNote(ctx context.Context, tx pgx.Tx, jobID string, failed bool, reason string, position int64) (*note, error) {
+	refs, err := workspace.ProductsBuiltBy(ctx, tx, jobID, position)
+	if err != nil || len(refs) == 0 {
+		return nil, err
+	}
+	p := refs[0]
+	n := &note{userID: p.UserID, kind: KindProductReady, title: "Your product is ready in 3D",
+		message: fmt.Sprintf("“%s” finished building. Open it to configure and share.", p.Name),
+		link:    workspace.ProductPath(p.ID), subject: "product-" + p.ID}
+	if failed {
+		n.kind, n.title, n.message = KindProductFailed, "Your product's 3D build failed", failedMessage(p.Name, reason)
+	}
+	return n, nil
+}
 
 func failedMessage(name, reason string) string {
 	var b strings.Builder

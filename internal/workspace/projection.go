@@ -85,8 +85,14 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 		// must not revive a finished build.
 		return touchProcessing(ctx, tx, KindBlueprint, ev.JobID, at)
 	case events.JobCompleted:
+		if err := setProductsOfJob(ctx, tx, ev.JobID, StatusReady, e.Position, at); err != nil {
+			return err
+		}
 		return setStatus(ctx, tx, KindBlueprint, ev.JobID, StatusReady, BlueprintPath(ev.JobID, StatusReady), at)
 	case events.JobFailed:
+		if err := setProductsOfJob(ctx, tx, ev.JobID, StatusError, e.Position, at); err != nil {
+			return err
+		}
 		return setStatus(ctx, tx, KindBlueprint, ev.JobID, StatusError, BlueprintPath(ev.JobID, StatusError), at)
 	case events.BlueprintRenamed:
 		return relabel(ctx, tx, KindBlueprint, ev.JobID, label(ev.Name), at)
@@ -94,6 +100,9 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 		return markDeleted(ctx, tx, KindBlueprint, ev.JobID, at)
 	case events.PublicationCreated:
 		return countPublication(ctx, tx, ev.UserID)
+	}
+	if handled, err := handleCatalogue(ctx, tx, e); handled || err != nil {
+		return err
 	}
 	if userID, ok := UsageUserID(e.Data); ok {
 		u, err := loadUsage(ctx, tx, userID)

@@ -266,3 +266,59 @@ func (r *Reader) Summary(ctx context.Context, userID string) (Summary, error) {
 	}
 	return s, nil
 }
+
+// touch records activity on an item (edits that change neither label nor status).
+func touch(ctx context.Context, tx pgx.Tx, kind, id string, at time.Time) error {
+	_, err := tx.Exec(ctx, `UPDATE workspace_items SET updated_at = $3 WHERE kind = $1 AND item_id = $2`, kind, id, at)
+	return wrap(err, "touch "+kind)
+}
+
+// blueprintStatus is a build's status as this projection last saw it
+// (processing when the job is not known yet).
+func blueprintStatus(ctx context.Context, tx pgx.Tx, jobID string) (string, error) {
+	var status string
+	err := tx.QueryRow(ctx, `SELECT status FROM workspace_items WHERE kind = 'blueprint' AND item_id = $1`, jobID).Scan(&status)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return StatusProcessing, nil
+	}
+	return status, wrap(err, "read blueprint status")
+}
+
+// ProductRef is a product whose current build is a given job.
+type ProductRef struct {
+	ID     string
+	UserID string
+	Name   string
+}
+
+// ProductsBuiltBy lists the live products whose current build (last model
+// attached or build started) is jobID, as the log stood before position:
+// async projections (this one, notifications) ask it, and bounding by
+// position makes a replay see what incremental processing saw.
+func ProductsBuiltBy(ctx context.Context, q pgdb.Querier, jobID string, before int64) ([]ProductRef, error) {
+	rows, err := q.Query(ctx, `
+WITH cur AS (
+    SELECT DISTINCT ON (stream_id) stream_id, data->>'jobId' AS job
+    FROM events
+    WHERE stream_type = 'product' AND position < $2
+      AND type IN ('product.model_attached.v1', 'product.build_started.v1')
+      AND stream_id IN (SELECT stream_id FROM events WHERE stream_type = 'product' AND data->>'jobId' = $1 AND position < $2)
+    ORDER BY stream_id, position DESC
+)
+SELECT substr(cur.stream_id, length('product-') + 1),
+       (SELECT c.data->>'userId' FROM events c WHERE c.stream_id = cur.stream_id AND c.type = 'product.created.v1' LIMIT 1),
+       (SELECT n.data->>'name' FROM events n WHERE n.stream_id = cur.stream_id AND n.position < $2
+          AND n.type IN ('product.created.v1', 'product.renamed.v1') ORDER BY n.position DESC LIMIT 1)
+FROM cur
+WHERE cur.job = $1
+  AND NOT EXISTS (SELECT 1 FROM events d WHERE d.stream_id = cur.stream_id AND d.type = 'product.deleted.v1' AND d.position < $2)
+ORDER BY 1`, jobID, before)
+	if err != nil {
+		return nil, fmt.Errorf("products built by %s: %w", jobID, err)
+	}
+	refs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (ProductRef, error) {
+		var p ProductRef
+		return p, r.Scan(&p.ID, &p.UserID, &p.Name)
+	})
+	return refs, wrap(err, "products built by "+jobID)
+}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/blobstore"
+	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/dbtest"
 	"github.com/photo3d/photo3d/internal/dispatch"
 	"github.com/photo3d/photo3d/internal/eventstore"
@@ -51,7 +52,7 @@ func New(t testing.TB, baseURL string) *Env {
 	t.Helper()
 	db := dbtest.New(t)
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	store := eventstore.New(events.Domain(), eventstore.WithInline(upload.Projection{}, job.Projection{}))
+	store := eventstore.New(events.Domain(), eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{}))
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
 	blobs, err := blobstore.OpenFile(t.TempDir(), baseURL+"/blobs", []byte(hex.EncodeToString(secret)))

@@ -1,0 +1,100 @@
+package events
+
+import "time"
+
+// Product events: product-{id} streams. A product is what a merchant sells;
+// it owns its build history: every model it ever had is a job linked here by
+// ProductModelAttached (an existing blueprint) or ProductBuildStarted (a new
+// build for this product). Whether a build completed or failed is recorded
+// once, on the job's own stream (job.completed.v1 / job.failed.v1); the
+// product's status is derived from its current job, never copied.
+
+// Product sources: where the product's first model came from.
+const (
+	ProductSourceBlueprint = "blueprint"
+	ProductSourcePhoto     = "photo"
+	ProductSourceUpload    = "upload"
+)
+
+// ProductCreated starts a product-{id} stream.
+type ProductCreated struct {
+	ProductID string    `json:"productId"`
+	UserID    string    `json:"userId"`
+	CatalogID string    `json:"catalogId"`
+	Name      string    `json:"name"`
+	Source    string    `json:"source"`
+	At        time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (ProductCreated) EventType() string { return "product.created.v1" }
+
+// ProductModelAttached makes an existing build (a blueprint) the product's
+// current model.
+type ProductModelAttached struct {
+	ProductID string    `json:"productId"`
+	JobID     string    `json:"jobId"`
+	Source    string    `json:"source"`
+	At        time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (ProductModelAttached) EventType() string { return "product.model_attached.v1" }
+
+// ProductBuildStarted records a new build (rebuild or new photo) for the
+// product; the job's queued event and River job are in the same transaction.
+type ProductBuildStarted struct {
+	ProductID string    `json:"productId"`
+	JobID     string    `json:"jobId"`
+	At        time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (ProductBuildStarted) EventType() string { return "product.build_started.v1" }
+
+// ProductRenamed gives a product a new name.
+type ProductRenamed struct {
+	ProductID string    `json:"productId"`
+	Name      string    `json:"name"`
+	At        time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (ProductRenamed) EventType() string { return "product.renamed.v1" }
+
+// ProductDetailsEdited replaces the product's description, product URL and tags.
+type ProductDetailsEdited struct {
+	ProductID   string    `json:"productId"`
+	Description string    `json:"description"`
+	ProductURL  string    `json:"productUrl"`
+	Tags        []string  `json:"tags"`
+	At          time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (ProductDetailsEdited) EventType() string { return "product.details_edited.v1" }
+
+// ProductMoved moves a product to another catalog of the same merchant.
+type ProductMoved struct {
+	ProductID     string    `json:"productId"`
+	CatalogID     string    `json:"catalogId"`
+	FromCatalogID string    `json:"fromCatalogId"`
+	At            time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (ProductMoved) EventType() string { return "product.moved.v1" }
+
+// ProductDeleted removes a product; its builds (jobs, files) stay as blueprints.
+type ProductDeleted struct {
+	ProductID string    `json:"productId"`
+	At        time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (ProductDeleted) EventType() string { return "product.deleted.v1" }
+
+func productEvents() []Event {
+	return []Event{ProductCreated{}, ProductModelAttached{}, ProductBuildStarted{}, ProductRenamed{},
+		ProductDetailsEdited{}, ProductMoved{}, ProductDeleted{}}
+}

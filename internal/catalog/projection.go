@@ -1,0 +1,121 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/eventstore"
+)
+
+// Projection keeps the catalogs, products and galleries tables in step with
+// the log. It is inline: register it in the api's AND the worker's event
+// store (after job.Projection), so a job's completion or failure updates its
+// products in the worker's own transaction.
+type Projection struct{}
+
+// Apply implements eventstore.Inline. Each relevant event re-folds its
+// aggregate from the log (the events of this transaction included) and
+// upserts the result.
+func (Projection) Apply(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
+	switch ev := e.Data.(type) {
+	case events.CatalogCreated, events.CatalogRenamed, events.CatalogDescriptionChanged, events.CatalogDeleted:
+		return refoldCatalog(ctx, tx, strings.TrimPrefix(e.StreamID, events.StreamCatalog+"-"))
+	case events.ProductCreated, events.ProductModelAttached, events.ProductBuildStarted, events.ProductRenamed,
+		events.ProductDetailsEdited, events.ProductMoved, events.ProductDeleted:
+		return refoldProduct(ctx, tx, strings.TrimPrefix(e.StreamID, events.StreamProduct+"-"))
+	case events.GalleryCreated, events.GalleryRenamed, events.GalleryDescribed, events.GalleryProductsSet,
+		events.GalleryCoverChosen, events.GalleryDeleted:
+		return refoldGallery(ctx, tx, strings.TrimPrefix(e.StreamID, events.StreamGallery+"-"))
+	case events.JobCompleted:
+		return refoldProductsOfJob(ctx, tx, ev.JobID)
+	case events.JobFailed:
+		return refoldProductsOfJob(ctx, tx, ev.JobID)
+	}
+	return nil
+}
+
+func refoldCatalog(ctx context.Context, tx pgx.Tx, id string) error {
+	les, err := streamEvents(ctx, tx, catalogStream(id))
+	if err != nil {
+		return err
+	}
+	if c, ok := FoldCatalog(plain(les)); ok {
+		return upsertCatalog(ctx, tx, c)
+	}
+	return nil
+}
+
+func refoldProduct(ctx context.Context, tx pgx.Tx, id string) error {
+	les, err := productHistory(ctx, tx, id, false)
+	if err != nil {
+		return err
+	}
+	if p, ok := FoldProduct(plain(les)); ok {
+		return upsertProduct(ctx, tx, p)
+	}
+	return nil
+}
+
+func refoldGallery(ctx context.Context, tx pgx.Tx, id string) error {
+	les, err := streamEvents(ctx, tx, galleryStream(id))
+	if err != nil {
+		return err
+	}
+	if g, ok := FoldGallery(plain(les)); ok {
+		return upsertGallery(ctx, tx, g)
+	}
+	return nil
+}
+
+func refoldProductsOfJob(ctx context.Context, tx pgx.Tx, jobID string) error {
+	ids, err := productsOfJob(ctx, tx, jobID)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := refoldProduct(ctx, tx, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Rebuild recreates the three read models from the log in tx (`worker
+// replay catalogue`): readers keep the old rows until it commits.
+func Rebuild(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, `TRUNCATE catalogs, products, galleries`); err != nil {
+		return fmt.Errorf("clear catalogue read models: %w", err)
+	}
+	rows, err := tx.Query(ctx, `SELECT DISTINCT stream_type, stream_id FROM events
+		WHERE stream_type IN ('catalog', 'product', 'gallery')`)
+	if err != nil {
+		return fmt.Errorf("list catalogue streams: %w", err)
+	}
+	type stream struct{ typ, id string }
+	streams, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (stream, error) {
+		var s stream
+		return s, r.Scan(&s.typ, &s.id)
+	})
+	if err != nil {
+		return fmt.Errorf("list catalogue streams: %w", err)
+	}
+	for _, s := range streams {
+		id := strings.TrimPrefix(s.id, s.typ+"-")
+		switch s.typ {
+		case events.StreamCatalog:
+			err = refoldCatalog(ctx, tx, id)
+		case events.StreamProduct:
+			err = refoldProduct(ctx, tx, id)
+		case events.StreamGallery:
+			err = refoldGallery(ctx, tx, id)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,209 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/photo3d/photo3d/internal/catalog"
+)
+
+// productView is one product card / list row (GET /products). Thumbnail and
+// model URLs are signed GET URLs valid for an hour, as in the jobs answers.
+type productView struct {
+	ID            string    `json:"id"`
+	Name          string    `json:"name"`
+	Description   string    `json:"description"`
+	ProductURL    string    `json:"productUrl"`
+	Status        string    `json:"status"` // processing | ready | error
+	StatusLabel   string    `json:"statusLabel"`
+	FailureReason string    `json:"failureReason"`
+	ThumbnailURL  string    `json:"thumbnailUrl"`
+	Tags          []string  `json:"tags"`
+	CatalogID     string    `json:"catalogId"`
+	Source        string    `json:"source"`
+	BlueprintID   string    `json:"blueprintId"` // the current build's job id (a blueprint)
+	JobID         string    `json:"jobId"`
+	CreatedAt     time.Time `json:"createdAt"`
+	UpdatedAt     time.Time `json:"updatedAt"`
+}
+
+func newProductView(ctx context.Context, s *catalog.Service, p catalog.Product) (productView, error) {
+	thumb := ""
+	if p.Status == catalog.StatusReady {
+		var err error
+		if thumb, err = s.SignedURL(ctx, p.ThumbnailKey); err != nil {
+			return productView{}, err
+		}
+	}
+	return productView{ID: p.ID, Name: p.Name, Description: p.Description, ProductURL: p.ProductURL, Status: p.Status,
+		StatusLabel: catalog.StatusLabel(p.Status), FailureReason: p.FailureReason, ThumbnailURL: thumb, Tags: p.Tags,
+		CatalogID: p.CatalogID, Source: p.Source, BlueprintID: p.JobID, JobID: p.JobID, CreatedAt: p.CreatedAt,
+		UpdatedAt: p.UpdatedAt}, nil
+}
+
+func productViews(ctx context.Context, s *catalog.Service, ps []catalog.Product) ([]productView, error) {
+	out := make([]productView, 0, len(ps))
+	for _, p := range ps {
+		v, err := newProductView(ctx, s, p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// listPage is the answer of every paged list: {items, total, page, pageSize}.
+type listPage[T any] struct {
+	Items    []T `json:"items"`
+	Total    int `json:"total"`
+	Page     int `json:"page"`
+	PageSize int `json:"pageSize"`
+}
+
+func writeProductPage(w http.ResponseWriter, r *http.Request, s *catalog.Service, p catalog.ListParams, ps []catalog.Product, total int) error {
+	items, err := productViews(r.Context(), s, ps)
+	if err != nil {
+		return err
+	}
+	WriteJSON(w, http.StatusOK, listPage[productView]{Items: items, Total: total, Page: p.Page, PageSize: p.PageSize})
+	return nil
+}
+
+// listProducts serves GET /api/products?status=&from=&to=&sort=&page=&pageSize=&q=.
+func listProducts(s *catalog.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := catalog.ParseListParams(r.URL.Query())
+		if err != nil {
+			return err
+		}
+		ps, total, err := s.Products(r.Context(), currentUser(r), p)
+		if err != nil {
+			return err
+		}
+		return writeProductPage(w, r, s, p, ps, total)
+	}
+}
+
+type buildView struct {
+	JobID         string     `json:"jobId"`
+	Status        string     `json:"status"`
+	FailureReason string     `json:"failureReason"`
+	StartedAt     time.Time  `json:"startedAt"`
+	FinishedAt    *time.Time `json:"finishedAt"`
+}
+
+// productDetail is GET /products/{id}: the card plus the model, the build
+// history (oldest first) and the timeline from real events.
+type productDetail struct {
+	productView
+	ModelURL string                  `json:"modelUrl"`
+	Builds   []buildView             `json:"builds"`
+	Timeline []catalog.TimelineEntry `json:"timeline"`
+}
+
+func writeProduct(w http.ResponseWriter, r *http.Request, s *catalog.Service, status int, id string) error {
+	p, timeline, err := s.ProductHistory(r.Context(), currentUser(r), id)
+	if err != nil {
+		return err
+	}
+	card, err := newProductView(r.Context(), s, p)
+	if err != nil {
+		return err
+	}
+	out := productDetail{productView: card, Builds: []buildView{}, Timeline: timeline}
+	if p.Status == catalog.StatusReady {
+		if out.ModelURL, err = s.SignedURL(r.Context(), p.ModelKey); err != nil {
+			return err
+		}
+	}
+	for _, b := range p.Builds {
+		out.Builds = append(out.Builds, buildView{JobID: b.JobID, Status: b.Status, FailureReason: b.Reason,
+			StartedAt: b.StartedAt, FinishedAt: b.FinishedAt})
+	}
+	if status == http.StatusCreated {
+		w.Header().Set("Location", "/api/products/"+p.ID)
+	}
+	WriteJSON(w, status, out)
+	return nil
+}
+
+type createProductRequest struct {
+	Name        string `json:"name"`
+	CatalogID   string `json:"catalogId"`
+	BlueprintID string `json:"blueprintId"`
+}
+
+// createProduct serves POST /api/products {name, catalogId?, blueprintId}.
+func createProduct(s *catalog.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var req createProductRequest
+		if err := DecodeJSON(r, &req); err != nil {
+			return err
+		}
+		p, err := s.CreateProduct(r.Context(), currentUser(r), catalog.NewProduct{Name: req.Name, CatalogID: req.CatalogID,
+			BlueprintID: req.BlueprintID})
+		if err != nil {
+			return err
+		}
+		return writeProduct(w, r, s, http.StatusCreated, p.ID)
+	}
+}
+
+// getProduct serves GET /api/products/{id}.
+func getProduct(s *catalog.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		return writeProduct(w, r, s, http.StatusOK, chi.URLParam(r, "id"))
+	}
+}
+
+type patchProductRequest struct {
+	Name        *string   `json:"name"`
+	Description *string   `json:"description"`
+	ProductURL  *string   `json:"productUrl"`
+	Tags        *[]string `json:"tags"`
+	CatalogID   *string   `json:"catalogId"`
+}
+
+// patchProduct serves PATCH /api/products/{id}; absent fields are unchanged.
+func patchProduct(s *catalog.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var req patchProductRequest
+		if err := DecodeJSON(r, &req); err != nil {
+			return err
+		}
+		p, err := s.UpdateProduct(r.Context(), currentUser(r), chi.URLParam(r, "id"), catalog.ProductPatch{
+			Name: req.Name, Description: req.Description, ProductURL: req.ProductURL, Tags: req.Tags, CatalogID: req.CatalogID})
+		if err != nil {
+			return err
+		}
+		return writeProduct(w, r, s, http.StatusOK, p.ID)
+	}
+}
+
+// deleteProduct serves DELETE /api/products/{id}.
+func deleteProduct(s *catalog.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id := chi.URLParam(r, "id")
+		if err := s.DeleteProduct(r.Context(), currentUser(r), id); err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, map[string]any{"id": id, "deleted": true})
+		return nil
+	}
+}
+
+// rebuildProduct serves POST /api/products/{id}/rebuild: a new build of the
+// product's photo (one AI credit, 402 when none are left).
+func rebuildProduct(s *catalog.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := s.RebuildProduct(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		return writeProduct(w, r, s, http.StatusAccepted, p.ID)
+	}
+}
