@@ -55,9 +55,11 @@ export function AddProductDialog({ onClose, catalogId }: { onClose: () => void; 
               {ready.map((b) => (
                 <li key={b.id}>
                   <label className={picked === b.id ? 'blueprint-pick__item blueprint-pick__item--on' : 'blueprint-pick__item'}>
-                    <input type="radio" name={`${id}-bp`} value={b.id} checked={picked === b.id} onChange={() => setPicked(b.id)} />
                     {b.thumbnailURL ? <img src={b.thumbnailURL} alt="" /> : <span className="blueprint-pick__blank" />}
-                    <span>{b.name}</span>
+                    <span className="checkbox">
+                      <input type="radio" name={`${id}-bp`} value={b.id} checked={picked === b.id} onChange={() => setPicked(b.id)} />
+                      {b.name}
+                    </span>
                   </label>
                 </li>
               ))}
