@@ -249,6 +249,8 @@ function ViewerPanel({ product: p, publication, onShare }: { product: ProductDet
           src={p.modelURL}
           poster={p.thumbnailURL ?? undefined}
           alt={`3D model of ${p.name}`}
+          // A still model: presets, Reset and Screenshot act on a steady view, and the page stays light while editing.
+          autoRotate={false}
           ar={tab === 'ar'}
           onLoad={() => setLoaded(true)}
         >
