@@ -1,4 +1,5 @@
-import { useCallback, useId, useRef, useState } from 'react';
+import { useCallback, useId, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
 import { IconAlert, IconCheck, IconClock } from '../icons';
 import { useDismiss } from '../use-dismiss';
 import { hasFilters, PAGE_SIZES, pageCount, rangeText, SORTS, STATUS_FILTERS, type ItemStatus, type ListQuery, type SortKey } from './list-rules';
@@ -140,5 +141,54 @@ export function Pagination({
         </button>
       </div>
     </footer>
+  );
+}
+
+/**
+ * A card of a product or gallery list: status icon, real image (or an icon),
+ * name, first tag or a dash, and Manage. The whole card opens `to`.
+ */
+export function ItemCard({
+  to,
+  name,
+  imageURL,
+  fallback,
+  tag,
+  status,
+  statusLabel,
+  upper = false,
+  testId,
+}: {
+  to: string;
+  name: string;
+  imageURL: string | null;
+  fallback: ReactNode;
+  tag: string;
+  status: ItemStatus;
+  statusLabel: string;
+  upper?: boolean;
+  testId: string;
+}) {
+  const navigate = useNavigate();
+  return (
+    <article className="card item-card" data-testid={testId} data-status={status} onClick={() => navigate(to)}>
+      <div className="item-card__thumb">{imageURL ? <img src={imageURL} alt="" loading="lazy" /> : fallback}</div>
+      <p className={upper ? 'item-card__name item-card__name--upper' : 'item-card__name'}>{name}</p>
+      <p className="item-card__tag">{tag}</p>
+      <div className="item-card__foot">
+        <StatusIcon status={status} label={statusLabel} />
+        <button
+          type="button"
+          className="btn btn--secondary btn--sm"
+          aria-label={`Manage ${name}`}
+          onClick={(e) => {
+            e.stopPropagation();
+            navigate(to);
+          }}
+        >
+          Manage
+        </button>
+      </div>
+    </article>
   );
 }

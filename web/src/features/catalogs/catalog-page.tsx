@@ -1,10 +1,8 @@
-import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconBox } from '../../components/icons';
 import { Pagination, StatusIcon } from '../../components/list/list-controls';
-import { pageCount } from '../../components/list/list-rules';
-import { useListQuery } from '../../components/list/use-list-query';
+import { useClampPage, useListQuery } from '../../components/list/use-list-query';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
@@ -24,10 +22,7 @@ export default function CatalogPage() {
   const [mode, setMode] = useViewMode();
   const items = products?.items ?? [];
   const total = products?.total ?? 0;
-  const last = pageCount(total, query.pageSize);
-  useEffect(() => {
-    if (products && query.page > last) change({ page: last });
-  }, [products, query.page, last, change]);
+  useClampPage(products, query, change);
 
   const back = (
     <Link to="/workspace/catalogs" className="btn btn--ghost btn--sm">

@@ -88,5 +88,5 @@ describe('My Gallery', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Create gallery' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/workspace/gallery/g9'));
     expect(created).toEqual([{ name: 'Summer', description: '', productIds: ['p2', 'p1'], coverProductId: 'p1' }]);
-  });
+  }, 20_000);
 });

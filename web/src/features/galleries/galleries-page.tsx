@@ -1,10 +1,8 @@
-import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconGallery } from '../../components/icons';
-import { FilterPopover, Pagination, SortSelect, StatusIcon } from '../../components/list/list-controls';
-import { pageCount } from '../../components/list/list-rules';
-import { useListQuery } from '../../components/list/use-list-query';
+import { FilterPopover, ItemCard, Pagination, SortSelect } from '../../components/list/list-controls';
+import { useClampPage, useListQuery } from '../../components/list/use-list-query';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
 import { firstTag } from '../products/product-rules';
@@ -23,10 +21,7 @@ export default function GalleriesPage() {
   const { data, isLoading, isFetching, error } = useListGalleriesQuery(query, { skip: !allowed });
   const items = data?.items ?? [];
   const total = data?.total ?? 0;
-  const last = pageCount(total, query.pageSize);
-  useEffect(() => {
-    if (data && query.page > last) change({ page: last });
-  }, [data, query.page, last, change]);
+  useClampPage(data, query, change);
   const atLimit = typeof sub?.galleryLimit === 'number' && (sub.galleriesUsed ?? total) >= sub.galleryLimit;
 
   return (
@@ -83,27 +78,17 @@ export default function GalleriesPage() {
 }
 
 function GalleryCard({ gallery: g }: { gallery: Gallery }) {
-  const navigate = useNavigate();
-  const to = `/workspace/gallery/${encodeURIComponent(g.id)}`;
   return (
-    <article className="card item-card" data-testid="gallery-card" onClick={() => navigate(to)}>
-      <div className="item-card__thumb">{g.coverURL ? <img src={g.coverURL} alt="" loading="lazy" /> : <IconGallery size={40} />}</div>
-      <p className="item-card__name item-card__name--upper">{g.name}</p>
-      <p className="item-card__tag">{firstTag(g.tags)}</p>
-      <div className="item-card__foot">
-        <StatusIcon status={g.status} label={GALLERY_STATUS_LABEL[g.status]} />
-        <button
-          type="button"
-          className="btn btn--secondary btn--sm"
-          aria-label={`Manage ${g.name}`}
-          onClick={(e) => {
-            e.stopPropagation();
-            navigate(to);
-          }}
-        >
-          Manage
-        </button>
-      </div>
-    </article>
+    <ItemCard
+      testId="gallery-card"
+      to={`/workspace/gallery/${encodeURIComponent(g.id)}`}
+      name={g.name}
+      upper
+      imageURL={g.coverURL}
+      fallback={<IconGallery size={40} />}
+      tag={firstTag(g.tags)}
+      status={g.status}
+      statusLabel={GALLERY_STATUS_LABEL[g.status]}
+    />
   );
 }

@@ -84,7 +84,7 @@ describe('My Products', () => {
     await waitFor(() => expect(screen.getByTestId('range-text')).toHaveTextContent('1–12 of 12'));
     expect(router.state.location.search).toBe('?pageSize=20');
     expect(calls.at(-1)?.url).toContain('page=1&pageSize=20');
-  });
+  }, 20_000);
 
   it('keeps filters in the URL, sends them to the server, and Reset filters clears them', async () => {
     const { calls } = server(3);
@@ -115,7 +115,7 @@ describe('My Products', () => {
     await userEvent.keyboard('{Escape}');
     await userEvent.selectOptions(screen.getByLabelText('Sort'), 'name');
     await waitFor(() => expect(router.state.location.search).toBe('?sort=name'));
-  });
+  }, 20_000);
 
   it('free plan: shows the notice, and Add product at the limit goes to the subscription page', async () => {
     server(2, freeSubscription({ productsUsed: 2 } as never));
@@ -172,5 +172,5 @@ describe('Product detail', () => {
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]).toEqual({ name: 'Oak Vase', productUrl: 'https://shop.example.com/vase', description: 'Hand turned.', tags: ['walnut'] });
     expect(await screen.findByText('Saved.')).toBeInTheDocument();
-  });
+  }, 20_000);
 });

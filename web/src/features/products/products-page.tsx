@@ -3,8 +3,8 @@ import { Link, useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconBox } from '../../components/icons';
 import { FilterPopover, Pagination, SortSelect } from '../../components/list/list-controls';
-import { hasFilters, pageCount } from '../../components/list/list-rules';
-import { useListQuery } from '../../components/list/use-list-query';
+import { hasFilters } from '../../components/list/list-rules';
+import { useClampPage, useListQuery } from '../../components/list/use-list-query';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
 import { useGetSubscriptionQuery } from '../subscription/subscription-api';
@@ -30,11 +30,7 @@ export default function ProductsPage() {
   const anyProcessing = items.some((p) => p.status === 'processing');
   useEffect(() => setPoll(anyProcessing), [anyProcessing]);
 
-  // A page past the end (items deleted, a shared link) moves to the last page.
-  const last = pageCount(total, query.pageSize);
-  useEffect(() => {
-    if (data && query.page > last) change({ page: last });
-  }, [data, query.page, last, change]);
+  useClampPage(data, query, change);
 
   const onAdd = () => {
     if (atProductLimit(sub?.productLimit, sub?.productsUsed)) navigate('/workspace/subscription');
