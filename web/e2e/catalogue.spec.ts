@@ -13,6 +13,8 @@ import { collectErrors, snap, uniqueEmail } from './helpers';
 test.setTimeout(480_000);
 // Generous waits: the first visit of each lazily loaded screen can be slow on a busy machine.
 const expect = baseExpect.configure({ timeout: 30_000 });
+// Date filters are calendar days in the browser's zone; the test compares them with the server's UTC times.
+test.use({ timezoneId: 'UTC' });
 
 const AUTH_KEY = 'photo3d.auth';
 

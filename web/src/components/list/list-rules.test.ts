@@ -58,8 +58,8 @@ describe('filters ↔ URL query', () => {
   });
 
   it('sends the API only what is set; no status ticked means all', () => {
-    expect(toApiParams(DEFAULT_QUERY)).toEqual({ status: undefined, from: undefined, to: undefined, sort: 'newest', page: 1, pageSize: 10 });
-    expect(toApiParams({ ...DEFAULT_QUERY, status: ['ready', 'error'], from: '2026-01-02' })).toMatchObject({ status: 'ready,error', from: '2026-01-02' });
+    expect(toApiParams(DEFAULT_QUERY, 'Asia/Kolkata')).toEqual({ status: undefined, from: undefined, to: undefined, tz: undefined, sort: 'newest', page: 1, pageSize: 10 });
+    expect(toApiParams({ ...DEFAULT_QUERY, status: ['ready', 'error'], from: '2026-01-02' }, 'Asia/Kolkata')).toMatchObject({ status: 'ready,error', from: '2026-01-02', tz: 'Asia/Kolkata' });
   });
 
   it('clear all filters keeps sort and page size', () => {

@@ -67,12 +67,26 @@ export function toSearchParams(q: ListQuery): URLSearchParams {
   return out;
 }
 
-/** The query parameters the list endpoints take (GET /api/products, GET /api/galleries). */
-export function toApiParams(q: ListQuery): Record<string, string | number | undefined> {
+/** The browser's IANA time zone, so "created on 31 Jan" means the merchant's 31 Jan. */
+export function browserTimeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The query parameters the list endpoints take (GET /api/products, GET /api/galleries).
+ * Dates are calendar days in `tz` (sent only with a date filter; the server defaults to UTC).
+ */
+export function toApiParams(q: ListQuery, tz: string | undefined = browserTimeZone()): Record<string, string | number | undefined> {
+  const dated = Boolean(q.from || q.to);
   return {
     status: q.status.length ? q.status.join(',') : undefined,
     from: q.from || undefined,
     to: q.to || undefined,
+    tz: dated ? tz : undefined,
     sort: q.sort,
     page: q.page,
     pageSize: q.pageSize,
