@@ -3,14 +3,11 @@ package catalog_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
-	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/catalog"
-	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/job/jobtest"
 	"github.com/photo3d/photo3d/internal/pgdb"
@@ -41,35 +38,17 @@ func (s stack) trial(t *testing.T, user string) {
 	}))
 }
 
-// blueprint starts a real build from a real upload (one credit held) and,
-// for "ready" or "error", ends it by appending what the worker appends.
-func (s stack) blueprint(t *testing.T, user, end string) string {
-	t.Helper()
-	j, err := s.env.Jobs.Create(ctx, user, s.env.UploadPhoto(t, user, jobtest.PNG(t, 96, 96)))
-	require.NoError(t, err)
-	s.finish(t, j.ID, end)
-	return j.ID
-}
+func (s stack) blueprint(t *testing.T, user, end string) string { return s.env.Blueprint(t, user, end) }
 
-// finish ends a job the way the worker does (an event on the job's stream,
-// inline projections in the same transaction).
+// finish ends a job the way the worker does.
 func (s stack) finish(t *testing.T, jobID, end string) {
 	t.Helper()
-	var ev events.Event
 	switch end {
 	case catalog.StatusReady:
-		ev = events.JobCompleted{JobID: jobID, AssetID: jobID, ModelKey: "models/" + jobID + "/model.glb",
-			ThumbnailKey: "models/" + jobID + "/thumbnail.png", Parts: []events.JobPart{{ID: "p1", Name: "Body"}},
-			At: time.Now().UTC()}
+		s.env.Finish(t, jobID, "")
 	case catalog.StatusError:
-		ev = events.JobFailed{JobID: jobID, Reason: job.BuildFailedMessage, At: time.Now().UTC()}
-	default:
-		return
+		s.env.Finish(t, jobID, job.BuildFailedMessage)
 	}
-	require.NoError(t, pgdb.WithTx(ctx, s.env.DB.Pool, func(tx pgx.Tx) error {
-		_, err := s.env.Store.Append(ctx, tx, events.Stream{Type: events.StreamJob, ID: jobID}, eventstore.AnyVersion, ev)
-		return err
-	}))
 }
 
 // snapshot reads the three read models in a stable order.

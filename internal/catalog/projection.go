@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -87,25 +86,13 @@ func refoldProductsOfJob(ctx context.Context, tx pgx.Tx, jobID string) error {
 // Rebuild recreates the three read models from the log in tx (`worker
 // replay catalogue`): readers keep the old rows until it commits.
 func Rebuild(ctx context.Context, tx pgx.Tx) error {
-	if _, err := tx.Exec(ctx, `TRUNCATE catalogs, products, galleries`); err != nil {
-		return fmt.Errorf("clear catalogue read models: %w", err)
-	}
-	rows, err := tx.Query(ctx, `SELECT DISTINCT stream_type, stream_id FROM events
-		WHERE stream_type IN ('catalog', 'product', 'gallery')`)
+	streams, err := clearAndListStreams(ctx, tx)
 	if err != nil {
-		return fmt.Errorf("list catalogue streams: %w", err)
-	}
-	type stream struct{ typ, id string }
-	streams, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (stream, error) {
-		var s stream
-		return s, r.Scan(&s.typ, &s.id)
-	})
-	if err != nil {
-		return fmt.Errorf("list catalogue streams: %w", err)
+		return err
 	}
 	for _, s := range streams {
-		id := strings.TrimPrefix(s.id, s.typ+"-")
-		switch s.typ {
+		id := s.ID
+		switch s.Type {
 		case events.StreamCatalog:
 			err = refoldCatalog(ctx, tx, id)
 		case events.StreamProduct:

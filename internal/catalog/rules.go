@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	_ "time/tzdata" // tz names work on hosts and images without a zoneinfo database
 	"unicode/utf8"
 
 	"github.com/photo3d/photo3d/internal/fault"
@@ -180,10 +181,11 @@ var PageSizes = []int{10, 20, 30, 50}
 const DefaultPageSize = 10
 
 // ListParams select one page of products or galleries (spec §5: created on
-// or after From and on or before To, calendar dates in UTC; no status = all).
+// or after From and on or before To, inclusive calendar dates in the
+// merchant's time zone tz, UTC when none is given; no status = all).
 type ListParams struct {
 	Statuses  []string
-	From, To  *time.Time // UTC midnights; To is inclusive (the whole day)
+	From, To  *time.Time // midnights in the requested zone; To is inclusive (the whole day)
 	Sort      string
 	Page      int
 	PageSize  int
@@ -213,12 +215,20 @@ func ParseListParams(q url.Values) (ListParams, error) {
 			}
 		}
 	}
+	loc := time.UTC
+	if v := strings.TrimSpace(q.Get("tz")); v != "" {
+		l, err := time.LoadLocation(v)
+		if err != nil || len(v) > 64 || strings.HasPrefix(v, "/") || strings.Contains(v, "..") {
+			return p, fault.New(fault.Invalid, "invalid_timezone", "tz must be a time zone name such as Asia/Kolkata.")
+		}
+		loc = l
+	}
 	for _, d := range []struct {
 		key string
 		dst **time.Time
 	}{{"from", &p.From}, {"to", &p.To}} {
 		if v := strings.TrimSpace(q.Get(d.key)); v != "" {
-			t, err := time.Parse(time.DateOnly, v)
+			t, err := time.ParseInLocation(time.DateOnly, v, loc)
 			if err != nil {
 				return p, fault.Invalidf("invalid_date", "The %s date must look like 2025-01-31.", d.key)
 			}

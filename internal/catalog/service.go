@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -109,6 +110,31 @@ func (s *Service) ensureDefault(ctx context.Context, tx pgx.Tx, userID string) (
 	return id, err
 }
 
+// nameAndDescription validates a PATCH of name and description (nil =
+// unchanged) against the current values and returns only what changes.
+func nameAndDescription(what string, name, desc *string, maxDesc int, curName, curDesc string) (*string, *string, error) {
+	var newName, newDesc *string
+	if name != nil {
+		n, err := CleanName(what, *name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if n != curName {
+			newName = &n
+		}
+	}
+	if desc != nil {
+		d, err := CleanDescription(*desc, maxDesc)
+		if err != nil {
+			return nil, nil, err
+		}
+		if d != curDesc {
+			newDesc = &d
+		}
+	}
+	return newName, newDesc, nil
+}
+
 // --- catalogs -------------------------------------------------------------
 
 // Catalogs lists the merchant's catalogs (default first) and the number of
@@ -158,24 +184,16 @@ func (s *Service) UpdateCatalog(ctx context.Context, userID, id string, name, de
 		if err != nil {
 			return err
 		}
-		var evs []events.Event
-		if name != nil {
-			n, err := CleanName("catalog", *name)
-			if err != nil {
-				return err
-			}
-			if n != c.Name {
-				evs = append(evs, events.CatalogRenamed{CatalogID: id, Name: n, At: s.at()})
-			}
+		n, d, err := nameAndDescription("catalog", name, description, MaxCatalogDescLength, c.Name, c.Description)
+		if err != nil {
+			return err
 		}
-		if description != nil {
-			d, err := CleanDescription(*description, MaxCatalogDescLength)
-			if err != nil {
-				return err
-			}
-			if d != c.Description {
-				evs = append(evs, events.CatalogDescriptionChanged{CatalogID: id, Description: d, At: s.at()})
-			}
+		var evs []events.Event
+		if n != nil {
+			evs = append(evs, events.CatalogRenamed{CatalogID: id, Name: *n, At: s.at()})
+		}
+		if d != nil {
+			evs = append(evs, events.CatalogDescriptionChanged{CatalogID: id, Description: *d, At: s.at()})
 		}
 		_, err = s.store.Append(ctx, tx, catalogStream(id), eventstore.AnyVersion, evs...)
 		return err
@@ -274,7 +292,7 @@ func (s *Service) CreateProduct(ctx context.Context, userID string, in NewProduc
 			return err
 		}
 		name := in.Name
-		if len([]rune(name)) == 0 {
+		if strings.TrimSpace(name) == "" {
 			name = bp.Name
 		}
 		if name, err = CleanName("product", name); err != nil {
@@ -540,24 +558,16 @@ func (s *Service) UpdateGallery(ctx context.Context, userID, id string, name, de
 		if _, err := s.galleriesAllowed(ctx, tx, userID); err != nil {
 			return err
 		}
-		var evs []events.Event
-		if name != nil {
-			n, err := CleanName("gallery", *name)
-			if err != nil {
-				return err
-			}
-			if n != g.Name {
-				evs = append(evs, events.GalleryRenamed{GalleryID: id, Name: n, At: s.at()})
-			}
+		n, d, err := nameAndDescription("gallery", name, description, MaxDescriptionLength, g.Name, g.Description)
+		if err != nil {
+			return err
 		}
-		if description != nil {
-			d, err := CleanDescription(*description, MaxDescriptionLength)
-			if err != nil {
-				return err
-			}
-			if d != g.Description {
-				evs = append(evs, events.GalleryDescribed{GalleryID: id, Description: d, At: s.at()})
-			}
+		var evs []events.Event
+		if n != nil {
+			evs = append(evs, events.GalleryRenamed{GalleryID: id, Name: *n, At: s.at()})
+		}
+		if d != nil {
+			evs = append(evs, events.GalleryDescribed{GalleryID: id, Description: *d, At: s.at()})
 		}
 		_, err = s.store.Append(ctx, tx, galleryStream(id), eventstore.AnyVersion, evs...)
 		return err

@@ -14,6 +14,7 @@ import (
 	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/job"
+	"github.com/photo3d/photo3d/internal/reconstruct"
 )
 
 func TestFreePlanRaceLeavesExactlyTwoProducts(t *testing.T) {
@@ -337,4 +338,25 @@ func contains(xs []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// TestRealWorkerCompletesTheProduct runs River with the real worker and the
+// built-in reconstructor: the product learns its build finished in the
+// worker's own completion transaction, with no poller in between.
+func TestRealWorkerCompletesTheProduct(t *testing.T) {
+	t.Parallel()
+	s := setup(t)
+	user := s.env.User(t)
+	bp := s.blueprint(t, user, "processing")
+	p, err := s.svc.CreateProduct(ctx, user, catalog.NewProduct{Name: "Vase", BlueprintID: bp})
+	require.NoError(t, err)
+	require.Equal(t, catalog.StatusProcessing, p.Status)
+	s.env.StartWorker(t, reconstruct.NewBuiltin())
+	j := s.env.WaitFor(t, user, bp, 90*time.Second, func(j job.Job) bool { return j.Terminal() })
+	require.Equal(t, job.StatusCompleted, j.Status, j.Error)
+	p, err = s.svc.Product(ctx, user, p.ID)
+	require.NoError(t, err)
+	require.Equal(t, catalog.StatusReady, p.Status)
+	require.Equal(t, j.ThumbnailKey, p.ThumbnailKey)
+	require.Equal(t, j.ModelKey, p.ModelKey)
 }

@@ -119,6 +119,24 @@ func publicationsOf(ctx context.Context, q pgdb.Querier, userID string, jobIDs [
 	return scanLogged(rows)
 }
 
+// clearAndListStreams empties the three read models and lists every
+// catalogue stream for Rebuild.
+func clearAndListStreams(ctx context.Context, tx pgx.Tx) ([]events.Stream, error) {
+	if _, err := tx.Exec(ctx, `TRUNCATE catalogs, products, galleries`); err != nil {
+		return nil, fmt.Errorf("clear catalogue read models: %w", err)
+	}
+	rows, err := tx.Query(ctx, `SELECT DISTINCT stream_type, substr(stream_id, length(stream_type) + 2) FROM events
+		WHERE stream_type IN ('catalog', 'product', 'gallery')`)
+	if err != nil {
+		return nil, fmt.Errorf("list catalogue streams: %w", err)
+	}
+	streams, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (events.Stream, error) {
+		var s events.Stream
+		return s, r.Scan(&s.Type, &s.ID)
+	})
+	return streams, wrap(err, "list catalogue streams")
+}
+
 // --- upserts of the folded state ------------------------------------------
 
 func upsertCatalog(ctx context.Context, tx pgx.Tx, c Catalog) error {
@@ -285,7 +303,7 @@ func (w *whereBuilder) add(cond string, v any) {
 
 func (w *whereBuilder) sql() string { return strings.Join(w.conds, " AND ") }
 
-// dateAndQuery adds the created from/to (inclusive calendar days, UTC) and
+// dateAndQuery adds the created from/to (inclusive calendar days) and
 // name-contains filters shared by products and galleries.
 func (w *whereBuilder) dateAndQuery(p ListParams, createdAt, name string) {
 	if p.From != nil {
@@ -321,9 +339,11 @@ func listProducts(ctx context.Context, q pgdb.Querier, userID string, p ListPara
 		order = "lower(name), id"
 	}
 	n := len(w.args)
-	rows, err := q.Query(ctx, `SELECT `+productColumns+` FROM products WHERE `+w.sql()+
-		` ORDER BY `+order+` LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2),
-		append(w.args, p.PageSize, p.Offset())...)
+	// Deferred join: the page's ids come from an index-only scan (deep
+	// pages skip index entries, not table rows); only those rows are read.
+	rows, err := q.Query(ctx, `SELECT `+productColumns+` FROM products WHERE id = ANY(ARRAY(
+		SELECT id FROM products WHERE `+w.sql()+` ORDER BY `+order+` LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2)+`))
+		ORDER BY `+order, append(w.args, p.PageSize, p.Offset())...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list products: %w", err)
 	}

@@ -58,5 +58,10 @@ func DecodeJSON(r *http.Request, v any) error {
 			return fault.Wrap(err, fault.Invalid, "invalid_json", "The request body is not valid JSON.")
 		}
 	}
+	// One JSON value per body: anything after it (a second object, stray
+	// bytes) is a mistake or an attempt to smuggle data past a proxy.
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return fault.New(fault.Invalid, "invalid_json", "The request body must hold exactly one JSON value.")
+	}
 	return nil
 }

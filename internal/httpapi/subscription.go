@@ -23,15 +23,21 @@ func getSubscription(subs *subscription.Service, d Deps) Handler {
 		if err != nil {
 			return err
 		}
-		out := subscriptionView{View: v}
-		if d.Catalog != nil {
-			if out.ProductsUsed, out.GalleriesUsed, err = d.Catalog.Usage(r.Context(), currentUser(r)); err != nil {
-				return err
-			}
-		}
-		WriteJSON(w, http.StatusOK, out)
-		return nil
+		return writeSubscription(w, r, d, v)
 	}
+}
+
+// writeSubscription answers every subscription route with the same shape.
+func writeSubscription(w http.ResponseWriter, r *http.Request, d Deps, v subscription.View) error {
+	out := subscriptionView{View: v}
+	if d.Catalog != nil {
+		var err error
+		if out.ProductsUsed, out.GalleriesUsed, err = d.Catalog.Usage(r.Context(), currentUser(r)); err != nil {
+			return err
+		}
+	}
+	WriteJSON(w, http.StatusOK, out)
+	return nil
 }
 
 // changeSubscription runs one subscription change in a transaction and
@@ -46,8 +52,7 @@ func changeSubscription(d Deps, r *http.Request, w http.ResponseWriter, fn func(
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusOK, v)
-	return nil
+	return writeSubscription(w, r, d, v)
 }
 
 func startTrial(subs *subscription.Service, d Deps) Handler {

@@ -174,3 +174,41 @@ func (e *Env) CountEvents(t testing.TB, eventType, jobID string) int {
 	}
 	return n
 }
+
+// Finish ends a job the way the worker does, without reconstructing: it
+// appends job.completed.v1 (fake model and thumbnail keys, one part) or,
+// when failReason is set, job.failed.v1, with the inline projections in the
+// same transaction. Catalogue tests use it to build products of every status.
+func (e *Env) Finish(t testing.TB, jobID, failReason string) {
+	t.Helper()
+	var ev events.Event = events.JobCompleted{JobID: jobID, AssetID: jobID, ModelKey: "models/" + jobID + "/model.glb",
+		ThumbnailKey: "models/" + jobID + "/thumbnail.png", Parts: []events.JobPart{{ID: "p1", Name: "Body"}},
+		At: time.Now().UTC()}
+	if failReason != "" {
+		ev = events.JobFailed{JobID: jobID, Reason: failReason, At: time.Now().UTC()}
+	}
+	err := pgdb.WithTx(context.Background(), e.DB.Pool, func(tx pgx.Tx) error {
+		_, err := e.Store.Append(context.Background(), tx, events.Stream{Type: events.StreamJob, ID: jobID}, eventstore.AnyVersion, ev)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("finish job %s: %v", jobID, err)
+	}
+}
+
+// Blueprint starts a real build from a real upload of userID (one credit
+// held) and returns its id; end is "ready", "error" or "" (still processing).
+func (e *Env) Blueprint(t testing.TB, userID, end string) string {
+	t.Helper()
+	j, err := e.Jobs.Create(context.Background(), userID, e.UploadPhoto(t, userID, PNG(t, 96, 96)))
+	if err != nil {
+		t.Fatalf("create job: %v", err)
+	}
+	switch end {
+	case "ready":
+		e.Finish(t, j.ID, "")
+	case "error":
+		e.Finish(t, j.ID, job.BuildFailedMessage)
+	}
+	return j.ID
+}
