@@ -66,7 +66,7 @@ describe('routing and guards', () => {
     renderRoutes(routes, ['/workspace/gallery']);
     expect(await screen.findByText('Galleries are a Pro feature', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.queryByText(/not available in this release/)).not.toBeInTheDocument();
-  });
+  }, 20_000);
 
   it('keeps Analytics, built in a later release, inside the workspace', async () => {
     signIn();
