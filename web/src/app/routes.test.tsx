@@ -47,20 +47,33 @@ describe('routing and guards', () => {
     await waitFor(() => expect(second.router.state.location.pathname).toBe('/my-home'));
   });
 
-  it('keeps sidebar sections that are not built yet inside the workspace, pointing to My Blueprints', async () => {
+  it('opens the real catalogue screens from the sidebar paths; galleries show the Pro gate on free', async () => {
     signIn();
-    workspaceServer();
+    workspaceServer({
+      'GET /api/products': () => ({ items: [], total: 0, page: 1, pageSize: 10 }),
+      'GET /api/catalogs': () => ({ items: [] }),
+    });
     for (const [path, title] of [
-      ['/workspace/products', 'Products'],
-      ['/workspace/analytics', 'Analytics'],
-      ['/workspace/gallery', 'Galleries'],
+      ['/workspace/products', 'My Products'],
+      ['/workspace/catalogs', 'All Catalogs'],
+      ['/workspace/gallery', 'My Gallery'],
     ]) {
       const { router, unmount } = renderRoutes(routes, [path]);
-      expect(await screen.findByRole('heading', { name: title })).toBeInTheDocument();
+      expect(await screen.findByRole('heading', { name: title, level: 1 }, { timeout: 5000 })).toBeInTheDocument();
       expect(router.state.location.pathname).toBe(path);
-      expect(screen.getByRole('link', { name: 'My Blueprints' })).toHaveAttribute('href', '/workspace/blueprints');
       unmount();
     }
+    renderRoutes(routes, ['/workspace/gallery']);
+    expect(await screen.findByText('Galleries are a Pro feature', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.queryByText(/not available in this release/)).not.toBeInTheDocument();
+  }, 20_000);
+
+  it('keeps Analytics, built in a later release, inside the workspace', async () => {
+    signIn();
+    workspaceServer();
+    const { router } = renderRoutes(routes, ['/workspace/analytics']);
+    expect(await screen.findByRole('heading', { name: 'Analytics' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/workspace/analytics');
   });
 
   it('shows the blog placeholder with the footer newsletter field', async () => {

@@ -25,9 +25,14 @@ export const workspaceRoutes: RouteObject[] = [
   { path: 'preview/:jobId', element: lazyPage(() => import('../features/creation/preview-page')) },
   { path: 'workspace/preview/:jobId', element: lazyPage(() => import('../features/creation/preview-page')) },
   { path: 'workspace/processing/:jobId', element: lazyPage(() => import('../features/creation/processing-page')) },
-  { path: 'workspace/products', element: lazyPage(() => import('../features/shell/upcoming-page')) },
-  { path: 'workspace/gallery', element: lazyPage(() => import('../features/shell/upcoming-page').then((m) => ({ default: m.GalleriesUpcomingPage }))) },
-  { path: 'workspace/analytics', element: lazyPage(() => import('../features/shell/upcoming-page').then((m) => ({ default: m.AnalyticsUpcomingPage }))) },
+  { path: 'workspace/products', element: lazyPage(() => import('../features/products/products-page')) },
+  { path: 'workspace/product/:productId', element: lazyPage(() => import('../features/products/product-detail-page')) },
+  { path: 'workspace/catalogs', element: lazyPage(() => import('../features/catalogs/catalogs-page')) },
+  { path: 'workspace/catalog/:catalogId', element: lazyPage(() => import('../features/catalogs/catalog-page')) },
+  { path: 'workspace/gallery', element: lazyPage(() => import('../features/galleries/galleries-page')) },
+  { path: 'workspace/gallery/create', element: lazyPage(() => import('../features/galleries/gallery-create-page')) },
+  { path: 'workspace/gallery/:galleryId', element: lazyPage(() => import('../features/galleries/gallery-detail-page')) },
+  { path: 'workspace/analytics', element: lazyPage(() => import('../features/shell/upcoming-page')) },
 ];
 
 /** Authenticated pages without the shell (full-screen flows such as /processing/:jobId). */

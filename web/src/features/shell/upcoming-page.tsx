@@ -1,38 +1,25 @@
 import { Link } from 'react-router';
 
 /**
- * Products, Galleries and Analytics are in the sidebar by the spec but are
- * built in later releases. Rather than bouncing a merchant to the landing page
- * (the unknown-path rule), these routes say so plainly and point to where their
- * 3D models already live. No sample data is shown.
+ * Analytics is in the sidebar by the spec but is built in a later release.
+ * Rather than bouncing a merchant to the landing page (the unknown-path rule),
+ * the route says so plainly and points to the products. No sample data is shown.
  */
-export function UpcomingPage({ title }: { title: string }) {
+export default function AnalyticsUpcomingPage() {
   return (
     <div className="page">
       <header className="page__header">
         <div>
-          <h1 className="page__title">{title}</h1>
+          <h1 className="page__title">Analytics</h1>
         </div>
       </header>
       <div className="empty-state card">
-        <p>{title} are not available in this release yet.</p>
+        <p>Analytics are not available in this release yet.</p>
         <p>
-          Your 3D models are in <Link to="/workspace/blueprints">My Blueprints</Link>, where you can preview, download
-          and share them, or <Link to="/workspace/upload">upload a new photo</Link>.
+          Shopper numbers appear here once analytics ship. Meanwhile, manage <Link to="/workspace/products">your products</Link> and{' '}
+          <Link to="/workspace/gallery">galleries</Link>.
         </p>
       </div>
     </div>
   );
-}
-
-export default function ProductsUpcomingPage() {
-  return <UpcomingPage title="Products" />;
-}
-
-export function GalleriesUpcomingPage() {
-  return <UpcomingPage title="Galleries" />;
-}
-
-export function AnalyticsUpcomingPage() {
-  return <UpcomingPage title="Analytics" />;
 }

@@ -11,6 +11,9 @@ export interface Subscription {
   trialEndsAt: string | null;
   productLimit: number | null;
   galleryLimit: number | null;
+  /** Products and galleries that count against the limits (the catalogue API reports them). */
+  productsUsed?: number;
+  galleriesUsed?: number;
   aiCreditsIncluded: number | null;
   aiCreditsPurchased: number;
   aiCreditsUsed: number;

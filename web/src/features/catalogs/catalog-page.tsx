@@ -1,0 +1,93 @@
+import { Link, useParams } from 'react-router';
+import { Alert } from '../../components/alert';
+import { IconBox } from '../../components/icons';
+import { Pagination, StatusIcon } from '../../components/list/list-controls';
+import { useClampPage, useListQuery } from '../../components/list/use-list-query';
+import { LoadingScreen } from '../../components/loading-screen';
+import { errorMessage } from '../../lib/api';
+import { relativeTime } from '../../lib/format';
+import { ProductCard } from '../products/product-card';
+import { firstTag, PRODUCT_STATUS_LABEL } from '../products/product-rules';
+import { useListProductsQuery } from '../products/products-api';
+import { productCountText } from './catalog-rules';
+import { useGetCatalogQuery } from './catalogs-api';
+import { useViewMode, ViewToggle } from './view-toggle';
+
+/** /workspace/catalog/{id} — one catalog's products in grid or list view. */
+export default function CatalogPage() {
+  const { catalogId = '' } = useParams();
+  const { data: catalog, isLoading, error } = useGetCatalogQuery(catalogId, { skip: !catalogId });
+  const { query, change } = useListQuery();
+  const { data: products, isLoading: loadingProducts } = useListProductsQuery({ ...query, catalogId }, { skip: !catalog });
+  const [mode, setMode] = useViewMode();
+  const items = products?.items ?? [];
+  const total = products?.total ?? 0;
+  useClampPage(products, query, change);
+
+  const back = (
+    <Link to="/workspace/catalogs" className="btn btn--ghost btn--sm">
+      ← Back to Catalogs
+    </Link>
+  );
+  if (isLoading) return <LoadingScreen />;
+  if (error || !catalog) {
+    const notFound = (error as { status?: unknown } | undefined)?.status === 404;
+    return (
+      <div className="page">
+        {back}
+        <Alert tone="error">{notFound ? 'This catalog does not exist or is not in your workspace.' : errorMessage(error, 'This catalog could not be loaded.')}</Alert>
+      </div>
+    );
+  }
+  return (
+    <div className="page catalog">
+      {back}
+      <header className="page__header">
+        <div>
+          <h1 className="page__title">
+            {catalog.name} {catalog.isDefault && <span className="badge">Default</span>}
+          </h1>
+          <p className="page__subtitle">{catalog.description || productCountText(catalog.productCount)}</p>
+        </div>
+        <ViewToggle mode={mode} onChange={setMode} />
+      </header>
+      {loadingProducts ? (
+        <LoadingScreen />
+      ) : items.length === 0 ? (
+        <div className="card empty-state">
+          <IconBox size={40} />
+          <p className="empty-state__title">No Products Yet</p>
+          <p className="muted">
+            Move a product here from its page, or <Link to="/workspace/products">add a product</Link>.
+          </p>
+        </div>
+      ) : mode === 'grid' ? (
+        <ul className="card-grid" aria-label="Products">
+          {items.map((p) => (
+            <li key={p.id}>
+              <ProductCard product={p} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <ul className="list-rows" aria-label="Products">
+          {items.map((p) => (
+            <li key={p.id}>
+              <article className="card list-row" data-testid="product-card">
+                <StatusIcon status={p.status} label={PRODUCT_STATUS_LABEL[p.status]} />
+                <div className="list-row__main">
+                  <Link to={`/workspace/product/${encodeURIComponent(p.id)}`} className="item-card__name">
+                    {p.name}
+                  </Link>
+                  <p className="item-card__tag">{firstTag(p.tags)}</p>
+                </div>
+                {p.updatedAt && <span className="muted">{relativeTime(p.updatedAt)}</span>}
+              </article>
+            </li>
+          ))}
+        </ul>
+      )}
+      {total > 0 && <Pagination query={query} total={total} onChange={change} />}
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { trialSubscription } from '../../test/fixtures';
+import { renderRoutes, signIn, stubFetch } from '../../test/render';
+import CatalogPage from './catalog-page';
+import CatalogsPage from './catalogs-page';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const routes = [
+  { path: '/workspace/catalogs', element: <CatalogsPage /> },
+  { path: '/workspace/catalog/:catalogId', element: <CatalogPage /> },
+];
+
+describe('All Catalogs', () => {
+  it('shows No Catalogs Yet, creates one, shows totals and the default badge, and deletes only non-default ones', async () => {
+    signIn();
+    let list: Record<string, unknown>[] = [];
+    const deleted: string[] = [];
+    stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/catalogs': () => ({ items: list, totalCatalogs: list.length, totalProducts: list.reduce((n, c) => n + (c.productCount as number), 0) }),
+      'POST /api/catalogs': ({ body }) => {
+        const c = { id: 'c2', productCount: 0, isDefault: false, ...(body as object) };
+        list = [{ id: 'c0', name: 'Default catalog', productCount: 3, isDefault: true }, c];
+        return c;
+      },
+      'DELETE /api/catalogs/c2': () => {
+        deleted.push('c2');
+        list = list.filter((c) => c.id !== 'c2');
+        return {};
+      },
+    });
+    renderRoutes(routes, ['/workspace/catalogs']);
+    expect(await screen.findByText('No Catalogs Yet')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'New catalog' }));
+    await userEvent.type(screen.getByLabelText('Catalog name'), 'Summer');
+    await userEvent.click(screen.getByRole('button', { name: 'Create catalog' }));
+    expect(await screen.findByTestId('catalog-totals')).toHaveTextContent('2 catalogs · 3 products');
+    const cards = screen.getAllByTestId('catalog-card');
+    expect(within(cards[0]).getByText('Default')).toBeInTheDocument();
+    expect(within(cards[0]).queryByRole('button', { name: /Delete/ })).toBeNull();
+    await userEvent.click(within(cards[1]).getByRole('button', { name: 'Delete Summer' }));
+    expect(screen.getByText('Its products are not deleted: they move to your default catalog.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.getAllByTestId('catalog-card')).toHaveLength(1));
+    expect(deleted).toEqual(['c2']);
+    await userEvent.click(screen.getByRole('button', { name: 'List' }));
+    expect(screen.getByRole('list', { name: 'Catalogs' })).toHaveClass('list-rows');
+  }, 15_000);
+
+  it('a catalog page: Back to Catalogs and No Products Yet', async () => {
+    signIn();
+    stubFetch({
+      'GET /api/catalogs/c2': () => ({ id: 'c2', name: 'Summer', productCount: 0, isDefault: false }),
+      'GET /api/catalogs/c2/products': () => ({ items: [], total: 0, page: 1, pageSize: 10 }),
+    });
+    renderRoutes(routes, ['/workspace/catalog/c2']);
+    expect(await screen.findByText('No Products Yet')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Summer');
+    expect(screen.getByRole('link', { name: '← Back to Catalogs' })).toHaveAttribute('href', '/workspace/catalogs');
+  });
+});

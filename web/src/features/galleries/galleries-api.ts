@@ -1,0 +1,51 @@
+import { parsePage, toApiParams, type ListQuery, type Page } from '../../components/list/list-rules';
+import { api } from '../../lib/api';
+import { parseGallery, parseGalleryDetail, type Gallery, type GalleryDetail } from './gallery-rules';
+
+/** The merchant's galleries (Pro and trial): paged list, detail, create, edit, products and cover, delete. */
+export const galleriesApi = api.enhanceEndpoints({ addTagTypes: ['Gallery'] }).injectEndpoints({
+  endpoints: (build) => ({
+    listGalleries: build.query<Page<Gallery>, ListQuery>({
+      query: (q) => ({ url: '/galleries', params: toApiParams(q) }),
+      transformResponse: (raw: unknown) => parsePage(raw, parseGallery),
+      providesTags: [{ type: 'Gallery', id: 'LIST' }],
+    }),
+    getGallery: build.query<GalleryDetail, string>({
+      query: (id) => ({ url: `/galleries/${encodeURIComponent(id)}` }),
+      transformResponse: parseGalleryDetail,
+      providesTags: (_r, _e, id) => [{ type: 'Gallery', id }],
+    }),
+    createGallery: build.mutation<Gallery, { name: string; description: string; productIds: string[]; coverProductId?: string }>({
+      query: (body) => ({ url: '/galleries', method: 'POST', body }),
+      transformResponse: parseGallery,
+      invalidatesTags: [{ type: 'Gallery', id: 'LIST' }, 'Subscription', 'Dashboard', 'Search'],
+    }),
+    updateGallery: build.mutation<Gallery, { id: string; name?: string; description?: string }>({
+      query: ({ id, ...body }) => ({ url: `/galleries/${encodeURIComponent(id)}`, method: 'PATCH', body }),
+      transformResponse: parseGallery,
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Gallery', id }, { type: 'Gallery', id: 'LIST' }, 'Dashboard', 'Search'],
+    }),
+    /** Sets the products in order and the cover. */
+    setGalleryProducts: build.mutation<unknown, { id: string; productIds: string[]; coverProductId: string | null }>({
+      query: ({ id, productIds, coverProductId }) => ({
+        url: `/galleries/${encodeURIComponent(id)}/products`,
+        method: 'PUT',
+        body: coverProductId ? { productIds, coverProductId } : { productIds },
+      }),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Gallery', id }, { type: 'Gallery', id: 'LIST' }, 'Dashboard'],
+    }),
+    deleteGallery: build.mutation<unknown, string>({
+      query: (id) => ({ url: `/galleries/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: [{ type: 'Gallery', id: 'LIST' }, 'Subscription', 'Dashboard', 'Search'],
+    }),
+  }),
+});
+
+export const {
+  useListGalleriesQuery,
+  useGetGalleryQuery,
+  useCreateGalleryMutation,
+  useUpdateGalleryMutation,
+  useSetGalleryProductsMutation,
+  useDeleteGalleryMutation,
+} = galleriesApi;

@@ -1,0 +1,94 @@
+import { useNavigate } from 'react-router';
+import { Alert } from '../../components/alert';
+import { IconGallery } from '../../components/icons';
+import { FilterPopover, ItemCard, Pagination, SortSelect } from '../../components/list/list-controls';
+import { useClampPage, useListQuery } from '../../components/list/use-list-query';
+import { LoadingScreen } from '../../components/loading-screen';
+import { errorMessage } from '../../lib/api';
+import { firstTag } from '../products/product-rules';
+import { useGetSubscriptionQuery } from '../subscription/subscription-api';
+import { EMPTY_TITLE, GALLERY_STATUS_LABEL, type Gallery } from './gallery-rules';
+import { useListGalleriesQuery } from './galleries-api';
+import { ProGate } from './pro-gate';
+import './galleries.css';
+
+/** /workspace/gallery — My Gallery: cards with a real cover, filters, sort and paging in the URL; the Pro gate without gallery access. */
+export default function GalleriesPage() {
+  const navigate = useNavigate();
+  const { data: sub, isLoading: loadingSub } = useGetSubscriptionQuery();
+  const allowed = Boolean(sub?.canUseGalleries);
+  const { query, change, clear } = useListQuery();
+  const { data, isLoading, isFetching, error } = useListGalleriesQuery(query, { skip: !allowed });
+  const items = data?.items ?? [];
+  const total = data?.total ?? 0;
+  useClampPage(data, query, change);
+  const atLimit = typeof sub?.galleryLimit === 'number' && (sub.galleriesUsed ?? total) >= sub.galleryLimit;
+
+  return (
+    <div className="page galleries">
+      <header className="page__header">
+        <div>
+          <h1 className="page__title">My Gallery</h1>
+          <p className="page__subtitle">Collections of your products to share together.</p>
+        </div>
+        {allowed && (
+          <button type="button" className="btn btn--primary" onClick={() => navigate('/workspace/gallery/create')} disabled={atLimit} title={atLimit ? `Your plan allows ${sub?.galleryLimit} galleries.` : undefined}>
+            Add gallery
+          </button>
+        )}
+      </header>
+      {loadingSub ? (
+        <LoadingScreen />
+      ) : !allowed ? (
+        <ProGate sub={sub} />
+      ) : (
+        <>
+          <div className="list-toolbar">
+            <FilterPopover query={query} onChange={change} onClear={clear} />
+            <span className="list-toolbar__spacer" />
+            <SortSelect value={query.sort} onChange={(sort) => change({ sort })} />
+          </div>
+          {error && <Alert tone="error">{errorMessage(error, 'Your galleries could not be loaded.')}</Alert>}
+          {isLoading ? (
+            <LoadingScreen />
+          ) : items.length === 0 && !error ? (
+            <div className="card empty-state" data-testid="galleries-empty">
+              <IconGallery size={40} />
+              <p className="empty-state__title">{EMPTY_TITLE}</p>
+              <div>
+                <button type="button" className="btn btn--secondary" onClick={clear}>
+                  Reset filters
+                </button>
+              </div>
+            </div>
+          ) : (
+            <ul className="card-grid" aria-label="Galleries" aria-busy={isFetching}>
+              {items.map((g) => (
+                <li key={g.id}>
+                  <GalleryCard gallery={g} />
+                </li>
+              ))}
+            </ul>
+          )}
+          <Pagination query={query} total={total} onChange={change} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function GalleryCard({ gallery: g }: { gallery: Gallery }) {
+  return (
+    <ItemCard
+      testId="gallery-card"
+      to={`/workspace/gallery/${encodeURIComponent(g.id)}`}
+      name={g.name}
+      upper
+      imageURL={g.coverURL}
+      fallback={<IconGallery size={40} />}
+      tag={firstTag(g.tags)}
+      status={g.status}
+      statusLabel={GALLERY_STATUS_LABEL[g.status]}
+    />
+  );
+}

@@ -1,0 +1,39 @@
+import { Link, useNavigate } from 'react-router';
+import { LoadingScreen } from '../../components/loading-screen';
+import { useGetSubscriptionQuery } from '../subscription/subscription-api';
+import { useCreateGalleryMutation } from './galleries-api';
+import { GalleryEditor, type GalleryDraft } from './gallery-editor';
+import { ProGate } from './pro-gate';
+import './galleries.css';
+
+/** /workspace/gallery/create — name, description, products and cover; then opens the new gallery. */
+export default function GalleryCreatePage() {
+  const navigate = useNavigate();
+  const { data: sub, isLoading } = useGetSubscriptionQuery();
+  const [create, { isLoading: creating }] = useCreateGalleryMutation();
+
+  const submit = async (d: GalleryDraft) => {
+    const g = await create({ name: d.name, description: d.description, productIds: d.productIds, ...(d.coverProductId ? { coverProductId: d.coverProductId } : {}) }).unwrap();
+    navigate(`/workspace/gallery/${encodeURIComponent(g.id)}`, { replace: true });
+  };
+
+  return (
+    <div className="page page-narrow gallery-create">
+      <Link to="/workspace/gallery" className="btn btn--ghost btn--sm">
+        ← Back to galleries
+      </Link>
+      <header className="page__header">
+        <h1 className="page__title">New gallery</h1>
+      </header>
+      {isLoading ? (
+        <LoadingScreen />
+      ) : !sub?.canUseGalleries ? (
+        <ProGate sub={sub} />
+      ) : (
+        <div className="card">
+          <GalleryEditor initial={{ name: '', description: '', productIds: [], coverProductId: null }} submitLabel="Create gallery" busy={creating} onSubmit={submit} />
+        </div>
+      )}
+    </div>
+  );
+}

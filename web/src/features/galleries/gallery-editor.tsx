@@ -1,0 +1,155 @@
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import { Alert } from '../../components/alert';
+import { DEFAULT_QUERY } from '../../components/list/list-rules';
+import { LoadingScreen } from '../../components/loading-screen';
+import { errorMessage } from '../../lib/api';
+import type { Product } from '../products/product-rules';
+import { useListProductsQuery } from '../products/products-api';
+import { effectiveCover, MAX_GALLERY_DESCRIPTION, MAX_GALLERY_NAME, MAX_GALLERY_PRODUCTS, move, validateGalleryName } from './gallery-rules';
+
+export interface GalleryDraft {
+  name: string;
+  description: string;
+  productIds: string[];
+  coverProductId: string | null;
+}
+
+/**
+ * The form create and detail share: name, description, which products (in
+ * order, Up/Down to reorder) and which one is the cover.
+ */
+export function GalleryEditor({
+  initial,
+  known = [],
+  submitLabel,
+  busy,
+  onSubmit,
+}: {
+  initial: GalleryDraft;
+  /** Products the server already returned with the gallery (shown even before the full list loads). */
+  known?: Product[];
+  submitLabel: string;
+  busy: boolean;
+  onSubmit: (d: GalleryDraft) => Promise<unknown>;
+}) {
+  const id = useId();
+  const [name, setName] = useState(initial.name);
+  const [description, setDescription] = useState(initial.description);
+  const [productIds, setProductIds] = useState(initial.productIds);
+  const [cover, setCover] = useState(initial.coverProductId);
+  const [problem, setProblem] = useState<string | null>(null);
+  // Pro allows 50 products, so one page of 50 holds them all.
+  const { data, isLoading, error } = useListProductsQuery({ ...DEFAULT_QUERY, sort: 'name', pageSize: MAX_GALLERY_PRODUCTS });
+  const byId = useMemo(() => {
+    const m = new Map<string, Product>();
+    for (const p of known) m.set(p.id, p);
+    for (const p of data?.items ?? []) m.set(p.id, p);
+    return m;
+  }, [known, data]);
+  const chosenCover = effectiveCover(productIds, cover);
+
+  const toggle = (pid: string, on: boolean) => setProductIds((ids) => (on ? (ids.includes(pid) ? ids : [...ids, pid]) : ids.filter((x) => x !== pid)));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setProblem(null);
+    const bad = validateGalleryName(name);
+    if (bad) return setProblem(bad);
+    try {
+      await onSubmit({ name: name.trim(), description: description.trim(), productIds, coverProductId: chosenCover });
+    } catch (err) {
+      setProblem(errorMessage(err, 'The gallery could not be saved.'));
+    }
+  };
+
+  const coverProduct = chosenCover ? byId.get(chosenCover) : undefined;
+  return (
+    <form className="form gallery-editor" onSubmit={submit}>
+      <div className="field">
+        <label htmlFor={`${id}-name`}>Gallery name</label>
+        <input id={`${id}-name`} value={name} maxLength={MAX_GALLERY_NAME} onChange={(e) => setName(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-desc`}>Description</label>
+        <textarea id={`${id}-desc`} value={description} maxLength={MAX_GALLERY_DESCRIPTION} rows={3} onChange={(e) => setDescription(e.target.value)} />
+      </div>
+
+      <fieldset className="field">
+        <legend>Products</legend>
+        {isLoading ? (
+          <LoadingScreen />
+        ) : error ? (
+          <Alert tone="error">{errorMessage(error, 'Your products could not be loaded.')}</Alert>
+        ) : (data?.items.length ?? 0) === 0 ? (
+          <p className="muted">You have no products yet. Add products first, then collect them here.</p>
+        ) : (
+          <ul className="gallery-pick" aria-label="Pick products">
+            {data!.items.map((p) => {
+              const on = productIds.includes(p.id);
+              return (
+                <li key={p.id}>
+                  <label className={on ? 'gallery-pick__item gallery-pick__item--on' : 'gallery-pick__item'}>
+                    {p.thumbnailURL ? <img src={p.thumbnailURL} alt="" /> : <span className="gallery-pick__blank" />}
+                    <span className="checkbox">
+                      <input type="checkbox" checked={on} onChange={(e) => toggle(p.id, e.target.checked)} />
+                      {p.name}
+                    </span>
+                  </label>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </fieldset>
+
+      {productIds.length > 0 && (
+        <fieldset className="field">
+          <legend>Order and cover</legend>
+          <ol className="gallery-order" aria-label="Gallery order">
+            {productIds.map((pid, i) => {
+              const p = byId.get(pid);
+              const label = p?.name ?? 'Product';
+              return (
+                <li key={pid} className="card" data-testid="gallery-order-item">
+                  {p?.thumbnailURL ? <img src={p.thumbnailURL} alt="" /> : <span className="gallery-pick__blank" />}
+                  <span className="gallery-order__name">{label}</span>
+                  <label className="checkbox">
+                    <input type="radio" name={`${id}-cover`} checked={chosenCover === pid} onChange={() => setCover(pid)} aria-label={`Use ${label} as cover`} />
+                    Cover
+                  </label>
+                  <button type="button" className="btn btn--ghost btn--sm" disabled={i === 0} onClick={() => setProductIds(move(productIds, i, -1))} aria-label={`Move ${label} up`}>
+                    Up
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn--ghost btn--sm"
+                    disabled={i === productIds.length - 1}
+                    onClick={() => setProductIds(move(productIds, i, 1))}
+                    aria-label={`Move ${label} down`}
+                  >
+                    Down
+                  </button>
+                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => toggle(pid, false)} aria-label={`Remove ${label}`}>
+                    Remove
+                  </button>
+                </li>
+              );
+            })}
+          </ol>
+          {coverProduct?.thumbnailURL && (
+            <div className="gallery-cover">
+              <img src={coverProduct.thumbnailURL} alt={`Cover: ${coverProduct.name}`} />
+            </div>
+          )}
+        </fieldset>
+      )}
+
+      {problem && <Alert tone="error">{problem}</Alert>}
+      <div className="btn-row btn-row--end">
+        <button type="submit" className="btn btn--primary" disabled={busy}>
+          {busy ? 'Saving…' : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

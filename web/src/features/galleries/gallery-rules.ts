@@ -1,0 +1,80 @@
+import type { ItemStatus } from '../../components/list/list-rules';
+import { parseProduct, type Product } from '../products/product-rules';
+
+/** A gallery as GET /api/galleries reports it (spec §3, with a real cover). */
+export interface Gallery {
+  id: string;
+  name: string;
+  description: string;
+  status: ItemStatus;
+  tags: string[];
+  productCount: number;
+  coverProductId: string | null;
+  /** The cover product's thumbnail. */
+  coverURL: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface GalleryDetail extends Gallery {
+  /** In gallery order. */
+  products: Product[];
+}
+
+/** Spec §2 gate texts, word for word. */
+export const PRO_GATE_TITLE = 'Galleries are a Pro feature';
+export const PRO_GATE_TEXT = 'Pro allows up to 10 galleries and public sharing of collections';
+export const EMPTY_TITLE = 'No galleries match your filters';
+/** Gallery labels in the list: error reads Needs attention (spec §3). */
+export const GALLERY_STATUS_LABEL: Record<ItemStatus, string> = { ready: 'Ready', processing: 'Processing', error: 'Needs attention' };
+
+export const MAX_GALLERY_NAME = 100;
+export const MAX_GALLERY_DESCRIPTION = 500;
+export const MAX_GALLERY_PRODUCTS = 50;
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const strOrNull = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+
+export function parseGallery(raw: unknown): Gallery {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  return {
+    id: str(r.id),
+    name: str(r.name),
+    description: str(r.description),
+    status: r.status === 'processing' || r.status === 'error' ? r.status : 'ready',
+    tags: Array.isArray(r.tags) ? r.tags.filter((t): t is string => typeof t === 'string') : [],
+    productCount: typeof r.productCount === 'number' ? r.productCount : Array.isArray(r.productIds) ? r.productIds.length : 0,
+    coverProductId: strOrNull(r.coverProductId),
+    coverURL: strOrNull(r.coverUrl ?? r.coverURL),
+    createdAt: str(r.createdAt),
+    updatedAt: str(r.updatedAt),
+  };
+}
+
+export function parseGalleryDetail(raw: unknown): GalleryDetail {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  return { ...parseGallery(raw), products: Array.isArray(r.products) ? r.products.map(parseProduct) : [] };
+}
+
+export function validateGalleryName(name: string): string | null {
+  const t = name.trim();
+  if (!t) return 'Give the gallery a name.';
+  if (t.length > MAX_GALLERY_NAME) return `Gallery names can be at most ${MAX_GALLERY_NAME} characters.`;
+  return null;
+}
+
+/** Moves the item at `from` by `delta` places (reorder with Up/Down buttons); out-of-range moves change nothing. */
+export function move<T>(list: T[], from: number, delta: number): T[] {
+  const to = from + delta;
+  if (from < 0 || from >= list.length || to < 0 || to >= list.length) return list;
+  const out = list.slice();
+  const [x] = out.splice(from, 1);
+  out.splice(to, 0, x);
+  return out;
+}
+
+/** The cover stays valid: the chosen one when still in the gallery, else the first product, else none. */
+export function effectiveCover(productIds: string[], cover: string | null): string | null {
+  if (cover && productIds.includes(cover)) return cover;
+  return productIds[0] ?? null;
+}

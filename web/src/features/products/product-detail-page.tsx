@@ -1,0 +1,468 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import { Alert } from '../../components/alert';
+import { IconBox } from '../../components/icons';
+import { LoadingScreen } from '../../components/loading-screen';
+import { ModelViewer } from '../../components/model-viewer/model-viewer';
+import type { ModelViewerElement } from '../../components/model-viewer/model-viewer-element';
+import { resetCamera } from '../../components/model-viewer/scene-graph';
+import { errorMessage } from '../../lib/api';
+import { relativeTime } from '../../lib/format';
+import { ActionProblemAlert } from '../blueprints/action-problem';
+import type { ActionProblem } from '../blueprints/use-blueprint-actions';
+import { useGetCatalogsQuery } from '../catalogs/catalogs-api';
+import {
+  addTag,
+  BUILD_FAILED_TEXT,
+  CAMERA_PRESETS,
+  MAX_NAME_LENGTH,
+  normalizeProductURL,
+  screenshotFileName,
+  type ProductDetail,
+} from './product-rules';
+import { useGetProductQuery, useProductPublicationQuery, usePublishProductMutation, useUpdateProductMutation } from './products-api';
+import './products.css';
+
+const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed' } as const;
+const BADGE_TONE = { ready: 'status--ready', processing: 'status--processing', error: 'status--error' } as const;
+const POLL_MS = 2000;
+/** Copied shows for 1.2 s (spec §9). */
+const COPIED_MS = 1200;
+/** Saved. shows for 1.6 s (spec §9). */
+const SAVED_MS = 1600;
+
+function useFlag(ms: number): [boolean, () => void] {
+  const [on, setOn] = useState(false);
+  useEffect(() => {
+    if (!on) return;
+    const t = window.setTimeout(() => setOn(false), ms);
+    return () => window.clearTimeout(t);
+  }, [on, ms]);
+  return [on, () => setOn(true)];
+}
+
+function isNotFound(err: unknown): boolean {
+  return !!err && typeof err === 'object' && (err as { status?: unknown }).status === 404;
+}
+
+/** /workspace/product/{id} — the product's model, share and embed, its real history and its details. */
+export default function ProductDetailPage() {
+  const { productId = '' } = useParams();
+  const [poll, setPoll] = useState(false);
+  const { data: product, isLoading, error } = useGetProductQuery(productId, { skip: !productId, pollingInterval: poll ? POLL_MS : 0 });
+  const processing = product?.status === 'processing';
+  useEffect(() => setPoll(processing), [processing]);
+
+  if (isLoading) return <LoadingScreen />;
+  if (isNotFound(error) || !productId) {
+    return (
+      <div className="page">
+        <div className="card empty-state not-found" data-testid="product-not-found">
+          <IconBox size={40} />
+          <h1 className="page__title">Product not found</h1>
+          <p className="muted">This product does not exist or is not in your workspace.</p>
+          <div>
+            <Link to="/workspace/products" className="btn btn--primary">
+              Back to products
+            </Link>
+          </div>
+        </div>
+      </div>
+    );
+  }
+  if (error || !product) return <div className="page"><Alert tone="error">{errorMessage(error, 'This product could not be loaded.')}</Alert></div>;
+  return <ProductDetailView product={product} />;
+}
+
+function ProductDetailView({ product: p }: { product: ProductDetail }) {
+  const [publish, { data: published, isLoading: sharing }] = usePublishProductMutation();
+  const { data: existing } = useProductPublicationQuery(p.jobId ?? '', { skip: !p.jobId });
+  const publication = published ?? existing ?? null;
+  const [copied, flashCopied] = useFlag(COPIED_MS);
+  const [problem, setProblem] = useState<ActionProblem | null>(null);
+
+  /** Publishes through the publications API (idempotent) and copies the link. */
+  const share = async (): Promise<typeof publication> => {
+    setProblem(null);
+    if (!p.jobId) {
+      setProblem({ message: 'This product has no 3D model to share yet.', upgrade: false });
+      return null;
+    }
+    const res = await publish({ blueprintId: p.jobId });
+    if ('error' in res && res.error) {
+      const err = res.error as { status?: unknown; message?: string };
+      const upgrade = err.status === 402 || err.status === 403;
+      setProblem({ message: err.message || 'The share link could not be created. Please try again.', upgrade });
+      return null;
+    }
+    return res.data ?? null;
+  };
+
+  return (
+    <div className="page product-detail">
+      <Link to="/workspace/products" className="product-detail__back">
+        ← Back to products
+      </Link>
+      <header className="page__header">
+        <div>
+          <h1 className="page__title">{p.name}</h1>
+          <div className="product-detail__meta">
+            <span className={`status ${BADGE_TONE[p.status]}`} data-testid="product-status">
+              {BADGE[p.status]}
+            </span>
+            {p.updatedAt && (
+              <span className="muted">
+                Updated <time dateTime={p.updatedAt}>{relativeTime(p.updatedAt)}</time>
+              </span>
+            )}
+            {p.tags.length > 0 && (
+              <ul className="tag-list" aria-label="Tags">
+                {p.tags.map((t) => (
+                  <li key={t} className="badge">
+                    {t}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </div>
+        <button
+          type="button"
+          className="btn btn--primary"
+          disabled={sharing || p.status !== 'ready'}
+          onClick={async () => {
+            const pub = await share();
+            if (pub?.shareURL) {
+              try {
+                await navigator.clipboard.writeText(pub.shareURL);
+                flashCopied();
+              } catch {
+                /* the link is shown below to copy by hand */
+              }
+            }
+          }}
+        >
+          {copied ? 'Copied' : sharing ? 'Sharing…' : 'Share Blueprint'}
+        </button>
+      </header>
+      {publication?.shareURL && (
+        <div className="field">
+          <label htmlFor="product-share-url">Share link</label>
+          <input id="product-share-url" readOnly value={publication.shareURL} onFocus={(e) => e.currentTarget.select()} data-testid="share-url" />
+        </div>
+      )}
+      {problem && <ActionProblemAlert problem={problem} />}
+      {p.status === 'error' && <Alert tone="error">{p.failureReason || BUILD_FAILED_TEXT}</Alert>}
+
+      <div className="product-detail__layout">
+        <div className="product-detail__viewer">
+          <ViewerPanel product={p} publication={publication} onShare={share} />
+          <Timeline product={p} />
+        </div>
+        <DetailsPanel product={p} />
+      </div>
+    </div>
+  );
+}
+
+interface PublicationLinks {
+  shareURL: string;
+  embedCode: string | null;
+  qrURL: string | null;
+}
+
+function ViewerPanel({ product: p, publication, onShare }: { product: ProductDetail; publication: PublicationLinks | null; onShare: () => Promise<PublicationLinks | null> }) {
+  const [tab, setTab] = useState<'3d' | 'ar'>('3d');
+  const viewer = useRef<ModelViewerElement | null>(null);
+  const [embedOpen, setEmbedOpen] = useState(false);
+  const [copied, flashCopied] = useFlag(COPIED_MS);
+  const [shotError, setShotError] = useState<string | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const tabId = useId();
+
+  const preset = (orbit: string) => {
+    const el = viewer.current;
+    if (!el) return;
+    el.autoRotate = false;
+    // model-viewer stops 22.5° short of the pole by default; Top-Down needs the pole.
+    el.setAttribute('min-camera-orbit', 'auto 0deg auto');
+    el.cameraOrbit = orbit;
+  };
+
+  const screenshot = async () => {
+    setShotError(null);
+    const el = viewer.current;
+    if (!el) return;
+    try {
+      const blob = await el.toBlob({ mimeType: 'image/png' });
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = screenshotFileName(p.name);
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch {
+      setShotError('The screenshot could not be taken. Try again once the model has loaded.');
+    }
+  };
+
+  const embed = async () => {
+    if (embedOpen) return setEmbedOpen(false);
+    const pub = publication?.embedCode ? publication : await onShare();
+    if (pub?.embedCode) setEmbedOpen(true);
+  };
+
+  const copyEmbed = async () => {
+    if (!publication?.embedCode) return;
+    try {
+      await navigator.clipboard.writeText(publication.embedCode);
+      flashCopied();
+    } catch {
+      /* the code stays selectable in the box */
+    }
+  };
+
+  if (!p.modelURL) {
+    return (
+      <div className="card empty-state">
+        <IconBox size={40} />
+        <p className="muted">{p.status === 'processing' ? 'The 3D model is being built. It appears here when it is ready.' : 'This product has no 3D model yet.'}</p>
+      </div>
+    );
+  }
+
+  return (
+    <section className="card" aria-label="Viewer">
+      <div className="tabs" role="tablist" aria-label="Viewer mode">
+        <button type="button" role="tab" id={`${tabId}-3d`} aria-selected={tab === '3d'} aria-controls={`${tabId}-panel`} onClick={() => setTab('3d')}>
+          3D View
+        </button>
+        <button type="button" role="tab" id={`${tabId}-ar`} aria-selected={tab === 'ar'} aria-controls={`${tabId}-panel`} onClick={() => setTab('ar')}>
+          AR Preview
+        </button>
+      </div>
+      <div id={`${tabId}-panel`} role="tabpanel" aria-labelledby={`${tabId}-${tab}`} className="product-detail__viewer">
+        <ModelViewer
+          ref={viewer}
+          src={p.modelURL}
+          poster={p.thumbnailURL ?? undefined}
+          alt={`3D model of ${p.name}`}
+          // A still model: presets, Reset and Screenshot act on a steady view, and the page stays light while editing.
+          autoRotate={false}
+          ar={tab === 'ar'}
+          onLoad={() => setLoaded(true)}
+        >
+          {tab === 'ar' && (
+            <button slot="ar-button" type="button" className="btn btn--primary btn--sm ar-button">
+              View in your space
+            </button>
+          )}
+        </ModelViewer>
+        {tab === '3d' ? (
+          <>
+            <div className="viewer-tools">
+              <button type="button" className="btn btn--ghost btn--sm" onClick={() => viewer.current && resetCamera(viewer.current)}>
+                Reset
+              </button>
+              <button type="button" className="btn btn--secondary btn--sm" onClick={screenshot} disabled={!loaded}>
+                Screenshot
+              </button>
+              <button type="button" className="btn btn--secondary btn--sm" onClick={embed} aria-expanded={embedOpen}>
+                Embed
+              </button>
+              <span className="list-toolbar__spacer" />
+              {CAMERA_PRESETS.map((c) => (
+                <button key={c.label} type="button" className="btn btn--ghost btn--sm" onClick={() => preset(c.orbit)}>
+                  {c.label}
+                </button>
+              ))}
+            </div>
+            {shotError && <Alert tone="error">{shotError}</Alert>}
+            {embedOpen && publication?.embedCode && (
+              <div className="field">
+                <label htmlFor={`${tabId}-embed`}>Embed code</label>
+                <textarea id={`${tabId}-embed`} className="embed-code" readOnly value={publication.embedCode} onFocus={(e) => e.currentTarget.select()} />
+                <div>
+                  <button type="button" className="btn btn--secondary btn--sm" onClick={copyEmbed}>
+                    {copied ? 'Copied' : 'Copy code'}
+                  </button>
+                </div>
+              </div>
+            )}
+          </>
+        ) : (
+          <div className="ar-preview">
+            {publication?.qrURL ? (
+              <>
+                <img src={publication.qrURL} alt="QR code that opens this product on your phone" />
+                <p className="muted">Scan with your phone to place {p.name} in your space. On a phone, use View in your space.</p>
+              </>
+            ) : (
+              <>
+                <p className="muted">To open this product on a phone, it needs a share link. The QR code appears here once it is shared.</p>
+                <button type="button" className="btn btn--secondary btn--sm" onClick={() => void onShare()}>
+                  Create share link
+                </button>
+              </>
+            )}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function Timeline({ product: p }: { product: ProductDetail }) {
+  return (
+    <section className="card" aria-labelledby="timeline-title">
+      <h2 id="timeline-title" className="section-title">
+        Blueprint Timeline
+      </h2>
+      {p.timeline.length === 0 ? (
+        <p className="muted">No history yet.</p>
+      ) : (
+        <ol className="timeline" data-testid="timeline">
+          {p.timeline.map((e, i) => (
+            <li key={`${e.kind}-${i}`} data-kind={e.kind}>
+              <span>
+                {e.label || e.kind}
+                {e.detail && <span className="muted"> · {e.detail}</span>}
+              </span>
+              {e.at && (
+                <time className="muted" dateTime={e.at} title={new Date(e.at).toLocaleString()}>
+                  {relativeTime(e.at)}
+                </time>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function DetailsPanel({ product: p }: { product: ProductDetail }) {
+  const id = useId();
+  const [name, setName] = useState(p.name);
+  const [url, setUrl] = useState(p.productURL);
+  const [description, setDescription] = useState(p.description);
+  const [tags, setTags] = useState(p.tags);
+  const [catalogId, setCatalogId] = useState(p.catalogId);
+  const [tagInput, setTagInput] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saved, flashSaved] = useFlag(SAVED_MS);
+  const [update, { isLoading: saving }] = useUpdateProductMutation();
+  const { data: catalogs } = useGetCatalogsQuery();
+
+  // A fresh server copy (another tab, a rename elsewhere) replaces the form.
+  useEffect(() => {
+    setName(p.name);
+    setUrl(p.productURL);
+    setDescription(p.description);
+    setTags(p.tags);
+    setCatalogId(p.catalogId);
+  }, [p.name, p.productURL, p.description, p.tags, p.catalogId]);
+
+  const onAddTag = () => {
+    const r = addTag(tags, tagInput);
+    if ('error' in r) return setProblem(r.error);
+    setProblem(null);
+    setTags(r.tags);
+    setTagInput('');
+  };
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setProblem(null);
+    if (!name.trim()) return setProblem('Give the product a name.');
+    const u = normalizeProductURL(url);
+    if ('error' in u) return setProblem(u.error);
+    const res = await update({ id: p.id, name: name.trim(), productUrl: u.url, description, tags, ...(catalogId && catalogId !== p.catalogId ? { catalogId } : {}) });
+    if ('error' in res && res.error) return setProblem(errorMessage(res.error, 'The details could not be saved.'));
+    setUrl(u.url);
+    flashSaved();
+  };
+
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <div className="tabs" role="tablist" aria-label="Side panel">
+        <button type="button" role="tab" aria-selected="true" id={`${id}-title`}>
+          Product Details
+        </button>
+      </div>
+      <form className="form" onSubmit={save} role="tabpanel" aria-labelledby={`${id}-title`}>
+        <div className="field">
+          <label htmlFor={`${id}-name`}>Name</label>
+          <input id={`${id}-name`} value={name} maxLength={MAX_NAME_LENGTH} onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-url`}>Product URL</label>
+          <input id={`${id}-url`} type="text" inputMode="url" value={url} maxLength={2048} placeholder="https://shop.example.com/item" onChange={(e) => setUrl(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-desc`}>Description</label>
+          <textarea id={`${id}-desc`} value={description} maxLength={2000} rows={4} onChange={(e) => setDescription(e.target.value)} />
+        </div>
+        <fieldset className="field">
+          <legend>Tags</legend>
+          <ul className="tag-list" aria-label="Product tags">
+            {tags.map((t) => (
+              <li key={t} className="badge tag-chip">
+                {t}
+                <button type="button" aria-label={`Remove tag ${t}`} onClick={() => setTags(tags.filter((x) => x !== t))}>
+                  ×
+                </button>
+              </li>
+            ))}
+          </ul>
+          <div className="btn-row">
+            <label htmlFor={`${id}-tag`} className="visually-hidden">
+              New tag
+            </label>
+            <input
+              id={`${id}-tag`}
+              value={tagInput}
+              placeholder="New tag"
+              onChange={(e) => setTagInput(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  e.preventDefault();
+                  onAddTag();
+                }
+              }}
+            />
+            <button type="button" className="btn btn--ghost btn--sm" onClick={onAddTag}>
+              + Add Tag
+            </button>
+          </div>
+        </fieldset>
+        {catalogs && catalogs.items.length > 0 && (
+          <div className="field">
+            <label htmlFor={`${id}-catalog`}>Catalog</label>
+            <select id={`${id}-catalog`} value={catalogId} onChange={(e) => setCatalogId(e.target.value)}>
+              {catalogs.items.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                  {c.isDefault ? ' (default)' : ''}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        {problem && <Alert tone="error">{problem}</Alert>}
+        <div className="btn-row btn-row--end">
+          {saved && (
+            <span className="muted" role="status">
+              Saved.
+            </span>
+          )}
+          <button type="submit" className="btn btn--primary" disabled={saving}>
+            {saving ? 'Saving…' : 'Save Details'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

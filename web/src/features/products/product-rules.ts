@@ -1,0 +1,141 @@
+import type { ItemStatus } from '../../components/list/list-rules';
+
+/** A product as GET /api/products and GET /api/products/{id} report it. */
+export interface Product {
+  id: string;
+  name: string;
+  description: string;
+  productURL: string;
+  tags: string[];
+  catalogId: string;
+  status: ItemStatus;
+  /** Why the last build failed (status error). */
+  failureReason: string | null;
+  /** The current model's job (the blueprint id the publications API takes). */
+  jobId: string | null;
+  modelURL: string | null;
+  thumbnailURL: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One entry of the product's history (GET /api/products/{id} → timeline). */
+export interface TimelineEvent {
+  kind: string;
+  label: string;
+  /** Extra words: parts mapped, a failure reason, a share path. */
+  detail: string;
+  at: string;
+}
+
+export interface ProductDetail extends Product {
+  timeline: TimelineEvent[];
+}
+
+
+/** List labels (spec §4). */
+export const PRODUCT_STATUS_LABEL: Record<ItemStatus, string> = {
+  ready: '3D ready — Configure',
+  processing: 'Processing 3D…',
+  error: 'Failed',
+};
+
+/** Spec §6 free-plan banner, word for word. */
+export const FREE_PLAN_NOTICE = 'Free plan limited to 2 products. Upgrade to Pro for 50 listings.';
+/** Spec §8 empty list texts. */
+export const EMPTY_TITLE = 'No products match your filters';
+export const EMPTY_TEXT = 'Try adjusting your search terms or clear the status filter to see the full product catalog.';
+/** Spec §8 build failure text, shown when the server gives no reason. */
+export const BUILD_FAILED_TEXT = 'The build stopped. Try a different angle or hit retry to run it again.';
+
+export const MAX_TAGS = 20;
+export const MAX_TAG_LENGTH = 30;
+export const MAX_NAME_LENGTH = 100;
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const strOrNull = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+
+function status(v: unknown): ItemStatus {
+  return v === 'ready' || v === 'error' ? v : v === 'failed' ? 'error' : 'processing';
+}
+
+/** Reads a product defensively: missing fields become empty, never undefined. */
+export function parseProduct(raw: unknown): Product {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  return {
+    id: str(r.id),
+    name: str(r.name),
+    description: str(r.description),
+    productURL: str(r.productUrl ?? r.productURL),
+    tags: Array.isArray(r.tags) ? r.tags.filter((t): t is string => typeof t === 'string') : [],
+    catalogId: str(r.catalogId),
+    status: status(r.status),
+    failureReason: strOrNull(r.failureReason),
+    jobId: strOrNull(r.blueprintId ?? r.jobId),
+    modelURL: strOrNull(r.modelUrl ?? r.modelURL),
+    thumbnailURL: strOrNull(r.thumbnailUrl ?? r.thumbnailURL),
+    createdAt: str(r.createdAt),
+    updatedAt: str(r.updatedAt),
+  };
+}
+
+export function parseProductDetail(raw: unknown): ProductDetail {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  const list = Array.isArray(r.timeline) ? r.timeline : [];
+  return {
+    ...parseProduct(raw),
+    timeline: list.map((e) => {
+      const x = (e ?? {}) as Record<string, unknown>;
+      return { kind: str(x.kind ?? x.type), label: str(x.label), detail: str(x.detail), at: str(x.at) };
+    }),
+  };
+}
+
+
+/** The first tag, or a dash when there is none (spec §2 card). */
+export function firstTag(tags: string[]): string {
+  return tags[0] ?? '—';
+}
+
+/** Adds a tag: trimmed, not blank, not a case-insensitive repeat, within the limits. Returns an error text or the new list. */
+export function addTag(tags: string[], input: string): { tags: string[] } | { error: string } {
+  const t = input.trim();
+  if (!t) return { error: 'Type a tag first.' };
+  if (t.length > MAX_TAG_LENGTH) return { error: `Tags can be at most ${MAX_TAG_LENGTH} characters.` };
+  if (tags.some((x) => x.toLowerCase() === t.toLowerCase())) return { error: 'That tag is already there.' };
+  if (tags.length >= MAX_TAGS) return { error: `A product can have at most ${MAX_TAGS} tags.` };
+  return { tags: [...tags, t] };
+}
+
+/** A product URL must be http(s); a bare host gets https:// (as purchase links do, spec §5). */
+export function normalizeProductURL(input: string): { url: string } | { error: string } {
+  const t = input.trim();
+  if (!t) return { url: '' };
+  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(t) ? t : `https://${t}`;
+  try {
+    const u = new URL(withScheme);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return { error: 'Use a web address starting with http:// or https://.' };
+    if (!u.hostname.includes('.')) return { error: 'Enter a full web address, such as https://shop.example.com/item.' };
+    return { url: u.toString() };
+  } catch {
+    return { error: 'Enter a full web address, such as https://shop.example.com/item.' };
+  }
+}
+
+/** The plan reached its product limit: Add product goes to the subscription page instead (spec §6). */
+export function atProductLimit(limit: number | null | undefined, used: number | undefined): boolean {
+  return typeof limit === 'number' && (used ?? 0) >= limit;
+}
+
+/** Camera presets (spec §2 product detail): orbit strings for model-viewer. */
+export const CAMERA_PRESETS = [
+  { label: 'Front', orbit: '0deg 75deg auto' },
+  { label: 'Side', orbit: '90deg 75deg auto' },
+  { label: 'Top-Down', orbit: '0deg 0deg auto' },
+] as const;
+
+/** A file name for the screenshot: the product name made safe, plus .png. */
+export function screenshotFileName(name: string): string {
+  const base = name.trim().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60).toLowerCase();
+  return `${base || 'product'}-screenshot.png`;
+}

@@ -1,0 +1,77 @@
+import { parsePage, toApiParams, type ListQuery, type Page } from '../../components/list/list-rules';
+import { api } from '../../lib/api';
+import { parseProduct, parseProductDetail, type Product, type ProductDetail } from './product-rules';
+
+/** A live share link for the product's model (from the publications API). */
+export interface PublicationLinks {
+  shareURL: string;
+  embedCode: string | null;
+  qrURL: string | null;
+}
+
+function parseLinks(raw: unknown): PublicationLinks {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  return {
+    shareURL: typeof r.shareURL === 'string' ? r.shareURL : '',
+    embedCode: typeof r.embedCode === 'string' ? r.embedCode : null,
+    qrURL: typeof r.qrURL === 'string' ? r.qrURL : null,
+  };
+}
+
+export interface ProductPatch {
+  id: string;
+  name?: string;
+  description?: string;
+  productUrl?: string;
+  tags?: string[];
+  catalogId?: string;
+}
+
+/** The merchant's products: paged list (filtered and sorted by the server), detail, create, edit, delete. */
+export const productsApi = api.enhanceEndpoints({ addTagTypes: ['Product', 'Catalog', 'Gallery', 'Publication'] }).injectEndpoints({
+  endpoints: (build) => ({
+    listProducts: build.query<Page<Product>, ListQuery & { catalogId?: string }>({
+      query: ({ catalogId, ...q }) => ({ url: catalogId ? `/catalogs/${encodeURIComponent(catalogId)}/products` : '/products', params: toApiParams(q) }),
+      transformResponse: (raw: unknown) => parsePage(raw, parseProduct),
+      providesTags: (page) => [{ type: 'Product' as const, id: 'LIST' }, ...(page?.items ?? []).map((p) => ({ type: 'Product' as const, id: p.id }))],
+    }),
+    getProduct: build.query<ProductDetail, string>({
+      query: (id) => ({ url: `/products/${encodeURIComponent(id)}` }),
+      transformResponse: parseProductDetail,
+      providesTags: (_r, _e, id) => [{ type: 'Product', id }],
+    }),
+    createProduct: build.mutation<Product, { name: string; blueprintId?: string; catalogId?: string }>({
+      query: (body) => ({ url: '/products', method: 'POST', body }),
+      transformResponse: parseProduct,
+      invalidatesTags: [{ type: 'Product', id: 'LIST' }, { type: 'Catalog', id: 'LIST' }, 'Subscription', 'Dashboard', 'Search'],
+    }),
+    updateProduct: build.mutation<Product, ProductPatch>({
+      query: ({ id, ...body }) => ({ url: `/products/${encodeURIComponent(id)}`, method: 'PATCH', body }),
+      transformResponse: parseProduct,
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Product', id }, { type: 'Product', id: 'LIST' }, { type: 'Catalog', id: 'LIST' }, 'Gallery', 'Dashboard', 'Search'],
+    }),
+    deleteProduct: build.mutation<unknown, string>({
+      query: (id) => ({ url: `/products/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: [{ type: 'Product', id: 'LIST' }, { type: 'Catalog', id: 'LIST' }, 'Gallery', 'Subscription', 'Dashboard', 'Search'],
+    }),
+    /** The live publication of this model, if the merchant already shared it. */
+    productPublication: build.query<PublicationLinks | null, string>({
+      query: () => ({ url: '/publications' }),
+      transformResponse: (raw: unknown, _m, jobId) => {
+        const items = ((raw as { items?: unknown[] } | null)?.items ?? []) as Record<string, unknown>[];
+        const live = items.find((x) => x.blueprintId === jobId && x.status !== 'unpublished');
+        return live ? parseLinks(live) : null;
+      },
+      providesTags: ['Publication'],
+    }),
+    /** Publishes the product's model (idempotent on the server). */
+    publishProduct: build.mutation<PublicationLinks, { blueprintId: string }>({
+      query: (body) => ({ url: '/publications', method: 'POST', body }),
+      transformResponse: parseLinks,
+      invalidatesTags: ['Publication', 'Subscription'],
+    }),
+  }),
+});
+
+export const { useProductPublicationQuery, usePublishProductMutation } = productsApi;
+export const { useListProductsQuery, useGetProductQuery, useCreateProductMutation, useUpdateProductMutation, useDeleteProductMutation } = productsApi;

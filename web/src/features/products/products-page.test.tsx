@@ -1,0 +1,176 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { freeSubscription, trialSubscription } from '../../test/fixtures';
+import { renderRoutes, signIn, stubFetch } from '../../test/render';
+import ProductDetailPage from './product-detail-page';
+import ProductsPage from './products-page';
+
+// The real viewer needs WebGL; the element stays a plain unknown element here.
+vi.mock('../../components/model-viewer/load-model-viewer', () => ({
+  MODEL_VIEWER_LOAD_ERROR: 'Failed to load model-viewer',
+  loadModelViewer: () => Promise.resolve(),
+}));
+
+afterEach(() => vi.unstubAllGlobals());
+
+function product(i: number, over: Record<string, unknown> = {}) {
+  return {
+    id: `p${i}`,
+    name: `Product ${i}`,
+    description: '',
+    productUrl: '',
+    tags: i % 2 ? [`tag${i}`] : [],
+    catalogId: 'c1',
+    status: 'ready',
+    jobId: `j${i}`,
+    modelUrl: `/blobs?obj=models/${i}.glb`,
+    thumbnailUrl: `/blobs?obj=thumbs/${i}.png`,
+    createdAt: '2026-03-01T10:00:00Z',
+    updatedAt: '2026-03-01T10:00:00Z',
+    ...over,
+  };
+}
+
+/** A tiny in-memory server that pages like the real one, so the UI is checked against what it asked for. */
+function server(total: number, sub = trialSubscription({ productsUsed: total } as never)) {
+  const all = Array.from({ length: total }, (_, i) => product(i + 1));
+  return stubFetch({
+    'GET /api/subscription': () => sub,
+    'GET /api/products': ({ url }) => {
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const size = Number(url.searchParams.get('pageSize') ?? 10);
+      const status = url.searchParams.get('status');
+      const items = status ? all.filter((p) => status.split(',').includes(p.status)) : all;
+      return { items: items.slice((page - 1) * size, page * size), total: items.length, page, pageSize: size };
+    },
+  });
+}
+
+function render(path = '/workspace/products') {
+  signIn();
+  return renderRoutes(
+    [
+      { path: '/workspace/products', element: <ProductsPage /> },
+      { path: '/workspace/product/:productId', element: <ProductDetailPage /> },
+      { path: '/workspace/subscription', element: <h1>My Subscription</h1> },
+    ],
+    [path],
+  );
+}
+
+describe('My Products', () => {
+  it('pages 12 products at 10 per page with range text, Page X of Y and Prev/Next disabled at the ends', async () => {
+    const { calls } = server(12);
+    const { router } = render();
+    const grid = await screen.findByRole('list', { name: 'Products' });
+    expect(within(grid).getAllByTestId('product-card')).toHaveLength(10);
+    expect(screen.getByTestId('range-text')).toHaveTextContent('1–10 of 12');
+    expect(screen.getByTestId('page-text')).toHaveTextContent('Page 1 of 2');
+    expect(screen.getByRole('button', { name: 'Prev' })).toBeDisabled();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(screen.getByTestId('range-text')).toHaveTextContent('11–12 of 12'));
+    await waitFor(() => expect(screen.getAllByTestId('product-card')).toHaveLength(2));
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+    expect(router.state.location.search).toBe('?page=2');
+    // The card: real thumbnail, name, first tag or a dash, Manage.
+    const card = screen.getAllByTestId('product-card')[0];
+    expect(card.querySelector('img')).toHaveAttribute('src', '/blobs?obj=thumbs/11.png');
+    expect(within(card).getByText('Product 11')).toBeInTheDocument();
+    expect(within(card).getByText('tag11')).toBeInTheDocument();
+    expect(within(screen.getAllByTestId('product-card')[1]).getByText('—')).toBeInTheDocument();
+    // Rows per page goes back to page 1.
+    await userEvent.selectOptions(screen.getByLabelText('Rows per page'), '20');
+    await waitFor(() => expect(screen.getByTestId('range-text')).toHaveTextContent('1–12 of 12'));
+    expect(router.state.location.search).toBe('?pageSize=20');
+    expect(calls.at(-1)?.url).toContain('page=1&pageSize=20');
+  }, 20_000);
+
+  it('keeps filters in the URL, sends them to the server, and Reset filters clears them', async () => {
+    const { calls } = server(3);
+    const { router } = render('/workspace/products?status=error&from=2026-03-01&sort=name&page=1');
+    expect(await screen.findByText('No products match your filters')).toBeInTheDocument();
+    expect(screen.getByText('Try adjusting your search terms or clear the status filter to see the full product catalog.')).toBeInTheDocument();
+    const url = new URL(calls.find((c) => c.url.startsWith('/api/products'))!.url, 'http://x');
+    expect(url.searchParams.get('status')).toBe('error');
+    expect(url.searchParams.get('from')).toBe('2026-03-01');
+    expect(url.searchParams.get('sort')).toBe('name');
+    expect(screen.getByTestId('range-text')).toHaveTextContent('0 items');
+    await userEvent.click(screen.getByRole('button', { name: 'Reset filters' }));
+    await waitFor(() => expect(screen.getAllByTestId('product-card')).toHaveLength(3));
+    expect(router.state.location.search).toBe('?sort=name');
+  });
+
+  it('filter popover: ticking a status and changing sort return to page 1', async () => {
+    server(12);
+    const { router } = render('/workspace/products?page=2');
+    await screen.findByText('11–12 of 12');
+    await userEvent.click(screen.getByRole('button', { name: 'Filters' }));
+    const panel = screen.getByRole('dialog', { name: 'Filters' });
+    await userEvent.click(within(panel).getByLabelText('Needs attention'));
+    await waitFor(() => expect(router.state.location.search).toBe('?status=error'));
+    expect(within(panel).getByRole('button', { name: 'Clear all filters' })).toBeEnabled();
+    await userEvent.click(within(panel).getByRole('button', { name: 'Clear all filters' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await userEvent.keyboard('{Escape}');
+    await userEvent.selectOptions(screen.getByLabelText('Sort'), 'name');
+    await waitFor(() => expect(router.state.location.search).toBe('?sort=name'));
+  }, 20_000);
+
+  it('free plan: shows the notice, and Add product at the limit goes to the subscription page', async () => {
+    server(2, freeSubscription({ productsUsed: 2 } as never));
+    const { router } = render();
+    expect(await screen.findByText(/Free plan limited to 2 products\. Upgrade to Pro for 50 listings\./)).toBeInTheDocument();
+    await screen.findAllByTestId('product-card');
+    await userEvent.click(screen.getByRole('button', { name: 'Add product' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/workspace/subscription'));
+  });
+
+  it('Manage opens the product; an unknown product shows the not-found state', async () => {
+    server(1);
+    const { router } = render();
+    await userEvent.click(await screen.findByRole('button', { name: 'Manage Product 1' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/workspace/product/p1'));
+    expect(await screen.findByTestId('product-not-found')).toBeInTheDocument();
+  });
+});
+
+describe('Product detail', () => {
+  it('edits details and tags and sends them to the server', async () => {
+    const saved: unknown[] = [];
+    stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/catalogs': () => ({ items: [{ id: 'c1', name: 'Default', isDefault: true, productCount: 1 }] }),
+      'GET /api/publications': () => ({ items: [] }),
+      'GET /api/products/p1': () => ({
+        ...product(1, { tags: ['oak'] }),
+        timeline: [
+          { kind: 'product_created', label: 'Product created', at: '2026-03-01T10:00:00Z' },
+          { kind: 'mesh_reconstruction', label: 'Mesh reconstruction complete', at: '2026-03-01T10:00:05Z' },
+        ],
+      }),
+      'PATCH /api/products/p1': ({ body }) => {
+        saved.push(body);
+        return product(1, body as Record<string, unknown>);
+      },
+    });
+    render('/workspace/product/p1');
+    expect(await screen.findByRole('heading', { name: 'Product 1', level: 1 })).toBeInTheDocument();
+    expect(screen.getByTestId('product-status')).toHaveTextContent('Ready');
+    expect(within(screen.getByTestId('timeline')).getByText('Mesh reconstruction complete')).toBeInTheDocument();
+    for (const name of ['3D View', 'AR Preview']) expect(screen.getByRole('tab', { name })).toBeInTheDocument();
+    for (const name of ['Reset', 'Screenshot', 'Embed', 'Front', 'Side', 'Top-Down']) expect(screen.getByRole('button', { name })).toBeInTheDocument();
+
+    await userEvent.clear(screen.getByLabelText('Name'));
+    await userEvent.type(screen.getByLabelText('Name'), 'Oak Vase');
+    await userEvent.type(screen.getByLabelText('Product URL'), 'shop.example.com/vase');
+    await userEvent.type(screen.getByLabelText('Description'), 'Hand turned.');
+    await userEvent.type(screen.getByLabelText('New tag'), 'walnut');
+    await userEvent.click(screen.getByRole('button', { name: '+ Add Tag' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Remove tag oak' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toEqual({ name: 'Oak Vase', productUrl: 'https://shop.example.com/vase', description: 'Hand turned.', tags: ['walnut'] });
+    expect(await screen.findByText('Saved.')).toBeInTheDocument();
+  }, 20_000);
+});

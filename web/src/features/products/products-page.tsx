@@ -1,0 +1,108 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Alert } from '../../components/alert';
+import { IconBox } from '../../components/icons';
+import { FilterPopover, Pagination, SortSelect } from '../../components/list/list-controls';
+import { hasFilters } from '../../components/list/list-rules';
+import { useClampPage, useListQuery } from '../../components/list/use-list-query';
+import { LoadingScreen } from '../../components/loading-screen';
+import { errorMessage } from '../../lib/api';
+import { useGetSubscriptionQuery } from '../subscription/subscription-api';
+import { AddProductDialog } from './add-product-dialog';
+import { ProductCard } from './product-card';
+import { atProductLimit, EMPTY_TEXT, EMPTY_TITLE, FREE_PLAN_NOTICE } from './product-rules';
+import { useListProductsQuery } from './products-api';
+import './products.css';
+
+/** While a product is still being built the list refreshes at the job polling pace (spec §9). */
+const POLL_MS = 2000;
+
+/** /workspace/products — My Products: filtered, sorted and paged by the server; the state lives in the URL. */
+export default function ProductsPage() {
+  const navigate = useNavigate();
+  const { query, change, clear } = useListQuery();
+  const [poll, setPoll] = useState(false);
+  const { data, isLoading, isFetching, error } = useListProductsQuery(query, { pollingInterval: poll ? POLL_MS : 0 });
+  const { data: sub } = useGetSubscriptionQuery();
+  const [adding, setAdding] = useState(false);
+  const items = data?.items ?? [];
+  const total = data?.total ?? 0;
+  const anyProcessing = items.some((p) => p.status === 'processing');
+  useEffect(() => setPoll(anyProcessing), [anyProcessing]);
+
+  useClampPage(data, query, change);
+
+  const onAdd = () => {
+    if (atProductLimit(sub?.productLimit, sub?.productsUsed)) navigate('/workspace/subscription');
+    else setAdding(true);
+  };
+
+  return (
+    <div className="page products">
+      <header className="page__header">
+        <div>
+          <h1 className="page__title">My Products</h1>
+          <p className="page__subtitle">
+            Everything you sell in 3D. <Link to="/workspace/catalogs">All Catalogs</Link>
+          </p>
+        </div>
+        <button type="button" className="btn btn--primary" onClick={onAdd}>
+          Add product
+        </button>
+      </header>
+
+      {sub?.effectivePlan === 'free' && (
+        <Alert tone="info">
+          {FREE_PLAN_NOTICE} <Link to="/workspace/subscription">See plans</Link>
+        </Alert>
+      )}
+
+      <div className="list-toolbar">
+        <FilterPopover query={query} onChange={change} onClear={clear} />
+        <span className="list-toolbar__spacer" />
+        <SortSelect value={query.sort} onChange={(sort) => change({ sort })} />
+      </div>
+
+      {error && <Alert tone="error">{errorMessage(error, 'Your products could not be loaded.')}</Alert>}
+
+      {isLoading ? (
+        <LoadingScreen />
+      ) : items.length === 0 && !error ? (
+        hasFilters(query) ? (
+          <div className="card empty-state" data-testid="products-empty">
+            <IconBox size={40} />
+            <p className="empty-state__title">{EMPTY_TITLE}</p>
+            <p className="muted">{EMPTY_TEXT}</p>
+            <div>
+              <button type="button" className="btn btn--secondary" onClick={clear}>
+                Reset filters
+              </button>
+            </div>
+          </div>
+        ) : (
+          <div className="card empty-state" data-testid="products-empty">
+            <IconBox size={40} />
+            <p className="empty-state__title">No Products Yet</p>
+            <p className="muted">Add a product from one of your 3D blueprints to start your catalogue.</p>
+            <div>
+              <button type="button" className="btn btn--primary" onClick={onAdd}>
+                Add product
+              </button>
+            </div>
+          </div>
+        )
+      ) : (
+        <ul className="card-grid" aria-label="Products" aria-busy={isFetching}>
+          {items.map((p) => (
+            <li key={p.id}>
+              <ProductCard product={p} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <Pagination query={query} total={total} onChange={change} />
+      {adding && <AddProductDialog onClose={() => setAdding(false)} />}
+    </div>
+  );
+}
