@@ -178,6 +178,7 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("PATCH", "/galleries/{id}", patchGallery(d.Catalog))
 				priv.Method("DELETE", "/galleries/{id}", deleteGallery(d.Catalog))
 				priv.Method("PUT", "/galleries/{id}/products", putGalleryProducts(d.Catalog))
+				priv.Method("GET", "/link-platform", linkPlatform())
 			}
 
 			priv.Method("POST", "/publications", createPublication(d.Publications))
