@@ -433,7 +433,7 @@ func (s *Service) ProductHistory(ctx context.Context, userID, id string) (Produc
 		return Product{}, nil, err
 	}
 	folded, _ := FoldProduct(plain(les))
-	p.Builds = folded.Builds
+	p.Builds, p.Config = folded.Builds, folded.Config
 	jobIDs := make([]string, len(p.Builds))
 	for i, b := range p.Builds {
 		jobIDs[i] = b.JobID
