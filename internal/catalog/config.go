@@ -214,10 +214,10 @@ func idNumber(id string) int {
 
 // User-facing configuration failures.
 var (
-	ErrVariantNotFound      = fault.NotFoundf("Variant not found.")
-	ErrHotspotNotFound      = fault.NotFoundf("Hotspot not found.")
-	ErrLinkNotFound         = fault.NotFoundf("Link not found.")
-	ErrDefaultVariant       = fault.New(fault.Conflict, "default_variant", "The Default variant cannot be deleted.")
+	ErrVariantNotFound       = fault.NotFoundf("Variant not found.")
+	ErrHotspotNotFound       = fault.NotFoundf("Hotspot not found.")
+	ErrLinkNotFound          = fault.NotFoundf("Link not found.")
+	ErrDefaultVariant        = fault.New(fault.Conflict, "default_variant", "The Default variant cannot be deleted.")
 	ErrLeatherExcludesFabric = fault.Invalidf("leather_excludes_fabric", "Leather excludes Fabric: a variant cannot combine leather-tan and fabric-grey.")
 )
 
