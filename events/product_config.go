@@ -10,18 +10,34 @@ import "time"
 // Every "changed" event carries the whole new value, so folding needs no
 // merge rules.
 
+// VariantSpec is a whole variant as a variant event carries it (embedded,
+// so its fields sit at the event's top level in JSON).
+type VariantSpec struct {
+	Name     string            `json:"name"`
+	Material string            `json:"material"`
+	Parts    map[string]string `json:"parts,omitempty"`
+	SKU      string            `json:"sku,omitempty"`
+	Price    *float64          `json:"price,omitempty"`
+	Currency string            `json:"currency,omitempty"`
+}
+
+// HotspotSpec is a whole hotspot as a hotspot event carries it (embedded).
+type HotspotSpec struct {
+	Position [3]float64 `json:"position"`
+	Normal   [3]float64 `json:"normal"`
+	X        float64    `json:"x"`
+	Y        float64    `json:"y"`
+	Title    string     `json:"title"`
+	Text     string     `json:"text"`
+}
+
 // ProductVariantAdded adds a variant (the Default variant v1 exists from
 // ProductCreated on and is never added).
 type ProductVariantAdded struct {
-	ProductID string            `json:"productId"`
-	VariantID string            `json:"variantId"`
-	Name      string            `json:"name"`
-	Material  string            `json:"material"`
-	Parts     map[string]string `json:"parts,omitempty"`
-	SKU       string            `json:"sku,omitempty"`
-	Price     *float64          `json:"price,omitempty"`
-	Currency  string            `json:"currency,omitempty"`
-	At        time.Time         `json:"at"`
+	ProductID string `json:"productId"`
+	VariantID string `json:"variantId"`
+	VariantSpec
+	At time.Time `json:"at"`
 }
 
 // EventType implements Event.
@@ -29,15 +45,10 @@ func (ProductVariantAdded) EventType() string { return "product.variant_added.v1
 
 // ProductVariantChanged replaces a variant's name, materials, SKU and price.
 type ProductVariantChanged struct {
-	ProductID string            `json:"productId"`
-	VariantID string            `json:"variantId"`
-	Name      string            `json:"name"`
-	Material  string            `json:"material"`
-	Parts     map[string]string `json:"parts,omitempty"`
-	SKU       string            `json:"sku,omitempty"`
-	Price     *float64          `json:"price,omitempty"`
-	Currency  string            `json:"currency,omitempty"`
-	At        time.Time         `json:"at"`
+	ProductID string `json:"productId"`
+	VariantID string `json:"variantId"`
+	VariantSpec
+	At time.Time `json:"at"`
 }
 
 // EventType implements Event.
@@ -57,15 +68,10 @@ func (ProductVariantRemoved) EventType() string { return "product.variant_remove
 // ProductHotspotPlaced pins a hotspot on the model: a 3D point on its
 // surface and the surface normal there, plus the spec's 0–1 x/y.
 type ProductHotspotPlaced struct {
-	ProductID string     `json:"productId"`
-	HotspotID string     `json:"hotspotId"`
-	Position  [3]float64 `json:"position"`
-	Normal    [3]float64 `json:"normal"`
-	X         float64    `json:"x"`
-	Y         float64    `json:"y"`
-	Title     string     `json:"title"`
-	Text      string     `json:"text"`
-	At        time.Time  `json:"at"`
+	ProductID string `json:"productId"`
+	HotspotID string `json:"hotspotId"`
+	HotspotSpec
+	At time.Time `json:"at"`
 }
 
 // EventType implements Event.
@@ -74,15 +80,10 @@ func (ProductHotspotPlaced) EventType() string { return "product.hotspot_placed.
 // ProductHotspotMoved moves a hotspot (dragged to another point) and/or
 // replaces its title and text: it carries the whole new hotspot.
 type ProductHotspotMoved struct {
-	ProductID string     `json:"productId"`
-	HotspotID string     `json:"hotspotId"`
-	Position  [3]float64 `json:"position"`
-	Normal    [3]float64 `json:"normal"`
-	X         float64    `json:"x"`
-	Y         float64    `json:"y"`
-	Title     string     `json:"title"`
-	Text      string     `json:"text"`
-	At        time.Time  `json:"at"`
+	ProductID string `json:"productId"`
+	HotspotID string `json:"hotspotId"`
+	HotspotSpec
+	At time.Time `json:"at"`
 }
 
 // EventType implements Event.

@@ -144,15 +144,13 @@ func (c *Config) apply(e events.Event) (at time.Time, ok bool) {
 	switch ev := e.(type) {
 	case events.ProductVariantAdded:
 		at = ev.At
-		c.Variants = append(c.Variants, Variant{ID: ev.VariantID, Name: ev.Name, Material: ev.Material,
-			Parts: cloneParts(ev.Parts), SKU: ev.SKU, Price: ev.Price, Currency: ev.Currency})
+		c.Variants = append(c.Variants, variantFrom(ev.VariantID, ev.VariantSpec))
 		c.NextVariant = max(c.NextVariant, idNumber(ev.VariantID)+1)
 	case events.ProductVariantChanged:
 		at = ev.At
 		for i := range c.Variants {
 			if c.Variants[i].ID == ev.VariantID {
-				c.Variants[i] = Variant{ID: ev.VariantID, Name: ev.Name, Material: ev.Material, Parts: cloneParts(ev.Parts),
-					SKU: ev.SKU, Price: ev.Price, Currency: ev.Currency}
+				c.Variants[i] = variantFrom(ev.VariantID, ev.VariantSpec)
 			}
 		}
 	case events.ProductVariantRemoved:
@@ -161,15 +159,13 @@ func (c *Config) apply(e events.Event) (at time.Time, ok bool) {
 		c.Links = slices.DeleteFunc(c.Links, func(l Link) bool { return l.VariantID == ev.VariantID })
 	case events.ProductHotspotPlaced:
 		at = ev.At
-		c.Hotspots = append(c.Hotspots, Hotspot{ID: ev.HotspotID, Position: ev.Position, Normal: ev.Normal, X: ev.X, Y: ev.Y,
-			Title: ev.Title, Text: ev.Text})
+		c.Hotspots = append(c.Hotspots, hotspotFrom(ev.HotspotID, ev.HotspotSpec))
 		c.NextHotspot = max(c.NextHotspot, idNumber(ev.HotspotID)+1)
 	case events.ProductHotspotMoved:
 		at = ev.At
 		for i := range c.Hotspots {
 			if c.Hotspots[i].ID == ev.HotspotID {
-				c.Hotspots[i] = Hotspot{ID: ev.HotspotID, Position: ev.Position, Normal: ev.Normal, X: ev.X, Y: ev.Y,
-					Title: ev.Title, Text: ev.Text}
+				c.Hotspots[i] = hotspotFrom(ev.HotspotID, ev.HotspotSpec)
 			}
 		}
 	case events.ProductHotspotRemoved:
@@ -192,10 +188,24 @@ func (c *Config) apply(e events.Event) (at time.Time, ok bool) {
 	return at, true
 }
 
-func cloneParts(m map[string]string) map[string]string {
-	out := map[string]string{}
-	maps.Copy(out, m)
-	return out
+func variantFrom(id string, v events.VariantSpec) Variant {
+	parts := map[string]string{}
+	maps.Copy(parts, v.Parts)
+	return Variant{ID: id, Name: v.Name, Material: v.Material, Parts: parts, SKU: v.SKU, Price: v.Price, Currency: v.Currency}
+}
+
+// spec is the variant as its events carry it.
+func (v Variant) spec() events.VariantSpec {
+	return events.VariantSpec{Name: v.Name, Material: v.Material, Parts: v.Parts, SKU: v.SKU, Price: v.Price, Currency: v.Currency}
+}
+
+func hotspotFrom(id string, h events.HotspotSpec) Hotspot {
+	return Hotspot{ID: id, Position: h.Position, Normal: h.Normal, X: h.X, Y: h.Y, Title: h.Title, Text: h.Text}
+}
+
+// spec is the hotspot as its events carry it.
+func (h Hotspot) spec() events.HotspotSpec {
+	return events.HotspotSpec{Position: h.Position, Normal: h.Normal, X: h.X, Y: h.Y, Title: h.Title, Text: h.Text}
 }
 
 // idNumber reads N from "vN"/"hN"/"lN" (0 when it is not such an id).

@@ -91,8 +91,7 @@ func (s *Service) AddVariant(ctx context.Context, userID, productID string, in V
 		if err != nil {
 			return nil, err
 		}
-		return events.ProductVariantAdded{ProductID: p.ID, VariantID: id, Name: v.Name, Material: v.Material, Parts: v.Parts,
-			SKU: v.SKU, Price: v.Price, Currency: v.Currency, At: s.at()}, nil
+		return events.ProductVariantAdded{ProductID: p.ID, VariantID: id, VariantSpec: v.spec(), At: s.at()}, nil
 	})
 	return p, id, err
 }
@@ -108,8 +107,7 @@ func (s *Service) ChangeVariant(ctx context.Context, userID, productID, variantI
 		if err != nil {
 			return nil, err
 		}
-		return events.ProductVariantChanged{ProductID: p.ID, VariantID: variantID, Name: v.Name, Material: v.Material,
-			Parts: v.Parts, SKU: v.SKU, Price: v.Price, Currency: v.Currency, At: s.at()}, nil
+		return events.ProductVariantChanged{ProductID: p.ID, VariantID: variantID, VariantSpec: v.spec(), At: s.at()}, nil
 	})
 }
 
@@ -175,8 +173,7 @@ func (s *Service) PlaceHotspot(ctx context.Context, userID, productID string, in
 		if err != nil {
 			return nil, err
 		}
-		return events.ProductHotspotPlaced{ProductID: p.ID, HotspotID: id, Position: h.Position, Normal: h.Normal, X: h.X, Y: h.Y,
-			Title: h.Title, Text: h.Text, At: s.at()}, nil
+		return events.ProductHotspotPlaced{ProductID: p.ID, HotspotID: id, HotspotSpec: h.spec(), At: s.at()}, nil
 	})
 	return p, id, err
 }
@@ -192,8 +189,7 @@ func (s *Service) MoveHotspot(ctx context.Context, userID, productID, hotspotID 
 		if err != nil {
 			return nil, err
 		}
-		return events.ProductHotspotMoved{ProductID: p.ID, HotspotID: hotspotID, Position: h.Position, Normal: h.Normal,
-			X: h.X, Y: h.Y, Title: h.Title, Text: h.Text, At: s.at()}, nil
+		return events.ProductHotspotMoved{ProductID: p.ID, HotspotID: hotspotID, HotspotSpec: h.spec(), At: s.at()}, nil
 	})
 }
 

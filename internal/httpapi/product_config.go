@@ -33,16 +33,6 @@ func linkPlatform() Handler {
 
 // --- product configuration (issue 13) ----------------------------------------
 
-type variantView struct {
-	ID       string            `json:"id"`
-	Name     string            `json:"name"`
-	Material string            `json:"material"`
-	Parts    map[string]string `json:"parts"`
-	SKU      string            `json:"sku"`
-	Price    *float64          `json:"price"`
-	Currency string            `json:"currency"`
-}
-
 type linkView struct {
 	ID        string                `json:"id"`
 	URL       string                `json:"url"`
@@ -52,18 +42,10 @@ type linkView struct {
 
 // configView is the configuration part of GET /products/{id}.
 type configView struct {
-	Variants []variantView     `json:"variants"`
+	Variants []catalog.Variant `json:"variants"`
 	Hotspots []catalog.Hotspot `json:"hotspots"`
 	Links    []linkView        `json:"links"`
 	Presets  catalog.Presets   `json:"presets"`
-}
-
-func newVariantView(v catalog.Variant) variantView {
-	parts := v.Parts
-	if parts == nil {
-		parts = map[string]string{}
-	}
-	return variantView{ID: v.ID, Name: v.Name, Material: v.Material, Parts: parts, SKU: v.SKU, Price: v.Price, Currency: v.Currency}
 }
 
 // newLinkView derives the platform chip when read, so a link stored before
@@ -73,10 +55,8 @@ func newLinkView(l catalog.Link) linkView {
 }
 
 func newConfigView(c catalog.Config) configView {
-	out := configView{Variants: []variantView{}, Hotspots: []catalog.Hotspot{}, Links: []linkView{}, Presets: c.Presets}
-	for _, v := range c.Variants {
-		out.Variants = append(out.Variants, newVariantView(v))
-	}
+	out := configView{Variants: []catalog.Variant{}, Hotspots: []catalog.Hotspot{}, Links: []linkView{}, Presets: c.Presets}
+	out.Variants = append(out.Variants, c.Variants...)
 	out.Hotspots = append(out.Hotspots, c.Hotspots...)
 	for _, l := range c.Links {
 		out.Links = append(out.Links, newLinkView(l))
@@ -114,9 +94,9 @@ func decodeVariant(r *http.Request) (catalog.VariantInput, error) {
 	return in, nil
 }
 
-func variantOf(p catalog.Product, id string) variantView {
+func variantOf(p catalog.Product, id string) catalog.Variant {
 	v, _ := p.Config.Variant(id)
-	return newVariantView(v)
+	return v
 }
 
 // addVariant serves POST /api/products/{id}/variants → the new variant.

@@ -12,15 +12,7 @@ import (
 )
 
 type configReply struct {
-	Variants []struct {
-		ID       string            `json:"id"`
-		Name     string            `json:"name"`
-		Material string            `json:"material"`
-		Parts    map[string]string `json:"parts"`
-		SKU      string            `json:"sku"`
-		Price    *float64          `json:"price"`
-		Currency string            `json:"currency"`
-	} `json:"variants"`
+	Variants []catalog.Variant `json:"variants"`
 	Hotspots []catalog.Hotspot `json:"hotspots"`
 	Links    []struct {
 		ID        string                `json:"id"`
