@@ -59,7 +59,6 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 const HOST = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
 // Whitespace, control characters and backslashes are read differently by
 // browsers and Go; a link holding them gets no chip.
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\x00-\x20\x7f\\]/;
 
 /** Trims the text and prepends https:// when it has no scheme (spec §5). */
