@@ -222,11 +222,15 @@ func idNumber(id string) int {
 
 // --- validation (pure) ------------------------------------------------------
 
+// PartTypesProMessage is the spec's text (§6) for per-part materials on Free.
+const PartTypesProMessage = "Part type options are available on Pro. Upgrade your plan to enable part-specific configuration."
+
 // User-facing configuration failures.
 var (
 	ErrVariantNotFound       = fault.NotFoundf("Variant not found.")
 	ErrHotspotNotFound       = fault.NotFoundf("Hotspot not found.")
 	ErrLinkNotFound          = fault.NotFoundf("Link not found.")
+	ErrPartTypesPro          = fault.New(fault.Forbidden, "part_types_pro", PartTypesProMessage)
 	ErrDefaultVariant        = fault.New(fault.Conflict, "default_variant", "The Default variant cannot be deleted.")
 	ErrLeatherExcludesFabric = fault.Invalidf("leather_excludes_fabric", "Leather excludes Fabric: a variant cannot combine leather-tan and fabric-grey.")
 )

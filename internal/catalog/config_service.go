@@ -53,12 +53,17 @@ func (in VariantInput) applyTo(v Variant) Variant {
 // configure runs fn on the owner's live product under the lock and appends
 // what it returns to the product stream.
 func (s *Service) configure(ctx context.Context, userID, productID string, fn func(p Product) (events.Event, error)) (Product, error) {
+	return s.configureTx(ctx, userID, productID, func(_ pgx.Tx, p Product) (events.Event, error) { return fn(p) })
+}
+
+// configureTx is configure for checks that read in the transaction (plans).
+func (s *Service) configureTx(ctx context.Context, userID, productID string, fn func(tx pgx.Tx, p Product) (events.Event, error)) (Product, error) {
 	err := s.write(ctx, userID, func(tx pgx.Tx) error {
 		p, err := getProductConfig(ctx, tx, userID, productID)
 		if err != nil {
 			return err
 		}
-		ev, err := fn(p)
+		ev, err := fn(tx, p)
 		if err != nil || ev == nil {
 			return err
 		}
@@ -80,8 +85,11 @@ func (s *Service) ProductConfig(ctx context.Context, userID, id string) (Product
 // Original.
 func (s *Service) AddVariant(ctx context.Context, userID, productID string, in VariantInput) (Product, string, error) {
 	var id string
-	p, err := s.configure(ctx, userID, productID, func(p Product) (events.Event, error) {
+	p, err := s.configureTx(ctx, userID, productID, func(tx pgx.Tx, p Product) (events.Event, error) {
 		c := p.Config
+		if err := s.checkParts(ctx, tx, userID, in); err != nil {
+			return nil, err
+		}
 		if len(c.Variants) >= MaxVariants {
 			return nil, fault.New(fault.Invalid, "too_many_variants", fmt.Sprintf("A product can have at most %d variants.", MaxVariants))
 		}
@@ -98,10 +106,13 @@ func (s *Service) AddVariant(ctx context.Context, userID, productID string, in V
 
 // ChangeVariant applies a patch to a variant (the Default one included).
 func (s *Service) ChangeVariant(ctx context.Context, userID, productID, variantID string, in VariantInput) (Product, error) {
-	return s.configure(ctx, userID, productID, func(p Product) (events.Event, error) {
+	return s.configureTx(ctx, userID, productID, func(tx pgx.Tx, p Product) (events.Event, error) {
 		cur, ok := p.Config.Variant(variantID)
 		if !ok {
 			return nil, ErrVariantNotFound
+		}
+		if err := s.checkParts(ctx, tx, userID, in); err != nil {
+			return nil, err
 		}
 		v, err := CheckVariant(in.applyTo(cur))
 		if err != nil {
@@ -109,6 +120,22 @@ func (s *Service) ChangeVariant(ctx context.Context, userID, productID, variantI
 		}
 		return events.ProductVariantChanged{ProductID: p.ID, VariantID: variantID, VariantSpec: v.spec(), At: s.at()}, nil
 	})
+}
+
+// checkParts refuses per-part materials without the part-type option
+// (Pro; spec §6). Parts set while a trial ran stay readable afterwards.
+func (s *Service) checkParts(ctx context.Context, tx pgx.Tx, userID string, in VariantInput) error {
+	if in.Parts == nil || len(*in.Parts) == 0 {
+		return nil
+	}
+	ok, err := s.plans.PartTypeOption(ctx, tx, userID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return ErrPartTypesPro
+	}
+	return nil
 }
 
 // RemoveVariant deletes a variant and its own links; Default cannot go.

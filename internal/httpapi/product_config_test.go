@@ -35,7 +35,13 @@ func TestProductConfigurationOverHTTP(t *testing.T) {
 	p := decodeAs[productReply](t, r.Data)
 	base := "/api/products/" + p.ID
 
-	rec, r := s.json(t, user, "GET", base, nil)
+	// Per-part materials need the part-type option (Pro; a trial counts).
+	rec, r := s.json(t, user, "POST", base+"/variants", map[string]any{"parts": map[string]string{"Sole": "matte-black"}})
+	require.Equal(t, http.StatusForbidden, rec.Code, rec.Body.String())
+	require.Equal(t, "Part type options are available on Pro. Upgrade your plan to enable part-specific configuration.", r.Error.Message)
+	startTrialFor(t, s, user)
+
+	rec, r = s.json(t, user, "GET", base, nil)
 	require.Equal(t, http.StatusOK, rec.Code)
 	cfg := decodeAs[configReply](t, r.Data)
 	require.Len(t, cfg.Variants, 1)
