@@ -12,6 +12,7 @@ var domain = sync.OnceValue(func() *Registry {
 	all = append(all, publicationEvents()...)
 	all = append(all, catalogEvents()...)
 	all = append(all, productEvents()...)
+	all = append(all, productConfigEvents()...)
 	all = append(all, galleryEvents()...)
 	return NewRegistry(all...)
 })

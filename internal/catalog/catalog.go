@@ -88,6 +88,8 @@ type Product struct {
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
 	DeletedAt     *time.Time
+	// Config holds variants, hotspots, links and presets (issue 13).
+	Config Config
 	// Builds is the build history, oldest first (filled by Fold, not stored).
 	Builds []Build
 }

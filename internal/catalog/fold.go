@@ -83,7 +83,7 @@ func FoldProduct(evs []events.Event) (p Product, ok bool) {
 			}
 		case events.ProductCreated:
 			p = Product{ID: ev.ProductID, UserID: ev.UserID, CatalogID: ev.CatalogID, Name: ev.Name, Source: ev.Source,
-				Status: StatusProcessing, Tags: []string{}, CreatedAt: ev.At, UpdatedAt: ev.At}
+				Status: StatusProcessing, Tags: []string{}, Config: NewConfig(), CreatedAt: ev.At, UpdatedAt: ev.At}
 			ok = true
 		case events.ProductModelAttached:
 			build(ev.JobID, ev.At)
@@ -103,6 +103,10 @@ func FoldProduct(evs []events.Event) (p Product, ok bool) {
 		case events.ProductDeleted:
 			at := ev.At
 			p.DeletedAt, p.UpdatedAt = &at, ev.At
+		default:
+			if at, configured := p.Config.apply(e); configured {
+				p.UpdatedAt = at
+			}
 		}
 	}
 	for _, id := range order {

@@ -24,7 +24,10 @@ func (Projection) Apply(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) e
 	case events.CatalogCreated, events.CatalogRenamed, events.CatalogDescriptionChanged, events.CatalogDeleted:
 		return refoldCatalog(ctx, tx, strings.TrimPrefix(e.StreamID, events.StreamCatalog+"-"))
 	case events.ProductCreated, events.ProductModelAttached, events.ProductBuildStarted, events.ProductRenamed,
-		events.ProductDetailsEdited, events.ProductMoved, events.ProductDeleted:
+		events.ProductDetailsEdited, events.ProductMoved, events.ProductDeleted,
+		events.ProductVariantAdded, events.ProductVariantChanged, events.ProductVariantRemoved,
+		events.ProductHotspotPlaced, events.ProductHotspotMoved, events.ProductHotspotRemoved,
+		events.ProductLinkAdded, events.ProductLinkRemoved, events.ProductPresetsChanged:
 		return refoldProduct(ctx, tx, strings.TrimPrefix(e.StreamID, events.StreamProduct+"-"))
 	case events.GalleryCreated, events.GalleryRenamed, events.GalleryDescribed, events.GalleryProductsSet,
 		events.GalleryCoverChosen, events.GalleryDeleted:

@@ -41,6 +41,7 @@ var (
 	ErrFreeProductLimit  = fault.New(fault.Forbidden, "product_limit", FreeProductLimitMessage)
 	ErrGalleriesPro      = fault.New(fault.Forbidden, "galleries_pro", GalleriesProMessage)
 	ErrNoBuild           = fault.New(fault.Conflict, "no_build", "This product has no photo to rebuild from.")
+	ErrLinkTooLong       = fault.New(fault.Invalid, "link_too_long", "Links can be at most 2048 characters.")
 	ErrStillBuilding     = fault.New(fault.Conflict, "still_building", "This product is still being built. Wait for the build to finish before starting another.")
 )
 

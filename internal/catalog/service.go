@@ -22,6 +22,8 @@ import (
 // the caller's transaction, after the merchant's catalogue lock.
 type Plans interface {
 	Limits(ctx context.Context, q pgdb.Querier, userID string) (products, galleries *int64, err error)
+	// PartTypeOption: may the merchant configure materials per part (spec §6)?
+	PartTypeOption(ctx context.Context, q pgdb.Querier, userID string) (bool, error)
 }
 
 // SubscriptionPlans reads the limits of the effective plan (a running trial
@@ -35,6 +37,16 @@ func (p SubscriptionPlans) Limits(ctx context.Context, q pgdb.Querier, userID st
 		return nil, nil, err
 	}
 	return v.ProductLimit, v.GalleryLimit, nil
+}
+
+// PartTypeOption implements Plans: any non-free effective plan (a running
+// trial counts as Pro).
+func (p SubscriptionPlans) PartTypeOption(ctx context.Context, q pgdb.Querier, userID string) (bool, error) {
+	v, err := p.Subscriptions.Get(ctx, q, userID)
+	if err != nil {
+		return false, err
+	}
+	return v.HasPartTypeOption, nil
 }
 
 // Service is the api side of the catalogue.
@@ -433,7 +445,7 @@ func (s *Service) ProductHistory(ctx context.Context, userID, id string) (Produc
 		return Product{}, nil, err
 	}
 	folded, _ := FoldProduct(plain(les))
-	p.Builds = folded.Builds
+	p.Builds, p.Config = folded.Builds, folded.Config
 	jobIDs := make([]string, len(p.Builds))
 	for i, b := range p.Builds {
 		jobIDs[i] = b.JobID

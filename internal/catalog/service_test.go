@@ -212,6 +212,7 @@ func TestReplayEqualsIncremental(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, s.svc.DeleteGallery(ctx, user, g2.ID))
 	require.NoError(t, s.svc.DeleteProduct(ctx, user, p1.ID))
+	configure(t, s.svc, user, p2.ID)
 
 	before := snapshot(t, s.env.DB.Pool)
 	require.Len(t, before, 2+2+2)
@@ -359,4 +360,43 @@ func TestRealWorkerCompletesTheProduct(t *testing.T) {
 	require.Equal(t, catalog.StatusReady, p.Status)
 	require.Equal(t, j.ThumbnailKey, p.ThumbnailKey)
 	require.Equal(t, j.ModelKey, p.ModelKey)
+}
+
+// configure appends every configuration event type to a product (issue 13).
+func configure(t *testing.T, svc *catalog.Service, user, id string) {
+	t.Helper()
+	mat, sku, cur, name, title := "leather-tan", "SKU-1", "INR", "Tan", "Toe"
+	price := 1299.0
+	_, v2, err := svc.AddVariant(ctx, user, id, catalog.VariantInput{Material: &mat, SKU: &sku, Price: &price, PriceSet: true, Currency: &cur})
+	require.NoError(t, err)
+	_, v3, err := svc.AddVariant(ctx, user, id, catalog.VariantInput{})
+	require.NoError(t, err)
+	_, err = svc.ChangeVariant(ctx, user, id, v2, catalog.VariantInput{Name: &name})
+	require.NoError(t, err)
+	pos, normal := [3]float64{0.1, 0.2, 0.3}, [3]float64{0, 0, 1}
+	_, h1, err := svc.PlaceHotspot(ctx, user, id, catalog.HotspotInput{Position: &pos, Normal: &normal})
+	require.NoError(t, err)
+	_, h2, err := svc.PlaceHotspot(ctx, user, id, catalog.HotspotInput{Position: &pos, Normal: &normal})
+	require.NoError(t, err)
+	_, err = svc.MoveHotspot(ctx, user, id, h1, catalog.HotspotInput{Title: &title})
+	require.NoError(t, err)
+	_, err = svc.RemoveHotspot(ctx, user, id, h2)
+	require.NoError(t, err)
+	_, _, err = svc.AddLink(ctx, user, id, "amazon.in/dp/B0X", "")
+	require.NoError(t, err)
+	_, l2, err := svc.AddLink(ctx, user, id, "etsy.com/listing/1", v2)
+	require.NoError(t, err)
+	_, _, err = svc.AddLink(ctx, user, id, "flipkart.com/p/1", v3)
+	require.NoError(t, err)
+	_, err = svc.RemoveLink(ctx, user, id, l2)
+	require.NoError(t, err)
+	_, err = svc.RemoveVariant(ctx, user, id, v3)
+	require.NoError(t, err)
+	p, err := svc.SetPresets(ctx, user, id, catalog.Presets{Lighting: "Outdoor", Background: "Gradient", BackgroundColor: "#112233",
+		CameraOrbit: "10deg 80deg 3m", Autospin: false})
+	require.NoError(t, err)
+	require.Len(t, p.Config.Variants, 2)
+	require.Len(t, p.Config.Hotspots, 1)
+	require.Len(t, p.Config.Links, 1, "v3's link went with it")
+	require.Equal(t, "Outdoor", p.Config.Presets.Lighting)
 }

@@ -156,15 +156,15 @@ func upsertProduct(ctx context.Context, tx pgx.Tx, p Product) error {
 	}
 	_, err := tx.Exec(ctx, `
 INSERT INTO products (id, user_id, catalog_id, name, description, product_url, tags, source, job_id, status,
-                      failure_reason, model_key, thumbnail_key, created_at, updated_at, deleted_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+                      failure_reason, model_key, thumbnail_key, created_at, updated_at, deleted_at, config)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
 ON CONFLICT (id) DO UPDATE SET catalog_id = EXCLUDED.catalog_id, name = EXCLUDED.name,
     description = EXCLUDED.description, product_url = EXCLUDED.product_url, tags = EXCLUDED.tags,
     job_id = EXCLUDED.job_id, status = EXCLUDED.status, failure_reason = EXCLUDED.failure_reason,
     model_key = EXCLUDED.model_key, thumbnail_key = EXCLUDED.thumbnail_key,
-    updated_at = EXCLUDED.updated_at, deleted_at = EXCLUDED.deleted_at`,
+    updated_at = EXCLUDED.updated_at, deleted_at = EXCLUDED.deleted_at, config = EXCLUDED.config`,
 		p.ID, p.UserID, p.CatalogID, p.Name, p.Description, p.ProductURL, p.Tags, p.Source, jobID, p.Status,
-		p.FailureReason, p.ModelKey, p.ThumbnailKey, p.CreatedAt, p.UpdatedAt, p.DeletedAt)
+		p.FailureReason, p.ModelKey, p.ThumbnailKey, p.CreatedAt, p.UpdatedAt, p.DeletedAt, p.Config)
 	return wrap(err, "save product "+p.ID)
 }
 
@@ -282,6 +282,20 @@ func getProduct(ctx context.Context, q pgdb.Querier, userID, id string) (Product
 	}
 	return scanProduct(q.QueryRow(ctx, `SELECT `+productColumns+` FROM products
 		WHERE id = $1 AND user_id = $2 AND deleted_at IS NULL`, id, userID))
+}
+
+// getProductConfig returns the owner's live product with its configuration
+// (the detail and the configuration routes; the list never reads config).
+func getProductConfig(ctx context.Context, q pgdb.Querier, userID, id string) (Product, error) {
+	p, err := getProduct(ctx, q, userID, id)
+	if err != nil {
+		return Product{}, err
+	}
+	err = q.QueryRow(ctx, `SELECT config FROM products WHERE id = $1`, id).Scan(&p.Config)
+	if p.Config.Variants == nil { // a row written before migration 0011 and not re-folded since
+		p.Config = NewConfig()
+	}
+	return p, wrap(err, "read product configuration")
 }
 
 func countProducts(ctx context.Context, q pgdb.Querier, userID string) (int, error) {

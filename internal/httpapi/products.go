@@ -103,6 +103,7 @@ type productDetail struct {
 	ModelURL string                  `json:"modelUrl"`
 	Builds   []buildView             `json:"builds"`
 	Timeline []catalog.TimelineEntry `json:"timeline"`
+	configView
 }
 
 func writeProduct(w http.ResponseWriter, r *http.Request, s *catalog.Service, status int, id string) error {
@@ -114,7 +115,7 @@ func writeProduct(w http.ResponseWriter, r *http.Request, s *catalog.Service, st
 	if err != nil {
 		return err
 	}
-	out := productDetail{productView: card, Builds: []buildView{}, Timeline: timeline}
+	out := productDetail{productView: card, Builds: []buildView{}, Timeline: timeline, configView: newConfigView(p.Config)}
 	if p.Status == catalog.StatusReady {
 		if out.ModelURL, err = s.SignedURL(r.Context(), p.ModelKey); err != nil {
 			return err

@@ -200,6 +200,16 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("PATCH", "/galleries/{id}", patchGallery(d.Catalog))
 				priv.Method("DELETE", "/galleries/{id}", deleteGallery(d.Catalog))
 				priv.Method("PUT", "/galleries/{id}/products", putGalleryProducts(d.Catalog))
+				priv.Method("GET", "/link-platform", linkPlatform())
+				priv.Method("POST", "/products/{id}/variants", addVariant(d.Catalog))
+				priv.Method("PATCH", "/products/{id}/variants/{variantId}", patchVariant(d.Catalog))
+				priv.Method("DELETE", "/products/{id}/variants/{variantId}", deleteVariant(d.Catalog))
+				priv.Method("POST", "/products/{id}/hotspots", addHotspot(d.Catalog))
+				priv.Method("PATCH", "/products/{id}/hotspots/{hotspotId}", patchHotspot(d.Catalog))
+				priv.Method("DELETE", "/products/{id}/hotspots/{hotspotId}", deleteHotspot(d.Catalog))
+				priv.Method("POST", "/products/{id}/links", addLink(d.Catalog))
+				priv.Method("DELETE", "/products/{id}/links/{linkId}", deleteLink(d.Catalog))
+				priv.Method("PUT", "/products/{id}/presets", putPresets(d.Catalog))
 			}
 
 			priv.Method("POST", "/publications", createPublication(d.Publications))
