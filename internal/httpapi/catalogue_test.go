@@ -67,7 +67,7 @@ func TestProductsEndToEndOverHTTP(t *testing.T) {
 	p := decodeAs[productReply](t, r.Data)
 	require.Equal(t, "ready", p.Status)
 	require.Equal(t, "3D ready — Configure", p.StatusLabel)
-	require.True(t, strings.HasPrefix(p.ThumbnailURL, creationBase+"/blobs?"), p.ThumbnailURL)
+	require.True(t, strings.HasPrefix(p.ThumbnailURL, "/blobs?"), p.ThumbnailURL)
 	require.NotEmpty(t, p.ModelURL)
 	require.Equal(t, bp, p.BlueprintID)
 	require.Equal(t, []string{}, p.Tags)
