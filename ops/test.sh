@@ -6,6 +6,7 @@
 #
 #   ops/test.sh            everything
 #   ops/test.sh go|web|e2e one part (the throwaway Postgres is started as needed)
+#   E2E_SPECS="e2e/share.spec.ts" ops/test.sh e2e   only those browser specs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . ops/lib.sh
@@ -74,7 +75,7 @@ if want e2e; then
   bin/worker >"$ARTIFACTS/worker.log" 2>&1 & pids+=($!)
   bin/api >"$ARTIFACTS/api.log" 2>&1 & pids+=($!)
   wait_http "http://127.0.0.1:$APIPORT/healthz" 60 || { tail -50 "$ARTIFACTS/api.log"; die "api did not start"; }
-  (cd web && BASE_URL="http://127.0.0.1:$APIPORT" ARTIFACTS_DIR="$ARTIFACTS/screens" npx playwright test) || failed+=(e2e)
+  (cd web && BASE_URL="http://127.0.0.1:$APIPORT" ARTIFACTS_DIR="$ARTIFACTS/screens" npx playwright test ${E2E_SPECS:-}) || failed+=(e2e)
 fi
 
 if [ ${#failed[@]} -gt 0 ]; then
