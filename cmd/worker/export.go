@@ -14,7 +14,8 @@ import (
 	"github.com/photo3d/photo3d/internal/eventlog"
 )
 
-// exportCmd is `worker export`: the event log for analysts as NDJSON, in
+// exportCmd is `worker export`: the event log for analysts as NDJSON or
+// Parquet, in
 // commit-safe order, resumable with the cursor it prints. Settings (the
 // database) come from the environment, as for every subcommand.
 func exportCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -24,13 +25,14 @@ func exportCmd(ctx context.Context, args []string, getenv func(string) string, s
 	streamTypes := fs.String("stream-type", "", "only these stream types, comma-separated (job,subscription,…)")
 	types := fs.String("type", "", "only these event types, comma-separated (job.completed.v1,…)")
 	out := fs.String("out", "-", "file to write (- for stdout); written whole or not at all")
-	format := fs.String("format", "ndjson", "ndjson (one JSON event per line)")
+	format := fs.String("format", "ndjson", "ndjson (one JSON event per line) or parquet (columns of the same names)")
 	limit := fs.Int64("limit", 0, "stop after this many events (0: all)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *format != "ndjson" {
-		return fmt.Errorf("-format %q: only ndjson is supported", *format)
+	outFormat, err := eventlog.ParseFormat(*format)
+	if err != nil {
+		return err
 	}
 	cur, err := eventlog.ParseCursor(*after)
 	if err != nil {
@@ -58,7 +60,7 @@ func exportCmd(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	start := time.Now()
 	res, err := eventlog.Export(ctx, d.pool, w, eventlog.Options{After: cur, StreamTypes: splitFlag(*streamTypes),
-		Types: splitFlag(*types), Limit: *limit})
+		Types: splitFlag(*types), Limit: *limit, Format: outFormat})
 	if ferr := finish(err == nil); err == nil {
 		err = ferr
 	}

@@ -1,5 +1,6 @@
 // Package eventlog hands the event log to analysts: an export that streams
-// events as NDJSON in commit-safe order and can resume where it stopped.
+// events as NDJSON or Parquet in commit-safe order and can resume where it
+// stopped.
 //
 // Order and completeness follow the rule the async projections use: events
 // are read in (transaction id, position) order and only from transactions
@@ -10,15 +11,12 @@
 package eventlog
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -53,6 +51,28 @@ type Options struct {
 	StreamTypes []string // empty: all
 	Types       []string // event types, e.g. job.completed.v1; empty: all
 	Limit       int64    // 0: no limit
+	Format      Format   // "" is NDJSON
+}
+
+// Format is the export's file format.
+type Format string
+
+// The formats Export writes.
+const (
+	// NDJSON is one JSON object per line, data and metadata verbatim.
+	NDJSON Format = "ndjson"
+	// Parquet is one row group per 128k events, the same fields as columns;
+	// data and metadata are JSON-typed string columns.
+	Parquet Format = "parquet"
+)
+
+// ParseFormat accepts the -format values.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case NDJSON, Parquet:
+		return f, nil
+	}
+	return "", fmt.Errorf("-format %q: want ndjson or parquet", s)
 }
 
 // Result says how much was written and where to resume.
@@ -64,80 +84,30 @@ type Result struct {
 // ErrBadFilter is returned for filters that cannot match anything sensible.
 var ErrBadFilter = errors.New("bad export filter")
 
-// line is one NDJSON record; data and metadata are passed through verbatim.
-type line struct {
-	Position   int64           `json:"position"`
-	XID        string          `json:"xid"`
-	StreamID   string          `json:"streamId"`
-	StreamType string          `json:"streamType"`
-	Version    int64           `json:"version"`
-	Type       string          `json:"type"`
-	OccurredAt time.Time       `json:"occurredAt"`
-	Data       json.RawMessage `json:"data"`
-	Metadata   json.RawMessage `json:"metadata"`
-}
-
-// Export writes events after o.After as NDJSON to w, one event per line,
-// until it reaches the commit-safe horizon (or o.Limit).
+// Export writes events after o.After to w in o.Format, in (transaction id,
+// position) order, until it reaches the commit-safe horizon (or o.Limit).
+// On error, Result still says how far the export got.
 func Export(ctx context.Context, pool *pgxpool.Pool, w io.Writer, o Options) (Result, error) {
 	for _, f := range append(append([]string{}, o.StreamTypes...), o.Types...) {
 		if f == "" || len(f) > 200 {
 			return Result{}, fmt.Errorf("%w: %q", ErrBadFilter, f)
 		}
 	}
-	bw := bufio.NewWriterSize(w, 1<<20)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
+	var s sink
+	switch o.Format {
+	case "", NDJSON:
+		s = newNDJSONSink(w)
+	case Parquet:
+		s = newParquetSink(w)
+	default:
+		return Result{}, fmt.Errorf("%w: format %q", ErrBadFilter, o.Format)
+	}
 	res := Result{Next: o.After}
-	err := exportRows(ctx, pool, enc, &res, o)
-	if ferr := bw.Flush(); err == nil && ferr != nil {
-		err = fmt.Errorf("write export: %w", ferr)
+	err := scan(ctx, pool, o, &res, s.write)
+	if cerr := s.close(); err == nil && cerr != nil {
+		err = fmt.Errorf("write export: %w", cerr)
 	}
 	return res, err
-}
-
-// exportRows streams one query: one index descent and one snapshot for the
-// whole export, rows arriving as pgx reads them (memory stays flat).
-func exportRows(ctx context.Context, pool *pgxpool.Pool, enc *json.Encoder, res *Result, o Options) error {
-	var limit *int64 // NULL: no limit
-	if o.Limit > 0 {
-		limit = &o.Limit
-	}
-	rows, err := pool.Query(ctx, `
-SELECT position, transaction_id::text, stream_id, stream_type, version, type, occurred_at, data::text, metadata::text
-FROM events
-WHERE (transaction_id, position) > ($1::text::xid8, $2)
-  AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-  AND (cardinality($3::text[]) = 0 OR stream_type = ANY($3))
-  AND (cardinality($4::text[]) = 0 OR type = ANY($4))
-ORDER BY transaction_id, position
-LIMIT $5`, strconv.FormatUint(res.Next.XID, 10), res.Next.Position, nonNil(o.StreamTypes), nonNil(o.Types), limit)
-	if err != nil {
-		return fmt.Errorf("read events: %w", err)
-	}
-	defer rows.Close()
-	var l line
-	var data, md string
-	for rows.Next() {
-		if err := rows.Scan(&l.Position, &l.XID, &l.StreamID, &l.StreamType, &l.Version, &l.Type, &l.OccurredAt, &data, &md); err != nil {
-			return fmt.Errorf("read events: %w", err)
-		}
-		l.Data, l.Metadata = json.RawMessage(data), json.RawMessage(md)
-		l.OccurredAt = l.OccurredAt.UTC()
-		if err := enc.Encode(&l); err != nil {
-			return fmt.Errorf("write export: %w", err)
-		}
-		xid, err := strconv.ParseUint(l.XID, 10, 64)
-		if err != nil {
-			return fmt.Errorf("read events: transaction id %q: %w", l.XID, err)
-		}
-		res.Next = Cursor{XID: xid, Position: l.Position}
-		res.Events++
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read events: %w", err)
-	}
-	return nil
 }
 
 func nonNil(s []string) []string {
