@@ -33,9 +33,13 @@ type sink interface {
 
 // exportSQL is one streaming query: one index range scan over
 // events_transaction_position and one snapshot for the whole export, rows
-// arriving as the driver reads them (memory stays flat). Only transactions
-// below the snapshot's xmin are read: every one of them has ended, so no
-// event can later appear before the cursor (see internal/projection).
+// arriving as the driver reads them (memory stays flat). ORDER BY names the
+// table's columns: a bare name means an output column first, and when that
+// column was transaction_id::text the log came out in text order ("1000"
+// before "999"), so a cursor taken mid-way skipped the smaller ids for ever.
+// Only transactions below the snapshot's xmin are read: every one of them
+// has ended, so no event can later appear before the cursor (see
+// internal/projection).
 const exportSQL = `
 SELECT position, transaction_id, stream_id, stream_type, version, type, occurred_at, data, metadata
 FROM events
@@ -43,7 +47,7 @@ WHERE (transaction_id, position) > ($1::text::xid8, $2)
   AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
   AND (cardinality($3::text[]) = 0 OR stream_type = ANY($3))
   AND (cardinality($4::text[]) = 0 OR type = ANY($4))
-ORDER BY transaction_id, position
+ORDER BY events.transaction_id, events.position
 LIMIT $5`
 
 // binaryResults asks for every column in binary form: int8, xid8 and

@@ -189,7 +189,7 @@ func (r *Runner) step(ctx context.Context, p Projection) (int, error) {
 		rows, err := tx.Query(ctx, `SELECT `+eventstore.Columns+` FROM events
 			WHERE (transaction_id, position) > ($1::xid8, $2)
 			  AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-			ORDER BY transaction_id, position
+			ORDER BY events.transaction_id, events.position -- qualified: bare names would sort by the text output column (999 after 1000)
 			LIMIT $3`, xid, pos, r.batchSize)
 		if err != nil {
 			return fmt.Errorf("read events: %w", err)

@@ -192,3 +192,32 @@ func BenchmarkProjector(b *testing.B) {
 	require.NoError(b, err)
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "events/s")
 }
+
+// Transaction ids print with more digits as a cluster ages (999 → 1000,
+// 9999 → 10000 …). The batch query selects transaction_id::text, and an
+// ORDER BY on the bare name sorted that text column: a batch took "10" before
+// "9", its checkpoint jumped past 9, and 9's events were never projected.
+// Ids 9 and 10 belong to transactions that ended long ago in any cluster
+// (initdb alone uses hundreds), so these rows read like real ones.
+func TestNoEventSkippedWhereTransactionIDsGainADigit(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	_, err := b.db.Pool.Exec(ctx, `INSERT INTO events (stream_id, stream_type, version, type, data, transaction_id)
+		SELECT 's-' || (g % 5), 's', g, 'test.tick.v1', jsonb_build_object('n', g), (CASE WHEN g <= 40 THEN '9' ELSE '10' END)::xid8
+		FROM generate_series(1, 80) g`)
+	require.NoError(t, err)
+
+	n, err := b.runner.Drain(ctx, seenProjection{}) // batches of 37 straddle the two ids
+	require.NoError(t, err)
+	require.Equal(t, 80, n)
+	var seen int
+	require.NoError(t, b.db.Pool.QueryRow(ctx, `SELECT count(*) FROM seen`).Scan(&seen))
+	require.Equal(t, 80, seen, "every event projected once")
+	before := dump(t, b)
+
+	n, err = b.runner.Replay(ctx, "test-seen")
+	require.NoError(t, err)
+	require.Equal(t, 80, n)
+	require.Equal(t, before, dump(t, b))
+}
