@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -27,6 +28,7 @@ func exportCmd(ctx context.Context, args []string, getenv func(string) string, s
 	out := fs.String("out", "-", "file to write (- for stdout); written whole or not at all")
 	format := fs.String("format", "ndjson", "ndjson (one JSON event per line) or parquet (columns of the same names)")
 	limit := fs.Int64("limit", 0, "stop after this many events (0: all)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the export to this file (ops/eventlog-bench.sh PROFILE=1)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -57,6 +59,17 @@ func exportCmd(ctx context.Context, args []string, getenv func(string) string, s
 			}
 			return os.Rename(f.Name(), *out)
 		}
+	}
+	if *cpuprofile != "" {
+		pf, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
 	res, err := eventlog.Export(ctx, d.pool, w, eventlog.Options{After: cur, StreamTypes: splitFlag(*streamTypes),

@@ -26,7 +26,8 @@ import (
 // protocol (gofakes3): the browser PUTs the photo straight to the bucket with
 // a presigned URL (the api never sees the bytes), the api checks the photo
 // on first use, the worker reads it from and writes the model to the bucket,
-// and the model downloads from a presigned GET without any header.
+// and the model downloads from a presigned GET without any header. Then the
+// model is published and its public page /v/{slug} serves it from the bucket.
 //
 // Not parallel: the AWS SDK reads its credentials from the environment.
 func TestS3EndToEnd(t *testing.T) {
@@ -48,12 +49,13 @@ func TestS3EndToEnd(t *testing.T) {
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String()
 	env := jobtest.NewWithBlobs(t, base, store)
-	srv.Config.Handler = creationRouter(env, false)
+	srv.Config.Handler = s3Router(env)
 	srv.Start()
 	t.Cleanup(srv.Close)
 	env.StartWorker(t, reconstruct.NewBuiltin())
 	l := liveStack{env: env, srv: srv, tokens: auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), base)}
 	user := l.env.User(t)
+	giveTrial(t, env, user)
 	photo := jobtest.PNG(t, 400, 400)
 
 	res, r := l.jsonCall(t, user, "POST", "/api/uploads", map[string]any{"filename": "red-vase.png", "contentType": "image/png", "size": len(photo)})
@@ -92,10 +94,14 @@ func TestS3EndToEnd(t *testing.T) {
 	res, _, got := l.do(t, "", "GET", j.ImageURL, "", nil)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Equal(t, photo, got)
+	res, _, poster := l.do(t, "", "GET", j.ThumbnailURL, "", nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
 	res, _, file := l.do(t, user, "GET", "/api/assets/"+j.AssetID+"/file", "", nil)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Equal(t, glb, file, "the api streams the same model from the bucket")
 	require.Equal(t, 1, l.env.CountEvents(t, "subscription.credits_consumed.v1", j.ID))
+
+	l.checkSharePageFromS3(t, backend, user, j, glb, poster)
 }
 
 // waitJob polls GET /api/jobs/{id} until the job finishes.
