@@ -95,9 +95,13 @@ func TestReplayOfEveryWorkerProjectionEqualsIncremental(t *testing.T) {
 		t.Logf("%s: %d rows", k, strings.Count(v, "\n")+1)
 	}
 
+	dataDir := t.TempDir() // generated secrets land here, not in the source tree
 	getenv := func(k string) string {
-		if k == "DATABASE_URL" {
+		switch k {
+		case "DATABASE_URL":
 			return db.URL
+		case "DATA_DIR":
+			return dataDir
 		}
 		return ""
 	}
