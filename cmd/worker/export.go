@@ -16,9 +16,8 @@ import (
 )
 
 // exportCmd is `worker export`: the event log for analysts as NDJSON or
-// Parquet, in
-// commit-safe order, resumable with the cursor it prints. Settings (the
-// database) come from the environment, as for every subcommand.
+// Parquet, in commit-safe order, resumable with the cursor it prints.
+// Settings (the database) come from the environment, as for every subcommand.
 func exportCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("worker export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -46,6 +45,17 @@ func exportCmd(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	defer d.pool.Close()
 
+	if *cpuprofile != "" {
+		pf, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	w, finish := stdout, func(ok bool) error { return nil }
 	if *out != "-" {
 		f, err := os.Create(*out + ".partial")
@@ -59,17 +69,6 @@ func exportCmd(ctx context.Context, args []string, getenv func(string) string, s
 			}
 			return os.Rename(f.Name(), *out)
 		}
-	}
-	if *cpuprofile != "" {
-		pf, err := os.Create(*cpuprofile)
-		if err != nil {
-			return err
-		}
-		defer pf.Close()
-		if err := pprof.StartCPUProfile(pf); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
 	res, err := eventlog.Export(ctx, d.pool, w, eventlog.Options{After: cur, StreamTypes: splitFlag(*streamTypes),
