@@ -62,6 +62,14 @@ type WorkerConfig struct {
 	Logger           *slog.Logger
 }
 
+// WorkerOptions are the reconstruction options of every job (cmd/worker and
+// the tests' stack use the same). StrictSubject is on: a job that cannot
+// separate one product fails with a message and releases the credit, rather
+// than charging for the whole photo printed on a pillow.
+func WorkerOptions(heightMetres float64) reconstruct.Options {
+	return reconstruct.Options{HeightMetres: heightMetres, StrictSubject: true}
+}
+
 // ReconstructWorker runs the photo → 3D pipeline for one job. It is safe to
 // run twice for the same job, concurrently or after a crash: see the package
 // documentation for how completion stays exactly-once.
@@ -127,6 +135,13 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 	res, err := w.cfg.Reconstructor.Reconstruct(ctx, photo, w.cfg.Options, progress.report)
 	progress.wait()
 	if err != nil {
+		if errors.Is(err, reconstruct.ErrSubjectNotSeparated) {
+			// The photo shows no single product (a close-up, a busy backdrop):
+			// a retry would fail the same way and a model would be the whole
+			// photo on a pillow, so the merchant reads the reconstructor's
+			// sentence as it is and gets the credit back.
+			return w.fail(ctx, rj, j, reconstruct.ErrSubjectNotSeparated.Error(), err.Error(), err)
+		}
 		if reason, ok := inputProblem(err); ok {
 			return w.fail(ctx, rj, j, reason, err.Error(), err)
 		}
