@@ -2,6 +2,7 @@ package job
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -150,7 +151,7 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 	if err := w.store(ctx, j, res); err != nil {
 		return w.retryOrFail(ctx, rj, j, err)
 	}
-	if err := w.complete(ctx, j, res); err != nil {
+	if err := w.complete(ctx, j, res, fmt.Sprintf("%x", sha256.Sum256(photo))); err != nil {
 		return w.retryOrFail(ctx, rj, j, err)
 	}
 	log.Info("job completed", "triangles", res.Stats.Triangles, "bytes", len(res.GLB), "total_ms", res.Stats.TotalMillis)
@@ -182,7 +183,7 @@ func (w *ReconstructWorker) store(ctx context.Context, j Job, res *reconstruct.R
 // complete records the result exactly once: under the job row lock, a job
 // already completed (an earlier run that died after committing) is left
 // alone, so neither JobCompleted nor the credit consumption happen twice.
-func (w *ReconstructWorker) complete(ctx context.Context, j Job, res *reconstruct.Result) error {
+func (w *ReconstructWorker) complete(ctx context.Context, j Job, res *reconstruct.Result, photoSHA256 string) error {
 	// The files exist; losing them to a shutdown arriving now would waste the
 	// whole build, so the short final transaction outlives ctx briefly.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
@@ -195,6 +196,9 @@ func (w *ReconstructWorker) complete(ctx context.Context, j Job, res *reconstruc
 	for _, p := range res.Parts {
 		parts = append(parts, events.JobPart{ID: p.ID, Name: p.Name, Color: p.Color, Share: p.Share})
 	}
+	o := w.cfg.Options.WithDefaults()
+	opts := &events.JobOptions{HeightMetres: o.HeightMetres, MaxTriangles: o.MaxTriangles, WorkingSize: o.WorkingSize,
+		AtlasSize: o.AtlasSize, StrictSubject: o.StrictSubject}
 	key := func(k string, data []byte) string {
 		if len(data) == 0 {
 			return ""
@@ -225,6 +229,7 @@ func (w *ReconstructWorker) complete(ctx context.Context, j Job, res *reconstruc
 			MaskKey: key(maskKey(userID, j.ID), res.Mask), PartsMapKey: key(partsMapKey(userID, j.ID), res.PartsMap),
 			Bytes: int64(len(res.GLB)), Parts: parts, Stats: stats,
 			Reconstructor: w.cfg.Reconstructor.Name(), Version: w.cfg.Reconstructor.Version(), At: time.Now().UTC(),
+			Options: opts, InputSHA256: photoSHA256, Fidelity: res.Stats.Fidelity,
 		})
 		if err != nil {
 			return err

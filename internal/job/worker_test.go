@@ -3,6 +3,7 @@ package job_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -100,6 +101,8 @@ func TestWorkerCompletesOnceAndConsumesOneCredit(t *testing.T) {
 	require.Positive(t, stats.Triangles)
 	require.Equal(t, "builtin", j.Reconstructor)
 	require.Equal(t, reconstruct.Version, j.Version)
+	require.NotNil(t, j.Fidelity(), "the fidelity score is stored with the job")
+	require.Equal(t, *stats.Fidelity, *j.Fidelity())
 
 	glb, err := b.env.Blobs.Read(b.ctx, j.ModelKey, 0)
 	require.NoError(t, err)
@@ -131,6 +134,19 @@ func TestWorkerCompletesOnceAndConsumesOneCredit(t *testing.T) {
 	}
 	require.Equal(t, []string{string(reconstruct.StepAnalyzing), string(reconstruct.StepDeconstructing),
 		string(reconstruct.StepAssembling), string(reconstruct.StepFinalizing)}, steps, "every step is reported")
+
+	// Provenance: which code, with which options, made this model from which photo.
+	done, ok := envs[len(envs)-1].Data.(events.JobCompleted)
+	require.True(t, ok)
+	require.Equal(t, "builtin", done.Reconstructor)
+	require.Equal(t, reconstruct.Version, done.Version)
+	require.Equal(t, fmt.Sprintf("%x", sha256.Sum256(b.photo)), done.InputSHA256)
+	require.Equal(t, &events.JobOptions{HeightMetres: reconstruct.DefaultHeightMetres, MaxTriangles: reconstruct.DefaultMaxTriangles,
+		WorkingSize: reconstruct.DefaultWorkingSize, AtlasSize: reconstruct.DefaultAtlasSize, StrictSubject: true}, done.Options)
+	require.NotNil(t, done.Fidelity)
+	require.Equal(t, *j.Fidelity(), *done.Fidelity)
+	require.GreaterOrEqual(t, *done.Fidelity, 0)
+	require.LessOrEqual(t, *done.Fidelity, 100)
 
 	// River runs the job again (a worker that died after committing): nothing
 	// changes, nothing is charged twice.
