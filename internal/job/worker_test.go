@@ -1,16 +1,11 @@
 package job_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
-	"math"
 	"sort"
 	"sync/atomic"
 	"testing"
@@ -479,34 +474,13 @@ func TestWorkerFailsAJobWhoseAttemptsDiedWithTheirWorkers(t *testing.T) {
 	require.Zero(t, reserved)
 }
 
-// closeUp draws what a merchant might upload by mistake: a close-up whose
-// subject runs off three sides of the frame, on a busy patterned backdrop.
-func closeUp(t *testing.T) []byte {
-	t.Helper()
-	const w, h = 400, 300
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			v := 128 + 90*math.Sin(float64(x)/7)*math.Cos(float64(y)/5)
-			c := color.NRGBA{R: uint8(v), G: uint8(255 - v), B: uint8(v / 2), A: 255}
-			if dx, dy := float64(x-200), float64(y-230); dx*dx+dy*dy <= 260*260 {
-				c = color.NRGBA{R: 190, G: 120, B: 70, A: 255}
-			}
-			img.SetNRGBA(x, y, c)
-		}
-	}
-	var buf bytes.Buffer
-	require.NoError(t, png.Encode(&buf, img))
-	return buf.Bytes()
-}
-
 // A photo in which no single product can be told from its background fails
 // at once with the sentence (no retry, no pillow model) and the
 // held credit is released, through the real builtin, job service and River.
 func TestWorkerFailsAPhotoWithoutASeparableProductAndReleasesTheCredit(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	b.imgURL = b.env.UploadPhoto(t, b.user, closeUp(t))
+	b.imgURL = b.env.UploadPhoto(t, b.user, jobtest.CloseUp(t))
 	jobID := b.createJob(t)
 	_, reserved := b.credits(t)
 	require.EqualValues(t, 1, reserved)
