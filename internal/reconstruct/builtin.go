@@ -123,7 +123,7 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	fidelity := modelFidelity(gparts, seg, p, atlasSrc)
+	fidelity := modelFidelity(gparts, kind, seg, p, atlasSrc)
 	glb, err := encodeWithinBudget(gparts, atlasSrc, opts.AtlasSize, MaxGLBBytes)
 	if err != nil {
 		return nil, err

@@ -76,3 +76,13 @@ func TestBuiltinReportsFidelity(t *testing.T) {
 	require.GreaterOrEqual(t, *res.Stats.Fidelity, 85)
 	require.LessOrEqual(t, *res.Stats.Fidelity, 100)
 }
+
+// An inflated shape's depth is a guess that no single view can check, so a model
+// made that way is flagged however well its front matches the photo.
+func TestInflatedModelsAreAlwaysFlagged(t *testing.T) {
+	seg, p, atlas := fidelityBox(300, 400, image.Rect(90, 60, 210, 360), [3]uint8{200, 80, 40})
+	good := boxPart(0.12, 0.3, 0.08, 0)
+	require.GreaterOrEqual(t, modelFidelity(good, ShapeCuboid, seg, p, atlas), 95)
+	require.Equal(t, fidelityInflateCap, modelFidelity(good, ShapeInflate, seg, p, atlas))
+	require.Less(t, fidelityInflateCap, FidelityWarnBelow)
+}

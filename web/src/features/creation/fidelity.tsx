@@ -3,7 +3,8 @@ import { Alert } from '../../components/alert';
 /**
  * Below this mesh fidelity score a model is flagged with tips. It mirrors the
  * server's reconstruct.FidelityWarnBelow (70: about 0.83 silhouette overlap when
- * re-rendered through the photo's camera; good models score 78–95).
+ * re-rendered through the photo's camera; good models score 79–96; a model whose
+ * depth had to be guessed is always under it).
  */
 export const FIDELITY_WARN_BELOW = 70;
 
@@ -34,7 +35,8 @@ export function FidelityWarning({ score }: { score: number | null }) {
       <ul>
         <li>the product alone, whole, with some space around it;</li>
         <li>on a plain background that contrasts with the product;</li>
-        <li>from the front and a little above, in soft even light without strong reflections.</li>
+        <li>from the front and a little above, in soft even light without strong reflections;</li>
+        <li>round products and boxes are rebuilt from their outline; for other shapes the depth is estimated.</li>
       </ul>
     </Alert>
   );

@@ -141,7 +141,7 @@ describe('model preview', () => {
     expect(await screen.findByTestId('fidelity')).toHaveTextContent('Mesh fidelity 48% (low)');
     const tips = screen.getByText(/matches your photo only loosely/).closest('[role="status"]') as HTMLElement;
     expect(tips).toHaveTextContent('This model matches your photo only loosely (mesh fidelity 48%).');
-    expect(within(tips).getAllByRole('listitem')).toHaveLength(3);
+    expect(within(tips).getAllByRole('listitem')).toHaveLength(4);
   });
 
   it('a photo without a separable product shows the reason the server gave', async () => {
