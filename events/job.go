@@ -94,6 +94,23 @@ type JobCompleted struct {
 	Reconstructor string         `json:"reconstructor"`
 	Version       string         `json:"version"`
 	At            time.Time      `json:"at"`
+	// Provenance, so an analyst can ask which code made which model from which
+	// photo: the options the build ran with (defaults filled in), the hex
+	// SHA-256 of the photo bytes, and the model's fidelity score (0–100, absent
+	// when the reconstructor gives none). Absent in events written before.
+	Options     *JobOptions `json:"options,omitempty"`
+	InputSHA256 string      `json:"inputSha256,omitempty"`
+	Fidelity    *int        `json:"fidelity,omitempty"`
+}
+
+// JobOptions are the reconstruction options of one build. Only tuning values:
+// where the reconstructor runs (a URL that may carry credentials) is not here.
+type JobOptions struct {
+	HeightMetres  float64 `json:"heightMetres"`
+	MaxTriangles  int     `json:"maxTriangles"`
+	WorkingSize   int     `json:"workingSize"`
+	AtlasSize     int     `json:"atlasSize"`
+	StrictSubject bool    `json:"strictSubject"`
 }
 
 // EventType implements Event.

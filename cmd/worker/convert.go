@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/photo3d/photo3d/internal/imagecheck"
+	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/reconstruct"
 )
 
@@ -21,6 +22,8 @@ type convertStats struct {
 	Parts     int           `json:"parts"`
 	Bytes     int           `json:"bytes"`
 	Shape     string        `json:"shape"`
+	// Fidelity is the model's fidelity score (0–100, reconstruct/fidelity.go).
+	Fidelity *int `json:"fidelity"`
 }
 
 type convertMillis struct {
@@ -76,7 +79,8 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, userMessage(err))
 		return 1
 	}
-	res, err := reconstruct.NewBuiltin().Reconstruct(ctx, data, reconstruct.Options{HeightMetres: *height}, nil)
+	// The jobs' own options, so a merchant's photo fails here as it did there.
+	res, err := reconstruct.NewBuiltin().Reconstruct(ctx, data, job.WorkerOptions(*height), nil)
 	if err != nil {
 		fmt.Fprintln(stderr, userMessage(err))
 		return 1
@@ -99,12 +103,16 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			Total: res.Stats.TotalMillis,
 		},
 		Triangles: res.Stats.Triangles, Parts: res.Stats.Parts, Bytes: res.Stats.Bytes, Shape: res.Stats.ShapeKind,
+		Fidelity: res.Stats.Fidelity,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "convert: encode stats: %v\n", err)
 		return 1
 	}
 	fmt.Fprintln(stdout, string(line))
+	if f := res.Stats.Fidelity; f != nil && *f < reconstruct.FidelityWarnBelow {
+		fmt.Fprintf(stderr, "convert: low fidelity %d (below %d): the model does not match the photo well\n", *f, reconstruct.FidelityWarnBelow)
+	}
 	return 0
 }
 
@@ -129,7 +137,7 @@ func readUpload(path string) ([]byte, error) {
 // userMessage maps an error to what the API would show: the spec's validation
 // messages verbatim, otherwise the generic failure with the cause for operators.
 func userMessage(err error) string {
-	for _, e := range []error{imagecheck.ErrInvalidType, imagecheck.ErrTooLarge, imagecheck.ErrDimensions, imagecheck.ErrUnreadable} {
+	for _, e := range []error{imagecheck.ErrInvalidType, imagecheck.ErrTooLarge, imagecheck.ErrDimensions, imagecheck.ErrUnreadable, reconstruct.ErrSubjectNotSeparated} {
 		if errors.Is(err, e) {
 			return e.Error()
 		}

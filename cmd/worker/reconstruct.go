@@ -34,7 +34,7 @@ func (d *deps) addReconstructWorker(w *river.Workers) error {
 		Blobs:         blobs,
 		Reconstructor: d.reconstructor(),
 		Credits:       subscription.NewService(d.store, subscription.BillingFor(d.cfg.BillingProvider)),
-		Options:       reconstruct.Options{HeightMetres: d.cfg.ModelHeightMetres},
+		Options:       job.WorkerOptions(d.cfg.ModelHeightMetres),
 		Timeout:       d.cfg.ReconstructTimeout,
 		Logger:        d.log,
 	})

@@ -54,7 +54,7 @@ func Timeline(history, publications []loggedEvent) []TimelineEntry {
 			out = append(out, TimelineEntry{Kind: TimelineMeshStarted, Label: "Mesh reconstruction started", At: ev.At, JobID: ev.JobID})
 		case events.JobCompleted:
 			out = append(out,
-				TimelineEntry{Kind: TimelineMesh, Label: "Mesh reconstruction complete", At: ev.At, JobID: ev.JobID},
+				TimelineEntry{Kind: TimelineMesh, Label: "Mesh reconstruction complete", Detail: fidelityText(ev.Fidelity), At: ev.At, JobID: ev.JobID},
 				TimelineEntry{Kind: TimelineMaterials, Label: "Materials mapped", Detail: partsText(len(ev.Parts)), At: ev.At, JobID: ev.JobID})
 		case events.JobFailed:
 			out = append(out, TimelineEntry{Kind: TimelineBuildFailed, Label: "Build failed", Detail: ev.Reason, At: ev.At, JobID: ev.JobID})
@@ -82,4 +82,12 @@ func partsText(n int) string {
 		return "1 part"
 	}
 	return fmt.Sprintf("%d parts", n)
+}
+
+// fidelityText is the spec's "mesh fidelity" figure, empty for builds without one.
+func fidelityText(f *int) string {
+	if f == nil {
+		return ""
+	}
+	return fmt.Sprintf("Mesh fidelity %d%%", *f)
 }

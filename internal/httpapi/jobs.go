@@ -44,6 +44,7 @@ type jobView struct {
 	AssetID      string           `json:"assetId"`
 	Parts        []events.JobPart `json:"parts"`
 	Stats        json.RawMessage  `json:"stats"`
+	Fidelity     *int             `json:"fidelity"` // 0–100, null when none (reconstruct/fidelity.go)
 	Error        string           `json:"error"`
 	CreatedAt    time.Time        `json:"createdAt"`
 	UpdatedAt    time.Time        `json:"updatedAt"`
@@ -53,7 +54,7 @@ type jobView struct {
 
 func newJobView(ctx context.Context, s *job.Service, j job.Job) (jobView, error) {
 	v := jobView{ID: j.ID, Name: j.Name, Status: j.Status, Progress: j.Progress, Step: j.Step, Attempt: j.Attempt,
-		AssetID: j.AssetID, Parts: j.Parts, Stats: j.Stats, Error: j.Error, CreatedAt: j.CreatedAt,
+		AssetID: j.AssetID, Parts: j.Parts, Stats: j.Stats, Fidelity: j.Fidelity(), Error: j.Error, CreatedAt: j.CreatedAt,
 		UpdatedAt: j.UpdatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt}
 	if v.Parts == nil {
 		v.Parts = []events.JobPart{}
@@ -252,6 +253,7 @@ type blueprintView struct {
 	Status       string    `json:"status"` // processing | ready | failed
 	AssetID      string    `json:"assetId"`
 	Error        string    `json:"error,omitempty"`
+	Fidelity     *int      `json:"fidelity"` // 0–100, null when none
 }
 
 func newBlueprintView(ctx context.Context, s *job.Service, j job.Job) (blueprintView, error) {
@@ -260,7 +262,7 @@ func newBlueprintView(ctx context.Context, s *job.Service, j job.Job) (blueprint
 		return blueprintView{}, err
 	}
 	return blueprintView{ID: j.ID, Name: j.Name, JobID: j.ID, ThumbnailURL: thumb, CreatedAt: j.CreatedAt,
-		UpdatedAt: j.UpdatedAt, Status: j.BlueprintStatus(), AssetID: j.AssetID, Error: j.Error}, nil
+		UpdatedAt: j.UpdatedAt, Status: j.BlueprintStatus(), AssetID: j.AssetID, Error: j.Error, Fidelity: j.Fidelity()}, nil
 }
 
 type blueprintPage struct {

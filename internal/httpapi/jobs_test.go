@@ -39,6 +39,7 @@ type jobReply struct {
 	AssetID      string          `json:"assetId"`
 	Parts        []any           `json:"parts"`
 	Stats        json.RawMessage `json:"stats"`
+	Fidelity     *int            `json:"fidelity"`
 	Error        string          `json:"error"`
 }
 
@@ -147,6 +148,12 @@ func TestUploadToDownloadEndToEnd(t *testing.T) {
 	require.Equal(t, 100, j.Progress)
 	require.Equal(t, "red-vase", j.Name)
 	require.NotEmpty(t, j.Parts)
+	require.NotNil(t, j.Fidelity, "the model's fidelity score is returned")
+	require.True(t, *j.Fidelity >= 0 && *j.Fidelity <= 100, "fidelity %d", *j.Fidelity)
+	_, r0 := l.jsonCall(t, user, "GET", "/api/blueprints", nil)
+	cards := decodeAs[blueprintPage](t, r0.Data)
+	require.Len(t, cards.Items, 1)
+	require.Equal(t, j.Fidelity, cards.Items[0].Fidelity, "the blueprint card carries the same score")
 	for _, st := range j.Steps {
 		require.Equal(t, "done", st.State)
 	}

@@ -134,6 +134,19 @@ type Job struct {
 }
 
 // Terminal reports whether the job will never change status again.
+// Fidelity is the model's fidelity score (0–100) from its stats, nil when the
+// build has none (not finished, an older build, or a reconstructor without one).
+// It lives in the stats JSON the completion event records, so no column is needed.
+func (j Job) Fidelity() *int {
+	var s struct {
+		Fidelity *int `json:"fidelity"`
+	}
+	if len(j.Stats) == 0 || json.Unmarshal(j.Stats, &s) != nil || s.Fidelity == nil || *s.Fidelity < 0 || *s.Fidelity > 100 {
+		return nil
+	}
+	return s.Fidelity
+}
+
 func (j Job) Terminal() bool { return j.Status == StatusCompleted || j.Status == StatusFailed }
 
 // BlueprintStatus is the card status the blueprint list shows.

@@ -2,6 +2,7 @@ package job
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,6 +61,14 @@ type WorkerConfig struct {
 	// ProgressInterval throttles progress events (DefaultProgressInterval when zero).
 	ProgressInterval time.Duration
 	Logger           *slog.Logger
+}
+
+// WorkerOptions are the reconstruction options of every job (cmd/worker and
+// the tests' stack use the same). StrictSubject is on: a job that cannot
+// separate one product fails with a message and releases the credit, rather
+// than charging for the whole photo printed on a pillow.
+func WorkerOptions(heightMetres float64) reconstruct.Options {
+	return reconstruct.Options{HeightMetres: heightMetres, StrictSubject: true}
 }
 
 // ReconstructWorker runs the photo → 3D pipeline for one job. It is safe to
@@ -127,6 +136,13 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 	res, err := w.cfg.Reconstructor.Reconstruct(ctx, photo, w.cfg.Options, progress.report)
 	progress.wait()
 	if err != nil {
+		if errors.Is(err, reconstruct.ErrSubjectNotSeparated) {
+			// The photo shows no single product (a close-up, a busy backdrop):
+			// a retry would fail the same way and a model would be the whole
+			// photo on a pillow, so the merchant reads the reconstructor's
+			// sentence as it is and gets the credit back.
+			return w.fail(ctx, rj, j, reconstruct.ErrSubjectNotSeparated.Error(), err.Error(), err)
+		}
 		if reason, ok := inputProblem(err); ok {
 			return w.fail(ctx, rj, j, reason, err.Error(), err)
 		}
@@ -135,7 +151,7 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 	if err := w.store(ctx, j, res); err != nil {
 		return w.retryOrFail(ctx, rj, j, err)
 	}
-	if err := w.complete(ctx, j, res); err != nil {
+	if err := w.complete(ctx, j, res, fmt.Sprintf("%x", sha256.Sum256(photo))); err != nil {
 		return w.retryOrFail(ctx, rj, j, err)
 	}
 	log.Info("job completed", "triangles", res.Stats.Triangles, "bytes", len(res.GLB), "total_ms", res.Stats.TotalMillis)
@@ -167,7 +183,7 @@ func (w *ReconstructWorker) store(ctx context.Context, j Job, res *reconstruct.R
 // complete records the result exactly once: under the job row lock, a job
 // already completed (an earlier run that died after committing) is left
 // alone, so neither JobCompleted nor the credit consumption happen twice.
-func (w *ReconstructWorker) complete(ctx context.Context, j Job, res *reconstruct.Result) error {
+func (w *ReconstructWorker) complete(ctx context.Context, j Job, res *reconstruct.Result, photoSHA256 string) error {
 	// The files exist; losing them to a shutdown arriving now would waste the
 	// whole build, so the short final transaction outlives ctx briefly.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
@@ -180,6 +196,9 @@ func (w *ReconstructWorker) complete(ctx context.Context, j Job, res *reconstruc
 	for _, p := range res.Parts {
 		parts = append(parts, events.JobPart{ID: p.ID, Name: p.Name, Color: p.Color, Share: p.Share})
 	}
+	o := w.cfg.Options.WithDefaults()
+	opts := &events.JobOptions{HeightMetres: o.HeightMetres, MaxTriangles: o.MaxTriangles, WorkingSize: o.WorkingSize,
+		AtlasSize: o.AtlasSize, StrictSubject: o.StrictSubject}
 	key := func(k string, data []byte) string {
 		if len(data) == 0 {
 			return ""
@@ -210,6 +229,7 @@ func (w *ReconstructWorker) complete(ctx context.Context, j Job, res *reconstruc
 			MaskKey: key(maskKey(userID, j.ID), res.Mask), PartsMapKey: key(partsMapKey(userID, j.ID), res.PartsMap),
 			Bytes: int64(len(res.GLB)), Parts: parts, Stats: stats,
 			Reconstructor: w.cfg.Reconstructor.Name(), Version: w.cfg.Reconstructor.Version(), At: time.Now().UTC(),
+			Options: opts, InputSHA256: photoSHA256, Fidelity: res.Stats.Fidelity,
 		})
 		if err != nil {
 			return err

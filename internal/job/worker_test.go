@@ -2,6 +2,7 @@ package job_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -95,6 +96,8 @@ func TestWorkerCompletesOnceAndConsumesOneCredit(t *testing.T) {
 	require.Positive(t, stats.Triangles)
 	require.Equal(t, "builtin", j.Reconstructor)
 	require.Equal(t, reconstruct.Version, j.Version)
+	require.NotNil(t, j.Fidelity(), "the fidelity score is stored with the job")
+	require.Equal(t, *stats.Fidelity, *j.Fidelity())
 
 	glb, err := b.env.Blobs.Read(b.ctx, j.ModelKey, 0)
 	require.NoError(t, err)
@@ -126,6 +129,19 @@ func TestWorkerCompletesOnceAndConsumesOneCredit(t *testing.T) {
 	}
 	require.Equal(t, []string{string(reconstruct.StepAnalyzing), string(reconstruct.StepDeconstructing),
 		string(reconstruct.StepAssembling), string(reconstruct.StepFinalizing)}, steps, "every step is reported")
+
+	// Provenance: which code, with which options, made this model from which photo.
+	done, ok := envs[len(envs)-1].Data.(events.JobCompleted)
+	require.True(t, ok)
+	require.Equal(t, "builtin", done.Reconstructor)
+	require.Equal(t, reconstruct.Version, done.Version)
+	require.Equal(t, fmt.Sprintf("%x", sha256.Sum256(b.photo)), done.InputSHA256)
+	require.Equal(t, &events.JobOptions{HeightMetres: reconstruct.DefaultHeightMetres, MaxTriangles: reconstruct.DefaultMaxTriangles,
+		WorkingSize: reconstruct.DefaultWorkingSize, AtlasSize: reconstruct.DefaultAtlasSize, StrictSubject: true}, done.Options)
+	require.NotNil(t, done.Fidelity)
+	require.Equal(t, *j.Fidelity(), *done.Fidelity)
+	require.GreaterOrEqual(t, *done.Fidelity, 0)
+	require.LessOrEqual(t, *done.Fidelity, 100)
 
 	// River runs the job again (a worker that died after committing): nothing
 	// changes, nothing is charged twice.
@@ -456,4 +472,30 @@ func TestWorkerFailsAJobWhoseAttemptsDiedWithTheirWorkers(t *testing.T) {
 	used, reserved := b.credits(t)
 	require.Zero(t, used)
 	require.Zero(t, reserved)
+}
+
+// A photo in which no single product can be told from its background fails
+// at once with the sentence (no retry, no pillow model) and the
+// held credit is released, through the real builtin, job service and River.
+func TestWorkerFailsAPhotoWithoutASeparableProductAndReleasesTheCredit(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.imgURL = b.env.UploadPhoto(t, b.user, jobtest.CloseUp(t))
+	jobID := b.createJob(t)
+	_, reserved := b.credits(t)
+	require.EqualValues(t, 1, reserved)
+
+	res, err := b.work(t, reconstruct.NewBuiltin(), jobID, &river.InsertOpts{MaxAttempts: 3})
+	require.NoError(t, err)
+	require.Equal(t, river.EventKindJobCancelled, res.EventKind, "retrying cannot fix the photo")
+	j, err := b.env.Jobs.Get(b.ctx, b.user, jobID)
+	require.NoError(t, err)
+	require.Equal(t, job.StatusFailed, j.Status)
+	require.Equal(t, "We could not separate the product from its background. Use a photo of the product alone on a plain background.", j.Error)
+	require.Empty(t, j.ModelKey, "no model is stored")
+	used, reserved := b.credits(t)
+	require.Zero(t, used)
+	require.Zero(t, reserved)
+	require.Equal(t, 1, b.env.CountEvents(t, "subscription.credits_released.v1", jobID))
+	require.Zero(t, b.env.CountEvents(t, "job.completed.v1", jobID))
 }

@@ -123,6 +123,7 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	fidelity := modelFidelity(gparts, kind, seg, p, atlasSrc)
 	glb, err := encodeWithinBudget(gparts, atlasSrc, opts.AtlasSize, MaxGLBBytes)
 	if err != nil {
 		return nil, err
@@ -151,6 +152,9 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 		ShapeKind: kind, Triangles: tris, Vertices: verts, Parts: len(parts), Bytes: len(glb),
 		StepMillis: tm.marks, TotalMillis: tm.total(), Reconstructor: "builtin", Version: Version,
 		InputSHA256: fmt.Sprintf("%x", sha256.Sum256(data)),
+	}
+	if fidelity >= 0 {
+		res.Stats.Fidelity = &fidelity
 	}
 	pr.report(StepFinalizing, 100)
 	return res, nil

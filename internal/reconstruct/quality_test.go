@@ -50,6 +50,9 @@ type qscore struct {
 	Bytes   int     `json:"-"`
 	Millis  int64   `json:"-"`
 	Kind    string  `json:"-"`
+	// Fidelity is the model's own fidelity score, shown next to the true metrics
+	// so the score's calibration can be checked.
+	Fidelity float64 `json:"-"`
 }
 
 // alignedModel reads the model's triangles and scales them so its height is 1 with
@@ -236,6 +239,9 @@ func runQuality(t *testing.T, n, w, h int, validate bool) map[string][]qscore {
 			}
 			sc := scoreScene(t, s, res.GLB)
 			sc.Parts, sc.Bytes, sc.Millis, sc.Kind = res.Stats.Parts, res.Stats.Bytes, res.Stats.TotalMillis, res.Stats.ShapeKind
+			if res.Stats.Fidelity != nil {
+				sc.Fidelity = float64(*res.Stats.Fidelity)
+			}
 			out[class] = append(out[class], sc)
 			if dir := renderDir(); dir != "" {
 				_ = os.MkdirAll(dir, 0o755)
@@ -243,8 +249,8 @@ func runQuality(t *testing.T, n, w, h int, validate bool) map[string][]qscore {
 				renderViews(t, readGLB(t, res.GLB), s.name+"-model")
 			}
 			if *qualityFull {
-				fmt.Printf("  %-9s elev %4.1f° f%2.0fmm  %-7s IoU %.3f  F@5%% %.3f  Chamfer %5.2f%%  parts %d  %4d KB\n",
-					s.name, s.elevDeg, s.f35, sc.Kind, sc.IoU, sc.F5, sc.Chamfer, sc.Parts, sc.Bytes/1024)
+				fmt.Printf("  %-9s elev %4.1f° f%2.0fmm  %-7s IoU %.3f  F@5%% %.3f  Chamfer %5.2f%%  parts %d  %4d KB  fidelity %3.0f\n",
+					s.name, s.elevDeg, s.f35, sc.Kind, sc.IoU, sc.F5, sc.Chamfer, sc.Parts, sc.Bytes/1024, sc.Fidelity)
 			}
 		}
 	}
@@ -259,14 +265,15 @@ func meanScore(v []qscore) (m qscore) {
 		m.Parts = max(m.Parts, s.Parts)
 		m.Bytes = max(m.Bytes, s.Bytes)
 		m.Millis += s.Millis / int64(len(v))
+		m.Fidelity += s.Fidelity / float64(len(v))
 	}
 	return m
 }
 
 func qualityTable(scores map[string][]qscore) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "| class | scenes | silhouette IoU | F@5%% | Chamfer (%% of height) | max parts | max GLB KB | mean ms |\n")
-	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "| class | scenes | silhouette IoU | F@5%% | Chamfer (%% of height) | max parts | max GLB KB | mean ms | mean fidelity |\n")
+	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|\n")
 	var all []qscore
 	for _, c := range qualityClasses {
 		if len(scores[c]) == 0 {
@@ -274,10 +281,10 @@ func qualityTable(scores map[string][]qscore) string {
 		}
 		m := meanScore(scores[c])
 		all = append(all, scores[c]...)
-		fmt.Fprintf(&b, "| %s | %d | %.3f | %.3f | %.2f | %d | %d | %d |\n", c, len(scores[c]), m.IoU, m.F5, m.Chamfer, m.Parts, m.Bytes/1024, m.Millis)
+		fmt.Fprintf(&b, "| %s | %d | %.3f | %.3f | %.2f | %d | %d | %d | %.0f |\n", c, len(scores[c]), m.IoU, m.F5, m.Chamfer, m.Parts, m.Bytes/1024, m.Millis, m.Fidelity)
 	}
 	m := meanScore(all)
-	fmt.Fprintf(&b, "| all | %d | %.3f | %.3f | %.2f | %d | %d | %d |\n", len(all), m.IoU, m.F5, m.Chamfer, m.Parts, m.Bytes/1024, m.Millis)
+	fmt.Fprintf(&b, "| all | %d | %.3f | %.3f | %.2f | %d | %d | %d | %.0f |\n", len(all), m.IoU, m.F5, m.Chamfer, m.Parts, m.Bytes/1024, m.Millis, m.Fidelity)
 	return b.String()
 }
 

@@ -140,6 +140,10 @@ type Stats struct {
 	// InputSHA256 is the hex SHA-256 of the photo bytes, so an analyst can tell which
 	// code made which model from which photo (with Reconstructor and Version).
 	InputSHA256 string `json:"inputSha256,omitempty"`
+	// Fidelity (0–100) is how well the model, re-rendered through the estimated
+	// photo camera, matches the photo's silhouette and colours (fidelity.go); nil
+	// when the reconstructor cannot score its model (remote).
+	Fidelity *int `json:"fidelity,omitempty"`
 }
 
 // Stage keys used in Stats.StepMillis.

@@ -32,6 +32,10 @@ type segmentation struct {
 	// wholeFrame is set when nothing could be told apart from the backdrop and the
 	// mask fell back to the whole photo.
 	wholeFrame bool
+	// confidence is the share of the graph cut's foreground that the kept object
+	// holds (1 for an alpha cut-out): low when the cut found many unconnected
+	// things, as on a busy backdrop, so "the object" is a guess.
+	confidence float64
 }
 
 // segGridSide is the long side of the graph-cut grid: large enough for accurate
@@ -40,7 +44,7 @@ const segGridSide = 256
 
 // segment computes the object mask of p.
 func segment(ctx context.Context, p *photo) (*segmentation, error) {
-	s := &segmentation{w: p.w, h: p.h}
+	s := &segmentation{w: p.w, h: p.h, confidence: 1}
 	s.f = max(1, (max(p.w, p.h)+segGridSide-1)/segGridSide)
 	s.sw = (p.w + s.f - 1) / s.f
 	s.sh = (p.h + s.f - 1) / s.f
@@ -378,7 +382,9 @@ func (s *segmentation) fromColour(ctx context.Context, p *photo) error {
 		return fmt.Errorf("segment photo: empty colour model")
 	}
 	mask := bridgeStacked(label, s.sw, s.sh)
+	cutFg := countTrue(mask)
 	mask = largestComponent(mask, s.sw, s.sh)
+	s.confidence = float64(countTrue(mask)) / float64(max(1, cutFg))
 	mask = closeMask(mask, s.sw, s.sh)
 	mask = fillHoles(mask, s.sw, s.sh, 0.04)
 	s.smask = mask

@@ -93,7 +93,7 @@ func (e *Env) User(t testing.TB) string {
 // Worker builds the real ReconstructWorker over this Env.
 func (e *Env) Worker(rec reconstruct.Reconstructor) *job.ReconstructWorker {
 	return job.NewReconstructWorker(job.WorkerConfig{DB: e.DB.Pool, Events: e.Store, Blobs: e.Blobs,
-		Reconstructor: rec, Credits: e.Subs, Timeout: time.Minute, Logger: e.Logger})
+		Reconstructor: rec, Credits: e.Subs, Options: job.WorkerOptions(0), Timeout: time.Minute, Logger: e.Logger})
 }
 
 // StartWorker starts a River client serving the reconstruct queue with the

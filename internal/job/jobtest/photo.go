@@ -87,3 +87,27 @@ func BrokenPNG(t testing.TB, w, h int) []byte {
 	b := PNG(t, w, h)
 	return b[:len(b)/2]
 }
+
+// CloseUp is what a merchant might upload by mistake: a close-up whose subject
+// runs off three sides of the frame, on a busy patterned backdrop, so no single
+// product can be separated (the reconstructor's ErrSubjectNotSeparated), as PNG.
+func CloseUp(t testing.TB) []byte {
+	t.Helper()
+	const w, h = 400, 300
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			v := 128 + 90*math.Sin(float64(x)/7)*math.Cos(float64(y)/5)
+			c := color.NRGBA{R: clamp(v), G: clamp(255 - v), B: clamp(v / 2), A: 255}
+			if dx, dy := float64(x-200), float64(y-230); dx*dx+dy*dy <= 260*260 {
+				c = color.NRGBA{R: 190, G: 120, B: 70, A: 255}
+			}
+			img.SetNRGBA(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatalf("encode png: %v", err)
+	}
+	return buf.Bytes()
+}

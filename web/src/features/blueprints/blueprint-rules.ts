@@ -1,3 +1,5 @@
+import { parseFidelity } from '../creation/fidelity';
+
 /** Blueprint status as the list shows it. */
 export type BlueprintStatus = 'processing' | 'ready' | 'failed';
 
@@ -10,6 +12,8 @@ export interface Blueprint {
   createdAt: string | null;
   status: BlueprintStatus;
   modelURL: string | null;
+  /** Mesh fidelity 0–100, null when the build has none. */
+  fidelity: number | null;
 }
 
 export const STATUS_LABEL: Record<BlueprintStatus, string> = {
@@ -49,6 +53,7 @@ export function parseBlueprints(raw: unknown): Blueprint[] {
       createdAt: str(b.createdAt),
       status: normaliseStatus(b.status),
       modelURL: str(b.modelURL),
+      fidelity: parseFidelity(b.fidelity),
     }));
 }
 

@@ -52,6 +52,21 @@ describe('My Blueprints', () => {
     expect(router.state.location.pathname).toBe('/preview/b1');
   });
 
+  it("shows each ready card's mesh fidelity from the server, marked when low", async () => {
+    const scored = [
+      { ...items[0], fidelity: 91 },
+      { ...items[0], id: 'b4', jobId: 'b4', name: 'Mug', fidelity: 52 },
+      { ...items[0], id: 'b5', jobId: 'b5', name: 'Old Build', fidelity: null },
+    ];
+    stubFetch({ 'GET /api/blueprints': () => ({ items: scored, total: 3 }) });
+    renderRoutes(routes, ['/workspace/blueprints']);
+    const cards = await screen.findAllByTestId('blueprint-card');
+    expect(within(cards[0]).getByTestId('fidelity')).toHaveTextContent('Mesh fidelity 91%');
+    expect(within(cards[0]).getByTestId('fidelity')).not.toHaveTextContent('low');
+    expect(within(cards[1]).getByTestId('fidelity')).toHaveTextContent('Mesh fidelity 52% (low)');
+    expect(within(cards[2]).queryByTestId('fidelity')).toBeNull();
+  });
+
   it('only a failed card offers Retry, which starts a new attempt and follows it', async () => {
     const { calls } = stubFetch({
       'GET /api/blueprints': () => ({ items, total: 3 }),

@@ -5,6 +5,7 @@ import { IconAlert, IconCheck, IconClock, IconCube, IconUpload } from '../../com
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
+import { FidelityBadge, isLowFidelity } from '../creation/fidelity';
 import { RetryButton } from '../creation/retry-button';
 import { ActionProblemAlert } from './action-problem';
 import { STATUS_LABEL, validateBlueprintName, type Blueprint } from './blueprint-rules';
@@ -102,6 +103,11 @@ function BlueprintCard({ blueprint: b, onDelete }: { blueprint: Blueprint; onDel
         </div>
       )}
       {b.createdAt && <p className="blueprint-card__date muted">Created {relativeTime(b.createdAt)}</p>}
+      {ready && b.fidelity !== null && (
+        <p className="blueprint-card__fidelity" title={isLowFidelity(b.fidelity) ? 'Open the blueprint for tips on a better photo.' : undefined}>
+          <FidelityBadge score={b.fidelity} />
+        </p>
+      )}
       <div className="blueprint-card__actions">
         {b.status === 'failed' && <RetryButton jobId={b.jobId} className="btn btn--primary btn--sm" />}
         <button type="button" className="btn btn--secondary btn--sm" onClick={download} disabled={!ready || downloading}>

@@ -10,6 +10,7 @@ import {
   MSG_PROCESS_FAILED,
   type JobStatus,
 } from './creation-rules';
+import { parseFidelity } from './fidelity';
 
 /** One configurable component of a finished model, as the worker found it. */
 export interface JobPart {
@@ -31,6 +32,8 @@ export interface Job {
   assetId: string | null;
   parts: JobPart[];
   stats: Record<string, unknown> | null;
+  /** Mesh fidelity 0–100 (how well the model re-renders as the photo), null when none. */
+  fidelity: number | null;
   error: string | null;
   name?: string | null;
 }
@@ -68,6 +71,7 @@ export function parseJob(raw: unknown): Job {
         share: typeof p.share === 'number' ? p.share : undefined,
       })),
     stats: j.stats && typeof j.stats === 'object' ? (j.stats as Record<string, unknown>) : null,
+    fidelity: parseFidelity(j.fidelity),
     error: str(j.error) ?? str((j.error as { message?: unknown } | null)?.message),
     name: str(j.name),
   };

@@ -212,6 +212,14 @@ describe('processing screen', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/workspace'));
   });
 
+  it('a photo without a separable product: the failed job shows the sentence the server gave', async () => {
+    const reason = 'We could not separate the product from its background. Use a photo of the product alone on a plain background.';
+    stubFetch({ 'GET /api/jobs/job-1': () => job({ status: 'failed', progress: 10, step: 'Analyzing Image', error: reason }) });
+    renderRoutes(processingRoutes, ['/processing/job-1']);
+    expect(await screen.findByRole('alert')).toHaveTextContent(reason);
+    expect(screen.getByText('Analyzing Image', { selector: 'li span' }).closest('li')).toHaveTextContent('(failed)');
+  });
+
   it('Retry on a failed job starts a new attempt and follows it; a refusal is shown', async () => {
     let credits = true;
     const { calls } = stubFetch({

@@ -129,6 +129,29 @@ describe('model preview', () => {
     expect(graph.body.visible && graph.cap.visible).toBe(true);
   });
 
+  it("shows the server's mesh fidelity under the model, with tips only when it is low", async () => {
+    stubFetch({ 'GET /api/jobs/job-1': () => ({ ...completed, fidelity: 91 }), 'GET /api/blueprints': () => ({ items: [] }) });
+    const { unmount } = renderRoutes(routes, ['/preview/job-1']);
+    expect(await screen.findByTestId('fidelity')).toHaveTextContent('Mesh fidelity 91%');
+    expect(screen.queryByText(/matches your photo only loosely/)).toBeNull();
+    unmount();
+
+    stubFetch({ 'GET /api/jobs/job-1': () => ({ ...completed, fidelity: 48 }), 'GET /api/blueprints': () => ({ items: [] }) });
+    renderRoutes(routes, ['/preview/job-1']);
+    expect(await screen.findByTestId('fidelity')).toHaveTextContent('Mesh fidelity 48% (low)');
+    const tips = screen.getByText(/matches your photo only loosely/).closest('[role="status"]') as HTMLElement;
+    expect(tips).toHaveTextContent('This model matches your photo only loosely (mesh fidelity 48%).');
+    expect(within(tips).getAllByRole('listitem')).toHaveLength(4);
+  });
+
+  it('a photo without a separable product shows the reason the server gave', async () => {
+    const reason = 'We could not separate the product from its background. Use a photo of the product alone on a plain background.';
+    stubFetch({ 'GET /api/jobs/job-1': () => ({ ...completed, status: 'failed', modelURL: '', fidelity: null, error: reason }), 'GET /api/blueprints': () => ({ items: [] }) });
+    renderRoutes(routes, ['/preview/job-1']);
+    expect(await screen.findByText(reason)).toBeInTheDocument();
+    expect(screen.queryByTestId('fidelity')).toBeNull();
+  });
+
   it('shows a clear state when the job has no model', async () => {
     stubFetch({ 'GET /api/jobs/job-1': () => ({ ...completed, status: 'failed', modelURL: '', error: 'No product found in the photo.' }), 'GET /api/blueprints': () => ({ items: [] }) });
     renderRoutes(routes, ['/preview/job-1']);

@@ -14,6 +14,7 @@ import { useGetJobQuery } from './creation-api';
 import { processingPath } from './creation-rules';
 import { PartsPanel } from './parts-panel';
 import { RetryButton } from './retry-button';
+import { FidelityBadge, FidelityWarning } from './fidelity';
 import './creation.css';
 
 function prefersReducedMotion(): boolean {
@@ -62,7 +63,13 @@ function Preview({ jobId }: { jobId: string }) {
           {errorMessage(error, 'This blueprint could not be loaded.')} <Link to="/workspace/blueprints">Back to My Blueprints</Link>
         </Alert>
       ) : job.modelURL ? (
-        <Viewer modelURL={job.modelURL} poster={job.thumbnailURL ?? undefined} name={name} jobParts={job.parts} />
+        <>
+          <Viewer modelURL={job.modelURL} poster={job.thumbnailURL ?? undefined} name={name} jobParts={job.parts} />
+          <div className="preview__fidelity">
+            <FidelityBadge score={job.fidelity} />
+            <FidelityWarning score={job.fidelity} />
+          </div>
+        </>
       ) : (
         <NoModel status={job.status} message={job.error} jobId={jobId} />
       )}

@@ -1,0 +1,67 @@
+import { expect, test, type Page } from '@playwright/test';
+import { encodePNG, productPhotoPNG } from './fixtures/product-photo';
+import { signUpAndSignIn } from './helpers';
+
+/*
+ * Model quality in the real flow (api + worker + built-in reconstructor): the preview
+ * shows the mesh fidelity the server computed, and a photo with no separable product
+ * fails with the server's sentence and costs no credit.
+ */
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(240_000);
+
+const SEPARATION = 'We could not separate the product from its background. Use a photo of the product alone on a plain background.';
+
+/** A close-up: a round subject running off three sides of the frame over a busy pattern. */
+function closeUpPNG(): Buffer {
+  const w = 400;
+  const h = 300;
+  const rgb = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const v = 128 + 90 * Math.sin(x / 7) * Math.cos(y / 5);
+      const inside = (x - 200) ** 2 + (y - 230) ** 2 <= 260 ** 2;
+      const c = inside ? [190, 120, 70] : [v, 255 - v, v / 2];
+      rgb.set(c.map((n) => Math.max(0, Math.min(255, Math.round(n)))), (y * w + x) * 3);
+    }
+  }
+  return encodePNG(w, h, rgb);
+}
+
+async function build(page: Page, name: string, photo: Buffer): Promise<string> {
+  await page.goto('/workspace/upload');
+  await page.getByTestId('upload-input').setInputFiles({ name, mimeType: 'image/png', buffer: photo });
+  await page.getByRole('button', { name: 'Use This Photo' }).click();
+  await page.waitForURL(/\/(processing|preview)\/[^/]+$/);
+  return decodeURIComponent(page.url().split('/').pop()!);
+}
+
+async function job(page: Page, token: string, id: string) {
+  const res = await page.request.get(`/api/jobs/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(res.ok()).toBeTruthy();
+  return (await res.json()).data as { status: string; fidelity: number | null; error: string };
+}
+
+test('the preview shows the server’s mesh fidelity; an inseparable photo fails with its reason', async ({ page }) => {
+  const token = await signUpAndSignIn(page, 'fidelity');
+
+  const vase = await build(page, 'blue-vase.png', productPhotoPNG());
+  await page.waitForURL(/\/preview\/[^/]+$/, { timeout: 120_000 });
+  const done = await job(page, token, vase);
+  expect(done.status).toBe('completed');
+  expect(done.fidelity).not.toBeNull();
+  await expect(page.getByTestId('fidelity')).toContainText(`Mesh fidelity ${done.fidelity}%`);
+
+  const closeUp = await build(page, 'close-up.png', closeUpPNG());
+  await expect.poll(async () => (await job(page, token, closeUp)).status, { timeout: 120_000 }).toBe('failed');
+  expect((await job(page, token, closeUp)).error).toBe(SEPARATION);
+  await page.goto(`/preview/${encodeURIComponent(closeUp)}`);
+  await expect(page.getByText(SEPARATION)).toBeVisible();
+
+  // Only the finished vase used a credit; the failed build released its hold.
+  const sub = await page.request.get('/api/subscription', { headers: { Authorization: `Bearer ${token}` } });
+  expect(sub.ok()).toBeTruthy();
+  const { aiCreditsUsed, aiCreditsReserved } = (await sub.json()).data as { aiCreditsUsed: number; aiCreditsReserved: number };
+  expect({ aiCreditsUsed, aiCreditsReserved }).toEqual({ aiCreditsUsed: 1, aiCreditsReserved: 0 });
+});
