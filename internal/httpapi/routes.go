@@ -69,6 +69,9 @@ type Deps struct {
 	TrustedProxies []netip.Prefix
 	// HTTPSOnly: PUBLIC_BASE_URL is https, so answers carry HSTS.
 	HTTPSOnly bool
+	// AssetOrigins are the origins (or "https:") the app's CSP allows for
+	// models, images and fetches besides its own: see AppCSP.
+	AssetOrigins []string
 }
 
 // MetricsHandler serves the api's Prometheus metrics; cmd/api mounts it on
@@ -120,7 +123,7 @@ func NewRouter(d Deps) http.Handler {
 		// Public API routes (no sign-in) go here.
 		if d.Accounts != nil {
 			// Each route gets its own per-IP and per-email counters.
-			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/signup", signup(d.Accounts, d.Tokens))
+			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/signup", signup(d.Accounts))
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/login", login(d.Accounts, d.Tokens))
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/google", googleLogin(d.Accounts, d.Tokens))
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/forgot-password", forgotPassword(d.Accounts))
@@ -233,7 +236,7 @@ func NewRouter(d Deps) http.Handler {
 	mountPublicPages(r, d.PublicPages, d.PublicRateLimit)
 
 	if d.Web != nil {
-		r.NotFound(appHeaders(d.Web).ServeHTTP)
+		r.NotFound(appHeaders(AppCSP(d.AssetOrigins...), d.Web).ServeHTTP)
 	}
 	return r
 }
