@@ -330,13 +330,17 @@ func (s *Service) Login(ctx context.Context, email, password string) (User, erro
 	return s.toUser(u), nil
 }
 
-// Google signs in with a Google ID token: a known Google identity signs in;
+// Google signs in with a Google ID token whose nonce this server issued for
+// the attempt (GoogleNonce) and that was not used before: a known Google identity signs in;
 // a verified address that already has an account is linked to it; anything
 // else creates an account (in invite mode only with an invite for the
 // address, by code or, since Google verified the address, by the address).
 func (s *Service) Google(ctx context.Context, credential, inviteCode string) (User, error) {
 	id, err := s.opt.Google.Verify(ctx, credential)
 	if err != nil {
+		return User{}, err
+	}
+	if err := s.useGoogleNonce(ctx, id.Nonce); err != nil {
 		return User{}, err
 	}
 	var u userRow

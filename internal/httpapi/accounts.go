@@ -179,6 +179,23 @@ func googleLogin(accounts *account.Service, tokens *auth.Tokens) Handler {
 	}
 }
 
+// googleNonce starts a Google sign-in attempt (POST /api/auth/google/nonce):
+// the web passes the nonce to Google Identity Services, and /auth/google
+// accepts the resulting ID token once (account.Service.GoogleNonce).
+func googleNonce(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		nonce, expires, err := accounts.GoogleNonce(r.Context())
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, struct {
+			Nonce     string `json:"nonce"`
+			ExpiresAt int64  `json:"expiresAt"`
+		}{nonce, expires.UnixMilli()})
+		return nil
+	}
+}
+
 type messageAnswer struct {
 	Message string `json:"message"`
 }

@@ -46,6 +46,9 @@ const (
 type fakeGoogle struct {
 	key *rsa.PrivateKey
 	srv *httptest.Server
+	// nonce starts a sign-in attempt on the server under test, as the web
+	// does before showing Google's button; tokens carry it unless overridden.
+	nonce func(t *testing.T) string
 }
 
 func newFakeGoogle(t *testing.T) *fakeGoogle {
@@ -72,6 +75,9 @@ func (g *fakeGoogle) token(t *testing.T, key *rsa.PrivateKey, override jwt.MapCl
 		"iss": "https://accounts.google.com", "aud": acctClientID, "sub": "google-sub-1",
 		"email": "Grace.Hopper@Gmail.com", "email_verified": true, "name": "Grace Hopper",
 		"given_name": "Grace", "family_name": "Hopper", "iat": now.Unix(), "exp": now.Add(time.Hour).Unix(),
+	}
+	if g.nonce != nil {
+		claims["nonce"] = g.nonce(t)
 	}
 	for k, v := range override {
 		claims[k] = v
@@ -138,7 +144,13 @@ func acctRouter(t *testing.T, db *dbtest.DB, o acctOpts) *acctBundle {
 	h := NewRouter(Deps{Logger: log, DB: db.Pool, Tokens: tokens, DevMode: o.devMode,
 		Accounts: accounts, Subscriptions: subs, Media: bucket, Outbox: outbox, AuthRateLimit: o.limits,
 		TrustedProxies: o.proxies})
-	return &acctBundle{h: h, db: db, store: store, tokens: tokens, outbox: outbox, bucket: bucket, google: g, accounts: accounts}
+	b := &acctBundle{h: h, db: db, store: store, tokens: tokens, outbox: outbox, bucket: bucket, google: g, accounts: accounts}
+	g.nonce = func(t *testing.T) string {
+		rec, r := b.send(t, acctReq{method: "POST", path: "/api/auth/google/nonce"})
+		require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+		return acctData[struct{ Nonce string }](t, r).Nonce
+	}
+	return b
 }
 
 type acctReply struct {

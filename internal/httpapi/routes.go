@@ -129,6 +129,7 @@ func NewRouter(d Deps) http.Handler {
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/forgot-password", forgotPassword(d.Accounts))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/reset-password", resetPassword(d.Accounts))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/verify-email", verifyEmail(d.Accounts))
+			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/google/nonce", googleNonce(d.Accounts))
 		}
 		api.Method("GET", "/config", publicConfig(d.Accounts))
 

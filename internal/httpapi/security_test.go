@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/stretchr/testify/require"
@@ -240,7 +241,8 @@ func TestSecurityTrustedProxyGivesClientsSeparateBuckets(t *testing.T) {
 // still counts against the address it names.
 func TestSecurityTrailingJSONIsRefused(t *testing.T) {
 	t.Parallel()
-	b := acctSetup(t, acctOpts{limits: AuthRateLimit{PerIP: 1000, PerEmail: 4, Window: time.Minute}})
+	// Five per address: the sign-in after sign-up, three garbage attempts, one guess.
+	b := acctSetup(t, acctOpts{limits: AuthRateLimit{PerIP: 1000, PerEmail: 5, Window: time.Minute}})
 	b.signup(t, "victim@example.com", "password1", "Victim")
 	const trailing = "The request body must be one JSON value with nothing after it."
 	for i, tail := range []string{" x", "{}", `"`} {
@@ -592,4 +594,33 @@ func TestSecuritySignupDoesNotRevealAccounts(t *testing.T) {
 	require.Equal(t, knownBody, unknownBody)
 	require.Equal(t, knownHeader, unknownHeader)
 	require.Equal(t, knownHashes, unknownHashes)
+}
+
+// Item 14: a Google ID token is accepted once, and only with a nonce this
+// server issued for the attempt: the same token sent again (replay), a token
+// without a nonce, with a made-up one or an expired one is refused with a
+// clear message.
+func TestSecurityGoogleTokenReplayIsRefused(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{})
+	g := b.google
+	google := func(token string) acctReq {
+		return acctReq{method: "POST", path: "/api/auth/google", body: `{"credential":"` + token + `"}`}
+	}
+	token := g.token(t, g.key, nil) // carries a fresh nonce from POST /api/auth/google/nonce
+	b.run(t, []scenario{
+		{"first use signs in", google(token), 200, "", "", []string{"user.registered.v1", "subscription.opened.v1"}},
+		{"the same token again", google(token), 401, "google_token_replayed", account.MsgGoogleReplayed, nil},
+		{"no nonce", google(g.token(t, g.key, jwt.MapClaims{"nonce": nil})), 401, "google_token_replayed", account.MsgGoogleReplayed, nil},
+		{"a nonce we never issued", google(g.token(t, g.key, jwt.MapClaims{"nonce": "made-up-by-the-attacker"})), 401, "google_token_replayed", account.MsgGoogleReplayed, nil},
+		{"a fresh nonce works", google(g.token(t, g.key, nil)), 200, "", "", nil},
+	})
+	// An attempt older than the nonce's lifetime is refused.
+	past := acctRouter(t, b.db, acctOpts{now: func() time.Time { return time.Now().Add(-account.GoogleNonceLifetime - time.Minute) }})
+	rec, r := past.send(t, acctReq{method: "POST", path: "/api/auth/google/nonce"})
+	require.Equal(t, http.StatusOK, rec.Code)
+	stale := acctData[struct{ Nonce string }](t, r).Nonce
+	b.run(t, []scenario{
+		{"expired nonce", google(g.token(t, g.key, jwt.MapClaims{"nonce": stale})), 401, "google_token_replayed", account.MsgGoogleReplayed, nil},
+	})
 }
