@@ -162,6 +162,7 @@ describe('SignupPage', () => {
     try {
       const { calls } = stubFetch({
         'GET /api/config': () => ({ signupMode: 'invite' }),
+        'POST /api/auth/google/nonce': () => ({ nonce: 'n-1', expiresAt: Date.now() + 600_000 }),
         'POST /api/auth/google': () => new Response(JSON.stringify({ success: false, error: { code: 'invite_invalid', message: 'This invite code is not valid.' } }), { status: 403 }),
       });
       renderRoutes([{ path: '/signup', element: <SignupPage clientId="123.apps.googleusercontent.com" /> }], ['/signup?invite=AB12-CD34']);
@@ -169,7 +170,7 @@ describe('SignupPage', () => {
       await waitFor(() => expect(callback).toBeDefined());
       await act(async () => callback?.({ credential: 'google-id-token' }));
       expect(await screen.findByRole('alert')).toHaveTextContent('This invite code is not valid.');
-      expect(calls.find((c) => c.method === 'POST')).toMatchObject({
+      expect(calls.find((c) => c.method === 'POST' && c.url === '/api/auth/google')).toMatchObject({
         url: '/api/auth/google',
         body: { credential: 'google-id-token', remember: false, inviteCode: 'AB12-CD34' },
       });
