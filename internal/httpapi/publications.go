@@ -118,6 +118,32 @@ func lockPublication(s *publish.Service, pages *publish.Pages) Handler {
 	}
 }
 
+// setEmbedOrigins serves PUT /api/publications/{id}/embed-origins
+// {origins:[...]}: the sites allowed to frame the embed page (issue 11 item
+// 10); [] allows any site.
+func setEmbedOrigins(s *publish.Service, pages *publish.Pages) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			Origins *[]string `json:"origins"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		if body.Origins == nil {
+			return fault.New(fault.Invalid, "invalid_embed_origins", "Send the sites allowed to embed this model (origins), or [] for any site.")
+		}
+		p, err := s.SetEmbedOrigins(r.Context(), currentUser(r), chi.URLParam(r, "id"), *body.Origins)
+		if err != nil {
+			return err
+		}
+		if pages != nil {
+			pages.Invalidate(p.Slug)
+		}
+		WriteJSON(w, http.StatusOK, p)
+		return nil
+	}
+}
+
 // publicationQR serves GET /api/publications/{id}/qr.png: the merchant's
 // "Download QR" (also for unpublished links, which then lead to a 404 page).
 func publicationQR(s *publish.Service) Handler {

@@ -222,6 +222,7 @@ func NewRouter(d Deps) http.Handler {
 			priv.Method("DELETE", "/publications/{id}", unpublish(d.Publications, d.PublicPages))
 			priv.Method("POST", "/publications/{id}/versions", publishVersion(d.Publications, d.PublicPages))
 			priv.Method("POST", "/publications/{id}/lock", lockPublication(d.Publications, d.PublicPages))
+			priv.Method("PUT", "/publications/{id}/embed-origins", setEmbedOrigins(d.Publications, d.PublicPages))
 			priv.Method("GET", "/publications/{id}/qr.png", publicationQR(d.Publications))
 		})
 
