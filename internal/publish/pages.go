@@ -88,8 +88,8 @@ type pageEntry struct {
 	modelKey       string
 	posterKey      string
 	logoKey        string
-	locked         bool   // a locked version: its model and poster never change under their URLs
-	tag            string // assetTag of the model and poster keys, the ?v= of their URLs
+	locked         bool     // a locked version: its model and poster never change under their URLs
+	tag            string   // assetTag of the model and poster keys, the ?v= of their URLs
 	embedOrigins   []string // frame-ancestors of the embed page; empty: any site
 	share, embed   pageBody
 	unavailShare   pageBody
