@@ -88,13 +88,14 @@ type pageEntry struct {
 	modelKey       string
 	posterKey      string
 	logoKey        string
-	locked         bool     // a locked version: its model and poster never change under their URLs
-	tag            string   // assetTag of the model and poster keys, the ?v= of their URLs
-	embedOrigins   []string // frame-ancestors of the embed page; empty: any site
+	locked         bool   // a locked version: its model and poster never change under their URLs
+	tag            string // assetTag of the model and poster keys, the ?v= of their URLs
 	share, embed   pageBody
 	unavailShare   pageBody
 	unavailEmbed   pageBody
 	loaded         time.Time
+
+	embedOrigins []string // frame-ancestors of the embed page; empty: any site
 
 	qrOnce sync.Once
 	qr     []byte
