@@ -107,15 +107,22 @@ func lockPublication(s *publish.Service, pages *publish.Pages) Handler {
 			return fault.New(fault.Invalid, "invalid_version", "Choose the version to lock (version), or 0 to unlock.")
 		}
 		p, err := s.Lock(r.Context(), currentUser(r), chi.URLParam(r, "id"), *body.Version)
-		if err != nil {
-			return err
-		}
-		if pages != nil {
-			pages.Invalidate(p.Slug)
-		}
-		WriteJSON(w, http.StatusOK, p)
-		return nil
+		return answerChanged(w, pages, p, err)
 	}
+}
+
+// answerChanged answers a change to a publication: its cached public page
+// is dropped (the change shows on the next view) and the publication is
+// returned.
+func answerChanged(w http.ResponseWriter, pages *publish.Pages, p publish.Publication, err error) error {
+	if err != nil {
+		return err
+	}
+	if pages != nil {
+		pages.Invalidate(p.Slug)
+	}
+	WriteJSON(w, http.StatusOK, p)
+	return nil
 }
 
 // setEmbedOrigins serves PUT /api/publications/{id}/embed-origins
@@ -133,14 +140,7 @@ func setEmbedOrigins(s *publish.Service, pages *publish.Pages) Handler {
 			return fault.New(fault.Invalid, "invalid_embed_origins", "Send the sites allowed to embed this model (origins), or [] for any site.")
 		}
 		p, err := s.SetEmbedOrigins(r.Context(), currentUser(r), chi.URLParam(r, "id"), *body.Origins)
-		if err != nil {
-			return err
-		}
-		if pages != nil {
-			pages.Invalidate(p.Slug)
-		}
-		WriteJSON(w, http.StatusOK, p)
-		return nil
+		return answerChanged(w, pages, p, err)
 	}
 }
 
