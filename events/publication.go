@@ -59,7 +59,19 @@ type PublicViewsExhausted struct {
 // EventType implements Event.
 func (PublicViewsExhausted) EventType() string { return "publication.views_exhausted.v1" }
 
+// PublicationEmbedOriginsSet names the sites allowed to frame the
+// publication's embed page (its frame-ancestors); empty allows any site.
+// Origins are normalised (lower case, scheme://host[:port], a leading "*."
+// for subdomains) before the event is written.
+type PublicationEmbedOriginsSet struct {
+	PublicationID string   `json:"publicationId"`
+	Origins       []string `json:"origins"`
+}
+
+// EventType implements Event.
+func (PublicationEmbedOriginsSet) EventType() string { return "publication.embed_origins_set.v1" }
+
 func publicationEvents() []Event {
 	return []Event{PublicationCreated{}, PublicationVersioned{}, PublicationLocked{}, PublicationUnpublished{},
-		PublicViewsExhausted{}}
+		PublicViewsExhausted{}, PublicationEmbedOriginsSet{}}
 }

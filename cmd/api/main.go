@@ -12,6 +12,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -181,6 +182,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		PublicRateLimit: cfg.PublicRateLimit,
 		TrustedProxies:  cfg.TrustedProxies,
 		HTTPSOnly:       strings.HasPrefix(cfg.PublicBaseURL, "https://"),
+		AssetOrigins:    appAssetOrigins(cfg.PublicBaseURL, blobs.ServedLocally()),
 	})
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)
@@ -231,4 +233,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	log.Info("api stopped")
 	return nil
+}
+
+// appAssetOrigins are the origins the app's CSP allows for models, images
+// and fetches besides its own (httpapi.AppCSP): PUBLIC_BASE_URL's origin,
+// and any https origin when files are presigned S3 URLs on another host.
+func appAssetOrigins(publicBaseURL string, blobsLocal bool) []string {
+	var out []string
+	if u, err := url.Parse(publicBaseURL); err == nil && u.Scheme != "" && u.Host != "" {
+		out = append(out, u.Scheme+"://"+u.Host)
+	}
+	if !blobsLocal {
+		out = append(out, "https:")
+	}
+	return out
 }

@@ -27,6 +27,9 @@ type GoogleIdentity struct {
 	Name       string
 	GivenName  string
 	FamilyName string
+	// Nonce is the token's "nonce" claim: the one the server issued for this
+	// sign-in attempt (GoogleNonce), checked and used up by Service.Google.
+	Nonce string
 }
 
 // GoogleVerifier checks Google ID tokens (the credential the Sign in with
@@ -73,6 +76,7 @@ func (g *GoogleVerifier) Verify(ctx context.Context, credential string) (GoogleI
 		Name          string `json:"name"`
 		GivenName     string `json:"given_name"`
 		FamilyName    string `json:"family_name"`
+		Nonce         string `json:"nonce"`
 	}
 	if err := tok.Claims(&claims); err != nil {
 		return GoogleIdentity{}, fault.Wrap(fmt.Errorf("decode google claims: %w", err), fault.Unauthorized, errGoogleFailed.Code, MsgGoogleFailed)
@@ -84,5 +88,6 @@ func (g *GoogleVerifier) Verify(ctx context.Context, credential string) (GoogleI
 	return GoogleIdentity{
 		Subject: tok.Subject, Email: NormalizeEmail(claims.Email), Name: strings.TrimSpace(claims.Name),
 		GivenName: strings.TrimSpace(claims.GivenName), FamilyName: strings.TrimSpace(claims.FamilyName),
+		Nonce: claims.Nonce,
 	}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -57,6 +58,8 @@ type Service struct {
 	// decoding holds one token per avatar/logo being decoded, so parallel
 	// uploads cannot add up their pixel buffers without bound.
 	decoding chan struct{}
+	// hashes counts argon2id computations (PasswordHashes).
+	hashes atomic.Int64
 }
 
 // NewService builds the account service.
@@ -212,9 +215,18 @@ func withActor(ctx context.Context, userID string) context.Context {
 	return eventstore.WithMetadata(ctx, md)
 }
 
+// ErrEmailTaken is what Signup returns for an address that already has an
+// account, after mailing its owner. The HTTP layer answers it exactly like a
+// new sign-up (no account enumeration); other callers may report it.
+var ErrEmailTaken = errEmailTaken
+
 // Signup creates a password account (spec §5 rules), with its Free
 // subscription, in one transaction. In invite mode a valid invite code for
-// the address is required and is used up.
+// the address is required and is used up; it is checked before the address,
+// so without an invite nobody learns whether an address has an account.
+// Both outcomes cost one password hash and send one mail (the verification
+// link, or a note to the owner of the taken address), so neither the answer
+// nor the work done tells them apart.
 func (s *Service) Signup(ctx context.Context, in SignupInput) (User, error) {
 	if err := ValidateSignup(in); err != nil {
 		return User{}, err
@@ -225,12 +237,8 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (User, error) {
 		return User{}, err
 	}
 	var u userRow
+	var taken bool
 	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
-		if _, err := userByEmail(ctx, tx, email); err == nil {
-			return errEmailTaken
-		} else if !fault.IsKind(err, fault.NotFound) {
-			return err
-		}
 		var claim func(userID string) error
 		if s.inviteMode() {
 			if strings.TrimSpace(in.InviteCode) == "" {
@@ -241,6 +249,12 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (User, error) {
 				return err
 			}
 			claim = c
+		}
+		if _, err := userByEmail(ctx, tx, email); err == nil {
+			taken = true
+			return nil
+		} else if !fault.IsKind(err, fault.NotFound) {
+			return err
 		}
 		var err error
 		u, err = s.register(ctx, tx, email, SignupNames(in.Name, email), "password")
@@ -254,6 +268,12 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (User, error) {
 		}
 		return setPasswordHash(ctx, tx, u.ID, hash)
 	})
+	if err == nil && taken {
+		if err := s.mailSignupAttempt(ctx, email); err != nil {
+			s.opt.Logger.Warn("mail sign-up attempt note", "err", err)
+		}
+		return User{}, errEmailTaken
+	}
 	if err != nil {
 		return User{}, err
 	}
@@ -263,6 +283,20 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (User, error) {
 		s.opt.Logger.Warn("send verification mail", "user_id", u.ID, "err", err)
 	}
 	return s.toUser(u), nil
+}
+
+// mailSignupAttempt tells the owner of an address that someone tried to
+// sign up with it: the sign-up answer could not say so without telling
+// everyone which addresses have accounts.
+func (s *Service) mailSignupAttempt(ctx context.Context, email string) error {
+	return s.opt.Mailer.Send(ctx, mail.Message{
+		To:      email,
+		Subject: "Someone tried to sign up with your email",
+		Body: "Someone (perhaps you) tried to create a Photo3D account with this address, but you already have one.\n\n" +
+			"Sign in at " + s.opt.PublicBaseURL + "/login, or reset your password at " + s.opt.PublicBaseURL + "/forgot-password.\n\n" +
+			"If it was not you, ignore this mail: nothing about your account changed.\n",
+		SentAt: s.opt.Now().UTC(),
+	})
 }
 
 // Login checks a password. Every failure after validation is the same
@@ -296,13 +330,17 @@ func (s *Service) Login(ctx context.Context, email, password string) (User, erro
 	return s.toUser(u), nil
 }
 
-// Google signs in with a Google ID token: a known Google identity signs in;
+// Google signs in with a Google ID token whose nonce this server issued for
+// the attempt (GoogleNonce) and that was not used before: a known Google identity signs in;
 // a verified address that already has an account is linked to it; anything
 // else creates an account (in invite mode only with an invite for the
 // address, by code or, since Google verified the address, by the address).
 func (s *Service) Google(ctx context.Context, credential, inviteCode string) (User, error) {
 	id, err := s.opt.Google.Verify(ctx, credential)
 	if err != nil {
+		return User{}, err
+	}
+	if err := s.useGoogleNonce(ctx, id.Nonce); err != nil {
 		return User{}, err
 	}
 	var u userRow

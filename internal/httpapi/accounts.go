@@ -113,7 +113,14 @@ func issueSession(w http.ResponseWriter, tokens *auth.Tokens, status int, u acco
 	return nil
 }
 
-func signup(accounts *account.Service, tokens *auth.Tokens) Handler {
+// MsgSignupAccepted is the one answer to a sign-up, new address or taken:
+// a different answer (or a session token only for new accounts) would tell
+// anyone which addresses have an account. The owner of a taken address gets
+// a mail instead; a new user signs in with the password just chosen (the web
+// client does so at once) and verifies the address from the mailed link.
+const MsgSignupAccepted = "Thanks! Check your email: we sent a link to verify your address. If this address already had an account, the mail says how to sign in or reset your password."
+
+func signup(accounts *account.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var body struct {
 			Email           string  `json:"email"`
@@ -126,12 +133,13 @@ func signup(accounts *account.Service, tokens *auth.Tokens) Handler {
 		if err := DecodeJSON(r, &body); err != nil {
 			return err
 		}
-		u, err := accounts.Signup(r.Context(), account.SignupInput{Email: body.Email, Password: body.Password,
+		_, err := accounts.Signup(r.Context(), account.SignupInput{Email: body.Email, Password: body.Password,
 			Name: body.Name, Confirm: body.ConfirmPassword, InviteCode: body.InviteCode})
-		if err != nil {
+		if err != nil && !errors.Is(err, account.ErrEmailTaken) {
 			return err
 		}
-		return issueSession(w, tokens, http.StatusCreated, u)
+		WriteJSON(w, http.StatusAccepted, messageAnswer{Message: MsgSignupAccepted})
+		return nil
 	}
 }
 
@@ -168,6 +176,23 @@ func googleLogin(accounts *account.Service, tokens *auth.Tokens) Handler {
 			return err
 		}
 		return issueSession(w, tokens, http.StatusOK, u)
+	}
+}
+
+// googleNonce starts a Google sign-in attempt (POST /api/auth/google/nonce):
+// the web passes the nonce to Google Identity Services, and /auth/google
+// accepts the resulting ID token once (account.Service.GoogleNonce).
+func googleNonce(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		nonce, expires, err := accounts.GoogleNonce(r.Context())
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, struct {
+			Nonce     string `json:"nonce"`
+			ExpiresAt int64  `json:"expiresAt"`
+		}{nonce, expires.UnixMilli()})
+		return nil
 	}
 }
 

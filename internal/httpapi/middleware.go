@@ -214,28 +214,32 @@ func securityHeaders(hsts bool) func(http.Handler) http.Handler {
 	}
 }
 
-// AppCSP is the Content-Security-Policy of the single-page app: scripts
-// only from this origin (the Vite build has no inline script) and Google's
-// sign-in client; never framed (clickjacking of account and billing pages);
-// models, photos and avatars may come from the blob store's https origin.
-const AppCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' https://accounts.google.com/gsi/client; " +
-	"style-src 'self' 'unsafe-inline' https://accounts.google.com/gsi/style; img-src 'self' data: blob: https:; " +
-	"connect-src 'self' data: blob: https:; frame-src https://accounts.google.com/gsi/; worker-src 'self' blob:; " +
-	"font-src 'self'; media-src 'self' blob: https:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+// AppCSP is the enforced Content-Security-Policy of the single-page app:
+// scripts only from this origin (the Vite build has no inline script; the
+// bundled model-viewer compiles its mesh decoder WebAssembly, hence
+// 'wasm-unsafe-eval', which allows no JavaScript eval) and Google's sign-in
+// client; never framed (clickjacking of account and billing pages).
+// assetOrigins are where models, photos and avatars come from besides this
+// origin: PUBLIC_BASE_URL's origin (the URLs the api hands out name it, and
+// the page may have been reached under another host name: that is what
+// stalled the 3D viewer when a blanket "https:" was the only allowance, as
+// the e2e run opens 127.0.0.1 with PUBLIC_BASE_URL on localhost) and, when
+// files live in S3, "https:" for its presigned URLs.
+func AppCSP(assetOrigins ...string) string {
+	assets := strings.Join(append([]string{"'self'"}, assetOrigins...), " ")
+	const gsi = "https://accounts.google.com/gsi/"
+	return "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' " + gsi + "client; " +
+		"style-src 'self' 'unsafe-inline' " + gsi + "style; img-src " + assets + " data: blob:; " +
+		"connect-src " + assets + " data: blob: " + gsi + "; frame-src " + gsi + "; worker-src 'self' blob:; " +
+		"font-src 'self'; media-src " + assets + " blob:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+}
 
-// AppCSPEnforced is the part of the app's policy that is enforced today:
-// no framing, no plugins, no <base> hijack.
-const AppCSPEnforced = "frame-ancestors 'none'; object-src 'none'; base-uri 'self'"
-
-// appHeaders wraps the single-page app with its CSP and framing ban. The
-// full AppCSP is sent report-only for now: enforced, it stalled the 3D
-// viewer on /demo in a browser probe (cause not found yet), so browsers
-// report what it would block while the framing ban is enforced.
-func appHeaders(next http.Handler) http.Handler {
+// appHeaders wraps the single-page app with its enforced CSP and the
+// framing ban (X-Frame-Options for browsers without frame-ancestors).
+func appHeaders(csp string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", AppCSPEnforced)
-		h.Set("Content-Security-Policy-Report-Only", AppCSP)
+		h.Set("Content-Security-Policy", csp)
 		h.Set("X-Frame-Options", "DENY")
 		next.ServeHTTP(w, r)
 	})

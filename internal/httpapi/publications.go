@@ -107,14 +107,40 @@ func lockPublication(s *publish.Service, pages *publish.Pages) Handler {
 			return fault.New(fault.Invalid, "invalid_version", "Choose the version to lock (version), or 0 to unlock.")
 		}
 		p, err := s.Lock(r.Context(), currentUser(r), chi.URLParam(r, "id"), *body.Version)
-		if err != nil {
+		return answerChanged(w, pages, p, err)
+	}
+}
+
+// answerChanged answers a change to a publication: its cached public page
+// is dropped (the change shows on the next view) and the publication is
+// returned.
+func answerChanged(w http.ResponseWriter, pages *publish.Pages, p publish.Publication, err error) error {
+	if err != nil {
+		return err
+	}
+	if pages != nil {
+		pages.Invalidate(p.Slug)
+	}
+	WriteJSON(w, http.StatusOK, p)
+	return nil
+}
+
+// setEmbedOrigins serves PUT /api/publications/{id}/embed-origins
+// {origins:[...]}: the sites allowed to frame the embed page (issue 11 item
+// 10); [] allows any site.
+func setEmbedOrigins(s *publish.Service, pages *publish.Pages) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			Origins *[]string `json:"origins"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
 			return err
 		}
-		if pages != nil {
-			pages.Invalidate(p.Slug)
+		if body.Origins == nil {
+			return fault.New(fault.Invalid, "invalid_embed_origins", "Send the sites allowed to embed this model (origins), or [] for any site.")
 		}
-		WriteJSON(w, http.StatusOK, p)
-		return nil
+		p, err := s.SetEmbedOrigins(r.Context(), currentUser(r), chi.URLParam(r, "id"), *body.Origins)
+		return answerChanged(w, pages, p, err)
 	}
 }
 

@@ -69,6 +69,9 @@ type Deps struct {
 	TrustedProxies []netip.Prefix
 	// HTTPSOnly: PUBLIC_BASE_URL is https, so answers carry HSTS.
 	HTTPSOnly bool
+	// AssetOrigins are the origins (or "https:") the app's CSP allows for
+	// models, images and fetches besides its own: see AppCSP.
+	AssetOrigins []string
 }
 
 // MetricsHandler serves the api's Prometheus metrics; cmd/api mounts it on
@@ -120,12 +123,13 @@ func NewRouter(d Deps) http.Handler {
 		// Public API routes (no sign-in) go here.
 		if d.Accounts != nil {
 			// Each route gets its own per-IP and per-email counters.
-			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/signup", signup(d.Accounts, d.Tokens))
+			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/signup", signup(d.Accounts))
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/login", login(d.Accounts, d.Tokens))
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/google", googleLogin(d.Accounts, d.Tokens))
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/forgot-password", forgotPassword(d.Accounts))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/reset-password", resetPassword(d.Accounts))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/verify-email", verifyEmail(d.Accounts))
+			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/google/nonce", googleNonce(d.Accounts))
 		}
 		api.Method("GET", "/config", publicConfig(d.Accounts))
 
@@ -218,6 +222,7 @@ func NewRouter(d Deps) http.Handler {
 			priv.Method("DELETE", "/publications/{id}", unpublish(d.Publications, d.PublicPages))
 			priv.Method("POST", "/publications/{id}/versions", publishVersion(d.Publications, d.PublicPages))
 			priv.Method("POST", "/publications/{id}/lock", lockPublication(d.Publications, d.PublicPages))
+			priv.Method("PUT", "/publications/{id}/embed-origins", setEmbedOrigins(d.Publications, d.PublicPages))
 			priv.Method("GET", "/publications/{id}/qr.png", publicationQR(d.Publications))
 		})
 
@@ -233,7 +238,7 @@ func NewRouter(d Deps) http.Handler {
 	mountPublicPages(r, d.PublicPages, d.PublicRateLimit)
 
 	if d.Web != nil {
-		r.NotFound(appHeaders(d.Web).ServeHTTP)
+		r.NotFound(appHeaders(AppCSP(d.AssetOrigins...), d.Web).ServeHTTP)
 	}
 	return r
 }

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/stretchr/testify/require"
@@ -240,7 +241,8 @@ func TestSecurityTrustedProxyGivesClientsSeparateBuckets(t *testing.T) {
 // still counts against the address it names.
 func TestSecurityTrailingJSONIsRefused(t *testing.T) {
 	t.Parallel()
-	b := acctSetup(t, acctOpts{limits: AuthRateLimit{PerIP: 1000, PerEmail: 4, Window: time.Minute}})
+	// Five per address: the sign-in after sign-up, three garbage attempts, one guess.
+	b := acctSetup(t, acctOpts{limits: AuthRateLimit{PerIP: 1000, PerEmail: 5, Window: time.Minute}})
 	b.signup(t, "victim@example.com", "password1", "Victim")
 	const trailing = "The request body must be one JSON value with nothing after it."
 	for i, tail := range []string{" x", "{}", `"`} {
@@ -414,16 +416,27 @@ func TestSecurityLogoMetadataIsStripped(t *testing.T) {
 func TestSecurityAppHeaders(t *testing.T) {
 	t.Parallel()
 	web := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("<!doctype html>")) })
+	directive := func(csp, name string) string {
+		for _, d := range strings.Split(csp, "; ") {
+			if strings.HasPrefix(d, name+" ") {
+				return d
+			}
+		}
+		return ""
+	}
 	for _, https := range []bool{false, true} {
-		h := NewRouter(Deps{Web: web, HTTPSOnly: https})
+		h := NewRouter(Deps{Web: web, HTTPSOnly: https, AssetOrigins: []string{"http://localhost:8080"}})
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", "/settings", nil))
 		require.Equal(t, http.StatusOK, rec.Code)
-		require.Contains(t, strings.Split(rec.Header().Get("Content-Security-Policy"), "; "), "frame-ancestors 'none'")
-		csp := rec.Header().Get("Content-Security-Policy-Report-Only")
-		require.Contains(t, csp, "script-src 'self' ")
-		require.NotContains(t, csp, "unsafe-inline' https://accounts.google.com/gsi/client")
-		require.NotContains(t, strings.SplitN(strings.SplitN(csp, "script-src", 2)[1], ";", 2)[0], "'unsafe-inline'")
+		csp := rec.Header().Get("Content-Security-Policy")
+		require.Empty(t, rec.Header().Get("Content-Security-Policy-Report-Only"), "the full policy is enforced, not only reported")
+		require.Equal(t, "script-src 'self' 'wasm-unsafe-eval' https://accounts.google.com/gsi/client", directive(csp, "script-src"),
+			"no inline script, no eval, no other script host")
+		require.Equal(t, "frame-ancestors 'none'", directive(csp, "frame-ancestors"))
+		require.Equal(t, "object-src 'none'", directive(csp, "object-src"))
+		require.Contains(t, directive(csp, "img-src"), "http://localhost:8080", "models and images from PUBLIC_BASE_URL's origin")
+		require.NotContains(t, directive(csp, "connect-src"), " https: ", "no blanket https: with files served by the api")
 		require.Equal(t, "DENY", rec.Header().Get("X-Frame-Options"))
 		if https {
 			require.Contains(t, rec.Header().Get("Strict-Transport-Security"), "max-age=31536000")
@@ -530,4 +543,84 @@ func TestSecurityStorageCleanup(t *testing.T) {
 	rec, r = s.json(t, eve, "POST", "/api/jobs", map[string]any{"imageURL": unused})
 	require.Equal(t, http.StatusBadRequest, rec.Code)
 	require.Equal(t, "upload_expired", r.Error.Code)
+}
+
+// Item 13: sign-up with a registered address answers byte for byte like a
+// new sign-up and costs the same password hash; the owner is mailed
+// instead. Forgot-password answers the same for known and unknown
+// addresses and hashes on neither path.
+func TestSecuritySignupDoesNotRevealAccounts(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{devMode: true})
+	owner := b.signup(t, "owner@example.com", "owner-password", "Owner")
+	attempt := func(path, body string) (int, http.Header, string, int64) {
+		before := b.accounts.PasswordHashes()
+		rec, _ := b.send(t, acctReq{method: "POST", path: path, body: body, header: http.Header{"X-Request-Id": {"same-id"}}})
+		h := rec.Header().Clone()
+		// The per-IP counter moves on each attempt (and its window may roll over).
+		h.Del("X-Ratelimit-Remaining")
+		h.Del("X-Ratelimit-Reset")
+		return rec.Code, h, rec.Body.String(), b.accounts.PasswordHashes() - before
+	}
+	newCode, newHeader, newBody, newHashes := attempt("/api/auth/signup", `{"email":"newcomer@example.com","password":"some-password","name":"New"}`)
+	takenCode, takenHeader, takenBody, takenHashes := attempt("/api/auth/signup", `{"email":"Owner@Example.com","password":"some-password","name":"Mallory"}`)
+	require.Equal(t, http.StatusAccepted, newCode, newBody)
+	require.Equal(t, newCode, takenCode)
+	require.Equal(t, newBody, takenBody, "byte-identical answers")
+	require.Equal(t, newHeader, takenHeader, "identical headers (same request id sent)")
+	require.NotContains(t, newBody, "token", "no session for either: a token only for new accounts would tell them apart")
+	require.Equal(t, int64(1), newHashes)
+	require.Equal(t, newHashes, takenHashes, "one argon2id hash on both paths")
+
+	// The owner hears about it; the account is untouched.
+	var note *mail.Message
+	for _, m := range b.devOutbox(t, owner.Token) {
+		if m.Subject == "Someone tried to sign up with your email" {
+			note = &m
+		}
+	}
+	require.NotNil(t, note, "the owner is mailed (dev outbox)")
+	require.Contains(t, note.Body, acctBase+"/forgot-password")
+	require.Equal(t, owner.User.ID, b.login(t, "owner@example.com", "owner-password").User.ID)
+	rec, _ := b.send(t, acctReq{method: "POST", path: "/api/auth/login", body: `{"email":"owner@example.com","password":"some-password"}`})
+	require.Equal(t, http.StatusUnauthorized, rec.Code, "the attempt set no password")
+	// The newcomer's account works with the password chosen.
+	require.False(t, b.login(t, "newcomer@example.com", "some-password").User.EmailVerified)
+
+	knownCode, knownHeader, knownBody, knownHashes := attempt("/api/auth/forgot-password", `{"email":"owner@example.com"}`)
+	unknownCode, unknownHeader, unknownBody, unknownHashes := attempt("/api/auth/forgot-password", `{"email":"nobody@example.com"}`)
+	require.Equal(t, http.StatusOK, knownCode)
+	require.Equal(t, knownCode, unknownCode)
+	require.Equal(t, knownBody, unknownBody)
+	require.Equal(t, knownHeader, unknownHeader)
+	require.Equal(t, knownHashes, unknownHashes)
+}
+
+// Item 14: a Google ID token is accepted once, and only with a nonce this
+// server issued for the attempt: the same token sent again (replay), a token
+// without a nonce, with a made-up one or an expired one is refused with a
+// clear message.
+func TestSecurityGoogleTokenReplayIsRefused(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{})
+	g := b.google
+	google := func(token string) acctReq {
+		return acctReq{method: "POST", path: "/api/auth/google", body: `{"credential":"` + token + `"}`}
+	}
+	token := g.token(t, g.key, nil) // carries a fresh nonce from POST /api/auth/google/nonce
+	b.run(t, []scenario{
+		{"first use signs in", google(token), 200, "", "", []string{"user.registered.v1", "subscription.opened.v1"}},
+		{"the same token again", google(token), 401, "google_token_replayed", account.MsgGoogleReplayed, nil},
+		{"no nonce", google(g.token(t, g.key, jwt.MapClaims{"nonce": nil})), 401, "google_token_replayed", account.MsgGoogleReplayed, nil},
+		{"a nonce we never issued", google(g.token(t, g.key, jwt.MapClaims{"nonce": "made-up-by-the-attacker"})), 401, "google_token_replayed", account.MsgGoogleReplayed, nil},
+		{"a fresh nonce works", google(g.token(t, g.key, nil)), 200, "", "", nil},
+	})
+	// An attempt older than the nonce's lifetime is refused.
+	past := acctRouter(t, b.db, acctOpts{now: func() time.Time { return time.Now().Add(-account.GoogleNonceLifetime - time.Minute) }})
+	rec, r := past.send(t, acctReq{method: "POST", path: "/api/auth/google/nonce"})
+	require.Equal(t, http.StatusOK, rec.Code)
+	stale := acctData[struct{ Nonce string }](t, r).Nonce
+	b.run(t, []scenario{
+		{"expired nonce", google(g.token(t, g.key, jwt.MapClaims{"nonce": stale})), 401, "google_token_replayed", account.MsgGoogleReplayed, nil},
+	})
 }

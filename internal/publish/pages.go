@@ -95,6 +95,8 @@ type pageEntry struct {
 	unavailEmbed   pageBody
 	loaded         time.Time
 
+	embedOrigins []string // frame-ancestors of the embed page; empty: any site
+
 	qrOnce sync.Once
 	qr     []byte
 	qrErr  error
@@ -270,7 +272,7 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 	}
 	tag := assetTag(snap.ModelKey, snap.ThumbnailKey)
 	e := &pageEntry{pubID: r.ID, ownerID: r.UserID, slug: slug, modelKey: snap.ModelKey, posterKey: snap.ThumbnailKey,
-		logoKey: brand.LogoKey, loaded: now, locked: locked != nil, tag: tag}
+		logoKey: brand.LogoKey, loaded: now, locked: locked != nil, tag: tag, embedOrigins: r.EmbedOrigins}
 
 	links := LinksFor(p.cfg.BaseURL, slug)
 	title := strings.TrimSpace(snap.Name)
@@ -371,13 +373,22 @@ const (
 	CSPEmbed = cspBase + "; frame-ancestors *"
 )
 
-func pageHeaders(w http.ResponseWriter, embed bool) {
+// CSPEmbedFor is the embed page's policy when its publication names the
+// sites allowed to frame it (validated origins, see NormalizeEmbedOrigins).
+func CSPEmbedFor(origins []string) string {
+	if len(origins) == 0 {
+		return CSPEmbed
+	}
+	return cspBase + "; frame-ancestors " + strings.Join(origins, " ")
+}
+
+func pageHeaders(w http.ResponseWriter, embed bool, origins []string) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	// Every view must reach us to be counted, so no shared cache may keep it.
 	h.Set("Cache-Control", "private, no-store")
 	if embed {
-		h.Set("Content-Security-Policy", CSPEmbed)
+		h.Set("Content-Security-Policy", CSPEmbedFor(origins))
 	} else {
 		h.Set("Content-Security-Policy", CSPShare)
 		h.Set("X-Frame-Options", "DENY")
@@ -391,7 +402,7 @@ func (p *Pages) ServeViewer(w http.ResponseWriter, r *http.Request, slug string,
 		p.fail(w, r, err)
 		return
 	}
-	pageHeaders(w, embed)
+	pageHeaders(w, embed, e.embedOrigins)
 	if e.missing {
 		p.notFound(w, embed)
 		return

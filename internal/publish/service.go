@@ -61,6 +61,8 @@ type Publication struct {
 	CreatedAt     time.Time     `json:"createdAt"`
 	UpdatedAt     time.Time     `json:"updatedAt"`
 	UnpublishedAt *time.Time    `json:"unpublishedAt,omitempty"`
+	// EmbedOrigins are the sites allowed to frame EmbedURL; empty: any site.
+	EmbedOrigins []string `json:"embedOrigins"`
 }
 
 // VersionInfo is one immutable version in the merchant's list.
@@ -363,7 +365,10 @@ func (s *Service) view(r record, vs []versionRow) Publication {
 		ShareURL: links.Share, EmbedURL: links.Embed, QRURL: links.QR,
 		Version: r.CurrentVersion, LockedVersion: r.LockedVersion, Status: "live",
 		Versions: make([]VersionInfo, 0, len(vs)), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-		UnpublishedAt: r.UnpublishedAt,
+		UnpublishedAt: r.UnpublishedAt, EmbedOrigins: r.EmbedOrigins,
+	}
+	if p.EmbedOrigins == nil {
+		p.EmbedOrigins = []string{}
 	}
 	if r.UnpublishedAt != nil {
 		p.Status = "unpublished"

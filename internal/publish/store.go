@@ -52,6 +52,15 @@ func (Projection) Apply(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) e
 			ev.PublicationID, ev.At); err != nil {
 			return fmt.Errorf("unpublish %s: %w", ev.PublicationID, err)
 		}
+	case events.PublicationEmbedOriginsSet:
+		origins := ev.Origins
+		if origins == nil {
+			origins = []string{}
+		}
+		if _, err := tx.Exec(ctx, `UPDATE publications SET embed_origins = $2, updated_at = $3 WHERE id = $1`,
+			ev.PublicationID, origins, e.OccurredAt); err != nil {
+			return fmt.Errorf("set embed origins of %s: %w", ev.PublicationID, err)
+		}
 	case events.PublicViewsExhausted:
 		// Recorded by the metering marker table in the same transaction.
 	}
@@ -69,6 +78,7 @@ type record struct {
 	UnpublishedAt  *time.Time
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
+	EmbedOrigins   []string // sites allowed to frame /embed; empty: any
 }
 
 // versionRow is one publication_versions row.
@@ -78,12 +88,12 @@ type versionRow struct {
 	CreatedAt time.Time
 }
 
-const recordColumns = `id, user_id, blueprint_id, slug, current_version, locked_version, unpublished_at, created_at, updated_at`
+const recordColumns = `id, user_id, blueprint_id, slug, current_version, locked_version, unpublished_at, created_at, updated_at, embed_origins`
 
 func scanRecord(row pgx.Row) (record, error) {
 	var r record
 	err := row.Scan(&r.ID, &r.UserID, &r.BlueprintID, &r.Slug, &r.CurrentVersion, &r.LockedVersion,
-		&r.UnpublishedAt, &r.CreatedAt, &r.UpdatedAt)
+		&r.UnpublishedAt, &r.CreatedAt, &r.UpdatedAt, &r.EmbedOrigins)
 	return r, err
 }
 
@@ -161,12 +171,12 @@ func liveBySlug(ctx context.Context, q pgdb.Querier, slug string) (record, *Snap
 	var r record
 	var raw []byte
 	err := q.QueryRow(ctx, `SELECT p.id, p.user_id, p.blueprint_id, p.slug, p.current_version, p.locked_version,
-			p.unpublished_at, p.created_at, p.updated_at, v.snapshot
+			p.unpublished_at, p.created_at, p.updated_at, p.embed_origins, v.snapshot
 		FROM publications p
 		LEFT JOIN publication_versions v ON v.publication_id = p.id AND v.version = p.locked_version
 		WHERE p.slug = $1 AND p.unpublished_at IS NULL`, slug).
 		Scan(&r.ID, &r.UserID, &r.BlueprintID, &r.Slug, &r.CurrentVersion, &r.LockedVersion,
-			&r.UnpublishedAt, &r.CreatedAt, &r.UpdatedAt, &raw)
+			&r.UnpublishedAt, &r.CreatedAt, &r.UpdatedAt, &r.EmbedOrigins, &raw)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return record{}, nil, errNoRow
 	}

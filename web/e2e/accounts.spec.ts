@@ -8,8 +8,9 @@ const email = uniqueEmail('asha');
 const password = 'Sup3r-secret-pw';
 
 test('signup → dashboard → logout → guarded settings → login back → branding → trial → credits', async ({ page }, testInfo) => {
-  // Many cold page loads plus sign-in's 1.5 s success message: generous for a busy machine.
-  test.setTimeout(120_000);
+  // Many cold page loads plus sign-in's 1.5 s success message: generous for a busy machine
+  // (at load 28 on 2 cores a full-page screenshot alone took over a minute).
+  test.setTimeout(300_000);
   const errors = collectErrors(page);
 
   await test.step('landing and public pages', async () => {

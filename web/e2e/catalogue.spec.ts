@@ -1,7 +1,7 @@
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { productPhotoPNG } from './fixtures/product-photo';
-import { collectErrors, snap, uniqueEmail } from './helpers';
+import { apiSignUp, collectErrors, snap, uniqueEmail } from './helpers';
 
 /*
  * The catalogue against the real api + worker: a merchant turns a blueprint into
@@ -86,11 +86,7 @@ test('blueprint → product → filters and paging → details → screenshot �
   let first!: ProductJSON;
 
   await test.step('sign up through the API and build one blueprint from a drawn photo', async () => {
-    const signup = await api.call<{ token: string; user: unknown; expiresAt: number }>('post', '/api/auth/signup', {
-      name: 'Catalogue Tester',
-      email: uniqueEmail('catalogue'),
-      password: 'Sup3r-secret-pw',
-    });
+    const signup = await apiSignUp(request, { name: 'Catalogue Tester', email: uniqueEmail('catalogue'), password: 'Sup3r-secret-pw' });
     api.token = signup.token;
     const imageURL = await api.upload(productPhotoPNG(320, 400));
     const job = await api.call<{ id: string }>('post', '/api/jobs', { imageURL });

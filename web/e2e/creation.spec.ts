@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { productPhotoPNG } from './fixtures/product-photo';
-import { collectErrors, screensDir, snap, uniqueEmail } from './helpers';
+import { apiSignUp, collectErrors, screensDir, snap, uniqueEmail } from './helpers';
 
 // Photo → 3D → Link against the real api + worker: upload a photo this test draws,
 // follow the real progress, inspect the model, download it, list it, and load every
@@ -74,9 +74,7 @@ test('photo → processing → preview (wireframe, exploded, solo) → download 
   await watchViewerEvents(page);
 
   await test.step('sign up a fresh merchant through the API', async () => {
-    const res = await page.request.post('/api/auth/signup', { data: { name: 'Vase Maker', email: uniqueEmail('creation'), password: 'Sup3r-secret-pw' } });
-    expect(res.ok()).toBeTruthy();
-    const { data } = await res.json();
+    const data = await apiSignUp(page.request, { name: 'Vase Maker', email: uniqueEmail('creation'), password: 'Sup3r-secret-pw' });
     authRecord = JSON.stringify(data);
     await page.goto('/login');
     await page.evaluate(([k, v]) => localStorage.setItem(k, v), [AUTH_KEY, JSON.stringify(data)]);

@@ -2,7 +2,7 @@ import { test, expect, type APIRequestContext, type Page } from '@playwright/tes
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { encodePNG } from './fixtures/product-photo';
-import { collectErrors, snap, uniqueEmail } from './helpers';
+import { apiSignUp, collectErrors, snap, uniqueEmail } from './helpers';
 
 /**
  * The "Link" journey against the real api + worker: a Pro-trial merchant's
@@ -72,11 +72,7 @@ test('publish → share page loads the model → embed works cross-origin → un
   let pub!: Publication;
 
   await test.step('a merchant on the Pro trial turns a photo into a model', async () => {
-    const signup = await data<{ token: string }>(
-      await request.post('/api/auth/signup', {
-        data: { email: uniqueEmail('share'), password: 'correct horse 42', name: 'Share Tester' },
-      }),
-    );
+    const signup = await apiSignUp(request, { email: uniqueEmail('share'), password: 'correct horse 42', name: 'Share Tester' });
     token = signup.token;
     await data(await request.post('/api/subscription/trial', { headers: auth(), data: {} }));
     const uploaded = await data<{ url?: string; imageURL?: string; publicURL?: string }>(

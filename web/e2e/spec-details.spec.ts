@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { collectErrors, signUpAndSignIn, snap, uniqueEmail } from './helpers';
+import { apiSignUp, collectErrors, signUpAndSignIn, snap, uniqueEmail } from './helpers';
 
 /** Layout details of the accounts spec that only a real browser can measure (issue 10 item 8). */
 
@@ -18,9 +18,7 @@ test('account menu dropdown is 320px wide (spec §2: "Dropdown width 320px")', a
 });
 
 test('sign-in shows "Logged in successfully! Redirecting..." before it leaves', async ({ page }) => {
-  const res = await page.request.post('/api/auth/signup', { data: { email: uniqueEmail('login'), password: 'Sup3r-secret-pw', name: 'Lee' } });
-  expect(res.status()).toBe(201);
-  const { email } = ((await res.json()) as { data: { user: { email: string } } }).data.user;
+  const { email } = (await apiSignUp(page.request, { email: uniqueEmail('login'), password: 'Sup3r-secret-pw', name: 'Lee' })).user;
   await page.goto('/login');
   await page.getByLabel('Email Address').fill(email);
   await page.getByLabel('Password').fill('Sup3r-secret-pw');

@@ -7,6 +7,8 @@ export interface AuthUser {
   lastName: string;
   avatarUrl: string | null;
   createdAt?: string;
+  /** false until the owner opens the link mailed at sign-up (the shell shows a notice). */
+  emailVerified?: boolean;
 }
 
 function emailLocalPart(email: string | undefined | null): string {
@@ -46,6 +48,7 @@ export function normalizeUser(raw: unknown): AuthUser | null {
     lastName,
     avatarUrl: typeof avatar === 'string' && avatar ? avatar : null,
     createdAt: typeof r.createdAt === 'string' ? r.createdAt : undefined,
+    emailVerified: typeof r.emailVerified === 'boolean' ? r.emailVerified : undefined,
   };
 }
 

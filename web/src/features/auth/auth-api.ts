@@ -72,11 +72,39 @@ function authQuery<T extends LoginInput | GoogleInput>(flow: Flow, url: string) 
   };
 }
 
+/**
+ * Sign-up answers the same for a new and an already registered address and carries no
+ * token (the server must not reveal which addresses have accounts; the owner of a taken
+ * address is mailed instead). A new account signs in at once with the password just
+ * chosen; when that sign-in fails, the sign-up answer ("check your email") is what to show.
+ */
+function signupQuery() {
+  const login = authQuery<LoginInput>('Signup', '/auth/login');
+  return async (
+    body: SignupInput,
+    api: BaseQueryApi,
+    extra: unknown,
+    baseQuery: Parameters<typeof login>[3],
+  ): Promise<QueryReturnValue<AuthRecord, ApiError, undefined>> => {
+    const res = await baseQuery({ url: '/auth/signup', method: 'POST', body });
+    if (res.error) {
+      clearAuth();
+      api.dispatch(signedOut());
+      const e = res.error;
+      return { error: { status: e.status, message: e.message || (e.envelope ? 'Signup failed' : 'Signup failed. Please try again.') } };
+    }
+    const signedIn = await login({ email: body.email, password: body.password, remember: body.remember }, api, extra, baseQuery);
+    if (!signedIn.error) return signedIn;
+    const message = (res.data as { message?: unknown } | null)?.message;
+    return { error: { ...signedIn.error, message: typeof message === 'string' && message ? message : signedIn.error.message } };
+  };
+}
+
 /** Sign-in, signup, Google sign-in and password reset calls. */
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
     login: build.mutation<AuthRecord, LoginInput>({ queryFn: authQuery<LoginInput>('Login', '/auth/login') }),
-    signup: build.mutation<AuthRecord, SignupInput>({ queryFn: authQuery<SignupInput>('Signup', '/auth/signup') }),
+    signup: build.mutation<AuthRecord, SignupInput>({ queryFn: signupQuery() }),
     googleLogin: build.mutation<AuthRecord, GoogleInput>({ queryFn: authQuery<GoogleInput>('Google login', '/auth/google') }),
     getPublicConfig: build.query<PublicConfig, void>({
       query: () => ({ url: '/config' }),

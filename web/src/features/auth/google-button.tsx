@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
+import { API_BASE, unwrapEnvelope } from '../../lib/api';
 
 const GIS_SRC = 'https://accounts.google.com/gsi/client';
 
 interface GoogleIdApi {
-  initialize(cfg: { client_id: string; callback: (r: { credential?: string }) => void }): void;
+  initialize(cfg: { client_id: string; nonce?: string; callback: (r: { credential?: string }) => void }): void;
   renderButton(el: HTMLElement, opts: Record<string, unknown>): void;
 }
 declare global {
@@ -32,6 +33,18 @@ function loadGis(): Promise<void> {
   return scriptPromise;
 }
 
+/**
+ * Starts one Google sign-in attempt: the server's single-use nonce, which Google signs into
+ * the ID token; the server accepts that token once (a replayed token is refused).
+ */
+export async function fetchGoogleNonce(): Promise<string> {
+  const res = await fetch(`${API_BASE}/auth/google/nonce`, { method: 'POST' });
+  const body = unwrapEnvelope(await res.json().catch(() => null));
+  const nonce = 'data' in body ? (body.data as { nonce?: unknown } | null)?.nonce : undefined;
+  if (!res.ok || typeof nonce !== 'string' || !nonce) throw new Error('Google sign-in could not be started');
+  return nonce;
+}
+
 /** Google client id from the build; when unset there is no Google button at all. */
 export const googleClientId = (import.meta.env.VITE_GOOGLE_CLIENT_ID ?? '').trim();
 
@@ -57,17 +70,23 @@ export function GoogleButton({
 
   useEffect(() => {
     let cancelled = false;
-    loadGis()
-      .then(() => {
-        const gid = window.google?.accounts?.id;
-        if (cancelled || !gid || !el.current) return;
-        gid.initialize({
-          client_id: clientId,
-          callback: (r) => (r.credential ? handlers.current.onCredential(r.credential) : handlers.current.onError()),
-        });
-        gid.renderButton(el.current, { theme: 'outline', size: 'large', text: 'signup_with', shape: 'rectangular', width: 320 });
-      })
-      .catch(() => !cancelled && setFailed(true));
+    // Each attempt gets its own nonce; after one is used the button is armed with the next.
+    const arm = async () => {
+      const [nonce] = await Promise.all([fetchGoogleNonce(), loadGis()]);
+      const gid = window.google?.accounts?.id;
+      if (cancelled || !gid || !el.current) return;
+      gid.initialize({
+        client_id: clientId,
+        nonce,
+        callback: (r) => {
+          if (r.credential) handlers.current.onCredential(r.credential);
+          else handlers.current.onError();
+          arm().catch(() => !cancelled && setFailed(true));
+        },
+      });
+      gid.renderButton(el.current, { theme: 'outline', size: 'large', text: 'signup_with', shape: 'rectangular', width: 320 });
+    };
+    arm().catch(() => !cancelled && setFailed(true));
     return () => {
       cancelled = true;
     };

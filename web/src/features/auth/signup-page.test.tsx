@@ -73,9 +73,12 @@ describe('SignupPage', () => {
     expect(screen.getByText('Passwords match')).toBeInTheDocument();
   });
 
-  it('creates the account, shows the message and redirects after 1.5 s', async () => {
+  // Sign-up answers alike for new and taken addresses, with no token (issue 11 item 13):
+  // the client signs the new account in with the password just chosen.
+  it('creates the account, signs in, shows the message and redirects after 1.5 s', async () => {
     const { calls } = stubFetch({
-      'POST /api/auth/signup': () => ({ token: 't', user: { id: 'u', email: 'asha@shop.in', name: 'Asha Rao' }, expiresAt: Date.now() + 60_000 }),
+      'POST /api/auth/signup': () => ({ message: 'Thanks! Check your email.' }),
+      'POST /api/auth/login': () => ({ token: 't', user: { id: 'u', email: 'asha@shop.in', name: 'Asha Rao' }, expiresAt: Date.now() + 60_000 }),
       'GET /api/users/me': () => ({ id: 'u', email: 'asha@shop.in', firstName: 'Asha', lastName: 'Rao' }),
       'GET /api/subscription': () => ({ plan: 'free', canUseGalleries: false }),
       'GET /api/notifications': () => ({ items: [], unreadCount: 0 }),
@@ -87,6 +90,7 @@ describe('SignupPage', () => {
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(await screen.findByText('Account created successfully! Redirecting...')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ email: 'asha@shop.in', password: 'Password123', name: 'Asha Rao', remember: false });
+    expect(calls.find((c) => c.url === '/api/auth/login')?.body).toEqual({ email: 'asha@shop.in', password: 'Password123', remember: false });
     expect(router.state.location.pathname).toBe('/signup');
     await waitFor(() => expect(router.state.location.pathname).toBe('/my-home'), { timeout: 2500 });
     expect(await screen.findByRole('heading', { name: /Good (Morning|Afternoon|Evening), Asha/ })).toBeInTheDocument();
@@ -102,6 +106,19 @@ describe('SignupPage', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create Account' })));
     expect(await screen.findByRole('alert')).toHaveTextContent('This invite code is not valid.');
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ email: 'asha@shop.in', password: 'Password123', name: 'Asha Rao', remember: false, inviteCode: 'AB12-CD34' });
+  });
+
+  it('a taken address: the sign-in fails and the sign-up answer ("check your email") is shown, nothing more', async () => {
+    stubFetch({
+      'POST /api/auth/signup': () => ({ message: 'Thanks! Check your email: if this address already had an account, the mail says how to sign in.' }),
+      'POST /api/auth/login': () =>
+        new Response(JSON.stringify({ success: false, error: { code: 'invalid_credentials', message: 'Invalid email or password.' } }), { status: 401 }),
+    });
+    const { router } = await openSignup();
+    fill('Asha', 'asha@shop.in', 'Password123', 'Password123');
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create Account' })));
+    expect(await screen.findByRole('alert')).toHaveTextContent('if this address already had an account, the mail says how to sign in');
+    expect(router.state.location.pathname).toBe('/signup');
   });
 
   it('shows the server message when signup fails', async () => {
@@ -145,6 +162,7 @@ describe('SignupPage', () => {
     try {
       const { calls } = stubFetch({
         'GET /api/config': () => ({ signupMode: 'invite' }),
+        'POST /api/auth/google/nonce': () => ({ nonce: 'n-1', expiresAt: Date.now() + 600_000 }),
         'POST /api/auth/google': () => new Response(JSON.stringify({ success: false, error: { code: 'invite_invalid', message: 'This invite code is not valid.' } }), { status: 403 }),
       });
       renderRoutes([{ path: '/signup', element: <SignupPage clientId="123.apps.googleusercontent.com" /> }], ['/signup?invite=AB12-CD34']);
@@ -152,7 +170,7 @@ describe('SignupPage', () => {
       await waitFor(() => expect(callback).toBeDefined());
       await act(async () => callback?.({ credential: 'google-id-token' }));
       expect(await screen.findByRole('alert')).toHaveTextContent('This invite code is not valid.');
-      expect(calls.find((c) => c.method === 'POST')).toMatchObject({
+      expect(calls.find((c) => c.method === 'POST' && c.url === '/api/auth/google')).toMatchObject({
         url: '/api/auth/google',
         body: { credential: 'google-id-token', remember: false, inviteCode: 'AB12-CD34' },
       });

@@ -5,8 +5,13 @@ export const verifyEmailApi = api.injectEndpoints({
   endpoints: (build) => ({
     verifyEmail: build.mutation<{ message: string }, { token: string }>({
       query: (body) => ({ url: '/auth/verify-email', method: 'POST', body }),
+      // The workspace's "verify your email" notice reads /users/me: refresh it.
+      invalidatesTags: ['Me'],
+    }),
+    resendVerification: build.mutation<{ message: string }, void>({
+      query: () => ({ url: '/users/me/verify-email', method: 'POST' }),
     }),
   }),
 });
 
-export const { useVerifyEmailMutation } = verifyEmailApi;
+export const { useVerifyEmailMutation, useResendVerificationMutation } = verifyEmailApi;

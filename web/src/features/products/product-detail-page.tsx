@@ -21,6 +21,7 @@ import {
   type ProductDetail,
 } from './product-rules';
 import { useGetProductQuery, useProductPublicationQuery, usePublishProductMutation, useUpdateProductMutation } from './products-api';
+import { EmbedOriginsField } from './embed-origins-field';
 import './products.css';
 
 const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed' } as const;
@@ -169,6 +170,8 @@ interface PublicationLinks {
   shareURL: string;
   embedCode: string | null;
   qrURL: string | null;
+  id?: string;
+  embedOrigins?: string[];
 }
 
 function ViewerPanel({ product: p, publication, onShare }: { product: ProductDetail; publication: PublicationLinks | null; onShare: () => Promise<PublicationLinks | null> }) {
@@ -289,6 +292,7 @@ function ViewerPanel({ product: p, publication, onShare }: { product: ProductDet
                     {copied ? 'Copied' : 'Copy code'}
                   </button>
                 </div>
+                {publication.id && <EmbedOriginsField publicationId={publication.id} origins={publication.embedOrigins ?? []} />}
               </div>
             )}
           </>

@@ -7,6 +7,9 @@ export interface PublicationLinks {
   shareURL: string;
   embedCode: string | null;
   qrURL: string | null;
+  /** The publication's id and the sites allowed to embed it ([]: any site). */
+  id?: string;
+  embedOrigins?: string[];
 }
 
 function parseLinks(raw: unknown): PublicationLinks {
@@ -15,6 +18,8 @@ function parseLinks(raw: unknown): PublicationLinks {
     shareURL: typeof r.shareURL === 'string' ? r.shareURL : '',
     embedCode: typeof r.embedCode === 'string' ? r.embedCode : null,
     qrURL: typeof r.qrURL === 'string' ? r.qrURL : null,
+    id: typeof r.id === 'string' ? r.id : undefined,
+    embedOrigins: Array.isArray(r.embedOrigins) ? r.embedOrigins.filter((o): o is string => typeof o === 'string') : [],
   };
 }
 

@@ -7,6 +7,7 @@ import { menuClosed } from '../../lib/ui-slice';
 import { AccountMenu } from './account-menu';
 import { collapseToggled, COLLAPSED_KEY, mobileClosed, mobileOpened, selectCollapsed, selectMobileOpen } from './shell-slice';
 import { Sidebar } from './sidebar';
+import { VerifyEmailBanner } from './verify-email-banner';
 import type { NavItem } from './shell-rules';
 
 /**
@@ -81,6 +82,7 @@ export function ShellLayout({ navItems, search, notifications }: { navItems: Nav
           </div>
         </header>
         <main id="workspace-main" className="shell__main" tabIndex={-1}>
+          <VerifyEmailBanner />
           <Outlet />
         </main>
       </div>
