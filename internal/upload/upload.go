@@ -25,6 +25,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/blobstore"
@@ -109,6 +110,7 @@ type Service struct {
 	baseURL string
 	now     func() time.Time
 	quota   QuotaFunc
+	river   *river.Client[pgx.Tx] // queues cutouts (WithRiver)
 }
 
 // NewService builds the service; baseURL is PUBLIC_BASE_URL (public and
