@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"net/http"
@@ -55,6 +56,24 @@ func (s creationStack) uploadID(t *testing.T, user string, photo []byte) string 
 	return id
 }
 
+// postCutout asks for a cutout and, when the answer is 202 pending (the
+// worker took longer than the bounded wait), polls GET until it is ready: the
+// test asserts what the server reports, never how fast it is.
+func (s creationStack) postCutout(t *testing.T, user, uploadID string, cleanEdges, keepShadow bool) cutoutReply {
+	t.Helper()
+	path := "/api/uploads/" + uploadID + "/cutout"
+	rec, r := s.json(t, user, "POST", path, map[string]any{"cleanEdges": cleanEdges, "keepShadow": keepShadow})
+	deadline := time.Now().Add(60 * time.Second)
+	for rec.Code == http.StatusAccepted {
+		require.Equal(t, "pending", decodeAs[cutoutReply](t, r.Data).Status)
+		require.True(t, time.Now().Before(deadline), "cutout never finished")
+		time.Sleep(20 * time.Millisecond)
+		rec, r = s.json(t, user, "GET", fmt.Sprintf("%s?cleanEdges=%t&keepShadow=%t", path, cleanEdges, keepShadow), nil)
+	}
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	return decodeAs[cutoutReply](t, r.Data)
+}
+
 func (s creationStack) cutoutJobs(t *testing.T) int {
 	t.Helper()
 	var n int
@@ -73,9 +92,7 @@ func TestCutoutOverHTTP(t *testing.T) {
 	id := s.uploadID(t, user, jobtest.PNG(t, 480, 360))
 	path := "/api/uploads/" + id + "/cutout"
 
-	rec, r := s.json(t, user, "POST", path, map[string]any{"cleanEdges": false, "keepShadow": false})
-	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
-	plain := decodeAs[cutoutReply](t, r.Data)
+	plain := s.postCutout(t, user, id, false, false)
 	require.Equal(t, "ready", plain.Status)
 	require.Positive(t, plain.Width)
 	require.Less(t, plain.Width, 480, "cropped to the product")
@@ -95,15 +112,13 @@ func TestCutoutOverHTTP(t *testing.T) {
 	mid := img.Pix[(img.Rect.Dy()*2/3)*img.Stride+4*(img.Rect.Dx()/2)+3]
 	require.Equal(t, uint8(255), mid, "the product is opaque")
 
-	rec, r = s.json(t, user, "POST", path, map[string]any{"cleanEdges": true, "keepShadow": true})
-	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
-	both := decodeAs[cutoutReply](t, r.Data)
+	both := s.postCutout(t, user, id, true, true)
 	require.Equal(t, cutoutReply{Status: "ready", URL: both.URL, CleanEdges: true, KeepShadow: true, Width: both.Width, Height: both.Height}, both)
 	require.NotEqual(t, plain.URL, both.URL)
 	require.Equal(t, 2, s.cutoutJobs(t))
 
 	// Cached: the same options again answer at once without a new job; GET reads it.
-	rec, r = s.json(t, user, "POST", path, map[string]any{"cleanEdges": true, "keepShadow": true})
+	rec, r := s.json(t, user, "POST", path, map[string]any{"cleanEdges": true, "keepShadow": true})
 	require.Equal(t, http.StatusOK, rec.Code)
 	require.Equal(t, both.Width, decodeAs[cutoutReply](t, r.Data).Width)
 	require.Equal(t, 2, s.cutoutJobs(t))

@@ -199,6 +199,22 @@ func ReadyCutout(ctx context.Context, q pgdb.Querier, userID, uploadID string, o
 	return c, nil
 }
 
+// UsablePhoto returns the owner's upload read in q when its bytes are there
+// to build from: someone else's is ErrNotFound, one never completed
+// ErrNotReceived, one purged by the clean-up ErrPurged.
+func UsablePhoto(ctx context.Context, q pgdb.Querier, userID, uploadID string) (Upload, error) {
+	up, err := lookup(ctx, q, userID, uploadID)
+	switch {
+	case err != nil:
+		return Upload{}, err
+	case up.Purged:
+		return Upload{}, ErrPurged
+	case !up.Completed():
+		return Upload{}, ErrNotReceived
+	}
+	return up, nil
+}
+
 // SignedURL signs a blob key for JSON answers (same expiry as models).
 func (s *Service) SignedURL(ctx context.Context, key string) (string, error) {
 	return s.blobs.SignedGetURL(ctx, key, time.Hour)

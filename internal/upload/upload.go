@@ -385,6 +385,10 @@ func scanUpload(row pgx.Row) (Upload, error) {
 
 // Get returns the owner's upload; someone else's is ErrNotFound.
 func (s *Service) Get(ctx context.Context, q pgdb.Querier, userID, uploadID string) (Upload, error) {
+	return lookup(ctx, q, userID, uploadID)
+}
+
+func lookup(ctx context.Context, q pgdb.Querier, userID, uploadID string) (Upload, error) {
 	if _, err := uuid.Parse(uploadID); err != nil {
 		return Upload{}, ErrNotFound
 	}
