@@ -75,7 +75,9 @@ func gltfWithURI(t testing.TB, uri string) ([]byte, []byte) {
 	return out, bin
 }
 
-func jsonLen(glb []byte) int { return int(uint32(glb[12]) | uint32(glb[13])<<8 | uint32(glb[14])<<16 | uint32(glb[15])<<24) }
+func jsonLen(glb []byte) int {
+	return int(uint32(glb[12]) | uint32(glb[13])<<8 | uint32(glb[14])<<16 | uint32(glb[15])<<24)
+}
 
 func requireModelError(t *testing.T, err error, code string) {
 	t.Helper()
