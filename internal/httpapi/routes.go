@@ -212,6 +212,8 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("POST", "/products/{id}/links", addLink(d.Catalog))
 				priv.Method("DELETE", "/products/{id}/links/{linkId}", deleteLink(d.Catalog))
 				priv.Method("PUT", "/products/{id}/presets", putPresets(d.Catalog))
+				priv.Method("POST", "/products/{id}/model", uploadProductModel(d.Catalog))
+				priv.Method("GET", "/products/{id}/checks", productChecks(d.Catalog))
 			}
 
 			priv.Method("POST", "/publications", createPublication(d.Publications))
