@@ -7,6 +7,8 @@ import (
 	"image"
 	"image/png"
 	"net/http"
+	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -174,4 +176,48 @@ func TestCutoutPendingThenPolled(t *testing.T) {
 	c := decodeAs[cutoutReply](t, r.Data)
 	require.Equal(t, "ready", c.Status)
 	require.NotEmpty(t, c.URL)
+}
+
+// BenchmarkCutoutClickToShown measures what the merchant waits for after
+// clicking Remove background: POST /uploads/{id}/cutout on the real stack
+// (HTTP server, Postgres, River with LISTEN/NOTIFY, the cutout worker) until
+// the answer is ready — polling GET if it was 202 — plus loading the PNG
+// from its URL. Each iteration uses a new upload (not timed), so nothing is
+// cached. Reports p50/p95 in ms. CUTOUT_BENCH_SIZE=WxH picks the JPEG size
+// (default 2000x1500).
+//
+//	go test ./internal/httpapi -run '^$' -bench CutoutClickToShown -benchtime 20x
+func BenchmarkCutoutClickToShown(b *testing.B) {
+	w, h := 2000, 1500
+	if v := os.Getenv("CUTOUT_BENCH_SIZE"); v != "" {
+		_, err := fmt.Sscanf(v, "%dx%d", &w, &h)
+		require.NoError(b, err)
+	}
+	l := newLiveStack(b, false)
+	l.env.Uploads.WithRiver(l.env.River)
+	startCutoutWorker(b, l.env)
+	user := l.env.User(b)
+	photo := jobtest.JPEG(b, w, h)
+	var times []time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		id, err := l.env.Uploads.ParseImageURL(l.env.UploadPhoto(b, user, photo))
+		require.NoError(b, err)
+		b.StartTimer()
+		start := time.Now()
+		res, r := l.jsonCall(b, user, "POST", "/api/uploads/"+id+"/cutout", map[string]any{"cleanEdges": true, "keepShadow": true})
+		for res.StatusCode == http.StatusAccepted {
+			time.Sleep(20 * time.Millisecond)
+			res, r = l.jsonCall(b, user, "GET", "/api/uploads/"+id+"/cutout?cleanEdges=true&keepShadow=true", nil)
+		}
+		require.Equal(b, http.StatusOK, res.StatusCode)
+		c := decodeAs[cutoutReply](b, r.Data)
+		res, _, raw := l.do(b, "", "GET", c.URL, "", nil)
+		require.Equal(b, http.StatusOK, res.StatusCode)
+		require.NotEmpty(b, raw)
+		times = append(times, time.Since(start))
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(times[len(times)*95/100].Microseconds())/1000, "p95-ms")
 }

@@ -285,6 +285,7 @@ func mergeBuffers(doc *gltf.Document) {
 	doc.Buffers = []*gltf.Buffer{{ByteLength: len(merged), Data: merged}}
 }
 
+// appendBufferView appends data (4-byte aligned) to buffer 0 as a new view.
 func appendBufferView(doc *gltf.Document, data []byte) int {
 	buf := doc.Buffers[0]
 	for len(buf.Data)%4 != 0 {
