@@ -221,3 +221,38 @@ func BenchmarkCutoutClickToShown(b *testing.B) {
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(times[len(times)*95/100].Microseconds())/1000, "p95-ms")
 }
+
+// TestCleanupKeepsDraftPhotosAndDropsUnusedCutouts: the daily clean-up of
+// unused photos keeps a draft product's photo (it may still be built) and
+// deletes an unused photo together with its cutouts.
+func TestCleanupKeepsDraftPhotosAndDropsUnusedCutouts(t *testing.T) {
+	t.Parallel()
+	s := newCatalogueStack(t)
+	s.env.Uploads.WithRiver(s.env.River)
+	startCutoutWorker(t, s.env)
+	ctx := context.Background()
+	user := s.env.User(t)
+	draftPhoto, unused := s.uploadID(t, user, jobtest.PNG(t, 64, 48)), s.uploadID(t, user, jobtest.PNG(t, 64, 48))
+	rec, _ := s.json(t, user, "POST", "/api/products", map[string]any{"name": "Draft", "uploadId": draftPhoto})
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	s.postCutout(t, user, unused, false, false)
+	var cutKey string
+	require.NoError(t, s.env.DB.Pool.QueryRow(ctx, `SELECT blob_key FROM upload_cutouts WHERE upload_id = $1`, unused).Scan(&cutKey))
+	_, err := s.env.DB.Pool.Exec(ctx, `UPDATE uploads SET created_at = now() - interval '25 hours'`)
+	require.NoError(t, err)
+
+	require.NoError(t, (&upload.CleanupWorker{DB: s.env.DB.Pool, Blobs: s.env.Blobs}).Work(ctx, nil))
+	exists := func(key string) bool {
+		ok, err := s.env.Blobs.Exists(ctx, key)
+		require.NoError(t, err)
+		return ok
+	}
+	keyOf := func(id string) string {
+		up, err := s.env.Uploads.Get(ctx, s.env.DB.Pool, user, id)
+		require.NoError(t, err)
+		return up.BlobKey
+	}
+	require.True(t, exists(keyOf(draftPhoto)), "a draft's photo is kept")
+	require.False(t, exists(keyOf(unused)), "an unused photo is deleted")
+	require.False(t, exists(cutKey), "with its cutouts")
+}
