@@ -418,7 +418,7 @@ func checkModelStructure(doc *gltf.Document) error {
 // modelTri is one triangle in the model's frame with its material colour.
 type modelTri struct {
 	v   [3][3]float64
-	rgb [3]float64 // linear base colour (factor)
+	rgb [3]float64  // linear base colour (factor)
 	tex image.Image // base colour texture, or nil
 	uv  [3][2]float32
 }
