@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"gocloud.dev/blob"
@@ -125,6 +126,19 @@ func TestPhotoProductOwnModelAndChecksOverHTTP(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, j.ImageKey, "/e1s0.png", "the build's photo is the chosen cutout")
 	require.NotEmpty(t, cut.URL)
+	// The real reconstructor builds it from the cutout; the product follows.
+	s.env.StartWorker(t, reconstruct.NewBuiltin())
+	deadline := time.Now().Add(90 * time.Second)
+	for gen.Status == "processing" {
+		require.True(t, time.Now().Before(deadline), "build stuck at %s %d%%", gen.Stage, gen.Progress)
+		time.Sleep(50 * time.Millisecond)
+		rec, r = s.json(t, user, "GET", "/api/products/"+gen.ID, nil)
+		gen = decodeAs[photoProductReply](t, r.Data)
+	}
+	require.Equal(t, "ready", gen.Status, gen.FailureReason)
+	require.Equal(t, 100, gen.Progress)
+	require.Equal(t, "Ready", gen.Stage)
+	require.NotEmpty(t, gen.ModelURL)
 
 	// Own model: a GLB makes the draft ready.
 	glb, gltfJSON, bin := realGLB(t)
