@@ -171,6 +171,8 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("POST", "/uploads", createUpload(d.Uploads))
 				priv.Method("POST", "/uploads/content", uploadContent(d.Uploads))
 				priv.Method("GET", "/uploads/{id}/image", uploadImage(d.Uploads, d.Blobs, d))
+				priv.Method("POST", "/uploads/{id}/cutout", requestCutout(d.Uploads))
+				priv.Method("GET", "/uploads/{id}/cutout", getCutout(d.Uploads))
 				priv.Method("POST", "/jobs", createJob(d.Jobs))
 				priv.Method("GET", "/jobs/debug/test", debugTest(d.Jobs, d))
 				priv.Method("GET", "/jobs/debug/inference/{id}", debugInference(d.Jobs, d))
@@ -214,6 +216,8 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("POST", "/products/{id}/links", addLink(d.Catalog))
 				priv.Method("DELETE", "/products/{id}/links/{linkId}", deleteLink(d.Catalog))
 				priv.Method("PUT", "/products/{id}/presets", putPresets(d.Catalog))
+				priv.Method("POST", "/products/{id}/model", uploadProductModel(d.Catalog))
+				priv.Method("GET", "/products/{id}/checks", productChecks(d.Catalog))
 			}
 
 			priv.Method("POST", "/publications", createPublication(d.Publications))

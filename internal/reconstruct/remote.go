@@ -311,6 +311,14 @@ func normaliseGLB(raw []byte, height float64) ([]byte, int, int, error) {
 	if err := selfContained(doc); err != nil {
 		return nil, 0, 0, err
 	}
+	return normaliseDocument(doc, height, "Photo3D remote "+Version)
+}
+
+// normaliseDocument rewrites a checked, self-contained document in the product
+// frame (a root node scales it to height and puts the centre of its base at the
+// origin), adds the variants and Explode animation, and encodes it as GLB. The
+// remote reconstructor's models and merchants' own uploads both pass here.
+func normaliseDocument(doc *gltf.Document, height float64, generator string) ([]byte, int, int, error) {
 	scene := 0
 	if doc.Scene != nil {
 		scene = *doc.Scene
@@ -345,7 +353,7 @@ func normaliseGLB(raw []byte, height float64) ([]byte, int, int, error) {
 	if err := addRemoteExtras(doc, bodyIdx, w.largestMesh); err != nil {
 		return nil, 0, 0, err
 	}
-	gen := "Photo3D remote " + Version
+	gen := generator
 	if doc.Asset.Generator != "" {
 		gen += " (" + doc.Asset.Generator + ")"
 	}
@@ -494,20 +502,10 @@ func addRemoteExtras(doc *gltf.Document, bodyNode, mainMesh int) error {
 	if len(doc.Buffers) == 0 {
 		doc.Buffers = []*gltf.Buffer{{}}
 	}
-	buf := doc.Buffers[0]
-	if buf.URI != "" {
+	if doc.Buffers[0].URI != "" {
 		return fmt.Errorf("%w: first buffer is not the GLB binary chunk", ErrRemoteInvalidModel)
 	}
-	appendView := func(data []byte) int {
-		for len(buf.Data)%4 != 0 {
-			buf.Data = append(buf.Data, 0)
-		}
-		off := len(buf.Data)
-		buf.Data = append(buf.Data, data...)
-		buf.ByteLength = len(buf.Data)
-		doc.BufferViews = append(doc.BufferViews, &gltf.BufferView{Buffer: 0, ByteOffset: off, ByteLength: len(data)})
-		return len(doc.BufferViews) - 1
-	}
+	appendView := func(data []byte) int { return appendBufferView(doc, data) }
 	// Explode: one part, so it stays in place; the animation exists so viewers can
 	// rely on it for every model.
 	tv := appendView(f32Bytes([]float32{0, explodeSeconds}))
