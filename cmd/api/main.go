@@ -12,6 +12,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"strings"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/account"
+	"github.com/photo3d/photo3d/internal/analytics"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/catalog"
@@ -149,6 +151,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	meterDone := make(chan struct{})
 	go func() { meter.Run(background); close(meterDone) }()
 	go pages.Listen(background)
+	// Shopper analytics: beacons are buffered in memory and COPY-written at
+	// least every second, and once more after the HTTP server drained.
+	shopperEvents := analytics.NewWriter(pool, log, analytics.WriterConfig{})
+	if err := analytics.EnsurePartitions(ctx, pool, time.Now().Add(-24*time.Hour), time.Now().Add(48*time.Hour)); err != nil {
+		return fmt.Errorf("shopper event partitions: %w", err)
+	}
+	shopperDone := make(chan struct{})
+	go func() { shopperEvents.Run(background); close(shopperDone) }()
 
 	workspaceItems := workspace.NewReader(pool)
 	router := httpapi.NewRouter(httpapi.Deps{
@@ -181,6 +191,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		PublicRateLimit: cfg.PublicRateLimit,
 		TrustedProxies:  cfg.TrustedProxies,
 		HTTPSOnly:       strings.HasPrefix(cfg.PublicBaseURL, "https://"),
+
+		Shoppers: &analytics.Collector{Writer: shopperEvents, Pubs: httpapi.PublicationsOf(pages),
+			CountryHeader: cfg.AnalyticsCountryHeader, OwnHost: hostOf(cfg.PublicBaseURL)},
+		Analytics: &analytics.Reader{DB: pool},
 	})
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)
@@ -229,6 +243,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err := meter.Close(shutdownCtx); err != nil {
 		log.Error("return public view leases", "err", err)
 	}
+	<-shopperDone
+	if err := shopperEvents.Close(shutdownCtx); err != nil {
+		log.Error("write the last shopper events", "err", err)
+	}
 	log.Info("api stopped")
 	return nil
+}
+
+// hostOf is the host of an absolute URL ("" when it has none).
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
 }

@@ -95,7 +95,7 @@ type Capabilities struct {
 }
 
 var (
-	primaryKPIs   = []string{"shoppers", "engaged", "opportunities", "adds_from_3d"}
+	primaryKPIs       = []string{"shoppers", "engaged", "opportunities", "adds_from_3d"}
 	secondaryKPINames = []string{"engagement_uplift", "adds_per_engaged", "best_variant_uplift", "geo_opportunity_index"}
 )
 
