@@ -145,7 +145,9 @@ func TestAnalyticsAPIAndPlanGating(t *testing.T) {
 	require.Equal(t, 204, b.post(t, batch(p.Slug, "viewer-looker-00000001", "", evt("view")), "192.0.2.11", browserUA))
 	b.stored(t)
 
-	get := func(user, path string) (*httptest.ResponseRecorder, apiReply) { return b.call(t, user, "GET", path, "") }
+	get := func(user, path string) (*httptest.ResponseRecorder, apiReply) {
+		return b.call(t, user, "GET", path, "")
+	}
 	rec, rep := get(owner, "/api/analytics?range=30d")
 	require.Equal(t, 200, rec.Code, rec.Body.String())
 	var pl analytics.Payload
