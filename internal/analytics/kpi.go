@@ -159,6 +159,37 @@ func rate(n, d int64) float64 {
 	return float64(n) / float64(d)
 }
 
+// regionAgg and groupAgg are counts per region and per product or variant.
+type regionAgg struct{ shoppers, engaged, clickers int64 }
+type groupAgg struct{ n, clickers int64 }
+
+// tallies are the counts every output is derived from. Compute fills them
+// from per-shopper records; Reader.Report fills them with SQL aggregates of
+// shopper_days; finish turns either into the same Result.
+type tallies struct {
+	shoppers, interacted, engaged, opportunities, addsFrom3D, highIntent int64
+	clickers, engagedClickers, plainClickers, engagedClicks              int64
+	totalClicks, arClicks, variantClicks, zoomClicks                     int64
+	hotspotClicks                                                        map[string]int64
+	regions                                                              map[string]*regionAgg
+	products                                                             map[string]*groupAgg
+	variants                                                             map[[2]string]*groupAgg
+}
+
+func newTallies() *tallies {
+	return &tallies{hotspotClicks: map[string]int64{}, regions: map[string]*regionAgg{},
+		products: map[string]*groupAgg{}, variants: map[[2]string]*groupAgg{}}
+}
+
+func (t *tallies) region(name string) *regionAgg {
+	r := t.regions[name]
+	if r == nil {
+		r = &regionAgg{}
+		t.regions[name] = r
+	}
+	return r
+}
+
 // Compute applies the definitions to per-(viewer, product) records. Only
 // records with a counted view belong to the population: a shopper is a
 // distinct viewer id with a counted view in range.
@@ -178,76 +209,95 @@ func Compute(records []Shopper) Result {
 		byViewer[r.Viewer] = len(people)
 		people = append(people, r)
 	}
-
-	var res Result
-	k := &res.KPIs
-	var interacted, highIntent, clickers, engagedClickers, plainClickers, engagedClicks int64
-	var totalClicks, arClicks, variantClicks, zoomClicks int64
-	hotspotClicks := map[string]int64{}
-	type regionAgg struct{ shoppers, engaged, clickers int64 }
-	regions := map[string]*regionAgg{}
+	t := newTallies()
 	for _, p := range people {
-		k.Shoppers++
+		t.shoppers++
 		eng := p.Engaged()
-		ra := regions[p.Region]
-		if ra == nil {
-			ra = &regionAgg{}
-			regions[p.Region] = ra
-		}
+		ra := t.region(p.Region)
 		ra.shoppers++
 		if p.Interacted {
-			interacted++
-			k.AddsFrom3D += int64(p.Clicks)
+			t.interacted++
+			t.addsFrom3D += int64(p.Clicks)
 		}
 		if eng {
-			k.Engaged++
+			t.engaged++
 			ra.engaged++
-			engagedClicks += int64(p.Clicks)
+			t.engagedClicks += int64(p.Clicks)
 			if !p.Clicked() {
-				k.Opportunities++
+				t.opportunities++
 			}
 		}
 		if p.HighIntent() {
-			highIntent++
+			t.highIntent++
 		}
 		if p.Clicked() {
-			clickers++
+			t.clickers++
 			ra.clickers++
 			if eng {
-				engagedClickers++
+				t.engagedClickers++
 			} else {
-				plainClickers++
+				t.plainClickers++
 			}
 			c := int64(p.Clicks)
-			totalClicks += c
+			t.totalClicks += c
 			if p.ARBeforeClick {
-				arClicks += c
+				t.arClicks += c
 			}
 			if p.VariantBeforeClick {
-				variantClicks += c
+				t.variantClicks += c
 			}
 			if p.ZoomBeforeClick {
-				zoomClicks += c
+				t.zoomClicks += c
 			}
 			for _, h := range p.HotspotsBeforeClick {
-				hotspotClicks[h] += c
+				t.hotspotClicks[h] += c
 			}
 		}
 	}
-	res.Steps = []Step{
-		{Key: StepViewed, Value: k.Shoppers}, {Key: StepInteracted, Value: interacted}, {Key: StepEngaged, Value: k.Engaged},
-		{Key: StepHighIntent, Value: highIntent}, {Key: StepATC, Value: clickers},
+	for _, u := range units {
+		p := t.products[u.Product]
+		if p == nil {
+			p = &groupAgg{}
+			t.products[u.Product] = p
+		}
+		p.n++
+		if u.Clicked() {
+			p.clickers++
+		}
+		for _, v := range u.Variants {
+			key := [2]string{u.Product, v}
+			a := t.variants[key]
+			if a == nil {
+				a = &groupAgg{}
+				t.variants[key] = a
+			}
+			a.n++
+			if u.Clicked() {
+				a.clickers++
+			}
+		}
 	}
+	return t.finish()
+}
 
-	if k.Shoppers >= MinShoppersForRate {
-		up := round1((rate(engagedClickers, k.Engaged) - rate(plainClickers, k.Shoppers-k.Engaged)) * 100)
-		per := round2(rate(engagedClicks, k.Engaged))
+// finish derives the KPIs, ladder and snapshot from the tallies.
+func (t *tallies) finish() Result {
+	var res Result
+	k := &res.KPIs
+	k.Shoppers, k.Engaged, k.Opportunities, k.AddsFrom3D = t.shoppers, t.engaged, t.opportunities, t.addsFrom3D
+	res.Steps = []Step{
+		{Key: StepViewed, Value: t.shoppers}, {Key: StepInteracted, Value: t.interacted}, {Key: StepEngaged, Value: t.engaged},
+		{Key: StepHighIntent, Value: t.highIntent}, {Key: StepATC, Value: t.clickers},
+	}
+	if t.shoppers >= MinShoppersForRate {
+		up := round1((rate(t.engagedClickers, t.engaged) - rate(t.plainClickers, t.shoppers-t.engaged)) * 100)
+		per := round2(rate(t.engagedClicks, t.engaged))
 		k.secondary.uplift, k.secondary.perEngaged = &up, &per
 	}
-	k.secondary.variant = bestVariant(units)
+	k.secondary.variant = bestVariant(t.products, t.variants)
 
-	avg := rate(clickers, k.Shoppers)
-	for name, r := range regions {
+	avg := rate(t.clickers, t.shoppers)
+	for name, r := range t.regions {
 		per1k := round1(rate(r.engaged, r.shoppers) * 1000)
 		res.Regions = append(res.Regions, RegionStat{Region: name, EngagedPer1k: per1k})
 		if rate(r.clickers, r.shoppers) < avg {
@@ -262,17 +312,17 @@ func Compute(records []Shopper) Result {
 	})
 	res.Regions = res.Regions[:min(len(res.Regions), topN)]
 
-	if totalClicks > 0 {
-		share := func(n int64) float64 { return round1(rate(n, totalClicks) * 100) }
+	if t.totalClicks > 0 {
+		share := func(n int64) float64 { return round1(rate(n, t.totalClicks) * 100) }
 		add := func(f string, n int64) {
 			if n > 0 {
 				res.Features = append(res.Features, FeatureStat{Feature: f, Share: share(n)})
 			}
 		}
-		add("ar", arClicks)
-		add("variant", variantClicks)
-		add("zoom", zoomClicks)
-		for h, n := range hotspotClicks {
+		add("ar", t.arClicks)
+		add("variant", t.variantClicks)
+		add("zoom", t.zoomClicks)
+		for h, n := range t.hotspotClicks {
 			add("hotspot:"+h, n)
 		}
 		sort.Slice(res.Features, func(i, j int) bool {
@@ -288,43 +338,18 @@ func Compute(records []Shopper) Result {
 // average of its product, in percentage points; reliable when both the
 // variant's viewers and the product's shoppers number ReliableGroup or more.
 // Products with one variant seen have nothing to compare and are skipped.
-func bestVariant(units []Shopper) *VariantLift {
-	type agg struct{ n, clickers int64 }
-	products := map[string]*agg{}
-	variants := map[[2]string]*agg{}
-	seen := map[string]map[string]bool{}
-	for _, u := range units {
-		p := products[u.Product]
-		if p == nil {
-			p = &agg{}
-			products[u.Product] = p
-			seen[u.Product] = map[string]bool{}
-		}
-		p.n++
-		if u.Clicked() {
-			p.clickers++
-		}
-		for _, v := range u.Variants {
-			seen[u.Product][v] = true
-			key := [2]string{u.Product, v}
-			a := variants[key]
-			if a == nil {
-				a = &agg{}
-				variants[key] = a
-			}
-			a.n++
-			if u.Clicked() {
-				a.clickers++
-			}
-		}
+func bestVariant(products map[string]*groupAgg, variants map[[2]string]*groupAgg) *VariantLift {
+	seen := map[string]int{}
+	for key := range variants {
+		seen[key[0]]++
 	}
 	var best *VariantLift
 	var bestKey [2]string
 	for key, a := range variants {
-		if len(seen[key[0]]) < 2 {
+		p := products[key[0]]
+		if seen[key[0]] < 2 || p == nil {
 			continue
 		}
-		p := products[key[0]]
 		pp := round1((rate(a.clickers, a.n) - rate(p.clickers, p.n)) * 100)
 		if best == nil || pp > best.PP || pp == best.PP && (key[0] < bestKey[0] || key[0] == bestKey[0] && key[1] < bestKey[1]) {
 			best = &VariantLift{Option: key[1], PP: pp, Reliable: a.n >= ReliableGroup && p.n >= ReliableGroup}

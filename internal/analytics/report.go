@@ -210,8 +210,20 @@ func Shoppers(rows []dayRow) []Shopper {
 	return out
 }
 
-// Report computes userID's payload for the filters and tier.
+// Report computes userID's payload for the filters and tier. The counting
+// happens in Postgres (tally_sql.go); the definitions applied to the counts
+// are the same code as Compute's (tallies.finish).
 func (r *Reader) Report(ctx context.Context, userID string, f Filters, tier string) (Payload, error) {
+	t, err := r.tally(ctx, userID, f)
+	if err != nil {
+		return Payload{}, err
+	}
+	return BuildPayload(t.finish(), tier), nil
+}
+
+// ReportFromRows is Report computed in Go from the loaded shopper_days rows
+// (Shoppers, then Compute): the reference the SQL path is tested against.
+func (r *Reader) ReportFromRows(ctx context.Context, userID string, f Filters, tier string) (Payload, error) {
 	rows, err := r.load(ctx, userID, f)
 	if err != nil {
 		return Payload{}, err

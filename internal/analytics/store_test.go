@@ -2,6 +2,8 @@ package analytics_test
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -112,4 +114,64 @@ func TestStoreRollupReplayAndRetention(t *testing.T) {
 	again, err = rd.Report(ctx, "owner-1", analytics.Filters{From: midnight.Add(-24 * time.Hour), To: midnight}, analytics.TierPremium)
 	require.NoError(t, err)
 	require.Equal(t, got, again, "the rollup outlives the raw rows")
+}
+
+// The dashboard's SQL counting gives exactly what the Go definitions give on
+// the same rolled-up shoppers, for random traffic and every filter.
+func TestReportSQLMatchesDefinitions(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	ctx := context.Background()
+	w := analytics.NewWriter(db.Pool, nil, analytics.WriterConfig{})
+	day := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	rng := rand.New(rand.NewPCG(7, 14))
+	kinds := []string{analytics.KindInteract, analytics.KindVisible, analytics.KindHotspot, analytics.KindVariant, analytics.KindAR, analytics.KindClick, analytics.KindFullscreen}
+	for i := range 400 {
+		viewer := fmt.Sprintf("viewer-%04d", i)
+		region := []string{"IN", "US", "DE", "GB"}[i%4]
+		device := []string{"mobile", "desktop", "tablet"}[rng.IntN(3)]
+		for _, prod := range []string{"prod-1", "prod-2"}[:1+rng.IntN(2)] {
+			for d := range 1 + rng.IntN(2) {
+				at := day.Add(time.Duration(d)*24*time.Hour + time.Duration(rng.IntN(80000))*time.Second)
+				base := analytics.Row{UserID: "owner-1", PublicationID: "pub-" + prod, ProductID: prod, Viewer: viewer,
+					Device: device, Source: "direct", Region: region}
+				view := base
+				view.At, view.Kind, view.Counted, view.Variant = at, analytics.KindView, rng.IntN(10) > 0, fmt.Sprintf("v%d", 1+rng.IntN(3))
+				require.NoError(t, w.Add(view))
+				for e := range rng.IntN(8) {
+					r := base
+					r.At, r.Kind = at.Add(time.Duration(e+1)*time.Second), kinds[rng.IntN(len(kinds))]
+					switch r.Kind {
+					case analytics.KindVisible:
+						r.Ms = int32(1000 + rng.IntN(9000))
+					case analytics.KindHotspot:
+						r.Hotspot = fmt.Sprintf("h%d", rng.IntN(3))
+					case analytics.KindVariant:
+						r.Variant = fmt.Sprintf("v%d", 1+rng.IntN(3))
+					case analytics.KindAR:
+						r.Mode = "webxr"
+					case analytics.KindClick:
+						r.Platform = "Etsy"
+					}
+					require.NoError(t, w.Add(r))
+				}
+			}
+		}
+	}
+	require.NoError(t, w.Close(ctx))
+	for d := range 2 {
+		_, err := analytics.Rollup(ctx, db.Pool, day.Add(time.Duration(d)*24*time.Hour))
+		require.NoError(t, err)
+	}
+	rd := &analytics.Reader{DB: db.Pool}
+	base := analytics.Filters{From: day, To: day.Add(24 * time.Hour)}
+	for _, f := range []analytics.Filters{base, {From: day, To: day}, {From: base.From, To: base.To, SKU: "prod-2"},
+		{From: base.From, To: base.To, Device: "mobile"}, {From: base.From, To: base.To, Region: "DE"}} {
+		sql, err := rd.Report(ctx, "owner-1", f, analytics.TierPremium)
+		require.NoError(t, err)
+		ref, err := rd.ReportFromRows(ctx, "owner-1", f, analytics.TierPremium)
+		require.NoError(t, err)
+		require.Equal(t, ref, sql, "%+v", f)
+		require.Greater(t, sql.KPIs.Shoppers, int64(0))
+	}
 }
