@@ -144,6 +144,15 @@ func (c *Collector) Click(r *http.Request, slug, viewer, linkURL, variant string
 	c.server(r, slug, viewer, KindClick, linkURL, variant)
 }
 
+// BuyClickHook adapts Click for the buy-link redirect handler, which lives
+// in internal/publish (which cannot import this package): the viewer id is
+// the request's ?vid=. Wire it as the redirect's click callback.
+func (c *Collector) BuyClickHook() func(r *http.Request, slug, linkURL, variant string) {
+	return func(r *http.Request, slug, linkURL, variant string) {
+		c.Click(r, slug, r.URL.Query().Get("vid"), linkURL, variant)
+	}
+}
+
 // Lead records an email captured by the page's gate (no address stored).
 func (c *Collector) Lead(r *http.Request, slug, viewer string) {
 	c.server(r, slug, viewer, KindLead, "", "")

@@ -23,6 +23,7 @@ import (
 type anaBundle struct {
 	pubBundle
 	w *analytics.Writer
+	c *analytics.Collector
 }
 
 func anaSetup(t *testing.T) anaBundle {
@@ -30,11 +31,12 @@ func anaSetup(t *testing.T) anaBundle {
 	env := publishtest.New(t)
 	tokens := auth.NewTokens([]byte("0123456789abcdef0123456789abcdef"), publishtest.BaseURL)
 	w := analytics.NewWriter(env.DB.Pool, nil, analytics.WriterConfig{})
+	c := &analytics.Collector{Writer: w, Pubs: httpapi.PublicationsOf(env.Pages), OwnHost: "photo3d.test"}
 	h := httpapi.NewRouter(httpapi.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), DB: env.DB.Pool,
 		Tokens: tokens, Publications: env.Service, PublicPages: env.Pages, Subscriptions: env.Subs,
-		Shoppers:  &analytics.Collector{Writer: w, Pubs: httpapi.PublicationsOf(env.Pages), OwnHost: "photo3d.test"},
+		Shoppers:  c,
 		Analytics: &analytics.Reader{DB: env.DB.Pool}})
-	return anaBundle{pubBundle: pubBundle{Env: env, h: h, tokens: tokens}, w: w}
+	return anaBundle{pubBundle: pubBundle{Env: env, h: h, tokens: tokens}, w: w, c: c}
 }
 
 // post sends one beacon body from ip with headers.
@@ -202,4 +204,29 @@ func TestAnalyticsAPIAndPlanGating(t *testing.T) {
 	require.Zero(t, pl.KPIs.Shoppers)
 	rec, _ = get("", "/api/analytics")
 	require.Equal(t, 401, rec.Code)
+}
+
+// Buy-link clicks are recorded at the redirect (the hook the redirect handler
+// calls) with the store platform; bots and unknown links are not.
+func TestBuyClickHookRecordsClicks(t *testing.T) {
+	t.Parallel()
+	b := anaSetup(t)
+	owner := b.Owner(t, "pro")
+	p := b.Publish(t, owner, b.Blueprint(t, owner, "Stool"))
+	hook := b.c.BuyClickHook()
+	req := httptest.NewRequest("GET", "/v/"+p.Slug+"/go/l1?vid=viewer-clicker-0000001", nil)
+	req.Header.Set("User-Agent", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148")
+	hook(req, p.Slug, "https://www.etsy.com/listing/1", "v2")
+	b.c.Lead(req, p.Slug, "not a valid id!")
+	bot := httptest.NewRequest("GET", "/v/"+p.Slug+"/go/l1", nil)
+	bot.Header.Set("User-Agent", "facebookexternalhit/1.1")
+	hook(bot, p.Slug, "https://www.etsy.com/listing/1", "")
+	hook(req, "AAAAAAAAAAAAAAAAAAAAAA", "https://www.etsy.com/listing/1", "")
+	require.Equal(t, 2, b.stored(t))
+	var kind, viewer, platform, variant, device string
+	require.NoError(t, b.DB.Pool.QueryRow(b.Ctx, `SELECT kind, viewer, platform, variant, device FROM shopper_events WHERE kind = 'click'`).
+		Scan(&kind, &viewer, &platform, &variant, &device))
+	require.Equal(t, []string{"click", "viewer-clicker-0000001", "Etsy", "v2", "mobile"}, []string{kind, viewer, platform, variant, device})
+	require.NoError(t, b.DB.Pool.QueryRow(b.Ctx, `SELECT viewer FROM shopper_events WHERE kind = 'lead'`).Scan(&viewer))
+	require.Equal(t, "anonymous", viewer, "an invalid id is not stored as given")
 }
