@@ -50,18 +50,24 @@ func getAnalytics(rd *analytics.Reader, subs *subscription.Service, d Deps) Hand
 
 var errPremiumOnly = fault.New(fault.Forbidden, "premium_feature", analytics.DrilldownMessage)
 
+// premiumFilters reads the filters of a premium-only analytics route,
+// refusing basic plans with refusal.
+func premiumFilters(r *http.Request, subs *subscription.Service, d Deps, refusal error) (analytics.Filters, error) {
+	tier, err := analyticsTier(r, subs, d)
+	if err != nil {
+		return analytics.Filters{}, err
+	}
+	if tier != analytics.TierPremium {
+		return analytics.Filters{}, refusal
+	}
+	return analytics.ParseFilters(r.URL.Query(), tier, time.Now())
+}
+
 // getAnalyticsBreakdowns serves GET /api/analytics/breakdowns (premium): the
 // Breakdowns drawer, including the store-attributed funnel.
 func getAnalyticsBreakdowns(rd *analytics.Reader, subs *subscription.Service, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		tier, err := analyticsTier(r, subs, d)
-		if err != nil {
-			return err
-		}
-		if tier != analytics.TierPremium {
-			return errPremiumOnly
-		}
-		f, err := analytics.ParseFilters(r.URL.Query(), tier, time.Now())
+		f, err := premiumFilters(r, subs, d, errPremiumOnly)
 		if err != nil {
 			return err
 		}
@@ -77,14 +83,7 @@ func getAnalyticsBreakdowns(rd *analytics.Reader, subs *subscription.Service, d 
 // exportAnalytics serves GET /api/analytics/export.csv (premium).
 func exportAnalytics(rd *analytics.Reader, subs *subscription.Service, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		tier, err := analyticsTier(r, subs, d)
-		if err != nil {
-			return err
-		}
-		if tier != analytics.TierPremium {
-			return fault.New(fault.Forbidden, "premium_feature", "Export is a Premium feature.")
-		}
-		f, err := analytics.ParseFilters(r.URL.Query(), tier, time.Now())
+		f, err := premiumFilters(r, subs, d, fault.New(fault.Forbidden, "premium_feature", "Export is a Premium feature."))
 		if err != nil {
 			return err
 		}

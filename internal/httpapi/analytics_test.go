@@ -39,19 +39,10 @@ func anaSetup(t *testing.T) anaBundle {
 	return anaBundle{pubBundle: pubBundle{Env: env, h: h, tokens: tokens}, w: w, c: c}
 }
 
-// post sends one beacon body from ip with headers.
+// post sends one beacon body from ip with headers and returns the status.
 func (b anaBundle) post(t *testing.T, body, ip, ua string, hdr ...string) int {
 	t.Helper()
-	req := httptest.NewRequest("POST", "/t", strings.NewReader(body))
-	req.RemoteAddr = ip + ":40000"
-	req.Header.Set("User-Agent", ua)
-	req.Header.Set("Content-Type", "text/plain;charset=UTF-8")
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	rec := httptest.NewRecorder()
-	b.h.ServeHTTP(rec, req)
-	return rec.Code
+	return b.postBeacon(body, ip, ua, hdr...).Code
 }
 
 func batch(slug, viewer, extra string, events ...string) string {

@@ -64,6 +64,11 @@ func (b pubBundle) look(t *testing.T, path, ip, ua, viewer string) *httptest.Res
 func (b pubBundle) beacon(t *testing.T, slug, ip, ua, viewer string, hdr ...string) *httptest.ResponseRecorder {
 	t.Helper()
 	body := fmt.Sprintf(`{"v":1,"slug":%q,"viewer":%q,"events":[{"t":"view","at":%d}]}`, slug, viewer, time.Now().UnixMilli())
+	return b.postBeacon(body, ip, ua, hdr...)
+}
+
+// postBeacon sends one POST /t body from ip as sendBeacon does (text/plain).
+func (b pubBundle) postBeacon(body, ip, ua string, hdr ...string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest("POST", "/t", strings.NewReader(body))
 	req.RemoteAddr = ip + ":40000"
 	req.Header.Set("User-Agent", ua)

@@ -61,7 +61,7 @@ func main() {
 // Mix is the share of shoppers doing each thing (0..1).
 type Mix struct {
 	Mobile, Interact, LongVisit, Hotspot, Variant, AR, Click float64
-	Zones, Sources                                          []string
+	Zones, Sources                                           []string
 }
 
 var (
@@ -186,16 +186,12 @@ func oneShopper(c *http.Client, base, slug string, i int, rng *rand.Rand, m Mix)
 	}
 	if len(links) > 0 && rng.Float64() < m.Click {
 		link := links[rng.IntN(len(links))][1]
-		req, _ := http.NewRequest("GET", base+link+"?vid="+s.Viewer, nil)
-		req.Header.Set("User-Agent", ua)
-		req.Header.Set("X-Forwarded-For", addr)
-		resp, err := c.Do(req)
+		code, _, err := send(c, "GET", base+link+"?vid="+s.Viewer, addr, ua, "")
 		if err != nil {
 			return s, err
 		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusFound {
-			return s, fmt.Errorf("buy link %s: status %d", link, resp.StatusCode)
+		if code != http.StatusFound {
+			return s, fmt.Errorf("buy link %s: status %d", link, code)
 		}
 		s.Clicks = 1
 	}
@@ -205,37 +201,45 @@ func oneShopper(c *http.Client, base, slug string, i int, rng *rand.Rand, m Mix)
 	return s, nil
 }
 
-func get(c *http.Client, u, addr, ua string) (string, error) {
-	req, _ := http.NewRequest("GET", u, nil)
+// send makes one request as the shopper at addr (X-Forwarded-For: the api
+// trusts loopback with TRUSTED_PROXIES) and returns status and body.
+func send(c *http.Client, method, u, addr, ua, body string) (int, string, error) {
+	req, _ := http.NewRequest(method, u, strings.NewReader(body))
 	req.Header.Set("User-Agent", ua)
 	req.Header.Set("X-Forwarded-For", addr)
+	if body != "" {
+		req.Header.Set("Content-Type", "text/plain;charset=UTF-8")
+	}
 	resp, err := c.Do(req)
 	if err != nil {
-		return "", err
+		return 0, "", err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 {
-		return "", fmt.Errorf("GET %s: status %d", u, resp.StatusCode)
+	return resp.StatusCode, string(b), err
+}
+
+func get(c *http.Client, u, addr, ua string) (string, error) {
+	code, body, err := send(c, "GET", u, addr, ua, "")
+	if err != nil {
+		return "", err
 	}
-	if !strings.Contains(string(b), "<model-viewer") {
+	if code != 200 {
+		return "", fmt.Errorf("GET %s: status %d", u, code)
+	}
+	if !strings.Contains(body, "<model-viewer") {
 		return "", fmt.Errorf("GET %s: no viewer (views exhausted?)", u)
 	}
-	return string(b), err
+	return body, nil
 }
 
 func post(c *http.Client, u, addr, ua, body string) error {
-	req, _ := http.NewRequest("POST", u, strings.NewReader(body))
-	req.Header.Set("User-Agent", ua)
-	req.Header.Set("X-Forwarded-For", addr)
-	req.Header.Set("Content-Type", "text/plain;charset=UTF-8")
-	resp, err := c.Do(req)
+	code, _, err := send(c, "POST", u, addr, ua, body)
 	if err != nil {
 		return err
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusNoContent {
-		return fmt.Errorf("POST /t: status %d", resp.StatusCode)
+	if code != http.StatusNoContent {
+		return fmt.Errorf("POST /t: status %d", code)
 	}
 	return nil
 }
