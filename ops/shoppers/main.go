@@ -319,6 +319,7 @@ func dashboard(args []string, out io.Writer) error {
 	dsn := fs.String("db", os.Getenv("DATABASE_URL"), "Postgres URL")
 	owner := fs.String("owner", "bench-owner", "merchant user id")
 	runs := fs.Int("runs", 40, "queries per range")
+	asJSON := fs.Bool("json", false, "print the 7d payload (premium) once instead of timing")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -329,6 +330,17 @@ func dashboard(args []string, out io.Writer) error {
 	}
 	defer db.Close()
 	rd := &analytics.Reader{DB: db}
+	if *asJSON {
+		f, err := analytics.ParseFilters(url.Values{}, analytics.TierPremium, time.Now())
+		if err != nil {
+			return err
+		}
+		p, err := rd.Report(ctx, *owner, f, analytics.TierPremium)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(out).Encode(p)
+	}
 	for _, r := range []string{"7d", "30d", "90d"} {
 		f, err := analytics.ParseFilters(url.Values{"range": {r}}, analytics.TierPremium, time.Now())
 		if err != nil {
