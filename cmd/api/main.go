@@ -172,7 +172,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 		Notifications: notify.NewService(pool),
 		Workspace:     workspaceItems,
-		Dashboard:     dashboard.NewService(workspaceItems, time.Now),
+		Dashboard:     dashboard.NewService(workspaceItems, time.Now).WithTopProducts(topProducts(&analytics.Reader{DB: pool})),
 
 		Uploads:       uploads,
 		Jobs:          jobs,
@@ -258,4 +258,20 @@ func hostOf(raw string) string {
 		return ""
 	}
 	return u.Hostname()
+}
+
+// topProducts feeds the dashboard's Top Products from shopper analytics.
+func topProducts(rd *analytics.Reader) dashboard.TopProductsFunc {
+	return func(ctx context.Context, userID string) ([]dashboard.TopProduct, error) {
+		top, err := rd.TopProducts(ctx, userID, time.Now(), 5)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]dashboard.TopProduct, 0, len(top))
+		for _, p := range top {
+			out = append(out, dashboard.TopProduct{ID: p.ProductID, Label: p.Name,
+				Metric: fmt.Sprintf("%.1f%% engaged · %d shoppers", p.Engagement, p.Shoppers), Path: "/workspace/product/" + p.ProductID})
+		}
+		return out, nil
+	}
 }

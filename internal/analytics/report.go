@@ -395,12 +395,13 @@ func (r *Reader) ExportRows(ctx context.Context, userID string, f Filters) ([][]
 // TopProduct is one product ranked by engagement rate for the dashboard.
 type TopProduct struct {
 	ProductID  string
+	Name       string // the product's name; TopProducts keeps only live products of the owner
 	Shoppers   int64
 	Engagement float64 // percent, one decimal
 }
 
-// TopProducts ranks userID's products by engagement rate over the last 30
-// days (ties: more shoppers first).
+// TopProducts ranks userID's live products by engagement rate over the last
+// 30 days (ties: more shoppers first), for the dashboard's Top Products.
 func (r *Reader) TopProducts(ctx context.Context, userID string, now time.Time, n int) ([]TopProduct, error) {
 	today := now.UTC().Truncate(24 * time.Hour)
 	rows, err := r.load(ctx, userID, Filters{From: today.Add(-29 * 24 * time.Hour), To: today})
@@ -423,9 +424,31 @@ func (r *Reader) TopProducts(ctx context.Context, userID string, now time.Time, 
 			a.engaged++
 		}
 	}
+	ids := make([]string, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	names := map[string]string{}
+	nrows, err := r.DB.Query(ctx, `SELECT id, name FROM products WHERE user_id = $1 AND id = ANY($2) AND deleted_at IS NULL`, userID, ids)
+	if err != nil {
+		return nil, fmt.Errorf("name top products: %w", err)
+	}
+	for nrows.Next() {
+		var id, name string
+		if err := nrows.Scan(&id, &name); err != nil {
+			nrows.Close()
+			return nil, fmt.Errorf("name top products: %w", err)
+		}
+		names[id] = name
+	}
+	nrows.Close()
 	out := make([]TopProduct, 0, len(m))
 	for id, a := range m {
-		out = append(out, TopProduct{ProductID: id, Shoppers: a.shoppers, Engagement: round1(rate(a.engaged, a.shoppers) * 100)})
+		name, ok := names[id]
+		if !ok {
+			continue // not a live product of this owner (a blueprint link, or deleted): nothing honest to show
+		}
+		out = append(out, TopProduct{ProductID: id, Name: name, Shoppers: a.shoppers, Engagement: round1(rate(a.engaged, a.shoppers) * 100)})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]

@@ -175,3 +175,42 @@ func TestReportSQLMatchesDefinitions(t *testing.T) {
 		require.Greater(t, sql.KPIs.Shoppers, int64(0))
 	}
 }
+
+// Top Products: the owner's live products ranked by engagement rate over 30
+// days; links to things that are not the owner's live products are left out.
+func TestTopProducts(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	ctx := context.Background()
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	for _, p := range [][3]string{{"prod-a", "owner-1", "Armchair"}, {"prod-b", "owner-1", "Bench"}, {"prod-x", "owner-2", "Not yours"}} {
+		_, err := db.Pool.Exec(ctx, `INSERT INTO products (id, user_id, catalog_id, name, source, created_at, updated_at)
+			VALUES ($1, $2, 'cat', $3, 'photo', now(), now())`, p[0], p[1], p[2])
+		require.NoError(t, err)
+	}
+	w := analytics.NewWriter(db.Pool, nil, analytics.WriterConfig{})
+	add := func(prod, viewer string, engaged bool) {
+		r := analytics.Row{At: now.Add(-time.Hour), UserID: "owner-1", PublicationID: "pub-" + prod, ProductID: prod, Viewer: viewer,
+			Kind: analytics.KindView, Counted: true}
+		require.NoError(t, w.Add(r))
+		if engaged {
+			r.Kind, r.Counted, r.Hotspot = analytics.KindHotspot, false, "h1"
+			require.NoError(t, w.Add(r))
+		}
+	}
+	for i := range 4 {
+		add("prod-a", fmt.Sprintf("a%d", i), i < 1) // 25 %
+		add("prod-b", fmt.Sprintf("b%d", i), i < 3) // 75 %
+		add("prod-x", fmt.Sprintf("x%d", i), true)  // another owner's product id in owner-1's rows: not shown
+		add("blueprint-1", fmt.Sprintf("c%d", i), true)
+	}
+	require.NoError(t, w.Close(ctx))
+	_, err := analytics.Rollup(ctx, db.Pool, now)
+	require.NoError(t, err)
+	top, err := (&analytics.Reader{DB: db.Pool}).TopProducts(ctx, "owner-1", now, 5)
+	require.NoError(t, err)
+	require.Equal(t, []analytics.TopProduct{
+		{ProductID: "prod-b", Name: "Bench", Shoppers: 4, Engagement: 75},
+		{ProductID: "prod-a", Name: "Armchair", Shoppers: 4, Engagement: 25},
+	}, top)
+}
