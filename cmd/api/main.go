@@ -24,6 +24,7 @@ import (
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/account"
+	"github.com/photo3d/photo3d/internal/analytics"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/catalog"
@@ -150,6 +151,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	meterDone := make(chan struct{})
 	go func() { meter.Run(background); close(meterDone) }()
 	go pages.Listen(background)
+	// Shopper analytics: beacons are buffered in memory and COPY-written at
+	// least every second, and once more after the HTTP server drained.
+	shopperEvents := analytics.NewWriter(pool, log, analytics.WriterConfig{})
+	if err := analytics.EnsurePartitions(ctx, pool, time.Now().Add(-24*time.Hour), time.Now().Add(48*time.Hour)); err != nil {
+		return fmt.Errorf("shopper event partitions: %w", err)
+	}
+	shopperDone := make(chan struct{})
+	go func() { shopperEvents.Run(background); close(shopperDone) }()
 
 	workspaceItems := workspace.NewReader(pool)
 	router := httpapi.NewRouter(httpapi.Deps{
@@ -163,7 +172,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 		Notifications: notify.NewService(pool),
 		Workspace:     workspaceItems,
-		Dashboard:     dashboard.NewService(workspaceItems, time.Now),
+		Dashboard:     dashboard.NewService(workspaceItems, time.Now).WithTopProducts(topProducts(&analytics.Reader{DB: pool})),
 
 		Uploads:       uploads,
 		Jobs:          jobs,
@@ -183,6 +192,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		TrustedProxies:  cfg.TrustedProxies,
 		HTTPSOnly:       strings.HasPrefix(cfg.PublicBaseURL, "https://"),
 		AssetOrigins:    appAssetOrigins(cfg.PublicBaseURL, blobs.ServedLocally()),
+		Shoppers: &analytics.Collector{Writer: shopperEvents, Pubs: httpapi.PublicationsOf(pages),
+			CountryHeader: cfg.AnalyticsCountryHeader, OwnHost: hostOf(cfg.PublicBaseURL)},
+		Analytics: &analytics.Reader{DB: pool},
 	})
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)
@@ -231,6 +243,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err := meter.Close(shutdownCtx); err != nil {
 		log.Error("return public view leases", "err", err)
 	}
+	<-shopperDone
+	if err := shopperEvents.Close(shutdownCtx); err != nil {
+		log.Error("write the last shopper events", "err", err)
+	}
 	log.Info("api stopped")
 	return nil
 }
@@ -247,4 +263,29 @@ func appAssetOrigins(publicBaseURL string, blobsLocal bool) []string {
 		out = append(out, "https:")
 	}
 	return out
+}
+
+// hostOf is the host of an absolute URL ("" when it has none).
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
+}
+
+// topProducts feeds the dashboard's Top Products from shopper analytics.
+func topProducts(rd *analytics.Reader) dashboard.TopProductsFunc {
+	return func(ctx context.Context, userID string) ([]dashboard.TopProduct, error) {
+		top, err := rd.TopProducts(ctx, userID, time.Now(), 5)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]dashboard.TopProduct, 0, len(top))
+		for _, p := range top {
+			out = append(out, dashboard.TopProduct{ID: p.ProductID, Label: p.Name,
+				Metric: fmt.Sprintf("%.1f%% engaged · %d shoppers", p.Engagement, p.Shoppers), Path: "/workspace/product/" + p.ProductID})
+		}
+		return out, nil
+	}
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/account"
+	"github.com/photo3d/photo3d/internal/analytics"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/config"
@@ -95,7 +96,13 @@ func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
 		return nil, 0, nil, err
 	}
 	n++
-	return w, n, []*river.PeriodicJob{upload.PeriodicCleanup()}, nil
+	// Shopper analytics: partitions ahead, retention, shopper_days rollup.
+	retention := time.Duration(d.cfg.AnalyticsRetentionDays) * 24 * time.Hour
+	if err := river.AddWorkerSafely(w, &analytics.RollupWorker{DB: d.pool, Retention: retention, Logger: d.log}); err != nil {
+		return nil, 0, nil, err
+	}
+	n++
+	return w, n, []*river.PeriodicJob{upload.PeriodicCleanup(), analytics.PeriodicRollup(0)}, nil
 }
 
 // run starts River and the projection runner and stops both gracefully:
@@ -261,7 +268,7 @@ func migrateCmd(ctx context.Context, args []string, getenv func(string) string, 
 
 func replayCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) < 1 || args[0] == "" || args[0][0] == '-' {
-		return errors.New("usage: worker replay NAME (notifications, workspace_items, accounts, subscriptions, catalogue)")
+		return errors.New("usage: worker replay NAME (notifications, workspace_items, accounts, subscriptions, catalogue, analytics)")
 	}
 	name := args[0]
 	d, err := open(ctx, "worker replay", args[1:], getenv, stdout, stderr)
@@ -277,6 +284,16 @@ func replayCmd(ctx context.Context, args []string, getenv func(string) string, s
 		"catalogue": func(ctx context.Context, tx pgx.Tx, _ *eventstore.Store) error {
 			return catalog.Rebuild(ctx, tx)
 		},
+	}
+	if name == "analytics" {
+		// shopper_days is a pure function of the raw shopper_events kept.
+		start := time.Now()
+		days, err := analytics.RollupAll(ctx, d.pool)
+		if err != nil {
+			return fmt.Errorf("replay analytics: %w", err)
+		}
+		fmt.Fprintf(stdout, "replayed analytics (%d days) in %s\n", days, time.Since(start).Round(time.Millisecond))
+		return nil
 	}
 	if rebuild, ok := inline[name]; ok {
 		start := time.Now()

@@ -62,6 +62,10 @@ type Config struct {
 
 	WorkerMetricsAddr string
 	ShutdownTimeout   time.Duration
+
+	// Shopper analytics (issue 14).
+	AnalyticsCountryHeader string // a trusted proxy/CDN's country header; empty: browser time zone
+	AnalyticsRetentionDays int    // raw shopper_events kept this many days
 }
 
 type setting struct {
@@ -82,6 +86,8 @@ var settings = []setting{
 	{"DEV_MODE", "false", "enables the dev outbox and debug endpoints; never in production"},
 	{"MAX_BODY_BYTES", "1048576", "largest JSON request body"},
 	{"PUBLIC_RATE_LIMIT", "600", "requests per minute per client IP on public share and embed pages"},
+	{"ANALYTICS_COUNTRY_HEADER", "", "request header holding the shopper's ISO country, set by a trusted proxy/CDN (e.g. CF-IPCountry); empty: derive the region from the browser's time zone"},
+	{"ANALYTICS_RETENTION_DAYS", "90", "days of raw shopper events kept (day partitions older are dropped)"},
 	{"SIGNUP_MODE", "open", "open | invite (invite codes from `worker invite create EMAIL`)"},
 	{"GOOGLE_CLIENT_ID", "", "OAuth client id for Google sign-in; empty disables it"},
 	{"GOOGLE_JWKS_URL", "https://www.googleapis.com/oauth2/v3/certs", "where Google's signing keys are fetched"},
@@ -156,6 +162,8 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	c.DevMode = parseBool(get("DEV_MODE"), "DEV_MODE", &errs)
 	c.MaxBodyBytes = int64(parseInt(get("MAX_BODY_BYTES"), "MAX_BODY_BYTES", &errs))
 	c.PublicRateLimit = parseInt(get("PUBLIC_RATE_LIMIT"), "PUBLIC_RATE_LIMIT", &errs)
+	c.AnalyticsCountryHeader = strings.TrimSpace(get("ANALYTICS_COUNTRY_HEADER"))
+	c.AnalyticsRetentionDays = parseInt(get("ANALYTICS_RETENTION_DAYS"), "ANALYTICS_RETENTION_DAYS", &errs)
 	c.ReconstructWorkers = parseInt(get("RECONSTRUCT_WORKERS"), "RECONSTRUCT_WORKERS", &errs)
 	c.ReconstructTimeout = parseDuration(get("RECONSTRUCT_TIMEOUT"), "RECONSTRUCT_TIMEOUT", &errs)
 	c.ShutdownTimeout = parseDuration(get("SHUTDOWN_TIMEOUT"), "SHUTDOWN_TIMEOUT", &errs)

@@ -46,6 +46,18 @@ type Insight struct {
 type Service struct {
 	items *workspace.Reader
 	now   func() time.Time
+	top   TopProductsFunc
+}
+
+// TopProductsFunc ranks a user's products from shopper analytics
+// (internal/analytics via cmd/api; nil: the section stays empty).
+type TopProductsFunc func(ctx context.Context, userID string) ([]TopProduct, error)
+
+// WithTopProducts returns a copy whose Top Products come from f.
+func (s *Service) WithTopProducts(f TopProductsFunc) *Service {
+	c := *s
+	c.top = f
+	return &c
 }
 
 // NewService returns a Service reading workspace read models.
@@ -66,12 +78,17 @@ func (s *Service) Get(ctx context.Context, userID string) (Dashboard, error) {
 	if err != nil {
 		return Dashboard{}, fmt.Errorf("dashboard: %w", err)
 	}
+	top := []TopProduct{}
+	if s.top != nil {
+		if top, err = s.top(ctx, userID); err != nil {
+			return Dashboard{}, fmt.Errorf("dashboard: %w", err)
+		}
+	}
 	return Dashboard{
 		Recent: recent,
-		// Ranking products needs per-product shopper analytics; the event log
-		// only meters public views per user, not per product, so there is no
-		// honest ranking yet and the section stays empty.
-		TopProducts: []TopProduct{},
+		// Ranked by shopper analytics (engagement rate) when wired; an empty
+		// list rather than invented numbers otherwise.
+		TopProducts: top,
 		Insights:    Insights(sum, s.now()),
 	}, nil
 }

@@ -48,6 +48,39 @@ func (b pubBundle) published(t *testing.T, name string) (owner, blueprint string
 	return owner, blueprint, b.Publish(t, owner, blueprint)
 }
 
+// look is a shopper opening a page: the page GET and the viewer script's
+// view beacon (what costs the owner a view) with the given viewer id.
+func (b pubBundle) look(t *testing.T, path, ip, ua, viewer string) *httptest.ResponseRecorder {
+	t.Helper()
+	rec := b.view(t, "GET", path, ip, ua)
+	if strings.Contains(rec.Body.String(), "<model-viewer") {
+		slug := strings.Split(strings.TrimPrefix(strings.TrimPrefix(path, "/v/"), "/embed/"), "/")[0]
+		require.Equal(t, http.StatusNoContent, b.beacon(t, slug, ip, ua, viewer).Code)
+	}
+	return rec
+}
+
+// beacon posts a view beacon for slug as viewer from ip.
+func (b pubBundle) beacon(t *testing.T, slug, ip, ua, viewer string, hdr ...string) *httptest.ResponseRecorder {
+	t.Helper()
+	body := fmt.Sprintf(`{"v":1,"slug":%q,"viewer":%q,"events":[{"t":"view","at":%d}]}`, slug, viewer, time.Now().UnixMilli())
+	return b.postBeacon(body, ip, ua, hdr...)
+}
+
+// postBeacon sends one POST /t body from ip as sendBeacon does (text/plain).
+func (b pubBundle) postBeacon(body, ip, ua string, hdr ...string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest("POST", "/t", strings.NewReader(body))
+	req.RemoteAddr = ip + ":40000"
+	req.Header.Set("User-Agent", ua)
+	req.Header.Set("Content-Type", "text/plain;charset=UTF-8")
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	rec := httptest.NewRecorder()
+	b.h.ServeHTTP(rec, req)
+	return rec
+}
+
 func (b pubBundle) used(t *testing.T, owner string) int64 {
 	t.Helper()
 	require.NoError(t, b.Meter.Flush(b.Ctx))
@@ -132,7 +165,9 @@ func TestSharePage(t *testing.T) {
 	rec = b.view(t, "GET", "/v/"+p.Slug+"/qr.png", "198.51.100.1", browserUA)
 	require.Equal(t, 200, rec.Code)
 	require.Equal(t, "image/png", rec.Header().Get("Content-Type"))
-	require.EqualValues(t, 1, b.used(t, owner), "assets are part of the one page view")
+	require.EqualValues(t, 0, b.used(t, owner), "the page and its assets cost nothing by themselves")
+	require.Equal(t, http.StatusNoContent, b.beacon(t, p.Slug, "198.51.100.1", browserUA, "viewer-share-page-0001").Code)
+	require.EqualValues(t, 1, b.used(t, owner), "the viewer's view beacon is the one counted view")
 }
 
 func TestEmbedPage(t *testing.T) {
@@ -149,6 +184,7 @@ func TestEmbedPage(t *testing.T) {
 	require.Contains(t, body, `class="p3d-embed"`)
 	require.NotContains(t, body, "p3d-qr", "chromeless: no QR panel")
 	require.NotContains(t, body, "<h1")
+	require.Equal(t, http.StatusNoContent, b.beacon(t, p.Slug, "198.51.100.2", browserUA, "viewer-embed-page-0001").Code)
 	require.EqualValues(t, 1, b.used(t, owner))
 }
 
@@ -176,22 +212,28 @@ func TestWhatCountsAsAView(t *testing.T) {
 		rec := b.view(t, "GET", page, "203.0.113.2", bot)
 		require.Equal(t, 200, rec.Code)
 		require.Contains(t, rec.Body.String(), "<model-viewer", bot)
+		require.Equal(t, http.StatusNoContent, b.beacon(t, p.Slug, "203.0.113.2", bot, "viewer-bot-000000001").Code)
 	}
 	b.view(t, "GET", page, "203.0.113.3", browserUA, "Sec-Purpose", "prefetch;prerender")
 	b.view(t, "GET", page, "203.0.113.3", browserUA, "Purpose", "prefetch")
-	require.EqualValues(t, 0, b.used(t, owner), "HEAD, crawlers and prefetches are free")
+	for range 3 {
+		b.view(t, "GET", page, "203.0.113.3", browserUA)
+	}
+	require.EqualValues(t, 0, b.used(t, owner), "HEAD, crawlers, prefetches and page loads without the viewer's beacon are free")
 
 	for range 5 {
-		require.Equal(t, 200, b.view(t, "GET", page, "203.0.113.4", browserUA).Code)
-		require.Equal(t, 200, b.view(t, "GET", "/embed/"+p.Slug, "203.0.113.4", browserUA).Code)
+		require.Equal(t, 200, b.look(t, page, "203.0.113.4", browserUA, "viewer-reloads-000001").Code)
+		require.Equal(t, 200, b.look(t, "/embed/"+p.Slug, "203.0.113.4", browserUA, "viewer-reloads-000001").Code)
+		b.look(t, page, "203.0.113.4", browserUA+" rotated", "viewer-reloads-000001")
 	}
-	require.EqualValues(t, 1, b.used(t, owner), "a viewer's reloads within 30 minutes (share page or embed) count once")
-	b.view(t, "GET", page, "203.0.113.4", browserUA+" other")
-	b.view(t, "GET", page, "203.0.113.5", browserUA)
-	require.EqualValues(t, 3, b.used(t, owner), "another browser or address is another viewer")
+	require.EqualValues(t, 1, b.used(t, owner), "a viewer's reloads within 30 minutes (share page or embed, any User-Agent) count once")
+	b.look(t, page, "203.0.113.4", browserUA, "viewer-another-browser")
+	b.look(t, page, "203.0.113.5", browserUA, "viewer-reloads-000001")
+	require.EqualValues(t, 3, b.used(t, owner), "another browser (viewer id) or address is another viewer")
 }
 
-// 200 shoppers at once on a balance of 100: exactly 100 see the model.
+// 200 shoppers at once on a balance of 100: exactly 100 views are counted,
+// and once they are, the next shopper sees the notice instead of the model.
 func TestMeteringUnderConcurrency(t *testing.T) {
 	t.Parallel()
 	b := pubSetup(t, 0)
@@ -210,7 +252,19 @@ func TestMeteringUnderConcurrency(t *testing.T) {
 			if i%3 == 0 {
 				path = "/embed/" + p.Slug
 			}
-			rec := b.view(t, "GET", path, fmt.Sprintf("10.1.%d.%d", i/250, i%250+1), browserUA)
+			ip := fmt.Sprintf("10.1.%d.%d", i/250, i%250+1)
+			// A page served while views are left; its beacon may still find
+			// the balance spent by the others (the view then costs nothing).
+			b.look(t, path, ip, browserUA, fmt.Sprintf("viewer-concurrent-%04d", i))
+		}()
+	}
+	wg.Wait()
+	require.EqualValues(t, 100, b.used(t, owner))
+	for i := range 200 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rec := b.view(t, "GET", "/v/"+p.Slug, fmt.Sprintf("10.2.%d.%d", i/250, i%250+1), browserUA)
 			body := rec.Body.String()
 			switch {
 			case rec.Code == 200 && strings.Contains(body, "<model-viewer"):
@@ -224,8 +278,8 @@ func TestMeteringUnderConcurrency(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	require.EqualValues(t, 100, models.Load())
-	require.EqualValues(t, 100, notices.Load())
+	require.EqualValues(t, 0, models.Load())
+	require.EqualValues(t, 200, notices.Load())
 	require.EqualValues(t, 100, b.used(t, owner))
 
 	// Crawlers still get the page (previews keep working); the owner was told once.

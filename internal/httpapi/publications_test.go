@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/photo3d/photo3d/internal/analytics"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/httpapi"
 	"github.com/photo3d/photo3d/internal/publish"
@@ -31,7 +32,8 @@ func pubSetup(t *testing.T, rateLimit int, opts ...publishtest.Option) pubBundle
 	env := publishtest.New(t, opts...)
 	tokens := auth.NewTokens([]byte("0123456789abcdef0123456789abcdef"), publishtest.BaseURL)
 	h := httpapi.NewRouter(httpapi.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), DB: env.DB.Pool,
-		Tokens: tokens, Publications: env.Service, PublicPages: env.Pages, PublicRateLimit: rateLimit})
+		Tokens: tokens, Publications: env.Service, PublicPages: env.Pages, PublicRateLimit: rateLimit,
+		Shoppers: &analytics.Collector{Pubs: httpapi.PublicationsOf(env.Pages)}})
 	return pubBundle{Env: env, h: h, tokens: tokens}
 }
 

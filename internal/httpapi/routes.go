@@ -12,6 +12,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/photo3d/photo3d/internal/account"
+	"github.com/photo3d/photo3d/internal/analytics"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/catalog"
@@ -67,6 +68,13 @@ type Deps struct {
 	// TrustedProxies are the CIDRs whose X-Forwarded-For is believed
 	// (TRUSTED_PROXIES); empty: the connection address is the client.
 	TrustedProxies []netip.Prefix
+
+	// Shopper analytics (issue 14): POST /t collects beacons into Shoppers;
+	// /api/analytics reads Analytics. BeaconRateLimit: requests per minute
+	// per address on /t (default 6000).
+	Shoppers        *analytics.Collector
+	Analytics       *analytics.Reader
+	BeaconRateLimit int
 	// HTTPSOnly: PUBLIC_BASE_URL is https, so answers carry HSTS.
 	HTTPSOnly bool
 	// AssetOrigins are the origins (or "https:") the app's CSP allows for
@@ -220,6 +228,13 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("GET", "/products/{id}/checks", productChecks(d.Catalog))
 			}
 
+			if d.Analytics != nil && d.Subscriptions != nil {
+				priv.Method("GET", "/analytics", getAnalytics(d.Analytics, d.Subscriptions, d))
+				priv.Method("GET", "/analytics/breakdowns", getAnalyticsBreakdowns(d.Analytics, d.Subscriptions, d))
+				priv.Method("GET", "/analytics/export.csv", exportAnalytics(d.Analytics, d.Subscriptions, d))
+				priv.Method("GET", "/products/{id}/analytics", getProductAnalytics(d.Analytics, d))
+			}
+
 			priv.Method("POST", "/publications", createPublication(d.Publications))
 			priv.Method("GET", "/publications", listPublications(d.Publications))
 			priv.Method("GET", "/publications/{id}", getPublication(d.Publications))
@@ -240,6 +255,7 @@ func NewRouter(d Deps) http.Handler {
 
 	// Shopper-facing public pages (no sign-in).
 	mountPublicPages(r, d.PublicPages, d.PublicRateLimit)
+	mountBeacons(r, d.Shoppers, d.BeaconRateLimit)
 
 	if d.Web != nil {
 		r.NotFound(appHeaders(AppCSP(d.AssetOrigins...), d.Web).ServeHTTP)

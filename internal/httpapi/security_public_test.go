@@ -23,7 +23,7 @@ func TestSecurityExhaustedPublicationAssetsAreNotServed(t *testing.T) {
 	b.SetViewBalance(t, owner, 1)
 
 	require.Equal(t, http.StatusOK, b.view(t, "GET", "/v/"+p.Slug+"/model.glb", "192.0.2.1", browserUA).Code, "views left: served")
-	rec := b.view(t, "GET", "/v/"+p.Slug, "192.0.2.1", browserUA)
+	rec := b.look(t, "/v/"+p.Slug, "192.0.2.1", browserUA, "viewer-exhausts-000001")
 	require.Contains(t, rec.Body.String(), "<model-viewer")
 	rec = b.view(t, "GET", "/v/"+p.Slug, "192.0.2.2", browserUA)
 	require.Contains(t, rec.Body.String(), unavailable)

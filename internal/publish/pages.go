@@ -64,6 +64,10 @@ type PagesConfig struct {
 	BaseURL  string
 	CacheTTL time.Duration // default 5s; unpublish on this instance (or via NOTIFY) is immediate
 	Log      *slog.Logger
+
+	// ViewsPerAddress is the ceiling of counted views per client address
+	// per owner per ViewWindow (default 20; viewcount.go).
+	ViewsPerAddress int
 }
 
 // Pages serves the public share and embed pages and their assets. It is
@@ -73,6 +77,7 @@ type PagesConfig struct {
 type Pages struct {
 	cfg    PagesConfig
 	seen   *recentViewers
+	addrs  *addressCeiling // per-address ceiling of counted views (viewcount.go)
 	flight singleflight.Group
 
 	mu    sync.RWMutex
@@ -84,6 +89,7 @@ type Pages struct {
 type pageEntry struct {
 	missing        bool
 	pubID, ownerID string
+	subjectID      string // what the publication shows (analytics' product dimension)
 	slug           string
 	modelKey       string
 	posterKey      string
@@ -110,7 +116,8 @@ func NewPages(cfg PagesConfig) *Pages {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Pages{cfg: cfg, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, now: time.Now}
+	return &Pages{cfg: cfg, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, now: time.Now,
+		addrs: newAddressCeiling(cfg.ViewsPerAddress, ViewWindow)}
 }
 
 // validSlug matches the slugs newSlug makes (and nothing that needs escaping).
@@ -271,7 +278,7 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 		brand.LogoKey = b.LogoKey
 	}
 	tag := assetTag(snap.ModelKey, snap.ThumbnailKey)
-	e := &pageEntry{pubID: r.ID, ownerID: r.UserID, slug: slug, modelKey: snap.ModelKey, posterKey: snap.ThumbnailKey,
+	e := &pageEntry{pubID: r.ID, ownerID: r.UserID, subjectID: r.BlueprintID, slug: slug, modelKey: snap.ModelKey, posterKey: snap.ThumbnailKey,
 		logoKey: brand.LogoKey, loaded: now, locked: locked != nil, tag: tag, embedOrigins: r.EmbedOrigins}
 
 	links := LinksFor(p.cfg.BaseURL, slug)
@@ -407,15 +414,12 @@ func (p *Pages) ServeViewer(w http.ResponseWriter, r *http.Request, slug string,
 		p.notFound(w, embed)
 		return
 	}
+	// The page itself costs nothing: the viewer's `view` beacon is the
+	// counted view (CountView, viewcount.go). The page only checks that the
+	// balance can still serve one.
 	served := true
 	if counts(r) {
-		key := p.seen.key(slug, clientIP(r), r.UserAgent())
-		if !p.seen.recent(key, p.now()) {
-			served = p.cfg.Meter.Take(r.Context(), e.ownerID, e.pubID)
-			if served {
-				p.seen.mark(key, p.now())
-			}
-		}
+		served = p.cfg.Meter.Available(r.Context(), e.ownerID, e.pubID)
 	}
 	body := e.share
 	switch {

@@ -68,11 +68,11 @@ describe('routing and guards', () => {
     expect(screen.queryByText(/not available in this release/)).not.toBeInTheDocument();
   }, 20_000);
 
-  it('keeps Analytics, built in a later release, inside the workspace', async () => {
+  it('opens the Business Overview inside the workspace', async () => {
     signIn();
     workspaceServer();
     const { router } = renderRoutes(routes, ['/workspace/analytics']);
-    expect(await screen.findByRole('heading', { name: 'Analytics' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Business Overview' }, { timeout: 5000 })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/workspace/analytics');
   });
 

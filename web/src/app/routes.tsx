@@ -32,7 +32,7 @@ export const workspaceRoutes: RouteObject[] = [
   { path: 'workspace/gallery', element: lazyPage(() => import('../features/galleries/galleries-page')) },
   { path: 'workspace/gallery/create', element: lazyPage(() => import('../features/galleries/gallery-create-page')) },
   { path: 'workspace/gallery/:galleryId', element: lazyPage(() => import('../features/galleries/gallery-detail-page')) },
-  { path: 'workspace/analytics', element: lazyPage(() => import('../features/shell/upcoming-page')) },
+  { path: 'workspace/analytics', element: lazyPage(() => import('../features/analytics/analytics-page')) },
 ];
 
 /** Authenticated pages without the shell (full-screen flows such as /processing/:jobId). */

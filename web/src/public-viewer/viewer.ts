@@ -3,10 +3,11 @@
  * which the Go api renders server-side. It is a separate Vite entry so those
  * pages load only the 3D viewer, never the workspace app, and it is served
  * from the same origin because their Content-Security-Policy allows scripts
- * from 'self' only. It sends nothing anywhere: no analytics, no identifiers.
+ * from 'self' only. Shopper analytics beacons go to this origin only (beacons.ts).
  */
 import '@google/model-viewer';
 import './viewer.css';
+import { startBeacons } from './beacons';
 
 interface ModelViewerElement extends HTMLElement {
   canActivateAR?: boolean;
@@ -69,3 +70,4 @@ wireProgress(viewer);
 wireQRCode(viewer);
 wireFullscreen(viewer);
 wireErrors(viewer);
+startBeacons({ viewer });

@@ -1,0 +1,360 @@
+package analytics
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// Thresholds of the definitions (README "Shopper analytics").
+const (
+	EngagedVisibleMs   = 10_000 // "≥ 10 s visible"
+	MinShoppersForRate = 100    // secondary KPIs show a dash below this (spec §5, §9)
+	ReliableGroup      = 100    // best_variant_uplift is reliable when both groups have this many shoppers
+	topN               = 5
+)
+
+// Shopper is what one viewer did with one product in the range, as the
+// rollup stores it (summed over days).
+type Shopper struct {
+	Viewer              string
+	Product             string
+	Device              string
+	Source              string
+	Region              string
+	Counted             bool
+	Interacted          bool
+	VisibleMs           int64
+	Hotspots            []string
+	Variants            []string
+	VariantChanged      bool
+	AR                  bool
+	Clicks              int
+	Platforms           []string
+	ARBeforeClick       bool
+	VariantBeforeClick  bool
+	ZoomBeforeClick     bool
+	HotspotsBeforeClick []string
+}
+
+// Engaged: interacted and ≥ 10 s visible, or opened a hotspot, or changed variant.
+func (s Shopper) Engaged() bool {
+	return s.Interacted && s.VisibleMs >= EngagedVisibleMs || len(s.Hotspots) > 0 || s.VariantChanged
+}
+
+// HighIntent: launched AR, or changed variant and opened a hotspot.
+func (s Shopper) HighIntent() bool {
+	return s.AR || s.VariantChanged && len(s.Hotspots) > 0
+}
+
+// Clicked: clicked a buy link (ATC).
+func (s Shopper) Clicked() bool { return s.Clicks > 0 }
+
+// merge folds another product's record of the same viewer into s.
+func (s Shopper) merge(o Shopper) Shopper {
+	s.Counted = s.Counted || o.Counted
+	s.Interacted = s.Interacted || o.Interacted
+	s.VisibleMs += o.VisibleMs
+	s.Hotspots = union(s.Hotspots, o.Hotspots)
+	s.Variants = union(s.Variants, o.Variants)
+	s.VariantChanged = s.VariantChanged || o.VariantChanged
+	s.AR = s.AR || o.AR
+	s.Clicks += o.Clicks
+	s.Platforms = union(s.Platforms, o.Platforms)
+	s.ARBeforeClick = s.ARBeforeClick || o.ARBeforeClick
+	s.VariantBeforeClick = s.VariantBeforeClick || o.VariantBeforeClick
+	s.ZoomBeforeClick = s.ZoomBeforeClick || o.ZoomBeforeClick
+	s.HotspotsBeforeClick = union(s.HotspotsBeforeClick, o.HotspotsBeforeClick)
+	return s
+}
+
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, x := range b {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// KPIs is the kpis object of the payload. Secondary KPIs are pointers: nil
+// is sent as null (a dash: fewer than MinShoppersForRate shoppers) or left
+// out for the basic plan.
+type KPIs struct {
+	Shoppers            int64         `json:"shoppers"`
+	Engaged             int64         `json:"engaged"`
+	Opportunities       int64         `json:"opportunities"`
+	AddsFrom3D          int64         `json:"adds_from_3d"`
+	EngagementUplift    *float64      `json:"engagement_uplift,omitempty"`
+	AddsPerEngaged      *float64      `json:"adds_per_engaged,omitempty"`
+	BestVariantUplift   *VariantLift  `json:"best_variant_uplift,omitempty"`
+	GeoOpportunityIndex *GeoIndex     `json:"geo_opportunity_index,omitempty"`
+	secondary           secondaryKPIs // computed always; gated when building the payload
+}
+
+// VariantLift is best_variant_uplift.
+type VariantLift struct {
+	Option   string  `json:"option"`
+	PP       float64 `json:"pp"`
+	Reliable bool    `json:"reliable"`
+}
+
+// GeoIndex is geo_opportunity_index.
+type GeoIndex struct {
+	Region string  `json:"region"`
+	Value  float64 `json:"value"`
+}
+
+type secondaryKPIs struct {
+	uplift, perEngaged *float64
+	variant            *VariantLift
+	geo                *GeoIndex
+}
+
+// Step is one Progress Ladder step.
+type Step struct {
+	Key   string `json:"key"`
+	Value int64  `json:"value"`
+	Color string `json:"color,omitempty"`
+}
+
+// RegionStat is one Top Regions entry.
+type RegionStat struct {
+	Region       string  `json:"region"`
+	EngagedPer1k float64 `json:"engagedPer1k"`
+}
+
+// FeatureStat is one Top Features entry: the share (percent) of buy-link
+// clicks preceded by the feature.
+type FeatureStat struct {
+	Feature string  `json:"feature"`
+	Share   float64 `json:"share"`
+}
+
+// Result is everything Compute derives from a set of shoppers.
+type Result struct {
+	KPIs     KPIs
+	Steps    []Step
+	Regions  []RegionStat
+	Features []FeatureStat
+}
+
+// Funnel step keys (spec §9).
+const (
+	StepViewed     = "Viewed"
+	StepInteracted = "Interacted"
+	StepEngaged    = "Engaged"
+	StepHighIntent = "High-Intent"
+	StepATC        = "ATC"
+)
+
+func round1(x float64) float64 { return math.Round(x*10) / 10 }
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+func rate(n, d int64) float64 {
+	if d == 0 {
+		return 0
+	}
+	return float64(n) / float64(d)
+}
+
+// regionAgg and groupAgg are counts per region and per product or variant.
+type regionAgg struct{ shoppers, engaged, clickers int64 }
+type groupAgg struct{ n, clickers int64 }
+
+// tallies are the counts every output is derived from. Compute fills them
+// from per-shopper records; Reader.Report fills them with SQL aggregates of
+// shopper_days; finish turns either into the same Result.
+type tallies struct {
+	shoppers, interacted, engaged, opportunities, addsFrom3D, highIntent int64
+	clickers, engagedClickers, plainClickers, engagedClicks              int64
+	totalClicks, arClicks, variantClicks, zoomClicks                     int64
+	hotspotClicks                                                        map[string]int64
+	regions                                                              map[string]*regionAgg
+	products                                                             map[string]*groupAgg
+	variants                                                             map[[2]string]*groupAgg
+}
+
+func newTallies() *tallies {
+	return &tallies{hotspotClicks: map[string]int64{}, regions: map[string]*regionAgg{},
+		products: map[string]*groupAgg{}, variants: map[[2]string]*groupAgg{}}
+}
+
+func (t *tallies) region(name string) *regionAgg {
+	r := t.regions[name]
+	if r == nil {
+		r = &regionAgg{}
+		t.regions[name] = r
+	}
+	return r
+}
+
+// Compute applies the definitions to per-(viewer, product) records. Only
+// records with a counted view belong to the population: a shopper is a
+// distinct viewer id with a counted view in range.
+func Compute(records []Shopper) Result {
+	var units []Shopper
+	byViewer := map[string]int{}
+	var people []Shopper
+	for _, r := range records {
+		if !r.Counted {
+			continue
+		}
+		units = append(units, r)
+		if i, ok := byViewer[r.Viewer]; ok {
+			people[i] = people[i].merge(r)
+			continue
+		}
+		byViewer[r.Viewer] = len(people)
+		people = append(people, r)
+	}
+	t := newTallies()
+	for _, p := range people {
+		t.shoppers++
+		eng := p.Engaged()
+		ra := t.region(p.Region)
+		ra.shoppers++
+		if p.Interacted {
+			t.interacted++
+			t.addsFrom3D += int64(p.Clicks)
+		}
+		if eng {
+			t.engaged++
+			ra.engaged++
+			t.engagedClicks += int64(p.Clicks)
+			if !p.Clicked() {
+				t.opportunities++
+			}
+		}
+		if p.HighIntent() {
+			t.highIntent++
+		}
+		if p.Clicked() {
+			t.clickers++
+			ra.clickers++
+			if eng {
+				t.engagedClickers++
+			} else {
+				t.plainClickers++
+			}
+			c := int64(p.Clicks)
+			t.totalClicks += c
+			if p.ARBeforeClick {
+				t.arClicks += c
+			}
+			if p.VariantBeforeClick {
+				t.variantClicks += c
+			}
+			if p.ZoomBeforeClick {
+				t.zoomClicks += c
+			}
+			for _, h := range p.HotspotsBeforeClick {
+				t.hotspotClicks[h] += c
+			}
+		}
+	}
+	for _, u := range units {
+		p := t.products[u.Product]
+		if p == nil {
+			p = &groupAgg{}
+			t.products[u.Product] = p
+		}
+		p.n++
+		if u.Clicked() {
+			p.clickers++
+		}
+		for _, v := range u.Variants {
+			key := [2]string{u.Product, v}
+			a := t.variants[key]
+			if a == nil {
+				a = &groupAgg{}
+				t.variants[key] = a
+			}
+			a.n++
+			if u.Clicked() {
+				a.clickers++
+			}
+		}
+	}
+	return t.finish()
+}
+
+// finish derives the KPIs, ladder and snapshot from the tallies.
+func (t *tallies) finish() Result {
+	var res Result
+	k := &res.KPIs
+	k.Shoppers, k.Engaged, k.Opportunities, k.AddsFrom3D = t.shoppers, t.engaged, t.opportunities, t.addsFrom3D
+	res.Steps = []Step{
+		{Key: StepViewed, Value: t.shoppers}, {Key: StepInteracted, Value: t.interacted}, {Key: StepEngaged, Value: t.engaged},
+		{Key: StepHighIntent, Value: t.highIntent}, {Key: StepATC, Value: t.clickers},
+	}
+	if t.shoppers >= MinShoppersForRate {
+		up := round1((rate(t.engagedClickers, t.engaged) - rate(t.plainClickers, t.shoppers-t.engaged)) * 100)
+		per := round2(rate(t.engagedClicks, t.engaged))
+		k.secondary.uplift, k.secondary.perEngaged = &up, &per
+	}
+	k.secondary.variant = bestVariant(t.products, t.variants)
+
+	avg := rate(t.clickers, t.shoppers)
+	for name, r := range t.regions {
+		per1k := round1(rate(r.engaged, r.shoppers) * 1000)
+		res.Regions = append(res.Regions, RegionStat{Region: name, EngagedPer1k: per1k})
+		if rate(r.clickers, r.shoppers) < avg {
+			if g := k.secondary.geo; g == nil || per1k > g.Value || per1k == g.Value && name < g.Region {
+				k.secondary.geo = &GeoIndex{Region: name, Value: per1k}
+			}
+		}
+	}
+	sort.Slice(res.Regions, func(i, j int) bool {
+		a, b := res.Regions[i], res.Regions[j]
+		return a.EngagedPer1k > b.EngagedPer1k || a.EngagedPer1k == b.EngagedPer1k && a.Region < b.Region
+	})
+	res.Regions = res.Regions[:min(len(res.Regions), topN)]
+
+	if t.totalClicks > 0 {
+		share := func(n int64) float64 { return round1(rate(n, t.totalClicks) * 100) }
+		add := func(f string, n int64) {
+			if n > 0 {
+				res.Features = append(res.Features, FeatureStat{Feature: f, Share: share(n)})
+			}
+		}
+		add("ar", t.arClicks)
+		add("variant", t.variantClicks)
+		add("zoom", t.zoomClicks)
+		for h, n := range t.hotspotClicks {
+			add("hotspot:"+h, n)
+		}
+		sort.Slice(res.Features, func(i, j int) bool {
+			a, b := res.Features[i], res.Features[j]
+			return a.Share > b.Share || a.Share == b.Share && a.Feature < b.Feature
+		})
+		res.Features = res.Features[:min(len(res.Features), topN)]
+	}
+	return res
+}
+
+// bestVariant: the variant whose viewers click most compared with the
+// average of its product, in percentage points; reliable when both the
+// variant's viewers and the product's shoppers number ReliableGroup or more.
+// Products with one variant seen have nothing to compare and are skipped.
+func bestVariant(products map[string]*groupAgg, variants map[[2]string]*groupAgg) *VariantLift {
+	seen := map[string]int{}
+	for key := range variants {
+		seen[key[0]]++
+	}
+	var best *VariantLift
+	var bestKey [2]string
+	for key, a := range variants {
+		p := products[key[0]]
+		if seen[key[0]] < 2 || p == nil {
+			continue
+		}
+		pp := round1((rate(a.clickers, a.n) - rate(p.clickers, p.n)) * 100)
+		if best == nil || pp > best.PP || pp == best.PP && (key[0] < bestKey[0] || key[0] == bestKey[0] && key[1] < bestKey[1]) {
+			best = &VariantLift{Option: key[1], PP: pp, Reliable: a.n >= ReliableGroup && p.n >= ReliableGroup}
+			bestKey = key
+		}
+	}
+	return best
+}

@@ -1,0 +1,173 @@
+package analytics
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func shopper(id string, mod func(*Shopper)) Shopper {
+	s := Shopper{Viewer: id, Product: "p1", Device: DeviceDesktop, Source: SourceDirect, Region: "IN", Counted: true}
+	if mod != nil {
+		mod(&s)
+	}
+	return s
+}
+
+// Each definition of the issue, one row per rule and its edges.
+func TestDefinitions(t *testing.T) {
+	cases := []struct {
+		name                       string
+		s                          Shopper
+		engaged, highIntent, click bool
+	}{
+		{"only viewed", shopper("a", nil), false, false, false},
+		{"interacted, 9.999 s visible", shopper("a", func(s *Shopper) { s.Interacted, s.VisibleMs = true, 9_999 }), false, false, false},
+		{"interacted, 10 s visible", shopper("a", func(s *Shopper) { s.Interacted, s.VisibleMs = true, 10_000 }), true, false, false},
+		{"10 s visible without interaction", shopper("a", func(s *Shopper) { s.VisibleMs = 60_000 }), false, false, false},
+		{"opened a hotspot", shopper("a", func(s *Shopper) { s.Hotspots = []string{"h1"} }), true, false, false},
+		{"changed variant", shopper("a", func(s *Shopper) { s.VariantChanged = true }), true, false, false},
+		{"variant and hotspot", shopper("a", func(s *Shopper) { s.VariantChanged, s.Hotspots = true, []string{"h1"} }), true, true, false},
+		{"launched AR", shopper("a", func(s *Shopper) { s.AR = true }), false, true, false},
+		{"clicked", shopper("a", func(s *Shopper) { s.Clicks = 2 }), false, false, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			require.Equal(t, c.engaged, c.s.Engaged(), "engaged")
+			require.Equal(t, c.highIntent, c.s.HighIntent(), "high-intent")
+			require.Equal(t, c.click, c.s.Clicked(), "ATC")
+		})
+	}
+}
+
+func TestComputeFunnelAndPrimaryKPIs(t *testing.T) {
+	recs := []Shopper{
+		shopper("viewer-only", nil),
+		shopper("not-counted", func(s *Shopper) { s.Counted = false; s.Clicks = 5; s.Interacted = true }),
+		shopper("interacted-clicked", func(s *Shopper) { s.Interacted, s.Clicks, s.ZoomBeforeClick = true, 1, true }),
+		shopper("engaged-no-click", func(s *Shopper) { s.Interacted, s.VisibleMs = true, 12_000 }),
+		shopper("ar-clicked", func(s *Shopper) { s.Interacted, s.AR, s.Clicks, s.ARBeforeClick = true, true, 2, true }),
+		shopper("click-without-interaction", func(s *Shopper) { s.Clicks = 1 }),
+		// The same viewer on a second product is one shopper.
+		shopper("engaged-no-click", func(s *Shopper) { s.Product = "p2"; s.Hotspots = []string{"h1"} }),
+	}
+	res := Compute(recs)
+	k := res.KPIs
+	require.EqualValues(t, 5, k.Shoppers, "distinct viewer ids with a counted view")
+	require.EqualValues(t, 1, k.Engaged, "engaged-no-click (10 s on p1, a hotspot on p2); ar-clicked has neither 10 s, a hotspot nor a variant change")
+	require.EqualValues(t, 1, k.Opportunities)
+	require.EqualValues(t, 3, k.AddsFrom3D, "clicks of shoppers who interacted: 1 + 2")
+	steps := map[string]int64{}
+	for _, s := range res.Steps {
+		steps[s.Key] = s.Value
+	}
+	require.Equal(t, map[string]int64{StepViewed: 5, StepInteracted: 3, StepEngaged: 1, StepHighIntent: 1, StepATC: 3}, steps)
+	require.Equal(t, []string{StepViewed, StepInteracted, StepEngaged, StepHighIntent, StepATC},
+		[]string{res.Steps[0].Key, res.Steps[1].Key, res.Steps[2].Key, res.Steps[3].Key, res.Steps[4].Key})
+	require.Nil(t, k.secondary.uplift, "under 100 shoppers the secondary KPIs are a dash")
+	require.Nil(t, k.secondary.perEngaged)
+	// 4 clicks in all: AR preceded 2 (50 %), zoom 1 (25 %).
+	require.Equal(t, []FeatureStat{{"ar", 50}, {"zoom", 25}}, res.Features)
+}
+
+// Uplift and adds per engaged with a population of 200: 50 engaged of
+// whom 20 clicked (3 clicks each), 150 not engaged of whom 15 clicked.
+func TestComputeSecondaryKPIs(t *testing.T) {
+	var recs []Shopper
+	for i := range 200 {
+		recs = append(recs, shopper(fmt.Sprintf("v%03d", i), func(s *Shopper) {
+			switch {
+			case i < 20:
+				s.Hotspots, s.Clicks = []string{"h"}, 3
+			case i < 50:
+				s.Hotspots = []string{"h"}
+			case i < 65:
+				s.Clicks = 1
+			}
+		}))
+	}
+	k := Compute(recs).KPIs
+	require.EqualValues(t, 200, k.Shoppers)
+	require.EqualValues(t, 50, k.Engaged)
+	require.EqualValues(t, 30, k.Opportunities)
+	// 20/50 = 40 % minus 15/150 = 10 % → 30 pp.
+	require.InDelta(t, 30.0, *k.secondary.uplift, 1e-9)
+	// 60 clicks by engaged shoppers / 50 engaged.
+	require.InDelta(t, 1.2, *k.secondary.perEngaged, 1e-9)
+}
+
+func TestBestVariantUplift(t *testing.T) {
+	var recs []Shopper
+	// Product p1: 100 shoppers saw v1 (10 clicked), 100 saw v2 (30 clicked): average 20 %.
+	for i := range 200 {
+		v := "v1"
+		clicked := i < 10
+		if i >= 100 {
+			v, clicked = "v2", i < 130
+		}
+		recs = append(recs, shopper(fmt.Sprintf("s%03d", i), func(s *Shopper) {
+			s.Variants = []string{v}
+			if clicked {
+				s.Clicks = 1
+			}
+		}))
+	}
+	// Product p2 with one variant only: nothing to compare.
+	recs = append(recs, shopper("x", func(s *Shopper) { s.Product, s.Variants, s.Clicks = "p2", []string{"v9"}, 1 }))
+	got := Compute(recs).KPIs.secondary.variant
+	require.Equal(t, &VariantLift{Option: "v2", PP: 10, Reliable: true}, got)
+
+	// Under 100 shoppers in a group: not reliable.
+	small := append(append([]Shopper{}, recs[:20]...), recs[100:150]...)
+	got = Compute(small).KPIs.secondary.variant
+	// v1: 10 of 20 clicked; v2: 30 of 50; product: 40 of 70 → v2, 60 − 57.1 = 2.9 pp.
+	require.Equal(t, &VariantLift{Option: "v2", PP: 2.9, Reliable: false}, got)
+}
+
+func TestGeoOpportunityAndTopRegions(t *testing.T) {
+	var recs []Shopper
+	add := func(region string, n, engaged, clicked int) {
+		for i := range n {
+			recs = append(recs, shopper(fmt.Sprintf("%s%d", region, i), func(s *Shopper) {
+				s.Region = region
+				if i < engaged {
+					s.VariantChanged = true
+				}
+				if i >= n-clicked {
+					s.Clicks = 1
+				}
+			}))
+		}
+	}
+	add("IN", 100, 50, 40) // click rate 40 %, engaged 500 per 1k
+	add("US", 100, 30, 5)  // 5 %, 300 per 1k
+	add("DE", 100, 40, 0)  // 0 %, 400 per 1k
+	// Average click rate 15 %: US and DE are below; DE has more engaged per 1k.
+	res := Compute(recs)
+	require.Equal(t, &GeoIndex{Region: "DE", Value: 400}, res.KPIs.secondary.geo)
+	require.Equal(t, []RegionStat{{"IN", 500}, {"DE", 400}, {"US", 300}}, res.Regions)
+}
+
+func TestPayloadGating(t *testing.T) {
+	var recs []Shopper
+	for i := range 120 {
+		recs = append(recs, shopper(fmt.Sprintf("v%03d", i), func(s *Shopper) { s.AR = i%2 == 0; s.Clicks = i % 3 }))
+	}
+	res := Compute(recs)
+	basic := BuildPayload(res, TierBasic)
+	require.Equal(t, TierBasic, basic.Plan)
+	require.Nil(t, basic.KPIs.EngagementUplift)
+	require.Nil(t, basic.KPIs.AddsPerEngaged)
+	require.Nil(t, basic.KPIs.BestVariantUplift)
+	require.Nil(t, basic.KPIs.GeoOpportunityIndex)
+	require.Empty(t, basic.Charts.Snapshot.TopRegions)
+	require.Equal(t, []string{"dateRange", "sku"}, basic.Capabilities.Filters)
+	require.False(t, basic.Capabilities.Export)
+	require.Len(t, basic.Charts.ProgressLadder.Steps, 5)
+
+	premium := BuildPayload(res, TierPremium)
+	require.NotNil(t, premium.KPIs.EngagementUplift)
+	require.NotEmpty(t, premium.Charts.Snapshot.TopRegions)
+	require.True(t, premium.Capabilities.Drilldowns)
+}

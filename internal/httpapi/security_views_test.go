@@ -1,0 +1,51 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/photo3d/photo3d/internal/publish"
+)
+
+// Item 10 of the security review, second half: view counting is the viewer's
+// view beacon, deduplicated on (client address + first-party viewer id) with
+// a ceiling of counted views per address per owner per window. One address
+// rotating its User-Agent, its viewer id, or both, cannot drain the
+// merchant's balance; the page GET alone costs nothing.
+func TestSecurityRotatingIdentitiesCannotDrainViews(t *testing.T) {
+	t.Parallel()
+	b := pubSetup(t, 0)
+	owner := b.Owner(t, "trial")
+	p := b.Publish(t, owner, b.Blueprint(t, owner, "Armchair"))
+	b.Downgrade(t, owner)
+	b.SetViewBalance(t, owner, 1000)
+	attacker := "203.0.113.66"
+
+	// Page loads with fresh User-Agents: free.
+	for i := range 50 {
+		b.view(t, "GET", "/v/"+p.Slug, attacker, fmt.Sprintf("%s attacker/%d", browserUA, i))
+	}
+	require.EqualValues(t, 0, b.used(t, owner), "a page GET is not a counted view")
+
+	// One viewer id, rotating User-Agents: one view.
+	for i := range 50 {
+		require.Equal(t, http.StatusNoContent, b.beacon(t, p.Slug, attacker, fmt.Sprintf("%s rot/%d", browserUA, i), "viewer-attacker-000000").Code)
+	}
+	require.EqualValues(t, 1, b.used(t, owner))
+
+	// Rotating viewer ids (and User-Agents): capped at the per-address ceiling.
+	for i := range 200 {
+		b.beacon(t, p.Slug, attacker, fmt.Sprintf("%s rot/%d", browserUA, i), fmt.Sprintf("viewer-rotating-%06d", i))
+	}
+	require.EqualValues(t, publish.DefaultViewsPerAddress, b.used(t, owner),
+		"one address counts at most %d views per window, whatever ids it invents", publish.DefaultViewsPerAddress)
+
+	// Shoppers elsewhere are unaffected.
+	for i := range 5 {
+		b.beacon(t, p.Slug, fmt.Sprintf("198.51.100.%d", 100+i), browserUA, fmt.Sprintf("viewer-honest-%06d", i))
+	}
+	require.EqualValues(t, publish.DefaultViewsPerAddress+5, b.used(t, owner))
+}

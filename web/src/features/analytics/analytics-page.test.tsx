@@ -1,0 +1,77 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '../../app/routes';
+import { freeSubscription } from '../../test/fixtures';
+import { renderRoutes, signIn, stubFetch } from '../../test/render';
+import { DRILLDOWN_TEXT } from './analytics-rules';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const steps = [
+  { key: 'Viewed', value: 150, color: '#2E5BBA' },
+  { key: 'Interacted', value: 105 },
+  { key: 'Engaged', value: 60 },
+  { key: 'High-Intent', value: 30 },
+  { key: 'ATC', value: 3 },
+];
+
+function server(payload: unknown) {
+  return stubFetch({
+    'GET /api/users/me': () => ({ id: 'u1', email: 'asha@example.com', firstName: 'Asha', lastName: 'Rao' }),
+    'GET /api/subscription': () => freeSubscription(),
+    'GET /api/notifications': () => ({ items: [], unreadCount: 0 }),
+    'GET /api/products': () => ({ items: [], total: 0, page: 1, pageSize: 50 }),
+    'GET /api/analytics': () => payload,
+  });
+}
+
+describe('AnalyticsPage', () => {
+  it('basic plan: primary KPIs, locked secondary KPIs, drill-down text, clamped ladder', async () => {
+    signIn();
+    const { calls } = server({
+      plan: 'basic',
+      capabilities: { filters: ['dateRange', 'sku'], kpis_primary: [], kpis_secondary: [], drilldowns: false, export: false },
+      kpis: { shoppers: 150, engaged: 60, opportunities: 40, adds_from_3d: 3 },
+      charts: { progress_ladder: { steps }, snapshot: { topRegions: [], topFeaturesAdding: [] } },
+    });
+    renderRoutes(routes, ['/workspace/analytics?range=30d']);
+    expect(await screen.findByRole('heading', { name: 'Business Overview' })).toBeInTheDocument();
+    const shoppers = await screen.findByText('Shoppers', { selector: '.analytics__kpi-label' });
+    expect(within(shoppers.parentElement as HTMLElement).getByText('150')).toBeInTheDocument();
+    expect(screen.getAllByRole('img', { name: 'Locked: Premium' }).length).toBeGreaterThanOrEqual(4);
+    expect(screen.getAllByText(DRILLDOWN_TEXT, { exact: false }).length).toBeGreaterThan(0);
+    expect(screen.getByRole('link', { name: 'Upgrade to Pro' })).toHaveAttribute('href', '/workspace/subscription');
+    expect(screen.queryByRole('button', { name: 'Breakdowns' })).not.toBeInTheDocument();
+    const atc = document.querySelector('[data-step="ATC"] .analytics__bar') as HTMLElement;
+    expect(atc.style.width).toBe('30%');
+    expect(screen.getByText('2.0%')).toBeInTheDocument();
+    expect(calls.some((c) => c.url === '/api/analytics?range=30d')).toBe(true);
+  });
+
+  it('premium: secondary KPIs (dash under 100 shoppers), filters and breakdowns', async () => {
+    signIn();
+    server({
+      plan: 'premium',
+      capabilities: { filters: ['dateRange', 'sku', 'device', 'source', 'region'], kpis_primary: [], kpis_secondary: [], drilldowns: true, export: true },
+      kpis: {
+        shoppers: 80,
+        engaged: 20,
+        opportunities: 10,
+        adds_from_3d: 5,
+        engagement_uplift: null,
+        adds_per_engaged: null,
+        best_variant_uplift: { option: 'v2', pp: 4.2, reliable: false },
+        geo_opportunity_index: { region: 'DE', value: 400 },
+      },
+      charts: { progress_ladder: { steps }, snapshot: { topRegions: [{ region: 'IN', engagedPer1k: 500 }], topFeaturesAdding: [] } },
+    });
+    renderRoutes(routes, ['/workspace/analytics']);
+    expect(await screen.findByRole('button', { name: 'Breakdowns' })).toBeInTheDocument();
+    expect(screen.getByLabelText(/Device/)).toBeInTheDocument();
+    expect(screen.getByText('v2 +4.2 pp')).toBeInTheDocument();
+    expect(screen.getByText('DE · 400.0')).toBeInTheDocument();
+    const uplift = screen.getByText('Engagement uplift', { selector: '.analytics__kpi-label' }).parentElement as HTMLElement;
+    expect(within(uplift).getByText('—')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/analytics/export.csv?range=7d');
+  });
+});

@@ -1,0 +1,349 @@
+import { useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { useListProductsQuery } from '../products/products-api';
+import { DEFAULT_QUERY } from '../../components/list/list-rules';
+import { exportURL, useGetAnalyticsQuery, useGetBreakdownsQuery, type AnalyticsQuery, type Breakdown } from './analytics-api';
+import './analytics.css';
+import { barWidth, DEFINITIONS, DRILLDOWN_TEXT, featureLabel, isDate, percent, pp, RANGES, rangeFromQuery, secondaryText, type RangeKey } from './analytics-rules';
+
+function Info({ k }: { k: string }) {
+  const text = DEFINITIONS[k];
+  if (!text) return null;
+  return (
+    <span className="analytics__info" title={text} aria-label={text} role="img">
+      ⓘ
+    </span>
+  );
+}
+
+function Lock() {
+  return (
+    <span className="analytics__lock" role="img" aria-label="Locked: Premium">
+      🔒
+    </span>
+  );
+}
+
+/** /workspace/analytics: Business Overview from the merchant's real shoppers. */
+export default function AnalyticsPage() {
+  const [search, setSearch] = useSearchParams();
+  const range = rangeFromQuery(search);
+  const query: AnalyticsQuery = useMemo(() => {
+    const q: AnalyticsQuery = {};
+    if (range === 'custom') {
+      if (isDate(search.get('from')) && isDate(search.get('to'))) {
+        q.from = search.get('from') ?? '';
+        q.to = search.get('to') ?? '';
+      } else q.range = '7d';
+    } else q.range = range;
+    for (const k of ['sku', 'device', 'source', 'region'] as const) {
+      const v = search.get(k);
+      if (v) q[k] = v;
+    }
+    return q;
+  }, [range, search]);
+  const { data, error, isLoading } = useGetAnalyticsQuery(query);
+  const products = useListProductsQuery({ ...DEFAULT_QUERY, pageSize: 50 });
+  const premium = data?.plan === 'premium';
+  const [drawer, setDrawer] = useState(false);
+  const [snapshot, setSnapshot] = useState<'regions' | 'features'>('regions');
+  const [tableView, setTableView] = useState(false);
+  const breakdowns = useGetBreakdownsQuery(query, { skip: !premium || !drawer });
+
+  const set = (k: string, v: string) => {
+    const next = new URLSearchParams(search);
+    if (v) next.set(k, v);
+    else next.delete(k);
+    setSearch(next, { replace: true });
+  };
+  const setRange = (r: RangeKey) => {
+    const next = new URLSearchParams(search);
+    next.set('range', r);
+    if (r !== 'custom') {
+      next.delete('from');
+      next.delete('to');
+    }
+    setSearch(next, { replace: true });
+  };
+
+  const k = data?.kpis;
+  const steps = data?.charts.progress_ladder.steps ?? [];
+  const first = steps[0]?.value ?? 0;
+  const shoppers = k?.shoppers ?? 0;
+
+  return (
+    <div className="page analytics">
+      <header className="page__header">
+        <div>
+          <h1 className="page__title">Business Overview</h1>
+          <p className="page__subtitle">What shoppers did with your 3D product pages. Regions come from the shopper’s browser time zone.</p>
+        </div>
+        {premium && (
+          <div className="page__actions">
+            <a className="btn btn--secondary" href={exportURL(query)} download>
+              Export CSV
+            </a>
+            <button type="button" className="btn btn--secondary" onClick={() => setDrawer(true)}>
+              Breakdowns
+            </button>
+          </div>
+        )}
+      </header>
+
+      <section className="analytics__filters card" aria-label="Filters">
+        <label>
+          Date range{' '}
+          <select value={range} onChange={(e) => setRange(e.target.value as RangeKey)}>
+            {RANGES.map((r) => (
+              <option key={r.key} value={r.key}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        {range === 'custom' && (
+          <>
+            <label>
+              From <input type="date" value={search.get('from') ?? ''} onChange={(e) => set('from', e.target.value)} />
+            </label>
+            <label>
+              To <input type="date" value={search.get('to') ?? ''} onChange={(e) => set('to', e.target.value)} />
+            </label>
+          </>
+        )}
+        <label>
+          SKU{' '}
+          <select value={search.get('sku') ?? ''} onChange={(e) => set('sku', e.target.value)}>
+            <option value="">All products</option>
+            {(products.data?.items ?? []).map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {premium ? (
+          <>
+            <label>
+              Device{' '}
+              <select value={search.get('device') ?? ''} onChange={(e) => set('device', e.target.value)}>
+                <option value="">All devices</option>
+                <option value="mobile">Mobile</option>
+                <option value="tablet">Tablet</option>
+                <option value="desktop">Desktop</option>
+              </select>
+            </label>
+            <label>
+              Source <input value={search.get('source') ?? ''} maxLength={64} placeholder="e.g. instagram.com" onChange={(e) => set('source', e.target.value)} />
+            </label>
+            <label>
+              Region <input value={search.get('region') ?? ''} maxLength={2} placeholder="e.g. IN" onChange={(e) => set('region', e.target.value.toUpperCase())} />
+            </label>
+          </>
+        ) : (
+          data && (
+            <span className="analytics__locked-filters">
+              <Lock /> Device, source and region filters are Premium.
+            </span>
+          )
+        )}
+      </section>
+
+      {isLoading && <p role="status">Loading analytics…</p>}
+      {error && <p role="alert">{'message' in error && error.message ? error.message : 'Analytics could not be loaded.'}</p>}
+
+      {k && (
+        <>
+          <section className="analytics__kpis" aria-label="Key figures">
+            <Kpi name="shoppers" label="Shoppers" value={String(k.shoppers)} />
+            <Kpi name="engaged" label="Engaged" value={String(k.engaged)} sub={percent(k.engaged, shoppers)} />
+            <Kpi name="opportunities" label="Opportunities" value={String(k.opportunities)} />
+            <Kpi name="adds_from_3d" label="Adds from 3D" value={String(k.adds_from_3d)} />
+            <Kpi name="engagement_uplift" label="Engagement uplift" locked={!premium} value={secondaryText(shoppers, k.engagement_uplift, pp)} />
+            <Kpi name="adds_per_engaged" label="Adds per engaged" locked={!premium} value={secondaryText(shoppers, k.adds_per_engaged, (v) => v.toFixed(2))} />
+            <Kpi
+              name="best_variant_uplift"
+              label="Best variant uplift"
+              locked={!premium}
+              value={k.best_variant_uplift ? `${k.best_variant_uplift.option} ${pp(k.best_variant_uplift.pp)}` : '—'}
+              sub={k.best_variant_uplift && !k.best_variant_uplift.reliable ? 'Not yet reliable (< 100 shoppers)' : undefined}
+            />
+            <Kpi
+              name="geo_opportunity_index"
+              label="Geo opportunity"
+              locked={!premium}
+              value={k.geo_opportunity_index ? `${k.geo_opportunity_index.region} · ${k.geo_opportunity_index.value.toFixed(1)}` : '—'}
+            />
+          </section>
+
+          <section className="analytics__ladder card" aria-labelledby="ladder-title">
+            <div className="analytics__section-head">
+              <h2 id="ladder-title">Progress Ladder</h2>
+              <button type="button" className="btn btn--link" onClick={() => setTableView((v) => !v)}>
+                {tableView ? 'Show chart' : 'Show as table'}
+              </button>
+            </div>
+            {tableView ? (
+              <table>
+                <thead>
+                  <tr>
+                    <th>Step</th>
+                    <th>Shoppers</th>
+                    <th>Of viewed</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {steps.map((s) => (
+                    <tr key={s.key}>
+                      <td>{s.key}</td>
+                      <td>{s.value}</td>
+                      <td>{percent(s.value, first)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : (
+              <ol className="analytics__steps" aria-label="Funnel">
+                {steps.map((s) => (
+                  <li key={s.key} data-step={s.key}>
+                    <span className="analytics__step-label">
+                      {s.key} <Info k={s.key} />
+                    </span>
+                    <span className="analytics__bar" style={{ width: `${barWidth(s.value, first)}%`, background: s.color }}>
+                      <span className="analytics__step-value">{s.value}</span> <span>{percent(s.value, first)}</span>
+                    </span>
+                  </li>
+                ))}
+              </ol>
+            )}
+            {!premium && (
+              <p className="analytics__upgrade">
+                <Lock /> {DRILLDOWN_TEXT} <Link to="/workspace/subscription">Upgrade to Pro</Link>
+              </p>
+            )}
+          </section>
+
+          <section className="analytics__snapshot card" aria-labelledby="snapshot-title">
+            <div className="analytics__section-head">
+              <h2 id="snapshot-title">Snapshot</h2>
+              <div role="tablist">
+                <button type="button" role="tab" aria-selected={snapshot === 'regions'} onClick={() => setSnapshot('regions')}>
+                  Top Regions
+                </button>
+                <button type="button" role="tab" aria-selected={snapshot === 'features'} onClick={() => setSnapshot('features')}>
+                  Top Features
+                </button>
+              </div>
+            </div>
+            {!premium ? (
+              <p>
+                <Lock /> {DRILLDOWN_TEXT}
+              </p>
+            ) : snapshot === 'regions' ? (
+              <table>
+                <thead>
+                  <tr>
+                    <th>Region</th>
+                    <th>Engaged per 1k shoppers</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.charts.snapshot.topRegions.map((r) => (
+                    <tr key={r.region}>
+                      <td>{r.region}</td>
+                      <td>{r.engagedPer1k.toFixed(1)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : (
+              <table>
+                <thead>
+                  <tr>
+                    <th>Feature before the click</th>
+                    <th>Share of clicks</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.charts.snapshot.topFeaturesAdding.map((f) => (
+                    <tr key={f.feature}>
+                      <td>{featureLabel(f.feature)}</td>
+                      <td>{f.share.toFixed(1)}%</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+        </>
+      )}
+
+      {drawer && premium && (
+        <aside className="analytics__drawer card" role="dialog" aria-label="Breakdowns">
+          <div className="analytics__section-head">
+            <h2>Breakdowns</h2>
+            <button type="button" className="btn btn--secondary" onClick={() => setDrawer(false)}>
+              Close
+            </button>
+          </div>
+          {(['platform', 'device', 'source', 'region'] as const).map((dim) => (
+            <BreakdownTable key={dim} dim={dim} rows={(breakdowns.data ?? []).filter((b) => b.dimension === dim)} />
+          ))}
+        </aside>
+      )}
+    </div>
+  );
+}
+
+function Kpi({ name, label, value, sub, locked }: { name: string; label: string; value: string; sub?: string; locked?: boolean }) {
+  return (
+    <div className="analytics__kpi card" data-kpi={name}>
+      <div className="analytics__kpi-label">
+        {label} <Info k={name} /> {locked && <Lock />}
+      </div>
+      <div className="analytics__kpi-value">{locked ? '—' : value}</div>
+      {sub && !locked && <div className="analytics__kpi-sub">{sub}</div>}
+    </div>
+  );
+}
+
+const DIM_TITLES: Record<Breakdown['dimension'], string> = {
+  platform: 'Store-attributed funnel (view → interacted → AR → click)',
+  device: 'By device',
+  source: 'By source',
+  region: 'By region',
+};
+
+function BreakdownTable({ dim, rows }: { dim: Breakdown['dimension']; rows: Breakdown[] }) {
+  return (
+    <table>
+      <caption>{DIM_TITLES[dim]}</caption>
+      <thead>
+        <tr>
+          <th>{dim === 'platform' ? 'Store' : dim[0].toUpperCase() + dim.slice(1)}</th>
+          <th>Viewed</th>
+          <th>Interacted</th>
+          <th>AR</th>
+          <th>Clicked</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.length === 0 ? (
+          <tr>
+            <td colSpan={5}>No shoppers yet.</td>
+          </tr>
+        ) : (
+          rows.map((b) => (
+            <tr key={b.value}>
+              <td>{b.value}</td>
+              <td>{b.shoppers}</td>
+              <td>{b.interacted}</td>
+              <td>{b.ar}</td>
+              <td>{b.clicked}</td>
+            </tr>
+          ))
+        )}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { barWidth, featureLabel, percent, rangeFromQuery, secondaryText, pp } from './analytics-rules';
+
+describe('business overview rules', () => {
+  it('reads the range from the query string, default 7d', () => {
+    expect(rangeFromQuery(new URLSearchParams(''))).toBe('7d');
+    expect(rangeFromQuery(new URLSearchParams('range=30d'))).toBe('30d');
+    expect(rangeFromQuery(new URLSearchParams('range=1y'))).toBe('7d');
+    expect(rangeFromQuery(new URLSearchParams('from=2026-01-01&to=2026-01-31'))).toBe('custom');
+  });
+  it('clamps funnel widths to 30–100 % of the first step', () => {
+    expect(barWidth(150, 150)).toBe(100);
+    expect(barWidth(75, 150)).toBe(50);
+    expect(barWidth(3, 150)).toBe(30);
+    expect(barWidth(0, 0)).toBe(30);
+  });
+  it('shows rates with one decimal and secondary KPIs as a dash under 100 shoppers', () => {
+    expect(percent(1, 3)).toBe('33.3%');
+    expect(secondaryText(99, 12.5, pp)).toBe('—');
+    expect(secondaryText(100, 12.5, pp)).toBe('+12.5 pp');
+    expect(secondaryText(500, null, pp)).toBe('—');
+    expect(featureLabel('hotspot:h2')).toBe('Hotspot h2');
+  });
+});

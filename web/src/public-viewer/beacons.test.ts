@@ -1,0 +1,76 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startBeacons } from './beacons';
+
+const slug = 'AbCdEfGhIjKlMnOp1234';
+
+interface Sent {
+  v: number;
+  slug: string;
+  viewer: string;
+  events: { t: string; variant?: string; hotspot?: string; ms?: number }[];
+}
+
+function setup(search = '') {
+  window.history.replaceState(null, '', `/v/${slug}${search}`);
+  document.body.innerHTML = `<model-viewer id="viewer"></model-viewer><a class="p3d-buy" href="/v/${slug}/go/l1">Buy</a>`;
+  const sent: Sent[] = [];
+  const viewer = document.getElementById('viewer');
+  const handle = startBeacons({
+    viewer,
+    send: (url, body) => {
+      expect(url).toBe('/t');
+      sent.push(JSON.parse(body) as Sent);
+      return true;
+    },
+  });
+  return { sent, viewer: viewer as HTMLElement, handle };
+}
+
+describe('public viewer beacons', () => {
+  beforeEach(() => {
+    window.localStorage.clear();
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('sends the view at once with a stored first-party viewer id and tags buy links', () => {
+    const { sent } = setup('?variant=v2&utm_source=insta');
+    expect(sent).toHaveLength(1);
+    expect(sent[0].v).toBe(1);
+    expect(sent[0].slug).toBe(slug);
+    expect(sent[0].events).toEqual([expect.objectContaining({ t: 'view', variant: 'v2' })]);
+    expect(sent[0].viewer).toMatch(/^[a-f0-9]{32}$/);
+    expect(window.localStorage.getItem('p3d.viewer')).toBe(sent[0].viewer);
+    expect(document.cookie).toBe('');
+    expect(document.querySelector<HTMLAnchorElement>('a.p3d-buy')?.getAttribute('href')).toBe(
+      `/v/${slug}/go/l1?vid=${sent[0].viewer}`,
+    );
+    // A second page load is the same shopper.
+    const again = setup();
+    expect(again.sent[0].viewer).toBe(sent[0].viewer);
+  });
+
+  it('records the first user camera change, variants and hotspots from the page events', () => {
+    const { sent, viewer, handle } = setup();
+    viewer.dispatchEvent(new CustomEvent('camera-change', { detail: { source: 'none' } }));
+    viewer.dispatchEvent(new CustomEvent('camera-change', { detail: { source: 'user-interaction' } }));
+    viewer.dispatchEvent(new CustomEvent('camera-change', { detail: { source: 'user-interaction' } }));
+    viewer.dispatchEvent(new CustomEvent('p3d:variant', { detail: { variant: 'v3' } }));
+    viewer.dispatchEvent(new CustomEvent('p3d:hotspot', { detail: { hotspot: 'h1' } }));
+    viewer.dispatchEvent(new CustomEvent('p3d:hotspot', { detail: { hotspot: '<img>' } }));
+    handle?.flush();
+    expect(sent[1].events.map((e) => e.t)).toEqual(['interact', 'variant', 'hotspot']);
+  });
+
+  it('sends only the view, under an unstored id, with Do-Not-Track or GPC', () => {
+    Object.defineProperty(navigator, 'globalPrivacyControl', { value: true, configurable: true });
+    const { sent, viewer, handle } = setup();
+    delete (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl;
+    viewer.dispatchEvent(new CustomEvent('camera-change', { detail: { source: 'user-interaction' } }));
+    handle?.flush();
+    expect(sent).toHaveLength(1);
+    expect(sent[0].events.map((e) => e.t)).toEqual(['view']);
+    expect(window.localStorage.getItem('p3d.viewer')).toBeNull();
+  });
+});
