@@ -145,9 +145,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	pages := publish.NewPages(publish.PagesConfig{
 		DB: pool, Store: store, Bucket: blobs.Bucket, Meter: meter, BaseURL: cfg.PublicBaseURL, Log: log,
-		Assets: publish.Assets{Script: viewerAssets.Script, Preload: viewerAssets.Preload, Styles: viewerAssets.Styles},
+		Assets:        publish.Assets{Script: viewerAssets.Script, Preload: viewerAssets.Preload, Styles: viewerAssets.Styles},
 		ProductAssets: publish.Assets{Script: productAssets.Script, Preload: productAssets.Preload, Styles: productAssets.Styles},
-		Brands: publish.AccountBrands{Accounts: accounts, DB: pool},
+		Brands:        publish.AccountBrands{Accounts: accounts, DB: pool},
 	})
 	background, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopBackground()
