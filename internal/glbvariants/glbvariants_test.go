@@ -1,57 +1,19 @@
 package glbvariants
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"math"
 	"testing"
 
-	"github.com/qmuntal/gltf"
 	"github.com/stretchr/testify/require"
 	"gocloud.dev/blob/memblob"
 
+	"github.com/photo3d/photo3d/internal/glbvariants/glbtest"
 	"github.com/photo3d/photo3d/internal/gltfvalidate"
 )
 
-// TestModel builds a small two-part GLB shaped like the reconstructor's:
-// parts "Seat" and "Legs", each with its own textured-less material, and the
-// model's own KHR_materials_variants on the seat (which the builder must
-// replace). Exported to the package's tests only.
-func testModel(t testing.TB) []byte {
-	t.Helper()
-	doc := &gltf.Document{Asset: gltf.Asset{Version: "2.0", Generator: "glbvariants test"}, Scene: gltf.Index(0),
-		Scenes: []*gltf.Scene{{Nodes: []int{0, 1}}}}
-	var bin bytes.Buffer
-	tri := []float32{0, 0, 0, 1, 0, 0, 0, 1, 0}
-	for i, name := range []string{"Seat", "Legs"} {
-		off := bin.Len()
-		for _, f := range tri {
-			_ = binary.Write(&bin, binary.LittleEndian, math.Float32bits(f+float32(i)))
-		}
-		doc.BufferViews = append(doc.BufferViews, &gltf.BufferView{Buffer: 0, ByteOffset: off, ByteLength: 36, Target: gltf.TargetArrayBuffer})
-		lo := float64(i)
-		doc.Accessors = append(doc.Accessors, &gltf.Accessor{BufferView: gltf.Index(i), ComponentType: gltf.ComponentFloat,
-			Type: gltf.AccessorVec3, Count: 3, Min: []float64{lo, lo, lo}, Max: []float64{lo + 1, lo + 1, lo}})
-		c := [4]float64{0.8, 0.2, 0.1, 1}
-		doc.Materials = append(doc.Materials, &gltf.Material{Name: name, PBRMetallicRoughness: &gltf.PBRMetallicRoughness{BaseColorFactor: &c}})
-		prim := &gltf.Primitive{Attributes: gltf.PrimitiveAttributes{gltf.POSITION: i}, Material: gltf.Index(i)}
-		if i == 0 {
-			prim.Extensions = gltf.Extensions{extVariants: map[string]any{"mappings": []map[string]any{{"material": 0, "variants": []int{0}}}}}
-		}
-		doc.Meshes = append(doc.Meshes, &gltf.Mesh{Name: name, Primitives: []*gltf.Primitive{prim}})
-		doc.Nodes = append(doc.Nodes, &gltf.Node{Name: name, Mesh: gltf.Index(i)})
-	}
-	doc.Extensions = gltf.Extensions{extVariants: map[string]any{"variants": []map[string]string{{"name": "Original"}}}}
-	doc.ExtensionsUsed = []string{extVariants}
-	doc.Buffers = []*gltf.Buffer{{ByteLength: bin.Len(), Data: bin.Bytes()}}
-	var out bytes.Buffer
-	enc := gltf.NewEncoder(&out)
-	enc.AsBinary = true
-	require.NoError(t, enc.Encode(doc))
-	return out.Bytes()
-}
+func testModel(t testing.TB) []byte { return glbtest.Model(t) }
 
 func decodeDoc(t *testing.T, glb []byte) map[string]any {
 	t.Helper()

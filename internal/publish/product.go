@@ -53,7 +53,10 @@ func productSnapshot(ctx context.Context, q pgdb.Querier, userID, productID stri
 // settings (created=false). Sharing follows the blueprint rules: a plan that
 // can share publicly (Pro or trial).
 func (s *Service) PublishProduct(ctx context.Context, userID, productID string, set ProductSettings) (Publication, bool, error) {
-	if _, err := uuid.Parse(productID); err != nil {
+	// Another merchant's product is not found, whatever the caller's plan.
+	if p, ok, err := catalog.LoadProduct(ctx, s.db, productID); err != nil {
+		return Publication{}, false, err
+	} else if !ok || p.UserID != userID || p.DeletedAt != nil {
 		return Publication{}, false, errProductNotFound
 	}
 	if err := s.requireSharing(ctx, userID); err != nil {
