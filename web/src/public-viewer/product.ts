@@ -154,6 +154,7 @@ function wireGate(viewer: ProductViewer, data: PageData): void {
   const panel = document.querySelector<HTMLElement>('.p3d-panel');
   stage.hidden = true;
   if (panel) panel.hidden = true;
+  const remembered = `p3d-lead:${data.slug}`;
   const open = () => {
     form.hidden = true;
     stage.hidden = false;
@@ -161,6 +162,11 @@ function wireGate(viewer: ProductViewer, data: PageData): void {
     const src = viewer.dataset.src;
     if (src) viewer.setAttribute('src', src);
   };
+  // One email per visit: reloading or opening another variant's link in this tab does not ask again.
+  if (sessionStorage.getItem(remembered)) {
+    open();
+    return;
+  }
   const fail = (message: string) => {
     error.textContent = message;
     error.hidden = false;
@@ -184,6 +190,7 @@ function wireGate(viewer: ProductViewer, data: PageData): void {
     })
       .then(async (res) => {
         if (res.status === 204) {
+          sessionStorage.setItem(remembered, '1');
           open();
           viewer.dispatchEvent(new CustomEvent('p3d:lead', {}));
           return;
