@@ -137,8 +137,8 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
   await test.step("variant 2's AR file differs from variant 1's", async () => {
     const arHref = await page.locator('#ar-file').getAttribute('href');
     expect(arHref).toBe(`/v/${pub.slug}/ar/v2.glb`);
-    const ar2 = await page.request.get(arHref!);
-    const ar1 = await page.request.get(`/v/${pub.slug}/ar/v1.glb`);
+    const ar2 = await page.request.get(new URL(arHref!, page.url()).href);
+    const ar1 = await page.request.get(new URL(`/v/${pub.slug}/ar/v1.glb`, page.url()).href);
     expect(ar2.status()).toBe(200);
     expect(ar1.status()).toBe(200);
     expect(ar2.headers()['content-type']).toBe('model/gltf-binary');
