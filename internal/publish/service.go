@@ -46,21 +46,26 @@ var (
 
 // Publication is a share link as the merchant sees it.
 type Publication struct {
-	ID            string        `json:"id"`
-	BlueprintID   string        `json:"blueprintId"`
-	Name          string        `json:"name"`
-	Slug          string        `json:"slug"`
-	ShareURL      string        `json:"shareURL"`
-	EmbedURL      string        `json:"embedURL"`
-	EmbedCode     string        `json:"embedCode"`
-	QRURL         string        `json:"qrURL"`
-	Version       int           `json:"version"`
-	LockedVersion int           `json:"lockedVersion"`
-	Status        string        `json:"status"` // live | unpublished
-	Versions      []VersionInfo `json:"versions"`
-	CreatedAt     time.Time     `json:"createdAt"`
-	UpdatedAt     time.Time     `json:"updatedAt"`
-	UnpublishedAt *time.Time    `json:"unpublishedAt,omitempty"`
+	ID             string        `json:"id"`
+	PublicationID  string        `json:"publicationId"` // = ID, the name the product publish answer uses
+	BlueprintID    string        `json:"blueprintId"`
+	ProductID      string        `json:"productId"`
+	RequireEmail   bool          `json:"requireEmail"`
+	AllowDeepLinks bool          `json:"allowDeepLinks"`
+	Locked         bool          `json:"locked"`
+	Name           string        `json:"name"`
+	Slug           string        `json:"slug"`
+	ShareURL       string        `json:"shareURL"`
+	EmbedURL       string        `json:"embedURL"`
+	EmbedCode      string        `json:"embedCode"`
+	QRURL          string        `json:"qrURL"`
+	Version        int           `json:"version"`
+	LockedVersion  int           `json:"lockedVersion"`
+	Status         string        `json:"status"` // live | unpublished
+	Versions       []VersionInfo `json:"versions"`
+	CreatedAt      time.Time     `json:"createdAt"`
+	UpdatedAt      time.Time     `json:"updatedAt"`
+	UnpublishedAt  *time.Time    `json:"unpublishedAt,omitempty"`
 	// EmbedOrigins are the sites allowed to frame EmbedURL; empty: any site.
 	EmbedOrigins []string `json:"embedOrigins"`
 }
@@ -142,19 +147,7 @@ func (s *Service) Create(ctx context.Context, userID, blueprintID string) (Publi
 		if !bp.Completed {
 			return errStillBuilding
 		}
-		snap, err := bp.Snapshot.asMap()
-		if err != nil {
-			return err
-		}
-		slug, err := newSlug()
-		if err != nil {
-			return err
-		}
-		id = uuid.NewString()
-		now := s.now().UTC()
-		_, err = s.store.Append(ctx, tx, stream(id), 0,
-			events.PublicationCreated{PublicationID: id, UserID: userID, BlueprintID: blueprintID, Slug: slug, At: now},
-			events.PublicationVersioned{PublicationID: id, Version: 1, Snapshot: snap, At: now})
+		id, err = s.createLink(ctx, tx, events.PublicationCreated{UserID: userID, BlueprintID: blueprintID}, bp.Snapshot)
 		created = err == nil
 		return err
 	})
@@ -171,6 +164,29 @@ func (s *Service) Create(ctx context.Context, userID, blueprintID string) (Publi
 	}
 	p, err := s.Get(ctx, userID, id)
 	return p, created, err
+}
+
+// createLink appends a new publication: created (its id, slug and time are
+// filled in here), version 1 of snap, then the events more builds for the new
+// id (a product's settings). One append: the link exists whole or not at all.
+func (s *Service) createLink(ctx context.Context, tx pgx.Tx, created events.PublicationCreated, snap Snapshot,
+	more ...func(id string, at time.Time) events.Event) (string, error) {
+	m, err := snap.asMap()
+	if err != nil {
+		return "", err
+	}
+	slug, err := newSlug()
+	if err != nil {
+		return "", err
+	}
+	id, now := uuid.NewString(), s.now().UTC()
+	created.PublicationID, created.Slug, created.At = id, slug, now
+	evs := []events.Event{created, events.PublicationVersioned{PublicationID: id, Version: 1, Snapshot: m, At: now}}
+	for _, f := range more {
+		evs = append(evs, f(id, now))
+	}
+	_, err = s.store.Append(ctx, tx, stream(id), 0, evs...)
+	return id, err
 }
 
 // Get returns one of the user's publications (live or unpublished).
@@ -235,17 +251,7 @@ func (s *Service) NewVersion(ctx context.Context, userID, id string) (Publicatio
 		if err != nil {
 			return err
 		}
-		bp, exists, err := loadBlueprint(ctx, s.store, tx, r.BlueprintID)
-		if err != nil {
-			return err
-		}
-		if !exists || bp.Deleted {
-			return errBlueprintNotFound
-		}
-		if !bp.Completed {
-			return errStillBuilding
-		}
-		snap, err := bp.Snapshot.asMap()
+		snap, err := s.currentSnapshot(ctx, tx, r)
 		if err != nil {
 			return err
 		}
@@ -256,6 +262,29 @@ func (s *Service) NewVersion(ctx context.Context, userID, id string) (Publicatio
 		return Publication{}, err
 	}
 	return s.Get(ctx, userID, id)
+}
+
+// currentSnapshot is what a new version of r freezes: its product's or its
+// blueprint's state now.
+func (s *Service) currentSnapshot(ctx context.Context, tx pgx.Tx, r record) (map[string]any, error) {
+	if r.ProductID != "" {
+		snap, err := productSnapshot(ctx, tx, r.UserID, r.ProductID)
+		if err != nil {
+			return nil, err
+		}
+		return snap.asMap()
+	}
+	bp, exists, err := loadBlueprint(ctx, s.store, tx, r.BlueprintID)
+	if err != nil {
+		return nil, err
+	}
+	if !exists || bp.Deleted {
+		return nil, errBlueprintNotFound
+	}
+	if !bp.Completed {
+		return nil, errStillBuilding
+	}
+	return bp.Snapshot.asMap()
 }
 
 // Lock pins the link to one version while edits continue; version 0 unlocks,
@@ -361,7 +390,8 @@ func EmbedCode(embedURL, name string) string {
 func (s *Service) view(r record, vs []versionRow) Publication {
 	links := LinksFor(s.baseURL, r.Slug)
 	p := Publication{
-		ID: r.ID, BlueprintID: r.BlueprintID, Slug: r.Slug,
+		ID: r.ID, PublicationID: r.ID, BlueprintID: r.BlueprintID, ProductID: r.ProductID,
+		RequireEmail: r.RequireEmail, AllowDeepLinks: r.AllowDeepLinks, Locked: r.LockedVersion != 0, Slug: r.Slug,
 		ShareURL: links.Share, EmbedURL: links.Embed, QRURL: links.QR,
 		Version: r.CurrentVersion, LockedVersion: r.LockedVersion, Status: "live",
 		Versions: make([]VersionInfo, 0, len(vs)), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
