@@ -2,6 +2,7 @@ package publish
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"embed"
@@ -74,6 +75,12 @@ type PagesConfig struct {
 	// ViewsPerAddress is the ceiling of counted views per client address
 	// per owner per ViewWindow (default 20; viewcount.go).
 	ViewsPerAddress int
+
+	// OnBuyClick and OnLead tell shopper analytics (internal/analytics, which
+	// imports this package) about a buy-link redirect and a captured lead;
+	// nil: not counted. They must not block: the shopper is waiting.
+	OnBuyClick func(r *http.Request, slug, linkURL, variantID string)
+	OnLead     func(r *http.Request, slug, viewerID string)
 }
 
 // Pages serves the public share and embed pages and their assets. It is
@@ -304,7 +311,7 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 		brand.LogoKey = b.LogoKey
 	}
 	tag := assetTag(snap.ModelKey, snap.ThumbnailKey)
-	e := &pageEntry{pubID: r.ID, ownerID: r.UserID, subjectID: r.BlueprintID, slug: slug, modelKey: snap.ModelKey, posterKey: snap.ThumbnailKey,
+	e := &pageEntry{pubID: r.ID, ownerID: r.UserID, subjectID: cmp.Or(r.ProductID, r.BlueprintID), slug: slug, modelKey: snap.ModelKey, posterKey: snap.ThumbnailKey,
 		logoKey: brand.LogoKey, loaded: now, locked: locked != nil, tag: tag, embedOrigins: r.EmbedOrigins}
 
 	links := LinksFor(p.cfg.BaseURL, slug)

@@ -30,6 +30,7 @@ type productEntry struct {
 	variants       []glbvariants.Variant
 	defaultVariant string
 	links          map[string]string // link id → stored URL, the only redirect targets
+	linkVariant    map[string]string // link id → its variant ("" for product-level links)
 	allowDeepLinks bool
 	requireEmail   bool
 	view           pageView // kept to render a deep-linked variant's page on demand
@@ -124,9 +125,10 @@ func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap 
 		cfg = *snap.Config
 	}
 	pe := &productEntry{productID: snap.ProductID, sourceModelKey: snap.ModelKey, links: map[string]string{},
-		allowDeepLinks: allowDeepLinks, requireEmail: requireEmail, variantB: map[string]*[2]pageBody{}}
+		linkVariant: map[string]string{}, allowDeepLinks: allowDeepLinks, requireEmail: requireEmail, variantB: map[string]*[2]pageBody{}}
 	for _, l := range cfg.Links {
 		pe.links[l.ID] = l.URL
+		pe.linkVariant[l.ID] = l.VariantID
 	}
 	pv := &productView{Lighting: cfg.Presets.Lighting, Background: cfg.Presets.Background,
 		BackgroundCol: cfg.Presets.BackgroundColor, CameraOrbit: cfg.Presets.CameraOrbit, Autospin: cfg.Presets.Autospin,
@@ -288,6 +290,9 @@ func (p *Pages) ServeGo(w http.ResponseWriter, r *http.Request, slug, linkID str
 		http.NotFound(w, r)
 		return
 	}
+	if p.cfg.OnBuyClick != nil {
+		p.cfg.OnBuyClick(r, slug, target, e.product.linkVariant[linkID])
+	}
 	w.Header().Set("Cache-Control", "private, no-store")
 	w.Header().Set("Referrer-Policy", "strict-origin")
 	http.Redirect(w, r, target, http.StatusFound)
@@ -331,6 +336,9 @@ func (p *Pages) ServeLead(w http.ResponseWriter, r *http.Request, slug string) {
 		p.now().UTC()); err != nil {
 		p.fail(w, r, err)
 		return
+	}
+	if p.cfg.OnLead != nil {
+		p.cfg.OnLead(r, slug, r.URL.Query().Get("vid"))
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusNoContent)

@@ -94,6 +94,10 @@ export function startBeacons({ viewer, send }: BeaconOptions): { flush: () => vo
   flush();
   if (privateMode) return { flush };
 
+  // Buy links carry the viewer id so the server's click is this shopper's;
+  // the product page script reads it from here for links it renders later
+  // (variant switches) and for the email gate's lead.
+  if (viewer) viewer.dataset.viewerId = id;
   // Buy links carry the viewer id so the server's click is this shopper's.
   document.querySelectorAll<HTMLAnchorElement>('a.p3d-buy').forEach((a) => {
     const url = new URL(a.href, window.location.href);

@@ -68,13 +68,26 @@ function paintChip(a: HTMLElement): void {
   if (COLOR.test(accent)) a.style.setProperty('--chip', accent);
 }
 
+/**
+ * Our URL with the shopper's viewer id (set on #viewer by beacons.ts unless
+ * the shopper opted out of tracking), so the server counts the buy click or
+ * lead as this shopper's.
+ */
+function withViewerId(href: string): string {
+  const id = document.getElementById('viewer')?.dataset.viewerId;
+  if (!id) return href;
+  const url = new URL(href, window.location.href);
+  url.searchParams.set('vid', id);
+  return url.pathname + url.search;
+}
+
 /** Rebuilds the buy buttons with DOM calls (never innerHTML): hrefs are our /go/ redirects. */
 function renderLinks(list: HTMLElement, links: BuyLink[]): void {
   list.replaceChildren(
     ...links.map((l) => {
       const a = document.createElement('a');
       a.className = 'p3d-buy';
-      a.href = l.href;
+      a.href = withViewerId(l.href);
       a.rel = 'nofollow noopener';
       a.target = '_top';
       a.dataset.platform = l.key;
@@ -183,7 +196,7 @@ function wireGate(viewer: ProductViewer, data: PageData): void {
       fail('Please tick the box to agree before continuing.');
       return;
     }
-    void fetch(data.leadUrl, {
+    void fetch(withViewerId(data.leadUrl), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ email: value, consent: true, variantId: viewer.dataset.variant ?? '' }),
