@@ -21,6 +21,7 @@ import {
   type ProductDetail,
 } from './product-rules';
 import { useGetProductQuery, useProductPublicationQuery, usePublishProductMutation, useUpdateProductMutation } from './products-api';
+import { RebuildButton } from './rebuild-button';
 import './products.css';
 
 const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed' } as const;
@@ -110,6 +111,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
             <span className={`status ${BADGE_TONE[p.status]}`} data-testid="product-status">
               {BADGE[p.status]}
             </span>
+            <RebuildButton product={p} onProblem={setProblem} />
             {p.updatedAt && (
               <span className="muted">
                 Updated <time dateTime={p.updatedAt}>{relativeTime(p.updatedAt)}</time>
