@@ -72,6 +72,10 @@ func Timeline(history, publications []loggedEvent) []TimelineEntry {
 			out = append(out, TimelineEntry{Kind: TimelineMoved, Label: "Moved to another catalog", At: ev.At})
 		case events.PublicationCreated:
 			out = append(out, TimelineEntry{Kind: TimelinePublished, Label: "Published", Detail: "/v/" + ev.Slug, At: ev.At, JobID: ev.BlueprintID})
+		default:
+			if at, ok := configuredAt(le.Data); ok {
+				out = addConfigured(out, at)
+			}
 		}
 	}
 	return out
