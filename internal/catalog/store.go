@@ -332,14 +332,6 @@ func (w *whereBuilder) dateAndQuery(p ListParams, createdAt, name string) {
 	}
 }
 
-// listExec runs the list statements as unnamed (unprepared) statements, so
-// every request is planned with its own values: a merchant's id, the ticked
-// statuses, the dates, LIMIT and OFFSET. A cached prepared statement switches
-// to a generic plan after five executions, planned without those values
-// (LIMIT/OFFSET unknown, any merchant's row count); planning these short
-// statements costs a fraction of a millisecond.
-const listExec = pgx.QueryExecModeExec
-
 // pageTotal returns the number of matches. The page was read first: when it
 // holds some rows but fewer than a full page it is the last one, and the
 // total is its offset plus its rows, so the count over every match (the one
@@ -350,7 +342,7 @@ func pageTotal(ctx context.Context, q pgdb.Querier, p ListParams, got int, count
 		return p.Offset() + got, nil
 	}
 	var total int
-	err := q.QueryRow(ctx, countSQL, append([]any{listExec}, args...)...).Scan(&total)
+	err := q.QueryRow(ctx, countSQL, args...).Scan(&total)
 	return total, err
 }
 
@@ -375,7 +367,7 @@ func listProducts(ctx context.Context, q pgdb.Querier, userID string, p ListPara
 	// pages skip index entries, not table rows); only those rows are read.
 	rows, err := q.Query(ctx, `SELECT `+productColumns+` FROM products WHERE id = ANY(ARRAY(
 		SELECT id FROM products WHERE `+w.sql()+` ORDER BY `+order+` LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2)+`))
-		ORDER BY `+order, append([]any{listExec}, append(w.args, p.PageSize, p.Offset())...)...)
+		ORDER BY `+order, append(w.args, p.PageSize, p.Offset())...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list products: %w", err)
 	}
@@ -480,7 +472,7 @@ func listGalleries(ctx context.Context, q pgdb.Querier, userID string, p ListPar
 	n := len(w.args)
 	rows, err := q.Query(ctx, `SELECT `+galleryColumns+galleryFrom+` WHERE `+w.sql()+
 		` ORDER BY `+order+` LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2),
-		append([]any{listExec}, append(w.args, p.PageSize, p.Offset())...)...)
+		append(w.args, p.PageSize, p.Offset())...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list galleries: %w", err)
 	}
