@@ -10,7 +10,8 @@ import { collectErrors, snap, uniqueEmail } from './helpers';
  * the gallery Pro gate on Free and builds a gallery during the trial.
  * Set-up goes through the API; every wait is on what the server reports.
  */
-test.setTimeout(480_000);
+// Two real builds (the first blueprint and the Rebuild step) on a shared, busy machine.
+test.setTimeout(900_000);
 // Generous waits: the first visit of each lazily loaded screen can be slow on a busy machine.
 const expect = baseExpect.configure({ timeout: 30_000 });
 // Date filters are calendar days in the browser's zone; the test compares them with the server's UTC times.
