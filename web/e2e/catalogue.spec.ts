@@ -252,7 +252,7 @@ test('blueprint → product → filters and paging → details → screenshot �
 
   await test.step('Screenshot downloads a PNG of the current view; presets and Embed work', async () => {
     await expect
-      .poll(() => page.evaluate(() => (document.querySelector('model-viewer') as (HTMLElement & { loaded?: boolean }) | null)?.loaded === true), { timeout: 60_000 })
+      .poll(() => page.evaluate(() => (document.querySelector('model-viewer') as (HTMLElement & { loaded?: boolean }) | null)?.loaded === true), { timeout: 180_000 })
       .toBe(true);
     await page.getByRole('button', { name: 'Top-Down' }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Screenshot' }).click()]);
