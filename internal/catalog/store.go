@@ -337,6 +337,20 @@ func (w *whereBuilder) dateAndQuery(p ListParams, createdAt, name string) {
 	}
 }
 
+// pageTotal returns the number of matches. The page was read first: when it
+// holds some rows but fewer than a full page it is the last one, and the
+// total is its offset plus its rows, so the count over every match (the one
+// step that grows with the merchant's catalogue) is skipped. A full page or a
+// page past the end needs the count.
+func pageTotal(ctx context.Context, q pgdb.Querier, p ListParams, got int, countSQL string, args []any) (int, error) {
+	if got > 0 && got < p.PageSize {
+		return p.Offset() + got, nil
+	}
+	var total int
+	err := q.QueryRow(ctx, countSQL, args...).Scan(&total)
+	return total, err
+}
+
 // listProducts filters, sorts and pages in SQL; total counts every match.
 func listProducts(ctx context.Context, q pgdb.Querier, userID string, p ListParams) ([]Product, int, error) {
 	w := &whereBuilder{}
@@ -349,10 +363,6 @@ func listProducts(ctx context.Context, q pgdb.Querier, userID string, p ListPara
 		w.add("catalog_id = ?", p.CatalogID)
 	}
 	w.dateAndQuery(p, "created_at", "name")
-	var total int
-	if err := q.QueryRow(ctx, `SELECT count(*) FROM products WHERE `+w.sql(), w.args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count products: %w", err)
-	}
 	order := "created_at DESC, id DESC"
 	if p.Sort == SortName {
 		order = "lower(name), id"
@@ -366,16 +376,15 @@ func listProducts(ctx context.Context, q pgdb.Querier, userID string, p ListPara
 	if err != nil {
 		return nil, 0, fmt.Errorf("list products: %w", err)
 	}
-	defer rows.Close()
-	out := []Product{}
-	for rows.Next() {
-		pr, err := scanProduct(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, pr)
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Product, error) { return scanProduct(row) })
+	if err != nil {
+		return nil, 0, fmt.Errorf("list products: %w", err)
 	}
-	return out, total, wrap(rows.Err(), "list products")
+	total, err := pageTotal(ctx, q, p, len(out), `SELECT count(*) FROM products WHERE `+w.sql(), w.args)
+	if err != nil {
+		return nil, 0, fmt.Errorf("count products: %w", err)
+	}
+	return out, total, nil
 }
 
 // ownedLiveProducts returns which of ids are the owner's live products.
@@ -461,10 +470,6 @@ func listGalleries(ctx context.Context, q pgdb.Querier, userID string, p ListPar
 		w.add("x.status = ANY(?)", p.Statuses)
 	}
 	w.dateAndQuery(p, "x.created_at", "x.name")
-	var total int
-	if err := q.QueryRow(ctx, `SELECT count(*)`+galleryFrom+` WHERE `+w.sql(), w.args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("count galleries: %w", err)
-	}
 	order := "x.created_at DESC, x.id DESC"
 	if p.Sort == SortName {
 		order = "lower(x.name), x.id"
@@ -476,16 +481,15 @@ func listGalleries(ctx context.Context, q pgdb.Querier, userID string, p ListPar
 	if err != nil {
 		return nil, 0, fmt.Errorf("list galleries: %w", err)
 	}
-	defer rows.Close()
-	out := []Gallery{}
-	for rows.Next() {
-		g, err := scanGallery(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, g)
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Gallery, error) { return scanGallery(row) })
+	if err != nil {
+		return nil, 0, fmt.Errorf("list galleries: %w", err)
 	}
-	return out, total, wrap(rows.Err(), "list galleries")
+	total, err := pageTotal(ctx, q, p, len(out), `SELECT count(*)`+galleryFrom+` WHERE `+w.sql(), w.args)
+	if err != nil {
+		return nil, 0, fmt.Errorf("count galleries: %w", err)
+	}
+	return out, total, nil
 }
 
 // productsByIDs returns the owner's live products among ids, in ids' order.

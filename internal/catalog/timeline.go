@@ -78,6 +78,10 @@ func Timeline(history, publications []loggedEvent) []TimelineEntry {
 			out = append(out, TimelineEntry{Kind: TimelineModelUploaded, Label: "Own model uploaded", Detail: ev.Filename, At: ev.At})
 		case events.PublicationCreated:
 			out = append(out, TimelineEntry{Kind: TimelinePublished, Label: "Published", Detail: "/v/" + ev.Slug, At: ev.At, JobID: ev.BlueprintID})
+		default:
+			if at, ok := configuredAt(le.Data); ok {
+				out = addConfigured(out, at)
+			}
 		}
 	}
 	return out

@@ -10,7 +10,8 @@ import { apiSignUp, collectErrors, snap, uniqueEmail } from './helpers';
  * the gallery Pro gate on Free and builds a gallery during the trial.
  * Set-up goes through the API; every wait is on what the server reports.
  */
-test.setTimeout(480_000);
+// Two real builds (the first blueprint and the Rebuild step) on a shared, busy machine.
+test.setTimeout(900_000);
 // Generous waits: the first visit of each lazily loaded screen can be slow on a busy machine.
 const expect = baseExpect.configure({ timeout: 30_000 });
 // Date filters are calendar days in the browser's zone; the test compares them with the server's UTC times.
@@ -199,6 +200,22 @@ test('blueprint → product → filters and paging → details → screenshot �
     await expect(page.getByRole('dialog', { name: 'Filters' }).getByLabel('Created from')).toHaveValue(created);
     await page.getByRole('button', { name: 'Clear all filters' }).click();
     await expect(page).toHaveURL(/\/workspace\/products$/);
+
+    // Search terms: a part of the name, case-insensitive, sent to the server and kept in the URL.
+    await page.getByRole('searchbox', { name: 'Search products' }).fill('item 0');
+    await page.getByRole('searchbox', { name: 'Search products' }).press('Enter');
+    await expect(page).toHaveURL(/\?q=item\+0$/);
+    await expect(page.getByTestId('range-text')).toHaveText('1–9 of 9');
+    await expect(page.getByTestId('product-card').filter({ hasText: 'Blue Vase' })).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByRole('searchbox', { name: 'Search products' })).toHaveValue('item 0');
+    await expect(page.getByTestId('range-text')).toHaveText('1–9 of 9');
+    await page.getByRole('searchbox', { name: 'Search products' }).fill('no such thing');
+    await page.getByRole('searchbox', { name: 'Search products' }).press('Enter');
+    await expect(page.getByText('No products match your filters')).toBeVisible();
+    await page.getByRole('button', { name: 'Reset filters' }).click();
+    await expect(page).toHaveURL(/\/workspace\/products$/);
+    await expect(page.getByTestId('range-text')).toHaveText('1–10 of 12');
     await snap(page, 'catalogue-04-filters', testInfo);
   });
 
@@ -231,7 +248,7 @@ test('blueprint → product → filters and paging → details → screenshot �
 
   await test.step('Screenshot downloads a PNG of the current view; presets and Embed work', async () => {
     await expect
-      .poll(() => page.evaluate(() => (document.querySelector('model-viewer') as (HTMLElement & { loaded?: boolean }) | null)?.loaded === true), { timeout: 60_000 })
+      .poll(() => page.evaluate(() => (document.querySelector('model-viewer') as (HTMLElement & { loaded?: boolean }) | null)?.loaded === true), { timeout: 180_000 })
       .toBe(true);
     await page.getByRole('button', { name: 'Top-Down' }).click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Screenshot' }).click()]);
@@ -308,8 +325,31 @@ test('blueprint → product → filters and paging → details → screenshot �
     await expect(card.getByText('ceramic')).toBeVisible(); // the cover product's first tag
     await imageLoaded(page, '[data-testid="gallery-card"] img');
     await expect(page.getByTestId('range-text')).toHaveText('1–1 of 1');
+    await page.getByRole('searchbox', { name: 'Search galleries' }).fill('kitchen');
+    await page.getByRole('searchbox', { name: 'Search galleries' }).press('Enter');
+    await expect(page.getByText('No galleries match your filters')).toBeVisible();
+    await page.getByRole('searchbox', { name: 'Search galleries' }).fill('living');
+    await page.getByRole('searchbox', { name: 'Search galleries' }).press('Enter');
+    await expect(page.getByTestId('range-text')).toHaveText('1–1 of 1');
     await card.getByRole('button', { name: 'Manage Living Room' }).click();
     await expect(page).toHaveURL(new RegExp(`/workspace/gallery/${galleryId}$`));
+  });
+
+  await test.step('Rebuild 3D asks first, starts a new build of the same product, which becomes ready again', async () => {
+    await page.goto(`/workspace/product/${first.id}`);
+    await expect(page.getByTestId('product-status')).toHaveText('Ready');
+    await page.getByRole('button', { name: 'Rebuild 3D' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Rebuild 3D?' });
+    await expect(confirm).toContainText('uses one AI credit');
+    await confirm.getByRole('button', { name: 'Rebuild 3D' }).click();
+    // The server answered 202 with a new build; the page follows the product until that build finishes.
+    await expect.poll(async () => (await api.call<{ builds: unknown[] }>('get', `/api/products/${first.id}`)).builds.length).toBe(2);
+    await expect(page.getByTestId('timeline')).toContainText('New build started');
+    await expect
+      .poll(async () => (await api.call<ProductJSON>('get', `/api/products/${first.id}`)).status, { timeout: 150_000, intervals: [1000] })
+      .toBe('ready');
+    await expect(page.getByTestId('product-status')).toHaveText('Ready', { timeout: 30_000 });
+    await expect(page.getByRole('button', { name: 'Rebuild 3D' })).toBeEnabled();
   });
 
   await test.step('an unknown product id shows the not-found state', async () => {

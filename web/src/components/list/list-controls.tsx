@@ -1,8 +1,8 @@
-import { useCallback, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { IconAlert, IconCheck, IconClock } from '../icons';
 import { useDismiss } from '../use-dismiss';
-import { hasFilters, PAGE_SIZES, pageCount, rangeText, SORTS, STATUS_FILTERS, type ItemStatus, type ListQuery, type SortKey } from './list-rules';
+import { cleanSearch, hasFilters, MAX_SEARCH_LENGTH, PAGE_SIZES, pageCount, rangeText, SORTS, STATUS_FILTERS, type ItemStatus, type ListQuery, type SortKey } from './list-rules';
 import './list.css';
 
 const statusIcons = { ready: IconCheck, processing: IconClock, error: IconAlert } as const;
@@ -97,6 +97,78 @@ export function FilterPopover({
           </button>
         </div>
       )}
+    </div>
+  );
+}
+
+/**
+ * Search box: the terms go to the server (q) on Enter or Search, so typing
+ * does not send a request per key; an emptied box shows everything again.
+ * Reset filters elsewhere empties it too.
+ */
+export function SearchBox({ value, label, onSearch }: { value: string; label: string; onSearch: (q: string) => void }) {
+  const id = useId();
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const q = cleanSearch(text);
+    setText(q);
+    if (q !== value) onSearch(q);
+  };
+  return (
+    <form className="list-search" role="search" onSubmit={submit}>
+      <label htmlFor={id} className="visually-hidden">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="search"
+        value={text}
+        maxLength={MAX_SEARCH_LENGTH}
+        placeholder={label}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (e.target.value === '' && value !== '') onSearch('');
+        }}
+      />
+      <button type="submit" className="btn btn--secondary btn--sm">
+        Search
+      </button>
+    </form>
+  );
+}
+
+/** The toolbar My Products and My Gallery share: filter popover, search box, sort menu. */
+export function ListToolbar({
+  query,
+  onChange,
+  onClear,
+  searchLabel,
+}: {
+  query: ListQuery;
+  onChange: (change: Partial<ListQuery>) => void;
+  onClear: () => void;
+  searchLabel: string;
+}) {
+  return (
+    <div className="list-toolbar">
+      <FilterPopover query={query} onChange={onChange} onClear={onClear} />
+      <SearchBox value={query.q} label={searchLabel} onSearch={(q) => onChange({ q })} />
+      <span className="list-toolbar__spacer" />
+      <SortSelect value={query.sort} onChange={(sort) => onChange({ sort })} />
+    </div>
+  );
+}
+
+/** An empty list: icon, title, optional text and the actions that get the merchant going again. */
+export function EmptyState({ testId, icon, title, text, children }: { testId?: string; icon: ReactNode; title: string; text?: ReactNode; children?: ReactNode }) {
+  return (
+    <div className="card empty-state" data-testid={testId}>
+      {icon}
+      <p className="empty-state__title">{title}</p>
+      {text && <p className="muted">{text}</p>}
+      {children && <div>{children}</div>}
     </div>
   );
 }

@@ -40,9 +40,9 @@ describe('page math', () => {
 
 describe('filters ↔ URL query', () => {
   it('round-trips every field and leaves defaults out of the URL', () => {
-    const q = { status: ['processing', 'error'] as const, from: '2026-03-01', to: '2026-03-31', sort: 'name' as const, page: 2, pageSize: 20 };
+    const q = { status: ['processing', 'error'] as const, from: '2026-03-01', to: '2026-03-31', sort: 'name' as const, page: 2, pageSize: 20, q: 'oak chair' };
     const params = toSearchParams({ ...q, status: [...q.status] });
-    expect(params.toString()).toBe('status=processing%2Cerror&from=2026-03-01&to=2026-03-31&sort=name&page=2&pageSize=20');
+    expect(params.toString()).toBe('status=processing%2Cerror&from=2026-03-01&to=2026-03-31&q=oak+chair&sort=name&page=2&pageSize=20');
     expect(parseListQuery(params)).toEqual({ ...q, status: ['processing', 'error'] });
     expect(toSearchParams(DEFAULT_QUERY).toString()).toBe('');
   });
@@ -51,6 +51,9 @@ describe('filters ↔ URL query', () => {
     const q = parseListQuery(new URLSearchParams('status=ready,deleted,<script>&from=2026-02-30&to=yesterday&sort=price&page=-2&pageSize=1000'));
     expect(q).toEqual({ ...DEFAULT_QUERY, status: ['ready'] });
     expect(parseListQuery(new URLSearchParams('page=2.5')).page).toBe(1);
+    // Search terms are trimmed and cut to what the server accepts (200 characters), never refused.
+    expect(parseListQuery(new URLSearchParams(`q=${encodeURIComponent('  oak  ')}`)).q).toBe('oak');
+    expect(parseListQuery(new URLSearchParams(`q=${'é'.repeat(250)}`)).q).toHaveLength(200);
   });
 
   it('keeps status in spec order whatever the URL order', () => {
@@ -58,15 +61,17 @@ describe('filters ↔ URL query', () => {
   });
 
   it('sends the API only what is set; no status ticked means all', () => {
-    expect(toApiParams(DEFAULT_QUERY, 'Asia/Kolkata')).toEqual({ status: undefined, from: undefined, to: undefined, tz: undefined, sort: 'newest', page: 1, pageSize: 10 });
+    expect(toApiParams(DEFAULT_QUERY, 'Asia/Kolkata')).toEqual({ status: undefined, from: undefined, to: undefined, tz: undefined, q: undefined, sort: 'newest', page: 1, pageSize: 10 });
+    expect(toApiParams({ ...DEFAULT_QUERY, q: 'oak' })).toMatchObject({ q: 'oak', tz: undefined });
     expect(toApiParams({ ...DEFAULT_QUERY, status: ['ready', 'error'], from: '2026-01-02' }, 'Asia/Kolkata')).toMatchObject({ status: 'ready,error', from: '2026-01-02', tz: 'Asia/Kolkata' });
   });
 
   it('clear all filters keeps sort and page size', () => {
-    const q = { status: ['ready' as const], from: '2026-01-01', to: '2026-01-31', sort: 'name' as const, page: 3, pageSize: 30 };
+    const q = { status: ['ready' as const], from: '2026-01-01', to: '2026-01-31', sort: 'name' as const, page: 3, pageSize: 30, q: 'oak' };
     expect(hasFilters(q)).toBe(true);
+    expect(hasFilters({ ...DEFAULT_QUERY, q: 'oak' })).toBe(true);
     const c = clearFilters(q);
-    expect(c).toEqual({ status: [], from: '', to: '', sort: 'name', page: 1, pageSize: 30 });
+    expect(c).toEqual({ status: [], from: '', to: '', q: '', sort: 'name', page: 1, pageSize: 30 });
     expect(hasFilters(c)).toBe(false);
   });
 });

@@ -31,9 +31,19 @@ export interface ListQuery {
   sort: SortKey;
   page: number;
   pageSize: number;
+  /** Search terms: a case-insensitive part of the name (the server's q); '' when unset. */
+  q: string;
 }
 
-export const DEFAULT_QUERY: ListQuery = { status: [], from: '', to: '', sort: 'newest', page: 1, pageSize: DEFAULT_PAGE_SIZE };
+export const DEFAULT_QUERY: ListQuery = { status: [], from: '', to: '', sort: 'newest', page: 1, pageSize: DEFAULT_PAGE_SIZE, q: '' };
+
+/** The server refuses longer search terms (GET /products q ≤ 200 characters). */
+export const MAX_SEARCH_LENGTH = 200;
+
+/** Search terms as the server takes them: trimmed, at most MAX_SEARCH_LENGTH characters. */
+export function cleanSearch(s: string | null | undefined): string {
+  return Array.from((s ?? '').trim()).slice(0, MAX_SEARCH_LENGTH).join('').trim();
+}
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -52,7 +62,7 @@ export function parseListQuery(params: URLSearchParams): ListQuery {
   const pageSize = (PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE;
   const p = Number(params.get('page'));
   const page = Number.isInteger(p) && p >= 1 ? p : 1;
-  return { status, from: validDate(params.get('from')), to: validDate(params.get('to')), sort, page, pageSize };
+  return { status, from: validDate(params.get('from')), to: validDate(params.get('to')), sort, page, pageSize, q: cleanSearch(params.get('q')) };
 }
 
 /** Writes the list state to a URL query, leaving defaults out so plain links stay plain. */
@@ -61,6 +71,7 @@ export function toSearchParams(q: ListQuery): URLSearchParams {
   if (q.status.length) out.set('status', q.status.join(','));
   if (q.from) out.set('from', q.from);
   if (q.to) out.set('to', q.to);
+  if (q.q) out.set('q', q.q);
   if (q.sort !== 'newest') out.set('sort', q.sort);
   if (q.page !== 1) out.set('page', String(q.page));
   if (q.pageSize !== DEFAULT_PAGE_SIZE) out.set('pageSize', String(q.pageSize));
@@ -87,6 +98,7 @@ export function toApiParams(q: ListQuery, tz: string | undefined = browserTimeZo
     from: q.from || undefined,
     to: q.to || undefined,
     tz: dated ? tz : undefined,
+    q: q.q || undefined,
     sort: q.sort,
     page: q.page,
     pageSize: q.pageSize,
@@ -104,12 +116,12 @@ export function updateQuery(q: ListQuery, change: Partial<ListQuery>): ListQuery
 }
 
 export function hasFilters(q: ListQuery): boolean {
-  return q.status.length > 0 || q.from !== '' || q.to !== '';
+  return q.status.length > 0 || q.from !== '' || q.to !== '' || q.q !== '';
 }
 
-/** Clears status and dates (Clear all filters / Reset filters); sort and page size stay. */
+/** Clears status, dates and search terms (Clear all filters / Reset filters); sort and page size stay. */
 export function clearFilters(q: ListQuery): ListQuery {
-  return { ...q, status: [], from: '', to: '', page: 1 };
+  return { ...q, status: [], from: '', to: '', q: '', page: 1 };
 }
 
 /** Number of pages; an empty list still has one page so "Page 1 of 1" reads sensibly. */

@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconBox } from '../../components/icons';
-import { Pagination, StatusIcon } from '../../components/list/list-controls';
+import { EmptyState, Pagination, StatusIcon } from '../../components/list/list-controls';
 import { useClampPage, useListQuery } from '../../components/list/use-list-query';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
@@ -54,13 +54,15 @@ export default function CatalogPage() {
       {loadingProducts ? (
         <LoadingScreen />
       ) : items.length === 0 ? (
-        <div className="card empty-state">
-          <IconBox size={40} />
-          <p className="empty-state__title">No Products Yet</p>
-          <p className="muted">
-            Move a product here from its page, or <Link to="/workspace/products">add a product</Link>.
-          </p>
-        </div>
+        <EmptyState
+          icon={<IconBox size={40} />}
+          title="No Products Yet"
+          text={
+            <>
+              Move a product here from its page, or <Link to="/workspace/products">add a product</Link>.
+            </>
+          }
+        />
       ) : mode === 'grid' ? (
         <ul className="card-grid" aria-label="Products">
           {items.map((p) => (

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconBox } from '../../components/icons';
+import { EmptyState } from '../../components/list/list-controls';
 import '../../components/list/list.css';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
@@ -41,11 +42,7 @@ export default function CatalogsPage() {
       {isLoading ? (
         <LoadingScreen />
       ) : items.length === 0 && !error ? (
-        <div className="card empty-state">
-          <IconBox size={40} />
-          <p className="empty-state__title">No Catalogs Yet</p>
-          <p className="muted">Your default catalog is created with your first product. You can also create one now.</p>
-        </div>
+        <EmptyState icon={<IconBox size={40} />} title="No Catalogs Yet" text="Your default catalog is created with your first product. You can also create one now." />
       ) : (
         <>
           <div className="list-toolbar">

@@ -1,7 +1,7 @@
 import { useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconGallery } from '../../components/icons';
-import { FilterPopover, ItemCard, Pagination, SortSelect } from '../../components/list/list-controls';
+import { EmptyState, ItemCard, ListToolbar, Pagination } from '../../components/list/list-controls';
 import { useClampPage, useListQuery } from '../../components/list/use-list-query';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
@@ -43,24 +43,16 @@ export default function GalleriesPage() {
         <ProGate sub={sub} />
       ) : (
         <>
-          <div className="list-toolbar">
-            <FilterPopover query={query} onChange={change} onClear={clear} />
-            <span className="list-toolbar__spacer" />
-            <SortSelect value={query.sort} onChange={(sort) => change({ sort })} />
-          </div>
+          <ListToolbar query={query} onChange={change} onClear={clear} searchLabel="Search galleries" />
           {error && <Alert tone="error">{errorMessage(error, 'Your galleries could not be loaded.')}</Alert>}
           {isLoading ? (
             <LoadingScreen />
           ) : items.length === 0 && !error ? (
-            <div className="card empty-state" data-testid="galleries-empty">
-              <IconGallery size={40} />
-              <p className="empty-state__title">{EMPTY_TITLE}</p>
-              <div>
-                <button type="button" className="btn btn--secondary" onClick={clear}>
-                  Reset filters
-                </button>
-              </div>
-            </div>
+            <EmptyState testId="galleries-empty" icon={<IconGallery size={40} />} title={EMPTY_TITLE}>
+              <button type="button" className="btn btn--secondary" onClick={clear}>
+                Reset filters
+              </button>
+            </EmptyState>
           ) : (
             <ul className="card-grid" aria-label="Galleries" aria-busy={isFetching}>
               {items.map((g) => (

@@ -22,6 +22,7 @@ import {
 } from './product-rules';
 import { useGetProductQuery, useProductPublicationQuery, usePublishProductMutation, useUpdateProductMutation } from './products-api';
 import { EmbedOriginsField } from './embed-origins-field';
+import { RebuildButton } from './rebuild-button';
 import './products.css';
 
 const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed' } as const;
@@ -111,6 +112,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
             <span className={`status ${BADGE_TONE[p.status]}`} data-testid="product-status">
               {BADGE[p.status]}
             </span>
+            <RebuildButton product={p} onProblem={setProblem} />
             {p.updatedAt && (
               <span className="muted">
                 Updated <time dateTime={p.updatedAt}>{relativeTime(p.updatedAt)}</time>

@@ -1,4 +1,5 @@
 import type { ItemStatus } from '../../components/list/list-rules';
+import { errorMessage } from '../../lib/api';
 
 /** A product as GET /api/products and GET /api/products/{id} report it. */
 export interface Product {
@@ -138,4 +139,21 @@ export const CAMERA_PRESETS = [
 export function screenshotFileName(name: string): string {
   const base = name.trim().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60).toLowerCase();
   return `${base || 'product'}-screenshot.png`;
+}
+
+/** Shown when the server refuses a rebuild for lack of AI credit and gives no words of its own. */
+export const REBUILD_NO_CREDIT = 'Not enough AI credits to rebuild. Buy more credits or upgrade your plan on the Subscription page.';
+/** Shown when the server refuses a rebuild because the current build still runs (409). */
+export const REBUILD_STILL_BUILDING = 'This product is still being built. Wait for the build to finish before starting another.';
+
+/**
+ * What to tell the merchant when POST /products/{id}/rebuild is refused: the
+ * server's own message where it sent one; 402 (no credit) also offers the
+ * subscription page.
+ */
+export function rebuildProblem(err: unknown): { message: string; upgrade: boolean } {
+  const status = (err as { status?: unknown } | null)?.status;
+  if (status === 402) return { message: errorMessage(err, REBUILD_NO_CREDIT), upgrade: true };
+  if (status === 409) return { message: errorMessage(err, REBUILD_STILL_BUILDING), upgrade: false };
+  return { message: errorMessage(err, 'The rebuild could not be started. Please try again.'), upgrade: false };
 }

@@ -55,6 +55,12 @@ export const productsApi = api.enhanceEndpoints({ addTagTypes: ['Product', 'Cata
       transformResponse: parseProduct,
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Product', id }, { type: 'Product', id: 'LIST' }, { type: 'Catalog', id: 'LIST' }, 'Gallery', 'Dashboard', 'Search'],
     }),
+    /** Starts a new build of the product's photo (one AI credit; 402 without credit, 409 while a build runs). */
+    rebuildProduct: build.mutation<ProductDetail, string>({
+      query: (id) => ({ url: `/products/${encodeURIComponent(id)}/rebuild`, method: 'POST' }),
+      transformResponse: parseProductDetail,
+      invalidatesTags: (_r, _e, id) => [{ type: 'Product', id }, { type: 'Product', id: 'LIST' }, 'Gallery', 'Subscription', 'Dashboard', 'Search'],
+    }),
     deleteProduct: build.mutation<unknown, string>({
       query: (id) => ({ url: `/products/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: [{ type: 'Product', id: 'LIST' }, { type: 'Catalog', id: 'LIST' }, 'Gallery', 'Subscription', 'Dashboard', 'Search'],
@@ -78,5 +84,5 @@ export const productsApi = api.enhanceEndpoints({ addTagTypes: ['Product', 'Cata
   }),
 });
 
-export const { useProductPublicationQuery, usePublishProductMutation } = productsApi;
+export const { useProductPublicationQuery, usePublishProductMutation, useRebuildProductMutation } = productsApi;
 export const { useListProductsQuery, useGetProductQuery, useCreateProductMutation, useUpdateProductMutation, useDeleteProductMutation } = productsApi;

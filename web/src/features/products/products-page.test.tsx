@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { freeSubscription, trialSubscription } from '../../test/fixtures';
-import { renderRoutes, signIn, stubFetch } from '../../test/render';
+import { jsonResponse, renderRoutes, signIn, stubFetch } from '../../test/render';
 import ProductDetailPage from './product-detail-page';
 import ProductsPage from './products-page';
 
@@ -117,6 +117,33 @@ describe('My Products', () => {
     await waitFor(() => expect(router.state.location.search).toBe('?sort=name'));
   }, 20_000);
 
+  it('search box: the terms go to the server as q and into the URL; emptying the box shows everything', async () => {
+    const { calls } = stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/products': ({ url }) => {
+        const q = (url.searchParams.get('q') ?? '').toLowerCase();
+        const items = [product(1, { name: 'Oak chair' }), product(2, { name: 'Pine table' })].filter((p) => p.name.toLowerCase().includes(q));
+        return { items, total: items.length, page: 1, pageSize: 10 };
+      },
+    });
+    const { router } = render('/workspace/products?page=2');
+    await screen.findByText('Pine table');
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search products' }), '  oak {Enter}');
+    await waitFor(() => expect(router.state.location.search).toBe('?q=oak'));
+    await waitFor(() => expect(screen.queryByText('Pine table')).not.toBeInTheDocument());
+    expect(screen.getByText('Oak chair')).toBeInTheDocument();
+    expect(new URL(calls.at(-1)!.url, 'http://x').searchParams.get('q')).toBe('oak');
+    // No match: the spec's empty state; Reset filters also empties the box.
+    await userEvent.clear(screen.getByRole('searchbox', { name: 'Search products' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search products' }), 'walnut{Enter}');
+    expect(await screen.findByText('No products match your filters')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Reset filters' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(screen.getByRole('searchbox', { name: 'Search products' })).toHaveValue('');
+    await screen.findByText('Pine table');
+  }, 20_000);
+
   it('free plan: shows the notice, and Add product at the limit goes to the subscription page', async () => {
     server(2, freeSubscription({ productsUsed: 2 } as never));
     const { router } = render();
@@ -172,5 +199,60 @@ describe('Product detail', () => {
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]).toEqual({ name: 'Oak Vase', productUrl: 'https://shop.example.com/vase', description: 'Hand turned.', tags: ['walnut'] });
     expect(await screen.findByText('Saved.')).toBeInTheDocument();
+  }, 20_000);
+});
+
+describe('Product rebuild', () => {
+  function rebuildServer(answer: () => unknown, status = 'ready') {
+    let current = product(1, { status });
+    const posts: string[] = [];
+    stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/catalogs': () => ({ items: [] }),
+      'GET /api/publications': () => ({ items: [] }),
+      'GET /api/products/p1': () => ({ ...current, timeline: [] }),
+      'POST /api/products/p1/rebuild': ({ url }) => {
+        posts.push(url.pathname);
+        const out = answer();
+        if (!(out instanceof Response)) current = out as typeof current;
+        return out instanceof Response ? out : { ...current, timeline: [] };
+      },
+    });
+    return posts;
+  }
+
+  it('asks first, then starts a new build: the product shows Processing 3D…', async () => {
+    const posts = rebuildServer(() => product(1, { status: 'processing', jobId: 'j-new', modelUrl: '', thumbnailUrl: '' }));
+    render('/workspace/product/p1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Rebuild 3D' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Rebuild 3D?' });
+    expect(within(dialog).getByText(/uses one AI credit/)).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(posts).toHaveLength(0);
+    await userEvent.click(screen.getByRole('button', { name: 'Rebuild 3D' }));
+    await userEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Rebuild 3D' }));
+    await waitFor(() => expect(screen.getByTestId('product-status')).toHaveTextContent('Processing 3D…'));
+    expect(posts).toEqual(['/api/products/p1/rebuild']);
+    expect(screen.getByRole('button', { name: 'Rebuild 3D' })).toBeDisabled();
+  }, 20_000);
+
+  it('402: says there is no AI credit left and links to the subscription page', async () => {
+    const msg = 'Not enough AI credits. Buy more credits or upgrade your plan on the Subscription page.';
+    rebuildServer(() => jsonResponse({ success: false, error: { code: 'insufficient_credits', message: msg } }, 402), 'error');
+    render('/workspace/product/p1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Retry build' }));
+    await userEvent.click(within(screen.getByRole('alertdialog', { name: 'Retry build?' })).getByRole('button', { name: 'Retry build' }));
+    expect(await screen.findByText(msg)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Upgrade your plan' })).toHaveAttribute('href', '/workspace/subscription');
+    expect(screen.getByTestId('product-status')).toHaveTextContent('Failed');
+  }, 20_000);
+
+  it('409: says a build is still running (no upgrade link)', async () => {
+    rebuildServer(() => jsonResponse({ success: false, error: { code: 'still_building', message: '' } }, 409));
+    render('/workspace/product/p1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Rebuild 3D' }));
+    await userEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Rebuild 3D' }));
+    expect(await screen.findByText('This product is still being built. Wait for the build to finish before starting another.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Upgrade your plan' })).not.toBeInTheDocument();
   }, 20_000);
 });

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconBox } from '../../components/icons';
-import { FilterPopover, Pagination, SortSelect } from '../../components/list/list-controls';
+import { EmptyState, ListToolbar, Pagination } from '../../components/list/list-controls';
 import { hasFilters } from '../../components/list/list-rules';
 import { useClampPage, useListQuery } from '../../components/list/use-list-query';
 import { LoadingScreen } from '../../components/loading-screen';
@@ -57,11 +57,7 @@ export default function ProductsPage() {
         </Alert>
       )}
 
-      <div className="list-toolbar">
-        <FilterPopover query={query} onChange={change} onClear={clear} />
-        <span className="list-toolbar__spacer" />
-        <SortSelect value={query.sort} onChange={(sort) => change({ sort })} />
-      </div>
+      <ListToolbar query={query} onChange={change} onClear={clear} searchLabel="Search products" />
 
       {error && <Alert tone="error">{errorMessage(error, 'Your products could not be loaded.')}</Alert>}
 
@@ -69,27 +65,17 @@ export default function ProductsPage() {
         <LoadingScreen />
       ) : items.length === 0 && !error ? (
         hasFilters(query) ? (
-          <div className="card empty-state" data-testid="products-empty">
-            <IconBox size={40} />
-            <p className="empty-state__title">{EMPTY_TITLE}</p>
-            <p className="muted">{EMPTY_TEXT}</p>
-            <div>
-              <button type="button" className="btn btn--secondary" onClick={clear}>
-                Reset filters
-              </button>
-            </div>
-          </div>
+          <EmptyState testId="products-empty" icon={<IconBox size={40} />} title={EMPTY_TITLE} text={EMPTY_TEXT}>
+            <button type="button" className="btn btn--secondary" onClick={clear}>
+              Reset filters
+            </button>
+          </EmptyState>
         ) : (
-          <div className="card empty-state" data-testid="products-empty">
-            <IconBox size={40} />
-            <p className="empty-state__title">No Products Yet</p>
-            <p className="muted">Add a product from one of your 3D blueprints to start your catalogue.</p>
-            <div>
-              <button type="button" className="btn btn--primary" onClick={onAdd}>
-                Add product
-              </button>
-            </div>
-          </div>
+          <EmptyState testId="products-empty" icon={<IconBox size={40} />} title="No Products Yet" text="Add a product from one of your 3D blueprints to start your catalogue.">
+            <button type="button" className="btn btn--primary" onClick={onAdd}>
+              Add product
+            </button>
+          </EmptyState>
         )
       ) : (
         <ul className="card-grid" aria-label="Products" aria-busy={isFetching}>

@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { Dialog } from '../../components/dialog';
+import type { ActionProblem } from '../blueprints/use-blueprint-actions';
+import { rebuildProblem, type ProductDetail } from './product-rules';
+import { useRebuildProductMutation } from './products-api';
+
+/**
+ * Rebuild (Retry build after a failure): a new build of the product's photo,
+ * attached to the same product. It spends an AI credit, so it asks first;
+ * the server's refusals (no credit left, a build still running) go to the
+ * page's problem alert, worded by the server, with the upgrade link when
+ * credit is the problem.
+ */
+export function RebuildButton({ product: p, onProblem }: { product: ProductDetail; onProblem: (problem: ActionProblem | null) => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const [rebuild, { isLoading }] = useRebuildProductMutation();
+  const label = p.status === 'error' ? 'Retry build' : 'Rebuild 3D';
+
+  const start = async () => {
+    setConfirming(false);
+    onProblem(null);
+    const res = await rebuild(p.id);
+    if ('error' in res && res.error) onProblem(rebuildProblem(res.error));
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn--secondary btn--sm"
+        disabled={isLoading || p.status === 'processing' || !p.jobId}
+        title={p.status === 'processing' ? 'A build is running.' : 'Builds the 3D model again from the photo (one AI credit).'}
+        onClick={() => {
+          onProblem(null);
+          setConfirming(true);
+        }}
+      >
+        {isLoading ? 'Starting…' : label}
+      </button>
+      {confirming && (
+        <Dialog title={`${label}?`} onClose={() => setConfirming(false)} role="alertdialog">
+          <p className="muted">The 3D model of “{p.name}” is built again from its photo. This uses one AI credit, and the product shows Processing 3D… until the new model is ready.</p>
+          <div className="btn-row btn-row--end">
+            <button type="button" className="btn btn--ghost" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+            <button type="button" className="btn btn--primary" onClick={start}>
+              {label}
+            </button>
+          </div>
+        </Dialog>
+      )}
+    </>
+  );
+}
