@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { envMaps } from './scripts/env-maps.mjs';
 
 // The Go API serves the built SPA in production; in development Vite proxies
 // every server-owned path to it so the browser sees one origin.
@@ -12,6 +13,7 @@ const proxied = ['/api', '/v', '/embed', '/blobs'];
 export default defineConfig({
   plugins: [
     react(),
+    envMaps(),
     {
       // emptyOutDir removes the committed dist/.keep that lets `go build` embed
       // dist on a fresh clone (web/embed.go); put it back after every build.

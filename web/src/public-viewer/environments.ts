@@ -1,0 +1,26 @@
+import outdoor from 'virtual:env-map/park';
+import studio from 'virtual:env-map/studio';
+import dramatic from 'virtual:env-map/sunset';
+
+/** The lighting presets a merchant picks (spec §2 Configurator tab), in display order. */
+export const LIGHTING_PRESETS = ['Studio', 'Outdoor', 'Dramatic', 'Neutral'] as const;
+export type Lighting = (typeof LIGHTING_PRESETS)[number];
+
+/**
+ * The <model-viewer environment-image> for a lighting preset. Studio, Outdoor and Dramatic
+ * are CC0 HDRIs from the npm package @pmndrs/assets, bundled by Vite as hashed same-origin
+ * .hdr files (see scripts/env-maps.mjs; never a CDN). Neutral is model-viewer's built-in
+ * 'neutral' environment, which is also what an unknown value gets.
+ */
+export function environmentFor(lighting: string): string {
+  switch (lighting) {
+    case 'Studio':
+      return studio;
+    case 'Outdoor':
+      return outdoor;
+    case 'Dramatic':
+      return dramatic;
+    default:
+      return 'neutral';
+  }
+}
