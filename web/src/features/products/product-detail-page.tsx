@@ -21,26 +21,12 @@ import {
   type ProductDetail,
 } from './product-rules';
 import { useGetProductQuery, useProductPublicationQuery, usePublishProductMutation, useUpdateProductMutation } from './products-api';
+import { COPIED_MS, SAVED_MS, useFlag } from './use-flag';
 import './products.css';
 
 const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed' } as const;
 const BADGE_TONE = { ready: 'status--ready', processing: 'status--processing', error: 'status--error' } as const;
 const POLL_MS = 2000;
-/** Copied shows for 1.2 s (spec §9). */
-const COPIED_MS = 1200;
-/** Saved. shows for 1.6 s (spec §9). */
-const SAVED_MS = 1600;
-
-function useFlag(ms: number): [boolean, () => void] {
-  const [on, setOn] = useState(false);
-  useEffect(() => {
-    if (!on) return;
-    const t = window.setTimeout(() => setOn(false), ms);
-    return () => window.clearTimeout(t);
-  }, [on, ms]);
-  return [on, () => setOn(true)];
-}
-
 function isNotFound(err: unknown): boolean {
   return !!err && typeof err === 'object' && (err as { status?: unknown }).status === 404;
 }

@@ -1,4 +1,5 @@
 import type { ItemStatus } from '../../components/list/list-rules';
+import { parseConfig, type ProductConfig } from './configurator-rules';
 
 /** A product as GET /api/products and GET /api/products/{id} report it. */
 export interface Product {
@@ -28,8 +29,53 @@ export interface TimelineEvent {
   at: string;
 }
 
+/** One build of the product's model; progress/stage are the job's real ones while it runs. */
+export interface Build {
+  jobId: string;
+  status: ItemStatus;
+  failureReason: string;
+  progress: number | null;
+  stage: string;
+}
+
+/** The product's live publication (POST /api/products/{id}/publish). */
+export interface ProductPublication {
+  publicationId: string;
+  slug: string;
+  shareURL: string;
+  embedCode: string;
+  qrURL: string;
+  version: number;
+  requireEmail: boolean;
+  allowDeepLinks: boolean;
+  locked: boolean;
+}
+
 export interface ProductDetail extends Product {
   timeline: TimelineEvent[];
+  /** The original photo (photo products). */
+  photoURL: string | null;
+  source: string;
+  builds: Build[];
+  config: ProductConfig;
+  publication: ProductPublication | null;
+}
+
+export function parsePublication(raw: unknown): ProductPublication | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const r = raw as Record<string, unknown>;
+  const version = typeof r.version === 'number' ? r.version : 0;
+  return {
+    publicationId: str(r.publicationId ?? r.id),
+    slug: str(r.slug),
+    shareURL: str(r.shareURL),
+    embedCode: str(r.embedCode),
+    qrURL: str(r.qrURL),
+    version,
+    requireEmail: r.requireEmail === true,
+    allowDeepLinks: r.allowDeepLinks === true,
+    locked: r.locked === true || (typeof r.lockedVersion === 'number' && r.lockedVersion > 0),
+  };
 }
 
 
@@ -88,6 +134,20 @@ export function parseProductDetail(raw: unknown): ProductDetail {
       const x = (e ?? {}) as Record<string, unknown>;
       return { kind: str(x.kind ?? x.type), label: str(x.label), detail: str(x.detail), at: str(x.at) };
     }),
+    photoURL: strOrNull(r.photoUrl ?? r.photoURL),
+    source: str(r.source),
+    builds: (Array.isArray(r.builds) ? r.builds : []).map((b) => {
+      const x = (b ?? {}) as Record<string, unknown>;
+      return {
+        jobId: str(x.jobId),
+        status: status(x.status),
+        failureReason: str(x.failureReason),
+        progress: typeof x.progress === 'number' && Number.isFinite(x.progress) ? x.progress : null,
+        stage: str(x.stage),
+      };
+    }),
+    config: parseConfig(r),
+    publication: parsePublication(r.publication),
   };
 }
 
