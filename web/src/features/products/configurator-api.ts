@@ -114,10 +114,15 @@ export const configuratorApi = productsApi.enhanceEndpoints({ addTagTypes: ['Che
         items(raw).map((x) => ({ id: str(x.id), email: str(x.email), createdAt: str(x.createdAt), variantId: str(x.variantId) })),
       providesTags: ['Leads'],
     }),
+    deleteLead: build.mutation<unknown, { productId: string; leadId: string }>({
+      query: ({ productId, leadId }) => ({ url: `/products/${enc(productId)}/leads/${enc(leadId)}`, method: 'DELETE' }),
+      invalidatesTags: ['Leads'],
+    }),
   }),
 });
 
 export const {
+  useDeleteLeadMutation,
   useAddVariantMutation,
   useChangeVariantMutation,
   useRemoveVariantMutation,

@@ -21,6 +21,8 @@ import {
   type ProductDetail,
 } from './product-rules';
 import { useGetProductQuery, useProductPublicationQuery, usePublishProductMutation, useUpdateProductMutation } from './products-api';
+import { Configurator } from './configurator';
+import { BuildStatus, LeadsPanel } from './product-extras';
 import { COPIED_MS, SAVED_MS, useFlag } from './use-flag';
 import './products.css';
 
@@ -66,6 +68,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
   const publication = published ?? existing ?? null;
   const [copied, flashCopied] = useFlag(COPIED_MS);
   const [problem, setProblem] = useState<ActionProblem | null>(null);
+  const [panel, setPanel] = useState<'details' | 'configurator'>(() => (new URLSearchParams(window.location.search).get('tab') === 'configurator' ? 'configurator' : 'details'));
 
   /** Publishes through the publications API (idempotent) and copies the link. */
   const share = async (): Promise<typeof publication> => {
@@ -140,13 +143,27 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
       {problem && <ActionProblemAlert problem={problem} />}
       {p.status === 'error' && <Alert tone="error">{p.failureReason || BUILD_FAILED_TEXT}</Alert>}
 
-      <div className="product-detail__layout">
-        <div className="product-detail__viewer">
-          <ViewerPanel product={p} publication={publication} onShare={share} />
-          <Timeline product={p} />
-        </div>
-        <DetailsPanel product={p} />
+      <BuildStatus product={p} />
+      <div className="tabs" role="tablist" aria-label="Product panels">
+        <button type="button" role="tab" aria-selected={panel === 'details'} onClick={() => setPanel('details')}>
+          Product Details
+        </button>
+        <button type="button" role="tab" aria-selected={panel === 'configurator'} onClick={() => setPanel('configurator')}>
+          Configurator
+        </button>
       </div>
+      {panel === 'configurator' ? (
+        <Configurator product={p} />
+      ) : (
+        <div className="product-detail__layout">
+          <div className="product-detail__viewer">
+            <ViewerPanel product={p} publication={publication} onShare={share} />
+            <Timeline product={p} />
+            <LeadsPanel product={p} />
+          </div>
+          <DetailsPanel product={p} />
+        </div>
+      )}
     </div>
   );
 }
