@@ -265,4 +265,38 @@ describe('Add Product wizard', () => {
     await user.click(screen.getByRole('button', { name: 'Done' }));
     expect(router.state.location.pathname).toBe('/workspace/products');
   });
+
+  it('product page: Configurator tab (variants: add, Default not deletable), leads with CSV download', async () => {
+    let variants = detail().variants as Record<string, unknown>[];
+    const { calls } = stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/catalogs': () => ({ items: [], totalCatalogs: 0, totalProducts: 0 }),
+      'GET /api/products/p1': () => detail({ variants }),
+      'GET /api/products/p1/leads': () => ({ items: [{ id: 'ld1', email: 'shopper@example.com', createdAt: '2026-03-02T10:00:00Z', variantId: 'v1' }] }),
+      'GET /api/products/p1/leads.csv': () => new Response('email\nshopper@example.com\n', { status: 200, headers: { 'Content-Type': 'text/csv' } }),
+      'POST /api/products/p1/variants': () => {
+        const v = { id: 'v2', name: 'Variant 2', material: 'original', parts: {}, sku: '', price: null, currency: '' };
+        variants = [...variants, v];
+        return v;
+      },
+    });
+    const createObjectURL = vi.fn(() => 'blob:leads');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    render('/workspace/product/p1');
+    const leads = await screen.findByTestId('leads');
+    expect(leads).toHaveTextContent('shopper@example.com');
+    expect(leads).toHaveTextContent('Default');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/products/p1/leads.csv' && c.headers.get('Authorization') === 'Bearer tok-1')).toBe(true));
+
+    await user.click(screen.getByRole('tab', { name: 'Configurator' }));
+    await user.click(await screen.findByRole('tab', { name: 'Variants' }));
+    const v1 = screen.getByLabelText('Name of v1').closest('li')!;
+    expect(within(v1 as HTMLElement).queryByRole('button', { name: 'Delete' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: '+ Add variant' }));
+    const v2 = (await screen.findByLabelText('Name of v2')).closest('li')!;
+    expect(within(v2 as HTMLElement).getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Variant', { selector: 'select' })).toHaveValue('v2');
+  });
 });
