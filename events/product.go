@@ -94,7 +94,38 @@ type ProductDeleted struct {
 // EventType implements Event.
 func (ProductDeleted) EventType() string { return "product.deleted.v1" }
 
+// ProductPhotoAttached keeps the photo a product is made from (the
+// add-product wizard) and the cutout options the merchant chose for it, so
+// a draft can be built later and every rebuild uses the same cutout.
+type ProductPhotoAttached struct {
+	ProductID  string    `json:"productId"`
+	UploadID   string    `json:"uploadId"`
+	PhotoKey   string    `json:"photoKey"` // the original photo's blob key
+	CleanEdges bool      `json:"cleanEdges"`
+	KeepShadow bool      `json:"keepShadow"`
+	At         time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (ProductPhotoAttached) EventType() string { return "product.photo_attached.v1" }
+
+// ProductModelUploaded makes a merchant's own model (a validated,
+// normalised GLB and its rendered thumbnail) the product's current model.
+type ProductModelUploaded struct {
+	ProductID    string    `json:"productId"`
+	ModelKey     string    `json:"modelKey"`
+	ThumbnailKey string    `json:"thumbnailKey"`
+	Filename     string    `json:"filename"`
+	Bytes        int       `json:"bytes"`
+	Triangles    int       `json:"triangles"`
+	At           time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (ProductModelUploaded) EventType() string { return "product.model_uploaded.v1" }
+
 func productEvents() []Event {
 	return []Event{ProductCreated{}, ProductModelAttached{}, ProductBuildStarted{}, ProductRenamed{},
-		ProductDetailsEdited{}, ProductMoved{}, ProductDeleted{}}
+		ProductDetailsEdited{}, ProductMoved{}, ProductDeleted{},
+		ProductPhotoAttached{}, ProductModelUploaded{}}
 }

@@ -90,7 +90,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	defer blobs.Close()
-	uploads := upload.NewService(pool, store, blobs, cfg.PublicBaseURL)
+	uploads := upload.NewService(pool, store, blobs, cfg.PublicBaseURL).WithRiver(riverClient)
 	credits := subscription.NewService(store, subscription.BillingFor(cfg.BillingProvider))
 	// Daily upload allowance follows the effective plan (a trial counts as Pro).
 	uploads.WithQuota(func(ctx context.Context, userID string) (upload.Quota, error) {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"sync"
 	"time"
 
@@ -89,6 +90,11 @@ func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
 		return nil, 0, nil, err
 	}
 	n++
+	// Background removal for the add-product wizard, on its own queue.
+	if err := river.AddWorkerSafely(w, &upload.CutoutWorker{DB: d.pool, Blobs: blobs, Logger: d.log}); err != nil {
+		return nil, 0, nil, err
+	}
+	n++
 	return w, n, []*river.PeriodicJob{upload.PeriodicCleanup()}, nil
 }
 
@@ -117,6 +123,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		n := 10
 		if q == "reconstruct" {
 			n = max(1, d.cfg.ReconstructWorkers)
+		}
+		if q == upload.QueueCutout {
+			// CPU-bound and short: one slot per core keeps the merchant's wait
+			// at the cutout's own run time.
+			n = max(2, runtime.GOMAXPROCS(0))
 		}
 		queues[q] = river.QueueConfig{MaxWorkers: n}
 	}

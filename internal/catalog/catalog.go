@@ -31,6 +31,8 @@ const (
 	StatusProcessing = "processing"
 	StatusReady      = "ready"
 	StatusError      = "error"
+	// StatusDraft: made from a photo with "Save as draft"; no build yet.
+	StatusDraft = "draft"
 )
 
 // StatusLabel is the card label of spec §4: "3D ready — Configure",
@@ -41,6 +43,8 @@ func StatusLabel(status string) string {
 		return "3D ready — Configure"
 	case StatusError:
 		return "Failed"
+	case StatusDraft:
+		return "Draft"
 	}
 	return "Processing 3D…"
 }
@@ -90,6 +94,11 @@ type Product struct {
 	DeletedAt     *time.Time
 	// Config holds variants, hotspots, links and presets (issue 13).
 	Config Config
+	// The photo a product is made from and its cutout options (wizard).
+	PhotoUploadID string
+	PhotoKey      string
+	CleanEdges    bool
+	KeepShadow    bool
 	// Builds is the build history, oldest first (filled by Fold, not stored).
 	Builds []Build
 }

@@ -103,6 +103,17 @@ func FoldProduct(evs []events.Event) (p Product, ok bool) {
 		case events.ProductDeleted:
 			at := ev.At
 			p.DeletedAt, p.UpdatedAt = &at, ev.At
+		case events.ProductPhotoAttached:
+			p.PhotoUploadID, p.PhotoKey, p.UpdatedAt = ev.UploadID, ev.PhotoKey, ev.At
+			p.CleanEdges, p.KeepShadow = ev.CleanEdges, ev.KeepShadow
+			if p.JobID == "" && p.ModelKey == "" {
+				p.Status = StatusDraft
+			}
+		case events.ProductModelUploaded:
+			// The merchant's own model replaces whatever build was current;
+			// later completions of older builds no longer touch the product.
+			p.JobID, p.Status, p.FailureReason = "", StatusReady, ""
+			p.ModelKey, p.ThumbnailKey, p.Source, p.UpdatedAt = ev.ModelKey, ev.ThumbnailKey, events.ProductSourceUpload, ev.At
 		default:
 			if at, configured := p.Config.apply(e); configured {
 				p.UpdatedAt = at

@@ -27,7 +27,8 @@ func (Projection) Apply(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) e
 		events.ProductDetailsEdited, events.ProductMoved, events.ProductDeleted,
 		events.ProductVariantAdded, events.ProductVariantChanged, events.ProductVariantRemoved,
 		events.ProductHotspotPlaced, events.ProductHotspotMoved, events.ProductHotspotRemoved,
-		events.ProductLinkAdded, events.ProductLinkRemoved, events.ProductPresetsChanged:
+		events.ProductLinkAdded, events.ProductLinkRemoved, events.ProductPresetsChanged,
+		events.ProductPhotoAttached, events.ProductModelUploaded:
 		return refoldProduct(ctx, tx, strings.TrimPrefix(e.StreamID, events.StreamProduct+"-"))
 	case events.GalleryCreated, events.GalleryRenamed, events.GalleryDescribed, events.GalleryProductsSet,
 		events.GalleryCoverChosen, events.GalleryDeleted:

@@ -204,11 +204,11 @@ func ParseListParams(q url.Values) (ListParams, error) {
 		for _, s := range strings.Split(v, ",") {
 			s = strings.TrimSpace(strings.ToLower(s))
 			switch s {
-			case StatusProcessing, StatusReady, StatusError:
+			case StatusProcessing, StatusReady, StatusError, StatusDraft:
 			case "":
 				continue
 			default:
-				return p, fault.Invalidf("invalid_status", "Unknown status %q: use processing, ready or error.", s)
+				return p, fault.Invalidf("invalid_status", "Unknown status %q: use draft, processing, ready or error.", s)
 			}
 			if !seen[s] {
 				seen[s] = true

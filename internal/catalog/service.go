@@ -264,6 +264,11 @@ type NewProduct struct {
 	Name        string
 	CatalogID   string
 	BlueprintID string
+	// From a new photo (photo_products.go): the upload, whether to build now,
+	// and the cutout options chosen in the wizard.
+	UploadID               string
+	Generate               bool
+	CleanEdges, KeepShadow bool
 }
 
 // Products pages the merchant's products.
@@ -280,7 +285,7 @@ func (s *Service) Product(ctx context.Context, userID, id string) (Product, erro
 // the chosen catalog or the default one (created with the first product),
 // within the plan's product limit.
 func (s *Service) CreateProduct(ctx context.Context, userID string, in NewProduct) (Product, error) {
-	if in.BlueprintID == "" {
+	if in.BlueprintID == "" && in.UploadID == "" {
 		return Product{}, ErrBlueprintRequired
 	}
 	id, err := newID()
@@ -299,6 +304,13 @@ func (s *Service) CreateProduct(ctx context.Context, userID string, in NewProduc
 		if err := CheckProductLimit(limit, used); err != nil {
 			return err
 		}
+		if in.BlueprintID == "" {
+			catalogID, err := s.chooseCatalog(ctx, tx, userID, in.CatalogID)
+			if err != nil {
+				return err
+			}
+			return s.createFromPhoto(ctx, tx, userID, id, catalogID, in)
+		}
 		bp, err := job.Lookup(ctx, tx, userID, in.BlueprintID)
 		if err != nil {
 			return err
@@ -310,12 +322,8 @@ func (s *Service) CreateProduct(ctx context.Context, userID string, in NewProduc
 		if name, err = CleanName("product", name); err != nil {
 			return err
 		}
-		catalogID := in.CatalogID
-		if catalogID != "" {
-			if _, err := getCatalog(ctx, tx, userID, catalogID); err != nil {
-				return err
-			}
-		} else if catalogID, err = s.ensureDefault(ctx, tx, userID); err != nil {
+		catalogID, err := s.chooseCatalog(ctx, tx, userID, in.CatalogID)
+		if err != nil {
 			return err
 		}
 		at := s.at()
@@ -414,13 +422,18 @@ func (s *Service) RebuildProduct(ctx context.Context, userID, id string) (Produc
 		if err != nil {
 			return err
 		}
-		if p.JobID == "" {
-			return ErrNoBuild
-		}
 		if p.Status == StatusProcessing {
 			return ErrStillBuilding
 		}
-		jobID, err := s.jobs.Requeue(ctx, tx, userID, p.JobID, p.Name)
+		var jobID string
+		switch {
+		case p.PhotoUploadID != "": // a draft's "Generate 3D now", a photo product's "Retry build"
+			jobID, err = s.buildFromPhoto(ctx, tx, p)
+		case p.JobID != "":
+			jobID, err = s.jobs.Requeue(ctx, tx, userID, p.JobID, p.Name)
+		default:
+			return ErrNoBuild
+		}
 		if err != nil {
 			return err
 		}

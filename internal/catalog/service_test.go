@@ -213,9 +213,10 @@ func TestReplayEqualsIncremental(t *testing.T) {
 	require.NoError(t, s.svc.DeleteGallery(ctx, user, g2.ID))
 	require.NoError(t, s.svc.DeleteProduct(ctx, user, p1.ID))
 	configure(t, s.svc, user, p2.ID)
+	photoProducts(t, s, user) // three more products: draft, draft built later, generated and failed
 
 	before := snapshot(t, s.env.DB.Pool)
-	require.Len(t, before, 2+2+2)
+	require.Len(t, before, 2+5+2)
 	tx, err := s.env.DB.Pool.Begin(ctx)
 	require.NoError(t, err)
 	defer func() { _ = tx.Rollback(ctx) }()

@@ -156,15 +156,19 @@ func upsertProduct(ctx context.Context, tx pgx.Tx, p Product) error {
 	}
 	_, err := tx.Exec(ctx, `
 INSERT INTO products (id, user_id, catalog_id, name, description, product_url, tags, source, job_id, status,
-                      failure_reason, model_key, thumbnail_key, created_at, updated_at, deleted_at, config)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+                      failure_reason, model_key, thumbnail_key, created_at, updated_at, deleted_at, config,
+                      photo_upload_id, photo_key, clean_edges, keep_shadow)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
 ON CONFLICT (id) DO UPDATE SET catalog_id = EXCLUDED.catalog_id, name = EXCLUDED.name,
     description = EXCLUDED.description, product_url = EXCLUDED.product_url, tags = EXCLUDED.tags,
     job_id = EXCLUDED.job_id, status = EXCLUDED.status, failure_reason = EXCLUDED.failure_reason,
     model_key = EXCLUDED.model_key, thumbnail_key = EXCLUDED.thumbnail_key,
-    updated_at = EXCLUDED.updated_at, deleted_at = EXCLUDED.deleted_at, config = EXCLUDED.config`,
+    updated_at = EXCLUDED.updated_at, deleted_at = EXCLUDED.deleted_at, config = EXCLUDED.config,
+    source = EXCLUDED.source, photo_upload_id = EXCLUDED.photo_upload_id, photo_key = EXCLUDED.photo_key,
+    clean_edges = EXCLUDED.clean_edges, keep_shadow = EXCLUDED.keep_shadow`,
 		p.ID, p.UserID, p.CatalogID, p.Name, p.Description, p.ProductURL, p.Tags, p.Source, jobID, p.Status,
-		p.FailureReason, p.ModelKey, p.ThumbnailKey, p.CreatedAt, p.UpdatedAt, p.DeletedAt, p.Config)
+		p.FailureReason, p.ModelKey, p.ThumbnailKey, p.CreatedAt, p.UpdatedAt, p.DeletedAt, p.Config,
+		p.PhotoUploadID, p.PhotoKey, p.CleanEdges, p.KeepShadow)
 	return wrap(err, "save product "+p.ID)
 }
 
@@ -260,12 +264,14 @@ func productIDsInCatalog(ctx context.Context, tx pgx.Tx, catalogID string) ([]st
 // --- products -------------------------------------------------------------
 
 const productColumns = `id, user_id, catalog_id, name, description, product_url, tags, source, coalesce(job_id, ''),
-	status, failure_reason, model_key, thumbnail_key, created_at, updated_at`
+	status, failure_reason, model_key, thumbnail_key, created_at, updated_at,
+	photo_upload_id, photo_key, clean_edges, keep_shadow`
 
 func scanProduct(row pgx.Row) (Product, error) {
 	var p Product
 	err := row.Scan(&p.ID, &p.UserID, &p.CatalogID, &p.Name, &p.Description, &p.ProductURL, &p.Tags, &p.Source,
-		&p.JobID, &p.Status, &p.FailureReason, &p.ModelKey, &p.ThumbnailKey, &p.CreatedAt, &p.UpdatedAt)
+		&p.JobID, &p.Status, &p.FailureReason, &p.ModelKey, &p.ThumbnailKey, &p.CreatedAt, &p.UpdatedAt,
+		&p.PhotoUploadID, &p.PhotoKey, &p.CleanEdges, &p.KeepShadow)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Product{}, ErrProductNotFound
 	}

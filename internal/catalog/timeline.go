@@ -32,6 +32,8 @@ const (
 	TimelineDetails       = "details_edited"
 	TimelineMoved         = "moved"
 	TimelinePublished     = "published"
+	TimelinePhoto         = "photo_added"
+	TimelineModelUploaded = "model_uploaded"
 )
 
 // Timeline turns a product's history (productHistory with job starts) and
@@ -70,6 +72,10 @@ func Timeline(history, publications []loggedEvent) []TimelineEntry {
 			out = append(out, TimelineEntry{Kind: TimelineDetails, Label: "Details edited", At: ev.At})
 		case events.ProductMoved:
 			out = append(out, TimelineEntry{Kind: TimelineMoved, Label: "Moved to another catalog", At: ev.At})
+		case events.ProductPhotoAttached:
+			out = append(out, TimelineEntry{Kind: TimelinePhoto, Label: "Photo added", At: ev.At})
+		case events.ProductModelUploaded:
+			out = append(out, TimelineEntry{Kind: TimelineModelUploaded, Label: "Own model uploaded", Detail: ev.Filename, At: ev.At})
 		case events.PublicationCreated:
 			out = append(out, TimelineEntry{Kind: TimelinePublished, Label: "Published", Detail: "/v/" + ev.Slug, At: ev.At, JobID: ev.BlueprintID})
 		}

@@ -104,6 +104,7 @@ type productDetail struct {
 	Builds   []buildView             `json:"builds"`
 	Timeline []catalog.TimelineEntry `json:"timeline"`
 	configView
+	photoBuildView
 }
 
 func writeProduct(w http.ResponseWriter, r *http.Request, s *catalog.Service, status int, id string) error {
@@ -125,6 +126,9 @@ func writeProduct(w http.ResponseWriter, r *http.Request, s *catalog.Service, st
 		out.Builds = append(out.Builds, buildView{JobID: b.JobID, Status: b.Status, FailureReason: b.Reason,
 			StartedAt: b.StartedAt, FinishedAt: b.FinishedAt})
 	}
+	if out.photoBuildView, err = newPhotoBuildView(r.Context(), s, p); err != nil {
+		return err
+	}
 	if status == http.StatusCreated {
 		w.Header().Set("Location", "/api/products/"+p.ID)
 	}
@@ -136,6 +140,11 @@ type createProductRequest struct {
 	Name        string `json:"name"`
 	CatalogID   string `json:"catalogId"`
 	BlueprintID string `json:"blueprintId"`
+	// From a new photo (the add-product wizard).
+	UploadID   string `json:"uploadId"`
+	Generate   bool   `json:"generate"`
+	CleanEdges bool   `json:"cleanEdges"`
+	KeepShadow bool   `json:"keepShadow"`
 }
 
 // createProduct serves POST /api/products {name, catalogId?, blueprintId}.
@@ -146,7 +155,8 @@ func createProduct(s *catalog.Service) Handler {
 			return err
 		}
 		p, err := s.CreateProduct(r.Context(), currentUser(r), catalog.NewProduct{Name: req.Name, CatalogID: req.CatalogID,
-			BlueprintID: req.BlueprintID})
+			BlueprintID: req.BlueprintID, UploadID: req.UploadID, Generate: req.Generate,
+			CleanEdges: req.CleanEdges, KeepShadow: req.KeepShadow})
 		if err != nil {
 			return err
 		}

@@ -167,6 +167,8 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("POST", "/uploads", createUpload(d.Uploads))
 				priv.Method("POST", "/uploads/content", uploadContent(d.Uploads))
 				priv.Method("GET", "/uploads/{id}/image", uploadImage(d.Uploads, d.Blobs, d))
+				priv.Method("POST", "/uploads/{id}/cutout", requestCutout(d.Uploads))
+				priv.Method("GET", "/uploads/{id}/cutout", getCutout(d.Uploads))
 				priv.Method("POST", "/jobs", createJob(d.Jobs))
 				priv.Method("GET", "/jobs/debug/test", debugTest(d.Jobs, d))
 				priv.Method("GET", "/jobs/debug/inference/{id}", debugInference(d.Jobs, d))

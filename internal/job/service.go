@@ -135,6 +135,17 @@ func (s *Service) Requeue(ctx context.Context, tx pgx.Tx, userID, sourceJobID, n
 	return s.queueTx(ctx, tx, userID, src.UploadID, src.ImageKey, name)
 }
 
+// QueueBuild starts a build of the caller's upload uploadID from imageKey
+// (the photo itself, or the background-removed cutout the merchant chose
+// for it) inside tx, named name: a product made from a new photo appends
+// its own event beside it. Same credit rules as Create.
+func (s *Service) QueueBuild(ctx context.Context, tx pgx.Tx, userID, uploadID, imageKey, name string) (string, error) {
+	if len([]rune(name)) > MaxNameLength {
+		name = string([]rune(name)[:MaxNameLength])
+	}
+	return s.queueTx(ctx, tx, userID, uploadID, imageKey, name)
+}
+
 // Get returns the caller's job (GET /jobs/{id}).
 func (s *Service) Get(ctx context.Context, userID, jobID string) (Job, error) {
 	return Lookup(ctx, s.db, userID, jobID)

@@ -311,6 +311,14 @@ func normaliseGLB(raw []byte, height float64) ([]byte, int, int, error) {
 	if err := selfContained(doc); err != nil {
 		return nil, 0, 0, err
 	}
+	return normaliseDocument(doc, height, "Photo3D remote "+Version)
+}
+
+// normaliseDocument rewrites a checked, self-contained document in the product
+// frame (a root node scales it to height and puts the centre of its base at the
+// origin), adds the variants and Explode animation, and encodes it as GLB. The
+// remote reconstructor's models and merchants' own uploads both pass here.
+func normaliseDocument(doc *gltf.Document, height float64, generator string) ([]byte, int, int, error) {
 	scene := 0
 	if doc.Scene != nil {
 		scene = *doc.Scene
@@ -345,7 +353,7 @@ func normaliseGLB(raw []byte, height float64) ([]byte, int, int, error) {
 	if err := addRemoteExtras(doc, bodyIdx, w.largestMesh); err != nil {
 		return nil, 0, 0, err
 	}
-	gen := "Photo3D remote " + Version
+	gen := generator
 	if doc.Asset.Generator != "" {
 		gen += " (" + doc.Asset.Generator + ")"
 	}

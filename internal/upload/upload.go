@@ -25,6 +25,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/blobstore"
@@ -109,6 +110,7 @@ type Service struct {
 	baseURL string
 	now     func() time.Time
 	quota   QuotaFunc
+	river   *river.Client[pgx.Tx] // queues cutouts (WithRiver)
 }
 
 // NewService builds the service; baseURL is PUBLIC_BASE_URL (public and
@@ -383,6 +385,10 @@ func scanUpload(row pgx.Row) (Upload, error) {
 
 // Get returns the owner's upload; someone else's is ErrNotFound.
 func (s *Service) Get(ctx context.Context, q pgdb.Querier, userID, uploadID string) (Upload, error) {
+	return lookup(ctx, q, userID, uploadID)
+}
+
+func lookup(ctx context.Context, q pgdb.Querier, userID, uploadID string) (Upload, error) {
 	if _, err := uuid.Parse(uploadID); err != nil {
 		return Upload{}, ErrNotFound
 	}

@@ -1,0 +1,119 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/job"
+	"github.com/photo3d/photo3d/internal/reconstruct"
+	"github.com/photo3d/photo3d/internal/upload"
+)
+
+// Products made from a new photo (the add-product wizard): "Save as draft"
+// keeps the photo and its cutout options without building; "Generate 3D now"
+// (at creation, or later on a draft through RebuildProduct) queues a build
+// from the cutout the merchant verified, with the same credit rules as POST
+// /jobs.
+
+// ErrCutoutNotReady refuses a build with cutout options whose cutout has not
+// been made yet: the build must use exactly what the merchant saw.
+var ErrCutoutNotReady = fault.New(fault.Conflict, "cutout_not_ready",
+	"The background-removed photo is not ready yet. Wait for it to appear, then try again.")
+
+// createFromPhoto appends the new product's events for a photo (in the
+// caller's locked transaction): created + photo attached, and when generate
+// is set the build's queued job and its build-started event.
+func (s *Service) createFromPhoto(ctx context.Context, tx pgx.Tx, userID, id, catalogID string, in NewProduct) error {
+	// No blueprint name to fall back on: the wizard's name field is required.
+	name, err := CleanName("product", in.Name)
+	if err != nil {
+		return err
+	}
+	up, err := upload.UsablePhoto(ctx, tx, userID, in.UploadID)
+	if err != nil {
+		return err
+	}
+	at := s.at()
+	evs := []events.Event{
+		events.ProductCreated{ProductID: id, UserID: userID, CatalogID: catalogID, Name: name,
+			Source: events.ProductSourcePhoto, At: at},
+		events.ProductPhotoAttached{ProductID: id, UploadID: up.ID, PhotoKey: up.BlobKey,
+			CleanEdges: in.CleanEdges, KeepShadow: in.KeepShadow, At: at},
+	}
+	if in.Generate {
+		p := Product{UserID: userID, Name: name, PhotoUploadID: up.ID, PhotoKey: up.BlobKey,
+			CleanEdges: in.CleanEdges, KeepShadow: in.KeepShadow}
+		jobID, err := s.buildFromPhoto(ctx, tx, p)
+		if err != nil {
+			return err
+		}
+		evs = append(evs, events.ProductBuildStarted{ProductID: id, JobID: jobID, At: at})
+	}
+	_, err = s.store.Append(ctx, tx, productStream(id), 0, evs...)
+	return err
+}
+
+// chooseCatalog returns the named catalog when it is the merchant's, else
+// the default one (created with the first product).
+func (s *Service) chooseCatalog(ctx context.Context, tx pgx.Tx, userID, catalogID string) (string, error) {
+	if catalogID == "" {
+		return s.ensureDefault(ctx, tx, userID)
+	}
+	_, err := getCatalog(ctx, tx, userID, catalogID)
+	return catalogID, err
+}
+
+// buildFromPhoto queues a build of the product's photo: from the chosen
+// cutout when an option is on (the reconstructor trusts its alpha), else
+// from the photo itself, which the reconstructor segments exactly as the
+// plain cutout did.
+func (s *Service) buildFromPhoto(ctx context.Context, tx pgx.Tx, p Product) (string, error) {
+	imageKey := p.PhotoKey
+	if o := (reconstruct.CutoutOptions{CleanEdges: p.CleanEdges, KeepShadow: p.KeepShadow}); o.CleanEdges || o.KeepShadow {
+		c, err := upload.ReadyCutout(ctx, tx, p.UserID, p.PhotoUploadID, o)
+		if err != nil {
+			return "", ErrCutoutNotReady
+		}
+		imageKey = c.BlobKey
+	}
+	return s.jobs.QueueBuild(ctx, tx, p.UserID, p.PhotoUploadID, imageKey, p.Name)
+}
+
+// BuildProgress is the current build's real progress for the product page
+// and the Building modal: percent 0–100 and the stage ("Queued" while it
+// waits for a worker, then the reconstructor's step names).
+type BuildProgress struct {
+	Progress int
+	Stage    string
+}
+
+// Progress reads the current build's progress from the jobs read model;
+// a product without a running build has none (ok false).
+func (s *Service) Progress(ctx context.Context, p Product) (BuildProgress, bool, error) {
+	if p.JobID == "" || p.Status == StatusDraft {
+		return BuildProgress{}, false, nil
+	}
+	j, err := job.Lookup(ctx, s.db, p.UserID, p.JobID)
+	if errors.Is(err, job.ErrNotFound) {
+		return BuildProgress{}, false, nil // its blueprint was deleted; the product keeps its status
+	}
+	if err != nil {
+		return BuildProgress{}, false, err
+	}
+	stage := j.Step
+	switch {
+	case j.Status == job.StatusQueued:
+		stage = "Queued"
+	case j.Status == job.StatusCompleted:
+		stage = "Ready"
+	case j.Status == job.StatusFailed:
+		stage = "Failed"
+	case stage == "":
+		stage = "Processing"
+	}
+	return BuildProgress{Progress: j.Progress, Stage: stage}, true, nil
+}

@@ -1,0 +1,617 @@
+package reconstruct
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"image"
+	"math"
+	"net/url"
+	"path"
+	"strings"
+	"testing/fstest"
+
+	"github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/modeler"
+)
+
+// A merchant's own model (issue 13, "Own model"): one .glb, or one .gltf with
+// its .bin and image files. Everything in it is hostile until checked: the
+// files are parsed here, every index, count and byte range is checked BEFORE any
+// accessor is read (the glTF library allocates an accessor's declared size up
+// front), URIs may only name files sent with the model, and the result is
+// re-packed as one self-contained GLB in the product frame, like a
+// reconstructed model, with a thumbnail rendered from the geometry.
+
+// MaxModelUploadBytes caps an upload's files together.
+const MaxModelUploadBytes = 50 << 20
+
+// Structural caps of an uploaded model (far above what a product model needs,
+// far below what could exhaust the worker's memory).
+const (
+	maxModelFiles      = 64
+	maxModelTriangles  = 3_000_000
+	maxAccessorCount   = 12_000_000
+	maxModelObjects    = 20_000 // nodes, meshes, accessors, views, materials… each
+	modelThumbnailSide = ThumbnailSize
+)
+
+// ModelFile is one uploaded file: its base name and bytes.
+type ModelFile struct {
+	Name string
+	Data []byte
+}
+
+// ModelError is a refusal the merchant reads (Code is the API error code).
+type ModelError struct {
+	Code    string
+	Message string
+}
+
+func (e *ModelError) Error() string { return e.Message }
+
+func modelErr(code, format string, a ...any) error {
+	return &ModelError{Code: code, Message: fmt.Sprintf(format, a...)}
+}
+
+func corrupt(format string, a ...any) error {
+	return modelErr("model_corrupt", "This file is not a valid glTF model: "+format+".", a...)
+}
+
+// UploadedModel is the packed, normalised model and its thumbnail.
+type UploadedModel struct {
+	GLB       []byte
+	Thumbnail []byte // PNG, long side ≤ ThumbnailSize, transparent background
+	Filename  string // the .glb/.gltf file's name
+	Triangles int
+	Vertices  int
+}
+
+// PrepareUploadedModel validates files as one model and returns it packed as
+// a GLB normalised to height metres (0: DefaultHeightMetres), with a thumbnail.
+// Every refusal is a *ModelError.
+func PrepareUploadedModel(files []ModelFile, height float64) (m *UploadedModel, err error) {
+	defer func() {
+		// Last line of defence: a parser panic on a crafted file is a refusal.
+		if r := recover(); r != nil {
+			m, err = nil, corrupt("%v", r)
+		}
+	}()
+	if !(height > 0) {
+		height = DefaultHeightMetres
+	}
+	main, siblings, err := sortModelFiles(files)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := decodeUploadedModel(main, siblings)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkModelStructure(doc); err != nil {
+		return nil, err
+	}
+	glb, tris, verts, err := normaliseDocument(doc, height, "Photo3D upload "+Version)
+	if err != nil {
+		return nil, corrupt("%v", err)
+	}
+	tri, err := documentTriangles(doc)
+	if err != nil {
+		return nil, corrupt("%v", err)
+	}
+	thumb, err := encodePNG(renderThumbnail(tri, modelThumbnailSide))
+	if err != nil {
+		return nil, err
+	}
+	return &UploadedModel{GLB: glb, Thumbnail: thumb, Filename: main.Name, Triangles: tris, Vertices: verts}, nil
+}
+
+// sortModelFiles finds the one model file and indexes the others by name.
+func sortModelFiles(files []ModelFile) (ModelFile, map[string][]byte, error) {
+	usage := modelErr("model_files", "Upload one .glb file, or one .gltf file together with its .bin and image files.")
+	if len(files) == 0 || len(files) > maxModelFiles {
+		return ModelFile{}, nil, usage
+	}
+	var main []ModelFile
+	siblings := map[string][]byte{}
+	total := 0
+	for _, f := range files {
+		total += len(f.Data)
+		if !safeFileName(f.Name) {
+			return ModelFile{}, nil, modelErr("model_bad_name", "File names may not contain folders or special characters: %q.", f.Name)
+		}
+		switch strings.ToLower(path.Ext(f.Name)) {
+		case ".glb", ".gltf":
+			main = append(main, f)
+		default:
+			siblings[f.Name] = f.Data
+		}
+	}
+	if total > MaxModelUploadBytes {
+		return ModelFile{}, nil, modelErr("model_too_large", "Model files can be at most 50 MB in total.")
+	}
+	if len(main) != 1 {
+		return ModelFile{}, nil, usage
+	}
+	if strings.EqualFold(path.Ext(main[0].Name), ".glb") && len(siblings) > 0 {
+		return ModelFile{}, nil, usage
+	}
+	return main[0], siblings, nil
+}
+
+// safeFileName accepts a plain base name: no folders, no "..", no control or
+// URI-special characters, at most 200 bytes.
+func safeFileName(name string) bool {
+	if name == "" || len(name) > 200 || name == "." || name == ".." || strings.HasPrefix(name, ".") {
+		return false
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(`/\:?#%*"<>|`, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// uriHead is the part of the JSON read before the library decodes anything,
+// so every URI is judged first.
+type uriHead struct {
+	Buffers []struct {
+		URI        string `json:"uri"`
+		ByteLength int64  `json:"byteLength"`
+	} `json:"buffers"`
+	Images []struct {
+		URI string `json:"uri"`
+	} `json:"images"`
+}
+
+// decodeUploadedModel checks the URIs, decodes the document with only the
+// sibling files reachable, embeds sibling images and merges all buffers into
+// the GLB's one binary buffer.
+func decodeUploadedModel(main ModelFile, siblings map[string][]byte) (*gltf.Document, error) {
+	isGLB := strings.EqualFold(path.Ext(main.Name), ".glb")
+	jsonPart := main.Data
+	if isGLB {
+		if err := checkGLBHeader(main.Data); err != nil {
+			return nil, corrupt("bad GLB header")
+		}
+		n := int(binary.LittleEndian.Uint32(main.Data[12:16]))
+		if binary.LittleEndian.Uint32(main.Data[16:20]) != 0x4E4F534A || n > len(main.Data)-20 || n < 2 {
+			return nil, corrupt("bad GLB JSON chunk")
+		}
+		jsonPart = main.Data[20 : 20+n]
+	}
+	var head uriHead
+	if err := json.Unmarshal(jsonPart, &head); err != nil {
+		return nil, corrupt("unreadable JSON")
+	}
+	for i, b := range head.Buffers {
+		if b.ByteLength <= 0 || b.ByteLength > MaxModelUploadBytes {
+			return nil, corrupt("buffer %d has byteLength %d", i, b.ByteLength)
+		}
+		if b.URI == "" && !(isGLB && i == 0) {
+			return nil, corrupt("buffer %d has no data", i)
+		}
+		if err := checkModelURI(b.URI, siblings, true); err != nil {
+			return nil, err
+		}
+	}
+	for _, im := range head.Images {
+		if err := checkModelURI(im.URI, siblings, false); err != nil {
+			return nil, err
+		}
+	}
+	fsys := fstest.MapFS{}
+	for name, data := range siblings {
+		fsys[name] = &fstest.MapFile{Data: data}
+	}
+	doc := new(gltf.Document)
+	if err := gltf.NewDecoderFS(bytes.NewReader(main.Data), fsys).Decode(doc); err != nil {
+		return nil, corrupt("%v", err)
+	}
+	for i, b := range doc.Buffers {
+		if len(b.Data) < b.ByteLength {
+			return nil, corrupt("buffer %d holds %d of its %d bytes", i, len(b.Data), b.ByteLength)
+		}
+	}
+	for i, v := range doc.BufferViews {
+		if v.Buffer < 0 || v.Buffer >= len(doc.Buffers) || v.ByteOffset < 0 || v.ByteLength <= 0 ||
+			v.ByteOffset > doc.Buffers[v.Buffer].ByteLength-v.ByteLength || (v.ByteStride != 0 && (v.ByteStride < 4 || v.ByteStride > 252)) {
+			return nil, corrupt("buffer view %d is out of range", i)
+		}
+	}
+	mergeBuffers(doc)
+	for i, im := range doc.Images {
+		if im.BufferView != nil || im.URI == "" || im.IsEmbeddedResource() {
+			continue
+		}
+		name, _ := url.PathUnescape(im.URI)
+		mime := map[string]string{".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}[strings.ToLower(path.Ext(name))]
+		if mime == "" {
+			return nil, modelErr("model_image_type", "Textures must be PNG or JPEG images: image %d is %q.", i, name)
+		}
+		im.BufferView = gltf.Index(appendBufferView(doc, siblings[name]))
+		im.MimeType, im.URI = mime, ""
+	}
+	return doc, nil
+}
+
+// checkModelURI allows an embedded data: URI, or the exact name of a file sent
+// with the model; anything else (other schemes, folders, "..") is refused.
+func checkModelURI(uri string, siblings map[string][]byte, buffer bool) error {
+	if uri == "" {
+		return nil
+	}
+	if strings.HasPrefix(uri, "data:") {
+		ok := strings.HasPrefix(uri, "data:image/png;base64,") || strings.HasPrefix(uri, "data:image/jpeg;base64,")
+		if buffer {
+			ok = strings.HasPrefix(uri, "data:application/octet-stream;base64,") || strings.HasPrefix(uri, "data:application/gltf-buffer;base64,")
+		}
+		if !ok {
+			return modelErr("model_bad_uri", "The model holds embedded data of an unsupported kind.")
+		}
+		return nil
+	}
+	name, err := url.PathUnescape(uri)
+	if err != nil || strings.Contains(name, ":") || strings.HasPrefix(uri, "//") {
+		return modelErr("model_external_uri", "The model refers to a file outside the upload (%.80q). Only files sent with the model can be used.", uri)
+	}
+	if !safeFileName(name) {
+		return modelErr("model_bad_uri", "The model refers to a file in another folder (%.80q). Put all files side by side and upload them together.", uri)
+	}
+	if _, ok := siblings[name]; !ok {
+		return modelErr("model_missing_file", "The model needs %q, which was not uploaded. Drop the .gltf together with its .bin and texture files.", name)
+	}
+	return nil
+}
+
+// mergeBuffers concatenates every buffer into buffer 0 (the GLB binary chunk
+// holds exactly one) and re-points the views.
+func mergeBuffers(doc *gltf.Document) {
+	var merged []byte
+	offsets := make([]int, len(doc.Buffers))
+	for i, b := range doc.Buffers {
+		for len(merged)%4 != 0 {
+			merged = append(merged, 0)
+		}
+		offsets[i] = len(merged)
+		merged = append(merged, b.Data[:b.ByteLength]...)
+	}
+	for _, v := range doc.BufferViews {
+		v.ByteOffset += offsets[v.Buffer]
+		v.Buffer = 0
+	}
+	doc.Buffers = []*gltf.Buffer{{ByteLength: len(merged), Data: merged}}
+}
+
+func appendBufferView(doc *gltf.Document, data []byte) int {
+	buf := doc.Buffers[0]
+	for len(buf.Data)%4 != 0 {
+		buf.Data = append(buf.Data, 0)
+	}
+	off := len(buf.Data)
+	buf.Data = append(buf.Data, data...)
+	buf.ByteLength = len(buf.Data)
+	doc.BufferViews = append(doc.BufferViews, &gltf.BufferView{Buffer: 0, ByteOffset: off, ByteLength: len(data)})
+	return len(doc.BufferViews) - 1
+}
+
+// checkModelStructure checks every index and byte range the normaliser and
+// renderer will follow, so no read can go out of range or allocate from a
+// forged count.
+func checkModelStructure(doc *gltf.Document) error {
+	for what, n := range map[string]int{"nodes": len(doc.Nodes), "meshes": len(doc.Meshes), "accessors": len(doc.Accessors),
+		"buffer views": len(doc.BufferViews), "materials": len(doc.Materials), "textures": len(doc.Textures),
+		"images": len(doc.Images), "scenes": len(doc.Scenes), "animations": len(doc.Animations), "skins": len(doc.Skins)} {
+		if n > maxModelObjects {
+			return modelErr("model_too_complex", "The model has too many %s (%d).", what, n)
+		}
+	}
+	in := func(i, n int) bool { return i >= 0 && i < n }
+	opt := func(i *int, n int) bool { return i == nil || in(*i, n) }
+	for i, a := range doc.Accessors {
+		size := gltf.SizeOfElement(a.ComponentType, a.Type)
+		if a.Count <= 0 || a.Count > maxAccessorCount || size <= 0 || a.Sparse != nil || a.ByteOffset < 0 {
+			return corrupt("accessor %d is invalid (count %d)", i, a.Count)
+		}
+		if a.BufferView == nil {
+			continue
+		}
+		if !in(*a.BufferView, len(doc.BufferViews)) {
+			return corrupt("accessor %d points at a missing buffer view", i)
+		}
+		v := doc.BufferViews[*a.BufferView]
+		stride := size
+		if v.ByteStride != 0 {
+			stride = v.ByteStride
+		}
+		if int64(a.ByteOffset)+int64(stride)*int64(a.Count-1)+int64(size) > int64(v.ByteLength) {
+			return corrupt("accessor %d reads past its buffer view", i)
+		}
+	}
+	tris := 0
+	for mi, m := range doc.Meshes {
+		for pi, p := range m.Primitives {
+			for _, ai := range p.Attributes {
+				if !in(ai, len(doc.Accessors)) {
+					return corrupt("mesh %d primitive %d uses a missing accessor", mi, pi)
+				}
+			}
+			pos, ok := p.Attributes[gltf.POSITION]
+			if !ok || doc.Accessors[pos].Type != gltf.AccessorVec3 || doc.Accessors[pos].ComponentType != gltf.ComponentFloat {
+				return corrupt("mesh %d primitive %d has no float positions", mi, pi)
+			}
+			if !opt(p.Material, len(doc.Materials)) || !opt(p.Indices, len(doc.Accessors)) {
+				return corrupt("mesh %d primitive %d uses a missing material or accessor", mi, pi)
+			}
+			n := doc.Accessors[pos].Count
+			if p.Indices != nil {
+				ia := doc.Accessors[*p.Indices]
+				if ia.Type != gltf.AccessorScalar || ia.BufferView == nil {
+					return corrupt("mesh %d primitive %d has invalid indices", mi, pi)
+				}
+				idx, err := modeler.ReadIndices(doc, ia, nil)
+				if err != nil {
+					return corrupt("mesh %d primitive %d: %v", mi, pi, err)
+				}
+				for _, x := range idx {
+					if int(x) >= n {
+						return corrupt("mesh %d primitive %d indexes vertex %d of %d", mi, pi, x, n)
+					}
+				}
+				n = len(idx)
+			}
+			if p.Mode == gltf.PrimitiveTriangles {
+				tris += n / 3
+			}
+		}
+	}
+	if tris > maxModelTriangles {
+		return modelErr("model_too_complex", "The model has %d triangles; at most %d can be shown smoothly on phones.", tris, maxModelTriangles)
+	}
+	for i, n := range doc.Nodes {
+		if !opt(n.Mesh, len(doc.Meshes)) || !opt(n.Camera, len(doc.Cameras)) || !opt(n.Skin, len(doc.Skins)) {
+			return corrupt("node %d points at a missing object", i)
+		}
+		for _, c := range n.Children {
+			if !in(c, len(doc.Nodes)) {
+				return corrupt("node %d has a missing child", i)
+			}
+		}
+	}
+	for i, s := range doc.Scenes {
+		for _, n := range s.Nodes {
+			if !in(n, len(doc.Nodes)) {
+				return corrupt("scene %d has a missing node", i)
+			}
+		}
+	}
+	for i, t := range doc.Textures {
+		if !opt(t.Source, len(doc.Images)) || !opt(t.Sampler, len(doc.Samplers)) {
+			return corrupt("texture %d points at a missing image", i)
+		}
+	}
+	for i, im := range doc.Images {
+		if !opt(im.BufferView, len(doc.BufferViews)) {
+			return corrupt("image %d points at a missing buffer view", i)
+		}
+	}
+	for i, m := range doc.Materials {
+		if pbr := m.PBRMetallicRoughness; pbr != nil {
+			for _, t := range []*gltf.TextureInfo{pbr.BaseColorTexture, pbr.MetallicRoughnessTexture} {
+				if t != nil && !in(t.Index, len(doc.Textures)) {
+					return corrupt("material %d uses a missing texture", i)
+				}
+			}
+		}
+		if (m.NormalTexture != nil && (m.NormalTexture.Index == nil || !in(*m.NormalTexture.Index, len(doc.Textures)))) ||
+			(m.OcclusionTexture != nil && (m.OcclusionTexture.Index == nil || !in(*m.OcclusionTexture.Index, len(doc.Textures)))) ||
+			(m.EmissiveTexture != nil && !in(m.EmissiveTexture.Index, len(doc.Textures))) {
+			return corrupt("material %d uses a missing texture", i)
+		}
+	}
+	return nil
+}
+
+// modelTri is one triangle in the model's frame with its material colour.
+type modelTri struct {
+	v   [3][3]float64
+	rgb [3]float64 // linear base colour
+}
+
+// documentTriangles walks the default scene and returns every triangle in
+// world space (the document must have passed checkModelStructure, or be ours).
+func documentTriangles(doc *gltf.Document) ([]modelTri, error) {
+	scene := 0
+	if doc.Scene != nil {
+		scene = *doc.Scene
+	}
+	if scene < 0 || scene >= len(doc.Scenes) {
+		return nil, fmt.Errorf("no scene")
+	}
+	var out []modelTri
+	seen := 0
+	var walk func(ni int, parent [16]float64, depth int) error
+	walk = func(ni int, parent [16]float64, depth int) error {
+		if ni < 0 || ni >= len(doc.Nodes) || depth > 64 {
+			return fmt.Errorf("bad node hierarchy")
+		}
+		if seen++; seen > 100000 {
+			return fmt.Errorf("node graph too large")
+		}
+		n := doc.Nodes[ni]
+		m := mul4(parent, localMatrix(n))
+		if n.Mesh != nil && *n.Mesh >= 0 && *n.Mesh < len(doc.Meshes) {
+			for _, p := range doc.Meshes[*n.Mesh].Primitives {
+				if p.Mode != gltf.PrimitiveTriangles {
+					continue
+				}
+				ai, ok := p.Attributes[gltf.POSITION]
+				if !ok || ai < 0 || ai >= len(doc.Accessors) {
+					continue
+				}
+				pos, err := modeler.ReadPosition(doc, doc.Accessors[ai], nil)
+				if err != nil {
+					return err
+				}
+				var idx []uint32
+				if p.Indices != nil && *p.Indices >= 0 && *p.Indices < len(doc.Accessors) {
+					if idx, err = modeler.ReadIndices(doc, doc.Accessors[*p.Indices], nil); err != nil {
+						return err
+					}
+				} else {
+					idx = make([]uint32, len(pos))
+					for i := range idx {
+						idx[i] = uint32(i)
+					}
+				}
+				rgb := materialColour(doc, p.Material)
+				for t := 0; t+2 < len(idx); t += 3 {
+					var tri modelTri
+					tri.rgb = rgb
+					for k := range 3 {
+						if int(idx[t+k]) >= len(pos) {
+							return fmt.Errorf("index out of range")
+						}
+						tri.v[k] = apply4(m, pos[idx[t+k]])
+					}
+					out = append(out, tri)
+					if len(out) > maxModelTriangles {
+						return fmt.Errorf("too many triangles")
+					}
+				}
+			}
+		}
+		for _, c := range n.Children {
+			if err := walk(c, m, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, n := range doc.Scenes[scene].Nodes {
+		if err := walk(n, identity(), 0); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func materialColour(doc *gltf.Document, mi *int) [3]float64 {
+	rgb := [3]float64{0.8, 0.8, 0.8}
+	if mi == nil || *mi < 0 || *mi >= len(doc.Materials) {
+		return rgb
+	}
+	if pbr := doc.Materials[*mi].PBRMetallicRoughness; pbr != nil && pbr.BaseColorFactor != nil {
+		f := pbr.BaseColorFactor
+		rgb = [3]float64{f[0], f[1], f[2]}
+		if pbr.BaseColorTexture != nil && rgb == [3]float64{1, 1, 1} {
+			rgb = [3]float64{0.8, 0.8, 0.8} // textured: a neutral tone reads better than white
+		}
+	}
+	return rgb
+}
+
+// ModelTriangles returns the triangles of one of our GLBs (a stored product
+// model) in its own frame, for geometric checks such as "the hotspot lies on
+// the surface".
+func ModelTriangles(glb []byte) ([][3][3]float64, error) {
+	doc := new(gltf.Document)
+	if err := gltf.NewDecoder(bytes.NewReader(glb)).Decode(doc); err != nil {
+		return nil, fmt.Errorf("decode model: %w", err)
+	}
+	if err := checkModelStructure(doc); err != nil {
+		return nil, err
+	}
+	tris, err := documentTriangles(doc)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][3][3]float64, len(tris))
+	for i, t := range tris {
+		out[i] = t.v
+	}
+	return out, nil
+}
+
+// renderThumbnail draws the triangles orthographically from the front and a
+// little above (as a shopper first sees the model), flat-shaded with a key
+// light, over transparency, long side side pixels.
+func renderThumbnail(tris []modelTri, side int) *image.NRGBA {
+	const elev = 15 * math.Pi / 180
+	ce, se := math.Cos(elev), math.Sin(elev)
+	view := func(p [3]float64) [3]float64 { // x right, y up, z towards the viewer
+		return [3]float64{p[0], p[1]*ce - p[2]*se, p[2]*ce + p[1]*se}
+	}
+	lo := [2]float64{math.Inf(1), math.Inf(1)}
+	hi := [2]float64{math.Inf(-1), math.Inf(-1)}
+	vt := make([][3][3]float64, len(tris))
+	for i, t := range tris {
+		for k := range 3 {
+			q := view(t.v[k])
+			vt[i][k] = q
+			lo[0], lo[1] = min(lo[0], q[0]), min(lo[1], q[1])
+			hi[0], hi[1] = max(hi[0], q[0]), max(hi[1], q[1])
+		}
+	}
+	w, h := hi[0]-lo[0], hi[1]-lo[1]
+	if len(tris) == 0 || !(w > 0 || h > 0) {
+		return image.NewNRGBA(image.Rect(0, 0, 1, 1))
+	}
+	inner := float64(side) * 0.92
+	scale := inner / max(w, h)
+	iw, ih := max(1, int(math.Ceil(w*scale/0.92))), max(1, int(math.Ceil(h*scale/0.92)))
+	ox, oy := (float64(iw)-w*scale)/2, (float64(ih)-h*scale)/2
+	img := image.NewNRGBA(image.Rect(0, 0, iw, ih))
+	depth := make([]float64, iw*ih)
+	for i := range depth {
+		depth[i] = math.Inf(-1)
+	}
+	light := [3]float64{-0.35, 0.6, 0.72}
+	for i, t := range vt {
+		var s [3][3]float64 // screen x, y (down), depth
+		for k := range 3 {
+			s[k] = [3]float64{ox + (t[k][0]-lo[0])*scale, oy + (hi[1]-t[k][1])*scale, t[k][2]}
+		}
+		e1 := [3]float64{t[1][0] - t[0][0], t[1][1] - t[0][1], t[1][2] - t[0][2]}
+		e2 := [3]float64{t[2][0] - t[0][0], t[2][1] - t[0][1], t[2][2] - t[0][2]}
+		nrm := [3]float64{e1[1]*e2[2] - e1[2]*e2[1], e1[2]*e2[0] - e1[0]*e2[2], e1[0]*e2[1] - e1[1]*e2[0]}
+		l := math.Sqrt(nrm[0]*nrm[0] + nrm[1]*nrm[1] + nrm[2]*nrm[2])
+		if l == 0 {
+			continue
+		}
+		lambert := math.Abs(nrm[0]*light[0]+nrm[1]*light[1]+nrm[2]*light[2]) / l
+		shade := 0.3 + 0.7*lambert
+		var col [3]uint8
+		for k := range 3 {
+			col[k] = uint8(min(255, 255*math.Pow(min(1, max(0, tris[i].rgb[k]*shade)), 1/2.2)+0.5))
+		}
+		x0, x1 := max(0, int(math.Floor(min(s[0][0], s[1][0], s[2][0])))), min(iw-1, int(math.Ceil(max(s[0][0], s[1][0], s[2][0]))))
+		y0, y1 := max(0, int(math.Floor(min(s[0][1], s[1][1], s[2][1])))), min(ih-1, int(math.Ceil(max(s[0][1], s[1][1], s[2][1]))))
+		area := (s[1][0]-s[0][0])*(s[2][1]-s[0][1]) - (s[2][0]-s[0][0])*(s[1][1]-s[0][1])
+		if area == 0 {
+			continue
+		}
+		for y := y0; y <= y1; y++ {
+			py := float64(y) + 0.5
+			for x := x0; x <= x1; x++ {
+				px := float64(x) + 0.5
+				b0 := ((s[1][0]-px)*(s[2][1]-py) - (s[2][0]-px)*(s[1][1]-py)) / area
+				b1 := ((s[2][0]-px)*(s[0][1]-py) - (s[0][0]-px)*(s[2][1]-py)) / area
+				b2 := 1 - b0 - b1
+				if b0 < 0 || b1 < 0 || b2 < 0 {
+					continue
+				}
+				z := b0*s[0][2] + b1*s[1][2] + b2*s[2][2]
+				if z <= depth[y*iw+x] {
+					continue
+				}
+				depth[y*iw+x] = z
+				o := img.Pix[y*img.Stride+4*x:]
+				o[0], o[1], o[2], o[3] = col[0], col[1], col[2], 255
+			}
+		}
+	}
+	return img
+}
