@@ -8,11 +8,13 @@ import "time"
 
 // PublicationCreated makes a blueprint public behind an unguessable slug.
 type PublicationCreated struct {
-	PublicationID string    `json:"publicationId"`
-	UserID        string    `json:"userId"`
-	BlueprintID   string    `json:"blueprintId"`
-	Slug          string    `json:"slug"`
-	At            time.Time `json:"at"`
+	PublicationID string `json:"publicationId"`
+	UserID        string `json:"userId"`
+	BlueprintID   string `json:"blueprintId"`
+	// ProductID is set (and BlueprintID empty) when the subject is a product.
+	ProductID string    `json:"productId,omitempty"`
+	Slug      string    `json:"slug"`
+	At        time.Time `json:"at"`
 }
 
 // EventType implements Event.
@@ -59,7 +61,34 @@ type PublicViewsExhausted struct {
 // EventType implements Event.
 func (PublicViewsExhausted) EventType() string { return "publication.views_exhausted.v1" }
 
+// PublicationSettingsChanged sets a product page's publish toggles: the
+// email gate and whether ?variant= deep links open a variant.
+type PublicationSettingsChanged struct {
+	PublicationID  string    `json:"publicationId"`
+	RequireEmail   bool      `json:"requireEmail"`
+	AllowDeepLinks bool      `json:"allowDeepLinks"`
+	At             time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (PublicationSettingsChanged) EventType() string { return "publication.settings_changed.v1" }
+
+// ProductLeadCaptured records that a shopper left an email at a product
+// page's gate. The address itself is personal data and stays in the leads
+// table, never in the log. It is appended on the publication's stream so a
+// busy page never contends with the merchant's edits of the product.
+type ProductLeadCaptured struct {
+	ProductID     string    `json:"productId"`
+	PublicationID string    `json:"publicationId"`
+	LeadID        string    `json:"leadId"`
+	VariantID     string    `json:"variantId,omitempty"`
+	At            time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (ProductLeadCaptured) EventType() string { return "product.lead_captured.v1" }
+
 func publicationEvents() []Event {
 	return []Event{PublicationCreated{}, PublicationVersioned{}, PublicationLocked{}, PublicationUnpublished{},
-		PublicViewsExhausted{}}
+		PublicViewsExhausted{}, PublicationSettingsChanged{}, ProductLeadCaptured{}}
 }

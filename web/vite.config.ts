@@ -38,6 +38,7 @@ export default defineConfig({
       input: {
         index: 'index.html',
         'public-viewer': 'src/public-viewer/viewer.ts',
+        'public-viewer-product': 'src/public-viewer/product.ts',
       },
     },
   },

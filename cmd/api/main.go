@@ -139,10 +139,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		log.Warn("public pages will render without the 3D viewer script", "err", err)
 	}
+	productAssets, err := web.LookupEntry("src/public-viewer/product.ts")
+	if err != nil {
+		log.Warn("product pages will render with the plain viewer script", "err", err)
+	}
 	pages := publish.NewPages(publish.PagesConfig{
 		DB: pool, Store: store, Bucket: blobs.Bucket, Meter: meter, BaseURL: cfg.PublicBaseURL, Log: log,
-		Assets: publish.Assets{Script: viewerAssets.Script, Preload: viewerAssets.Preload, Styles: viewerAssets.Styles},
-		Brands: publish.AccountBrands{Accounts: accounts, DB: pool},
+		Assets:        publish.Assets{Script: viewerAssets.Script, Preload: viewerAssets.Preload, Styles: viewerAssets.Styles},
+		ProductAssets: publish.Assets{Script: productAssets.Script, Preload: productAssets.Preload, Styles: productAssets.Styles},
+		Brands:        publish.AccountBrands{Accounts: accounts, DB: pool},
 	})
 	background, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopBackground()

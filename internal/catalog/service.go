@@ -447,6 +447,22 @@ func (s *Service) RebuildProduct(ctx context.Context, userID, id string) (Produc
 	return s.Product(ctx, userID, id)
 }
 
+// LoadProduct folds a product from the log whoever owns it (ok=false when
+// the stream does not exist). Publishing reads products this way so that it
+// depends on the event contract, as it does for blueprints, and a public page
+// needs no owner to look one up.
+func LoadProduct(ctx context.Context, q pgdb.Querier, id string) (Product, bool, error) {
+	if _, err := uuid.Parse(id); err != nil {
+		return Product{}, false, nil
+	}
+	les, err := productHistory(ctx, q, id, false)
+	if err != nil {
+		return Product{}, false, err
+	}
+	p, ok := FoldProduct(plain(les))
+	return p, ok, nil
+}
+
 // ProductHistory returns the product with its build history and timeline.
 func (s *Service) ProductHistory(ctx context.Context, userID, id string) (Product, []TimelineEntry, error) {
 	p, err := getProduct(ctx, s.db, userID, id)
@@ -463,7 +479,7 @@ func (s *Service) ProductHistory(ctx context.Context, userID, id string) (Produc
 	for i, b := range p.Builds {
 		jobIDs[i] = b.JobID
 	}
-	pubs, err := publicationsOf(ctx, s.db, userID, jobIDs)
+	pubs, err := publicationsOf(ctx, s.db, userID, id, jobIDs)
 	if err != nil {
 		return Product{}, nil, err
 	}

@@ -105,14 +105,13 @@ ORDER BY 1`, productStream(productID).String(), jobTypes)
 	return scanLogged(rows)
 }
 
-// publicationsOf reads the publication.created events of the given builds.
-func publicationsOf(ctx context.Context, q pgdb.Querier, userID string, jobIDs []string) ([]loggedEvent, error) {
-	if len(jobIDs) == 0 {
-		return nil, nil
-	}
+// publicationsOf reads the publication.created events of the given builds
+// and of the product itself.
+func publicationsOf(ctx context.Context, q pgdb.Querier, userID, productID string, jobIDs []string) ([]loggedEvent, error) {
 	rows, err := q.Query(ctx, `SELECT position, stream_id, type, data, occurred_at FROM events
-		WHERE type = 'publication.created.v1' AND data->>'userId' = $1 AND data->>'blueprintId' = ANY($2) ORDER BY position`,
-		userID, jobIDs)
+		WHERE type = 'publication.created.v1' AND data->>'userId' = $1
+		AND (data->>'blueprintId' = ANY($2) OR data->>'productId' = $3) ORDER BY position`,
+		userID, jobIDs, productID)
 	if err != nil {
 		return nil, fmt.Errorf("read publications: %w", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/glbvariants"
+	"github.com/photo3d/photo3d/internal/publish"
 )
 
 // productView is one product card / list row (GET /products). Thumbnail and
@@ -105,20 +107,34 @@ type productDetail struct {
 	Timeline []catalog.TimelineEntry `json:"timeline"`
 	configView
 	photoBuildView
+	Publication *publish.Publication `json:"publication"` // the live product page, or null
 }
 
-func writeProduct(w http.ResponseWriter, r *http.Request, s *catalog.Service, status int, id string) error {
+// productDeps is what the product detail answer needs: the catalogue, and
+// for issue 13 the product's publication and its variant GLB builder.
+type productDeps struct {
+	*catalog.Service
+	pubs     *publish.Service
+	variants *glbvariants.Cache
+}
+
+func writeProduct(w http.ResponseWriter, r *http.Request, s productDeps, status int, id string) error {
 	p, timeline, err := s.ProductHistory(r.Context(), currentUser(r), id)
 	if err != nil {
 		return err
 	}
-	card, err := newProductView(r.Context(), s, p)
+	card, err := newProductView(r.Context(), s.Service, p)
 	if err != nil {
 		return err
 	}
 	out := productDetail{productView: card, Builds: []buildView{}, Timeline: timeline, configView: newConfigView(p.Config)}
 	if p.Status == catalog.StatusReady {
-		if out.ModelURL, err = s.SignedURL(r.Context(), p.ModelKey); err != nil {
+		if out.ModelURL, err = productModelURL(r.Context(), s, p); err != nil {
+			return err
+		}
+	}
+	if s.pubs != nil {
+		if out.Publication, err = s.pubs.ForProduct(r.Context(), currentUser(r), p.ID); err != nil {
 			return err
 		}
 	}
@@ -126,7 +142,7 @@ func writeProduct(w http.ResponseWriter, r *http.Request, s *catalog.Service, st
 		out.Builds = append(out.Builds, buildView{JobID: b.JobID, Status: b.Status, FailureReason: b.Reason,
 			StartedAt: b.StartedAt, FinishedAt: b.FinishedAt})
 	}
-	if out.photoBuildView, err = newPhotoBuildView(r.Context(), s, p); err != nil {
+	if out.photoBuildView, err = newPhotoBuildView(r.Context(), s.Service, p); err != nil {
 		return err
 	}
 	if status == http.StatusCreated {
@@ -148,7 +164,7 @@ type createProductRequest struct {
 }
 
 // createProduct serves POST /api/products {name, catalogId?, blueprintId}.
-func createProduct(s *catalog.Service) Handler {
+func createProduct(s productDeps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var req createProductRequest
 		if err := DecodeJSON(r, &req); err != nil {
@@ -165,7 +181,7 @@ func createProduct(s *catalog.Service) Handler {
 }
 
 // getProduct serves GET /api/products/{id}.
-func getProduct(s *catalog.Service) Handler {
+func getProduct(s productDeps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		return writeProduct(w, r, s, http.StatusOK, chi.URLParam(r, "id"))
 	}
@@ -180,7 +196,7 @@ type patchProductRequest struct {
 }
 
 // patchProduct serves PATCH /api/products/{id}; absent fields are unchanged.
-func patchProduct(s *catalog.Service) Handler {
+func patchProduct(s productDeps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var req patchProductRequest
 		if err := DecodeJSON(r, &req); err != nil {
@@ -209,7 +225,7 @@ func deleteProduct(s *catalog.Service) Handler {
 
 // rebuildProduct serves POST /api/products/{id}/rebuild: a new build of the
 // product's photo (one AI credit, 402 when none are left).
-func rebuildProduct(s *catalog.Service) Handler {
+func rebuildProduct(s productDeps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		p, err := s.RebuildProduct(r.Context(), currentUser(r), chi.URLParam(r, "id"))
 		if err != nil {

@@ -15,6 +15,10 @@ import (
 // to blunt a scraper.
 const DefaultPublicRateLimit = 600
 
+// LeadRateLimit is email-gate submissions per minute per IP: enough for a
+// shop counter's shared connection, too few to fill a merchant's list with junk.
+const LeadRateLimit = 20
+
 // mountPublicPages adds the shopper-facing pages: no sign-in, rate-limited
 // per IP, every answer HTML or bytes (never the JSON envelope).
 func mountPublicPages(r chi.Router, pages *publish.Pages, perMinute int) {
@@ -53,5 +57,19 @@ func mountPublicPages(r chi.Router, pages *publish.Pages, perMinute int) {
 				pages.ServeQR(w, r, chi.URLParam(r, "slug"))
 			})
 		}
+		// Product pages: per-variant AR files and buy-button redirects.
+		for _, m := range []string{http.MethodGet, http.MethodHead} {
+			pub.MethodFunc(m, "/v/{slug}/ar/{file}", func(w http.ResponseWriter, r *http.Request) {
+				pages.ServeAR(w, r, chi.URLParam(r, "slug"), chi.URLParam(r, "file"))
+			})
+			pub.MethodFunc(m, "/v/{slug}/go/{linkId}", func(w http.ResponseWriter, r *http.Request) {
+				pages.ServeGo(w, r, chi.URLParam(r, "slug"), chi.URLParam(r, "linkId"))
+			})
+		}
+		// The email gate: far fewer submissions per address than page views.
+		pub.With(httprate.Limit(LeadRateLimit, time.Minute, httprate.WithKeyFuncs(httprate.KeyByIP))).
+			Post("/v/{slug}/lead", func(w http.ResponseWriter, r *http.Request) {
+				pages.ServeLead(w, r, chi.URLParam(r, "slug"))
+			})
 	})
 }

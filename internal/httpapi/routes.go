@@ -184,6 +184,7 @@ func NewRouter(d Deps) http.Handler {
 			}
 
 			if d.Catalog != nil {
+				pd := newProductDeps(d)
 				priv.Method("GET", "/catalogs", listCatalogs(d.Catalog))
 				priv.Method("POST", "/catalogs", createCatalog(d.Catalog))
 				priv.Method("GET", "/catalogs/{id}", getCatalog(d.Catalog))
@@ -191,11 +192,11 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("DELETE", "/catalogs/{id}", deleteCatalog(d.Catalog))
 				priv.Method("GET", "/catalogs/{id}/products", catalogProducts(d.Catalog))
 				priv.Method("GET", "/products", listProducts(d.Catalog))
-				priv.Method("POST", "/products", createProduct(d.Catalog))
-				priv.Method("GET", "/products/{id}", getProduct(d.Catalog))
-				priv.Method("PATCH", "/products/{id}", patchProduct(d.Catalog))
+				priv.Method("POST", "/products", createProduct(pd))
+				priv.Method("GET", "/products/{id}", getProduct(pd))
+				priv.Method("PATCH", "/products/{id}", patchProduct(pd))
 				priv.Method("DELETE", "/products/{id}", deleteProduct(d.Catalog))
-				priv.Method("POST", "/products/{id}/rebuild", rebuildProduct(d.Catalog))
+				priv.Method("POST", "/products/{id}/rebuild", rebuildProduct(pd))
 				priv.Method("GET", "/galleries", listGalleries(d.Catalog))
 				priv.Method("POST", "/galleries", createGallery(d.Catalog))
 				priv.Method("GET", "/galleries/{id}", getGallery(d.Catalog))
@@ -212,6 +213,7 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("POST", "/products/{id}/links", addLink(d.Catalog))
 				priv.Method("DELETE", "/products/{id}/links/{linkId}", deleteLink(d.Catalog))
 				priv.Method("PUT", "/products/{id}/presets", putPresets(d.Catalog))
+				mountProductPublishing(priv, pd, d.PublicPages)
 			}
 
 			priv.Method("POST", "/publications", createPublication(d.Publications))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/pgdb"
 )
@@ -19,6 +20,10 @@ type Snapshot struct {
 	ModelKey     string           `json:"modelKey"`
 	ThumbnailKey string           `json:"thumbnailKey"`
 	Parts        []events.JobPart `json:"parts,omitempty"`
+	// ProductID and Config are set for a product page: the configuration
+	// (variants, hotspots, links, presets) as it was when versioned.
+	ProductID string          `json:"productId,omitempty"`
+	Config    *catalog.Config `json:"config,omitempty"`
 }
 
 // asMap converts the snapshot to the event's free-form map.

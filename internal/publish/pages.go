@@ -26,6 +26,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/glbvariants"
 )
 
 //go:embed templates/*.html
@@ -55,12 +56,17 @@ type Assets struct {
 
 // PagesConfig wires the public pages.
 type PagesConfig struct {
-	DB       *pgxpool.Pool
-	Store    *eventstore.Store
-	Bucket   *blob.Bucket
-	Meter    *Meter
-	Brands   Brands // nil: the default Photo3D look
-	Assets   Assets
+	DB     *pgxpool.Pool
+	Store  *eventstore.Store
+	Bucket *blob.Bucket
+	Meter  *Meter
+	Brands Brands // nil: the default Photo3D look
+	Assets Assets
+	// ProductAssets is the product page's script (web/src/public-viewer/product.ts);
+	// empty: product pages use Assets.
+	ProductAssets Assets
+	// Variants builds and caches product pages' variant GLBs; nil: one over Bucket.
+	Variants *glbvariants.Cache
 	BaseURL  string
 	CacheTTL time.Duration // default 5s; unpublish on this instance (or via NOTIFY) is immediate
 	Log      *slog.Logger
@@ -71,9 +77,10 @@ type PagesConfig struct {
 // once per cache fill (not per view), and the only per-view work is the
 // repeat-viewer check and one in-memory decrement of the owner's lease.
 type Pages struct {
-	cfg    PagesConfig
-	seen   *recentViewers
-	flight singleflight.Group
+	cfg      PagesConfig
+	variants *glbvariants.Cache
+	seen     *recentViewers
+	flight   singleflight.Group
 
 	mu    sync.RWMutex
 	cache map[string]*pageEntry
@@ -94,6 +101,7 @@ type pageEntry struct {
 	unavailShare   pageBody
 	unavailEmbed   pageBody
 	loaded         time.Time
+	product        *productEntry // set for a product page
 
 	qrOnce sync.Once
 	qr     []byte
@@ -108,7 +116,11 @@ func NewPages(cfg PagesConfig) *Pages {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Pages{cfg: cfg, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, now: time.Now}
+	variants := cfg.Variants
+	if variants == nil && cfg.Bucket != nil {
+		variants = glbvariants.NewCache(cfg.Bucket)
+	}
+	return &Pages{cfg: cfg, variants: variants, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, now: time.Now}
 }
 
 // validSlug matches the slugs newSlug makes (and nothing that needs escaping).
@@ -222,6 +234,7 @@ type pageView struct {
 	Styles       []string
 	JSONLD       any
 	Embed        bool
+	Product      *productView // a product page's variants, hotspots, presets, buy links
 }
 
 var validColor = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
@@ -241,16 +254,29 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The blueprint is folded even for a locked link: deleting a blueprint
-	// takes its links down whatever the lock says.
-	bp, exists, err := loadBlueprint(ctx, p.cfg.Store, p.cfg.DB, r.BlueprintID)
-	if err != nil {
-		return nil, err
+	var snap Snapshot
+	if r.ProductID != "" {
+		// Deleting the product takes its page down whatever the lock says.
+		current, err := productSnapshot(ctx, p.cfg.DB, r.UserID, r.ProductID)
+		switch {
+		case errors.Is(err, errProductNotFound) || (errors.Is(err, errProductNotReady) && locked == nil):
+			return &pageEntry{missing: true, loaded: now}, nil
+		case err != nil && !errors.Is(err, errProductNotReady):
+			return nil, err
+		}
+		snap = current
+	} else {
+		// The blueprint is folded even for a locked link: deleting a blueprint
+		// takes its links down whatever the lock says.
+		bp, exists, err := loadBlueprint(ctx, p.cfg.Store, p.cfg.DB, r.BlueprintID)
+		if err != nil {
+			return nil, err
+		}
+		if !exists || bp.Deleted || (locked == nil && !bp.Completed) {
+			return &pageEntry{missing: true, loaded: now}, nil
+		}
+		snap = bp.Snapshot
 	}
-	if !exists || bp.Deleted || (locked == nil && !bp.Completed) {
-		return &pageEntry{missing: true, loaded: now}, nil
-	}
-	snap := bp.Snapshot
 	if locked != nil {
 		snap = *locked
 	}
@@ -293,12 +319,19 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 	}
 	v.JSONLD = jsonLD(v, p.cfg.BaseURL)
 
-	if e.share, err = renderBody("share", v); err != nil {
-		return nil, err
-	}
-	v.Embed = true
-	if e.embed, err = renderBody("embed", v); err != nil {
-		return nil, err
+	if r.ProductID != "" {
+		if err := p.loadProduct(ctx, e, v, snap, r.RequireEmail, r.AllowDeepLinks); err != nil {
+			return nil, err
+		}
+		v.Embed = true
+	} else {
+		if e.share, err = renderBody("share", v); err != nil {
+			return nil, err
+		}
+		v.Embed = true
+		if e.embed, err = renderBody("embed", v); err != nil {
+			return nil, err
+		}
 	}
 	if e.unavailEmbed, err = renderBody("unavailable", v); err != nil {
 		return nil, err
@@ -415,6 +448,16 @@ func (p *Pages) ServeViewer(w http.ResponseWriter, r *http.Request, slug string,
 	case embed:
 		body = e.embed
 	}
+	if served && e.product != nil {
+		deep, ok, err := e.product.variantBody(r.URL.Query().Get("variant"), embed)
+		if err != nil {
+			p.fail(w, r, err)
+			return
+		}
+		if ok {
+			body = deep
+		}
+	}
 	body.write(w, r)
 }
 
@@ -473,10 +516,10 @@ func (p *Pages) ServeAsset(w http.ResponseWriter, r *http.Request, slug, kind st
 		p.fail(w, r, err)
 		return
 	}
-	key, ctype, corp := "", "", "cross-origin"
+	key := ""
 	switch kind {
 	case AssetModel:
-		key, ctype, corp = e.modelKey, "model/gltf-binary", "same-origin"
+		key = e.modelKey
 	case AssetPoster:
 		key = e.posterKey
 	case AssetLogo:
@@ -491,6 +534,15 @@ func (p *Pages) ServeAsset(w http.ResponseWriter, r *http.Request, slug, kind st
 		// poster are not handed out behind its back.
 		http.NotFound(w, r)
 		return
+	}
+	p.stream(w, r, e, key, kind)
+}
+
+// stream sends one blob of a live page (model, AR file, poster or logo).
+func (p *Pages) stream(w http.ResponseWriter, r *http.Request, e *pageEntry, key, kind string) {
+	ctype, corp := "", "cross-origin"
+	if kind == AssetModel {
+		ctype, corp = "model/gltf-binary", "same-origin"
 	}
 	rd, err := p.cfg.Bucket.NewReader(r.Context(), key, nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {

@@ -46,21 +46,26 @@ var (
 
 // Publication is a share link as the merchant sees it.
 type Publication struct {
-	ID            string        `json:"id"`
-	BlueprintID   string        `json:"blueprintId"`
-	Name          string        `json:"name"`
-	Slug          string        `json:"slug"`
-	ShareURL      string        `json:"shareURL"`
-	EmbedURL      string        `json:"embedURL"`
-	EmbedCode     string        `json:"embedCode"`
-	QRURL         string        `json:"qrURL"`
-	Version       int           `json:"version"`
-	LockedVersion int           `json:"lockedVersion"`
-	Status        string        `json:"status"` // live | unpublished
-	Versions      []VersionInfo `json:"versions"`
-	CreatedAt     time.Time     `json:"createdAt"`
-	UpdatedAt     time.Time     `json:"updatedAt"`
-	UnpublishedAt *time.Time    `json:"unpublishedAt,omitempty"`
+	ID             string        `json:"id"`
+	PublicationID  string        `json:"publicationId"` // = ID, the name the product publish answer uses
+	BlueprintID    string        `json:"blueprintId"`
+	ProductID      string        `json:"productId"`
+	RequireEmail   bool          `json:"requireEmail"`
+	AllowDeepLinks bool          `json:"allowDeepLinks"`
+	Locked         bool          `json:"locked"`
+	Name           string        `json:"name"`
+	Slug           string        `json:"slug"`
+	ShareURL       string        `json:"shareURL"`
+	EmbedURL       string        `json:"embedURL"`
+	EmbedCode      string        `json:"embedCode"`
+	QRURL          string        `json:"qrURL"`
+	Version        int           `json:"version"`
+	LockedVersion  int           `json:"lockedVersion"`
+	Status         string        `json:"status"` // live | unpublished
+	Versions       []VersionInfo `json:"versions"`
+	CreatedAt      time.Time     `json:"createdAt"`
+	UpdatedAt      time.Time     `json:"updatedAt"`
+	UnpublishedAt  *time.Time    `json:"unpublishedAt,omitempty"`
 }
 
 // VersionInfo is one immutable version in the merchant's list.
@@ -233,17 +238,7 @@ func (s *Service) NewVersion(ctx context.Context, userID, id string) (Publicatio
 		if err != nil {
 			return err
 		}
-		bp, exists, err := loadBlueprint(ctx, s.store, tx, r.BlueprintID)
-		if err != nil {
-			return err
-		}
-		if !exists || bp.Deleted {
-			return errBlueprintNotFound
-		}
-		if !bp.Completed {
-			return errStillBuilding
-		}
-		snap, err := bp.Snapshot.asMap()
+		snap, err := s.currentSnapshot(ctx, tx, r)
 		if err != nil {
 			return err
 		}
@@ -254,6 +249,29 @@ func (s *Service) NewVersion(ctx context.Context, userID, id string) (Publicatio
 		return Publication{}, err
 	}
 	return s.Get(ctx, userID, id)
+}
+
+// currentSnapshot is what a new version of r freezes: its product's or its
+// blueprint's state now.
+func (s *Service) currentSnapshot(ctx context.Context, tx pgx.Tx, r record) (map[string]any, error) {
+	if r.ProductID != "" {
+		snap, err := productSnapshot(ctx, tx, r.UserID, r.ProductID)
+		if err != nil {
+			return nil, err
+		}
+		return snap.asMap()
+	}
+	bp, exists, err := loadBlueprint(ctx, s.store, tx, r.BlueprintID)
+	if err != nil {
+		return nil, err
+	}
+	if !exists || bp.Deleted {
+		return nil, errBlueprintNotFound
+	}
+	if !bp.Completed {
+		return nil, errStillBuilding
+	}
+	return bp.Snapshot.asMap()
 }
 
 // Lock pins the link to one version while edits continue; version 0 unlocks,
@@ -359,7 +377,8 @@ func EmbedCode(embedURL, name string) string {
 func (s *Service) view(r record, vs []versionRow) Publication {
 	links := LinksFor(s.baseURL, r.Slug)
 	p := Publication{
-		ID: r.ID, BlueprintID: r.BlueprintID, Slug: r.Slug,
+		ID: r.ID, PublicationID: r.ID, BlueprintID: r.BlueprintID, ProductID: r.ProductID,
+		RequireEmail: r.RequireEmail, AllowDeepLinks: r.AllowDeepLinks, Locked: r.LockedVersion != 0, Slug: r.Slug,
 		ShareURL: links.Share, EmbedURL: links.Embed, QRURL: links.QR,
 		Version: r.CurrentVersion, LockedVersion: r.LockedVersion, Status: "live",
 		Versions: make([]VersionInfo, 0, len(vs)), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,

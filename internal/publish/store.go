@@ -24,8 +24,8 @@ type Projection struct{}
 func (Projection) Apply(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
 	switch ev := e.Data.(type) {
 	case events.PublicationCreated:
-		_, err := tx.Exec(ctx, `INSERT INTO publications (id, user_id, blueprint_id, slug, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $5)`, ev.PublicationID, ev.UserID, ev.BlueprintID, ev.Slug, ev.At)
+		_, err := tx.Exec(ctx, `INSERT INTO publications (id, user_id, blueprint_id, product_id, slug, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $6)`, ev.PublicationID, ev.UserID, ev.BlueprintID, ev.ProductID, ev.Slug, ev.At)
 		if err != nil {
 			return fmt.Errorf("insert publication %s: %w", ev.PublicationID, err)
 		}
@@ -52,6 +52,11 @@ func (Projection) Apply(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) e
 			ev.PublicationID, ev.At); err != nil {
 			return fmt.Errorf("unpublish %s: %w", ev.PublicationID, err)
 		}
+	case events.PublicationSettingsChanged:
+		if _, err := tx.Exec(ctx, `UPDATE publications SET require_email = $2, allow_deep_links = $3, updated_at = $4
+			WHERE id = $1`, ev.PublicationID, ev.RequireEmail, ev.AllowDeepLinks, ev.At); err != nil {
+			return fmt.Errorf("change settings of %s: %w", ev.PublicationID, err)
+		}
 	case events.PublicViewsExhausted:
 		// Recorded by the metering marker table in the same transaction.
 	}
@@ -63,6 +68,9 @@ type record struct {
 	ID             string
 	UserID         string
 	BlueprintID    string
+	ProductID      string // set instead of BlueprintID for a product page
+	RequireEmail   bool
+	AllowDeepLinks bool
 	Slug           string
 	CurrentVersion int
 	LockedVersion  int
@@ -78,12 +86,13 @@ type versionRow struct {
 	CreatedAt time.Time
 }
 
-const recordColumns = `id, user_id, blueprint_id, slug, current_version, locked_version, unpublished_at, created_at, updated_at`
+const recordColumns = `id, user_id, blueprint_id, product_id, require_email, allow_deep_links, slug, current_version,
+	locked_version, unpublished_at, created_at, updated_at`
 
 func scanRecord(row pgx.Row) (record, error) {
 	var r record
-	err := row.Scan(&r.ID, &r.UserID, &r.BlueprintID, &r.Slug, &r.CurrentVersion, &r.LockedVersion,
-		&r.UnpublishedAt, &r.CreatedAt, &r.UpdatedAt)
+	err := row.Scan(&r.ID, &r.UserID, &r.BlueprintID, &r.ProductID, &r.RequireEmail, &r.AllowDeepLinks, &r.Slug,
+		&r.CurrentVersion, &r.LockedVersion, &r.UnpublishedAt, &r.CreatedAt, &r.UpdatedAt)
 	return r, err
 }
 
@@ -103,7 +112,12 @@ func oneRecord(ctx context.Context, q pgdb.Querier, where string, args ...any) (
 
 // liveByBlueprint finds the live publication of a blueprint, if any.
 func liveByBlueprint(ctx context.Context, q pgdb.Querier, blueprintID string) (record, error) {
-	return oneRecord(ctx, q, `blueprint_id = $1 AND unpublished_at IS NULL`, blueprintID)
+	return oneRecord(ctx, q, `blueprint_id = $1 AND blueprint_id <> '' AND unpublished_at IS NULL`, blueprintID)
+}
+
+// liveByProduct finds the live publication of a product, if any.
+func liveByProduct(ctx context.Context, q pgdb.Querier, productID string) (record, error) {
+	return oneRecord(ctx, q, `product_id = $1 AND product_id <> '' AND unpublished_at IS NULL`, productID)
 }
 
 // byID reads a publication whatever its state.
@@ -114,7 +128,7 @@ func byID(ctx context.Context, q pgdb.Querier, id string) (record, error) {
 // listByUser lists a user's publications, newest first, optionally for one blueprint.
 func listByUser(ctx context.Context, q pgdb.Querier, userID, blueprintID string) ([]record, error) {
 	rows, err := q.Query(ctx, `SELECT `+recordColumns+` FROM publications
-		WHERE user_id = $1 AND ($2 = '' OR blueprint_id = $2)
+		WHERE user_id = $1 AND ($2 = '' OR blueprint_id = $2 OR product_id = $2)
 		ORDER BY unpublished_at IS NOT NULL, created_at DESC, id DESC LIMIT 500`, userID, blueprintID)
 	if err != nil {
 		return nil, fmt.Errorf("list publications: %w", err)
@@ -160,13 +174,13 @@ func versionsOf(ctx context.Context, q pgdb.Querier, id string) ([]versionRow, e
 func liveBySlug(ctx context.Context, q pgdb.Querier, slug string) (record, *Snapshot, error) {
 	var r record
 	var raw []byte
-	err := q.QueryRow(ctx, `SELECT p.id, p.user_id, p.blueprint_id, p.slug, p.current_version, p.locked_version,
-			p.unpublished_at, p.created_at, p.updated_at, v.snapshot
+	err := q.QueryRow(ctx, `SELECT p.id, p.user_id, p.blueprint_id, p.product_id, p.require_email, p.allow_deep_links,
+			p.slug, p.current_version, p.locked_version, p.unpublished_at, p.created_at, p.updated_at, v.snapshot
 		FROM publications p
 		LEFT JOIN publication_versions v ON v.publication_id = p.id AND v.version = p.locked_version
 		WHERE p.slug = $1 AND p.unpublished_at IS NULL`, slug).
-		Scan(&r.ID, &r.UserID, &r.BlueprintID, &r.Slug, &r.CurrentVersion, &r.LockedVersion,
-			&r.UnpublishedAt, &r.CreatedAt, &r.UpdatedAt, &raw)
+		Scan(&r.ID, &r.UserID, &r.BlueprintID, &r.ProductID, &r.RequireEmail, &r.AllowDeepLinks, &r.Slug,
+			&r.CurrentVersion, &r.LockedVersion, &r.UnpublishedAt, &r.CreatedAt, &r.UpdatedAt, &raw)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return record{}, nil, errNoRow
 	}

@@ -9,7 +9,7 @@ import { MSG_PROCESS_FAILED } from '../creation/creation-rules';
 import { Configurator } from '../products/configurator';
 import type { ProductDetail } from '../products/product-rules';
 import { useGetProductQuery } from '../products/products-api';
-import { useCreatePhotoProductMutation, useUploadProductModelMutation, type CutoutOptions } from './add-product-api';
+import { useCreatePhotoProductMutation, useRebuildProductMutation, useUploadProductModelMutation, type CutoutOptions } from './add-product-api';
 import {
   buildProgress,
   buildState,
@@ -27,7 +27,7 @@ import {
   type PhotoDraft,
   type WizardStep,
 } from './add-product-rules';
-import { InitStep, VerifyStep, type Failure } from './photo-steps';
+import { FailureAlert, InitStep, VerifyStep, type Failure } from './photo-steps';
 import { BuildModal, PreviewStep, PublishStep } from './product-steps';
 import './add-product.css';
 
@@ -160,7 +160,19 @@ function ConfiguratorStep({
   const state = buildState(p, job);
   const progress = buildProgress(p, job);
   // The modal opens while a build runs (or failed); Hide status keeps it closed for this build.
-  const [modal, setModal] = useState<'open' | 'closed' | 'hidden'>(state === 'ready' ? 'closed' : 'open');
+  const [modal, setModal] = useState<'open' | 'closed' | 'hidden'>(state === 'ready' || state === 'draft' ? 'closed' : 'open');
+  const [rebuild, { isLoading: starting }] = useRebuildProductMutation();
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const generate = async () => {
+    setFailure(null);
+    const res = await rebuild(p.id);
+    if ('error' in res && res.error) {
+      const err = res.error as { status?: unknown };
+      return setFailure({ message: errorMessage(res.error, MSG_PROCESS_FAILED), needsCredits: err.status === 402 });
+    }
+    onToast(TOAST_BUILDING);
+    setModal('open');
+  };
   const previous = useRef(state);
   useEffect(() => {
     if (previous.current !== 'ready' && state === 'ready') onToast(TOAST_READY);
@@ -170,7 +182,16 @@ function ConfiguratorStep({
 
   return (
     <>
-      {state !== 'ready' && modal !== 'hidden' && (
+      {state === 'draft' && (
+        <div className="wizard__status">
+          <span>This draft has no 3D model yet.</span>
+          <button type="button" className="btn btn--primary btn--sm" onClick={generate} disabled={starting}>
+            Generate 3D now
+          </button>
+        </div>
+      )}
+      <FailureAlert failure={failure} />
+      {state !== 'ready' && state !== 'draft' && modal !== 'hidden' && (
         <div className="wizard__status" role="status">
           <span>{state === 'failed' ? 'The 3D build stopped.' : `Building your 3D… ${state === 'queued' ? 'Queued' : `${progress}%`}`}</span>
           <button type="button" className="btn btn--ghost btn--sm" onClick={() => setModal('open')}>
@@ -192,7 +213,7 @@ function ConfiguratorStep({
           </>
         }
       />
-      {modal === 'open' && (
+      {modal === 'open' && state !== 'draft' && (
         <BuildModal
           product={p}
           state={state}

@@ -72,7 +72,7 @@ export function checkModelFiles(files: { name: string }[]): string | null {
   return MSG_MODEL_TYPE;
 }
 
-export type BuildState = 'queued' | 'processing' | 'ready' | 'failed';
+export type BuildState = 'draft' | 'queued' | 'processing' | 'ready' | 'failed';
 
 /**
  * Where the product's current build is (the modal's steps), from what the server reported:
@@ -81,10 +81,11 @@ export type BuildState = 'queued' | 'processing' | 'ready' | 'failed';
 export function buildState(p: Pick<ProductDetail, 'status' | 'builds'>, job?: Pick<Job, 'status' | 'progress'> | null): BuildState {
   if (p.status === 'ready') return 'ready';
   if (p.status === 'error') return 'failed';
+  if (p.status === 'draft') return 'draft';
   const b = p.builds[p.builds.length - 1];
   if (job?.status === 'failed') return 'failed';
   if (job?.status === 'processing' || job?.status === 'completed') return 'processing';
-  if (b?.stage && b.stage !== 'queued') return 'processing';
+  if (b?.stage && !/^queued$/i.test(b.stage)) return 'processing';
   if ((b?.progress ?? 0) > 0) return 'processing';
   return 'queued';
 }
@@ -100,7 +101,7 @@ export function buildProgress(p: Pick<ProductDetail, 'builds' | 'status'>, job?:
 /** The modal's step states (spec §4: pending, active, done, error). */
 export function modalSteps(state: BuildState): { key: string; label: string; hint: string; status: 'pending' | 'active' | 'done' | 'error' }[] {
   const order: BuildState[] = ['queued', 'processing', 'ready'];
-  const at = state === 'failed' ? 1 : order.indexOf(state);
+  const at = state === 'failed' ? 1 : Math.max(0, order.indexOf(state));
   return [
     { key: 'queued', label: 'Queued', hint: 'Waiting for a worker' },
     { key: 'processing', label: 'Processing', hint: 'Transforming image into 3D' },

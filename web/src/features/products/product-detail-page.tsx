@@ -26,8 +26,8 @@ import { BuildStatus, LeadsPanel } from './product-extras';
 import { COPIED_MS, SAVED_MS, useFlag } from './use-flag';
 import './products.css';
 
-const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed' } as const;
-const BADGE_TONE = { ready: 'status--ready', processing: 'status--processing', error: 'status--error' } as const;
+const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed', draft: 'Draft' } as const;
+const BADGE_TONE = { ready: 'status--ready', processing: 'status--processing', error: 'status--error', draft: 'status--processing' } as const;
 const POLL_MS = 2000;
 function isNotFound(err: unknown): boolean {
   return !!err && typeof err === 'object' && (err as { status?: unknown }).status === 404;

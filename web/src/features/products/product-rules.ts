@@ -1,6 +1,9 @@
 import type { ItemStatus } from '../../components/list/list-rules';
 import { parseConfig, type ProductConfig } from './configurator-rules';
 
+/** A product's status: the list statuses, plus draft (a photo product saved without a build). */
+export type ProductStatus = ItemStatus | 'draft';
+
 /** A product as GET /api/products and GET /api/products/{id} report it. */
 export interface Product {
   id: string;
@@ -9,7 +12,7 @@ export interface Product {
   productURL: string;
   tags: string[];
   catalogId: string;
-  status: ItemStatus;
+  status: ProductStatus;
   /** Why the last build failed (status error). */
   failureReason: string | null;
   /** The current model's job (the blueprint id the publications API takes). */
@@ -32,7 +35,7 @@ export interface TimelineEvent {
 /** One build of the product's model; progress/stage are the job's real ones while it runs. */
 export interface Build {
   jobId: string;
-  status: ItemStatus;
+  status: ProductStatus;
   failureReason: string;
   progress: number | null;
   stage: string;
@@ -80,7 +83,8 @@ export function parsePublication(raw: unknown): ProductPublication | null {
 
 
 /** List labels (spec §4). */
-export const PRODUCT_STATUS_LABEL: Record<ItemStatus, string> = {
+export const PRODUCT_STATUS_LABEL: Record<ProductStatus, string> = {
+  draft: 'Draft',
   ready: '3D ready — Configure',
   processing: 'Processing 3D…',
   error: 'Failed',
@@ -101,8 +105,8 @@ export const MAX_NAME_LENGTH = 100;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
 
-function status(v: unknown): ItemStatus {
-  return v === 'ready' || v === 'error' ? v : v === 'failed' ? 'error' : 'processing';
+function status(v: unknown): ProductStatus {
+  return v === 'ready' || v === 'error' || v === 'draft' ? v : v === 'failed' ? 'error' : 'processing';
 }
 
 /** Reads a product defensively: missing fields become empty, never undefined. */
@@ -136,14 +140,17 @@ export function parseProductDetail(raw: unknown): ProductDetail {
     }),
     photoURL: strOrNull(r.photoUrl ?? r.photoURL),
     source: str(r.source),
-    builds: (Array.isArray(r.builds) ? r.builds : []).map((b) => {
+    builds: (Array.isArray(r.builds) ? r.builds : []).map((b, i, all) => {
       const x = (b ?? {}) as Record<string, unknown>;
+      // The detail reports the current (last) build's real progress and stage at its top level.
+      const cur = i === all.length - 1 ? r : {};
+      const progress = x.progress ?? cur.progress;
       return {
         jobId: str(x.jobId),
         status: status(x.status),
         failureReason: str(x.failureReason),
-        progress: typeof x.progress === 'number' && Number.isFinite(x.progress) ? x.progress : null,
-        stage: str(x.stage),
+        progress: typeof progress === 'number' && Number.isFinite(progress) ? progress : null,
+        stage: str(x.stage ?? cur.stage),
       };
     }),
     config: parseConfig(r),

@@ -1,0 +1,135 @@
+package publish
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/pgdb"
+)
+
+// Product pages (issue 13): a publication whose subject is a product. Its
+// versions freeze the product's model and whole configuration, so a locked
+// link keeps showing exactly the variants, hotspots and buy links that were
+// published while the merchant keeps editing; an unlocked one follows the
+// product live.
+
+var (
+	errProductNotFound = fault.New(fault.NotFound, "not_found", "Product not found.")
+	errProductNotReady = fault.New(fault.Conflict, "product_not_ready",
+		"This product's 3D model is not ready yet. Publish it when the build has finished.")
+)
+
+// ProductSettings are the publish step's toggles.
+type ProductSettings struct {
+	RequireEmail   bool
+	AllowDeepLinks bool
+}
+
+// productSnapshot freezes a product of userID as a version's snapshot.
+func productSnapshot(ctx context.Context, q pgdb.Querier, userID, productID string) (Snapshot, error) {
+	p, ok, err := catalog.LoadProduct(ctx, q, productID)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	if !ok || p.UserID != userID || p.DeletedAt != nil {
+		return Snapshot{}, errProductNotFound
+	}
+	if p.Status != catalog.StatusReady || p.ModelKey == "" {
+		return Snapshot{}, errProductNotReady
+	}
+	cfg := p.Config
+	return Snapshot{ProductID: p.ID, Name: p.Name, ModelKey: p.ModelKey, ThumbnailKey: p.ThumbnailKey, Config: &cfg}, nil
+}
+
+// PublishProduct publishes a product behind a new unguessable link (version
+// 1), or, when it already has a live one, keeps that link and applies the
+// settings (created=false). Sharing follows the blueprint rules: a plan that
+// can share publicly (Pro or trial).
+func (s *Service) PublishProduct(ctx context.Context, userID, productID string, set ProductSettings) (Publication, bool, error) {
+	// Another merchant's product is not found, whatever the caller's plan.
+	if p, ok, err := catalog.LoadProduct(ctx, s.db, productID); err != nil {
+		return Publication{}, false, err
+	} else if !ok || p.UserID != userID || p.DeletedAt != nil {
+		return Publication{}, false, errProductNotFound
+	}
+	if err := s.requireSharing(ctx, userID); err != nil {
+		return Publication{}, false, err
+	}
+	var id string
+	created := false
+	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		now := s.now().UTC()
+		settings := events.PublicationSettingsChanged{RequireEmail: set.RequireEmail, AllowDeepLinks: set.AllowDeepLinks, At: now}
+		existing, err := liveByProduct(ctx, tx, productID)
+		switch {
+		case err == nil && existing.UserID == userID:
+			id = existing.ID
+			r, err := s.live(ctx, tx, userID, id)
+			if err != nil {
+				return err
+			}
+			if r.RequireEmail == set.RequireEmail && r.AllowDeepLinks == set.AllowDeepLinks {
+				return nil
+			}
+			settings.PublicationID = id
+			return s.append(ctx, tx, r, settings)
+		case err == nil:
+			return errProductNotFound
+		case !errors.Is(err, errNoRow):
+			return err
+		}
+		snap, err := productSnapshot(ctx, tx, userID, productID)
+		if err != nil {
+			return err
+		}
+		m, err := snap.asMap()
+		if err != nil {
+			return err
+		}
+		slug, err := newSlug()
+		if err != nil {
+			return err
+		}
+		id = uuid.NewString()
+		settings.PublicationID = id
+		_, err = s.store.Append(ctx, tx, stream(id), 0,
+			events.PublicationCreated{PublicationID: id, UserID: userID, ProductID: productID, Slug: slug, At: now},
+			events.PublicationVersioned{PublicationID: id, Version: 1, Snapshot: m, At: now},
+			settings)
+		created = err == nil
+		return err
+	})
+	if pgdb.IsUniqueViolation(err, "publications_live_product") {
+		return s.PublishProduct(ctx, userID, productID, set) // a concurrent first publish won: apply to its link
+	}
+	if err != nil {
+		return Publication{}, false, err
+	}
+	p, err := s.Get(ctx, userID, id)
+	return p, created, err
+}
+
+// ForProduct returns the product's live publication, or nil when it has none
+// (the product detail's "publication").
+func (s *Service) ForProduct(ctx context.Context, userID, productID string) (*Publication, error) {
+	r, err := liveByProduct(ctx, s.db, productID)
+	if errors.Is(err, errNoRow) || (err == nil && r.UserID != userID) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read product publication: %w", err)
+	}
+	vs, err := versionsOf(ctx, s.db, r.ID)
+	if err != nil {
+		return nil, err
+	}
+	p := s.view(r, vs)
+	return &p, nil
+}

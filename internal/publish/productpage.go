@@ -1,0 +1,341 @@
+package publish
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/glbvariants"
+)
+
+// The public page of a product: the model with its variants (the
+// configurator GLB, KHR_materials_variants), hotspots, presets, the current
+// variant's price and SKU, buy buttons through /v/{slug}/go/{linkId}, the AR
+// file of the current variant and, when the merchant asked for it, an email
+// gate. Everything the page script needs is rendered into the page (data
+// attributes and one application/json block), so the strict CSP holds: no
+// inline script, no fetch for page data.
+
+// productEntry is the product part of a cached page.
+type productEntry struct {
+	productID      string
+	sourceModelKey string // the product's own model; AR files are built from it
+	variants       []glbvariants.Variant
+	defaultVariant string
+	links          map[string]string // link id → stored URL, the only redirect targets
+	allowDeepLinks bool
+	requireEmail   bool
+	view           pageView // kept to render a deep-linked variant's page on demand
+
+	mu       sync.Mutex
+	variantB map[string]*[2]pageBody // variant id → share, embed
+}
+
+// productView is what the product templates see beside pageView.
+type productView struct {
+	Variants       []variantView
+	Hotspots       []hotspotView
+	Current        variantView
+	Lighting       string
+	Background     string
+	BackgroundCol  string
+	CameraOrbit    string
+	Autospin       bool
+	RequireEmail   bool
+	Consent        string
+	SourceModelURL string // configurator GLB (also set as src unless gated)
+	Data           any    // the application/json block
+}
+
+type variantView struct {
+	ID    string    `json:"id"`
+	Name  string    `json:"name"`
+	SKU   string    `json:"sku"`
+	Price string    `json:"price"`
+	ARURL string    `json:"arUrl"`
+	Links []buyLink `json:"links"`
+}
+
+type buyLink struct {
+	Href   string `json:"href"`
+	Label  string `json:"label"`
+	Key    string `json:"key"`
+	Accent string `json:"accent"`
+}
+
+type hotspotView struct {
+	ID       string
+	Title    string
+	Text     string
+	Position string
+	Normal   string
+}
+
+func vec(v [3]float64) string {
+	return strconv.FormatFloat(v[0], 'g', 6, 64) + "m " + strconv.FormatFloat(v[1], 'g', 6, 64) + "m " +
+		strconv.FormatFloat(v[2], 'g', 6, 64) + "m"
+}
+
+// priceLabel formats a variant's price as "USD 129.00" ("" without a price).
+func priceLabel(v catalog.Variant) string {
+	if v.Price == nil {
+		return ""
+	}
+	return strings.TrimSpace(v.Currency + " " + strconv.FormatFloat(*v.Price, 'f', 2, 64))
+}
+
+// buyLinks are a variant's own links when it has any, else the product's.
+func buyLinks(slug string, cfg catalog.Config, variantID string) []buyLink {
+	var own, product []catalog.Link
+	for _, l := range cfg.Links {
+		switch l.VariantID {
+		case variantID:
+			own = append(own, l)
+		case "":
+			product = append(product, l)
+		}
+	}
+	if len(own) == 0 {
+		own = product
+	}
+	out := make([]buyLink, 0, len(own))
+	for _, l := range own {
+		b := buyLink{Href: "/v/" + slug + "/go/" + l.ID, Label: "Buy", Key: "link", Accent: "#64748B"}
+		if pl := catalog.DetectPlatform(l.URL); pl != nil {
+			b.Label, b.Key, b.Accent = pl.Label, pl.Key, pl.Accent
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// loadProduct fills a page entry for a product publication from snap (the
+// locked version or the product now) and renders its pages.
+func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap Snapshot, requireEmail, allowDeepLinks bool) error {
+	cfg := catalog.NewConfig()
+	if snap.Config != nil {
+		cfg = *snap.Config
+	}
+	pe := &productEntry{productID: snap.ProductID, sourceModelKey: snap.ModelKey, links: map[string]string{},
+		allowDeepLinks: allowDeepLinks, requireEmail: requireEmail, variantB: map[string]*[2]pageBody{}}
+	for _, l := range cfg.Links {
+		pe.links[l.ID] = l.URL
+	}
+	pv := &productView{Lighting: cfg.Presets.Lighting, Background: cfg.Presets.Background,
+		BackgroundCol: cfg.Presets.BackgroundColor, CameraOrbit: cfg.Presets.CameraOrbit, Autospin: cfg.Presets.Autospin,
+		RequireEmail: requireEmail, Consent: ConsentText(v.Brand.Name)}
+	for _, cv := range cfg.Variants {
+		pe.variants = append(pe.variants, glbvariants.Variant{ID: cv.ID, Material: cv.Material, Parts: cv.Parts})
+		pv.Variants = append(pv.Variants, variantView{ID: cv.ID, Name: cv.Name, SKU: cv.SKU, Price: priceLabel(cv),
+			ARURL: "/v/" + e.slug + "/ar/" + cv.ID + ".glb", Links: buyLinks(e.slug, cfg, cv.ID)})
+	}
+	if len(pv.Variants) == 0 {
+		return fmt.Errorf("product %s has no variants", snap.ProductID)
+	}
+	pe.defaultVariant = pv.Variants[0].ID
+	pv.Current = pv.Variants[0]
+	for _, h := range cfg.Hotspots {
+		pv.Hotspots = append(pv.Hotspots, hotspotView{ID: h.ID, Title: h.Title, Text: h.Text, Position: vec(h.Position),
+			Normal: vec(h.Normal)})
+	}
+	// The configurator GLB: built once per (model, variants) and kept in the
+	// bucket; a model the builder cannot read is shown as it is rather than
+	// not at all.
+	e.modelKey = snap.ModelKey
+	if p.variants != nil {
+		key, err := p.variants.ConfiguratorKey(ctx, snap.ModelKey, pe.variants)
+		if err != nil {
+			p.cfg.Log.Warn("product page shows the model without variants", "slug", e.slug, "err", err)
+		} else {
+			e.modelKey = key
+		}
+	}
+	e.tag = assetTag(e.modelKey, e.posterKey)
+	v.ModelURL = "/v/" + e.slug + "/model.glb?v=" + e.tag
+	v.JSONLD = jsonLD(v, p.cfg.BaseURL)
+	pv.SourceModelURL = v.ModelURL
+	pv.Data = map[string]any{"slug": e.slug, "variants": pv.Variants, "defaultVariant": pe.defaultVariant,
+		"allowDeepLinks": allowDeepLinks, "requireEmail": requireEmail, "leadUrl": "/v/" + e.slug + "/lead",
+		"lighting": pv.Lighting}
+	v.Product = pv
+	v.Script, v.Preload, v.Styles = p.cfg.ProductAssets.Script, p.cfg.ProductAssets.Preload, p.cfg.ProductAssets.Styles
+	if v.Script == "" { // no product entry in this build: the viewer alone still shows the model
+		v.Script, v.Preload, v.Styles = p.cfg.Assets.Script, p.cfg.Assets.Preload, p.cfg.Assets.Styles
+	}
+	pe.view = v
+	e.product = pe
+	var err error
+	if e.share, err = renderBody("product-share", v); err != nil {
+		return err
+	}
+	v.Embed = true
+	e.embed, err = renderBody("product-embed", v)
+	return err
+}
+
+// variantBody is the page opened on a deep-linked variant, rendered on first
+// request and kept with the entry.
+func (pe *productEntry) variantBody(id string, embed bool) (pageBody, bool, error) {
+	if !pe.allowDeepLinks || id == "" || id == pe.defaultVariant {
+		return pageBody{}, false, nil
+	}
+	pv := *pe.view.Product
+	i := slices.IndexFunc(pv.Variants, func(v variantView) bool { return v.ID == id })
+	if i < 0 {
+		return pageBody{}, false, nil
+	}
+	which := 0
+	if embed {
+		which = 1
+	}
+	pe.mu.Lock()
+	defer pe.mu.Unlock()
+	if b, ok := pe.variantB[id]; ok && b[which].raw != nil {
+		return b[which], true, nil
+	}
+	pv.Current = pv.Variants[i]
+	data := maps(pv.Data)
+	data["initialVariant"] = id
+	pv.Data = data
+	v := pe.view
+	v.Product = &pv
+	name := "product-share"
+	if embed {
+		v.Embed, name = true, "product-embed"
+	}
+	body, err := renderBody(name, v)
+	if err != nil {
+		return pageBody{}, false, err
+	}
+	if pe.variantB[id] == nil {
+		pe.variantB[id] = &[2]pageBody{}
+	}
+	pe.variantB[id][which] = body
+	return body, true, nil
+}
+
+func maps(v any) map[string]any {
+	src, _ := v.(map[string]any)
+	out := make(map[string]any, len(src)+1)
+	for k, x := range src {
+		out[k] = x
+	}
+	return out
+}
+
+// ServeAR answers /v/{slug}/ar/{variantId}.glb: the variant's AR file, built
+// from the published model on first request. Like the model it is served
+// only while the link is live and its owner has views left.
+func (p *Pages) ServeAR(w http.ResponseWriter, r *http.Request, slug, file string) {
+	e, err := p.entry(r.Context(), slug)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	id, ok := strings.CutSuffix(file, ".glb")
+	if e.missing || e.product == nil || !ok || p.variants == nil {
+		http.NotFound(w, r)
+		return
+	}
+	i := slices.IndexFunc(e.product.variants, func(v glbvariants.Variant) bool { return v.ID == id })
+	if i < 0 {
+		http.NotFound(w, r)
+		return
+	}
+	if p.cfg.Meter != nil && !p.cfg.Meter.Available(r.Context(), e.ownerID, e.pubID) {
+		http.NotFound(w, r)
+		return
+	}
+	key, err := p.variants.ARKey(r.Context(), e.product.sourceModelKey, e.product.variants[i])
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	p.stream(w, r, e, key, AssetModel)
+}
+
+// ServeGo answers /v/{slug}/go/{linkId}: a 302 to the URL the merchant
+// stored for that link. Nothing from the request ever becomes the target;
+// an unknown link is a 404.
+func (p *Pages) ServeGo(w http.ResponseWriter, r *http.Request, slug, linkID string) {
+	e, err := p.entry(r.Context(), slug)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	if e.missing || e.product == nil {
+		http.NotFound(w, r)
+		return
+	}
+	target, ok := e.product.links[linkID]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Cache-Control", "private, no-store")
+	w.Header().Set("Referrer-Policy", "strict-origin")
+	http.Redirect(w, r, target, http.StatusFound)
+}
+
+// leadBody is POST /v/{slug}/lead.
+type leadBody struct {
+	Email     string `json:"email"`
+	Consent   bool   `json:"consent"`
+	VariantID string `json:"variantId"`
+}
+
+// ServeLead answers POST /v/{slug}/lead {email, consent:true, variantId?}
+// with 204: the email gate of a live product page. Errors are small JSON
+// objects {error:{code,message}} the page script shows.
+func (p *Pages) ServeLead(w http.ResponseWriter, r *http.Request, slug string) {
+	e, err := p.entry(r.Context(), slug)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	if e.missing || e.product == nil {
+		http.NotFound(w, r)
+		return
+	}
+	var body leadBody
+	dec := json.NewDecoder(io.LimitReader(r.Body, 4<<10))
+	if err := dec.Decode(&body); err != nil || dec.More() {
+		leadError(w, "invalid_body", "Send your email as JSON: {\"email\": \"…\", \"consent\": true}.")
+		return
+	}
+	email, err := CleanEmail(body.Email)
+	if err != nil {
+		leadError(w, "invalid_email", errInvalidEmail.Error())
+		return
+	}
+	if !body.Consent {
+		leadError(w, "consent_required", errNoConsent.Error())
+		return
+	}
+	variant := ""
+	if slices.ContainsFunc(e.product.variants, func(v glbvariants.Variant) bool { return v.ID == body.VariantID }) {
+		variant = body.VariantID
+	}
+	if err := captureLead(r.Context(), p.cfg.DB, p.cfg.Store, e, email, variant, e.product.view.Product.Consent,
+		p.now().UTC()); err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func leadError(w http.ResponseWriter, code, message string) {
+	b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": code, "message": message}})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = w.Write(b)
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it, vi } from 'vitest';
+
+vi.mock('./viewer', () => ({}));
+
+/** The page as the Go template renders it (two variants, one hotspot, the email gate). */
+function page(requireEmail: boolean): string {
+  const data = {
+    slug: 'AAAAAAAAAAAAAAAA',
+    defaultVariant: 'v1',
+    allowDeepLinks: true,
+    requireEmail,
+    leadUrl: '/v/AAAAAAAAAAAAAAAA/lead',
+    lighting: 'Neutral',
+    variants: [
+      { id: 'v1', name: 'Default', sku: '', price: '', arUrl: '/v/A/ar/v1.glb', links: [{ href: '/v/A/go/l1', label: 'Amazon', key: 'amazon', accent: '#FF9900' }] },
+      { id: 'v2', name: 'Black', sku: '<b>S-2</b>', price: 'USD 129.00', arUrl: '/v/A/ar/v2.glb', links: [{ href: '/v/A/go/l2', label: 'Etsy', key: 'etsy', accent: '#F1641E' }] },
+    ],
+  };
+  return `${requireEmail ? '<form id="gate"><input id="gate-email"><input type="checkbox" id="gate-consent"><p id="gate-error" hidden></p><button type="submit">Go</button></form>' : ''}
+<div class="p3d-stage"><model-viewer id="viewer" data-src="/v/A/model.glb" data-background="Solid Color" data-background-color="#112233">
+<button class="p3d-hotspot" data-hotspot="h1"></button></model-viewer></div>
+<section class="p3d-panel"><button class="p3d-variant" data-variant="v1" aria-pressed="true"></button><button class="p3d-variant" data-variant="v2" aria-pressed="false"></button>
+<p id="price" hidden></p><p id="sku" hidden><span id="sku-value"></span></p><div id="buy"><a class="p3d-buy" href="/v/A/go/l1" data-accent="#FF9900">Amazon</a></div><a id="ar-file" href="/v/A/ar/v1.glb"></a></section>
+<script type="application/json" id="p3d-product">${JSON.stringify(data)}</script>`;
+}
+
+async function load(requireEmail: boolean) {
+  vi.resetModules();
+  document.body.innerHTML = page(requireEmail);
+  await import('./product');
+  return document.getElementById('viewer') as HTMLElement & { variantName: string | null };
+}
+
+describe('product page script', () => {
+  it('switches variant: price, SKU as text, the variant links, AR file, URL and a p3d:variant event', async () => {
+    const viewer = await load(false);
+    const seen: string[] = [];
+    viewer.addEventListener('p3d:variant', (e) => seen.push((e as CustomEvent<{ variant: string }>).detail.variant));
+    (document.querySelector('[data-variant="v2"].p3d-variant') as HTMLButtonElement).click();
+    expect(seen).toEqual(['v2']);
+    expect(viewer.getAttribute('variant-name')).toBe('v2');
+    expect(document.getElementById('price')?.textContent).toBe('USD 129.00');
+    expect(document.getElementById('sku')?.hidden).toBe(false);
+    expect(document.getElementById('sku-value')?.textContent).toBe('<b>S-2</b>');
+    expect(document.querySelector('#sku-value b')).toBeNull();
+    const links = [...document.querySelectorAll<HTMLAnchorElement>('#buy .p3d-buy')].map((a) => a.getAttribute('href'));
+    expect(links).toEqual(['/v/A/go/l2']);
+    expect(document.getElementById('ar-file')?.getAttribute('href')).toBe('/v/A/ar/v2.glb');
+    expect(new URL(window.location.href).searchParams.get('variant')).toBe('v2');
+    expect(viewer.style.background).not.toBe('');
+  });
+
+  it('reports hotspot clicks', async () => {
+    const viewer = await load(false);
+    const seen: unknown[] = [];
+    viewer.addEventListener('p3d:hotspot', (e) => seen.push((e as CustomEvent).detail));
+    (document.querySelector('.p3d-hotspot') as HTMLButtonElement).click();
+    expect(seen).toEqual([{ hotspot: 'h1' }]);
+  });
+
+  it('keeps the model behind the email gate until the server accepts the email', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(new Response(null, { status: 204 }));
+    vi.stubGlobal('fetch', fetchMock);
+    const viewer = await load(true);
+    const leads: Event[] = [];
+    viewer.addEventListener('p3d:lead', (e) => leads.push(e));
+    expect(viewer.hasAttribute('src')).toBe(false);
+    expect((document.querySelector('.p3d-stage') as HTMLElement).hidden).toBe(true);
+    (document.getElementById('gate-email') as HTMLInputElement).value = 'shopper@example.com';
+    const form = document.getElementById('gate') as HTMLFormElement;
+    form.dispatchEvent(new Event('submit', { cancelable: true }));
+    expect(document.getElementById('gate-error')?.textContent).toBe('Please tick the box to agree before continuing.');
+    expect(fetchMock).not.toHaveBeenCalled();
+    (document.getElementById('gate-consent') as HTMLInputElement).checked = true;
+    form.dispatchEvent(new Event('submit', { cancelable: true }));
+    await vi.waitFor(() => expect(viewer.getAttribute('src')).toBe('/v/A/model.glb'));
+    expect(JSON.parse(fetchMock.mock.calls[0][1].body as string)).toEqual({ email: 'shopper@example.com', consent: true, variantId: '' });
+    expect(leads).toHaveLength(1);
+    vi.unstubAllGlobals();
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * Script of a product's public page (/v/{slug}, /embed/{slug} of a published product): the
+ * viewer wiring of viewer.ts plus the variant switcher, hotspots, presets, buy buttons and the
+ * email gate. Everything it needs is in the page (data attributes and the application/json
+ * block #p3d-product rendered by the Go api), so the page's CSP needs no inline script.
+ *
+ * It dispatches CustomEvents on the model-viewer element (#viewer) for the analytics script:
+ * `p3d:variant` {detail:{variant}}, `p3d:hotspot` {detail:{hotspot}}, `p3d:lead` {}.
+ */
+import './viewer';
+import './product.css';
+import { environmentFor } from './environments';
+
+interface BuyLink {
+  href: string;
+  label: string;
+  key: string;
+  accent: string;
+}
+
+interface PageVariant {
+  id: string;
+  name: string;
+  sku: string;
+  price: string;
+  arUrl: string;
+  links: BuyLink[];
+}
+
+interface PageData {
+  slug: string;
+  variants: PageVariant[];
+  defaultVariant: string;
+  initialVariant?: string;
+  allowDeepLinks: boolean;
+  requireEmail: boolean;
+  leadUrl: string;
+  lighting: string;
+}
+
+interface ProductViewer extends HTMLElement {
+  variantName: string | null;
+}
+
+const COLOR = /^#[0-9a-fA-F]{6}$/;
+
+function readData(): PageData | null {
+  const el = document.getElementById('p3d-product');
+  if (!el?.textContent) return null;
+  try {
+    return JSON.parse(el.textContent) as PageData;
+  } catch {
+    return null;
+  }
+}
+
+/** Lighting → environment map; background → the stage behind the model (colour validated). */
+export function applyPresets(viewer: HTMLElement, lighting: string): void {
+  viewer.setAttribute('environment-image', environmentFor(lighting));
+  const color = viewer.dataset.backgroundColor ?? '';
+  if (!COLOR.test(color)) return;
+  if (viewer.dataset.background === 'Solid Color') viewer.style.background = color;
+  if (viewer.dataset.background === 'Gradient') viewer.style.background = `linear-gradient(180deg, ${color}, #ffffff)`;
+}
+
+function paintChip(a: HTMLElement): void {
+  const accent = a.dataset.accent ?? '';
+  if (COLOR.test(accent)) a.style.setProperty('--chip', accent);
+}
+
+/** Rebuilds the buy buttons with DOM calls (never innerHTML): hrefs are our /go/ redirects. */
+function renderLinks(list: HTMLElement, links: BuyLink[]): void {
+  list.replaceChildren(
+    ...links.map((l) => {
+      const a = document.createElement('a');
+      a.className = 'p3d-buy';
+      a.href = l.href;
+      a.rel = 'nofollow noopener';
+      a.target = '_top';
+      a.dataset.platform = l.key;
+      a.dataset.accent = l.accent;
+      const chip = document.createElement('span');
+      chip.className = 'p3d-chip';
+      chip.textContent = l.label;
+      a.append(chip);
+      paintChip(a);
+      return a;
+    }),
+  );
+}
+
+export function wireProduct(viewer: ProductViewer, data: PageData): void {
+  applyPresets(viewer, data.lighting);
+  document.querySelectorAll<HTMLElement>('.p3d-buy').forEach(paintChip);
+  const byId = new Map(data.variants.map((v) => [v.id, v]));
+
+  const select = (id: string): void => {
+    const v = byId.get(id);
+    if (!v) return;
+    viewer.variantName = id;
+    viewer.setAttribute('variant-name', id);
+    viewer.dataset.variant = id;
+    viewer.dataset.arSrc = v.arUrl;
+    document.querySelectorAll<HTMLButtonElement>('.p3d-variant').forEach((b) => {
+      b.setAttribute('aria-pressed', String(b.dataset.variant === id));
+    });
+    const price = document.getElementById('price');
+    if (price) {
+      price.textContent = v.price;
+      price.hidden = v.price === '';
+    }
+    const sku = document.getElementById('sku');
+    const skuValue = document.getElementById('sku-value');
+    if (sku && skuValue) {
+      skuValue.textContent = v.sku;
+      sku.hidden = v.sku === '';
+    }
+    const buy = document.getElementById('buy');
+    if (buy) renderLinks(buy, v.links);
+    const ar = document.getElementById('ar-file');
+    if (ar instanceof HTMLAnchorElement) ar.href = v.arUrl;
+    if (data.allowDeepLinks) {
+      const url = new URL(window.location.href);
+      if (id === data.defaultVariant) url.searchParams.delete('variant');
+      else url.searchParams.set('variant', id);
+      window.history.replaceState(null, '', url);
+    }
+    viewer.dispatchEvent(new CustomEvent('p3d:variant', { detail: { variant: id } }));
+  };
+  document.querySelectorAll<HTMLButtonElement>('.p3d-variant').forEach((b) => {
+    b.addEventListener('click', () => select(b.dataset.variant ?? ''));
+  });
+
+  viewer.querySelectorAll<HTMLButtonElement>('.p3d-hotspot').forEach((h) => {
+    h.addEventListener('click', () => {
+      h.classList.toggle('p3d-open');
+      viewer.dispatchEvent(new CustomEvent('p3d:hotspot', { detail: { hotspot: h.dataset.hotspot } }));
+    });
+  });
+
+  if (data.requireEmail) wireGate(viewer, data);
+}
+
+/** The email gate: the model loads only after the server accepted the email. */
+function wireGate(viewer: ProductViewer, data: PageData): void {
+  const form = document.getElementById('gate');
+  const email = document.getElementById('gate-email');
+  const consent = document.getElementById('gate-consent');
+  const error = document.getElementById('gate-error');
+  if (!(form instanceof HTMLFormElement) || !(email instanceof HTMLInputElement) || !(consent instanceof HTMLInputElement) || !error) {
+    return;
+  }
+  const stage = document.querySelector<HTMLElement>('.p3d-stage') ?? viewer;
+  const panel = document.querySelector<HTMLElement>('.p3d-panel');
+  stage.hidden = true;
+  if (panel) panel.hidden = true;
+  const remembered = `p3d-lead:${data.slug}`;
+  const open = () => {
+    form.hidden = true;
+    stage.hidden = false;
+    if (panel) panel.hidden = false;
+    const src = viewer.dataset.src;
+    if (src) viewer.setAttribute('src', src);
+  };
+  // One email per visit: reloading or opening another variant's link in this tab does not ask again.
+  if (sessionStorage.getItem(remembered)) {
+    open();
+    return;
+  }
+  const fail = (message: string) => {
+    error.textContent = message;
+    error.hidden = false;
+  };
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    error.hidden = true;
+    const value = email.value.trim();
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) {
+      fail('Enter a valid email address, for example name@example.com.');
+      return;
+    }
+    if (!consent.checked) {
+      fail('Please tick the box to agree before continuing.');
+      return;
+    }
+    void fetch(data.leadUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: value, consent: true, variantId: viewer.dataset.variant ?? '' }),
+    })
+      .then(async (res) => {
+        if (res.status === 204) {
+          sessionStorage.setItem(remembered, '1');
+          open();
+          viewer.dispatchEvent(new CustomEvent('p3d:lead', {}));
+          return;
+        }
+        const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+        fail(body?.error?.message ?? 'Something went wrong. Please try again in a moment.');
+      })
+      .catch(() => fail('Something went wrong. Please try again in a moment.'));
+  });
+}
+
+const viewer = document.getElementById('viewer') as ProductViewer | null;
+const data = readData();
+if (viewer && data) wireProduct(viewer, data);
