@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '../../components/alert';
 import { LoadingScreen } from '../../components/loading-screen';
 import { Toast } from '../../components/toast';
@@ -160,7 +160,9 @@ function ConfiguratorStep({
   const state = buildState(p, job);
   const progress = buildProgress(p, job);
   // The modal opens while a build runs (or failed); Hide status keeps it closed for this build.
-  const [modal, setModal] = useState<'open' | 'closed' | 'hidden'>(state === 'ready' || state === 'draft' ? 'closed' : 'open');
+  // Right after Generate 3D the modal opens whatever the build already reached (it may be Ready).
+  const justStarted = (useLocation().state as { building?: boolean } | null)?.building === true;
+  const [modal, setModal] = useState<'open' | 'closed' | 'hidden'>(justStarted || (state !== 'ready' && state !== 'draft') ? 'open' : 'closed');
   const [rebuild, { isLoading: starting }] = useRebuildProductMutation();
   const [failure, setFailure] = useState<Failure | null>(null);
   const generate = async () => {

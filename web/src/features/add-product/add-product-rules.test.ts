@@ -59,6 +59,8 @@ describe('wizard rules', () => {
     expect(buildState({ status: 'processing', builds: [build()] }, { status: 'processing', progress: 10 })).toBe('processing');
     expect(buildState({ status: 'ready', builds: [] }, null)).toBe('ready');
     expect(buildState({ status: 'error', builds: [] }, null)).toBe('failed');
+    expect(buildState({ status: 'draft', builds: [] }, null)).toBe('draft');
+    expect(buildState({ status: 'processing', builds: [build({ stage: 'Queued' })] }, null)).toBe('queued');
     expect(buildProgress({ status: 'processing', builds: [build({ progress: 42.4 })] }, { progress: 10 })).toBe(42);
     expect(buildProgress({ status: 'processing', builds: [build()] }, { progress: 73 })).toBe(73);
     expect(buildProgress({ status: 'processing', builds: [build({ progress: 140 })] }, null)).toBe(100);
