@@ -139,7 +139,7 @@ test('photo to a live product page with variants, hotspot, buy links, email capt
   await test.step('Amazon and Etsy links with their chips', async () => {
     await page.getByRole('tab', { name: 'Links' }).click();
     await expect(page.getByText('No links added yet. Add your first purchase link below.')).toBeVisible();
-    const input = page.getByLabel('Purchase link');
+    const input = page.getByRole('textbox', { name: 'Purchase link' });
     await input.fill('amazon.com/dp/B0JOURNEY');
     await expect(page.locator('.link-input .link-chip[data-platform="amazon"]')).toHaveText('Amazon');
     await page.getByRole('button', { name: 'Add link' }).click();
