@@ -101,7 +101,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return upload.QuotaForPlan(string(v.EffectivePlan)), nil
 	})
 	jobs := job.NewService(pool, dispatch.New(store, riverClient), uploads, blobs, credits)
-	catalogue := catalog.NewService(pool, store, jobs, catalog.SubscriptionPlans{Subscriptions: credits})
+	catalogue := catalog.NewService(pool, store, jobs, catalog.SubscriptionPlans{Subscriptions: credits}).WithModels(blobs, cfg.ModelHeightMetres)
 
 	// Account mail: SMTP when configured (sent in the background, so timing
 	// never reveals whether an address has an account), else the log plus,

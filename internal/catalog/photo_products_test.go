@@ -9,6 +9,7 @@ import (
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/job/jobtest"
+	"github.com/photo3d/photo3d/internal/reconstruct"
 )
 
 func mustParams(t *testing.T, query string) catalog.ListParams {
@@ -43,6 +44,13 @@ func photoProducts(t *testing.T, s stack, user string) {
 	now, err := s.svc.CreateProduct(ctx, user, catalog.NewProduct{Name: "Now jug", UploadID: s.photo(t, user), Generate: true})
 	require.NoError(t, err)
 	s.finish(t, now.JobID, catalog.StatusError)
+	// The failed one gets the merchant's own model instead.
+	res, err := reconstruct.NewBuiltin().Reconstruct(ctx, jobtest.PNG(t, 64, 48), reconstruct.Options{}, nil)
+	require.NoError(t, err)
+	own, err := s.svc.WithModels(s.env.Blobs, 0).UploadModel(ctx, user, now.ID, []reconstruct.ModelFile{{Name: "jug.glb", Data: res.GLB}})
+	require.NoError(t, err)
+	require.Equal(t, catalog.StatusReady, own.Status)
+	require.Equal(t, events.ProductSourceUpload, own.Source)
 }
 
 // TestProductsFromAPhoto: draft → Generate 3D now → build → ready; generate

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/pgdb"
@@ -56,6 +57,9 @@ type Service struct {
 	jobs  *job.Service
 	plans Plans
 	now   func() time.Time
+	// Own models and the preview checks (WithModels).
+	blobs       *blobstore.Store
+	modelHeight float64
 }
 
 // NewService builds the service; store must have Projection registered

@@ -30,7 +30,8 @@ const multipartOverhead = 64 << 10
 func largeBodyRoutes(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if (r.URL.Path == BlobsPath || strings.HasPrefix(r.URL.Path, BlobsPath+"/")) && r.Method == http.MethodPut ||
-			r.URL.Path == "/api/uploads/content" && r.Method == http.MethodPost {
+			r.URL.Path == "/api/uploads/content" && r.Method == http.MethodPost ||
+			isProductModelUpload(r) {
 			allowLargeBody(next).ServeHTTP(w, r)
 			return
 		}

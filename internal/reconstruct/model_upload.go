@@ -285,6 +285,7 @@ func mergeBuffers(doc *gltf.Document) {
 	doc.Buffers = []*gltf.Buffer{{ByteLength: len(merged), Data: merged}}
 }
 
+// appendBufferView appends data (4-byte aligned) to buffer 0 as a new view.
 func appendBufferView(doc *gltf.Document, data []byte) int {
 	buf := doc.Buffers[0]
 	for len(buf.Data)%4 != 0 {
@@ -417,7 +418,9 @@ func checkModelStructure(doc *gltf.Document) error {
 // modelTri is one triangle in the model's frame with its material colour.
 type modelTri struct {
 	v   [3][3]float64
-	rgb [3]float64 // linear base colour
+	rgb [3]float64  // linear base colour (factor)
+	tex image.Image // base colour texture, or nil
+	uv  [3][2]float32
 }
 
 // documentTriangles walks the default scene and returns every triangle in
@@ -432,6 +435,7 @@ func documentTriangles(doc *gltf.Document) ([]modelTri, error) {
 	}
 	var out []modelTri
 	seen := 0
+	textures := map[int]image.Image{}
 	var walk func(ni int, parent [16]float64, depth int) error
 	walk = func(ni int, parent [16]float64, depth int) error {
 		if ni < 0 || ni >= len(doc.Nodes) || depth > 64 {
@@ -467,14 +471,18 @@ func documentTriangles(doc *gltf.Document) ([]modelTri, error) {
 					}
 				}
 				rgb := materialColour(doc, p.Material)
+				tex, uv := materialTexture(doc, p, len(pos), textures)
 				for t := 0; t+2 < len(idx); t += 3 {
 					var tri modelTri
-					tri.rgb = rgb
+					tri.rgb, tri.tex = rgb, tex
 					for k := range 3 {
 						if int(idx[t+k]) >= len(pos) {
 							return fmt.Errorf("index out of range")
 						}
 						tri.v[k] = apply4(m, pos[idx[t+k]])
+						if tex != nil {
+							tri.uv[k] = uv[idx[t+k]]
+						}
 					}
 					out = append(out, tri)
 					if len(out) > maxModelTriangles {
@@ -506,11 +514,85 @@ func materialColour(doc *gltf.Document, mi *int) [3]float64 {
 	if pbr := doc.Materials[*mi].PBRMetallicRoughness; pbr != nil && pbr.BaseColorFactor != nil {
 		f := pbr.BaseColorFactor
 		rgb = [3]float64{f[0], f[1], f[2]}
-		if pbr.BaseColorTexture != nil && rgb == [3]float64{1, 1, 1} {
-			rgb = [3]float64{0.8, 0.8, 0.8} // textured: a neutral tone reads better than white
-		}
+	} else if pbr != nil && pbr.BaseColorTexture != nil {
+		rgb = [3]float64{1, 1, 1}
 	}
 	return rgb
+}
+
+// maxTexturePixels bounds a texture decoded for the thumbnail.
+const maxTexturePixels = 4096 * 4096
+
+// materialTexture returns the primitive's decoded base colour texture and its
+// texture coordinates (nil when it has none, or it cannot be read: the
+// thumbnail then uses the colour factor alone). Decoded images are shared
+// through cache (by image index; nil remembers a failure).
+func materialTexture(doc *gltf.Document, p *gltf.Primitive, verts int, cache map[int]image.Image) (image.Image, [][2]float32) {
+	if p.Material == nil || *p.Material < 0 || *p.Material >= len(doc.Materials) {
+		return nil, nil
+	}
+	pbr := doc.Materials[*p.Material].PBRMetallicRoughness
+	if pbr == nil || pbr.BaseColorTexture == nil || pbr.BaseColorTexture.Index < 0 || pbr.BaseColorTexture.Index >= len(doc.Textures) {
+		return nil, nil
+	}
+	src := doc.Textures[pbr.BaseColorTexture.Index].Source
+	ai, ok := p.Attributes[fmt.Sprintf("TEXCOORD_%d", pbr.BaseColorTexture.TexCoord)]
+	if src == nil || *src < 0 || *src >= len(doc.Images) || !ok || ai < 0 || ai >= len(doc.Accessors) {
+		return nil, nil
+	}
+	uv, err := modeler.ReadTextureCoord(doc, doc.Accessors[ai], nil)
+	if err != nil || len(uv) < verts {
+		return nil, nil
+	}
+	img, seen := cache[*src]
+	if !seen {
+		img = decodeTexture(doc, doc.Images[*src])
+		cache[*src] = img
+	}
+	if img == nil {
+		return nil, nil
+	}
+	return img, uv
+}
+
+func decodeTexture(doc *gltf.Document, im *gltf.Image) image.Image {
+	var data []byte
+	switch {
+	case im.BufferView != nil && *im.BufferView >= 0 && *im.BufferView < len(doc.BufferViews):
+		v := doc.BufferViews[*im.BufferView]
+		if v.Buffer < 0 || v.Buffer >= len(doc.Buffers) || v.ByteOffset < 0 || v.ByteLength < 0 ||
+			v.ByteOffset+v.ByteLength > len(doc.Buffers[v.Buffer].Data) {
+			return nil
+		}
+		data = doc.Buffers[v.Buffer].Data[v.ByteOffset : v.ByteOffset+v.ByteLength]
+	case im.IsEmbeddedResource():
+		var err error
+		if data, err = im.MarshalData(); err != nil {
+			return nil
+		}
+	default:
+		return nil
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxTexturePixels {
+		return nil
+	}
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil
+	}
+	return img
+}
+
+// texel samples img at (u, v) (repeat wrapping, nearest) as linear RGB.
+func texel(img image.Image, u, v float64) [3]float64 {
+	b := img.Bounds()
+	u, v = u-math.Floor(u), v-math.Floor(v)
+	x := b.Min.X + min(b.Dx()-1, int(u*float64(b.Dx())))
+	y := b.Min.Y + min(b.Dy()-1, int(v*float64(b.Dy())))
+	r, g, bl, _ := img.At(x, y).RGBA()
+	lin := func(c uint32) float64 { return math.Pow(float64(c)/65535, 2.2) }
+	return [3]float64{lin(r), lin(g), lin(bl)}
 }
 
 // ModelTriangles returns the triangles of one of our GLBs (a stored product
@@ -583,10 +665,14 @@ func renderThumbnail(tris []modelTri, side int) *image.NRGBA {
 		}
 		lambert := math.Abs(nrm[0]*light[0]+nrm[1]*light[1]+nrm[2]*light[2]) / l
 		shade := 0.3 + 0.7*lambert
-		var col [3]uint8
-		for k := range 3 {
-			col[k] = uint8(min(255, 255*math.Pow(min(1, max(0, tris[i].rgb[k]*shade)), 1/2.2)+0.5))
+		paint := func(base [3]float64) (col [3]uint8) {
+			for k := range 3 {
+				col[k] = uint8(min(255, 255*math.Pow(min(1, max(0, base[k]*shade)), 1/2.2)+0.5))
+			}
+			return col
 		}
+		tr := tris[i]
+		col := paint(tr.rgb)
 		x0, x1 := max(0, int(math.Floor(min(s[0][0], s[1][0], s[2][0])))), min(iw-1, int(math.Ceil(max(s[0][0], s[1][0], s[2][0]))))
 		y0, y1 := max(0, int(math.Floor(min(s[0][1], s[1][1], s[2][1])))), min(ih-1, int(math.Ceil(max(s[0][1], s[1][1], s[2][1]))))
 		area := (s[1][0]-s[0][0])*(s[2][1]-s[0][1]) - (s[2][0]-s[0][0])*(s[1][1]-s[0][1])
@@ -608,6 +694,12 @@ func renderThumbnail(tris []modelTri, side int) *image.NRGBA {
 					continue
 				}
 				depth[y*iw+x] = z
+				if tr.tex != nil {
+					u := b0*float64(tr.uv[0][0]) + b1*float64(tr.uv[1][0]) + b2*float64(tr.uv[2][0])
+					v := b0*float64(tr.uv[0][1]) + b1*float64(tr.uv[1][1]) + b2*float64(tr.uv[2][1])
+					c := texel(tr.tex, u, v)
+					col = paint([3]float64{c[0] * tr.rgb[0], c[1] * tr.rgb[1], c[2] * tr.rgb[2]})
+				}
 				o := img.Pix[y*img.Stride+4*x:]
 				o[0], o[1], o[2], o[3] = col[0], col[1], col[2], 255
 			}

@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -185,4 +186,21 @@ func TestUploadedModelRefusals(t *testing.T) {
 			require.False(t, strings.Contains(err.Error(), "/etc/passwd\n"))
 		})
 	}
+}
+
+// TestUploadedModelThumbnailShowsTexture: a textured model's thumbnail is
+// painted from its texture (a green body under a red cap), not a flat tone.
+func TestUploadedModelThumbnailShowsTexture(t *testing.T) {
+	res, err := NewBuiltin().Reconstruct(context.Background(), encodePNGBytes(t, twoToneBottle(240, 320).render()), Options{}, nil)
+	require.NoError(t, err)
+	m, err := PrepareUploadedModel([]ModelFile{{Name: "bottle.glb", Data: res.GLB}}, 0)
+	require.NoError(t, err)
+	img, err := png.Decode(bytes.NewReader(m.Thumbnail))
+	require.NoError(t, err)
+	b := img.Bounds()
+	r, g, _, a := img.At(b.Dx()/2, b.Dy()*3/4).RGBA()
+	require.NotZero(t, a)
+	require.Greater(t, g, r+r/2, "the body is green")
+	r, g, _, _ = img.At(b.Dx()/2, b.Dy()/20).RGBA()
+	require.Greater(t, r, g+g/2, "the cap is red")
 }

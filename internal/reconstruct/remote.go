@@ -502,20 +502,10 @@ func addRemoteExtras(doc *gltf.Document, bodyNode, mainMesh int) error {
 	if len(doc.Buffers) == 0 {
 		doc.Buffers = []*gltf.Buffer{{}}
 	}
-	buf := doc.Buffers[0]
-	if buf.URI != "" {
+	if doc.Buffers[0].URI != "" {
 		return fmt.Errorf("%w: first buffer is not the GLB binary chunk", ErrRemoteInvalidModel)
 	}
-	appendView := func(data []byte) int {
-		for len(buf.Data)%4 != 0 {
-			buf.Data = append(buf.Data, 0)
-		}
-		off := len(buf.Data)
-		buf.Data = append(buf.Data, data...)
-		buf.ByteLength = len(buf.Data)
-		doc.BufferViews = append(doc.BufferViews, &gltf.BufferView{Buffer: 0, ByteOffset: off, ByteLength: len(data)})
-		return len(doc.BufferViews) - 1
-	}
+	appendView := func(data []byte) int { return appendBufferView(doc, data) }
 	// Explode: one part, so it stays in place; the animation exists so viewers can
 	// rely on it for every model.
 	tv := appendView(f32Bytes([]float32{0, explodeSeconds}))

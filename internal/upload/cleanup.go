@@ -13,7 +13,8 @@ import (
 	"github.com/photo3d/photo3d/internal/blobstore"
 )
 
-// UnusedUploadAge is how long an upload no job used keeps its bytes.
+// UnusedUploadAge is how long an upload no job and no live product (a draft)
+// used keeps its bytes (with its cutouts).
 const UnusedUploadAge = 24 * time.Hour
 
 // CleanupInterval is how often the periodic clean-up runs.
@@ -56,9 +57,11 @@ func (w *CleanupWorker) Work(ctx context.Context, _ *river.Job[CleanupArgs]) err
 		now = w.Now
 	}
 	uploads, err := w.purge(ctx,
-		`SELECT u.id, ARRAY[u.blob_key] FROM uploads u
+		`SELECT u.id, ARRAY[u.blob_key] || ARRAY(SELECT c.blob_key FROM upload_cutouts c WHERE c.upload_id = u.id AND c.blob_key <> '')
+		 FROM uploads u
 		 WHERE u.purged_at IS NULL AND u.created_at < $1
 		   AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.upload_id = u.id)
+		   AND NOT EXISTS (SELECT 1 FROM products p WHERE p.photo_upload_id = u.id AND p.deleted_at IS NULL)
 		 ORDER BY u.created_at LIMIT $2`,
 		`UPDATE uploads SET purged_at = $2 WHERE id = $1`, now().UTC().Add(-UnusedUploadAge), now().UTC())
 	if err != nil {

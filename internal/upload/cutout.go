@@ -41,7 +41,7 @@ const CutoutWait = 2 * time.Second
 
 // cutoutStale: a pending cutout older than this is queued again when asked for
 // (its worker died and River has not rescued it yet).
-const cutoutStale = 2 * time.Minute
+const cutoutStale = 5 * time.Minute
 
 // CutoutFailedMessage is what the merchant reads when a cutout cannot be made
 // for a reason other than the photo itself.
@@ -229,9 +229,10 @@ type CutoutWorker struct {
 	Logger *slog.Logger
 }
 
-// Timeout implements river.Worker: a cutout takes well under a second; a
-// stuck one must not hold a slot the merchant is waiting for.
-func (w *CutoutWorker) Timeout(*river.Job[CutoutArgs]) time.Duration { return 30 * time.Second }
+// Timeout implements river.Worker: a cutout takes well under a second on an
+// idle core; the limit only frees a slot held by a stuck one, with room for
+// a heavily loaded machine.
+func (w *CutoutWorker) Timeout(*river.Job[CutoutArgs]) time.Duration { return 2 * time.Minute }
 
 // Work implements river.Worker.
 func (w *CutoutWorker) Work(ctx context.Context, rj *river.Job[CutoutArgs]) error {
