@@ -278,20 +278,28 @@ func checkVariants(vs []Variant) error {
 	return nil
 }
 
+// prepare checks the variants, parses the model and drops its own variants.
+func prepare(model []byte, vs []Variant) (*glb, *materials, error) {
+	if err := checkVariants(vs); err != nil {
+		return nil, nil, err
+	}
+	g, err := parse(model)
+	if err != nil {
+		return nil, nil, err
+	}
+	g.stripVariants()
+	return g, &materials{g: g, added: map[string]int{}}, nil
+}
+
 // Configurator returns model with the variants as KHR_materials_variants:
 // variant i of the extension is vs[i], named by its id. A primitive whose
 // variant material is "original" maps to its own material, so switching back
 // from another variant restores it in every viewer.
 func Configurator(model []byte, vs []Variant) ([]byte, error) {
-	if err := checkVariants(vs); err != nil {
-		return nil, err
-	}
-	g, err := parse(model)
+	g, ms, err := prepare(model, vs)
 	if err != nil {
 		return nil, err
 	}
-	g.stripVariants()
-	ms := &materials{g: g, added: map[string]int{}}
 	for _, p := range g.primitives() {
 		own, hasOwn := index(p.m["material"])
 		byMaterial := map[int][]int{}
@@ -342,15 +350,10 @@ func Configurator(model []byte, vs []Variant) ([]byte, error) {
 // AR returns model with v's materials as the default materials and no
 // variants extension: what AR viewers (which ignore the extension) show.
 func AR(model []byte, v Variant) ([]byte, error) {
-	if err := checkVariants([]Variant{v}); err != nil {
-		return nil, err
-	}
-	g, err := parse(model)
+	g, ms, err := prepare(model, []Variant{v})
 	if err != nil {
 		return nil, err
 	}
-	g.stripVariants()
-	ms := &materials{g: g, added: map[string]int{}}
 	for _, p := range g.primitives() {
 		name := materialFor(v, p)
 		if name == Original {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
-	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/photo3d/photo3d/events"
@@ -89,20 +89,11 @@ func (s *Service) PublishProduct(ctx context.Context, userID, productID string, 
 		if err != nil {
 			return err
 		}
-		m, err := snap.asMap()
-		if err != nil {
-			return err
-		}
-		slug, err := newSlug()
-		if err != nil {
-			return err
-		}
-		id = uuid.NewString()
-		settings.PublicationID = id
-		_, err = s.store.Append(ctx, tx, stream(id), 0,
-			events.PublicationCreated{PublicationID: id, UserID: userID, ProductID: productID, Slug: slug, At: now},
-			events.PublicationVersioned{PublicationID: id, Version: 1, Snapshot: m, At: now},
-			settings)
+		id, err = s.createLink(ctx, tx, events.PublicationCreated{UserID: userID, ProductID: productID}, snap,
+			func(id string, at time.Time) events.Event {
+				settings.PublicationID, settings.At = id, at
+				return settings
+			})
 		created = err == nil
 		return err
 	})

@@ -230,17 +230,31 @@ func maps(v any) map[string]any {
 	return out
 }
 
+// productPage is the live product page behind slug; otherwise it has
+// answered (404, or 503 when the page cannot be read) and ok is false.
+func (p *Pages) productPage(w http.ResponseWriter, r *http.Request, slug string) (*pageEntry, bool) {
+	e, err := p.entry(r.Context(), slug)
+	if err != nil {
+		p.fail(w, r, err)
+		return nil, false
+	}
+	if e.missing || e.product == nil {
+		http.NotFound(w, r)
+		return nil, false
+	}
+	return e, true
+}
+
 // ServeAR answers /v/{slug}/ar/{variantId}.glb: the variant's AR file, built
 // from the published model on first request. Like the model it is served
 // only while the link is live and its owner has views left.
 func (p *Pages) ServeAR(w http.ResponseWriter, r *http.Request, slug, file string) {
-	e, err := p.entry(r.Context(), slug)
-	if err != nil {
-		p.fail(w, r, err)
+	e, ok := p.productPage(w, r, slug)
+	if !ok {
 		return
 	}
 	id, ok := strings.CutSuffix(file, ".glb")
-	if e.missing || e.product == nil || !ok || p.variants == nil {
+	if !ok || p.variants == nil {
 		http.NotFound(w, r)
 		return
 	}
@@ -265,13 +279,8 @@ func (p *Pages) ServeAR(w http.ResponseWriter, r *http.Request, slug, file strin
 // stored for that link. Nothing from the request ever becomes the target;
 // an unknown link is a 404.
 func (p *Pages) ServeGo(w http.ResponseWriter, r *http.Request, slug, linkID string) {
-	e, err := p.entry(r.Context(), slug)
-	if err != nil {
-		p.fail(w, r, err)
-		return
-	}
-	if e.missing || e.product == nil {
-		http.NotFound(w, r)
+	e, ok := p.productPage(w, r, slug)
+	if !ok {
 		return
 	}
 	target, ok := e.product.links[linkID]
@@ -295,13 +304,8 @@ type leadBody struct {
 // with 204: the email gate of a live product page. Errors are small JSON
 // objects {error:{code,message}} the page script shows.
 func (p *Pages) ServeLead(w http.ResponseWriter, r *http.Request, slug string) {
-	e, err := p.entry(r.Context(), slug)
-	if err != nil {
-		p.fail(w, r, err)
-		return
-	}
-	if e.missing || e.product == nil {
-		http.NotFound(w, r)
+	e, ok := p.productPage(w, r, slug)
+	if !ok {
 		return
 	}
 	var body leadBody

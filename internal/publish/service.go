@@ -145,19 +145,7 @@ func (s *Service) Create(ctx context.Context, userID, blueprintID string) (Publi
 		if !bp.Completed {
 			return errStillBuilding
 		}
-		snap, err := bp.Snapshot.asMap()
-		if err != nil {
-			return err
-		}
-		slug, err := newSlug()
-		if err != nil {
-			return err
-		}
-		id = uuid.NewString()
-		now := s.now().UTC()
-		_, err = s.store.Append(ctx, tx, stream(id), 0,
-			events.PublicationCreated{PublicationID: id, UserID: userID, BlueprintID: blueprintID, Slug: slug, At: now},
-			events.PublicationVersioned{PublicationID: id, Version: 1, Snapshot: snap, At: now})
+		id, err = s.createLink(ctx, tx, events.PublicationCreated{UserID: userID, BlueprintID: blueprintID}, bp.Snapshot)
 		created = err == nil
 		return err
 	})
@@ -174,6 +162,29 @@ func (s *Service) Create(ctx context.Context, userID, blueprintID string) (Publi
 	}
 	p, err := s.Get(ctx, userID, id)
 	return p, created, err
+}
+
+// createLink appends a new publication: created (its id, slug and time are
+// filled in here), version 1 of snap, then the events more builds for the new
+// id (a product's settings). One append: the link exists whole or not at all.
+func (s *Service) createLink(ctx context.Context, tx pgx.Tx, created events.PublicationCreated, snap Snapshot,
+	more ...func(id string, at time.Time) events.Event) (string, error) {
+	m, err := snap.asMap()
+	if err != nil {
+		return "", err
+	}
+	slug, err := newSlug()
+	if err != nil {
+		return "", err
+	}
+	id, now := uuid.NewString(), s.now().UTC()
+	created.PublicationID, created.Slug, created.At = id, slug, now
+	evs := []events.Event{created, events.PublicationVersioned{PublicationID: id, Version: 1, Snapshot: m, At: now}}
+	for _, f := range more {
+		evs = append(evs, f(id, now))
+	}
+	_, err = s.store.Append(ctx, tx, stream(id), 0, evs...)
+	return id, err
 }
 
 // Get returns one of the user's publications (live or unpublished).

@@ -149,8 +149,13 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
   });
 
   await test.step('the buy button goes through our redirect to the stored store URL', async () => {
-    await Promise.all([page.waitForURL('https://www.etsy.com/listing/424242/black-lounge-chair'), page.locator('a.p3d-buy').click()]);
-    expect(storeHits).toEqual(['https://www.etsy.com/listing/424242/black-lounge-chair']);
+    const href = await page.locator('a.p3d-buy').getAttribute('href');
+    expect(href).toBe(`/v/${pub.slug}/go/l2`);
+    const redirect = await page.request.get(new URL(`${href}?url=https://evil.example/`, page.url()).href, { maxRedirects: 0 });
+    expect(redirect.status()).toBe(302);
+    expect(redirect.headers()['location']).toBe('https://www.etsy.com/listing/424242/black-lounge-chair');
+    await page.locator('a.p3d-buy').click();
+    await expect.poll(() => storeHits).toContain('https://www.etsy.com/listing/424242/black-lounge-chair');
     await expect(page.getByRole('heading', { name: 'Store page' })).toBeVisible();
   });
 
