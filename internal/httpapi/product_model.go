@@ -26,7 +26,7 @@ const modelFormOverhead = 1 << 20
 // one .glb, or one .gltf plus its .bin and images, all in fields named
 // "file" (50 MB in total). The whole form is read, bounded, before anything
 // is parsed or stored; the answer is the product detail with the new model.
-func uploadProductModel(s *catalog.Service) Handler {
+func uploadProductModel(s productDeps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if mt != "multipart/form-data" {
