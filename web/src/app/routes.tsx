@@ -26,6 +26,7 @@ export const workspaceRoutes: RouteObject[] = [
   { path: 'workspace/preview/:jobId', element: lazyPage(() => import('../features/creation/preview-page')) },
   { path: 'workspace/processing/:jobId', element: lazyPage(() => import('../features/creation/processing-page')) },
   { path: 'workspace/products', element: lazyPage(() => import('../features/products/products-page')) },
+  { path: 'workspace/add-product', element: lazyPage(() => import('../features/add-product/add-product-page')) },
   { path: 'workspace/product/:productId', element: lazyPage(() => import('../features/products/product-detail-page')) },
   { path: 'workspace/catalogs', element: lazyPage(() => import('../features/catalogs/catalogs-page')) },
   { path: 'workspace/catalog/:catalogId', element: lazyPage(() => import('../features/catalogs/catalog-page')) },

@@ -9,10 +9,11 @@ const statusIcons = { ready: IconCheck, processing: IconClock, error: IconAlert 
 const statusTone = { ready: 'status--ready', processing: 'status--processing', error: 'status--error' } as const;
 
 /** A card's status icon; the label is read out and shown on hover. */
-export function StatusIcon({ status, label }: { status: ItemStatus; label: string }) {
-  const Icon = statusIcons[status] ?? IconClock;
+export function StatusIcon({ status, label }: { status: ItemStatus | 'draft'; label: string }) {
+  // A draft product (no build yet) shows the clock without a status colour.
+  const Icon = status === 'draft' ? IconClock : (statusIcons[status] ?? IconClock);
   return (
-    <span className={`status list-status ${statusTone[status] ?? ''}`} title={label} data-status={status}>
+    <span className={`status list-status ${status === 'draft' ? '' : (statusTone[status] ?? '')}`} title={label} data-status={status}>
       <Icon size={16} />
       <span className="visually-hidden">{label}</span>
     </span>
@@ -236,7 +237,7 @@ export function ItemCard({
   imageURL: string | null;
   fallback: ReactNode;
   tag: string;
-  status: ItemStatus;
+  status: ItemStatus | 'draft';
   statusLabel: string;
   upper?: boolean;
   testId: string;

@@ -45,7 +45,7 @@ interface UploadTicket {
   publicURL?: string;
 }
 
-type ApiBaseQuery = BaseQueryFn<ApiArgs | string, unknown, ApiError>;
+export type ApiBaseQuery = BaseQueryFn<ApiArgs | string, unknown, ApiError>;
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
 
@@ -78,7 +78,7 @@ export function parseJob(raw: unknown): Job {
 }
 
 /** Thrown inside the upload chain; carries what the user should read. */
-class UploadError extends Error {
+export class UploadError extends Error {
   constructor(
     message: string,
     readonly status: ApiError['status'] = 'CUSTOM_ERROR',
@@ -121,12 +121,23 @@ async function putSigned(ticket: UploadTicket, file: File, contentType: string):
  * see mayFallBack).
  */
 export async function uploadImage(file: File, baseQuery: ApiBaseQuery, extra: Parameters<ApiBaseQuery>[1], extraOptions = {}): Promise<string> {
+  return (await uploadPhoto(file, baseQuery, extra, extraOptions)).url;
+}
+
+/** The same upload, also answering the upload's id (the wizard's cutout and product take it). */
+export async function uploadPhoto(
+  file: File,
+  baseQuery: ApiBaseQuery,
+  extra: Parameters<ApiBaseQuery>[1],
+  extraOptions = {},
+): Promise<{ url: string; uploadId: string }> {
   const contentType = contentTypeOf(file);
   let directError: UploadError | null = null;
   try {
     const res = await baseQuery({ url: '/uploads', method: 'POST', body: { filename: file.name, contentType, size: file.size } }, extra, extraOptions);
     if (res.error) throw new UploadError(res.error.message || MSG_PROCESS_FAILED, res.error.status, !!res.error.message);
-    return await putSigned((res.data ?? {}) as UploadTicket, file, contentType);
+    const ticket = (res.data ?? {}) as UploadTicket;
+    return { url: await putSigned(ticket, file, contentType), uploadId: ticket.uploadId ?? '' };
   } catch (e) {
     directError = e instanceof UploadError ? e : new UploadError(MSG_PROCESS_FAILED);
     if (!mayFallBack(directError.status)) throw directError;
@@ -142,7 +153,7 @@ export async function uploadImage(file: File, baseQuery: ApiBaseQuery, extra: Pa
   const d = (res.data ?? {}) as Record<string, unknown>;
   const url = str(d.imageURL) ?? str(d.url) ?? str(d.publicURL);
   if (!url) throw new UploadError(MSG_NO_IMAGE_URL);
-  return url;
+  return { url, uploadId: str(d.uploadId) ?? '' };
 }
 
 /** Upload, reconstruction jobs and their polling. */

@@ -10,7 +10,7 @@ import { useCreateProductMutation } from './products-api';
 
 /**
  * Add product from an existing blueprint: pick one of the merchant's ready
- * blueprints and name the product. (The photo wizard comes in a later release.)
+ * blueprints and name the product, or go to the photo wizard (/workspace/add-product).
  */
 export function AddProductDialog({ onClose, catalogId }: { onClose: () => void; catalogId?: string }) {
   const id = useId();
@@ -39,6 +39,12 @@ export function AddProductDialog({ onClose, catalogId }: { onClose: () => void; 
 
   return (
     <Dialog title="Add product" onClose={onClose}>
+      <p>
+        <Link to="/workspace/add-product" className="btn btn--primary" onClick={onClose}>
+          Start from a photo
+        </Link>{' '}
+        <span className="muted">or make a product from one of your blueprints:</span>
+      </p>
       {isLoading ? (
         <LoadingScreen />
       ) : error ? (

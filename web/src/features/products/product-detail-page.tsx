@@ -23,26 +23,15 @@ import {
 import { useGetProductQuery, useProductPublicationQuery, usePublishProductMutation, useUpdateProductMutation } from './products-api';
 import { EmbedOriginsField } from './embed-origins-field';
 import { RebuildButton } from './rebuild-button';
+import { ProductTiles } from '../analytics/product-tiles';
+import { Configurator } from './configurator';
+import { BuildStatus, LeadsPanel } from './product-extras';
+import { COPIED_MS, SAVED_MS, useFlag } from './use-flag';
 import './products.css';
 
-const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed' } as const;
-const BADGE_TONE = { ready: 'status--ready', processing: 'status--processing', error: 'status--error' } as const;
+const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed', draft: 'Draft' } as const;
+const BADGE_TONE = { ready: 'status--ready', processing: 'status--processing', error: 'status--error', draft: 'status--processing' } as const;
 const POLL_MS = 2000;
-/** Copied shows for 1.2 s (spec §9). */
-const COPIED_MS = 1200;
-/** Saved. shows for 1.6 s (spec §9). */
-const SAVED_MS = 1600;
-
-function useFlag(ms: number): [boolean, () => void] {
-  const [on, setOn] = useState(false);
-  useEffect(() => {
-    if (!on) return;
-    const t = window.setTimeout(() => setOn(false), ms);
-    return () => window.clearTimeout(t);
-  }, [on, ms]);
-  return [on, () => setOn(true)];
-}
-
 function isNotFound(err: unknown): boolean {
   return !!err && typeof err === 'object' && (err as { status?: unknown }).status === 404;
 }
@@ -82,6 +71,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
   const publication = published ?? existing ?? null;
   const [copied, flashCopied] = useFlag(COPIED_MS);
   const [problem, setProblem] = useState<ActionProblem | null>(null);
+  const [panel, setPanel] = useState<'details' | 'configurator'>(() => (new URLSearchParams(window.location.search).get('tab') === 'configurator' ? 'configurator' : 'details'));
 
   /** Publishes through the publications API (idempotent) and copies the link. */
   const share = async (): Promise<typeof publication> => {
@@ -157,13 +147,28 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
       {problem && <ActionProblemAlert problem={problem} />}
       {p.status === 'error' && <Alert tone="error">{p.failureReason || BUILD_FAILED_TEXT}</Alert>}
 
-      <div className="product-detail__layout">
-        <div className="product-detail__viewer">
-          <ViewerPanel product={p} publication={publication} onShare={share} />
-          <Timeline product={p} />
-        </div>
-        <DetailsPanel product={p} />
+      <BuildStatus product={p} />
+      <ProductTiles productId={p.id} />
+      <div className="tabs" role="tablist" aria-label="Product panels">
+        <button type="button" role="tab" aria-selected={panel === 'details'} onClick={() => setPanel('details')}>
+          Product Details
+        </button>
+        <button type="button" role="tab" aria-selected={panel === 'configurator'} onClick={() => setPanel('configurator')}>
+          Configurator
+        </button>
       </div>
+      {panel === 'configurator' ? (
+        <Configurator product={p} />
+      ) : (
+        <div className="product-detail__layout">
+          <div className="product-detail__viewer">
+            <ViewerPanel product={p} publication={publication} onShare={share} />
+            <Timeline product={p} />
+            <LeadsPanel product={p} />
+          </div>
+          <DetailsPanel product={p} />
+        </div>
+      )}
     </div>
   );
 }

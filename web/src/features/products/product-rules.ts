@@ -1,5 +1,9 @@
 import type { ItemStatus } from '../../components/list/list-rules';
 import { errorMessage } from '../../lib/api';
+import { parseConfig, type ProductConfig } from './configurator-rules';
+
+/** A product's status: the list statuses, plus draft (a photo product saved without a build). */
+export type ProductStatus = ItemStatus | 'draft';
 
 /** A product as GET /api/products and GET /api/products/{id} report it. */
 export interface Product {
@@ -9,7 +13,7 @@ export interface Product {
   productURL: string;
   tags: string[];
   catalogId: string;
-  status: ItemStatus;
+  status: ProductStatus;
   /** Why the last build failed (status error). */
   failureReason: string | null;
   /** The current model's job (the blueprint id the publications API takes). */
@@ -29,13 +33,59 @@ export interface TimelineEvent {
   at: string;
 }
 
+/** One build of the product's model; progress/stage are the job's real ones while it runs. */
+export interface Build {
+  jobId: string;
+  status: ProductStatus;
+  failureReason: string;
+  progress: number | null;
+  stage: string;
+}
+
+/** The product's live publication (POST /api/products/{id}/publish). */
+export interface ProductPublication {
+  publicationId: string;
+  slug: string;
+  shareURL: string;
+  embedCode: string;
+  qrURL: string;
+  version: number;
+  requireEmail: boolean;
+  allowDeepLinks: boolean;
+  locked: boolean;
+}
+
 export interface ProductDetail extends Product {
   timeline: TimelineEvent[];
+  /** The original photo (photo products). */
+  photoURL: string | null;
+  source: string;
+  builds: Build[];
+  config: ProductConfig;
+  publication: ProductPublication | null;
+}
+
+export function parsePublication(raw: unknown): ProductPublication | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const r = raw as Record<string, unknown>;
+  const version = typeof r.version === 'number' ? r.version : 0;
+  return {
+    publicationId: str(r.publicationId ?? r.id),
+    slug: str(r.slug),
+    shareURL: str(r.shareURL),
+    embedCode: str(r.embedCode),
+    qrURL: str(r.qrURL),
+    version,
+    requireEmail: r.requireEmail === true,
+    allowDeepLinks: r.allowDeepLinks === true,
+    locked: r.locked === true || (typeof r.lockedVersion === 'number' && r.lockedVersion > 0),
+  };
 }
 
 
 /** List labels (spec §4). */
-export const PRODUCT_STATUS_LABEL: Record<ItemStatus, string> = {
+export const PRODUCT_STATUS_LABEL: Record<ProductStatus, string> = {
+  draft: 'Draft',
   ready: '3D ready — Configure',
   processing: 'Processing 3D…',
   error: 'Failed',
@@ -56,8 +106,8 @@ export const MAX_NAME_LENGTH = 100;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
 
-function status(v: unknown): ItemStatus {
-  return v === 'ready' || v === 'error' ? v : v === 'failed' ? 'error' : 'processing';
+function status(v: unknown): ProductStatus {
+  return v === 'ready' || v === 'error' || v === 'draft' ? v : v === 'failed' ? 'error' : 'processing';
 }
 
 /** Reads a product defensively: missing fields become empty, never undefined. */
@@ -89,6 +139,23 @@ export function parseProductDetail(raw: unknown): ProductDetail {
       const x = (e ?? {}) as Record<string, unknown>;
       return { kind: str(x.kind ?? x.type), label: str(x.label), detail: str(x.detail), at: str(x.at) };
     }),
+    photoURL: strOrNull(r.photoUrl ?? r.photoURL),
+    source: str(r.source),
+    builds: (Array.isArray(r.builds) ? r.builds : []).map((b, i, all) => {
+      const x = (b ?? {}) as Record<string, unknown>;
+      // The detail reports the current (last) build's real progress and stage at its top level.
+      const cur = i === all.length - 1 ? r : {};
+      const progress = x.progress ?? cur.progress;
+      return {
+        jobId: str(x.jobId),
+        status: status(x.status),
+        failureReason: str(x.failureReason),
+        progress: typeof progress === 'number' && Number.isFinite(progress) ? progress : null,
+        stage: str(x.stage ?? cur.stage),
+      };
+    }),
+    config: parseConfig(r),
+    publication: parsePublication(r.publication),
   };
 }
 

@@ -1,0 +1,302 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { freeSubscription, trialSubscription } from '../../test/fixtures';
+import { jsonResponse, renderRoutes, signIn, stubFetch } from '../../test/render';
+import ProductDetailPage from '../products/product-detail-page';
+import AddProductPage from './add-product-page';
+import { LIVE_TITLE, TOAST_BUILDING, TOAST_REMOVING } from './add-product-rules';
+
+// The real viewer needs WebGL; the element stays a plain unknown element here.
+vi.mock('../../components/model-viewer/load-model-viewer', () => ({
+  MODEL_VIEWER_LOAD_ERROR: 'Failed to load model-viewer',
+  loadModelViewer: () => Promise.resolve(),
+}));
+
+afterEach(() => vi.unstubAllGlobals());
+
+function detail(over: Record<string, unknown> = {}) {
+  return {
+    id: 'p1',
+    name: 'Oak chair',
+    status: 'ready',
+    jobId: 'j1',
+    modelUrl: '/blobs?obj=models/p1.glb',
+    photoUrl: '/blobs?obj=uploads/up1.jpg',
+    source: 'photo',
+    builds: [{ jobId: 'j1', status: 'ready', failureReason: '', progress: 100, stage: 'done' }],
+    timeline: [],
+    tags: [],
+    variants: [{ id: 'v1', name: 'Default', material: 'original', parts: {}, sku: '', price: null, currency: '' }],
+    hotspots: [],
+    links: [],
+    presets: { lighting: 'Studio', background: 'Transparent', backgroundColor: '#FFFFFF', cameraOrbit: '0deg 75deg 105%', autospin: true },
+    publication: null,
+    createdAt: '2026-03-01T10:00:00Z',
+    updatedAt: '2026-03-01T10:00:00Z',
+    ...over,
+  };
+}
+
+function render(path: string) {
+  signIn();
+  return renderRoutes(
+    [
+      { path: '/workspace/add-product', element: <AddProductPage /> },
+      { path: '/workspace/products', element: <h1>My Products</h1> },
+      { path: '/workspace/product/:productId', element: <ProductDetailPage /> },
+      { path: '/workspace/subscription', element: <h1>My Subscription</h1> },
+    ],
+    [path],
+  );
+}
+
+const photo = () => new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], 'chair.jpg', { type: 'image/jpeg' });
+
+function uploadHandlers() {
+  return {
+    'POST /api/uploads': () => ({ uploadId: 'up1', uploadURL: '/blobs/put/up1', publicURL: '/blobs?obj=uploads/up1.jpg' }),
+    'PUT /blobs/put/up1': () => new Response(null, { status: 200, headers: { Location: '/blobs?obj=uploads/up1.jpg' } }),
+  };
+}
+
+describe('Add Product wizard', () => {
+  it('init: actions stay disabled until a name and an uploaded photo exist; wrong files get the spec messages', async () => {
+    stubFetch({ ...uploadHandlers(), 'GET /api/subscription': () => freeSubscription() });
+    render('/workspace/add-product');
+    const user = userEvent.setup({ applyAccept: false });
+    const buttons = ['Remove background', 'Generate 3D now', 'Save as draft'].map((n) => screen.getByRole('button', { name: n }));
+    for (const b of buttons) expect(b).toBeDisabled();
+
+    const input = screen.getByTestId('wizard-photo-input');
+    await user.upload(input, new File(['x'], 'a.gif', { type: 'image/gif' }));
+    expect(await screen.findByText('Invalid file type. Please select a JPEG, PNG, or WebP image.')).toBeInTheDocument();
+    await user.upload(input, new File([new Uint8Array(10_485_761)], 'big.png', { type: 'image/png' }));
+    expect(await screen.findByText('File is too large. Please select an image under 10MB.')).toBeInTheDocument();
+
+    await user.upload(input, photo());
+    expect(await screen.findByAltText('Photo chair.jpg')).toHaveAttribute('src', '/blobs?obj=uploads/up1.jpg');
+    for (const b of buttons) expect(b).toBeDisabled();
+    await user.type(screen.getByLabelText('Product name'), 'Oak chair');
+    for (const b of buttons) expect(b).toBeEnabled();
+    await user.clear(screen.getByLabelText('Product name'));
+    for (const b of buttons) expect(b).toBeDisabled();
+  });
+
+  it('verify: shows the server cutout and asks again when a toggle changes; Generate 3D sends the chosen options', async () => {
+    const cutouts: unknown[] = [];
+    const { calls } = stubFetch({
+      ...uploadHandlers(),
+      'GET /api/subscription': () => trialSubscription(),
+      'POST /api/uploads/up1/cutout': ({ body }) => {
+        cutouts.push(body);
+        const b = body as { cleanEdges: boolean; keepShadow: boolean };
+        return { status: 'ready', url: `/blobs?obj=cutouts/up1-${b.cleanEdges}-${b.keepShadow}.png`, ...b, width: 10, height: 10 };
+      },
+      'POST /api/products': () => jsonResponse({ success: true, data: detail({ status: 'processing', modelUrl: '', builds: [{ jobId: 'j1', status: 'processing', progress: 0, stage: 'queued' }] }) }, 201),
+      'GET /api/products/p1': () => detail({ status: 'processing', modelUrl: '', builds: [{ jobId: 'j1', status: 'processing', progress: 0, stage: 'queued' }] }),
+      'GET /api/jobs/j1': () => ({ id: 'j1', status: 'queued', progress: 0 }),
+    });
+    const { router } = render('/workspace/add-product');
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Product name'), 'Oak chair');
+    await user.upload(screen.getByTestId('wizard-photo-input'), photo());
+    await screen.findByAltText('Photo chair.jpg');
+    await user.click(screen.getByRole('button', { name: 'Remove background' }));
+    expect(await screen.findByText(TOAST_REMOVING)).toBeInTheDocument();
+    expect(router.state.location.search).toBe('?step=verify');
+
+    const cut = await screen.findByTestId('cutout');
+    expect(cut).toHaveAttribute('src', '/blobs?obj=cutouts/up1-true-false.png');
+    expect(screen.getByAltText('Original photo')).toHaveAttribute('src', '/blobs?obj=uploads/up1.jpg');
+    await user.click(screen.getByRole('checkbox', { name: 'Restore ground shadow' }));
+    await waitFor(() => expect(screen.getByTestId('cutout')).toHaveAttribute('src', '/blobs?obj=cutouts/up1-true-true.png'));
+    await user.click(screen.getByRole('checkbox', { name: 'Clean edges' }));
+    await waitFor(() => expect(screen.getByTestId('cutout')).toHaveAttribute('src', '/blobs?obj=cutouts/up1-false-true.png'));
+    expect(cutouts).toEqual([
+      { cleanEdges: true, keepShadow: false },
+      { cleanEdges: true, keepShadow: true },
+      { cleanEdges: false, keepShadow: true },
+    ]);
+
+    await user.click(screen.getByRole('button', { name: 'Generate 3D' }));
+    const create = calls.find((c) => c.method === 'POST' && c.url === '/api/products');
+    expect(create?.body).toEqual({ name: 'Oak chair', uploadId: 'up1', generate: true, cleanEdges: false, keepShadow: true });
+    await waitFor(() => expect(router.state.location.search).toBe('?step=configurator&product=p1'));
+    expect(await screen.findByText(TOAST_BUILDING)).toBeInTheDocument();
+    const modal = await screen.findByRole('dialog', { name: 'Building your 3D' });
+    expect(within(modal).getByTestId('build-steps')).toHaveAttribute('data-state', 'queued');
+    expect(within(modal).getByText('Waiting for a worker')).toBeInTheDocument();
+    for (const n of ['Keep editing', 'Hide status']) expect(within(modal).getByRole('button', { name: n })).toBeInTheDocument();
+  });
+
+  it('Save as draft creates a product without a build and returns to the list', async () => {
+    const { calls } = stubFetch({
+      ...uploadHandlers(),
+      'POST /api/products': () => detail({ status: 'draft', modelUrl: '' }),
+    });
+    render('/workspace/add-product');
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Product name'), 'Oak chair');
+    await user.upload(screen.getByTestId('wizard-photo-input'), photo());
+    await screen.findByAltText('Photo chair.jpg');
+    await user.click(screen.getByRole('button', { name: 'Save as draft' }));
+    expect(await screen.findByRole('heading', { name: 'My Products' })).toBeInTheDocument();
+    expect(calls.find((c) => c.url === '/api/products')?.body).toMatchObject({ generate: false, uploadId: 'up1' });
+  });
+
+  it('the modal follows the real progress, shows the spec failure text and Retry build starts a new build', async () => {
+    let state = { status: 'processing', failureReason: '', builds: [{ jobId: 'j1', status: 'processing', progress: 37, stage: 'mesh' }] } as Record<string, unknown>;
+    const { calls } = stubFetch({
+      'GET /api/subscription': () => freeSubscription(),
+      'GET /api/products/p1': () => detail({ ...state, modelUrl: '' }),
+      'GET /api/jobs/j1': () => ({ id: 'j1', status: 'processing', progress: 37 }),
+      'POST /api/products/p1/rebuild': () => {
+        state = { status: 'processing', builds: [{ jobId: 'j2', status: 'processing', progress: 0, stage: 'queued' }] };
+        return jsonResponse({ success: true, data: detail({ ...state, modelUrl: '' }) }, 202);
+      },
+    });
+    render('/workspace/add-product?step=configurator&product=p1');
+    const modal = await screen.findByRole('dialog', { name: 'Building your 3D' });
+    expect(within(modal).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '37');
+    expect(within(modal).getByText('37% done')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(within(modal).getByRole('button', { name: 'Keep editing' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.getByTestId('configurator-no-model')).toHaveTextContent('Your 3D is building');
+
+    state = { status: 'error', failureReason: '', builds: [{ jobId: 'j1', status: 'error', progress: 50, stage: 'mesh' }] };
+    await user.click(screen.getByRole('button', { name: 'Show status' }));
+    // The next poll reports the failure.
+    const failed = await screen.findByText('The build stopped. Try a different angle or hit retry to run it again.', {}, { timeout: 6000 });
+    expect(failed).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Retry build' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.url === '/api/products/p1/rebuild')).toBe(true));
+    await user.click(screen.getByRole('button', { name: 'Hide status' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('configurator: free plan sees the part-type upgrade text, the rule text, the empty links text; a server 400 is shown', async () => {
+    stubFetch({
+      'GET /api/subscription': () => freeSubscription(),
+      'GET /api/products/p1': () => detail(),
+      'PATCH /api/products/p1/variants/v1': () =>
+        jsonResponse({ success: false, error: { code: 'leather_excludes_fabric', message: 'Leather excludes Fabric: a variant cannot combine leather-tan and fabric-grey.' } }, 400),
+      'PUT /api/products/p1/presets': ({ body }) => body,
+    });
+    render('/workspace/add-product?step=configurator&product=p1');
+    expect(await screen.findByTestId('part-types-pro')).toHaveTextContent(
+      'Part type options are available on Pro. Upgrade your plan to enable part-specific configuration.',
+    );
+    expect(screen.getByTestId('leather-rule')).toHaveTextContent('Leather excludes Fabric');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('radio', { name: 'leather-tan' }));
+    expect(await screen.findByText('Leather excludes Fabric: a variant cannot combine leather-tan and fabric-grey.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('tab', { name: 'Links' }));
+    expect(screen.getByTestId('no-links')).toHaveTextContent('No links added yet. Add your first purchase link below.');
+    await user.type(screen.getByLabelText('Purchase link'), 'amazon.in/dp/B0X');
+    expect(screen.getByText('Amazon')).toHaveAttribute('data-platform', 'amazon');
+
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('button', { name: 'Saved.' })).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(1500));
+    expect(screen.getByRole('button', { name: 'Saved.' })).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
+    vi.useRealTimers();
+  });
+
+  it('preview shows the server checklist; publish shows the live texts, toggles republish, Copied for 1.2 s, Done → list', async () => {
+    let pub: Record<string, unknown> | null = null;
+    const { calls } = stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/products/p1': () => detail({ publication: pub }),
+      'GET /api/products/p1/checks': () => ({
+        items: [
+          { key: 'variants', ok: true, detail: '2 variants build' },
+          { key: 'hotspots', ok: false, detail: 'h1 is off the model' },
+          { key: 'links', ok: true, detail: '' },
+          { key: 'camera', ok: false, detail: 'not saved yet' },
+        ],
+      }),
+      'POST /api/products/p1/publish': ({ body }) => {
+        pub = { publicationId: 'pub1', slug: 'abc', shareURL: 'http://localhost/v/abc', embedCode: '', qrURL: '/api/publications/pub1/qr.png', version: 1, locked: false, ...(body as object) };
+        return pub;
+      },
+    });
+    const { router } = render('/workspace/add-product?step=preview&product=p1');
+    const list = await screen.findByTestId('checklist');
+    await waitFor(() => expect(within(list).getAllByText('✓')).toHaveLength(2));
+    expect(list.querySelector('[data-check="hotspots"]')).toHaveAttribute('data-ok', 'false');
+    expect(within(list).getByText('Variants switch')).toBeInTheDocument();
+    expect(within(list).getByText('Default camera angle')).toBeInTheDocument();
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Publish' }));
+    expect(await screen.findByRole('heading', { name: LIVE_TITLE })).toBeInTheDocument();
+    expect(screen.getByTestId('share-url')).toHaveValue('http://localhost/v/abc');
+    await user.click(screen.getByRole('checkbox', { name: 'Require email capture' }));
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Require email capture' })).toBeChecked());
+    await user.click(screen.getByRole('checkbox', { name: 'Allow deep links to variants' }));
+    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Allow deep links to variants' })).toBeChecked());
+    expect(calls.filter((c) => c.url === '/api/products/p1/publish').map((c) => c.body)).toEqual([
+      { requireEmail: false, allowDeepLinks: false },
+      { requireEmail: true, allowDeepLinks: false },
+      { requireEmail: true, allowDeepLinks: true },
+    ]);
+
+    await user.click(screen.getByRole('button', { name: 'Show embed code' }));
+    expect(screen.getByLabelText('Embed code')).toHaveValue(
+      '<iframe src="http://localhost/embed/abc" width="800" height="600" style="border:0" allow="xr-spatial-tracking; fullscreen" allowfullscreen></iframe>',
+    );
+    // userEvent puts its own clipboard in place at setup; this one records what was copied.
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    await user.click(screen.getByRole('button', { name: 'Copy link' }));
+    expect(writeText).toHaveBeenCalledWith('http://localhost/v/abc');
+    expect(await screen.findByRole('button', { name: 'Copied' })).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(1250));
+    expect(screen.getByRole('button', { name: 'Copy link' })).toBeInTheDocument();
+    vi.useRealTimers();
+    expect(screen.getByTestId('versioning-note')).toHaveTextContent('Edits update your live page right away, unless a version is locked.');
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(router.state.location.pathname).toBe('/workspace/products');
+  });
+
+  it('product page: Configurator tab (variants: add, Default not deletable), leads with CSV download', async () => {
+    let variants = detail().variants as Record<string, unknown>[];
+    const { calls } = stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/catalogs': () => ({ items: [], totalCatalogs: 0, totalProducts: 0 }),
+      'GET /api/products/p1': () => detail({ variants }),
+      'GET /api/products/p1/leads': () => ({ items: [{ id: 'ld1', email: 'shopper@example.com', createdAt: '2026-03-02T10:00:00Z', variantId: 'v1' }] }),
+      'GET /api/products/p1/leads.csv': () => new Response('email\nshopper@example.com\n', { status: 200, headers: { 'Content-Type': 'text/csv' } }),
+      'POST /api/products/p1/variants': () => {
+        const v = { id: 'v2', name: 'Variant 2', material: 'original', parts: {}, sku: '', price: null, currency: '' };
+        variants = [...variants, v];
+        return v;
+      },
+    });
+    const createObjectURL = vi.fn(() => 'blob:leads');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    render('/workspace/product/p1');
+    const leads = await screen.findByTestId('leads');
+    expect(leads).toHaveTextContent('shopper@example.com');
+    expect(leads).toHaveTextContent('Default');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/products/p1/leads.csv' && c.headers.get('Authorization') === 'Bearer tok-1')).toBe(true));
+
+    await user.click(screen.getByRole('tab', { name: 'Configurator' }));
+    await user.click(await screen.findByRole('tab', { name: 'Variants' }));
+    const v1 = screen.getByLabelText('Name of v1').closest('li')!;
+    expect(within(v1 as HTMLElement).queryByRole('button', { name: 'Delete' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: '+ Add variant' }));
+    const v2 = (await screen.findByLabelText('Name of v2')).closest('li')!;
+    expect(within(v2 as HTMLElement).getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Variant', { selector: 'select' })).toHaveValue('v2');
+  });
+});

@@ -1,0 +1,262 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Alert } from '../../components/alert';
+import { LoadingScreen } from '../../components/loading-screen';
+import { Toast } from '../../components/toast';
+import { errorMessage } from '../../lib/api';
+import { useGetJobQuery } from '../creation/creation-api';
+import { MSG_PROCESS_FAILED } from '../creation/creation-rules';
+import { Configurator } from '../products/configurator';
+import type { ProductDetail } from '../products/product-rules';
+import { useGetProductQuery } from '../products/products-api';
+import { useCreatePhotoProductMutation, useRebuildProductMutation, useUploadProductModelMutation, type CutoutOptions } from './add-product-api';
+import {
+  buildProgress,
+  buildState,
+  checkModelFiles,
+  loadDraft,
+  MODEL_ACCEPT,
+  parseWizardQuery,
+  saveDraft,
+  TOAST_BUILDING,
+  TOAST_MS,
+  TOAST_READY,
+  TOAST_REMOVING,
+  WIZARD_STEPS,
+  wizardURL,
+  type PhotoDraft,
+  type WizardStep,
+} from './add-product-rules';
+import { FailureAlert, InitStep, VerifyStep, type Failure } from './photo-steps';
+import { BuildModal, PreviewStep, PublishStep } from './product-steps';
+import './add-product.css';
+
+const STEP_LABEL: Record<WizardStep, string> = { init: 'Photo', verify: 'Verify', configurator: 'Configure', preview: 'Preview', publish: 'Publish' };
+const POLL_MS = 2000;
+
+/**
+ * /workspace/add-product — the Add Product wizard (spec §2): init → verify → configurator →
+ * preview → publish. The step and the product id live in the URL so a reload keeps the flow;
+ * the name and uploaded photo (before a product exists) are kept for this tab's session.
+ */
+export default function AddProductPage() {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const { step, productId } = parseWizardQuery(params);
+  const [draft, setDraftState] = useState<PhotoDraft>(loadDraft);
+  const [options, setOptions] = useState<CutoutOptions>({ cleanEdges: true, keepShadow: false });
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [toast, setToast] = useState<string | null>(null);
+  const [create, { isLoading: creating }] = useCreatePhotoProductMutation();
+  const clearToast = useCallback(() => setToast(null), []);
+
+  const setDraft = (d: PhotoDraft) => {
+    setDraftState(d);
+    saveDraft(d);
+  };
+  const go = (s: WizardStep, id = productId) => navigate(wizardURL(s, id));
+
+  // verify needs an uploaded photo; after a lost session it starts over.
+  useEffect(() => {
+    if (step === 'verify' && !draft.uploadId) navigate(wizardURL('init'), { replace: true });
+  }, [step, draft.uploadId, navigate]);
+
+  const createProduct = async (generate: boolean, opts: CutoutOptions) => {
+    setFailure(null);
+    const res = await create({ name: draft.name.trim(), uploadId: draft.uploadId, generate, ...opts });
+    if ('error' in res && res.error) {
+      const err = res.error as { status?: unknown };
+      if (err.status === 403) return navigate('/workspace/subscription');
+      return setFailure({ message: errorMessage(res.error, MSG_PROCESS_FAILED), needsCredits: err.status === 402 });
+    }
+    saveDraft(null);
+    if (!generate) return navigate('/workspace/products');
+    setToast(TOAST_BUILDING);
+    navigate(wizardURL('configurator', res.data?.id ?? ''), { state: { building: true } });
+  };
+
+  const at = WIZARD_STEPS.indexOf(step);
+  return (
+    <div className="page wizard">
+      <header className="page__header">
+        <div>
+          <h1 className="page__title">Add product</h1>
+          <ol className="wizard__steps" aria-label="Steps">
+            {WIZARD_STEPS.map((s, i) => (
+              <li key={s} className={`wizard__step wizard__step--${i < at ? 'done' : i === at ? 'active' : 'pending'}`} aria-current={i === at ? 'step' : undefined}>
+                {STEP_LABEL[s]}
+              </li>
+            ))}
+          </ol>
+        </div>
+      </header>
+      {step === 'init' && (
+        <InitStep
+          draft={draft}
+          onDraft={setDraft}
+          busy={creating}
+          failure={failure}
+          onRemoveBackground={() => {
+            setToast(TOAST_REMOVING);
+            go('verify');
+          }}
+          onGenerate={() => void createProduct(true, options)}
+          onSaveDraft={() => void createProduct(false, options)}
+        />
+      )}
+      {step === 'verify' && draft.uploadId && (
+        <VerifyStep
+          draft={draft}
+          options={options}
+          onOptions={setOptions}
+          busy={creating}
+          failure={failure}
+          onGenerate={() => void createProduct(true, options)}
+          onDifferentPhoto={() => {
+            setDraft({ ...draft, uploadId: '', photoURL: '', fileName: '' });
+            go('init');
+          }}
+          onBack={() => go('init')}
+        />
+      )}
+      {(step === 'configurator' || step === 'preview' || step === 'publish') && <ProductSteps step={step} productId={productId} onToast={setToast} />}
+      <Toast message={toast} ms={TOAST_MS} onDone={clearToast} />
+    </div>
+  );
+}
+
+/** The steps that work on the created product: configurator (with the build modal), preview, publish. */
+function ProductSteps({ step, productId, onToast }: { step: WizardStep; productId: string; onToast: (m: string) => void }) {
+  const navigate = useNavigate();
+  const [poll, setPoll] = useState(true);
+  const { data: product, isLoading, error } = useGetProductQuery(productId, { pollingInterval: poll ? POLL_MS : 0 });
+  const building = product?.status === 'processing';
+  const jobId = building ? (product?.jobId ?? '') : '';
+  const { data: job } = useGetJobQuery(jobId, { skip: !jobId, pollingInterval: jobId ? POLL_MS : 0 });
+  useEffect(() => setPoll(!product || building), [product, building]);
+
+  if (isLoading) return <LoadingScreen />;
+  if (error || !product) return <Alert tone="error">{errorMessage(error, 'This product could not be loaded.')}</Alert>;
+  const go = (s: WizardStep) => navigate(wizardURL(s, productId));
+
+  if (step === 'preview') return <PreviewStep product={product} onPublish={() => go('publish')} onBack={() => go('configurator')} />;
+  if (step === 'publish') return <PublishStep product={product} onDone={() => navigate('/workspace/products')} />;
+  return <ConfiguratorStep product={product} job={job ?? null} onToast={onToast} onPreview={() => go('preview')} onPublish={() => go('publish')} />;
+}
+
+function ConfiguratorStep({
+  product: p,
+  job,
+  onToast,
+  onPreview,
+  onPublish,
+}: {
+  product: ProductDetail;
+  job: Parameters<typeof buildState>[1];
+  onToast: (m: string) => void;
+  onPreview: () => void;
+  onPublish: () => void;
+}) {
+  const state = buildState(p, job);
+  const progress = buildProgress(p, job);
+  // The modal opens while a build runs (or failed); Hide status keeps it closed for this build.
+  // Right after Generate 3D the modal opens whatever the build already reached (it may be Ready).
+  const justStarted = (useLocation().state as { building?: boolean } | null)?.building === true;
+  const [modal, setModal] = useState<'open' | 'closed' | 'hidden'>(justStarted || (state !== 'ready' && state !== 'draft') ? 'open' : 'closed');
+  const [rebuild, { isLoading: starting }] = useRebuildProductMutation();
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const generate = async () => {
+    setFailure(null);
+    const res = await rebuild(p.id);
+    if ('error' in res && res.error) {
+      const err = res.error as { status?: unknown };
+      return setFailure({ message: errorMessage(res.error, MSG_PROCESS_FAILED), needsCredits: err.status === 402 });
+    }
+    onToast(TOAST_BUILDING);
+    setModal('open');
+  };
+  const previous = useRef(state);
+  useEffect(() => {
+    if (previous.current !== 'ready' && state === 'ready') onToast(TOAST_READY);
+    if (previous.current !== 'failed' && state === 'failed' && modal === 'closed') setModal('open');
+    previous.current = state;
+  }, [state, onToast, modal]);
+
+  return (
+    <>
+      {state === 'draft' && (
+        <div className="wizard__status">
+          <span>This draft has no 3D model yet.</span>
+          <button type="button" className="btn btn--primary btn--sm" onClick={generate} disabled={starting}>
+            Generate 3D now
+          </button>
+        </div>
+      )}
+      <FailureAlert failure={failure} />
+      {state !== 'ready' && state !== 'draft' && modal !== 'hidden' && (
+        <div className="wizard__status" role="status">
+          <span>{state === 'failed' ? 'The 3D build stopped.' : `Building your 3D… ${state === 'queued' ? 'Queued' : `${progress}%`}`}</span>
+          <button type="button" className="btn btn--ghost btn--sm" onClick={() => setModal('open')}>
+            Show status
+          </button>
+        </div>
+      )}
+      <Configurator
+        product={p}
+        footer={
+          <>
+            <OwnModel productId={p.id} />
+            <button type="button" className="btn btn--secondary" onClick={onPreview}>
+              Preview
+            </button>
+            <button type="button" className="btn btn--secondary" onClick={onPublish} disabled={!p.modelURL}>
+              Publish
+            </button>
+          </>
+        }
+      />
+      {modal === 'open' && state !== 'draft' && (
+        <BuildModal
+          product={p}
+          state={state}
+          progress={progress}
+          onKeepEditing={() => setModal('closed')}
+          onHide={() => setModal('hidden')}
+          onRetried={() => onToast(TOAST_BUILDING)}
+        />
+      )}
+    </>
+  );
+}
+
+/** The merchant's own .glb/.gltf replaces the built model (validated by the server). */
+function OwnModel({ productId }: { productId: string }) {
+  const [send, { isLoading }] = useUploadProductModelMutation();
+  const [problem, setProblem] = useState<string | null>(null);
+  return (
+    <>
+      <label className={isLoading ? 'btn btn--ghost btn--disabled' : 'btn btn--ghost'}>
+        {isLoading ? 'Uploading model…' : 'Use my own model'}
+        <input
+          type="file"
+          className="visually-hidden"
+          accept={MODEL_ACCEPT}
+          multiple
+          disabled={isLoading}
+          data-testid="own-model-input"
+          onChange={async (e) => {
+            const files = Array.from(e.target.files ?? []);
+            e.target.value = '';
+            if (!files.length) return;
+            const bad = checkModelFiles(files);
+            if (bad) return setProblem(bad);
+            setProblem(null);
+            const res = await send({ productId, files });
+            if ('error' in res && res.error) setProblem(errorMessage(res.error, 'This model could not be used.'));
+          }}
+        />
+      </label>
+      {problem && <Alert tone="error">{problem}</Alert>}
+    </>
+  );
+}

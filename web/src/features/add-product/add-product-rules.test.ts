@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { MSG_INVALID_TYPE, MSG_ONE_IMAGE, MSG_TOO_LARGE } from '../creation/creation-rules';
+import type { Build } from '../products/product-rules';
+import {
+  buildProgress,
+  buildState,
+  canAct,
+  checkModelFiles,
+  checkWizardPhoto,
+  embedCodeFor,
+  modalSteps,
+  parseWizardQuery,
+  wizardURL,
+} from './add-product-rules';
+
+const build = (over: Partial<Build> = {}): Build => ({ jobId: 'j1', status: 'processing', failureReason: '', progress: null, stage: '', ...over });
+
+describe('wizard rules', () => {
+  it('keeps step and product in the URL, and starts over when a product step has no product or the step is unknown', () => {
+    expect(parseWizardQuery(new URLSearchParams('step=preview&product=p9'))).toEqual({ step: 'preview', productId: 'p9' });
+    expect(parseWizardQuery(new URLSearchParams('step=publish'))).toEqual({ step: 'init', productId: '' });
+    expect(parseWizardQuery(new URLSearchParams('step=<script>&product=p1'))).toEqual({ step: 'init', productId: '' });
+    expect(parseWizardQuery(new URLSearchParams('step=verify&product=p1'))).toEqual({ step: 'verify', productId: '' });
+    expect(wizardURL('configurator', 'p 1')).toBe('/workspace/add-product?step=configurator&product=p+1');
+    expect(wizardURL('init', 'p1')).toBe('/workspace/add-product?step=init');
+  });
+
+  it('allows Remove background and Generate 3D only with a name and an uploaded photo (spec §5)', () => {
+    expect(canAct('', 'up1')).toBe(false);
+    expect(canAct('   ', 'up1')).toBe(false);
+    expect(canAct('Chair', '')).toBe(false);
+    expect(canAct('Chair', null)).toBe(false);
+    expect(canAct('Chair', 'up1')).toBe(true);
+  });
+
+  it('takes one JPEG/PNG/WebP photo of at most 10 MB with the spec messages', () => {
+    const f = (name: string, type: string, size = 1000) => ({ name, type, size });
+    expect(checkWizardPhoto([f('a.jpg', 'image/jpeg')])).toBeNull();
+    expect(checkWizardPhoto([f('a.webp', 'image/webp')])).toBeNull();
+    expect(checkWizardPhoto([f('a.jpg', 'image/jpeg'), f('b.jpg', 'image/jpeg')])).toBe(MSG_ONE_IMAGE);
+    expect(checkWizardPhoto([f('a.gif', 'image/gif')])).toBe(MSG_INVALID_TYPE);
+    expect(checkWizardPhoto([f('a.png', 'image/png', 10_485_761)])).toBe(MSG_TOO_LARGE);
+    expect(checkWizardPhoto([f('a.png', 'image/png', 10_485_760)])).toBeNull();
+  });
+
+  it('takes one .glb, or one .gltf with its files, as an own model', () => {
+    expect(checkModelFiles([{ name: 'chair.GLB' }])).toBeNull();
+    expect(checkModelFiles([{ name: 'chair.gltf' }, { name: 'chair.bin' }, { name: 'wood.png' }])).toBeNull();
+    expect(checkModelFiles([{ name: 'a.glb' }, { name: 'b.glb' }])).not.toBeNull();
+    expect(checkModelFiles([{ name: 'a.glb' }, { name: 'a.bin' }])).not.toBeNull();
+    expect(checkModelFiles([{ name: 'a.obj' }])).not.toBeNull();
+  });
+
+  it('reads the build state from what the server reported', () => {
+    expect(buildState({ status: 'processing', builds: [build()] }, { status: 'queued', progress: 0 })).toBe('queued');
+    expect(buildState({ status: 'processing', builds: [build()] }, null)).toBe('queued');
+    expect(buildState({ status: 'processing', builds: [build({ stage: 'queued' })] }, null)).toBe('queued');
+    expect(buildState({ status: 'processing', builds: [build({ progress: 40, stage: 'mesh' })] }, null)).toBe('processing');
+    expect(buildState({ status: 'processing', builds: [build()] }, { status: 'processing', progress: 10 })).toBe('processing');
+    expect(buildState({ status: 'ready', builds: [] }, null)).toBe('ready');
+    expect(buildState({ status: 'error', builds: [] }, null)).toBe('failed');
+    expect(buildState({ status: 'draft', builds: [] }, null)).toBe('draft');
+    expect(buildState({ status: 'processing', builds: [build({ stage: 'Queued' })] }, null)).toBe('queued');
+    expect(buildProgress({ status: 'processing', builds: [build({ progress: 42.4 })] }, { progress: 10 })).toBe(42);
+    expect(buildProgress({ status: 'processing', builds: [build()] }, { progress: 73 })).toBe(73);
+    expect(buildProgress({ status: 'processing', builds: [build({ progress: 140 })] }, null)).toBe(100);
+    expect(buildProgress({ status: 'ready', builds: [] }, null)).toBe(100);
+  });
+
+  it('gives the modal steps pending/active/done/error states', () => {
+    const st = (s: Parameters<typeof modalSteps>[0]) => modalSteps(s).map((x) => x.status);
+    expect(modalSteps('queued').map((x) => x.label)).toEqual(['Queued', 'Processing', 'Ready']);
+    expect(st('queued')).toEqual(['active', 'pending', 'pending']);
+    expect(st('processing')).toEqual(['done', 'active', 'pending']);
+    expect(st('ready')).toEqual(['done', 'done', 'done']);
+    expect(st('failed')).toEqual(['done', 'error', 'pending']);
+  });
+
+  it("uses the server's embed code, else an 800×600 iframe with fullscreen", () => {
+    expect(embedCodeFor({ embedCode: '<iframe x>', shareURL: 'https://h/v/abc' })).toBe('<iframe x>');
+    const code = embedCodeFor({ embedCode: '', shareURL: 'https://h/v/abc' });
+    expect(code).toContain('src="https://h/embed/abc"');
+    expect(code).toContain('width="800" height="600"');
+    expect(code).toContain('allowfullscreen');
+  });
+});

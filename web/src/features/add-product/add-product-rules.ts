@@ -1,0 +1,144 @@
+import { MSG_ONE_IMAGE, validateImageFile } from '../creation/creation-rules';
+import type { Job } from '../creation/creation-api';
+import type { ProductDetail, ProductPublication } from '../products/product-rules';
+
+/** The wizard's steps in order (spec §2). */
+export const WIZARD_STEPS = ['init', 'verify', 'configurator', 'preview', 'publish'] as const;
+export type WizardStep = (typeof WIZARD_STEPS)[number];
+export const WIZARD_PATH = '/workspace/add-product';
+
+/** Toasts (spec §4), word for word; each shows for 2.2 s (spec §9). */
+export const TOAST_MS = 2200;
+export const TOAST_BUILDING = 'We are building your 3D - keep configuring while it processes.';
+export const TOAST_READY = '3D ready — jump into the configurator.';
+export const TOAST_REMOVING = 'Background removal in progress. You will confirm next.';
+/** The publish step's title (spec §2). */
+export const LIVE_TITLE = 'Live! Your 3D is ready to share.';
+export const VERSIONING_NOTE = 'Edits update your live page right away, unless a version is locked.';
+
+/** The preview checklist (spec §2), keyed as GET /api/products/{id}/checks answers. */
+export const CHECK_LABELS: Record<string, string> = {
+  variants: 'Variants switch',
+  hotspots: 'Hotspots read clearly',
+  links: 'Store links show the right logo',
+  camera: 'Default camera angle',
+};
+export const CHECK_ORDER = ['variants', 'hotspots', 'links', 'camera'];
+
+/** Model files the configurator takes instead of a built model (spec §5). */
+export const MODEL_ACCEPT = '.glb,.gltf,.bin,.png,.jpg,.jpeg,.webp,model/gltf-binary,model/gltf+json';
+export const MSG_MODEL_TYPE = 'Choose one .glb file, or one .gltf file with its .bin and texture files.';
+
+/** Steps that need a product id; without one the wizard starts over. */
+const NEEDS_PRODUCT: WizardStep[] = ['configurator', 'preview', 'publish'];
+
+/**
+ * The wizard's place from the URL (?step=&product=), so a reload keeps the flow. Hostile or
+ * missing values fall back to the first step.
+ */
+export function parseWizardQuery(params: URLSearchParams): { step: WizardStep; productId: string } {
+  const raw = params.get('step') ?? '';
+  const productId = (params.get('product') ?? '').slice(0, 100);
+  let step: WizardStep = (WIZARD_STEPS as readonly string[]).includes(raw) ? (raw as WizardStep) : 'init';
+  if (NEEDS_PRODUCT.includes(step) && !productId) step = 'init';
+  return { step, productId: NEEDS_PRODUCT.includes(step) ? productId : '' };
+}
+
+export function wizardURL(step: WizardStep, productId = ''): string {
+  const q = new URLSearchParams({ step });
+  if (productId && NEEDS_PRODUCT.includes(step)) q.set('product', productId);
+  return `${WIZARD_PATH}?${q.toString()}`;
+}
+
+/** Remove background and both Generate 3D actions need a product name and a photo (spec §5). */
+export function canAct(name: string, uploadId: string | null | undefined): boolean {
+  return name.trim().length > 0 && !!uploadId;
+}
+
+/** The wizard photo: exactly one JPEG/PNG/WebP of at most 10 MB; null when it may be uploaded. */
+export function checkWizardPhoto(files: ArrayLike<{ name: string; type: string; size: number }> | null | undefined): string | null {
+  if (!files || files.length === 0) return null;
+  if (files.length > 1) return MSG_ONE_IMAGE;
+  return validateImageFile(files[0]);
+}
+
+/** An own model: one .glb, or one .gltf with its side files; null when it may be sent. */
+export function checkModelFiles(files: { name: string }[]): string | null {
+  const ext = (n: string) => n.slice(n.lastIndexOf('.')).toLowerCase();
+  const glb = files.filter((f) => ext(f.name) === '.glb');
+  const gltf = files.filter((f) => ext(f.name) === '.gltf');
+  if (glb.length === 1 && files.length === 1) return null;
+  if (gltf.length === 1 && glb.length === 0) return null;
+  return MSG_MODEL_TYPE;
+}
+
+export type BuildState = 'draft' | 'queued' | 'processing' | 'ready' | 'failed';
+
+/**
+ * Where the product's current build is (the modal's steps), from what the server reported:
+ * the product's status, its current build's stage/progress and the job's own status.
+ */
+export function buildState(p: Pick<ProductDetail, 'status' | 'builds'>, job?: Pick<Job, 'status' | 'progress'> | null): BuildState {
+  if (p.status === 'ready') return 'ready';
+  if (p.status === 'error') return 'failed';
+  if (p.status === 'draft') return 'draft';
+  const b = p.builds[p.builds.length - 1];
+  if (job?.status === 'failed') return 'failed';
+  if (job?.status === 'processing' || job?.status === 'completed') return 'processing';
+  if (b?.stage && !/^queued$/i.test(b.stage)) return 'processing';
+  if ((b?.progress ?? 0) > 0) return 'processing';
+  return 'queued';
+}
+
+/** The build's real progress in percent (the build's, else its job's), 0–100. */
+export function buildProgress(p: Pick<ProductDetail, 'builds' | 'status'>, job?: Pick<Job, 'progress'> | null): number {
+  if (p.status === 'ready') return 100;
+  const b = p.builds[p.builds.length - 1];
+  const v = b?.progress ?? job?.progress ?? 0;
+  return Math.max(0, Math.min(100, Math.round(v)));
+}
+
+/** The modal's step states (spec §4: pending, active, done, error). */
+export function modalSteps(state: BuildState): { key: string; label: string; hint: string; status: 'pending' | 'active' | 'done' | 'error' }[] {
+  const order: BuildState[] = ['queued', 'processing', 'ready'];
+  const at = state === 'failed' ? 1 : Math.max(0, order.indexOf(state));
+  return [
+    { key: 'queued', label: 'Queued', hint: 'Waiting for a worker' },
+    { key: 'processing', label: 'Processing', hint: 'Transforming image into 3D' },
+    { key: 'ready', label: 'Ready', hint: 'Open the configurator' },
+  ].map((s, i) => ({
+    ...s,
+    status: state === 'failed' && i === 1 ? 'error' : i < at || (state === 'ready' && i === at) ? 'done' : i === at ? 'active' : 'pending',
+  }));
+}
+
+/** The embed code: the server's, else an 800×600 iframe of the embed page with fullscreen allowed (spec §7). */
+export function embedCodeFor(pub: Pick<ProductPublication, 'embedCode' | 'shareURL'>): string {
+  if (pub.embedCode) return pub.embedCode;
+  const src = pub.shareURL.replace('/v/', '/embed/');
+  return `<iframe src="${src}" width="800" height="600" style="border:0" allow="xr-spatial-tracking; fullscreen" allowfullscreen></iframe>`;
+}
+
+/** What the wizard remembers about the photo before a product exists (kept across a reload). */
+export interface PhotoDraft {
+  name: string;
+  uploadId: string;
+  photoURL: string;
+  fileName: string;
+}
+const DRAFT_KEY = 'p3d.addProduct';
+
+export function loadDraft(): PhotoDraft {
+  try {
+    const d = JSON.parse(sessionStorage.getItem(DRAFT_KEY) ?? '{}') as Partial<PhotoDraft>;
+    const s = (v: unknown) => (typeof v === 'string' ? v : '');
+    return { name: s(d.name).slice(0, 100), uploadId: s(d.uploadId), photoURL: s(d.photoURL), fileName: s(d.fileName) };
+  } catch {
+    return { name: '', uploadId: '', photoURL: '', fileName: '' };
+  }
+}
+
+export function saveDraft(d: PhotoDraft | null): void {
+  if (d) sessionStorage.setItem(DRAFT_KEY, JSON.stringify(d));
+  else sessionStorage.removeItem(DRAFT_KEY);
+}

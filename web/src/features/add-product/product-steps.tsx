@@ -1,0 +1,276 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Alert } from '../../components/alert';
+import { Dialog } from '../../components/dialog';
+import { ModelViewer } from '../../components/model-viewer/model-viewer';
+import { errorMessage } from '../../lib/api';
+import { downloadModel } from '../blueprints/download-model';
+import { BUILD_FAILED_TEXT, type ProductDetail } from '../products/product-rules';
+import { useLockPublicationMutation, useProductChecksQuery, usePublishProductPageMutation, useSetPresetsMutation } from '../products/configurator-api';
+import { currentOrbit, type ConfigViewerElement } from '../products/configurator';
+import { environmentFor } from '../../public-viewer/environments';
+import { COPIED_MS, SAVED_MS, useFlag } from '../products/use-flag';
+import { useRebuildProductMutation } from './add-product-api';
+import { CHECK_LABELS, CHECK_ORDER, embedCodeFor, LIVE_TITLE, modalSteps, VERSIONING_NOTE, type BuildState } from './add-product-rules';
+import type { Failure } from './photo-steps';
+import { FailureAlert } from './photo-steps';
+
+interface BuildModalProps {
+  product: ProductDetail;
+  state: BuildState;
+  progress: number;
+  onKeepEditing: () => void;
+  onHide: () => void;
+  onRetried: () => void;
+}
+
+/** "Building your 3D": the build's real state and progress, Retry build on failure (spec §2, §4). */
+export function BuildModal({ product: p, state, progress, onKeepEditing, onHide, onRetried }: BuildModalProps) {
+  const [rebuild, { isLoading }] = useRebuildProductMutation();
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const steps = modalSteps(state);
+  const retry = async () => {
+    setFailure(null);
+    const res = await rebuild(p.id);
+    if ('error' in res && res.error) {
+      const err = res.error as { status?: unknown };
+      return setFailure({ message: errorMessage(res.error, BUILD_FAILED_TEXT), needsCredits: err.status === 402 });
+    }
+    onRetried();
+  };
+  return (
+    <Dialog title="Building your 3D" onClose={onKeepEditing}>
+      <ol className="build-steps" data-testid="build-steps" data-state={state}>
+        {steps.map((s) => (
+          <li key={s.key} className={`build-step build-step--${s.status}`} data-status={s.status}>
+            <strong>{s.label}</strong>
+            <span className="muted">
+              {s.key === 'processing' && state === 'failed' ? p.failureReason || BUILD_FAILED_TEXT : s.hint}
+            </span>
+            {s.key === 'processing' && state === 'processing' && (
+              <div className="meter" role="progressbar" aria-label="Build progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress}>
+                <div className="meter__bar meter__bar--ok" style={{ width: `${progress}%` }} />
+              </div>
+            )}
+          </li>
+        ))}
+      </ol>
+      {state === 'processing' && <p className="muted">{progress}% done</p>}
+      <FailureAlert failure={failure} />
+      <div className="btn-row btn-row--end">
+        <button type="button" className="btn btn--ghost" onClick={onHide}>
+          Hide status
+        </button>
+        {state === 'failed' && (
+          <button type="button" className="btn btn--secondary" onClick={retry} disabled={isLoading}>
+            Retry build
+          </button>
+        )}
+        {state === 'ready' ? (
+          <button type="button" className="btn btn--primary" onClick={onKeepEditing}>
+            Jump back in
+          </button>
+        ) : (
+          <button type="button" className="btn btn--primary" onClick={onKeepEditing}>
+            Keep editing
+          </button>
+        )}
+      </div>
+    </Dialog>
+  );
+}
+
+/** preview: the server's checklist and the default camera angle taken from the current view. */
+export function PreviewStep({ product: p, onPublish, onBack }: { product: ProductDetail; onPublish: () => void; onBack: () => void }) {
+  const { data: checks, isFetching, error, refetch } = useProductChecksQuery(p.id, { refetchOnMountOrArgChange: true });
+  const [savePresets, { isLoading: saving }] = useSetPresetsMutation();
+  const [saved, flashSaved] = useFlag(SAVED_MS);
+  const [problem, setProblem] = useState<string | null>(null);
+  const viewer = useRef<ConfigViewerElement | null>(null);
+  const [loaded, setLoaded] = useState(false);
+  const presets = p.config.presets;
+
+  useEffect(() => {
+    const el = viewer.current;
+    if (!el || !loaded) return;
+    el.setAttribute('environment-image', environmentFor(presets.lighting));
+    el.setAttribute('camera-orbit', presets.cameraOrbit);
+  }, [loaded, presets.lighting, presets.cameraOrbit]);
+
+  const saveAngle = async () => {
+    const el = viewer.current;
+    if (!el) return;
+    setProblem(null);
+    const res = await savePresets({ productId: p.id, ...presets, cameraOrbit: currentOrbit(el) });
+    if ('error' in res && res.error) return setProblem(errorMessage(res.error, 'The camera angle could not be saved.'));
+    flashSaved();
+    void refetch();
+  };
+
+  const byKey = new Map((checks ?? []).map((c) => [c.key, c]));
+  return (
+    <section className="wizard__preview" aria-label="Preview">
+      <div className="wizard__preview-viewer">
+        {p.modelURL ? (
+          <ModelViewer ref={viewer} src={p.modelURL} alt={`3D model of ${p.name}`} autoRotate={false} ar={false} onLoad={() => setLoaded(true)} />
+        ) : (
+          <p className="muted">The model appears here when it is ready.</p>
+        )}
+        <button type="button" className="btn btn--secondary btn--sm" onClick={saveAngle} disabled={!loaded || saving}>
+          {saved ? 'Saved.' : 'Use this view as the default camera angle'}
+        </button>
+      </div>
+      <div className="card">
+        <h2 className="section-title">Checklist</h2>
+        {error ? (
+          <Alert tone="error">{errorMessage(error, 'The checklist could not be loaded.')}</Alert>
+        ) : (
+          <ul className="checklist" aria-busy={isFetching} data-testid="checklist">
+            {CHECK_ORDER.map((key) => {
+              const c = byKey.get(key);
+              return (
+                <li key={key} data-check={key} data-ok={c ? String(c.ok) : 'unknown'} className={c?.ok ? 'checklist__item checklist__item--ok' : 'checklist__item'}>
+                  <span aria-hidden="true">{!c ? '…' : c.ok ? '✓' : '✗'}</span>
+                  <span>
+                    {CHECK_LABELS[key]}
+                    {c?.detail && <span className="muted"> — {c.detail}</span>}
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        {problem && <Alert tone="error">{problem}</Alert>}
+        <div className="btn-row">
+          <button type="button" className="btn btn--ghost" onClick={onBack}>
+            Back to edit
+          </button>
+          <button type="button" className="btn btn--primary" onClick={onPublish}>
+            Publish
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** publish: the live page's link, embed code, QR, its two options and version lock (spec §2). */
+export function PublishStep({ product: p, onDone }: { product: ProductDetail; onDone: () => void }) {
+  const id = useId();
+  const [publish, { isLoading, data: answered }] = usePublishProductPageMutation();
+  const [lock, { isLoading: locking }] = useLockPublicationMutation();
+  const [problem, setProblem] = useState<Failure | null>(null);
+  const [copied, flashCopied] = useFlag(COPIED_MS);
+  const [codeCopied, flashCodeCopied] = useFlag(COPIED_MS);
+  const [showCode, setShowCode] = useState(false);
+  const pub = p.publication ?? answered ?? null;
+  const started = useRef(false);
+
+  const send = async (requireEmail: boolean, allowDeepLinks: boolean) => {
+    setProblem(null);
+    const res = await publish({ productId: p.id, requireEmail, allowDeepLinks });
+    if ('error' in res && res.error) {
+      const err = res.error as { status?: unknown };
+      setProblem({ message: errorMessage(res.error, 'The product could not be published. Please try again.'), needsCredits: err.status === 402 || err.status === 403 });
+    }
+  };
+
+  // Arriving here publishes (again: the server keeps the slug and updates the settings).
+  useEffect(() => {
+    if (started.current || p.publication) return;
+    started.current = true;
+    void send(false, false);
+  }, [p.publication]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const copy = async (text: string, flash: () => void) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      flash();
+    } catch {
+      /* the text stays selectable */
+    }
+  };
+
+  if (!pub) {
+    return (
+      <section className="card wizard__card">
+        {isLoading && (
+          <p role="status">
+            <span className="spinner spinner--sm" aria-hidden="true" /> Publishing…
+          </p>
+        )}
+        <FailureAlert failure={problem} />
+        {problem && (
+          <button type="button" className="btn btn--primary" onClick={() => void send(false, false)}>
+            Try again
+          </button>
+        )}
+      </section>
+    );
+  }
+  const code = embedCodeFor(pub);
+  return (
+    <section className="card wizard__card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="page__title">
+        {LIVE_TITLE}
+      </h2>
+      <div className="field">
+        <label htmlFor={`${id}-link`}>Share link</label>
+        <div className="link-input">
+          <input id={`${id}-link`} readOnly value={pub.shareURL} onFocus={(e) => e.currentTarget.select()} data-testid="share-url" />
+          <button type="button" className="btn btn--secondary btn--sm" onClick={() => void copy(pub.shareURL, flashCopied)}>
+            {copied ? 'Copied' : 'Copy link'}
+          </button>
+        </div>
+      </div>
+      <div className="btn-row">
+        <button type="button" className="btn btn--secondary btn--sm" onClick={() => setShowCode((v) => !v)} aria-expanded={showCode}>
+          {showCode ? 'Hide embed code' : 'Show embed code'}
+        </button>
+        <button type="button" className="btn btn--secondary btn--sm" onClick={() => void copy(code, flashCodeCopied)}>
+          {codeCopied ? 'Copied' : 'Copy embed code'}
+        </button>
+        <button
+          type="button"
+          className="btn btn--secondary btn--sm"
+          disabled={!pub.qrURL}
+          onClick={() => downloadModel(pub.qrURL, `${pub.slug || 'product'}-qr.png`).catch(() => setProblem({ message: 'The QR code could not be downloaded.', needsCredits: false }))}
+        >
+          Download QR
+        </button>
+      </div>
+      {showCode && <textarea className="embed-code" readOnly value={code} aria-label="Embed code" onFocus={(e) => e.currentTarget.select()} />}
+      <div className="wizard__toggles">
+        <label className="checkbox">
+          <input type="checkbox" checked={pub.requireEmail} disabled={isLoading} onChange={(e) => void send(e.target.checked, pub.allowDeepLinks)} />
+          Require email capture
+        </label>
+        <label className="checkbox">
+          <input type="checkbox" checked={pub.allowDeepLinks} disabled={isLoading} onChange={(e) => void send(pub.requireEmail, e.target.checked)} />
+          Allow deep links to variants
+        </label>
+      </div>
+      <p className="muted" data-testid="versioning-note">
+        {VERSIONING_NOTE} {pub.locked ? `Version ${pub.version} is locked: edits wait until you unlock it.` : `The page shows version ${pub.version}.`}
+      </p>
+      <div className="btn-row">
+        <button
+          type="button"
+          className="btn btn--ghost btn--sm"
+          disabled={locking || !pub.publicationId}
+          onClick={async () => {
+            const res = await lock({ productId: p.id, publicationId: pub.publicationId, version: pub.locked ? 0 : pub.version });
+            if ('error' in res && res.error) setProblem({ message: errorMessage(res.error, 'The version could not be locked.'), needsCredits: false });
+          }}
+        >
+          {pub.locked ? 'Unlock version' : 'Lock this version'}
+        </button>
+      </div>
+      <FailureAlert failure={problem} />
+      <div className="btn-row btn-row--end">
+        <button type="button" className="btn btn--primary" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { Alert } from '../../components/alert';
+import { API_BASE, errorMessage } from '../../lib/api';
+import { relativeTime } from '../../lib/format';
+import { downloadModel } from '../blueprints/download-model';
+import { useGetJobQuery } from '../creation/creation-api';
+import { buildProgress, buildState } from '../add-product/add-product-rules';
+import { useDeleteLeadMutation, useProductLeadsQuery } from './configurator-api';
+import type { ProductDetail } from './product-rules';
+
+/** The running build's real state and progress (the job's), shown on the product page. */
+export function BuildStatus({ product: p }: { product: ProductDetail }) {
+  const jobId = p.status === 'processing' ? (p.jobId ?? '') : '';
+  const { data: job } = useGetJobQuery(jobId, { skip: !jobId, pollingInterval: jobId ? 2000 : 0 });
+  if (p.status !== 'processing') return null;
+  const state = buildState(p, job);
+  const progress = buildProgress(p, job);
+  return (
+    <div className="build-status" role="status" data-testid="build-status" data-state={state}>
+      <span>{state === 'queued' ? 'Queued — waiting for a worker' : `Processing — transforming image into 3D (${progress}%)`}</span>
+      {state === 'processing' && (
+        <div className="meter" role="progressbar" aria-label="Build progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress}>
+          <div className="meter__bar meter__bar--ok" style={{ width: `${progress}%` }} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Emails shoppers left on the public page (stored outside the event log), with a CSV export. */
+export function LeadsPanel({ product: p }: { product: ProductDetail }) {
+  const { data: leads = [], isLoading, error } = useProductLeadsQuery(p.id, { refetchOnMountOrArgChange: true });
+  const [remove] = useDeleteLeadMutation();
+  const [problem, setProblem] = useState<string | null>(null);
+  const variantName = (id: string) => p.config.variants.find((v) => v.id === id)?.name ?? id;
+  return (
+    <section className="card" aria-labelledby="leads-title">
+      <div className="section-head">
+        <h2 id="leads-title" className="section-title">
+          Leads
+        </h2>
+        <button
+          type="button"
+          className="btn btn--secondary btn--sm"
+          disabled={leads.length === 0}
+          onClick={() =>
+            downloadModel(`${API_BASE}/products/${encodeURIComponent(p.id)}/leads.csv`, 'leads.csv').catch(() => setProblem('The leads could not be downloaded.'))
+          }
+        >
+          Download CSV
+        </button>
+      </div>
+      {isLoading ? (
+        <p className="muted">Loading…</p>
+      ) : error ? (
+        <Alert tone="error">{errorMessage(error, 'The leads could not be loaded.')}</Alert>
+      ) : leads.length === 0 ? (
+        <p className="muted">No leads yet. Turn on Require email capture when you publish to collect shoppers' emails.</p>
+      ) : (
+        <ul className="config-list" data-testid="leads">
+          {leads.map((l) => (
+            <li key={l.id} className="config-item config-item--link">
+              <span className="link-short">{l.email}</span>
+              {l.variantId && <span className="badge">{variantName(l.variantId)}</span>}
+              {l.createdAt && (
+                <time className="muted" dateTime={l.createdAt}>
+                  {relativeTime(l.createdAt)}
+                </time>
+              )}
+              <button type="button" className="btn btn--ghost btn--sm" onClick={() => void remove({ productId: p.id, leadId: l.id })} aria-label={`Delete ${l.email}`}>
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {problem && <Alert tone="error">{problem}</Alert>}
+    </section>
+  );
+}
