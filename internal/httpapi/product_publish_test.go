@@ -173,6 +173,8 @@ func TestProductPublishingAndPublicPage(t *testing.T) {
 	require.Equal(t, pub.Slug, decodeAs[publishReply](t, r.Data).Slug)
 	mv = viewerTag.FindString(s.shopper(t, "GET", "/v/"+pub.Slug+"?variant=v2", "").Body.String())
 	require.Contains(t, mv, `variant-name="v2"`, "deep link allowed")
+	require.Contains(t, mv, `data-src="/v/`+pub.Slug+`/ar/v2.glb"`,
+		"the model shown (and opened by Scene Viewer) is the variant's own GLB")
 	deep := s.shopper(t, "GET", "/embed/"+pub.Slug+"?variant=v2", "").Body.String()
 	require.Contains(t, deep, `USD 129.00`)
 	require.Contains(t, deep, `href="/v/`+pub.Slug+`/go/l2"`, "the variant's own links")

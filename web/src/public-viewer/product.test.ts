@@ -46,6 +46,8 @@ describe('product page script', () => {
     const links = [...document.querySelectorAll<HTMLAnchorElement>('#buy .p3d-buy')].map((a) => a.getAttribute('href'));
     expect(links).toEqual(['/v/A/go/l2']);
     expect(document.getElementById('ar-file')?.getAttribute('href')).toBe('/v/A/ar/v2.glb');
+    // The variant's own GLB is what the viewer (and Scene Viewer) loads.
+    expect(viewer.dataset.src).toBe('/v/A/ar/v2.glb');
     expect(new URL(window.location.href).searchParams.get('variant')).toBe('v2');
     expect(viewer.style.background).not.toBe('');
   });

@@ -114,6 +114,11 @@ export function wireProduct(viewer: ProductViewer, data: PageData): void {
     viewer.setAttribute('variant-name', id);
     viewer.dataset.variant = id;
     viewer.dataset.arSrc = v.arUrl;
+    // The model shown is the variant's own GLB (its materials baked in as the
+    // defaults), so every AR mode shows what the shopper picked: Scene Viewer
+    // opens src itself, Quick Look and WebXR use the scene on screen.
+    viewer.dataset.src = v.arUrl;
+    if (viewer.hasAttribute('src')) viewer.setAttribute('src', v.arUrl);
     document.querySelectorAll<HTMLButtonElement>('.p3d-variant').forEach((b) => {
       b.setAttribute('aria-pressed', String(b.dataset.variant === id));
     });
