@@ -1,6 +1,6 @@
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { productPhotoPNG } from './fixtures/product-photo';
-import { snap, uniqueEmail } from './helpers';
+import { apiSignUp, snap, uniqueEmail } from './helpers';
 
 /*
  * A product's public page against the real api + worker. Set-up goes through the API (a blueprint
@@ -58,7 +58,7 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
   const shopperEmail = uniqueEmail('shopper');
 
   await test.step('a trial merchant builds a product with two variants, a hotspot and links, and publishes it', async () => {
-    const signup = await api.call<{ token: string }>('post', '/api/auth/signup', {
+    const signup = await apiSignUp(request, {
       name: 'Product Page Tester',
       email: uniqueEmail('product-page'),
       password: 'Sup3r-secret-pw',
