@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"github.com/photo3d/photo3d/internal/glbvariants"
 	"math"
 
 	"github.com/photo3d/photo3d/internal/reconstruct"
@@ -32,8 +33,9 @@ func (s *Service) Checks(ctx context.Context, userID, id string) ([]Check, error
 	}
 	hasModel := p.Status == StatusReady && p.ModelKey != ""
 	var tris [][3][3]float64
+	var glb []byte
 	if hasModel {
-		glb, err := s.readModel(ctx, p)
+		glb, err = s.readModel(ctx, p)
 		if err != nil {
 			return nil, err
 		}
@@ -41,21 +43,27 @@ func (s *Service) Checks(ctx context.Context, userID, id string) ([]Check, error
 			return nil, fmt.Errorf("read model of product %s: %w", id, err)
 		}
 	}
-	return []Check{variantsCheck(p.Config, hasModel), hotspotsCheck(p.Config, tris, hasModel),
+	return []Check{variantsCheck(p.Config, glb), hotspotsCheck(p.Config, tris, hasModel),
 		linksCheck(p.Config), cameraCheck(p.Config)}, nil
 }
 
 // variantsCheck: every variant's materials are valid and obey the rules, and
-// there is a model to make each variant's GLB from.
-func variantsCheck(c Config, hasModel bool) Check {
+// its own GLB (the AR file the public page serves, built by glbvariants from
+// the model) really builds from the product's model. model is nil while
+// there is no ready model.
+func variantsCheck(c Config, model []byte) Check {
 	ch := Check{Key: "variants"}
-	if !hasModel {
+	if model == nil {
 		ch.Detail = "The 3D model is not ready yet, so the variants cannot be built."
 		return ch
 	}
 	for _, v := range c.Variants {
 		if err := CheckMaterials(v.Material, v.Parts); err != nil {
 			ch.Detail = fmt.Sprintf("%s: %v", v.Name, err)
+			return ch
+		}
+		if _, err := glbvariants.AR(model, glbvariants.Variant{ID: v.ID, Material: v.Material, Parts: v.Parts}); err != nil {
+			ch.Detail = fmt.Sprintf("%s could not be built from this model: %v", v.Name, err)
 			return ch
 		}
 	}
