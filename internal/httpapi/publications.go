@@ -66,14 +66,7 @@ func getPublication(s *publish.Service) Handler {
 func unpublish(s *publish.Service, pages *publish.Pages) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		p, err := s.Unpublish(r.Context(), currentUser(r), chi.URLParam(r, "id"))
-		if err != nil {
-			return err
-		}
-		if pages != nil {
-			pages.Invalidate(p.Slug)
-		}
-		WriteJSON(w, http.StatusOK, p)
-		return nil
+		return answerChanged(w, pages, http.StatusOK, p, err)
 	}
 }
 
@@ -81,14 +74,7 @@ func unpublish(s *publish.Service, pages *publish.Pages) Handler {
 func publishVersion(s *publish.Service, pages *publish.Pages) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		p, err := s.NewVersion(r.Context(), currentUser(r), chi.URLParam(r, "id"))
-		if err != nil {
-			return err
-		}
-		if pages != nil {
-			pages.Invalidate(p.Slug)
-		}
-		WriteJSON(w, http.StatusCreated, p)
-		return nil
+		return answerChanged(w, pages, http.StatusCreated, p, err)
 	}
 }
 
@@ -107,21 +93,21 @@ func lockPublication(s *publish.Service, pages *publish.Pages) Handler {
 			return fault.New(fault.Invalid, "invalid_version", "Choose the version to lock (version), or 0 to unlock.")
 		}
 		p, err := s.Lock(r.Context(), currentUser(r), chi.URLParam(r, "id"), *body.Version)
-		return answerChanged(w, pages, p, err)
+		return answerChanged(w, pages, http.StatusOK, p, err)
 	}
 }
 
 // answerChanged answers a change to a publication: its cached public page
 // is dropped (the change shows on the next view) and the publication is
 // returned.
-func answerChanged(w http.ResponseWriter, pages *publish.Pages, p publish.Publication, err error) error {
+func answerChanged(w http.ResponseWriter, pages *publish.Pages, status int, p publish.Publication, err error) error {
 	if err != nil {
 		return err
 	}
 	if pages != nil {
 		pages.Invalidate(p.Slug)
 	}
-	WriteJSON(w, http.StatusOK, p)
+	WriteJSON(w, status, p)
 	return nil
 }
 
@@ -140,7 +126,7 @@ func setEmbedOrigins(s *publish.Service, pages *publish.Pages) Handler {
 			return fault.New(fault.Invalid, "invalid_embed_origins", "Send the sites allowed to embed this model (origins), or [] for any site.")
 		}
 		p, err := s.SetEmbedOrigins(r.Context(), currentUser(r), chi.URLParam(r, "id"), *body.Origins)
-		return answerChanged(w, pages, p, err)
+		return answerChanged(w, pages, http.StatusOK, p, err)
 	}
 }
 
