@@ -115,8 +115,9 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
     await expect(page.locator('#sku')).toHaveText('SKU: LC-ORIG');
     await expect(page.locator('a.p3d-buy')).toHaveCount(1);
     await expect(page.locator('a.p3d-buy')).toHaveText('Amazon');
-    const variants = await page.evaluate(() => (document.querySelector('model-viewer') as HTMLElement & { availableVariants: string[] }).availableVariants);
-    expect(variants).toEqual(['v1', 'v2']);
+    // The model shown is the current variant's own GLB (its materials baked in), the same file
+    // Scene Viewer opens for AR, so every AR mode shows the variant the shopper picked.
+    await expect(page.locator('model-viewer')).toHaveAttribute('src', `/v/${pub.slug}/ar/v1.glb`);
     await snap(page, 'product-page-01-model', testInfo);
   });
 
@@ -124,6 +125,7 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
     await page.goto(`${pub.shareURL}?variant=v2`);
     await modelLoaded(page);
     await expect(page.locator('model-viewer')).toHaveAttribute('variant-name', 'v2');
+    await expect(page.locator('model-viewer')).toHaveAttribute('src', `/v/${pub.slug}/ar/v2.glb`);
     await expect
       .poll(() => page.evaluate(() => (document.querySelector('model-viewer') as HTMLElement & { variantName: string | null }).variantName))
       .toBe('v2');
