@@ -74,6 +74,11 @@ type ownerMeter struct {
 	exhaustedUntil time.Time  // refused until then without asking the ledger again
 	lastView       time.Time
 	nextBlock      int64
+	// forgotten: Flush dropped this owner from the map. A caller that got it
+	// from the map just before must not lease on it (nobody would ever
+	// settle that lease): refill answers errOwnerForgotten and the caller
+	// starts again with the owner now in the map.
+	forgotten bool
 
 	refill sync.Mutex // one lease request per owner at a time
 	settle sync.Mutex // one ledger write per owner at a time
@@ -136,8 +141,8 @@ func (o *ownerMeter) takeLocal(now time.Time) (served, refused bool) {
 // reached: a view is never served on credit). The common case touches only
 // memory.
 func (m *Meter) Take(ctx context.Context, userID, publicationID string) bool {
-	o := m.owner(userID)
 	for {
+		o := m.owner(userID)
 		served, refused := o.takeLocal(m.now())
 		if served {
 			return true
@@ -146,6 +151,9 @@ func (m *Meter) Take(ctx context.Context, userID, publicationID string) bool {
 			return false
 		}
 		ok, err := m.refill(ctx, o, publicationID)
+		if errors.Is(err, errOwnerForgotten) {
+			continue
+		}
 		if err != nil {
 			m.log.Error("lease public views", "err", err)
 			return false
@@ -156,6 +164,10 @@ func (m *Meter) Take(ctx context.Context, userID, publicationID string) bool {
 	}
 }
 
+// errOwnerForgotten: the ownerMeter was dropped by Flush between the
+// caller's map lookup and its refill; look the owner up again.
+var errOwnerForgotten = errors.New("owner meter forgotten")
+
 // Available reports, without consuming a view, whether userID's balance
 // can still serve publicationID: true while a lease has views left, false
 // while the owner is known to be exhausted, else it asks the ledger (by
@@ -164,23 +176,37 @@ func (m *Meter) Take(ctx context.Context, userID, publicationID string) bool {
 // is no way around the metered page.
 func (m *Meter) Available(ctx context.Context, userID, publicationID string) bool {
 	o := m.owner(userID)
+	for {
+		ok, retry := m.available(ctx, o, publicationID)
+		if !retry {
+			return ok
+		}
+		o = m.owner(userID)
+	}
+}
+
+// available is one attempt of Available; retry means o was forgotten.
+func (m *Meter) available(ctx context.Context, o *ownerMeter, publicationID string) (ok, retry bool) {
 	now := m.now()
 	o.mu.Lock()
 	if c := o.cur; c != nil && c.served < c.granted && now.Before(c.serveUntil) {
 		o.mu.Unlock()
-		return true
+		return true, false
 	}
 	if now.Before(o.exhaustedUntil) {
 		o.mu.Unlock()
-		return false
+		return false, false
 	}
 	o.mu.Unlock()
 	ok, err := m.refill(ctx, o, publicationID)
+	if errors.Is(err, errOwnerForgotten) {
+		return false, true
+	}
 	if err != nil {
 		m.log.Error("lease public views", "err", err)
-		return false
+		return false, false
 	}
-	return ok
+	return ok, false
 }
 
 // refill retires the current lease and leases a new block. Only one caller
@@ -191,6 +217,10 @@ func (m *Meter) refill(ctx context.Context, o *ownerMeter, publicationID string)
 	defer o.refill.Unlock()
 	now := m.now()
 	o.mu.Lock()
+	if o.forgotten {
+		o.mu.Unlock()
+		return false, errOwnerForgotten
+	}
 	if c := o.cur; c != nil && c.served < c.granted && now.Before(c.serveUntil) {
 		o.mu.Unlock()
 		return true, nil // someone else refilled while we waited
@@ -368,12 +398,21 @@ func (m *Meter) Flush(ctx context.Context) error {
 }
 
 // forget drops an idle owner so the map holds only owners with recent views.
+// An owner whose first lease is being requested looks idle too (no lease,
+// no view yet): it is kept while a refill holds o.refill, and marked
+// forgotten otherwise so a caller that already holds it starts again —
+// else the views served from that lease would never be settled.
 func (m *Meter) forget(o *ownerMeter) {
+	if !o.refill.TryLock() {
+		return // a lease is being requested right now
+	}
+	defer o.refill.Unlock()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.cur == nil && len(o.retiring) == 0 && m.owners[o.userID] == o && m.now().Sub(o.lastView) > m.cfg.IdleReturn {
+		o.forgotten = true
 		delete(m.owners, o.userID)
 	}
 }
