@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -419,4 +421,54 @@ func flip(c byte) string {
 		return "b"
 	}
 	return "a"
+}
+
+// TestReadmeAPIQuickStart runs the README's "API quick start" script (curl +
+// jq, exactly as written there) against a live api and worker with a real
+// key, so the documented sequence cannot drift from the API: photo → upload
+// slot → signed PUT → job with Idempotency-Key → poll → publish → embed code.
+func TestReadmeAPIQuickStart(t *testing.T) {
+	t.Parallel()
+	for _, tool := range []string{"bash", "curl", "jq"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed; the README script needs bash, curl and jq", tool)
+		}
+	}
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	_, block, ok := strings.Cut(string(readme), "<!-- api-quickstart:begin -->\n```bash\n")
+	require.True(t, ok, "README has the api-quickstart block")
+	script, _, ok := strings.Cut(block, "```\n<!-- api-quickstart:end -->")
+	require.True(t, ok)
+
+	s := newKeyStack(t, 0, true)
+	a := s.env.User(t)
+	giveTrial(t, s.env, a)
+	k := s.newKey(t, a, "quick start", "read", "write", "publish")
+	photo := t.TempDir() + "/red-vase.png"
+	require.NoError(t, os.WriteFile(photo, jobtest.PNG(t, 480, 480), 0o600))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-euo", "pipefail", "-c", script)
+	cmd.Env = append(os.Environ(), "P3D="+s.srv.URL, "P3D_KEY="+k.Secret, "PHOTO="+photo)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, stderr.String())
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	require.GreaterOrEqual(t, len(lines), 2, string(out))
+	require.True(t, strings.HasPrefix(lines[0], s.srv.URL+"/v/"), lines[0])
+	slug := strings.TrimPrefix(lines[0], s.srv.URL+"/v/")
+	embed := strings.Join(lines[1:], "\n")
+	require.Contains(t, embed, `<iframe`)
+	require.Contains(t, embed, `src="`+s.srv.URL+`/embed/`+slug+`"`)
+
+	// The share link serves the model that was built from the photo.
+	res, _, page := s.do(t, "", "GET", "/v/"+slug, "", nil)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(page))
+	require.Contains(t, string(page), `/v/`+slug+`/model.glb`)
+	var jobs int
+	require.NoError(t, s.env.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM jobs WHERE user_id = $1 AND status = 'completed'`, a).Scan(&jobs))
+	require.Equal(t, 1, jobs)
 }
