@@ -65,7 +65,7 @@ func newKeyStack(t *testing.T, rateLimit int, worker bool) keyStack {
 	return keyStack{liveStack: liveStack{env: env, srv: srv, tokens: tokens}, keys: keys}
 }
 
-// withKey sends a request authenticated by an API key (or any bearer token).
+// withKey sends a JSON request authenticated by an API key (or any bearer token).
 func (s keyStack) withKey(t *testing.T, key, method, path string, body any, header ...string) (*http.Response, reply) {
 	t.Helper()
 	var rd io.Reader
@@ -74,24 +74,7 @@ func (s keyStack) withKey(t *testing.T, key, method, path string, body any, head
 		require.NoError(t, err)
 		rd = strings.NewReader(string(b))
 	}
-	req, err := http.NewRequest(method, s.srv.URL+path, rd)
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	if key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	res, err := s.srv.Client().Do(req)
-	require.NoError(t, err)
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	require.NoError(t, err)
-	var r reply
-	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
-		require.NoError(t, json.Unmarshal(raw, &r), string(raw))
-	}
+	res, r, _ := s.send(t, key, method, path, "application/json", rd, header...)
 	return res, r
 }
 
