@@ -38,7 +38,7 @@ type keyStack struct {
 	keys *apikey.Service
 }
 
-func newKeyStack(t *testing.T, rateLimit int, worker bool) keyStack {
+func newKeyStack(t testing.TB, rateLimit int, worker bool) keyStack {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String()
@@ -79,7 +79,7 @@ func (s keyStack) withKey(t *testing.T, key, method, path string, body any, head
 }
 
 // newKey creates a key through the panel's route with user's session.
-func (s keyStack) newKey(t *testing.T, user, name string, scopes ...string) apikey.Created {
+func (s keyStack) newKey(t testing.TB, user, name string, scopes ...string) apikey.Created {
 	t.Helper()
 	res, r := s.jsonCall(t, user, "POST", "/api/api-keys", map[string]any{"name": name, "scopes": scopes})
 	require.Equal(t, http.StatusCreated, res.StatusCode, string(r.Data))
