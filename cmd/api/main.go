@@ -25,6 +25,7 @@ import (
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/analytics"
+	"github.com/photo3d/photo3d/internal/apikey"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/catalog"
@@ -79,7 +80,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	ms := metrics.New()
 	ms.RegisterDatabase(pool, nil, log)
 	store := eventstore.New(events.Domain(),
-		eventstore.WithInline(upload.Projection{}, job.Projection{}, publish.Projection{}, catalog.Projection{}),
+		eventstore.WithInline(upload.Projection{}, job.Projection{}, publish.Projection{}, catalog.Projection{}, apikey.Projection{}),
 		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }))
 	// Insert-only: no Queues and never started, so the api never works jobs.
 	riverClient, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: log})
@@ -208,6 +209,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		AssetOrigins:    appAssetOrigins(cfg.PublicBaseURL, blobs.ServedLocally()),
 		Shoppers:        shoppers,
 		Analytics:       &analytics.Reader{DB: pool},
+		APIKeys:         apikey.NewService(pool, store),
+		APIKeyRateLimit: cfg.APIKeyRateLimit,
 	})
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)

@@ -37,6 +37,7 @@ type Config struct {
 	MaxBodyBytes  int64
 
 	PublicRateLimit int // requests per minute per IP on the public share/embed pages
+	APIKeyRateLimit int // requests per minute per API key
 
 	SignupMode      string // open | invite
 	GoogleClientID  string
@@ -86,6 +87,7 @@ var settings = []setting{
 	{"DEV_MODE", "false", "enables the dev outbox and debug endpoints; never in production"},
 	{"MAX_BODY_BYTES", "1048576", "largest JSON request body"},
 	{"PUBLIC_RATE_LIMIT", "600", "requests per minute per client IP on public share and embed pages"},
+	{"API_KEY_RATE_LIMIT", "600", "requests per minute per API key (answers 429 with Retry-After above it)"},
 	{"ANALYTICS_COUNTRY_HEADER", "", "request header holding the shopper's ISO country, set by a trusted proxy/CDN (e.g. CF-IPCountry); empty: derive the region from the browser's time zone"},
 	{"ANALYTICS_RETENTION_DAYS", "90", "days of raw shopper events kept (day partitions older are dropped)"},
 	{"SIGNUP_MODE", "open", "open | invite (invite codes from `worker invite create EMAIL`)"},
@@ -162,6 +164,7 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	c.DevMode = parseBool(get("DEV_MODE"), "DEV_MODE", &errs)
 	c.MaxBodyBytes = int64(parseInt(get("MAX_BODY_BYTES"), "MAX_BODY_BYTES", &errs))
 	c.PublicRateLimit = parseInt(get("PUBLIC_RATE_LIMIT"), "PUBLIC_RATE_LIMIT", &errs)
+	c.APIKeyRateLimit = parseInt(get("API_KEY_RATE_LIMIT"), "API_KEY_RATE_LIMIT", &errs)
 	c.AnalyticsCountryHeader = strings.TrimSpace(get("ANALYTICS_COUNTRY_HEADER"))
 	c.AnalyticsRetentionDays = parseInt(get("ANALYTICS_RETENTION_DAYS"), "ANALYTICS_RETENTION_DAYS", &errs)
 	c.ReconstructWorkers = parseInt(get("RECONSTRUCT_WORKERS"), "RECONSTRUCT_WORKERS", &errs)

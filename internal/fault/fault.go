@@ -25,6 +25,7 @@ const (
 	UnsupportedMedia                 // a file of the wrong type
 	RateLimited                      // slow down
 	Unavailable                      // a dependency is down; try later
+	Unprocessable                    // well-formed but refused as a whole (an Idempotency-Key reused for another request)
 )
 
 // Error is a failure with a stable machine code and a message for people.

@@ -28,6 +28,14 @@ type SessionChecker interface {
 // which makes the web client clear its token and sign out. sessions may be
 // nil (routers without accounts, tests of the token alone).
 func requireAuth(tokens *auth.Tokens, sessions ...SessionChecker) func(http.Handler) http.Handler {
+	return requireAuthOrKey(tokens, nil, sessions...)
+}
+
+// requireAuthOrKey is requireAuth that also admits API keys
+// (`Bearer p3d_…`, issue 17): same routes, same owner scoping, plus the
+// key's rate limit and scopes (apikeys.go). A p3d_ token is only ever
+// checked as a key; keys nil refuses every key.
+func requireAuthOrKey(tokens *auth.Tokens, keys *keyAuth, sessions ...SessionChecker) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			h := r.Header.Get("Authorization")
@@ -36,7 +44,16 @@ func requireAuth(tokens *auth.Tokens, sessions ...SessionChecker) func(http.Hand
 				WriteError(w, r, errSignInRequired)
 				return
 			}
-			sess, err := tokens.VerifySession(strings.TrimSpace(token))
+			if token = strings.TrimSpace(token); isAPIKey(token) {
+				ctx, err := keys.admit(w, r, token)
+				if err != nil {
+					WriteError(w, r, err)
+					return
+				}
+				next.ServeHTTP(w, r.WithContext(ctx))
+				return
+			}
+			sess, err := tokens.VerifySession(token)
 			if err != nil {
 				WriteError(w, r, errSessionExpired)
 				return

@@ -33,6 +33,8 @@ func statusOf(k fault.Kind) int {
 		return http.StatusTooManyRequests
 	case fault.Unavailable:
 		return http.StatusServiceUnavailable
+	case fault.Unprocessable:
+		return http.StatusUnprocessableEntity
 	}
 	return http.StatusInternalServerError
 }

@@ -72,6 +72,19 @@ func newLiveStack(t testing.TB, devMode bool) liveStack {
 
 func (l liveStack) do(t testing.TB, user, method, target, contentType string, body io.Reader) (*http.Response, reply, []byte) {
 	t.Helper()
+	bearer := ""
+	if user != "" {
+		tok, _, err := l.tokens.Issue(user)
+		require.NoError(t, err)
+		bearer = tok
+	}
+	return l.send(t, bearer, method, target, contentType, body)
+}
+
+// send is do with any bearer token ("" for none: a session token, an API
+// key) and extra headers as name, value pairs.
+func (l liveStack) send(t testing.TB, bearer, method, target, contentType string, body io.Reader, header ...string) (*http.Response, reply, []byte) {
+	t.Helper()
 	if strings.HasPrefix(target, "/") {
 		target = l.srv.URL + target
 	}
@@ -80,10 +93,11 @@ func (l liveStack) do(t testing.TB, user, method, target, contentType string, bo
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
-	if user != "" {
-		tok, _, err := l.tokens.Issue(user)
-		require.NoError(t, err)
-		req.Header.Set("Authorization", "Bearer "+tok)
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
 	}
 	res, err := l.srv.Client().Do(req)
 	require.NoError(t, err)

@@ -182,9 +182,9 @@ func cors(origins []string) func(http.Handler) http.Handler {
 				h := w.Header()
 				h.Set("Access-Control-Allow-Origin", origin)
 				h.Add("Vary", "Origin")
-				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Request-Id")
+				h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Request-Id, Idempotency-Key")
 				h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS")
-				h.Set("Access-Control-Expose-Headers", "X-Request-Id, Location")
+				h.Set("Access-Control-Expose-Headers", "X-Request-Id, Location, Idempotent-Replayed, Retry-After")
 				h.Set("Access-Control-Max-Age", "600")
 				if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 					w.WriteHeader(http.StatusNoContent)

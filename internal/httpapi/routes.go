@@ -13,6 +13,7 @@ import (
 
 	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/analytics"
+	"github.com/photo3d/photo3d/internal/apikey"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/catalog"
@@ -80,6 +81,11 @@ type Deps struct {
 	// AssetOrigins are the origins (or "https:") the app's CSP allows for
 	// models, images and fetches besides its own: see AppCSP.
 	AssetOrigins []string
+
+	// Integrators (issue 17): API keys as a second way to sign in, limited
+	// to APIKeyRateLimit requests per minute per key (default 600).
+	APIKeys         *apikey.Service
+	APIKeyRateLimit int
 }
 
 // MetricsHandler serves the api's Prometheus metrics; cmd/api mounts it on
@@ -143,7 +149,9 @@ func NewRouter(d Deps) http.Handler {
 
 		// Routes for signed-in users.
 		api.Group(func(priv chi.Router) {
-			priv.Use(requireAuth(d.Tokens, sessionCheck(d.Accounts)))
+			priv.Use(requireAuthOrKey(d.Tokens, newKeyAuth(d.APIKeys, d.APIKeyRateLimit), sessionCheck(d.Accounts)))
+			priv.Use(idempotent(d.DB))
+			mountAPIKeys(priv, d.APIKeys)
 
 			if d.Accounts != nil {
 				priv.Method("POST", "/auth/logout", logout(d.Accounts))

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'r
 import { Alert } from '../../components/alert';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
+import { ApiKeysPanel } from './api-keys-panel';
 import {
   DEFAULT_BRAND_COLOR,
   DEFAULT_BRAND_NAME,
@@ -155,6 +156,7 @@ export default function SettingsPage() {
           </button>
         </div>
       </form>
+      <ApiKeysPanel />
     </div>
   );
 }
