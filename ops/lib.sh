@@ -77,3 +77,13 @@ need_curl() {
   fi
   die "curl is needed: install it (sudo apt-get install -y curl)."
 }
+
+# need_jq: the README's API quick start (run by a Go test) pipes answers
+# through jq.
+need_jq() {
+  command -v jq >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq >&2 && apt-get install -y -qq jq >&2 && return 0
+  fi
+  die "jq is needed by the API quick-start test: install it (sudo apt-get install -y jq)."
+}

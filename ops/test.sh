@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 parts=${1:-all}
 want() { [ "$parts" = all ] || [ "$parts" = "$1" ]; }
 
-need_go; need_node; need_curl
+need_go; need_node; need_curl; need_jq
 ARTIFACTS=${ARTIFACTS_DIR:-$PWD/artifacts}
 mkdir -p "$ARTIFACTS"
 
