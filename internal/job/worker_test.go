@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"sort"
 	"sync/atomic"
 	"testing"
@@ -498,4 +500,34 @@ func TestWorkerFailsAPhotoWithoutASeparableProductAndReleasesTheCredit(t *testin
 	require.Zero(t, reserved)
 	require.Equal(t, 1, b.env.CountEvents(t, "subscription.credits_released.v1", jobID))
 	require.Zero(t, b.env.CountEvents(t, "job.completed.v1", jobID))
+}
+
+// The remote (GPU) reconstructor gets the same honest failure: the close-up
+// fails with the sentence, the credit is released, and the inference server
+// is never asked for a model.
+func TestWorkerFailsAnInseparablePhotoOnTheRemoteReconstructorToo(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		calls.Add(1)
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(srv.Close)
+	b := setup(t)
+	b.imgURL = b.env.UploadPhoto(t, b.user, jobtest.CloseUp(t))
+	jobID := b.createJob(t)
+
+	rec := reconstruct.NewRemote(reconstruct.RemoteConfig{URL: srv.URL, Retries: -1, Backoff: time.Millisecond})
+	res, err := b.work(t, rec, jobID, &river.InsertOpts{MaxAttempts: 3})
+	require.NoError(t, err)
+	require.Equal(t, river.EventKindJobCancelled, res.EventKind, "retrying cannot fix the photo")
+	j, err := b.env.Jobs.Get(b.ctx, b.user, jobID)
+	require.NoError(t, err)
+	require.Equal(t, job.StatusFailed, j.Status)
+	require.Equal(t, "We could not separate the product from its background. Use a photo of the product alone on a plain background.", j.Error)
+	used, reserved := b.credits(t)
+	require.Zero(t, used)
+	require.Zero(t, reserved)
+	require.Equal(t, 1, b.env.CountEvents(t, "subscription.credits_released.v1", jobID))
+	require.Zero(t, calls.Load(), "no GPU request for a photo that cannot make a model")
 }
