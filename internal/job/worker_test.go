@@ -487,7 +487,14 @@ func TestWorkerFailsAPhotoWithoutASeparableProductAndReleasesTheCredit(t *testin
 	_, reserved := b.credits(t)
 	require.EqualValues(t, 1, reserved)
 
-	res, err := b.work(t, reconstruct.NewBuiltin(), jobID, &river.InsertOpts{MaxAttempts: 3})
+	b.requireSeparationFailure(t, reconstruct.NewBuiltin(), jobID)
+}
+
+// requireSeparationFailure works the job with rec and checks the honest
+// failure: failed with the sentence, not retried, no model, the credit back.
+func (b bundle) requireSeparationFailure(t *testing.T, rec reconstruct.Reconstructor, jobID string) {
+	t.Helper()
+	res, err := b.work(t, rec, jobID, &river.InsertOpts{MaxAttempts: 3})
 	require.NoError(t, err)
 	require.Equal(t, river.EventKindJobCancelled, res.EventKind, "retrying cannot fix the photo")
 	j, err := b.env.Jobs.Get(b.ctx, b.user, jobID)
@@ -517,17 +524,6 @@ func TestWorkerFailsAnInseparablePhotoOnTheRemoteReconstructorToo(t *testing.T) 
 	b.imgURL = b.env.UploadPhoto(t, b.user, jobtest.CloseUp(t))
 	jobID := b.createJob(t)
 
-	rec := reconstruct.NewRemote(reconstruct.RemoteConfig{URL: srv.URL, Retries: -1, Backoff: time.Millisecond})
-	res, err := b.work(t, rec, jobID, &river.InsertOpts{MaxAttempts: 3})
-	require.NoError(t, err)
-	require.Equal(t, river.EventKindJobCancelled, res.EventKind, "retrying cannot fix the photo")
-	j, err := b.env.Jobs.Get(b.ctx, b.user, jobID)
-	require.NoError(t, err)
-	require.Equal(t, job.StatusFailed, j.Status)
-	require.Equal(t, "We could not separate the product from its background. Use a photo of the product alone on a plain background.", j.Error)
-	used, reserved := b.credits(t)
-	require.Zero(t, used)
-	require.Zero(t, reserved)
-	require.Equal(t, 1, b.env.CountEvents(t, "subscription.credits_released.v1", jobID))
+	b.requireSeparationFailure(t, reconstruct.NewRemote(reconstruct.RemoteConfig{URL: srv.URL, Retries: -1, Backoff: time.Millisecond}), jobID)
 	require.Zero(t, calls.Load(), "no GPU request for a photo that cannot make a model")
 }

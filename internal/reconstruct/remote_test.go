@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"image"
 	"io"
-	"math"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -221,13 +220,7 @@ func TestNormaliseRejectsModelsWithoutGeometry(t *testing.T) {
 // server is asked; without it the model is built and the problem reported.
 func TestRemoteRefusesAPhotoWithoutASeparableProduct(t *testing.T) {
 	t.Parallel()
-	busy := func(x, y float64) [3]float64 {
-		v := 128 + 90*math.Sin(x/7)*math.Cos(y/5)
-		return [3]float64{v, 255 - v, 0.5 * v}
-	}
-	s := blobScene(400, 300, busy)
-	s.inside = blobInside(200, 230, 260)
-	data := encodePNGBytes(t, s.render())
+	data := inseparablePhoto(t)
 	model := foreignGLB(t)
 	srv, calls := fakeServer(t, func(_ int32, w http.ResponseWriter, _ generateRequest) { _, _ = w.Write(model) })
 
