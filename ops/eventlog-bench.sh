@@ -8,6 +8,8 @@
 #   REPLAY="notifications" ops/eventlog-bench.sh   only those replays ("" none)
 #   PROFILE=1 ops/eventlog-bench.sh       also writes CPU profiles of the exports
 #   KEEP=1 ops/eventlog-bench.sh          leave the cluster running (prints its URL)
+#   BASE=b530f3a ops/eventlog-bench.sh    also time the worker built from that
+#                                         commit on the same data (before/after)
 #
 # Each job is 10 events in job-J and subscription-U streams (queued, credits
 # reserved, started, progressed ×5, completed, credits consumed); every 100
@@ -20,7 +22,7 @@ cd "$(dirname "$0")/.."
 . ops/lib.sh
 need_go
 EVENTS=${EVENTS:-1000000}
-REPLAY=${REPLAY-notifications workspace_items accounts subscriptions catalogue}
+REPLAY=${REPLAY-notifications workspace_items accounts subscriptions catalogue publications}
 TMP=$(mktemp -d)
 cleanup() {
   if [ -n "${KEEP:-}" ]; then say "cluster kept: $DATABASE_URL (stop: ops/postgres.sh stop $TMP/pg)"; return; fi
@@ -35,6 +37,13 @@ report() { printf '%s\n' "$*" | tee -a "$OUT"; }
 
 say "building worker"
 go build -o "$TMP/worker" ./cmd/worker
+WORKERS=(worker)
+if [ -n "${BASE:-}" ]; then
+  say "building worker at $BASE"
+  mkdir -p "$TMP/base" && git archive "$BASE" | tar -x -C "$TMP/base"
+  (cd "$TMP/base" && go build -o "$TMP/worker-base" ./cmd/worker) || die "cannot build $BASE"
+  WORKERS=(worker-base worker)
+fi
 PGPORT=$(free_port)
 PG_EXTRA_OPTS="-c fsync=off -c synchronous_commit=off -c shared_buffers=256MB" \
   ops/postgres.sh start "$TMP/pg" "$PGPORT" postgres >/dev/null
@@ -102,18 +111,26 @@ timed() { # label command…: wall seconds and the client's own CPU
   /usr/bin/time -f '%U %S %M' -o "$TMP/time" "$@" >"$TMP/cmd.out" 2>&1 || { cat "$TMP/cmd.out" >&2; die "$label failed"; }
   e=$(date +%s.%N)
   read -r user sys rss <"$TMP/time"
-  report "$(printf '%-28s %7.2f s wall  client %5.2f s user %5.2f s sys  %4d MB RSS  (load %s)' \
+  report "$(printf '%-36s %7.2f s wall  client %5.2f s user %5.2f s sys  %4d MB RSS  (load %s)' \
     "$label" "$(echo "$e - $s" | bc)" "$user" "$sys" $(( rss / 1024 )) "$(cut -d' ' -f1 /proc/loadavg)")"
   tail -1 "$TMP/cmd.out" | tee -a "$OUT"
 }
 
-prof() { [ -n "${PROFILE:-}" ] && echo "-cpuprofile artifacts/export-$1.pprof" || true; }
-# shellcheck disable=SC2046
-timed "export ndjson" "$TMP/worker" export -out "$TMP/events.ndjson" $(prof ndjson)
-report "  $(du -m "$TMP/events.ndjson" | cut -f1) MB"
-# shellcheck disable=SC2046
-timed "export parquet" "$TMP/worker" export -format parquet -out "$TMP/events.parquet" $(prof parquet)
-report "  $(du -m "$TMP/events.parquet" | cut -f1) MB"
+prof() { [ -n "${PROFILE:-}" ] && echo "-cpuprofile artifacts/export-$1-$2.pprof" || true; }
+for w in "${WORKERS[@]}"; do
+  # shellcheck disable=SC2046
+  timed "$w export ndjson" "$TMP/$w" export -out "$TMP/events.ndjson" $(prof "$w" ndjson)
+  report "  $(du -m "$TMP/events.ndjson" | cut -f1) MB"
+  # shellcheck disable=SC2046
+  timed "$w export parquet" "$TMP/$w" export -format parquet -out "$TMP/events.parquet" $(prof "$w" parquet)
+  report "  $(du -m "$TMP/events.parquet" | cut -f1) MB"
+done
 for name in $REPLAY; do
-  timed "replay $name" "$TMP/worker" replay "$name"
+  for w in "${WORKERS[@]}"; do
+    known=$("$TMP/$w" replay 2>&1 || true) # the usage line lists the read models it knows
+    if ! grep -qw -- "$name" <<<"$known"; then
+      report "$w replay $name: not in that version"; continue
+    fi
+    timed "$w replay $name" "$TMP/$w" replay "$name"
+  done
 done

@@ -45,6 +45,7 @@ if want go && git rev-parse --git-dir >/dev/null 2>&1; then
   (cd "$TMP/clean" && go vet ./web/ ./cmd/api/) || die "go vet fails on a fresh clone (is web/dist/.keep committed?)"
 fi
 npm_ci tools/gltf-validator
+npm_ci tools/duckdb  # the analyst-query test reads exports with DuckDB
 build_web   # the api embeds it; the browser tests use it
 export REQUIRE_WEB_BUILD=1  # Go tests that need the built web app must not skip here
 

@@ -18,6 +18,7 @@ import (
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/projection"
+	"github.com/photo3d/photo3d/internal/publish"
 )
 
 // Every asynchronous read model the worker runs (deps.projections, so one
@@ -29,7 +30,9 @@ func TestReplayOfEveryWorkerProjectionEqualsIncremental(t *testing.T) {
 	db := dbtest.New(t)
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	d := &deps{pool: db.Pool, store: eventstore.New(events.Domain()), log: log}
+	// The publications read model is written inline with its events, as the
+	// api does; `worker replay publications` must rebuild the same rows.
+	d := &deps{pool: db.Pool, store: eventstore.New(events.Domain(), eventstore.WithInline(publish.Projection{})), log: log}
 	projs := d.projections()
 	runner := projection.NewRunner(db.Pool, d.store, projection.Config{BatchSize: 7, Logger: log}, projs...)
 
@@ -59,6 +62,7 @@ func TestReplayOfEveryWorkerProjectionEqualsIncremental(t *testing.T) {
 				evs = append(evs, appended{events.StreamJob, j, events.BlueprintRenamed{JobID: j, Name: "Renamed " + j}},
 					appended{events.StreamPublication, "p" + j, events.PublicationCreated{PublicationID: "p" + j, UserID: u, BlueprintID: j, Slug: "s" + j, At: at}},
 					appended{events.StreamSubscription, u, events.PublicViewsConsumed{UserID: u, Amount: 3}})
+				evs = append(evs, publicationLife("p"+j, j, i, at)...)
 			}
 			if i%4 == 0 {
 				evs = append(evs, appended{events.StreamJob, j, events.BlueprintDeleted{JobID: j, At: at}})
@@ -111,6 +115,38 @@ func TestReplayOfEveryWorkerProjectionEqualsIncremental(t *testing.T) {
 		require.Contains(t, out.String(), "replayed "+p.Name())
 		require.Equal(t, incremental, dumpReadModels(t, db), "worker replay %s changed the read models", p.Name())
 	}
+	require.Contains(t, incremental, "publications")
+	require.Contains(t, incremental, "publication_versions")
+	// Inline read models the test's store keeps (see d.store above).
+	for _, name := range []string{"publications"} {
+		var out bytes.Buffer
+		require.NoError(t, replayCmd(ctx, []string{name}, getenv, &out, io.Discard), name)
+		require.Contains(t, out.String(), "replayed "+name)
+		require.Equal(t, incremental, dumpReadModels(t, db), "worker replay %s changed the read models", name)
+	}
+}
+
+// publicationLife is what merchants do to a page after creating it: new
+// versions, a lock, embed origins, product-page settings and, for some, an
+// unpublish followed by a new page for the same blueprint (the unique "one
+// live page" index must hold in replay order too).
+func publicationLife(id, blueprint string, i int, at time.Time) []appended {
+	pub := func(ev events.Event) appended { return appended{events.StreamPublication, id, ev} }
+	snap := map[string]any{"blueprintId": blueprint, "name": "Vase " + blueprint, "modelKey": "models/" + blueprint + ".glb"}
+	out := []appended{
+		pub(events.PublicationVersioned{PublicationID: id, Version: 1, Snapshot: snap, At: at}),
+		pub(events.PublicationVersioned{PublicationID: id, Version: 2, Snapshot: snap, At: at.Add(time.Second)}),
+		pub(events.PublicationLocked{PublicationID: id, Version: 1}),
+		pub(events.PublicationEmbedOriginsSet{PublicationID: id, Origins: []string{"https://shop.example.com"}}),
+		pub(events.PublicationSettingsChanged{PublicationID: id, RequireEmail: true, AllowDeepLinks: i%2 == 0, At: at}),
+	}
+	if i%2 == 0 {
+		again := id + "-again"
+		out = append(out, pub(events.PublicationUnpublished{PublicationID: id, At: at.Add(2 * time.Second)}),
+			appended{events.StreamPublication, again, events.PublicationCreated{PublicationID: again, UserID: "u00",
+				BlueprintID: blueprint, Slug: "s" + again, At: at.Add(3 * time.Second)}})
+	}
+	return out
 }
 
 type appended struct {

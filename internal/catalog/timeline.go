@@ -17,6 +17,9 @@ type TimelineEntry struct {
 	Detail string    `json:"detail,omitempty"`
 	At     time.Time `json:"at"`
 	JobID  string    `json:"jobId,omitempty"`
+	// Fidelity is the mesh reconstruction's score (0–100), so the page can mark
+	// a low one; absent for other entries and builds recorded without one.
+	Fidelity *int `json:"fidelity,omitempty"`
 }
 
 // Timeline kinds.
@@ -56,7 +59,7 @@ func Timeline(history, publications []loggedEvent) []TimelineEntry {
 			out = append(out, TimelineEntry{Kind: TimelineMeshStarted, Label: "Mesh reconstruction started", At: ev.At, JobID: ev.JobID})
 		case events.JobCompleted:
 			out = append(out,
-				TimelineEntry{Kind: TimelineMesh, Label: "Mesh reconstruction complete", Detail: fidelityText(ev.Fidelity), At: ev.At, JobID: ev.JobID},
+				TimelineEntry{Kind: TimelineMesh, Label: "Mesh reconstruction complete", Detail: fidelityText(ev.Fidelity), At: ev.At, JobID: ev.JobID, Fidelity: ev.Fidelity},
 				TimelineEntry{Kind: TimelineMaterials, Label: "Materials mapped", Detail: partsText(len(ev.Parts)), At: ev.At, JobID: ev.JobID})
 		case events.JobFailed:
 			out = append(out, TimelineEntry{Kind: TimelineBuildFailed, Label: "Build failed", Detail: ev.Reason, At: ev.At, JobID: ev.JobID})

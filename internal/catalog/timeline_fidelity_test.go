@@ -21,6 +21,8 @@ func TestTimelineShowsMeshFidelity(t *testing.T) {
 	require.Len(t, tl, 4)
 	require.Equal(t, TimelineMesh, tl[0].Kind)
 	require.Equal(t, "Mesh fidelity 87%", tl[0].Detail)
+	require.Equal(t, &score, tl[0].Fidelity, "the score itself, for the page's low mark")
+	require.Nil(t, tl[2].Fidelity)
 	require.Equal(t, TimelineMesh, tl[2].Kind)
 	require.Empty(t, tl[2].Detail)
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"sort"
 	"sync/atomic"
 	"testing"
@@ -485,7 +487,14 @@ func TestWorkerFailsAPhotoWithoutASeparableProductAndReleasesTheCredit(t *testin
 	_, reserved := b.credits(t)
 	require.EqualValues(t, 1, reserved)
 
-	res, err := b.work(t, reconstruct.NewBuiltin(), jobID, &river.InsertOpts{MaxAttempts: 3})
+	b.requireSeparationFailure(t, reconstruct.NewBuiltin(), jobID)
+}
+
+// requireSeparationFailure works the job with rec and checks the honest
+// failure: failed with the sentence, not retried, no model, the credit back.
+func (b bundle) requireSeparationFailure(t *testing.T, rec reconstruct.Reconstructor, jobID string) {
+	t.Helper()
+	res, err := b.work(t, rec, jobID, &river.InsertOpts{MaxAttempts: 3})
 	require.NoError(t, err)
 	require.Equal(t, river.EventKindJobCancelled, res.EventKind, "retrying cannot fix the photo")
 	j, err := b.env.Jobs.Get(b.ctx, b.user, jobID)
@@ -498,4 +507,23 @@ func TestWorkerFailsAPhotoWithoutASeparableProductAndReleasesTheCredit(t *testin
 	require.Zero(t, reserved)
 	require.Equal(t, 1, b.env.CountEvents(t, "subscription.credits_released.v1", jobID))
 	require.Zero(t, b.env.CountEvents(t, "job.completed.v1", jobID))
+}
+
+// The remote (GPU) reconstructor gets the same honest failure: the close-up
+// fails with the sentence, the credit is released, and the inference server
+// is never asked for a model.
+func TestWorkerFailsAnInseparablePhotoOnTheRemoteReconstructorToo(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		calls.Add(1)
+		http.Error(w, "busy", http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(srv.Close)
+	b := setup(t)
+	b.imgURL = b.env.UploadPhoto(t, b.user, jobtest.CloseUp(t))
+	jobID := b.createJob(t)
+
+	b.requireSeparationFailure(t, reconstruct.NewRemote(reconstruct.RemoteConfig{URL: srv.URL, Retries: -1, Backoff: time.Millisecond}), jobID)
+	require.Zero(t, calls.Load(), "no GPU request for a photo that cannot make a model")
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/projection"
 	"github.com/photo3d/photo3d/internal/workspace"
 )
 
@@ -37,7 +38,25 @@ func insertNote(ctx context.Context, tx pgx.Tx, n note, position int64, at time.
 	return nil
 }
 
+// Job owners and subscription folds are remembered for the rest of a runner
+// batch (projection.Batch): a job's completion usually shares its queueing's
+// batch, and a busy merchant's subscription events crowd one.
+const (
+	jobKey   = "notify/job/"
+	viewsKey = "notify/views/"
+)
+
+type jobRow struct{ owner, name string }
+
+type viewsRow struct {
+	usage   workspace.Usage
+	alerted bool
+}
+
 func rememberJob(ctx context.Context, tx pgx.Tx, jobID, userID, name string) error {
+	// A job is queued once (the first event of its stream), so the row this
+	// insert keeps on a conflict holds these same values.
+	projection.CurrentBatch(ctx).Put(jobKey+jobID, jobRow{userID, name})
 	_, err := tx.Exec(ctx, `INSERT INTO notify_jobs (job_id, user_id, name) VALUES ($1, $2, $3)
 		ON CONFLICT (job_id) DO NOTHING`, jobID, userID, name)
 	if err != nil {
@@ -47,6 +66,10 @@ func rememberJob(ctx context.Context, tx pgx.Tx, jobID, userID, name string) err
 }
 
 func renameJob(ctx context.Context, tx pgx.Tx, jobID, name string) error {
+	b := projection.CurrentBatch(ctx)
+	if v, ok := b.Get(jobKey + jobID); ok {
+		b.Put(jobKey+jobID, jobRow{v.(jobRow).owner, name})
+	}
 	if _, err := tx.Exec(ctx, `UPDATE notify_jobs SET name = $2 WHERE job_id = $1`, jobID, name); err != nil {
 		return fmt.Errorf("rename job: %w", err)
 	}
@@ -63,12 +86,17 @@ func unlinkSubject(ctx context.Context, tx pgx.Tx, subject string) error {
 // jobOwner returns who queued a job and its current name; ok is false for a
 // job whose queueing was never seen.
 func jobOwner(ctx context.Context, tx pgx.Tx, jobID string) (owner, name string, ok bool, err error) {
-	err = tx.QueryRow(ctx, `SELECT user_id, name FROM notify_jobs WHERE job_id = $1`, jobID).Scan(&owner, &name)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", "", false, nil
-	}
-	if err != nil {
-		return "", "", false, fmt.Errorf("find job owner: %w", err)
+	if v, hit := projection.CurrentBatch(ctx).Get(jobKey + jobID); hit {
+		owner, name = v.(jobRow).owner, v.(jobRow).name
+	} else {
+		err = tx.QueryRow(ctx, `SELECT user_id, name FROM notify_jobs WHERE job_id = $1`, jobID).Scan(&owner, &name)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return "", "", false, nil
+		}
+		if err != nil {
+			return "", "", false, fmt.Errorf("find job owner: %w", err)
+		}
+		projection.CurrentBatch(ctx).Put(jobKey+jobID, jobRow{owner, name})
 	}
 	if name = strings.TrimSpace(name); name == "" {
 		name = "Untitled model"
@@ -79,6 +107,9 @@ func jobOwner(ctx context.Context, tx pgx.Tx, jobID string) (owner, name string,
 // loadViews locks and returns the user's subscription fold and whether the
 // views warning has been given since usage last crossed the threshold.
 func loadViews(ctx context.Context, tx pgx.Tx, userID string) (workspace.Usage, bool, error) {
+	if v, ok := projection.CurrentBatch(ctx).Get(viewsKey + userID); ok {
+		return v.(viewsRow).usage, v.(viewsRow).alerted, nil
+	}
 	var raw []byte
 	var alerted bool
 	var u workspace.Usage
@@ -92,10 +123,12 @@ func loadViews(ctx context.Context, tx pgx.Tx, userID string) (workspace.Usage, 
 	if err := json.Unmarshal(raw, &u); err != nil {
 		return u, false, fmt.Errorf("decode usage of %s: %w", userID, err)
 	}
+	projection.CurrentBatch(ctx).Put(viewsKey+userID, viewsRow{u, alerted})
 	return u, alerted, nil
 }
 
 func saveViews(ctx context.Context, tx pgx.Tx, userID string, u workspace.Usage, alerted bool) error {
+	projection.CurrentBatch(ctx).Put(viewsKey+userID, viewsRow{u, alerted})
 	b, err := json.Marshal(u)
 	if err != nil {
 		return fmt.Errorf("encode usage: %w", err)

@@ -198,18 +198,23 @@ func (r *Runner) step(ctx context.Context, p Projection) (int, error) {
 		if err != nil {
 			return fmt.Errorf("read events: %w", err)
 		}
-		for _, e := range batch {
-			if err := p.Handle(ctx, tx, e); err != nil {
-				return fmt.Errorf("%s at position %d: %w", e.Type, e.Position, err)
-			}
-		}
 		if len(batch) == 0 {
 			return nil
 		}
+		// Writes are queued and reads may be remembered for this batch (batch.go).
+		dtx := &deferredTx{Tx: tx}
+		bctx := context.WithValue(ctx, batchKey{}, &Batch{Events: batch})
+		for _, e := range batch {
+			if err := p.Handle(bctx, dtx, e); err != nil {
+				return fmt.Errorf("%s at position %d: %w", e.Type, e.Position, err)
+			}
+		}
 		last := batch[len(batch)-1]
-		if _, err := tx.Exec(ctx, `UPDATE projection_checkpoints SET last_xid = $2::text::xid8, last_position = $3, updated_at = now() WHERE name = $1`,
-			p.Name(), fmt.Sprint(last.TransactionID), last.Position); err != nil {
-			return fmt.Errorf("save checkpoint: %w", err)
+		// The checkpoint rides in the same pipelined batch as the last writes.
+		_, _ = dtx.Exec(ctx, `UPDATE projection_checkpoints SET last_xid = $2::text::xid8, last_position = $3, updated_at = now() WHERE name = $1`,
+			p.Name(), fmt.Sprint(last.TransactionID), last.Position)
+		if err := dtx.flush(ctx); err != nil {
+			return fmt.Errorf("%s up to position %d: %w", p.Name(), last.Position, err)
 		}
 		n = len(batch)
 		return nil

@@ -25,6 +25,11 @@ package reconstruct
 // trimesh exports). It also gets the same KHR_materials_variants set on its largest
 // mesh and an "Explode" animation, and thumbnail, mask and parts map come from the
 // built-in segmenter run on the same photo.
+//
+// Like the builtin, a photo whose subject cannot be separated fails with
+// ErrSubjectNotSeparated under Options.StrictSubject (before the server is asked),
+// and the model gets a fidelity score from the returned mesh and the photo
+// (remote_fidelity.go), or a warning saying why it has none.
 
 import (
 	"bytes"
@@ -129,6 +134,15 @@ func (r *remote) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	if err != nil {
 		return nil, fmt.Errorf("segment photo: %w", err)
 	}
+	// The same honest failure as the builtin's, checked before any GPU time is
+	// spent: the server would build from the whole busy photo too.
+	var warnings []string
+	if !subjectSeparated(seg) {
+		if opts.StrictSubject {
+			return nil, ErrSubjectNotSeparated
+		}
+		warnings = append(warnings, ErrSubjectNotSeparated.Error())
+	}
 	upright, err := encodePNG(p.img)
 	if err != nil {
 		return nil, err
@@ -154,7 +168,7 @@ func (r *remote) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 
 	pr.report(StepFinalizing, 75)
 	pm := singlePart(seg)
-	res := &Result{GLB: glb}
+	res := &Result{GLB: glb, Warnings: warnings}
 	if res.Thumbnail, err = thumbnailPNG(p, seg); err != nil {
 		return nil, err
 	}
@@ -171,6 +185,12 @@ func (r *remote) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 		ShapeKind: ShapeRemote, Triangles: tris, Vertices: verts, Parts: 1, Bytes: len(glb),
 		StepMillis: tm.marks, TotalMillis: tm.total(), Reconstructor: "remote", Version: Version,
 		InputSHA256: fmt.Sprintf("%x", sha256.Sum256(data)),
+	}
+	if score, err := remoteFidelity(glb, seg, p); err == nil {
+		res.Stats.Fidelity = &score
+	} else {
+		// No score rather than a made-up one; the merchant sees none.
+		res.Warnings = append(res.Warnings, "No mesh fidelity score: "+err.Error()+".")
 	}
 	pr.report(StepFinalizing, 100)
 	return res, nil

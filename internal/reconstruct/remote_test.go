@@ -214,3 +214,51 @@ func TestNormaliseRejectsModelsWithoutGeometry(t *testing.T) {
 	_, _, _, err := normaliseGLB(buf.Bytes(), 0.3)
 	require.ErrorIs(t, err, ErrRemoteInvalidModel)
 }
+
+// A photo the builtin would refuse (the subject runs off three sides on a busy
+// backdrop) fails the remote the same way under StrictSubject, before the
+// server is asked; without it the model is built and the problem reported.
+func TestRemoteRefusesAPhotoWithoutASeparableProduct(t *testing.T) {
+	t.Parallel()
+	data := inseparablePhoto(t)
+	model := foreignGLB(t)
+	srv, calls := fakeServer(t, func(_ int32, w http.ResponseWriter, _ generateRequest) { _, _ = w.Write(model) })
+
+	_, err := remoteFor(srv).Reconstruct(context.Background(), data, Options{StrictSubject: true}, nil)
+	require.ErrorIs(t, err, ErrSubjectNotSeparated)
+	require.Equal(t, "We could not separate the product from its background. Use a photo of the product alone on a plain background.", err.Error())
+	require.Zero(t, calls.Load(), "no GPU time is spent on a photo that cannot make a model")
+
+	res, err := remoteFor(srv).Reconstruct(context.Background(), data, Options{}, nil)
+	require.NoError(t, err)
+	require.Contains(t, res.Warnings, ErrSubjectNotSeparated.Error())
+	require.EqualValues(t, 1, calls.Load())
+}
+
+// The remote model gets the builtin's fidelity score, computed from the GLB
+// it returned and the photo: a server that returns the right model (here the
+// builtin's own model of the photo) scores like the builtin, above the
+// warning threshold; one that returns a wrong shape scores under it.
+func TestRemoteScoresFidelityFromTheReturnedModel(t *testing.T) {
+	t.Parallel()
+	photo := encodePNGBytes(t, twoToneBottle(320, 320).render())
+	own, err := NewBuiltin().Reconstruct(context.Background(), photo, Options{StrictSubject: true}, nil)
+	require.NoError(t, err)
+	require.NotNil(t, own.Stats.Fidelity)
+
+	right, _ := fakeServer(t, func(_ int32, w http.ResponseWriter, _ generateRequest) { _, _ = w.Write(own.GLB) })
+	res, err := remoteFor(right).Reconstruct(context.Background(), photo, Options{StrictSubject: true}, nil)
+	require.NoError(t, err)
+	require.NotNil(t, res.Stats.Fidelity, "warnings: %v", res.Warnings)
+	t.Logf("builtin %d, remote serving the builtin's model %d", *own.Stats.Fidelity, *res.Stats.Fidelity)
+	require.GreaterOrEqual(t, *res.Stats.Fidelity, FidelityWarnBelow)
+	require.InDelta(t, *own.Stats.Fidelity, *res.Stats.Fidelity, 10)
+
+	box := foreignGLB(t) // a red box, twice as tall as wide, for a two-tone bottle
+	wrong, _ := fakeServer(t, func(_ int32, w http.ResponseWriter, _ generateRequest) { _, _ = w.Write(box) })
+	res, err = remoteFor(wrong).Reconstruct(context.Background(), photo, Options{StrictSubject: true}, nil)
+	require.NoError(t, err)
+	require.NotNil(t, res.Stats.Fidelity)
+	t.Logf("remote serving a box: %d", *res.Stats.Fidelity)
+	require.Less(t, *res.Stats.Fidelity, FidelityWarnBelow)
+}

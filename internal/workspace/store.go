@@ -10,8 +10,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/projection"
 )
 
 // This file holds every SQL statement of the workspace context: the
@@ -64,7 +66,12 @@ func countPublication(ctx context.Context, tx pgx.Tx, userID string) error {
 }
 
 // loadUsage locks and returns the user's subscription fold (zero when none).
+// Within a runner batch the fold is read once per user and then remembered
+// (saveUsage keeps it current), since a busy merchant's events crowd a batch.
 func loadUsage(ctx context.Context, tx pgx.Tx, userID string) (Usage, error) {
+	if v, ok := projection.CurrentBatch(ctx).Get(usageKey + userID); ok {
+		return v.(Usage), nil
+	}
 	var raw []byte
 	var u Usage
 	err := tx.QueryRow(ctx, `SELECT usage FROM workspace_accounts WHERE user_id = $1 FOR UPDATE`, userID).Scan(&raw)
@@ -77,10 +84,14 @@ func loadUsage(ctx context.Context, tx pgx.Tx, userID string) (Usage, error) {
 	if err := json.Unmarshal(raw, &u); err != nil {
 		return u, fmt.Errorf("decode usage of %s: %w", userID, err)
 	}
+	projection.CurrentBatch(ctx).Put(usageKey+userID, u)
 	return u, nil
 }
 
+const usageKey = "workspace/usage/"
+
 func saveUsage(ctx context.Context, tx pgx.Tx, userID string, u Usage) error {
+	projection.CurrentBatch(ctx).Put(usageKey+userID, u)
 	b, err := json.Marshal(u)
 	if err != nil {
 		return fmt.Errorf("encode usage: %w", err)
@@ -296,6 +307,15 @@ type ProductRef struct {
 // async projections (this one, notifications) ask it, and bounding by
 // position makes a replay see what incremental processing saw.
 func ProductsBuiltBy(ctx context.Context, q pgdb.Querier, jobID string, before int64) ([]ProductRef, error) {
+	if b := projection.CurrentBatch(ctx); b != nil {
+		named, asked, err := productJobsOf(ctx, q, b)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := named[jobID]; !ok && asked[jobID] {
+			return nil, nil
+		}
+	}
 	rows, err := q.Query(ctx, `
 WITH cur AS (
     SELECT DISTINCT ON (stream_id) stream_id, data->>'jobId' AS job
@@ -321,4 +341,48 @@ ORDER BY 1`, jobID, before)
 		return p, r.Scan(&p.ID, &p.UserID, &p.Name)
 	})
 	return refs, wrap(err, "products built by "+jobID)
+}
+
+type productJobs struct{ named, asked map[string]bool }
+
+const productJobsKey = "workspace/product-jobs"
+
+// productJobsOf asks once per runner batch which of the batch's finished jobs
+// any product stream names at all (the partial index events_product_job), so
+// ProductsBuiltBy skips its per-job query for the many plain blueprints. The
+// answer ignores positions: it only rules jobs out, never in.
+func productJobsOf(ctx context.Context, q pgdb.Querier, b *projection.Batch) (named, asked map[string]bool, err error) {
+	if v, ok := b.Get(productJobsKey); ok {
+		pj := v.(productJobs)
+		return pj.named, pj.asked, nil
+	}
+	pj := productJobs{named: map[string]bool{}, asked: map[string]bool{}}
+	var ids []string
+	for _, e := range b.Events {
+		switch ev := e.Data.(type) {
+		case events.JobCompleted:
+			ids = append(ids, ev.JobID)
+		case events.JobFailed:
+			ids = append(ids, ev.JobID)
+		}
+	}
+	if len(ids) > 0 {
+		rows, err := q.Query(ctx, `SELECT DISTINCT data->>'jobId' FROM events
+			WHERE stream_type = 'product' AND data->>'jobId' = ANY($1)`, ids)
+		if err != nil {
+			return nil, nil, fmt.Errorf("jobs that build products: %w", err)
+		}
+		found, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return nil, nil, fmt.Errorf("jobs that build products: %w", err)
+		}
+		for _, id := range found {
+			pj.named[id] = true
+		}
+	}
+	for _, id := range ids {
+		pj.asked[id] = true
+	}
+	b.Put(productJobsKey, pj)
+	return pj.named, pj.asked, nil
 }

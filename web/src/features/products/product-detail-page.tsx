@@ -9,6 +9,7 @@ import { resetCamera } from '../../components/model-viewer/scene-graph';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
 import { ActionProblemAlert } from '../blueprints/action-problem';
+import { FidelityBadge, isLowFidelity } from '../creation/fidelity';
 import type { ActionProblem } from '../blueprints/use-blueprint-actions';
 import { useGetCatalogsQuery } from '../catalogs/catalogs-api';
 import {
@@ -339,7 +340,20 @@ function Timeline({ product: p }: { product: ProductDetail }) {
             <li key={`${e.kind}-${i}`} data-kind={e.kind}>
               <span>
                 {e.label || e.kind}
-                {e.detail && <span className="muted"> · {e.detail}</span>}
+                {e.fidelity !== null ? (
+                  <>
+                    {' · '}
+                    <FidelityBadge score={e.fidelity} />
+                  </>
+                ) : (
+                  e.detail && <span className="muted"> · {e.detail}</span>
+                )}
+                {isLowFidelity(e.fidelity) && (
+                  <span className="muted timeline__tip" data-testid="timeline-fidelity-tip">
+                    This model matches its photo only loosely. Rebuild from a photo of the product alone, on a plain
+                    background, from the front and a little above.
+                  </span>
+                )}
               </span>
               {e.at && (
                 <time className="muted" dateTime={e.at} title={new Date(e.at).toLocaleString()}>

@@ -33,7 +33,7 @@ describe('product rules', () => {
     expect(p).toMatchObject({ id: 'p1', name: 'Vase', status: 'error', tags: ['a'], thumbnailURL: null, description: '' });
     const d = parseProductDetail({ id: 'p1', modelUrl: '/m.glb', thumbnailUrl: '/t.png', productUrl: 'https://x.example/a', timeline: [{ kind: 'materials_mapped', label: 'Materials mapped', detail: '3 parts', at: '2026-01-01T00:00:00Z' }] });
     expect(d).toMatchObject({ modelURL: '/m.glb', thumbnailURL: '/t.png', productURL: 'https://x.example/a' });
-    expect(d.timeline).toEqual([{ kind: 'materials_mapped', label: 'Materials mapped', detail: '3 parts', at: '2026-01-01T00:00:00Z' }]);
+    expect(d.timeline).toEqual([{ kind: 'materials_mapped', label: 'Materials mapped', detail: '3 parts', at: '2026-01-01T00:00:00Z', fidelity: null }]);
   });
 
   it('names screenshots after the product', () => {

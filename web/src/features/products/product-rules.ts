@@ -1,5 +1,6 @@
 import type { ItemStatus } from '../../components/list/list-rules';
 import { errorMessage } from '../../lib/api';
+import { parseFidelity } from '../creation/fidelity';
 import { parseConfig, type ProductConfig } from './configurator-rules';
 
 /** A product's status: the list statuses, plus draft (a photo product saved without a build). */
@@ -31,6 +32,8 @@ export interface TimelineEvent {
   /** Extra words: parts mapped, a failure reason, a share path. */
   detail: string;
   at: string;
+  /** The mesh reconstruction's fidelity score (0–100), null on other entries. */
+  fidelity: number | null;
 }
 
 /** One build of the product's model; progress/stage are the job's real ones while it runs. */
@@ -137,7 +140,7 @@ export function parseProductDetail(raw: unknown): ProductDetail {
     ...parseProduct(raw),
     timeline: list.map((e) => {
       const x = (e ?? {}) as Record<string, unknown>;
-      return { kind: str(x.kind ?? x.type), label: str(x.label), detail: str(x.detail), at: str(x.at) };
+      return { kind: str(x.kind ?? x.type), label: str(x.label), detail: str(x.detail), at: str(x.at), fidelity: parseFidelity(x.fidelity) };
     }),
     photoURL: strOrNull(r.photoUrl ?? r.photoURL),
     source: str(r.source),

@@ -163,6 +163,34 @@ describe('My Products', () => {
 });
 
 describe('Product detail', () => {
+  it('marks a low mesh fidelity in the timeline with a tip, as the blueprint card does', async () => {
+    stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/catalogs': () => ({ items: [{ id: 'c1', name: 'Default', isDefault: true, productCount: 1 }] }),
+      'GET /api/publications': () => ({ items: [] }),
+      'GET /api/products/p1': () => ({
+        ...product(1),
+        timeline: [
+          { kind: 'mesh_reconstruction', label: 'Mesh reconstruction complete', detail: 'Mesh fidelity 52%', fidelity: 52, at: '2026-03-01T10:00:05Z' },
+          { kind: 'mesh_reconstruction', label: 'Mesh reconstruction complete', detail: 'Mesh fidelity 91%', fidelity: 91, at: '2026-03-02T10:00:05Z' },
+          { kind: 'materials_mapped', label: 'Materials mapped', detail: '3 parts', at: '2026-03-02T10:00:06Z' },
+        ],
+      }),
+    });
+    render('/workspace/product/p1');
+    const timeline = await screen.findByTestId('timeline');
+    const [low, good] = within(timeline).getAllByTestId('fidelity');
+    expect(low).toHaveTextContent('Mesh fidelity 52% (low)');
+    expect(low).toHaveAttribute('data-low', 'true');
+    expect(good).toHaveTextContent('Mesh fidelity 91%');
+    expect(good).not.toHaveTextContent('(low)');
+    const tips = within(timeline).getAllByTestId('timeline-fidelity-tip');
+    expect(tips).toHaveLength(1);
+    expect(tips[0].closest('li')).toContainElement(low);
+    expect(tips[0]).toHaveTextContent('a photo of the product alone, on a plain background');
+    expect(within(timeline).getByText('· 3 parts')).toBeInTheDocument();
+  });
+
   it('edits details and tags and sends them to the server', async () => {
     const saved: unknown[] = [];
     stubFetch({
