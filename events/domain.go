@@ -14,6 +14,7 @@ var domain = sync.OnceValue(func() *Registry {
 	all = append(all, productEvents()...)
 	all = append(all, productConfigEvents()...)
 	all = append(all, galleryEvents()...)
+	all = append(all, webhookEvents()...)
 	return NewRegistry(all...)
 })
 

@@ -42,6 +42,7 @@ const (
 	StreamCatalog      = "catalog"
 	StreamGallery      = "gallery"
 	StreamPublication  = "publication"
+	StreamWebhook      = "webhook"
 )
 
 // Registry maps type strings to Go types. It is built once by NewRegistry and is
