@@ -41,6 +41,7 @@ import (
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/upload"
+	"github.com/photo3d/photo3d/internal/webhook"
 	"github.com/photo3d/photo3d/internal/workspace"
 	"github.com/photo3d/photo3d/web"
 )
@@ -208,6 +209,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		AssetOrigins:    appAssetOrigins(cfg.PublicBaseURL, blobs.ServedLocally()),
 		Shoppers:        shoppers,
 		Analytics:       &analytics.Reader{DB: pool},
+		Webhooks:        webhook.NewService(pool, store, riverClient, cfg.WebhookAllowPrivate),
 	})
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)

@@ -30,7 +30,7 @@ func TestReplayOfEveryWorkerProjectionEqualsIncremental(t *testing.T) {
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	d := &deps{pool: db.Pool, store: eventstore.New(events.Domain()), log: log}
-	projs := d.projections()
+	projs := d.projections(nil)
 	runner := projection.NewRunner(db.Pool, d.store, projection.Config{BatchSize: 7, Logger: log}, projs...)
 
 	at := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)

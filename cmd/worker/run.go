@@ -33,6 +33,7 @@ import (
 	"github.com/photo3d/photo3d/internal/projection"
 	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/upload"
+	"github.com/photo3d/photo3d/internal/webhook"
 	"github.com/photo3d/photo3d/internal/workspace"
 )
 
@@ -65,12 +66,21 @@ func open(ctx context.Context, name string, args []string, getenv func(string) s
 	return &deps{cfg: cfg, log: log, pool: pool, store: store, metrics: ms}, nil
 }
 
-// projections lists every async read model the worker maintains.
-func (d *deps) projections() []projection.Projection {
+// projections lists every async read model the worker maintains. rc inserts
+// the webhook deliveries' jobs in the projection's transaction.
+func (d *deps) projections(rc *river.Client[pgx.Tx]) []projection.Projection {
 	return []projection.Projection{
 		notify.NewProjection(),
 		workspace.NewProjection(),
+		webhook.NewProjection(rc, d.publicBaseURL()),
 	}
+}
+
+func (d *deps) publicBaseURL() string {
+	if d.cfg == nil {
+		return ""
+	}
+	return d.cfg.PublicBaseURL
 }
 
 // workers registers every River worker and returns the bundle, how many
@@ -99,6 +109,12 @@ func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
 	// Shopper analytics: partitions ahead, retention, shopper_days rollup.
 	retention := time.Duration(d.cfg.AnalyticsRetentionDays) * 24 * time.Hour
 	if err := river.AddWorkerSafely(w, &analytics.RollupWorker{DB: d.pool, Retention: retention, Logger: d.log}); err != nil {
+		return nil, 0, nil, err
+	}
+	n++
+	// Webhook deliveries (default queue): signed POSTs through the SSRF guard.
+	if err := river.AddWorkerSafely(w, &webhook.DeliverWorker{DB: d.pool, Logger: d.log, Window: d.cfg.WebhookRetryWindow,
+		Client: webhook.Guard{AllowPrivate: d.cfg.WebhookAllowPrivate}.Client()}); err != nil {
 		return nil, 0, nil, err
 	}
 	n++
@@ -157,7 +173,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		d.observeJobs(ctx, rc)
 	}
 
-	projs := d.projections()
+	projs := d.projections(rc)
 	runner := projection.NewRunner(d.pool, d.store, projection.Config{
 		Logger:  d.log,
 		OnBatch: func(name string, n int) { d.metrics.ProjectedTotal.WithLabelValues(name).Add(float64(n)) },
@@ -303,7 +319,13 @@ func replayCmd(ctx context.Context, args []string, getenv func(string) string, s
 		fmt.Fprintf(stdout, "replayed %s in %s\n", name, time.Since(start).Round(time.Millisecond))
 		return nil
 	}
-	runner := projection.NewRunner(d.pool, d.store, projection.Config{Logger: d.log}, d.projections()...)
+	// Insert-only: a webhooks replay may queue deliveries the log owes (never
+	// a second one for an endpoint and event: they are unique).
+	rc, err := river.NewClient(riverpgxv5.New(d.pool), &river.Config{Logger: d.log})
+	if err != nil {
+		return fmt.Errorf("create river client: %w", err)
+	}
+	runner := projection.NewRunner(d.pool, d.store, projection.Config{Logger: d.log}, d.projections(rc)...)
 	start := time.Now()
 	n, err := runner.Replay(ctx, name)
 	if err != nil {
