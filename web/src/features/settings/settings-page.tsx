@@ -12,6 +12,7 @@ import {
   useUpdateBrandingMutation,
   useUploadLogoMutation,
 } from './branding-api';
+import { WebhooksPanel } from './webhooks-panel';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 const LOGO_TYPES = 'image/png,image/svg+xml,image/jpeg';
@@ -155,6 +156,7 @@ export default function SettingsPage() {
           </button>
         </div>
       </form>
+      <WebhooksPanel />
     </div>
   );
 }
