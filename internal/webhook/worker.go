@@ -128,6 +128,10 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 		if err := w.finish(ctx, id, StateFailed, done, statusPtr(status), msg+" Gave up: retries stopped "+w.window().String()+" after the first attempt.", snippet, true); err != nil {
 			return err
 		}
+		if w.Logger != nil {
+			// Ids only: the URL may carry a token and the secret never leaves the table.
+			w.Logger.Warn("webhook delivery failed for good", "delivery", id, "event_type", t.eventType, "attempts", job.Attempt, "status", status)
+		}
 		return river.JobCancel(errors.New(msg))
 	}
 	// The last retry is placed at the deadline rather than past it.
