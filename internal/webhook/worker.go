@@ -48,7 +48,9 @@ func (w *DeliverWorker) now() time.Time {
 
 // Timeout implements river.Worker: the attempt's own limit plus a margin for
 // the bookkeeping around it.
-func (w *DeliverWorker) Timeout(*river.Job[DeliverArgs]) time.Duration { return AttemptTimeout + 20*time.Second }
+func (w *DeliverWorker) Timeout(*river.Job[DeliverArgs]) time.Duration {
+	return AttemptTimeout + 20*time.Second
+}
 
 // backoff is the wait after the n-th failed attempt: Base·2^(n-1), at most Max.
 func (w *DeliverWorker) backoff(n int) time.Duration {
