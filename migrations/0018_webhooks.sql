@@ -38,6 +38,7 @@ CREATE TABLE webhook_deliveries (
     CONSTRAINT webhook_deliveries_once UNIQUE (endpoint_id, event_id)
 );
 CREATE INDEX webhook_deliveries_log ON webhook_deliveries (endpoint_id, created_at DESC, id DESC);
+CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (finished_at) WHERE state <> 'pending';
 
 -- webhook_usage: the subscription fold the projection needs to see a
 -- merchant's public-views balance drop under 10 % (once per crossing).

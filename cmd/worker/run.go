@@ -118,7 +118,11 @@ func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
 		return nil, 0, nil, err
 	}
 	n++
-	return w, n, []*river.PeriodicJob{upload.PeriodicCleanup(), analytics.PeriodicRollup(0)}, nil
+	if err := river.AddWorkerSafely(w, &webhook.PruneWorker{DB: d.pool}); err != nil {
+		return nil, 0, nil, err
+	}
+	n++
+	return w, n, []*river.PeriodicJob{upload.PeriodicCleanup(), analytics.PeriodicRollup(0), webhook.PeriodicPrune()}, nil
 }
 
 // run starts River and the projection runner and stops both gracefully:

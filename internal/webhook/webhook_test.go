@@ -404,3 +404,30 @@ func TestRegistrationIsValidatedAndOwnerScoped(t *testing.T) {
 	_, err = svc.Create(ctx, owner, webhook.Input{URL: "https://shop.example/again", Events: ok})
 	require.NoError(t, err)
 }
+
+func TestPruneKeepsPendingAndRecentDeliveries(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	user := uuid.NewString()
+	ep := b.register(t, user, "http://shop.example/hook")
+	var ids []string
+	for range 3 {
+		d, err := b.svc.Test(ctx, user, ep.ID)
+		require.NoError(t, err)
+		ids = append(ids, d.ID)
+	}
+	now := time.Now()
+	_, err := b.db.Pool.Exec(ctx, `UPDATE webhook_deliveries SET state = 'delivered', finished_at = $2 WHERE id = $1`, ids[0], now.Add(-31*24*time.Hour))
+	require.NoError(t, err)
+	_, err = b.db.Pool.Exec(ctx, `UPDATE webhook_deliveries SET state = 'failed', finished_at = $2 WHERE id = $1`, ids[1], now.Add(-29*24*time.Hour))
+	require.NoError(t, err)
+	require.NoError(t, (&webhook.PruneWorker{DB: b.db.Pool}).Work(ctx, nil))
+	list, err := b.svc.Deliveries(ctx, user, ep.ID, 10)
+	require.NoError(t, err)
+	var left []string
+	for _, d := range list {
+		left = append(left, d.ID)
+	}
+	require.ElementsMatch(t, ids[1:], left, "only the delivery finished over 30 days ago is gone")
+}
