@@ -78,7 +78,7 @@ export function WebhooksPanel() {
             disabled={creating}
           />
         </div>
-        <fieldset className="field">
+        <fieldset className="field webhooks__choices">
           <legend className="field__label">Events</legend>
           {WEBHOOK_EVENTS.map((ev) => (
             <label key={ev.type} className="checkbox">
