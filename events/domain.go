@@ -15,6 +15,7 @@ var domain = sync.OnceValue(func() *Registry {
 	all = append(all, productConfigEvents()...)
 	all = append(all, galleryEvents()...)
 	all = append(all, apiKeyEvents()...)
+	all = append(all, webhookEvents()...)
 	return NewRegistry(all...)
 })
 

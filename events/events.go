@@ -43,6 +43,7 @@ const (
 	StreamGallery      = "gallery"
 	StreamPublication  = "publication"
 	StreamAPIKey       = "apikey"
+	StreamWebhook      = "webhook"
 )
 
 // Registry maps type strings to Go types. It is built once by NewRegistry and is

@@ -12,6 +12,9 @@ export PORT=${PORT:-8080}
 # A laptop has no payment provider: purchases are accepted unpaid, on purpose
 # and said so below. Servers default to BILLING_PROVIDER=none.
 export BILLING_PROVIDER=${BILLING_PROVIDER:-test-mode}
+# Webhook receivers under development run on this machine (http://localhost…):
+# let endpoints use http and private addresses here only. Servers refuse them.
+export WEBHOOK_ALLOW_PRIVATE=${WEBHOOK_ALLOW_PRIVATE:-true}
 PGDIR=.data/pg
 started_pg=0
 if [ -z "${DATABASE_URL:-}" ]; then

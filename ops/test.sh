@@ -71,7 +71,8 @@ if want e2e; then
   # localhost: every URL the app hands the browser must work from whatever
   # host the user reached (same-origin blob URLs, CORS on signed GETs).
   export DATABASE_URL=$E2E_DB DATA_DIR="$TMP/data" PORT=$APIPORT DEV_MODE=true LOG_LEVEL=warn \
-    WORKER_METRICS_ADDR=127.0.0.1:$(free_port) PUBLIC_BASE_URL="http://localhost:$APIPORT"
+    WORKER_METRICS_ADDR=127.0.0.1:$(free_port) PUBLIC_BASE_URL="http://localhost:$APIPORT" \
+    WEBHOOK_ALLOW_PRIVATE=true
   bin/worker migrate >/dev/null
   bin/worker >"$ARTIFACTS/worker.log" 2>&1 & pids+=($!)
   bin/api >"$ARTIFACTS/api.log" 2>&1 & pids+=($!)

@@ -42,6 +42,7 @@ import (
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/upload"
+	"github.com/photo3d/photo3d/internal/webhook"
 	"github.com/photo3d/photo3d/internal/workspace"
 	"github.com/photo3d/photo3d/web"
 )
@@ -211,6 +212,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Analytics:       &analytics.Reader{DB: pool},
 		APIKeys:         apikey.NewService(pool, store),
 		APIKeyRateLimit: cfg.APIKeyRateLimit,
+		Webhooks:        webhook.NewService(pool, store, riverClient, cfg.WebhookAllowPrivate),
 	})
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)

@@ -33,7 +33,7 @@ func TestReplayOfEveryWorkerProjectionEqualsIncremental(t *testing.T) {
 	// The publications read model is written inline with its events, as the
 	// api does; `worker replay publications` must rebuild the same rows.
 	d := &deps{pool: db.Pool, store: eventstore.New(events.Domain(), eventstore.WithInline(publish.Projection{})), log: log}
-	projs := d.projections()
+	projs := d.projections(nil)
 	runner := projection.NewRunner(db.Pool, d.store, projection.Config{BatchSize: 7, Logger: log}, projs...)
 
 	at := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)

@@ -34,6 +34,7 @@ import (
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/upload"
+	"github.com/photo3d/photo3d/internal/webhook"
 	"github.com/photo3d/photo3d/internal/workspace"
 )
 
@@ -66,12 +67,21 @@ func open(ctx context.Context, name string, args []string, getenv func(string) s
 	return &deps{cfg: cfg, log: log, pool: pool, store: store, metrics: ms}, nil
 }
 
-// projections lists every async read model the worker maintains.
-func (d *deps) projections() []projection.Projection {
+// projections lists every async read model the worker maintains. rc inserts
+// the webhook deliveries' jobs in the projection's transaction.
+func (d *deps) projections(rc *river.Client[pgx.Tx]) []projection.Projection {
 	return []projection.Projection{
 		notify.NewProjection(),
 		workspace.NewProjection(),
+		webhook.NewProjection(rc, d.publicBaseURL()),
 	}
+}
+
+func (d *deps) publicBaseURL() string {
+	if d.cfg == nil {
+		return ""
+	}
+	return d.cfg.PublicBaseURL
 }
 
 // workers registers every River worker and returns the bundle, how many
@@ -103,7 +113,17 @@ func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
 		return nil, 0, nil, err
 	}
 	n++
-	return w, n, []*river.PeriodicJob{upload.PeriodicCleanup(), analytics.PeriodicRollup(0)}, nil
+	// Webhook deliveries (default queue): signed POSTs through the SSRF guard.
+	if err := river.AddWorkerSafely(w, &webhook.DeliverWorker{DB: d.pool, Logger: d.log, Window: d.cfg.WebhookRetryWindow,
+		Client: webhook.Guard{AllowPrivate: d.cfg.WebhookAllowPrivate}.Client()}); err != nil {
+		return nil, 0, nil, err
+	}
+	n++
+	if err := river.AddWorkerSafely(w, &webhook.PruneWorker{DB: d.pool}); err != nil {
+		return nil, 0, nil, err
+	}
+	n++
+	return w, n, []*river.PeriodicJob{upload.PeriodicCleanup(), analytics.PeriodicRollup(0), webhook.PeriodicPrune()}, nil
 }
 
 // run starts River and the projection runner and stops both gracefully:
@@ -158,7 +178,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		d.observeJobs(ctx, rc)
 	}
 
-	projs := d.projections()
+	projs := d.projections(rc)
 	runner := projection.NewRunner(d.pool, d.store, projection.Config{
 		Logger:  d.log,
 		OnBatch: func(name string, n int) { d.metrics.ProjectedTotal.WithLabelValues(name).Add(float64(n)) },
@@ -305,10 +325,16 @@ func replayCmd(ctx context.Context, args []string, getenv func(string) string, s
 		fmt.Fprintf(stdout, "replayed %s in %s\n", name, time.Since(start).Round(time.Millisecond))
 		return nil
 	}
+	// Insert-only: a webhooks replay may queue deliveries the log owes (never
+	// a second one for an endpoint and event: they are unique).
+	rc, err := river.NewClient(riverpgxv5.New(d.pool), &river.Config{Logger: d.log})
+	if err != nil {
+		return fmt.Errorf("create river client: %w", err)
+	}
 	// Bigger batches than the worker's 500: fewer transactions and more of each
 	// batch's reads remembered (projection.Batch); nobody waits on a replay's
 	// latency per event.
-	runner := projection.NewRunner(d.pool, d.store, projection.Config{Logger: d.log, BatchSize: 5000}, d.projections()...)
+	runner := projection.NewRunner(d.pool, d.store, projection.Config{Logger: d.log, BatchSize: 5000}, d.projections(rc)...)
 	start := time.Now()
 	n, err := runner.Replay(ctx, name)
 	if err != nil {

@@ -67,6 +67,11 @@ type Config struct {
 	// Shopper analytics (issue 14).
 	AnalyticsCountryHeader string // a trusted proxy/CDN's country header; empty: browser time zone
 	AnalyticsRetentionDays int    // raw shopper_events kept this many days
+
+	// Webhooks (issue 17). WebhookAllowPrivate lets endpoints use http and
+	// reach loopback/private addresses: for tests and local development only.
+	WebhookAllowPrivate bool
+	WebhookRetryWindow  time.Duration // how long a failing delivery is retried
 }
 
 type setting struct {
@@ -109,6 +114,8 @@ var settings = []setting{
 	{"QUEUES", "default,reconstruct,cutout", "River queues this worker serves"},
 	{"WORKER_METRICS_ADDR", "127.0.0.1:9091", "where the worker serves /metrics and /healthz"},
 	{"SHUTDOWN_TIMEOUT", "20s", "grace period for draining requests and jobs"},
+	{"WEBHOOK_ALLOW_PRIVATE", "false", "let webhook endpoints use http:// and loopback/private/link-local addresses (development and tests only; never in production)"},
+	{"WEBHOOK_RETRY_WINDOW", "24h", "how long a failing webhook delivery is retried (with exponential backoff) after its first attempt"},
 }
 
 // ErrHelp is returned when -help was asked for; the usage has been printed.
@@ -170,6 +177,8 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	c.ReconstructWorkers = parseInt(get("RECONSTRUCT_WORKERS"), "RECONSTRUCT_WORKERS", &errs)
 	c.ReconstructTimeout = parseDuration(get("RECONSTRUCT_TIMEOUT"), "RECONSTRUCT_TIMEOUT", &errs)
 	c.ShutdownTimeout = parseDuration(get("SHUTDOWN_TIMEOUT"), "SHUTDOWN_TIMEOUT", &errs)
+	c.WebhookAllowPrivate = parseBool(get("WEBHOOK_ALLOW_PRIVATE"), "WEBHOOK_ALLOW_PRIVATE", &errs)
+	c.WebhookRetryWindow = parseDuration(get("WEBHOOK_RETRY_WINDOW"), "WEBHOOK_RETRY_WINDOW", &errs)
 	if h, err := strconv.ParseFloat(get("MODEL_HEIGHT_METRES"), 64); err != nil || h <= 0 || h > 100 {
 		errs = append(errs, fmt.Errorf("MODEL_HEIGHT_METRES must be a positive number of metres, got %q", get("MODEL_HEIGHT_METRES")))
 	} else {

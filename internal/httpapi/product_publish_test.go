@@ -26,6 +26,7 @@ import (
 	"github.com/photo3d/photo3d/internal/job/jobtest"
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/upload"
+	"github.com/photo3d/photo3d/internal/webhook"
 )
 
 // productPubStack is the catalogue stack plus publishing and the public
@@ -51,7 +52,8 @@ func newProductPubStack(t *testing.T) productPubStack {
 		ProductAssets: publish.Assets{Script: "/assets/product-test.js"}})
 	tokens := auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), env.BaseURL)
 	h := NewRouter(Deps{Logger: log, DB: env.DB.Pool, Tokens: tokens, MaxBodyBytes: 1 << 20, Uploads: env.Uploads, Jobs: env.Jobs,
-		Blobs: env.Blobs, Subscriptions: env.Subs, Catalog: svc, Publications: pubs, PublicPages: pages})
+		Blobs: env.Blobs, Subscriptions: env.Subs, Catalog: svc, Publications: pubs, PublicPages: pages,
+		Webhooks: webhook.NewService(env.DB.Pool, store, env.River, true)})
 	return productPubStack{creationStack{env: env, h: h, tokens: tokens}}
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/upload"
+	"github.com/photo3d/photo3d/internal/webhook"
 	"github.com/photo3d/photo3d/internal/workspace"
 )
 
@@ -86,6 +87,8 @@ type Deps struct {
 	// to APIKeyRateLimit requests per minute per key (default 600).
 	APIKeys         *apikey.Service
 	APIKeyRateLimit int
+	// Webhooks: merchants' endpoints and delivery logs (issue 17).
+	Webhooks *webhook.Service
 }
 
 // MetricsHandler serves the api's Prometheus metrics; cmd/api mounts it on
@@ -253,6 +256,7 @@ func NewRouter(d Deps) http.Handler {
 			priv.Method("POST", "/publications/{id}/lock", lockPublication(d.Publications, d.PublicPages))
 			priv.Method("PUT", "/publications/{id}/embed-origins", setEmbedOrigins(d.Publications, d.PublicPages))
 			priv.Method("GET", "/publications/{id}/qr.png", publicationQR(d.Publications))
+			mountWebhooks(priv, d.Webhooks)
 		})
 
 		api.NotFound(func(w http.ResponseWriter, r *http.Request) {

@@ -14,6 +14,7 @@ describe('SettingsPage', () => {
       'GET /api/users/me': () => ({ id: 'u1', email: 'asha@example.com', firstName: 'Asha' }),
       'GET /api/subscription': () => freeSubscription(),
       'GET /api/notifications': () => ({ items: [], unreadCount: 0 }),
+      'GET /api/webhooks': () => ({ items: [], eventTypes: [] }),
       'GET /api/branding': () => branding,
       'PUT /api/branding': ({ body }) => {
         const b = body as typeof branding;
@@ -68,6 +69,7 @@ describe('SettingsPage', () => {
       'GET /api/users/me': () => ({ id: 'u1', email: 'asha@example.com', firstName: 'Asha' }),
       'GET /api/subscription': () => freeSubscription(),
       'GET /api/notifications': () => ({ items: [], unreadCount: 0 }),
+      'GET /api/webhooks': () => ({ items: [], eventTypes: [] }),
       'GET /api/branding': () => branding,
       'PUT /api/branding': ({ body }) => {
         branding = { ...branding, ...(body as typeof branding) };
@@ -109,6 +111,7 @@ describe('SettingsPage', () => {
       'GET /api/users/me': () => ({ id: 'u1', email: 'asha@example.com', firstName: 'Asha' }),
       'GET /api/subscription': () => freeSubscription(),
       'GET /api/notifications': () => ({ items: [], unreadCount: 0 }),
+      'GET /api/webhooks': () => ({ items: [], eventTypes: [] }),
       'GET /api/branding': () => ({ brandName: 'Your Brand', brandColor: '#2E5BBA', logoUrl: null }),
     });
     signIn();

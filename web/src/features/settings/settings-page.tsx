@@ -13,6 +13,7 @@ import {
   useUpdateBrandingMutation,
   useUploadLogoMutation,
 } from './branding-api';
+import { WebhooksPanel } from './webhooks-panel';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 const LOGO_TYPES = 'image/png,image/svg+xml,image/jpeg';
@@ -157,6 +158,7 @@ export default function SettingsPage() {
         </div>
       </form>
       <ApiKeysPanel />
+      <WebhooksPanel />
     </div>
   );
 }
