@@ -264,12 +264,11 @@ func (s *Store) send(ctx context.Context, db BatchSender, req appendRequest, exp
 	batch.Queue(appendSQL, id, req.stream.Type, expected, req.types, req.datas, req.mdJSON)
 	if own {
 		batch.Queue(`COMMIT`)
-		batch.Queue(`BEGIN`)
-		batch.Queue(`SET LOCAL synchronous_commit = off`)
-	}
-	batch.Queue(`SELECT pg_notify($1, '')`, NotifyChannel)
-	if own {
-		batch.Queue(`COMMIT`)
+		// The NOTIFY runs in the pipeline's next (implicit) transaction,
+		// committed at the Sync without waiting for a flush.
+		batch.Queue(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, '')`, NotifyChannel)
+	} else {
+		batch.Queue(`SELECT pg_notify($1, '')`, NotifyChannel)
 	}
 	br := db.SendBatch(ctx, batch)
 	if own {

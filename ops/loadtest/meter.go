@@ -77,7 +77,8 @@ func meter(args []string) error {
 				req, _ := http.NewRequestWithContext(ctx, "GET", u.String(), nil)
 				req.Header.Set("User-Agent", ua)
 				req.Header.Set("X-Forwarded-For", addr)
-				req.Header.Set("Accept-Encoding", "gzip")
+				// No Accept-Encoding of our own: the transport asks for gzip and
+				// decodes it, so the body below is the page's HTML.
 				t0 := time.Now()
 				res, err := hc.Do(req)
 				if err != nil {
