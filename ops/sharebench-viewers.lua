@@ -10,5 +10,7 @@ function request()
   n = n + 1
   return wrk.format("GET", nil, {
     ["User-Agent"] = "Mozilla/5.0 (Linux; Android 14) Chrome/140.0 Mobile viewer-" .. tid .. "-" .. n,
+    -- each shopper from its own address, as behind a trusted proxy
+    ["X-Forwarded-For"] = "10." .. tid .. "." .. (math.floor(n / 250) % 250) .. "." .. (n % 250 + 1),
   })
 end

@@ -5,11 +5,18 @@
 #      same wrk load; prints req/s, p99 and the ratio;
 #   2. a shopper's phone: Debian's Chromium, 390×844, 9 Mbit/s, 150 ms RTT,
 #      software WebGL (ops/sharepage-load.mjs): LCP, model load, bytes.
+#   3. metering under that load: many distinct shoppers (own address via
+#      X-Forwarded-For from a trusted proxy, own viewer id) open the page of a
+#      merchant with a small balance (10,000 views) and send the `view` beacon;
+#      after the api stops, the database must hold every accepted view, the
+#      counted ones must equal the views taken from the ledger, and none may
+#      go over the balance (ops/loadtest meter + verify; exits non-zero if not).
 # Everything runs against a throwaway Postgres and stops by itself.
 #
 #   ops/sharebench.sh                       bin/api as built (make build)
 #   API_BINS="bin/api /tmp/old-api" ops/sharebench.sh   compare builds in one run
-#   DURATION=15s CONNS=32 THREADS=2 PHONE_RUNS=3 SKIP_PHONE=1 ...
+#   DURATION=15s CONNS=32 THREADS=2 PHONE_RUNS=3 SKIP_PHONE=1 SKIP_METER=1 SKIP_WRK=1 ...
+#   SKIP_WRK=1 SKIP_METER=1 PHONE_RUNS=5 ops/sharebench.sh    the phone figures alone
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . ops/lib.sh
@@ -36,7 +43,7 @@ trap cleanup EXIT INT TERM
 PGPORT=$(free_port)
 PG_EXTRA_OPTS="-c fsync=off -c synchronous_commit=off" ops/postgres.sh start "$TMP/pg" "$PGPORT" postgres >/dev/null
 export DATABASE_URL="postgres://postgres@127.0.0.1:$PGPORT/postgres?sslmode=disable"
-export DATA_DIR="$TMP/data" LOG_LEVEL=warn DEV_MODE=true PUBLIC_RATE_LIMIT=100000000 \
+export DATA_DIR="$TMP/data" LOG_LEVEL=warn DEV_MODE=true PUBLIC_RATE_LIMIT=100000000 TRUSTED_PROXIES=127.0.0.1/32 \
   WORKER_METRICS_ADDR=127.0.0.1:$(free_port)
 bin/worker migrate >/dev/null
 bin/worker >"$TMP/worker.log" 2>&1 & pids+=($!)
@@ -55,8 +62,14 @@ stop_api() { kill -TERM "$API_PID"; wait "$API_PID" 2>/dev/null || true; }
 first=${API_BINS%% *}
 start_api "$first"
 say "seeding a published model"
-SHARE=$("$TMP/loadtest" seed -base "$API" -views 50000000 | tail -1)
+SHARE=$("$TMP/loadtest" seed -base "$API" -views 10000 | tail -1)
 SLUG=${SHARE##*/}
+if [ -z "${SKIP_METER:-}" ]; then
+  # A second merchant on the free plan with exactly one pack of views.
+  SHARE2=$("$TMP/loadtest" seed -base "$API" -views 10000 -free 2>"$TMP/seed2.err" | tail -1)
+  BALANCE=$(awk '/public views balance/ {print $NF}' "$TMP/seed2.err")
+  [ -n "$BALANCE" ] || die "seed did not report the balance: $(cat "$TMP/seed2.err")"
+fi
 stop_api
 
 wrk_run() { # $1 url → "req/s p99"
@@ -93,11 +106,13 @@ CONF
   "$NGINX" -c "$TMP/nginx.conf" -g 'daemon off;' 2>"$TMP/nginx.err" & NGINX_PID=$!; pids+=($NGINX_PID)
   wait_http "http://127.0.0.1:$NPORT/" 10 || die "nginx did not start: $(cat "$TMP/nginx.err")"
 
+  if [ -z "${SKIP_WRK:-}" ]; then
   read -r nrps np99 nbad < <(wrk_run "http://127.0.0.1:$NPORT/")
   read -r arps ap99 abad < <(wrk_run "$page")
   ratio=$(awk -v a="$arps" -v n="$nrps" 'BEGIN {printf "%.2f", a/n}')
   printf '%-28s %12s %10s %8s %8s\n' "nginx static" "$nrps" "$np99" "$nbad" "" >&2
   printf '%-28s %12s %10s %8s %8s\n' "$bin /v/{slug}" "$arps" "$ap99" "$abad" "${ratio}x" >&2
+  fi
   kill -TERM "$NGINX_PID"; wait "$NGINX_PID" 2>/dev/null || true
 
   if [ -z "${SKIP_PHONE:-}" ]; then
@@ -106,3 +121,13 @@ CONF
   fi
   stop_api
 done
+
+if [ -z "${SKIP_METER:-}" ]; then
+  bin=${API_BINS##* }
+  printf '\nmetering under load (%s, %s conns, %s, balance %s views)\n' "$bin" "$CONNS" "$DURATION" "$BALANCE" >&2
+  start_api "$bin"
+  "$TMP/loadtest" meter -url "$API/v/${SHARE2##*/}" -c "$CONNS" -d "$DURATION" -out "$TMP/meter.txt" >&2
+  stop_api # the meter returns its lease and the event buffer is written
+  read -r accepted notices <"$TMP/meter.txt"
+  "$TMP/loadtest" verify -slug "${SHARE2##*/}" -beacons "$accepted" -notices "$notices" -balance "$BALANCE" >&2
+fi

@@ -44,8 +44,17 @@ async function once() {
     downloadThroughput: (9 * 1000 * 1000) / 8,
     uploadThroughput: (3 * 1000 * 1000) / 8,
   });
+  // Bytes on the wire (encoded, headers included), in all and per resource
+  // type (document, script, stylesheet, image, fetch = the model, font …).
   let bytes = 0;
-  cdp.on('Network.loadingFinished', (e) => (bytes += e.encodedDataLength));
+  const byType = {};
+  const typeOf = new Map();
+  cdp.on('Network.requestWillBeSent', (e) => typeOf.set(e.requestId, (e.type || 'other').toLowerCase()));
+  cdp.on('Network.loadingFinished', (e) => {
+    bytes += e.encodedDataLength;
+    const t = typeOf.get(e.requestId) || 'other';
+    byType[t] = (byType[t] || 0) + e.encodedDataLength;
+  });
   await page.addInitScript(() => {
     window.__lcp = 0;
     new PerformanceObserver((list) => {
@@ -76,8 +85,14 @@ async function once() {
     return { poster: end(/\/poster\.png/), model: end(/\/model\.glb/) };
   });
   await context.close();
-  return { lcp, modelLoad, bytes, posterIn: arrived.poster, modelIn: arrived.model };
+  return { lcp, modelLoad, bytes, byType, posterIn: arrived.poster, modelIn: arrived.model };
 }
+
+const kb = (m) =>
+  Object.entries(m)
+    .sort((a, b) => b[1] - a[1])
+    .map(([t, n]) => `${t} ${(n / 1024).toFixed(1)} KB`)
+    .join(', ');
 
 const results = [];
 for (let i = 0; i < runs; i++) {
@@ -87,6 +102,7 @@ for (let i = 0; i < runs; i++) {
     `run ${i + 1}: LCP ${(r.lcp / 1000).toFixed(2)} s, model load ${(r.modelLoad / 1000).toFixed(2)} s, ` +
       `${(r.bytes / 1024).toFixed(0)} KB transferred; poster in at ${(r.posterIn / 1000).toFixed(2)} s, model bytes in at ${(r.modelIn / 1000).toFixed(2)} s`,
   );
+  console.log(`  bytes by type: ${kb(r.byType)}`);
 }
 await browser.close();
 const median = (k) => results.map((r) => r[k]).sort((a, b) => a - b)[Math.floor(results.length / 2)];
@@ -95,3 +111,5 @@ console.log(
     `${(median('bytes') / 1024).toFixed(0)} KB transferred; poster in at ${(median('posterIn') / 1000).toFixed(2)} s, ` +
     `model bytes in at ${(median('modelIn') / 1000).toFixed(2)} s`,
 );
+const types = [...new Set(results.flatMap((r) => Object.keys(r.byType)))];
+console.log(`median bytes by type: ${kb(Object.fromEntries(types.map((t) => [t, results.map((r) => r.byType[t] || 0).sort((a, b) => a - b)[Math.floor(results.length / 2)]])))}`);

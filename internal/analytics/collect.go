@@ -102,6 +102,9 @@ func (c *Collector) Collect(r *http.Request, b Batch) error {
 	if !c.limiter.allow(b.Viewer, len(b.Events), c.now()) {
 		return ErrViewerRateLimited
 	}
+	if c.Writer != nil && !c.Writer.Room(len(b.Events)) {
+		return ErrBufferFull // before any view is counted: refused whole, nothing billed
+	}
 	dnt := optedOut(r)
 	base := Row{
 		UserID: pub.OwnerID, PublicationID: pub.ID, ProductID: pub.ProductID, Viewer: b.Viewer,
@@ -109,6 +112,7 @@ func (c *Collector) Collect(r *http.Request, b Batch) error {
 		Region: Region(headerIf(r, c.CountryHeader), b.TZ),
 	}
 	rows := make([]Row, 0, len(b.Events))
+	counted := false
 	for _, e := range b.Events {
 		if dnt && e.T != KindView {
 			continue
@@ -118,10 +122,16 @@ func (c *Collector) Collect(r *http.Request, b Batch) error {
 		row.Kind, row.Ms, row.Hotspot, row.Variant, row.Mode = e.T, int32(e.Ms), e.Hotspot, e.Variant, e.Mode
 		if e.T == KindView {
 			row.Counted = c.Pubs.CountView(r.Context(), pub, b.Slug, ClientAddr(r), b.Viewer)
+			counted = counted || row.Counted
 		}
 		rows = append(rows, row)
 	}
 	if c.Writer == nil || len(rows) == 0 {
+		return nil
+	}
+	if counted {
+		// Every counted view is recorded (metering exact under load).
+		c.Writer.addCounted(rows...)
 		return nil
 	}
 	return c.Writer.Add(rows...)

@@ -87,6 +87,23 @@ func (w *Writer) Add(rows ...Row) error {
 	return nil
 }
 
+// Room reports whether n more rows fit under the buffer's cap now.
+func (w *Writer) Room(n int) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.rows)+n <= w.cfg.MaxBuffer
+}
+
+// addCounted queues rows that include a counted view even past the cap: the
+// view has been taken from the owner's balance, so dropping its row would
+// bill a view nobody can see. Collect checks Room first, so the overshoot is
+// at most one batch per request in flight.
+func (w *Writer) addCounted(rows ...Row) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.rows = append(w.rows, rows...)
+}
+
 // Pending is how many rows wait for the next flush.
 func (w *Writer) Pending() int {
 	w.mu.Lock()

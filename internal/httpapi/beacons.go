@@ -44,7 +44,7 @@ func mountBeacons(r chi.Router, c *analytics.Collector, perMinute int) {
 	if perMinute <= 0 {
 		perMinute = DefaultBeaconRateLimit
 	}
-	r.With(httprate.Limit(perMinute, time.Minute, httprate.WithKeyFuncs(httprate.KeyByIP))).
+	r.With(httprate.Limit(perMinute, time.Minute, httprate.WithKeyFuncs(httprate.KeyByIP), noRateHeaders)).
 		Post("/t", collectBeacons(c))
 }
 

@@ -2,15 +2,17 @@ package httpapi
 
 import (
 	"context"
-	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	mrand "math/rand/v2"
 	"net/http"
-	"regexp"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -23,42 +25,84 @@ type ctxKey int
 
 const (
 	requestIDKey ctxKey = iota
-	loggerKey
 )
 
-var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+// reqInfo is the one context value requestID adds: the id, and the
+// request-scoped logger made only when something logs (most requests log
+// nothing but the observe line, which names the id itself).
+type reqInfo struct {
+	id   string
+	base *slog.Logger
+	once sync.Once
+	log  *slog.Logger
+}
+
+func (ri *reqInfo) logger() *slog.Logger {
+	ri.once.Do(func() { ri.log = ri.base.With("request_id", ri.id) })
+	return ri.log
+}
 
 // RequestIDFrom returns the request id attached by the requestID middleware.
 func RequestIDFrom(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey).(string)
-	return id
+	if ri, ok := ctx.Value(requestIDKey).(*reqInfo); ok {
+		return ri.id
+	}
+	return ""
 }
 
 // LoggerFrom returns the request-scoped logger (with request_id), or the default.
 func LoggerFrom(ctx context.Context) *slog.Logger {
-	if l, ok := ctx.Value(loggerKey).(*slog.Logger); ok {
-		return l
+	if ri, ok := ctx.Value(requestIDKey).(*reqInfo); ok {
+		return ri.logger()
 	}
 	return slog.Default()
+}
+
+// validRequestID accepts a client's X-Request-Id of 1–64 characters from
+// [A-Za-z0-9._-] (anything else could forge log lines or headers).
+func validRequestID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// newRequestID is 16 hex digits from the runtime's ChaCha8 generator: a
+// correlation id, not a secret, and no allocation but the string.
+func newRequestID() string {
+	var b [16]byte
+	hex.Encode(b[:], binary.LittleEndian.AppendUint64(make([]byte, 0, 8), mrand.Uint64()))
+	return string(b[:])
 }
 
 // requestID takes a sane X-Request-Id from the client or makes one, echoes it,
 // and puts it on the context, the logger and the event metadata.
 func requestID(base *slog.Logger) func(http.Handler) http.Handler {
+	return requestIDFor(base, true)
+}
+
+// requestIDFor is requestID; without events, reads (GET, HEAD) skip the
+// event metadata: the shopper-facing chain, whose page views append nothing.
+func requestIDFor(base *slog.Logger, events bool) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			id := r.Header.Get("X-Request-Id")
-			if !validRequestID.MatchString(id) {
-				b := make([]byte, 8)
-				_, _ = rand.Read(b)
-				id = hex.EncodeToString(b)
+			if !validRequestID(id) {
+				id = newRequestID()
 			}
-			w.Header().Set("X-Request-Id", id)
-			ctx := context.WithValue(r.Context(), requestIDKey, id)
-			ctx = context.WithValue(ctx, loggerKey, base.With("request_id", id))
-			md := eventstore.MetadataFrom(ctx)
-			md.RequestID, md.CorrelationID = id, id
-			ctx = eventstore.WithMetadata(ctx, md)
+			w.Header()["X-Request-Id"] = []string{id}
+			ctx := context.WithValue(r.Context(), requestIDKey, &reqInfo{id: id, base: base})
+			if events || r.Method != http.MethodGet && r.Method != http.MethodHead {
+				md := eventstore.MetadataFrom(ctx)
+				md.RequestID, md.CorrelationID = id, id
+				ctx = eventstore.WithMetadata(ctx, md)
+			}
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
@@ -112,17 +156,56 @@ func observe(hist *prometheus.HistogramVec) func(http.Handler) http.Handler {
 			route := routePattern(r)
 			elapsed := time.Since(start)
 			if hist != nil {
-				hist.WithLabelValues(route, r.Method, fmt.Sprint(rec.status)).Observe(elapsed.Seconds())
+				hist.WithLabelValues(route, r.Method, statusText(rec.status)).Observe(elapsed.Seconds())
 			}
 			level := slog.LevelInfo
-			if route == "/healthz" || route == "/metrics" || strings.HasPrefix(route, "/assets/") {
+			if quietRoute(route) {
 				level = slog.LevelDebug
 			}
-			LoggerFrom(r.Context()).Log(r.Context(), level, "http request",
+			ri, _ := r.Context().Value(requestIDKey).(*reqInfo)
+			log := slog.Default()
+			if ri != nil {
+				log = ri.base
+			}
+			if !log.Enabled(r.Context(), level) {
+				return // nothing to format: the share page's hot path at LOG_LEVEL=info
+			}
+			id := ""
+			if ri != nil {
+				id = ri.id
+			}
+			log.Log(r.Context(), level, "http request", "request_id", id,
 				"method", r.Method, "route", route, "status", rec.status,
 				"bytes", rec.bytes, "duration_ms", float64(elapsed.Microseconds())/1000)
 		})
 	}
+}
+
+// quietRoute: requests logged at Debug only. Probes, hashed assets, and the
+// shopper-facing pages and beacons: one Info line per share page view was a
+// large share of a view's cost under load, and views are recorded as
+// analytics events anyway (the metrics histogram still sees every request).
+func quietRoute(route string) bool {
+	return route == "/healthz" || route == "/metrics" || route == "/t" ||
+		strings.HasPrefix(route, "/assets/") || strings.HasPrefix(route, "/v/") || strings.HasPrefix(route, "/embed/")
+}
+
+// statusText is the status code as a metrics label, without allocating for
+// the common ones.
+func statusText(code int) string {
+	switch code {
+	case 200:
+		return "200"
+	case 204:
+		return "204"
+	case 304:
+		return "304"
+	case 404:
+		return "404"
+	case 429:
+		return "429"
+	}
+	return strconv.Itoa(code)
 }
 
 // recoverer turns a panic into a logged 500 envelope instead of a dropped connection.
@@ -203,16 +286,23 @@ func cors(origins []string) func(http.Handler) http.Handler {
 func securityHeaders(hsts bool) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			// Shared, never-mutated value slices: no allocation per request.
 			h := w.Header()
-			h.Set("X-Content-Type-Options", "nosniff")
-			h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+			h["X-Content-Type-Options"] = hdrNosniff
+			h["Referrer-Policy"] = hdrReferrer
 			if hsts {
-				h.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+				h["Strict-Transport-Security"] = hdrHSTS
 			}
 			next.ServeHTTP(w, r)
 		})
 	}
 }
+
+var (
+	hdrNosniff  = []string{"nosniff"}
+	hdrReferrer = []string{"strict-origin-when-cross-origin"}
+	hdrHSTS     = []string{"max-age=31536000; includeSubDomains"}
+)
 
 // AppCSP is the enforced Content-Security-Policy of the single-page app:
 // scripts only from this origin (the Vite build has no inline script; the

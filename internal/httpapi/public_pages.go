@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -19,6 +20,47 @@ const DefaultPublicRateLimit = 600
 // shop counter's shared connection, too few to fill a merchant's list with junk.
 const LeadRateLimit = 20
 
+// shopperRouter is the router of what shoppers hit at volume: the share and
+// embed pages, their assets and the beacon endpoint. It carries only the
+// middleware those routes need (client address behind trusted proxies,
+// request id, metrics, panic recovery, security headers; the per-IP limits
+// are on the routes), not the app's CORS, upload body caps, or compressor
+// (the pages send their own gzip, images and models are not compressed);
+// each of those cost a share page view time and allocations under load.
+func shopperRouter(d Deps) *chi.Mux {
+	pub := chi.NewRouter()
+	pub.Use(realClientIP(d.TrustedProxies), requestIDFor(d.Logger, false))
+	if d.Metrics != nil {
+		pub.Use(observe(d.Metrics.HTTPDuration))
+	} else {
+		pub.Use(observe(nil))
+	}
+	pub.Use(recoverer, securityHeaders(d.HTTPSOnly))
+	return pub
+}
+
+// shopperFirst is the app router's first middleware: /v/…, /embed/… and /t
+// go to the shopper router, and what that does not route (an unknown path
+// under /v/) continues through the app's own chain, as does everything else.
+func shopperFirst(pub *chi.Mux) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		pub.NotFound(next.ServeHTTP)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p := r.URL.Path
+			if strings.HasPrefix(p, "/v/") || strings.HasPrefix(p, "/embed/") || p == "/t" {
+				pub.ServeHTTP(w, r)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// noRateHeaders drops httprate's X-RateLimit-* answer headers (three
+// formatted numbers on every page view nobody reads); the limit and the
+// 429 with Retry-After stay.
+var noRateHeaders = httprate.WithResponseHeaders(httprate.ResponseHeaders{RetryAfter: "Retry-After"})
+
 // mountPublicPages adds the shopper-facing pages: no sign-in, rate-limited
 // per IP, every answer HTML or bytes (never the JSON envelope).
 func mountPublicPages(r chi.Router, pages *publish.Pages, perMinute int) {
@@ -30,7 +72,7 @@ func mountPublicPages(r chi.Router, pages *publish.Pages, perMinute int) {
 	}
 	r.Group(func(pub chi.Router) {
 		pub.Use(httprate.Limit(perMinute, time.Minute,
-			httprate.WithKeyFuncs(httprate.KeyByIP),
+			httprate.WithKeyFuncs(httprate.KeyByIP), noRateHeaders,
 			httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 				w.Header().Set("Retry-After", "60")

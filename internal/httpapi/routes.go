@@ -106,6 +106,8 @@ func NewRouter(d Deps) http.Handler {
 		d.MaxBodyBytes = 1 << 20
 	}
 	r := chi.NewRouter()
+	pub := shopperRouter(d)
+	r.Use(shopperFirst(pub))
 	r.Use(realClientIP(d.TrustedProxies))
 	r.Use(requestID(d.Logger))
 	var hist = d.Metrics
@@ -267,9 +269,10 @@ func NewRouter(d Deps) http.Handler {
 		})
 	})
 
-	// Shopper-facing public pages (no sign-in).
-	mountPublicPages(r, d.PublicPages, d.PublicRateLimit)
-	mountBeacons(r, d.Shoppers, d.BeaconRateLimit)
+	// Shopper-facing public pages (no sign-in), on their own short chain:
+	// see shopperRouter.
+	mountPublicPages(pub, d.PublicPages, d.PublicRateLimit)
+	mountBeacons(pub, d.Shoppers, d.BeaconRateLimit)
 
 	if d.Web != nil {
 		r.NotFound(appHeaders(AppCSP(d.AssetOrigins...), d.Web).ServeHTTP)

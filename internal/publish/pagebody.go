@@ -17,6 +17,8 @@ import (
 // compressor leaves bodies that already carry a Content-Encoding alone).
 type pageBody struct {
 	raw, gz []byte
+	// Content-Length values, formatted once.
+	rawLen, gzLen []string
 }
 
 // renderBody renders a page template and compresses it at the best level.
@@ -36,9 +38,10 @@ func renderBody(name string, v pageView) (pageBody, error) {
 	if err := zw.Close(); err != nil {
 		return pageBody{}, fmt.Errorf("compress %s page: %w", name, err)
 	}
-	b := pageBody{raw: raw}
+	b := pageBody{raw: raw, rawLen: []string{strconv.Itoa(len(raw))}}
 	if buf.Len() < len(raw) {
 		b.gz = buf.Bytes()
+		b.gzLen = []string{strconv.Itoa(buf.Len())}
 	}
 	return b, nil
 }
@@ -46,20 +49,32 @@ func renderBody(name string, v pageView) (pageBody, error) {
 // write sends the page with status 200, gzip-encoded when the client takes it.
 func (b pageBody) write(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
-	if b.gz != nil && !hasToken(h.Values("Vary"), "Accept-Encoding") {
-		h.Add("Vary", "Accept-Encoding")
+	if b.gz != nil {
+		if v := h["Vary"]; len(v) == 0 {
+			h["Vary"] = hdrVaryAE // shared, never mutated: no allocation
+		} else if !hasToken(v, "Accept-Encoding") {
+			h.Add("Vary", "Accept-Encoding")
+		}
 	}
-	body := b.raw
+	body, length := b.raw, b.rawLen
 	if b.gz != nil && acceptenc.Allows(r.Header.Get("Accept-Encoding"), "gzip") {
-		body = b.gz
-		h.Set("Content-Encoding", "gzip")
+		body, length = b.gz, b.gzLen
+		h["Content-Encoding"] = hdrGzip
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	if length == nil { // a pageBody not made by renderBody
+		length = []string{strconv.Itoa(len(body))}
+	}
+	h["Content-Length"] = length
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
 }
+
+var (
+	hdrVaryAE = []string{"Accept-Encoding"}
+	hdrGzip   = []string{"gzip"}
+)
 
 func hasToken(values []string, token string) bool {
 	for _, v := range values {

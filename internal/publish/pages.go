@@ -429,16 +429,24 @@ func CSPEmbedFor(origins []string) string {
 	return cspBase + "; frame-ancestors " + strings.Join(origins, " ")
 }
 
+var (
+	hdrHTML     = []string{"text/html; charset=utf-8"}
+	hdrNoStore  = []string{"private, no-store"}
+	hdrCSPShare = []string{CSPShare}
+	hdrDeny     = []string{"DENY"}
+)
+
 func pageHeaders(w http.ResponseWriter, embed bool, origins []string) {
+	// Shared, never-mutated value slices: a page view allocates no header.
 	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
+	h["Content-Type"] = hdrHTML
 	// Every view must reach us to be counted, so no shared cache may keep it.
-	h.Set("Cache-Control", "private, no-store")
+	h["Cache-Control"] = hdrNoStore
 	if embed {
 		h.Set("Content-Security-Policy", CSPEmbedFor(origins))
 	} else {
-		h.Set("Content-Security-Policy", CSPShare)
-		h.Set("X-Frame-Options", "DENY")
+		h["Content-Security-Policy"] = hdrCSPShare
+		h["X-Frame-Options"] = hdrDeny
 	}
 }
 

@@ -33,7 +33,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: loadtest seed|run [flags]")
+		fmt.Fprintln(os.Stderr, "usage: loadtest seed|run|meter|verify [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -42,8 +42,12 @@ func main() {
 		err = seed(os.Args[2:])
 	case "run":
 		err = run(os.Args[2:])
+	case "meter":
+		err = meter(os.Args[2:])
+	case "verify":
+		err = verify(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (seed or run)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (seed, run, meter or verify)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
@@ -73,7 +77,8 @@ func loopbackOnly(raw string) (*url.URL, error) {
 func seed(args []string) error {
 	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
 	base := fs.String("base", "http://127.0.0.1:8080", "api base URL (loopback only)")
-	views := fs.Int64("views", 500_000, "public views to buy for the merchant")
+	views := fs.Int64("views", 500_000, "public views to buy for the merchant (packs of 10,000; 0: none)")
+	free := fs.Bool("free", false, "after publishing, move to the free plan: the balance is exactly the views bought")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -85,8 +90,10 @@ func seed(args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := c.Call(ctx, "POST", "/api/subscription/addons", map[string]any{"kind": "views", "amount": *views}, "", nil); err != nil {
-		return err
+	if *views > 0 {
+		if err := c.Call(ctx, "POST", "/api/subscription/addons", map[string]any{"kind": "views", "amount": *views}, "", nil); err != nil {
+			return err
+		}
 	}
 	img, err := c.Upload(ctx, 0)
 	if err != nil {
@@ -109,6 +116,15 @@ func seed(args []string) error {
 	var pub struct{ ShareURL string }
 	if err := c.Call(ctx, "POST", "/api/publications", map[string]any{"blueprintId": job.ID}, "", &pub); err != nil {
 		return err
+	}
+	if *free {
+		if err := c.Call(ctx, "POST", "/api/subscription/plan", map[string]any{"plan": "free"}, "", nil); err != nil {
+			return err
+		}
+	}
+	var sub struct{ PublicViewsBalance *int64 }
+	if err := c.Call(ctx, "GET", "/api/subscription", nil, "", &sub); err == nil && sub.PublicViewsBalance != nil {
+		fmt.Fprintf(os.Stderr, "public views balance %d\n", *sub.PublicViewsBalance)
 	}
 	fmt.Println(pub.ShareURL)
 	return nil

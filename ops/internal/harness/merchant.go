@@ -79,7 +79,12 @@ func SignUp(ctx context.Context, base string, credits int) (*Merchant, error) {
 	m := &Merchant{Base: strings.TrimRight(base, "/"), HTTP: &http.Client{Timeout: 30 * time.Second}}
 	var auth struct{ Token string }
 	email := fmt.Sprintf("scale.%d@example.com", time.Now().UnixNano())
-	if err := m.Call(ctx, "POST", "/api/auth/signup", map[string]any{"email": email, "password": "scale test 1234", "name": "Scale Test"}, "", &auth); err != nil {
+	// Sign-up answers 202 without a token (no account enumeration); the
+	// new account then signs in.
+	if err := m.Call(ctx, "POST", "/api/auth/signup", map[string]any{"email": email, "password": "scale test 1234", "name": "Scale Test"}, "", nil); err != nil {
+		return nil, err
+	}
+	if err := m.Call(ctx, "POST", "/api/auth/login", map[string]any{"email": email, "password": "scale test 1234"}, "", &auth); err != nil {
 		return nil, err
 	}
 	m.Token = auth.Token
