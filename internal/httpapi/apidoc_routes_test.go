@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"sort"
 	"strings"
 	"testing"
@@ -101,4 +102,39 @@ func TestOpenAPIMatchesRouter(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("%d documented operations that no route serves (remove them or fix the path):\n  %s", len(missing), strings.Join(missing, "\n  "))
 	}
+}
+
+// TestOpenAPIServedPublicWithETag: integrators (and the /docs/api page)
+// read the document without signing in; a revalidation with the ETag is a
+// 304 without the body; /docs/api itself is the web app's page.
+func TestOpenAPIServedPublicWithETag(t *testing.T) {
+	t.Parallel()
+	d := everyRouteDeps()
+	d.Web = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "<!doctype html>app") })
+	h := NewRouter(d)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/openapi.json", nil))
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	require.True(t, strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json"))
+	var doc struct {
+		OpenAPI string                     `json:"openapi"`
+		Paths   map[string]json.RawMessage `json:"paths"`
+	}
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &doc))
+	require.Equal(t, "3.1.0", doc.OpenAPI)
+	require.Contains(t, doc.Paths, "/api/jobs")
+	etag := rec.Header().Get("ETag")
+	require.NotEmpty(t, etag)
+
+	req := httptest.NewRequest("GET", "/api/openapi.json", nil)
+	req.Header.Set("If-None-Match", etag)
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	require.Equal(t, http.StatusNotModified, rec.Code)
+	require.Empty(t, rec.Body.String())
+
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/docs/api", nil))
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Contains(t, rec.Body.String(), "app")
 }
