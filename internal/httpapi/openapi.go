@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/photo3d/photo3d/internal/apidoc"
 )
@@ -18,7 +19,7 @@ func serveOpenAPI() Handler {
 		}
 		w.Header().Set("ETag", doc.ETag)
 		w.Header().Set("Cache-Control", "public, max-age=300")
-		if match := r.Header.Get("If-None-Match"); match != "" && match == doc.ETag {
+		if notModified(r.Header.Get("If-None-Match"), doc.ETag) {
 			w.WriteHeader(http.StatusNotModified)
 			return nil
 		}
@@ -26,4 +27,18 @@ func serveOpenAPI() Handler {
 		_, _ = w.Write(doc.JSON)
 		return nil
 	}
+}
+
+// notModified reports whether If-None-Match names etag: exactly, weakly
+// (W/), or as the compressing middleware rewrote it ("…-z-gzip", see
+// compress.go), since a browser revalidates with the ETag it received.
+func notModified(ifNoneMatch, etag string) bool {
+	base := strings.TrimSuffix(etag, `"`)
+	for _, m := range strings.Split(ifNoneMatch, ",") {
+		m = strings.TrimPrefix(strings.TrimSpace(m), "W/")
+		if m == etag || m == "*" || strings.HasPrefix(m, base+"-z") {
+			return true
+		}
+	}
+	return false
 }
