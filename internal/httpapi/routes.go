@@ -151,6 +151,7 @@ func NewRouter(d Deps) http.Handler {
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/google/nonce", googleNonce(d.Accounts))
 		}
 		api.Method("GET", "/config", publicConfig(d.Accounts))
+		api.Method("GET", "/openapi.json", serveOpenAPI()) // the API reference (issue 17)
 
 		// Routes for signed-in users.
 		api.Group(func(priv chi.Router) {

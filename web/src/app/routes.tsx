@@ -48,6 +48,7 @@ export const marketingRoutes: RouteObject[] = [
   { index: true, element: lazyPage(() => import('../features/marketing/landing-page')) },
   { path: 'demo', element: lazyPage(() => import('../features/demo/demo-page')) },
   { path: 'blog', element: lazyPage(() => import('../features/marketing/blog-page')) },
+  { path: 'docs/api', element: lazyPage(() => import('../features/api-docs/api-docs-page')) },
 ];
 
 /** Sign-in and signup: signed-in visitors are sent to /my-home. */
