@@ -190,8 +190,8 @@ func fitCuboid(ctx context.Context, seg *segmentation) (cuboidFit, error) {
 	// strong perspective the silhouette has near-equivalent readings (which corner is
 	// nearest) that a single start can get stuck between.
 	type start struct {
-		c    cuboidFit
-		near float64
+		c          cuboidFit
+		near, rank float64
 	}
 	coarse := newMaskSampler(seg, 40)
 	var starts []start
@@ -205,7 +205,7 @@ func fitCuboid(ctx context.Context, seg *segmentation) (cuboidFit, error) {
 				rho := math.Exp(math.Log(0.25) + float64(k)*math.Log(16)/8)
 				for _, near := range []float64{0.1, 0.35, 0.6, 0.85} {
 					if c, ok := eval(coarse, yaw*deg, elev*deg, rho, near); ok {
-						starts = append(starts, start{c, near})
+						starts = append(starts, start{c: c, near: near})
 					}
 				}
 			}
@@ -218,37 +218,179 @@ func fitCuboid(ctx context.Context, seg *segmentation) (cuboidFit, error) {
 	if starts[0].c.iou < cuboidMinIoU-0.05 {
 		return starts[0].c, nil
 	}
-	var picked []start
+	// The coarse grid is too coarse for the outline alone to tell the readings apart
+	// (see the face check below): the best outlines' starts are ranked with their
+	// faces' colour uniformity too, so the right reading's basin gets refined.
+	cand := starts[:0:0]
 	for _, s := range starts {
+		if s.c.iou < starts[0].c.iou-0.05 || len(cand) == 80 {
+			break
+		}
+		cand = append(cand, s)
+	}
+	spread := maskColourVariance(seg)
+	for i := range cand {
+		cand[i].rank = cand[i].c.iou - cuboidFaceWeight*faceResidual(seg, cand[i].c)/spread
+	}
+	slices.SortStableFunc(cand, func(a, b start) int { return cmp.Compare(b.rank, a.rank) })
+	var picked []start
+	for _, s := range cand {
 		distinct := true
 		for _, p := range picked {
-			if math.Abs(s.c.yaw-p.c.yaw) < 15*deg && math.Abs(math.Log(s.c.dr/s.c.wr)-math.Log(p.c.dr/p.c.wr)) < 0.5 {
+			if math.Abs(s.c.yaw-p.c.yaw) < 8*deg && math.Abs(math.Log(s.c.dr/s.c.wr)-math.Log(p.c.dr/p.c.wr)) < 0.3 {
 				distinct = false
 			}
 		}
 		if distinct {
 			picked = append(picked, s)
 		}
-		if len(picked) == 4 {
+		if len(picked) == cuboidStarts {
 			break
 		}
 	}
 	fine := newMaskSampler(seg, 96)
+	refined := make([]start, 0, len(picked))
 	cur := cuboidFit{iou: -1}
 	for _, st := range picked {
-		if c := refineCuboid(fine, st.c, st.near, eval); c.iou > cur.iou {
+		c, near := refineCuboid(fine, st.c, st.near, eval, nil)
+		refined = append(refined, start{c: c, near: near})
+		if c.iou > cur.iou {
 			cur = c
 		}
+	}
+	// Readings whose outlines fit about equally well (which corner is nearest, which
+	// side is the wide one) differ inside the outline: the edges between the visible
+	// faces. Each face of a box is one material under one light, so the right reading
+	// is the one whose faces hold the most uniform colour.
+	best := math.Inf(1)
+	top := cur.iou
+	var chosen start
+	for _, st := range refined {
+		if st.c.iou < top-cuboidTieIoU {
+			continue
+		}
+		if r := faceResidual(seg, st.c); r < best {
+			best, chosen = r, st
+		}
+	}
+	// The outline leaves a ridge of near-equal readings (wider box seen more
+	// side-on, …); the faces pin it down, so the chosen reading is polished on both.
+	cur = polishCuboid(fine, chosen.c, func(c cuboidFit) float64 {
+		return c.iou - cuboidFaceWeight*faceResidual(seg, c)/spread
+	})
+	if cur.iou < top-cuboidTieIoU {
+		cur = chosen.c
 	}
 	cur.ok = cur.iou >= cuboidMinIoU
 	return cur, nil
 }
 
+// cuboidTieIoU is how much less outline overlap a reading may have and still compete
+// on its faces' colours.
+const cuboidTieIoU = 0.02
+
+// faceResidual is the mean squared CIELAB deviation of the photo from its face's mean
+// colour over the object's pixels that fall on the visible faces of c (grid cells of
+// the segmentation, every other one).
+func faceResidual(seg *segmentation, c cuboidFit) float64 {
+	corner := func(k int) [3]float64 {
+		x, y, z := (float64(k&1)-0.5)*c.wr, float64(k>>1&1), (float64(k>>2&1)-0.5)*c.dr
+		cy, sy := math.Cos(c.yaw), math.Sin(c.yaw)
+		return [3]float64{x*cy + z*sy, y, -x*sy + z*cy}
+	}
+	cam := [3]float64{0, 0.5 + c.dist*math.Sin(c.elev), c.dist * math.Cos(c.elev)}
+	type quad struct{ p [4][2]float64 }
+	var faces []quad
+	for _, f := range cuboidFaces {
+		var mid [3]float64
+		for _, k := range f {
+			p := corner(k)
+			for i := range 3 {
+				mid[i] += p[i] / 4
+			}
+		}
+		// For a box the outward normal is parallel to face centre − box centre.
+		n := [3]float64{mid[0], mid[1] - 0.5, mid[2]}
+		if n[0]*(cam[0]-mid[0])+n[1]*(cam[1]-mid[1])+n[2]*(cam[2]-mid[2]) <= 0 {
+			continue
+		}
+		var q quad
+		for j, k := range f {
+			p := corner(k)
+			// project wants box coordinates; undo the yaw corner() applied.
+			q.p[j][0], q.p[j][1] = c.project((float64(k&1)-0.5)*c.wr, p[1], (float64(k>>2&1)-0.5)*c.dr)
+		}
+		faces = append(faces, q)
+	}
+	type acc struct {
+		n     float64
+		s, s2 [3]float64
+	}
+	sums := make([]acc, len(faces))
+	ff := float64(seg.f)
+	for gy := 0; gy < seg.sh; gy += 2 {
+		for gx := 0; gx < seg.sw; gx += 2 {
+			i := gy*seg.sw + gx
+			if !seg.smask[i] {
+				continue
+			}
+			px, py := (float64(gx)+0.5)*ff, (float64(gy)+0.5)*ff
+			for fi, q := range faces {
+				if !inConvexQuad(q.p, px, py) {
+					continue
+				}
+				l := seg.slab[i]
+				for ch, v := range [3]float64{float64(l.L), float64(l.A), float64(l.B)} {
+					sums[fi].s[ch] += v
+					sums[fi].s2[ch] += v * v
+				}
+				sums[fi].n++
+				break
+			}
+		}
+	}
+	ss, n := 0.0, 0.0
+	for _, a := range sums {
+		if a.n == 0 {
+			continue
+		}
+		for ch := range 3 {
+			ss += a.s2[ch] - a.s[ch]*a.s[ch]/a.n
+		}
+		n += a.n
+	}
+	if n == 0 {
+		return math.Inf(1)
+	}
+	return ss / n
+}
+
+// inConvexQuad says whether (x, y) lies inside the convex quadrilateral q (either
+// winding).
+func inConvexQuad(q [4][2]float64, x, y float64) bool {
+	pos, neg := false, false
+	for k := range 4 {
+		a, b := q[k], q[(k+1)%4]
+		cr := (b[0]-a[0])*(y-a[1]) - (b[1]-a[1])*(x-a[0])
+		pos = pos || cr > 0
+		neg = neg || cr < 0
+	}
+	return !(pos && neg)
+}
+
+// cuboidFaces lists each face's corners (index bits: x, y, z) in outward
+// counter-clockwise order.
+var cuboidFaces = [6][4]int{{4, 5, 7, 6}, {1, 0, 2, 3}, {0, 4, 6, 2}, {5, 1, 3, 7}, {6, 7, 3, 2}, {0, 1, 5, 4}}
+
 // refineCuboid is a pattern search over yaw, elevation, log depth ratio and nearness.
-func refineCuboid(fine maskSampler, best cuboidFit, bestNear float64, eval func(maskSampler, float64, float64, float64, float64) (cuboidFit, bool)) cuboidFit {
+// obj is the objective maximised; nil means the outline overlap alone.
+func refineCuboid(fine maskSampler, best cuboidFit, bestNear float64, eval func(maskSampler, float64, float64, float64, float64) (cuboidFit, bool), obj func(cuboidFit) float64) (cuboidFit, float64) {
 	const deg = math.Pi / 180
+	if obj == nil {
+		obj = func(c cuboidFit) float64 { return c.iou }
+	}
 	cur, _ := eval(fine, best.yaw, best.elev, best.dr/best.wr, bestNear)
-	curNear := bestNear
+	curNear, curObj := bestNear, obj(cur)
 	step := [4]float64{3 * deg, 2 * deg, 0.15, 0.12}
 	for range 4 {
 		improved := true
@@ -267,8 +409,10 @@ func refineCuboid(fine maskSampler, best cuboidFit, bestNear float64, eval func(
 					default:
 						nr = min(max(nr+sgn*step[3], 0), 0.95)
 					}
-					if c, ok := eval(fine, y, e, math.Exp(r), nr); ok && c.iou > cur.iou+1e-6 {
-						cur, curNear, improved = c, nr, true
+					if c, ok := eval(fine, y, e, math.Exp(r), nr); ok {
+						if o := obj(c); o > curObj+1e-6 {
+							cur, curNear, curObj, improved = c, nr, o, true
+						}
 					}
 				}
 			}
@@ -277,7 +421,7 @@ func refineCuboid(fine maskSampler, best cuboidFit, bestNear float64, eval func(
 			step[i] /= 2
 		}
 	}
-	return cur
+	return cur, curNear
 }
 
 func hullBounds(hull [][2]float64) (lo, hi [2]float64) {
@@ -300,8 +444,7 @@ func buildCuboid(c cuboidFit, uvm uvMapper) *mesh {
 		return (float64(k&1) - 0.5) * wr, float64(k >> 1 & 1), (float64(k>>2&1) - 0.5) * dr
 	}
 	cy, sy := math.Cos(c.yaw), math.Sin(c.yaw)
-	faces := [6][4]int{{4, 5, 7, 6}, {1, 0, 2, 3}, {0, 4, 6, 2}, {5, 1, 3, 7}, {6, 7, 3, 2}, {0, 1, 5, 4}}
-	for _, f := range faces {
+	for _, f := range cuboidFaces {
 		first := uint32(len(m.pos))
 		for _, k := range f {
 			x, y, z := corner(k)
@@ -339,6 +482,20 @@ func straightBottom(seg *segmentation) (straight bool, sag float64) {
 			}
 		}
 	}
+	// Seen from above, perspective makes the top wider than the bottom, so the outer
+	// columns' lowest pixels lie on the slanted sides, not on the base: trim the
+	// ends while the outline falls steeply (more than 2 px per px over 4 columns).
+	// A round base's ellipse is steep only at its very ends, so little is trimmed there.
+	const run = 4
+	a, c := 0, n
+	for a+run < n/3 && ys[a+run]-ys[a] > 2*run {
+		a++
+	}
+	for c-1-run > 2*n/3 && ys[c-1-run]-ys[c-1] > 2*run {
+		c--
+	}
+	ys = ys[a:c]
+	n = len(ys)
 	for i := range n {
 		chord := ys[0] + (ys[n-1]-ys[0])*float64(i)/float64(n-1)
 		sag = max(sag, ys[i]-chord)
@@ -376,4 +533,84 @@ func straightBottom(seg *segmentation) (straight bool, sag float64) {
 	}
 	rms := math.Sqrt(best / float64(n))
 	return rms <= max(0.9, min(0.03*sag, 3)), sag
+}
+
+// cuboidFaceWeight weighs the faces' colour spread (relative to the whole object's)
+// against outline overlap.
+const cuboidFaceWeight = 0.1
+
+// cuboidStarts is how many distinct coarse readings are refined.
+const cuboidStarts = 8
+
+// maskColourVariance is the summed CIELAB variance of the object's colours (grid
+// cells, every other one), the scale faceResidual is compared on.
+func maskColourVariance(seg *segmentation) float64 {
+	var n float64
+	var sum, sum2 [3]float64
+	for gy := 0; gy < seg.sh; gy += 2 {
+		for gx := 0; gx < seg.sw; gx += 2 {
+			i := gy*seg.sw + gx
+			if !seg.smask[i] {
+				continue
+			}
+			l := seg.slab[i]
+			for ch, v := range [3]float64{float64(l.L), float64(l.A), float64(l.B)} {
+				sum[ch] += v
+				sum2[ch] += v * v
+			}
+			n++
+		}
+	}
+	v := 1e-6
+	for ch := range 3 {
+		if n > 0 {
+			v += sum2[ch]/n - (sum[ch]/n)*(sum[ch]/n)
+		}
+	}
+	return v
+}
+
+// polishCuboid is a pattern search over all five of the box's free values (yaw,
+// elevation, log width, log depth, log distance) under obj; the search of
+// fitCuboid ties width to the outline's aspect ratio, which leaves it on ridges.
+func polishCuboid(ms maskSampler, c cuboidFit, obj func(cuboidFit) float64) cuboidFit {
+	const deg = math.Pi / 180
+	set := func(c cuboidFit) cuboidFit {
+		c.iou, c.scale, c.x0, c.y0 = ms.score(c.hull())
+		return c
+	}
+	cur := set(c)
+	curObj := obj(cur)
+	step := [5]float64{2 * deg, 1.5 * deg, 0.08, 0.08, 0.1}
+	for range 4 {
+		for improved := true; improved; {
+			improved = false
+			for dim := range 5 {
+				for _, sgn := range []float64{-1, 1} {
+					n := cur
+					d := sgn * step[dim]
+					switch dim {
+					case 0:
+						n.yaw += d
+					case 1:
+						n.elev += d
+					case 2:
+						n.wr *= math.Exp(d)
+					case 3:
+						n.dr *= math.Exp(d)
+					default:
+						n.dist = max(n.dist*math.Exp(d), 1.05*math.Sqrt(0.25+(n.wr*n.wr+n.dr*n.dr)/4))
+					}
+					n = set(n)
+					if o := obj(n); o > curObj+1e-6 {
+						cur, curObj, improved = n, o, true
+					}
+				}
+			}
+		}
+		for i := range step {
+			step[i] /= 2
+		}
+	}
+	return cur
 }
