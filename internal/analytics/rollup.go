@@ -67,6 +67,9 @@ func Rollup(ctx context.Context, db pgdb.Beginner, day time.Time) (int64, error)
 			return err
 		}
 		n = tag.RowsAffected()
+		if err := buildCells(ctx, tx, day); err != nil {
+			return err
+		}
 		var raw int64
 		if err := tx.QueryRow(ctx, `SELECT count(*) FROM shopper_events WHERE at >= $1 AND at < $2`, day, day.Add(24*time.Hour)).Scan(&raw); err != nil {
 			return err
