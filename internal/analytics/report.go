@@ -180,7 +180,7 @@ func (r *Reader) load(ctx context.Context, userID string, f Filters) ([]dayRow, 
 		zoom_before_click, hotspots_before_click
 		FROM shopper_days WHERE user_id = $1 AND day BETWEEN $2 AND $3
 		AND ($4 = '' OR product_id = $4) AND ($5 = '' OR device = $5) AND ($6 = '' OR source = $6) AND ($7 = '' OR region = $7)`,
-		userID, f.From, f.To, f.SKU, f.Device, f.Source, f.Region)
+		pgx.QueryExecModeExec, userID, f.From, f.To, f.SKU, f.Device, f.Source, f.Region)
 	if err != nil {
 		return nil, fmt.Errorf("read shopper days: %w", err)
 	}
