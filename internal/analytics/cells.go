@@ -29,12 +29,11 @@ import (
 
 // ExactBelow is the default number of counted shopper-days in a range (for
 // its filter) below which the dashboard counts exactly from shopper_days.
-// Measured (ops/analytics-bench.sh -exact-below -1 on 1 M events): the
-// exact path (several aggregations over the range's shopper-days) took
-// about 50 ms for 300 shopper-days and 700 ms for 5 700 on this loaded
-// 2-core machine (load ≈ 18), the sketch path 10–25 ms for any range; the
-// 150-shopper dashboards of the tests and demos stay well under 2 000.
-const ExactBelow = 2_000
+// Measured (ops/analytics-bench.sh, 1 M events, this 2-core machine at load
+// 20–30): the exact path took 30–75 ms (p50) for 300–1 600 shopper-days,
+// because it scans every shopper-day of the range before the filters; the
+// 150-shopper dashboards of the tests and demos stay well under 1 000.
+const ExactBelow = 1_000
 
 // MaxCellFilters is how many of the four filters (sku, device, source,
 // region) a cell combines. A query with more filters takes the exact path,
@@ -137,35 +136,6 @@ func (c *cell) group(kind byte, value string) *groupCounts {
 	return g
 }
 
-// merge adds another cell (another day) into c.
-func (c *cell) merge(o *cell) error {
-	for i, v := range o.counts {
-		c.counts[i] += v
-	}
-	for k, g := range o.groups {
-		dst := c.groups[k]
-		if dst == nil {
-			dst = &groupCounts{}
-			c.groups[k] = dst
-		}
-		for i, v := range g {
-			dst[i] += v
-		}
-	}
-	for i, sk := range o.sketches {
-		if sk == nil {
-			continue
-		}
-		if c.sketches[i] == nil {
-			c.sketches[i] = newDenseSketch() // merging many days: register-wise max beats sparse inserts
-		}
-		if err := c.sketches[i].Merge(sk); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // estimate of sketch i (0 when absent).
 func (c *cell) estimate(i int) int64 {
 	if c.sketches[i] == nil {
@@ -213,11 +183,12 @@ func (c *cell) encode() ([]byte, error) {
 
 var errBadCell = errors.New("analytics: malformed day cell")
 
-// decodeCell reads a cell; groups and sketches only when asked (Top
-// Products needs sketches only, the payload both).
-func decodeCell(b []byte, groups, sketches bool) (*cell, error) {
+// mergeEncoded adds an encoded cell into c without building it first (a
+// range merges up to 90 of them per query): groups only when asked, and
+// only the sketches in mask (bit i = sketch i; Top Products needs two).
+func (c *cell) mergeEncoded(b []byte, groups bool, mask uint) error {
 	if len(b) == 0 || b[0] != cellVersion {
-		return nil, errBadCell
+		return errBadCell
 	}
 	b = b[1:]
 	next := func() (uint64, error) {
@@ -228,60 +199,74 @@ func decodeCell(b []byte, groups, sketches bool) (*cell, error) {
 		b = b[n:]
 		return v, nil
 	}
-	c := &cell{groups: map[string]*groupCounts{}}
 	for i := range c.counts {
 		v, err := next()
 		if err != nil {
-			return nil, err
+			return err
 		}
-		c.counts[i] = int64(v)
+		c.counts[i] += int64(v)
 	}
 	glen, err := next()
 	if err != nil || glen > uint64(len(b)) {
-		return nil, errBadCell
+		return errBadCell
 	}
 	gb, rest := b[:glen], b[glen:]
 	if groups {
 		b = gb
 		n, err := next()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for range n {
 			kl, err := next()
-			if err != nil || kl > uint64(len(b)) {
-				return nil, errBadCell
+			if err != nil || kl > uint64(len(b)) || kl == 0 {
+				return errBadCell
 			}
-			k := string(b[:kl])
+			key := b[:kl]
 			b = b[kl:]
-			g := &groupCounts{}
+			g := c.groups[string(key)]
+			if g == nil {
+				g = &groupCounts{}
+				c.groups[string(key)] = g
+			}
 			for i := range g {
 				v, err := next()
 				if err != nil {
-					return nil, err
+					return err
 				}
-				g[i] = int64(v)
+				g[i] += int64(v)
 			}
-			c.groups[k] = g
 		}
 	}
 	b = rest
-	if sketches {
-		for i := range c.sketches {
-			l, err := next()
-			if err != nil || l > uint64(len(b)) {
-				return nil, errBadCell
-			}
+	for i := range c.sketches {
+		if mask == 0 {
+			break
+		}
+		l, err := next()
+		if err != nil || l > uint64(len(b)) {
+			return errBadCell
+		}
+		if mask&(1<<i) != 0 {
 			sk := newSketch()
 			if err := sk.UnmarshalBinary(b[:l]); err != nil {
-				return nil, fmt.Errorf("%w: %v", errBadCell, err)
+				return fmt.Errorf("%w: %v", errBadCell, err)
 			}
-			c.sketches[i] = sk
-			b = b[l:]
+			if c.sketches[i] == nil {
+				c.sketches[i] = newDenseSketch() // merging many days: register-wise max beats sparse inserts
+			}
+			if err := c.sketches[i].Merge(sk); err != nil {
+				return err
+			}
+			mask &^= 1 << i
 		}
+		b = b[l:]
 	}
-	return c, nil
+	return nil
 }
+
+// allSketches is the mergeEncoded mask of every sketch.
+const allSketches = 1<<nSketches - 1
 
 // hashViewer is the sketches' hash of a viewer id: FNV-1a finished with the
 // splitmix64 mixer, stable across processes (sketches are stored).
@@ -534,11 +519,11 @@ func (r *Reader) rangeCell(ctx context.Context, userID string, f Filters, groups
 		if err := rows.Scan(&b); err != nil {
 			return nil, false, fmt.Errorf("read day cells: %w", err)
 		}
-		c, err := decodeCell(b, groups, sketches)
-		if err != nil {
-			return nil, false, err
+		mask := uint(0)
+		if sketches {
+			mask = allSketches
 		}
-		if err := acc.merge(c); err != nil {
+		if err := acc.mergeEncoded(b, groups, mask); err != nil {
 			return nil, false, err
 		}
 	}
@@ -619,27 +604,19 @@ func (r *Reader) topProductCells(ctx context.Context, userID string, f Filters) 
 		return nil, false, fmt.Errorf("read product cells: %w", err)
 	}
 	defer rows.Close()
-	type pair struct{ viewed, engaged *hyperloglog.Sketch }
-	acc := map[string]*pair{}
+	acc := map[string]*cell{}
 	for rows.Next() {
 		var key string
 		var b []byte
 		if err := rows.Scan(&key, &b); err != nil {
 			return nil, false, fmt.Errorf("read product cells: %w", err)
 		}
-		c, err := decodeCell(b, false, true)
-		if err != nil {
-			return nil, false, err
+		c := acc[key]
+		if c == nil {
+			c = &cell{}
+			acc[key] = c
 		}
-		p := acc[key]
-		if p == nil {
-			p = &pair{viewed: newDenseSketch(), engaged: newDenseSketch()}
-			acc[key] = p
-		}
-		if err := p.viewed.Merge(c.sketches[skViewed]); err != nil {
-			return nil, false, err
-		}
-		if err := p.engaged.Merge(c.sketches[skEngaged]); err != nil {
+		if err := c.mergeEncoded(b, false, 1<<skViewed|1<<skEngaged); err != nil {
 			return nil, false, err
 		}
 	}
@@ -652,8 +629,8 @@ func (r *Reader) topProductCells(ctx context.Context, userID string, f Filters) 
 		if err != nil {
 			continue
 		}
-		v := int64(p.viewed.Estimate())
-		out[id] = [2]int64{v, min(int64(p.engaged.Estimate()), v)}
+		v := p.estimate(skViewed)
+		out[id] = [2]int64{v, min(p.estimate(skEngaged), v)}
 	}
 	return out, true, nil
 }

@@ -7,6 +7,7 @@
 //	go run ./ops/shoppers simulate -url http://127.0.0.1:8080/v/SLUG -n 150 -seed 1 -json
 //	go run ./ops/shoppers generate -db $DATABASE_URL -owner USER_ID -events 10000000
 //	go run ./ops/shoppers dashboard -db $DATABASE_URL -owner USER_ID -runs 40
+//	go run ./ops/shoppers rollup -db $DATABASE_URL   (days not rolled up yet, newest first)
 //
 // simulate gives every shopper its own viewer id and its own client address
 // in X-Forwarded-For, so the api must run with TRUSTED_PROXIES=127.0.0.1/32
@@ -49,6 +50,8 @@ func main() {
 		err = generate(os.Args[2:], os.Stdout)
 	case "dashboard":
 		err = dashboard(os.Args[2:], os.Stdout)
+	case "rollup":
+		err = rollupMissing(os.Args[2:], os.Stdout)
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
@@ -490,3 +493,38 @@ func timeShapes(ctx context.Context, rd *analytics.Reader, owner string, runs in
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// rollupMissing rolls up, newest first, the last -days days that the
+// rollup has not computed yet (an interrupted generate goes on from there).
+func rollupMissing(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("rollup", flag.ContinueOnError)
+	dsn := fs.String("db", os.Getenv("DATABASE_URL"), "Postgres URL")
+	days := fs.Int("days", 91, "days back from today")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	ctx := context.Background()
+	db, err := pgxpool.New(ctx, *dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	start := time.Now()
+	for i := range *days {
+		d := today.Add(-time.Duration(i) * 24 * time.Hour)
+		var done bool
+		if err := db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM shopper_rollup_days WHERE day = $1)`, d).Scan(&done); err != nil {
+			return err
+		}
+		if done {
+			continue
+		}
+		n, err := analytics.Rollup(ctx, db, d)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%s: %d shopper-days (%s)\n", d.Format(time.DateOnly), n, time.Since(start).Round(time.Second))
+	}
+	return nil
+}
