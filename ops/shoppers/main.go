@@ -299,16 +299,13 @@ WHERE (s % 8) IN (0, 2)
 
 func generate(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
-	dsn := fs.String("db", os.Getenv("DATABASE_URL"), "Postgres URL")
+	dsn := dbFlag(fs)
 	owner := fs.String("owner", "bench-owner", "merchant user id")
 	events := fs.Int("events", 10_000_000, "events to generate (about)")
 	days := fs.Int("days", 90, "spread over this many days back from today")
 	products := fs.Int("products", 50, "products")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
 	ctx := context.Background()
-	db, err := pgxpool.New(ctx, *dsn)
+	db, err := parseAndOpen(ctx, fs, args, dsn)
 	if err != nil {
 		return err
 	}
@@ -354,16 +351,13 @@ func generate(args []string, out io.Writer) error {
 // three ranges and prints p50 and p95 per range.
 func dashboard(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
-	dsn := fs.String("db", os.Getenv("DATABASE_URL"), "Postgres URL")
+	dsn := dbFlag(fs)
 	owner := fs.String("owner", "bench-owner", "merchant user id")
 	runs := fs.Int("runs", 40, "queries per range")
 	asJSON := fs.Bool("json", false, "print the 7d payload (premium) once instead of timing")
 	exactBelow := fs.Int64("exact-below", 0, "override analytics.ExactBelow (-1: always exact)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
 	ctx := context.Background()
-	db, err := pgxpool.New(ctx, *dsn)
+	db, err := parseAndOpen(ctx, fs, args, dsn)
 	if err != nil {
 		return err
 	}
@@ -498,13 +492,10 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // rollup has not computed yet (an interrupted generate goes on from there).
 func rollupMissing(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("rollup", flag.ContinueOnError)
-	dsn := fs.String("db", os.Getenv("DATABASE_URL"), "Postgres URL")
+	dsn := dbFlag(fs)
 	days := fs.Int("days", 91, "days back from today")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
 	ctx := context.Background()
-	db, err := pgxpool.New(ctx, *dsn)
+	db, err := parseAndOpen(ctx, fs, args, dsn)
 	if err != nil {
 		return err
 	}
@@ -527,4 +518,17 @@ func rollupMissing(args []string, out io.Writer) error {
 		fmt.Fprintf(out, "%s: %d shopper-days (%s)\n", d.Format(time.DateOnly), n, time.Since(start).Round(time.Second))
 	}
 	return nil
+}
+
+// dbFlag is the -db flag of the subcommands that talk to Postgres.
+func dbFlag(fs *flag.FlagSet) *string {
+	return fs.String("db", os.Getenv("DATABASE_URL"), "Postgres URL")
+}
+
+// parseAndOpen parses the subcommand's flags and opens the database.
+func parseAndOpen(ctx context.Context, fs *flag.FlagSet, args []string, dsn *string) (*pgxpool.Pool, error) {
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	return pgxpool.New(ctx, *dsn)
 }
