@@ -52,6 +52,7 @@ const (
 	skHighIntent
 	skClicked
 	skHotspot
+	skEngagedClicked // engaged and clicked on the same day (cell version 2)
 	nSketches
 )
 
@@ -89,7 +90,12 @@ const (
 	grPlatform = 'P' // store-attributed funnel (clicked = clicked this platform)
 )
 
-const cellVersion = 1
+// cellVersion 2 added the engaged-and-clicked sketch; version 1 cells
+// (six sketches) still decode, and their ∩ comes from inclusion–exclusion.
+const (
+	cellVersion   = 2
+	cellVersionV1 = 1
+)
 
 type groupCounts [nGroupCounts]int64
 
@@ -98,6 +104,7 @@ type cell struct {
 	counts   [nCounts]int64
 	groups   map[string]*groupCounts
 	sketches [nSketches]*hyperloglog.Sketch // nil when not decoded
+	v1       bool                           // some merged cell had no engaged-and-clicked sketch
 }
 
 func newCell(withSketches bool) *cell {
@@ -187,8 +194,13 @@ var errBadCell = errors.New("analytics: malformed day cell")
 // range merges up to 90 of them per query): groups only when asked, and
 // only the sketches in mask (bit i = sketch i; Top Products needs two).
 func (c *cell) mergeEncoded(b []byte, groups bool, mask uint) error {
-	if len(b) == 0 || b[0] != cellVersion {
+	if len(b) == 0 || b[0] != cellVersion && b[0] != cellVersionV1 {
 		return errBadCell
+	}
+	stored := nSketches
+	if b[0] == cellVersionV1 {
+		stored = skEngagedClicked
+		c.v1 = true
 	}
 	b = b[1:]
 	next := func() (uint64, error) {
@@ -239,7 +251,7 @@ func (c *cell) mergeEncoded(b []byte, groups bool, mask uint) error {
 		}
 	}
 	b = rest
-	for i := range c.sketches {
+	for i := range stored {
 		if mask == 0 {
 			break
 		}
@@ -422,7 +434,7 @@ func (c *cell) add(s Shopper, h uint64, offered map[string]bool) {
 	eng, high, clicked := s.Engaged(), s.HighIntent(), s.Clicked()
 	clicks := int64(s.Clicks)
 	flags := [nSketches]bool{skViewed: true, skInteracted: s.Interacted, skEngaged: eng, skHighIntent: high, skClicked: clicked,
-		skHotspot: len(s.Hotspots) > 0}
+		skHotspot: len(s.Hotspots) > 0, skEngagedClicked: eng && clicked}
 	for i, on := range flags {
 		if on {
 			c.sketches[i].InsertHash(h)
@@ -532,7 +544,8 @@ func (r *Reader) rangeCell(ctx context.Context, userID string, f Filters, groups
 
 // tallies turns a merged cell into the counts finish expects. Distinct
 // shoppers per step are sketch estimates (a step never exceeds Viewed);
-// engaged-and-clicked comes from inclusion–exclusion on the sketches; the
+// engaged-and-clicked is its own sketch (same day), or for version 1 cells
+// comes from inclusion–exclusion on the sketches; the
 // per-group numbers (regions, products, variants) are shopper-days.
 func (c *cell) tallies() *tallies {
 	t := newTallies()
@@ -545,7 +558,9 @@ func (c *cell) tallies() *tallies {
 	t.highIntent = capV(c.estimate(skHighIntent))
 	t.clickers = capV(c.estimate(skClicked))
 	var both int64
-	if c.sketches[skEngaged] != nil && c.sketches[skClicked] != nil {
+	if !c.v1 && c.sketches[skEngagedClicked] != nil {
+		both = c.estimate(skEngagedClicked)
+	} else if c.sketches[skEngaged] != nil && c.sketches[skClicked] != nil {
 		u := c.sketches[skEngaged].Clone()
 		if err := u.Merge(c.sketches[skClicked]); err == nil {
 			both = t.engaged + t.clickers - min(int64(u.Estimate()), v)

@@ -111,6 +111,9 @@ func TestSketchPathAgreesWithExactPath(t *testing.T) {
 			within(t, st.Value, s.Charts.ProgressLadder.Steps[i].Value, tol, fmt.Sprintf("%s %+v", st.Key, f))
 		}
 		within(t, e.KPIs.Opportunities, s.KPIs.Opportunities, 0.1, "opportunities")
+		if e.KPIs.EngagementUplift != nil {
+			require.InDelta(t, *e.KPIs.EngagementUplift, *s.KPIs.EngagementUplift, 2.0, "engagement uplift, pp")
+		}
 		require.Equal(t, e.KPIs.AddsFrom3D, s.KPIs.AddsFrom3D, "clicks by interacted shoppers are added up exactly")
 		require.Equal(t, e.Charts.Snapshot.TopFeaturesAdding, s.Charts.Snapshot.TopFeaturesAdding)
 	}
