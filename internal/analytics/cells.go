@@ -606,15 +606,48 @@ func (c *cell) breakdowns() []Breakdown {
 	return out
 }
 
-// topProductCells answers TopProducts from the day cells of each product
-// (filter "sku=…") when the owner's range is large: shoppers and engaged
-// shoppers per product are sketch estimates. ok is false for the exact path.
-func (r *Reader) topProductCells(ctx context.Context, userID string, f Filters) (map[string][2]int64, bool, error) {
-	if large, err := r.largeRange(ctx, userID, "", f); err != nil || !large {
+// topProductCells answers TopProducts from the day cells when the owner's
+// range is large: the no-filter cells rank the owner's live products by
+// engaged shopper-days per shopper-day, then only the best 2n products'
+// own cells (filter "sku=…") are read, whose sketches give shoppers and
+// engaged shoppers per product. ok is false for the exact path.
+func (r *Reader) topProductCells(ctx context.Context, userID string, f Filters, n int) (map[string][2]int64, bool, error) {
+	all, large, err := r.rangeCell(ctx, userID, Filters{From: f.From, To: f.To}, true, false)
+	if err != nil || !large {
 		return nil, false, err
 	}
+	lrows, err := r.DB.Query(ctx, `SELECT id FROM products WHERE user_id = $1 AND deleted_at IS NULL`, userID)
+	if err != nil {
+		return nil, false, fmt.Errorf("list live products: %w", err)
+	}
+	live, err := pgx.CollectRows(lrows, pgx.RowTo[string])
+	if err != nil {
+		return nil, false, fmt.Errorf("list live products: %w", err)
+	}
+	type cand struct {
+		id      string
+		sd, eng int64
+	}
+	var cands []cand
+	for _, id := range live {
+		if g := all.groups[string(rune(grProduct))+id]; g != nil && g[gSD] > 0 {
+			cands = append(cands, cand{id, g[gSD], g[gEngaged]})
+		}
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.eng*b.sd != b.eng*a.sd {
+			return a.eng*b.sd > b.eng*a.sd
+		}
+		return a.sd > b.sd || a.sd == b.sd && a.id < b.id
+	})
+	keys := []string{}
+	for _, c := range cands[:min(len(cands), 2*n)] {
+		k, _ := cellKey(Filters{SKU: c.id})
+		keys = append(keys, k)
+	}
 	rows, err := r.DB.Query(ctx, `SELECT filter, cell FROM shopper_day_cells WHERE user_id = $1 AND day BETWEEN $2 AND $3
-		AND filter LIKE 'sku=%' AND filter NOT LIKE '%&%'`, userID, f.From, f.To)
+		AND filter = ANY($4)`, userID, f.From, f.To, keys)
 	if err != nil {
 		return nil, false, fmt.Errorf("read product cells: %w", err)
 	}

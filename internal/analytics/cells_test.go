@@ -127,6 +127,26 @@ func TestSketchPathAgreesWithExactPath(t *testing.T) {
 	require.Equal(t, pe.Clicks, ps.Clicks)
 	within(t, pe.Shoppers, ps.Shoppers, 0.05, "product shoppers")
 
+	// Top Products: the owner's live products, shoppers within the error.
+	for _, id := range []string{"prod-1", "prod-2", "prod-3"} {
+		_, err := db.Pool.Exec(ctx, `INSERT INTO products (id, user_id, catalog_id, name, source, created_at, updated_at)
+			VALUES ($1, 'owner-1', 'cat', $1, 'photo', now(), now())`, id)
+		require.NoError(t, err)
+	}
+	now := day.Add(2*24*time.Hour + 12*time.Hour)
+	te, err := exact.TopProducts(ctx, "owner-1", now, 5)
+	require.NoError(t, err)
+	ts, err := sketch.TopProducts(ctx, "owner-1", now, 5)
+	require.NoError(t, err)
+	require.Len(t, ts, 3)
+	shoppersOf := map[string]int64{}
+	for _, p := range te {
+		shoppersOf[p.ProductID] = p.Shoppers
+	}
+	for _, p := range ts {
+		within(t, shoppersOf[p.ProductID], p.Shoppers, 0.05, "top product shoppers "+p.ProductID)
+	}
+
 	bs, approx, err := sketch.BreakdownsReport(ctx, "owner-1", all)
 	require.NoError(t, err)
 	require.True(t, approx)

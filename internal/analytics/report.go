@@ -449,7 +449,7 @@ func (r *Reader) TopProducts(ctx context.Context, userID string, now time.Time, 
 	f := Filters{From: today.Add(-29 * 24 * time.Hour), To: today}
 	type agg struct{ shoppers, engaged int64 }
 	m := map[string]*agg{}
-	approx, large, err := r.topProductCells(ctx, userID, f)
+	approx, large, err := r.topProductCells(ctx, userID, f, n)
 	if err != nil {
 		return nil, err
 	}
