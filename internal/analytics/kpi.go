@@ -138,6 +138,8 @@ type Result struct {
 	Steps    []Step
 	Regions  []RegionStat
 	Features []FeatureStat
+	// Approximate: distinct shoppers are sketch estimates (day cells).
+	Approximate bool
 }
 
 // Funnel step keys (spec §9).
@@ -174,6 +176,10 @@ type tallies struct {
 	regions                                                              map[string]*regionAgg
 	products                                                             map[string]*groupAgg
 	variants                                                             map[[2]string]*groupAgg
+	// approximate: counted from day cells (cells.go); regions then hold
+	// shopper-days, so the geo index compares with their click rate.
+	approximate     bool
+	regionClickRate float64
 }
 
 func newTallies() *tallies {
@@ -282,7 +288,7 @@ func Compute(records []Shopper) Result {
 
 // finish derives the KPIs, ladder and snapshot from the tallies.
 func (t *tallies) finish() Result {
-	var res Result
+	res := Result{Approximate: t.approximate}
 	k := &res.KPIs
 	k.Shoppers, k.Engaged, k.Opportunities, k.AddsFrom3D = t.shoppers, t.engaged, t.opportunities, t.addsFrom3D
 	res.Steps = []Step{
@@ -297,6 +303,9 @@ func (t *tallies) finish() Result {
 	k.secondary.variant = bestVariant(t.products, t.variants)
 
 	avg := rate(t.clickers, t.shoppers)
+	if t.approximate {
+		avg = t.regionClickRate
+	}
 	for name, r := range t.regions {
 		per1k := round1(rate(r.engaged, r.shoppers) * 1000)
 		res.Regions = append(res.Regions, RegionStat{Region: name, EngagedPer1k: per1k})

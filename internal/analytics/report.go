@@ -114,6 +114,9 @@ type Payload struct {
 	Capabilities Capabilities `json:"capabilities"`
 	KPIs         KPIs         `json:"kpis"`
 	Charts       Charts       `json:"charts"`
+	// Approximate: the distinct-shopper numbers are HyperLogLog estimates
+	// (a large range, README "Analytics at scale"); the UI shows "≈".
+	Approximate bool `json:"approximate"`
 }
 
 // Charts of the payload.
@@ -136,7 +139,7 @@ var stepColors = []string{"#2E5BBA", "#3F6FD0", "#5B86E0", "#7FA2EA", "#A7C0F2"}
 // BuildPayload gates a Result by tier: basic sees the four primary KPIs and
 // the ladder; secondary KPIs and the snapshot are left out, not just hidden.
 func BuildPayload(res Result, tier string) Payload {
-	p := Payload{Plan: tier, Capabilities: CapabilitiesFor(tier)}
+	p := Payload{Plan: tier, Capabilities: CapabilitiesFor(tier), Approximate: res.Approximate}
 	p.KPIs = KPIs{Shoppers: res.KPIs.Shoppers, Engaged: res.KPIs.Engaged, Opportunities: res.KPIs.Opportunities, AddsFrom3D: res.KPIs.AddsFrom3D}
 	p.Charts.ProgressLadder.Steps = slices.Clone(res.Steps)
 	for i := range p.Charts.ProgressLadder.Steps {
@@ -159,6 +162,9 @@ func BuildPayload(res Result, tier string) Payload {
 // Reader answers the merchant's analytics queries from shopper_days.
 type Reader struct {
 	DB *pgxpool.Pool
+	// ExactBelow overrides the package's ExactBelow (shopper-days in a range
+	// under which the numbers are counted exactly); negative: always exact.
+	ExactBelow int64
 }
 
 // dayRow is one shopper_days row.
@@ -174,7 +180,7 @@ func (r *Reader) load(ctx context.Context, userID string, f Filters) ([]dayRow, 
 		zoom_before_click, hotspots_before_click
 		FROM shopper_days WHERE user_id = $1 AND day BETWEEN $2 AND $3
 		AND ($4 = '' OR product_id = $4) AND ($5 = '' OR device = $5) AND ($6 = '' OR source = $6) AND ($7 = '' OR region = $7)`,
-		userID, f.From, f.To, f.SKU, f.Device, f.Source, f.Region)
+		pgx.QueryExecModeExec, userID, f.From, f.To, f.SKU, f.Device, f.Source, f.Region)
 	if err != nil {
 		return nil, fmt.Errorf("read shopper days: %w", err)
 	}
@@ -214,6 +220,12 @@ func Shoppers(rows []dayRow) []Shopper {
 // happens in Postgres (tally_sql.go); the definitions applied to the counts
 // are the same code as Compute's (tallies.finish).
 func (r *Reader) Report(ctx context.Context, userID string, f Filters, tier string) (Payload, error) {
+	if c, ok, err := r.rangeCell(ctx, userID, f, true, true); err != nil || ok {
+		if err != nil {
+			return Payload{}, err
+		}
+		return BuildPayload(c.tallies().finish(), tier), nil
+	}
 	t, err := r.tally(ctx, userID, f)
 	if err != nil {
 		return Payload{}, err
@@ -238,11 +250,22 @@ type ProductSummary struct {
 	Engagement float64 `json:"engagement"` // engaged / shoppers, percent, one decimal
 	HotspotCTR float64 `json:"hotspotCtr"` // shoppers who opened a hotspot / shoppers, percent, one decimal
 	Clicks     int64   `json:"clicks"`
+	// Approximate: shoppers, engagement and hotspot CTR are sketch estimates.
+	Approximate bool `json:"approximate"`
 }
 
 // Product summarises one product over the filters' range.
 func (r *Reader) Product(ctx context.Context, userID, productID string, f Filters) (ProductSummary, error) {
 	f.SKU = productID
+	if c, ok, err := r.rangeCell(ctx, userID, f, false, true); err != nil || ok {
+		if err != nil {
+			return ProductSummary{}, err
+		}
+		v := c.estimate(skViewed)
+		pct := func(i int) float64 { return round1(rate(min(c.estimate(i), v), v) * 100) }
+		return ProductSummary{Shoppers: v, Views: c.counts[cnShopperDays], Engagement: pct(skEngaged), HotspotCTR: pct(skHotspot),
+			Clicks: c.counts[cnClicks], Approximate: true}, nil
+	}
 	rows, err := r.load(ctx, userID, f)
 	if err != nil {
 		return ProductSummary{}, err
@@ -286,9 +309,23 @@ type Breakdown struct {
 // store-attributed funnel: per store platform, the shoppers of the products
 // on which someone clicked that platform, and the shoppers who clicked it.
 func (r *Reader) Breakdowns(ctx context.Context, userID string, f Filters) ([]Breakdown, error) {
+	out, _, err := r.BreakdownsReport(ctx, userID, f)
+	return out, err
+}
+
+// BreakdownsReport is Breakdowns saying whether the counts are per
+// shopper-day from the day cells (approximate: a large range) rather than
+// per distinct shopper.
+func (r *Reader) BreakdownsReport(ctx context.Context, userID string, f Filters) ([]Breakdown, bool, error) {
+	if c, ok, err := r.rangeCell(ctx, userID, f, true, false); err != nil || ok {
+		if err != nil {
+			return nil, false, err
+		}
+		return sortBreakdowns(c.breakdowns()), true, nil
+	}
 	rows, err := r.load(ctx, userID, f)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	units := Shoppers(rows)
 	acc := map[[2]string]*Breakdown{}
@@ -333,6 +370,11 @@ func (r *Reader) Breakdowns(ctx context.Context, userID string, f Filters) ([]Br
 	for _, b := range acc {
 		out = append(out, *b)
 	}
+	return sortBreakdowns(out), false, nil
+}
+
+// sortBreakdowns orders by dimension, then most shoppers first.
+func sortBreakdowns(out []Breakdown) []Breakdown {
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Dimension != b.Dimension {
@@ -340,7 +382,7 @@ func (r *Reader) Breakdowns(ctx context.Context, userID string, f Filters) ([]Br
 		}
 		return a.Shoppers > b.Shoppers || a.Shoppers == b.Shoppers && a.Value < b.Value
 	})
-	return out, nil
+	return out
 }
 
 // ExportRows is the CSV export (premium): one row per day, product, device,
@@ -404,12 +446,22 @@ type TopProduct struct {
 // 30 days (ties: more shoppers first), for the dashboard's Top Products.
 func (r *Reader) TopProducts(ctx context.Context, userID string, now time.Time, n int) ([]TopProduct, error) {
 	today := now.UTC().Truncate(24 * time.Hour)
-	rows, err := r.load(ctx, userID, Filters{From: today.Add(-29 * 24 * time.Hour), To: today})
+	f := Filters{From: today.Add(-29 * 24 * time.Hour), To: today}
+	type agg struct{ shoppers, engaged int64 }
+	m := map[string]*agg{}
+	approx, large, err := r.topProductCells(ctx, userID, f, n)
 	if err != nil {
 		return nil, err
 	}
-	type agg struct{ shoppers, engaged int64 }
-	m := map[string]*agg{}
+	for id, c := range approx {
+		m[id] = &agg{shoppers: c[0], engaged: c[1]}
+	}
+	var rows []dayRow
+	if !large {
+		if rows, err = r.load(ctx, userID, f); err != nil {
+			return nil, err
+		}
+	}
 	for _, u := range Shoppers(rows) {
 		if !u.Counted {
 			continue

@@ -67,6 +67,9 @@ func Rollup(ctx context.Context, db pgdb.Beginner, day time.Time) (int64, error)
 			return err
 		}
 		n = tag.RowsAffected()
+		if err := buildCells(ctx, tx, day); err != nil {
+			return err
+		}
 		var raw int64
 		if err := tx.QueryRow(ctx, `SELECT count(*) FROM shopper_events WHERE at >= $1 AND at < $2`, day, day.Add(24*time.Hour)).Scan(&raw); err != nil {
 			return err
@@ -145,7 +148,8 @@ func (w *RollupWorker) Work(ctx context.Context, _ *river.Job[RollupArgs]) error
 // RollupAll recomputes every day that still has raw rows (worker replay
 // analytics): the rollup is a pure function of the raw rows.
 func RollupAll(ctx context.Context, db *pgxpool.Pool) (int, error) {
-	rows, err := db.Query(ctx, `SELECT DISTINCT date_trunc('day', at AT TIME ZONE 'UTC') FROM shopper_events`)
+	// Newest first: the dashboard's default ranges are back soonest.
+	rows, err := db.Query(ctx, `SELECT DISTINCT date_trunc('day', at AT TIME ZONE 'UTC') AS d FROM shopper_events ORDER BY d DESC`)
 	if err != nil {
 		return 0, err
 	}

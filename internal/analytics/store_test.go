@@ -163,7 +163,7 @@ func TestReportSQLMatchesDefinitions(t *testing.T) {
 		_, err := analytics.Rollup(ctx, db.Pool, day.Add(time.Duration(d)*24*time.Hour))
 		require.NoError(t, err)
 	}
-	rd := &analytics.Reader{DB: db.Pool}
+	rd := &analytics.Reader{DB: db.Pool, ExactBelow: -1} // the exact path, whatever the size
 	base := analytics.Filters{From: day, To: day.Add(24 * time.Hour)}
 	for _, f := range []analytics.Filters{base, {From: day, To: day}, {From: base.From, To: base.To, SKU: "prod-2"},
 		{From: base.From, To: base.To, Device: "mobile"}, {From: base.From, To: base.To, Region: "DE"}} {

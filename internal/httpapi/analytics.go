@@ -71,11 +71,11 @@ func getAnalyticsBreakdowns(rd *analytics.Reader, subs *subscription.Service, d 
 		if err != nil {
 			return err
 		}
-		items, err := rd.Breakdowns(r.Context(), currentUser(r), f)
+		items, approximate, err := rd.BreakdownsReport(r.Context(), currentUser(r), f)
 		if err != nil {
 			return err
 		}
-		WriteJSON(w, http.StatusOK, map[string]any{"items": items})
+		WriteJSON(w, http.StatusOK, map[string]any{"items": items, "approximate": approximate})
 		return nil
 	}
 }

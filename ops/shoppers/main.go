@@ -7,6 +7,7 @@
 //	go run ./ops/shoppers simulate -url http://127.0.0.1:8080/v/SLUG -n 150 -seed 1 -json
 //	go run ./ops/shoppers generate -db $DATABASE_URL -owner USER_ID -events 10000000
 //	go run ./ops/shoppers dashboard -db $DATABASE_URL -owner USER_ID -runs 40
+//	go run ./ops/shoppers rollup -db $DATABASE_URL   (days not rolled up yet, newest first)
 //
 // simulate gives every shopper its own viewer id and its own client address
 // in X-Forwarded-For, so the api must run with TRUSTED_PROXIES=127.0.0.1/32
@@ -49,6 +50,8 @@ func main() {
 		err = generate(os.Args[2:], os.Stdout)
 	case "dashboard":
 		err = dashboard(os.Args[2:], os.Stdout)
+	case "rollup":
+		err = rollupMissing(os.Args[2:], os.Stdout)
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
@@ -247,18 +250,62 @@ func post(c *http.Client, u, addr, ua, body string) error {
 // generate writes synthetic events for one merchant straight into
 // shopper_events (server-side generate_series, partitioned over -days days),
 // then recomputes the rollup: the data set of the dashboard benchmark.
+// Generated traffic (generate): each shopper-day is one viewer looking at
+// one product on one day; viewers come back on other days (a pool of
+// 60 % as many viewer ids as shopper-days), products are Zipf-like popular,
+// the viewer's device, source and region are fixed per viewer and skewed.
+const (
+	genSlots   = 8    // event slots per shopper-day: view, interact, visible ×2, hotspot, variant, ar, click
+	genPerDay  = 3.92 // kept slots on average (the WHERE below)
+	genSources = "direct,instagram.com,google.com,newsletter,facebook.com,pinterest.com,tiktok.com,youtube.com,bing.com,reddit.com,houzz.com,blog.example"
+	genRegions = "US,IN,DE,GB,FR,BR,CA,AU,JP,ES,IT,NL,MX,SE,PL,TR,KR,ID,ZA,AR,CH,BE,AT,NO,IE"
+)
+
+// genHash is a uniform number in [0,1) from a bigint expression and a salt
+// (Postgres' own hashint8), so choices are repeatable and independent.
+func genHash(expr string, salt int) string {
+	return fmt.Sprintf("((hashint8((%s) * 64 + %d)::bigint + 2147483648)::float8 / 4294967296)", expr, salt)
+}
+
+// genSQL inserts the series slots [$5, $6] in one statement inside Postgres
+// (no rows cross the wire; on a throwaway cluster with fsync off this runs at
+// a few hundred thousand rows per second per core).
+func genSQL() string {
+	i, v := "(s / 8)", "((s / 8) % $7)"
+	pick := func(list string, r string) string {
+		return fmt.Sprintf("(string_to_array('%s', ','))[1 + floor(power(%s, 2) * %d)::int]", list, r, len(strings.Split(list, ",")))
+	}
+	return `
+INSERT INTO shopper_events (at, user_id, publication_id, product_id, viewer, kind, counted, ms, hotspot, variant, mode, platform, device, source, region)
+SELECT $2::timestamptz - (` + i + ` % $3) * interval '1 day' - (` + i + ` % 39000) * interval '1 second' + (s % 8) * interval '7 seconds',
+       $1, 'pub-' || g.p, 'prod-' || g.p, 'gen-' || ` + v + `,
+       (ARRAY['view','interact','visible','visible','hotspot','variant','ar','click'])[(s % 8) + 1],
+       (s % 8) = 0 AND ` + genHash(i, 11) + ` < 0.95,
+       CASE WHEN (s % 8) IN (2, 3) THEN 6000 ELSE 0 END,
+       CASE WHEN (s % 8) = 4 THEN 'h' || floor(` + genHash(i, 12) + ` * 5)::int ELSE '' END,
+       CASE WHEN (s % 8) IN (0, 5) THEN 'v' || floor(` + genHash("s", 13) + ` * 4)::int ELSE '' END,
+       CASE WHEN (s % 8) = 6 THEN (ARRAY['webxr','scene-viewer','quick-look'])[1 + floor(` + genHash(i, 14) + ` * 3)::int] ELSE '' END,
+       CASE WHEN (s % 8) = 7 THEN (ARRAY['Amazon','Etsy','Shopify Store','WooCommerce'])[1 + floor(` + genHash(i, 15) + ` * 4)::int] ELSE '' END,
+       CASE WHEN ` + genHash(v, 16) + ` < 0.6 THEN 'mobile' WHEN ` + genHash(v, 16) + ` < 0.92 THEN 'desktop' ELSE 'tablet' END,
+       ` + pick(genSources, genHash(v, 17)) + `,
+       ` + pick(genRegions, genHash(v, 18)) + `
+FROM generate_series($5::bigint, $6::bigint) AS s,
+     LATERAL (SELECT floor(power(` + genHash(i, 19) + `, 2) * $4)::int AS p) g
+WHERE (s % 8) IN (0, 2)
+   OR ((s % 8) = 1 AND ` + genHash(i, 21) + ` < 0.7) OR ((s % 8) = 3 AND ` + genHash(i, 22) + ` < 0.5)
+   OR ((s % 8) = 4 AND ` + genHash(i, 23) + ` < 0.3) OR ((s % 8) = 5 AND ` + genHash(i, 24) + ` < 0.2)
+   OR ((s % 8) = 6 AND ` + genHash(i, 25) + ` < 0.1) OR ((s % 8) = 7 AND ` + genHash(i, 26) + ` < 0.12)`
+}
+
 func generate(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
-	dsn := fs.String("db", os.Getenv("DATABASE_URL"), "Postgres URL")
+	dsn := dbFlag(fs)
 	owner := fs.String("owner", "bench-owner", "merchant user id")
-	events := fs.Int("events", 10_000_000, "events to generate")
+	events := fs.Int("events", 10_000_000, "events to generate (about)")
 	days := fs.Int("days", 90, "spread over this many days back from today")
-	products := fs.Int("products", 20, "products")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
+	products := fs.Int("products", 50, "products")
 	ctx := context.Background()
-	db, err := pgxpool.New(ctx, *dsn)
+	db, err := parseAndOpen(ctx, fs, args, dsn)
 	if err != nil {
 		return err
 	}
@@ -268,33 +315,14 @@ func generate(args []string, out io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	// About 8 events per shopper: a view, an interaction, heartbeats, and for
-	// some a hotspot, variant, AR or click.
-	const perShopper = 8
-	// 4.8 of the 8 slots per shopper are kept (see WHERE), so the series is
-	// events × 8 / 4.8 long.
-	const chunk = 1_600_000
-	series := *events * 10 / 6
-	for off := 0; off < series; off += chunk {
+	shopperDays := int64(float64(*events) / genPerDay)
+	pool := max(shopperDays*6/10, 1)
+	series := shopperDays * genSlots
+	const chunk = 4_000_000
+	q := genSQL()
+	for off := int64(0); off < series; off += chunk {
 		n := min(chunk, series-off)
-		_, err := db.Exec(ctx, `
-INSERT INTO shopper_events (at, user_id, publication_id, product_id, viewer, kind, counted, ms, hotspot, variant, mode, platform, device, source, region)
-SELECT $2::timestamptz - ((s / $5) % $3) * interval '1 day' + (s % $5) * interval '1 second',
-       $1, 'pub-' || ((s / $5) % $4), 'prod-' || ((s / $5) % $4), 'gen-' || (s / $5),
-       (ARRAY['view','interact','visible','visible','hotspot','variant','ar','click'])[(s % $5) + 1],
-       (s % $5) = 0, CASE WHEN (s % $5) IN (2, 3) THEN 6000 ELSE 0 END,
-       CASE WHEN (s % $5) = 4 THEN 'h' || ((s / $5) % 3) ELSE '' END,
-       CASE WHEN (s % $5) = 5 THEN 'v' || ((s / $5) % 4) ELSE '' END,
-       CASE WHEN (s % $5) = 6 THEN 'webxr' ELSE '' END,
-       CASE WHEN (s % $5) = 7 THEN (ARRAY['Amazon','Etsy','Shopify Store'])[((s / $5) % 3) + 1] ELSE '' END,
-       (ARRAY['mobile','desktop','tablet'])[((s / $5) % 3) + 1],
-       (ARRAY['direct','instagram.com','newsletter','google.com'])[((s / $5) % 4) + 1],
-       (ARRAY['IN','US','DE','GB','FR','BR'])[((s / $5) % 6) + 1]
-FROM generate_series($6::bigint, $7::bigint) AS s
-WHERE (s % $5) < 4 OR ((s % $5) = 4 AND (s / $5) % 10 < 3) OR ((s % $5) = 5 AND (s / $5) % 10 < 2)
-   OR ((s % $5) = 6 AND (s / $5) % 10 = 9) OR ((s % $5) = 7 AND (s / $5) % 10 IN (0, 5))`,
-			*owner, today.Add(12*time.Hour), *days, *products, perShopper, off, off+n-1)
-		if err != nil {
+		if _, err := db.Exec(ctx, q, *owner, today.Add(12*time.Hour), *days, *products, off, off+n-1, pool); err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}
 		fmt.Fprintf(out, "generated %d%% (%s)\n", (off+n)*100/series, time.Since(start).Round(time.Second))
@@ -303,12 +331,19 @@ WHERE (s % $5) < 4 OR ((s % $5) = 4 AND (s / $5) % 10 < 3) OR ((s % $5) = 5 AND 
 	if err := db.QueryRow(ctx, `SELECT count(*) FROM shopper_events WHERE user_id = $1`, *owner).Scan(&total); err != nil {
 		return err
 	}
+	fmt.Fprintf(out, "%d events stored for %s in %s\n", total, *owner, time.Since(start).Round(time.Second))
+	if _, err := db.Exec(ctx, `ANALYZE shopper_events`); err != nil {
+		return err
+	}
 	rstart := time.Now()
 	nd, err := analytics.RollupAll(ctx, db)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%d events stored for %s; rollup of %d days in %s\n", total, *owner, nd, time.Since(rstart).Round(time.Second))
+	if _, err := db.Exec(ctx, `ANALYZE shopper_days; ANALYZE shopper_day_cells`); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "rollup of %d days in %s\n", nd, time.Since(rstart).Round(time.Second))
 	return nil
 }
 
@@ -316,20 +351,18 @@ WHERE (s % $5) < 4 OR ((s % $5) = 4 AND (s / $5) % 10 < 3) OR ((s % $5) = 5 AND 
 // three ranges and prints p50 and p95 per range.
 func dashboard(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
-	dsn := fs.String("db", os.Getenv("DATABASE_URL"), "Postgres URL")
+	dsn := dbFlag(fs)
 	owner := fs.String("owner", "bench-owner", "merchant user id")
 	runs := fs.Int("runs", 40, "queries per range")
 	asJSON := fs.Bool("json", false, "print the 7d payload (premium) once instead of timing")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
+	exactBelow := fs.Int64("exact-below", 0, "override analytics.ExactBelow (-1: always exact)")
 	ctx := context.Background()
-	db, err := pgxpool.New(ctx, *dsn)
+	db, err := parseAndOpen(ctx, fs, args, dsn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	rd := &analytics.Reader{DB: db}
+	rd := &analytics.Reader{DB: db, ExactBelow: *exactBelow}
 	if *asJSON {
 		f, err := analytics.ParseFilters(url.Values{}, analytics.TierPremium, time.Now())
 		if err != nil {
@@ -341,25 +374,161 @@ func dashboard(args []string, out io.Writer) error {
 		}
 		return json.NewEncoder(out).Encode(p)
 	}
-	for _, r := range []string{"7d", "30d", "90d"} {
-		f, err := analytics.ParseFilters(url.Values{"range": {r}}, analytics.TierPremium, time.Now())
+	return timeShapes(ctx, rd, *owner, *runs, *exactBelow, out)
+
+}
+
+// timeShapes times every dashboard query shape: the payload for each range
+// (7d, 30d, 90d, a 30-day custom range ending 15 days ago) with no filter,
+// each single filter, two filters and three filters (the exact path), then
+// the Breakdowns drawer, the product page tiles and the dashboard's Top
+// Products. It prints p50 and p95 per shape and whether the answer was
+// approximate. The filter values are the owner's most common ones.
+func timeShapes(ctx context.Context, rd *analytics.Reader, owner string, runs int, exactBelow int64, out io.Writer) error {
+	common := func(col string) (string, error) {
+		var v string
+		err := rd.DB.QueryRow(ctx, `SELECT `+col+` FROM shopper_days WHERE user_id = $1 AND day >= current_date - 7
+			GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`, owner).Scan(&v)
+		return v, err
+	}
+	var sku, device, source, region string
+	for _, x := range []struct {
+		col string
+		dst *string
+	}{{"product_id", &sku}, {"device", &device}, {"source", &source}, {"region", &region}} {
+		v, err := common(x.col)
 		if err != nil {
-			return err
+			return fmt.Errorf("no shopper_days for %s: %w", owner, err)
 		}
+		*x.dst = v
+	}
+	now := time.Now()
+	custom := url.Values{"from": {now.AddDate(0, 0, -44).Format(time.DateOnly)}, "to": {now.AddDate(0, 0, -15).Format(time.DateOnly)}}
+	ranges := []struct {
+		name string
+		q    url.Values
+	}{{"7d", url.Values{"range": {"7d"}}}, {"30d", url.Values{"range": {"30d"}}}, {"90d", url.Values{"range": {"90d"}}}, {"custom30", custom}}
+	filters := []struct {
+		name string
+		kv   [][2]string
+	}{
+		{"none", nil}, {"sku", [][2]string{{"sku", sku}}}, {"device", [][2]string{{"device", device}}},
+		{"source", [][2]string{{"source", source}}}, {"region", [][2]string{{"region", region}}},
+		{"sku+device", [][2]string{{"sku", sku}, {"device", device}}}, {"source+region", [][2]string{{"source", source}, {"region", region}}},
+		{"sku+device+region", [][2]string{{"sku", sku}, {"device", device}, {"region", region}}},
+	}
+	fmt.Fprintf(out, "owner %s  filters sku=%s device=%s source=%s region=%s  runs %d  exact-below %d\n", owner, sku, device, source, region, runs, exactBelow)
+	fmt.Fprintf(out, "%-34s %10s %9s %9s  %s\n", "shape", "shoppers", "p50 ms", "p95 ms", "approximate")
+	var worst time.Duration
+	shape := func(name string, fn func() (int64, bool, error)) error {
 		var lat []time.Duration
-		var shoppers int64
-		for range *runs {
+		var n int64
+		var approx bool
+		for range runs {
 			t0 := time.Now()
-			p, err := rd.Report(ctx, *owner, f, analytics.TierPremium)
+			v, a, err := fn()
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			lat = append(lat, time.Since(t0))
+			n, approx = v, a
+		}
+		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+		p95 := lat[min(len(lat)-1, (len(lat)*95+99)/100-1)]
+		worst = max(worst, p95)
+		fmt.Fprintf(out, "%-34s %10d %9.1f %9.1f  %v\n", name, n, ms(lat[len(lat)/2]), ms(p95), approx)
+		return nil
+	}
+	for _, r := range ranges {
+		for _, fl := range filters {
+			q := url.Values{}
+			for k, v := range r.q {
+				q[k] = v
+			}
+			for _, kv := range fl.kv {
+				q.Set(kv[0], kv[1])
+			}
+			f, err := analytics.ParseFilters(q, analytics.TierPremium, now)
 			if err != nil {
 				return err
 			}
-			lat = append(lat, time.Since(t0))
-			shoppers = p.KPIs.Shoppers
+			if err := shape("report "+r.name+" "+fl.name, func() (int64, bool, error) {
+				p, err := rd.Report(ctx, owner, f, analytics.TierPremium)
+				return p.KPIs.Shoppers, p.Approximate, err
+			}); err != nil {
+				return err
+			}
 		}
-		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-		fmt.Fprintf(out, "range %-3s shoppers %8d  p50 %6.1f ms  p95 %6.1f ms\n", r, shoppers,
-			float64(lat[len(lat)/2].Microseconds())/1000, float64(lat[len(lat)*95/100].Microseconds())/1000)
+	}
+	f30, err := analytics.ParseFilters(url.Values{"range": {"30d"}}, analytics.TierPremium, now)
+	if err != nil {
+		return err
+	}
+	if err := shape("breakdowns 30d", func() (int64, bool, error) {
+		b, a, err := rd.BreakdownsReport(ctx, owner, f30)
+		return int64(len(b)), a, err
+	}); err != nil {
+		return err
+	}
+	if err := shape("product tiles 30d", func() (int64, bool, error) {
+		p, err := rd.Product(ctx, owner, sku, f30)
+		return p.Shoppers, p.Approximate, err
+	}); err != nil {
+		return err
+	}
+	if err := shape("top products (30d)", func() (int64, bool, error) {
+		top, err := rd.TopProducts(ctx, owner, now, 5)
+		return int64(len(top)), false, err
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "worst p95 %.1f ms\n", ms(worst))
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// rollupMissing rolls up, newest first, the last -days days that the
+// rollup has not computed yet (an interrupted generate goes on from there).
+func rollupMissing(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("rollup", flag.ContinueOnError)
+	dsn := dbFlag(fs)
+	days := fs.Int("days", 91, "days back from today")
+	ctx := context.Background()
+	db, err := parseAndOpen(ctx, fs, args, dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	start := time.Now()
+	for i := range *days {
+		d := today.Add(-time.Duration(i) * 24 * time.Hour)
+		var done bool
+		if err := db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM shopper_rollup_days WHERE day = $1)`, d).Scan(&done); err != nil {
+			return err
+		}
+		if done {
+			continue
+		}
+		n, err := analytics.Rollup(ctx, db, d)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%s: %d shopper-days (%s)\n", d.Format(time.DateOnly), n, time.Since(start).Round(time.Second))
 	}
 	return nil
+}
+
+// dbFlag is the -db flag of the subcommands that talk to Postgres.
+func dbFlag(fs *flag.FlagSet) *string {
+	return fs.String("db", os.Getenv("DATABASE_URL"), "Postgres URL")
+}
+
+// parseAndOpen parses the subcommand's flags and opens the database.
+func parseAndOpen(ctx context.Context, fs *flag.FlagSet, args []string, dsn *string) (*pgxpool.Pool, error) {
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	return pgxpool.New(ctx, *dsn)
 }

@@ -1,0 +1,216 @@
+package analytics_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/photo3d/photo3d/internal/analytics"
+	"github.com/photo3d/photo3d/internal/dbtest"
+)
+
+// sketchTraffic writes n viewers over three days: every viewer has a
+// counted view on one to three days, and does everything it does on one
+// of them (its active day), so the per-day definitions of the sketch path
+// and the per-range definitions of the exact path describe the same
+// shoppers and only the sketch error separates the two answers.
+func sketchTraffic(t *testing.T, db *dbtest.DB, day time.Time, n int) {
+	t.Helper()
+	ctx := context.Background()
+	w := analytics.NewWriter(db.Pool, nil, analytics.WriterConfig{})
+	rng := rand.New(rand.NewPCG(14, 19))
+	for i := range n {
+		viewer := fmt.Sprintf("viewer-%05d", i)
+		prod := []string{"prod-1", "prod-2", "prod-3"}[rng.IntN(3)]
+		base := analytics.Row{UserID: "owner-1", PublicationID: "pub-" + prod, ProductID: prod, Viewer: viewer,
+			Device: []string{"mobile", "desktop", "tablet"}[i%3], Source: []string{"direct", "instagram.com"}[i%2],
+			Region: []string{"IN", "US", "DE", "GB", "FR"}[i%5]}
+		ndays := 1 + rng.IntN(3)
+		active := rng.IntN(ndays)
+		for d := range ndays {
+			at := day.Add(time.Duration(d)*24*time.Hour + time.Duration(rng.IntN(70000))*time.Second)
+			view := base
+			view.At, view.Kind, view.Counted, view.Variant = at, analytics.KindView, true, fmt.Sprintf("v%d", 1+rng.IntN(2))
+			require.NoError(t, w.Add(view))
+			if d != active {
+				continue
+			}
+			step := func(kind string, mod func(*analytics.Row)) {
+				r := base
+				at = at.Add(time.Second)
+				r.At, r.Kind = at, kind
+				if mod != nil {
+					mod(&r)
+				}
+				require.NoError(t, w.Add(r))
+			}
+			if rng.IntN(10) < 7 {
+				step(analytics.KindInteract, nil)
+			}
+			step(analytics.KindVisible, func(r *analytics.Row) { r.Ms = int32(4000 + rng.IntN(10000)) })
+			if rng.IntN(10) < 3 {
+				step(analytics.KindHotspot, func(r *analytics.Row) { r.Hotspot = fmt.Sprintf("h%d", rng.IntN(3)) })
+			}
+			if rng.IntN(10) < 2 {
+				step(analytics.KindVariant, func(r *analytics.Row) { r.Variant = "v2" })
+			}
+			if rng.IntN(10) < 1 {
+				step(analytics.KindAR, func(r *analytics.Row) { r.Mode = "webxr" })
+			}
+			if rng.IntN(100) < 15 {
+				step(analytics.KindClick, func(r *analytics.Row) { r.Platform = []string{"Amazon", "Etsy"}[rng.IntN(2)] })
+			}
+		}
+	}
+	require.NoError(t, w.Close(ctx))
+	for d := range 3 {
+		_, err := analytics.Rollup(ctx, db.Pool, day.Add(time.Duration(d)*24*time.Hour))
+		require.NoError(t, err)
+	}
+}
+
+// within says got is within tol (relative) of want, the documented sketch
+// error (README: ±5 %, three standard errors at 2^12 registers).
+func within(t *testing.T, want, got int64, tol float64, what string) {
+	t.Helper()
+	diff := float64(got - want)
+	require.LessOrEqual(t, diff*diff, tol*tol*float64(want*want), "%s: exact %d, sketch %d", what, want, got)
+}
+
+// The sketch path (day cells) agrees with the exact path within the
+// documented error on generated traffic, for no filter, one filter and two
+// filters; additive numbers (clicks, adds from 3D, product views) are
+// equal; the payload says which path answered.
+func TestSketchPathAgreesWithExactPath(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	ctx := context.Background()
+	day := time.Date(2026, 11, 10, 0, 0, 0, 0, time.UTC)
+	sketchTraffic(t, db, day, 6000)
+	exact := &analytics.Reader{DB: db.Pool, ExactBelow: -1}
+	sketch := &analytics.Reader{DB: db.Pool, ExactBelow: 1}
+	all := analytics.Filters{From: day, To: day.Add(2 * 24 * time.Hour)}
+	for _, f := range []analytics.Filters{all, {From: day, To: day.Add(24 * time.Hour)},
+		{From: all.From, To: all.To, SKU: "prod-2"}, {From: all.From, To: all.To, Device: "mobile", Region: "US"}} {
+		e, err := exact.Report(ctx, "owner-1", f, analytics.TierPremium)
+		require.NoError(t, err)
+		s, err := sketch.Report(ctx, "owner-1", f, analytics.TierPremium)
+		require.NoError(t, err)
+		require.False(t, e.Approximate)
+		require.True(t, s.Approximate, "%+v", f)
+		require.Greater(t, e.KPIs.Shoppers, int64(300), "%+v", f)
+		for i, st := range e.Charts.ProgressLadder.Steps {
+			tol := 0.05
+			if st.Value < 300 {
+				tol = 0.15 // few shoppers: the same absolute error is a larger share
+			}
+			within(t, st.Value, s.Charts.ProgressLadder.Steps[i].Value, tol, fmt.Sprintf("%s %+v", st.Key, f))
+		}
+		within(t, e.KPIs.Opportunities, s.KPIs.Opportunities, 0.1, "opportunities")
+		if e.KPIs.EngagementUplift != nil {
+			require.InDelta(t, *e.KPIs.EngagementUplift, *s.KPIs.EngagementUplift, 2.0, "engagement uplift, pp")
+		}
+		require.Equal(t, e.KPIs.AddsFrom3D, s.KPIs.AddsFrom3D, "clicks by interacted shoppers are added up exactly")
+		require.Equal(t, e.Charts.Snapshot.TopFeaturesAdding, s.Charts.Snapshot.TopFeaturesAdding)
+	}
+
+	pe, err := exact.Product(ctx, "owner-1", "prod-1", all)
+	require.NoError(t, err)
+	ps, err := sketch.Product(ctx, "owner-1", "prod-1", all)
+	require.NoError(t, err)
+	require.True(t, ps.Approximate)
+	require.Equal(t, pe.Views, ps.Views, "views are counted shopper-days, added up exactly")
+	require.Equal(t, pe.Clicks, ps.Clicks)
+	within(t, pe.Shoppers, ps.Shoppers, 0.05, "product shoppers")
+
+	// Top Products: the owner's live products, shoppers within the error.
+	for _, id := range []string{"prod-1", "prod-2", "prod-3"} {
+		_, err := db.Pool.Exec(ctx, `INSERT INTO products (id, user_id, catalog_id, name, source, created_at, updated_at)
+			VALUES ($1, 'owner-1', 'cat', $1, 'photo', now(), now())`, id)
+		require.NoError(t, err)
+	}
+	now := day.Add(2*24*time.Hour + 12*time.Hour)
+	te, err := exact.TopProducts(ctx, "owner-1", now, 5)
+	require.NoError(t, err)
+	ts, err := sketch.TopProducts(ctx, "owner-1", now, 5)
+	require.NoError(t, err)
+	require.Len(t, ts, 3)
+	shoppersOf := map[string]int64{}
+	for _, p := range te {
+		shoppersOf[p.ProductID] = p.Shoppers
+	}
+	for _, p := range ts {
+		within(t, shoppersOf[p.ProductID], p.Shoppers, 0.05, "top product shoppers "+p.ProductID)
+	}
+
+	bs, approx, err := sketch.BreakdownsReport(ctx, "owner-1", all)
+	require.NoError(t, err)
+	require.True(t, approx)
+	var devices int64
+	for _, b := range bs {
+		if b.Dimension == "device" {
+			devices += b.Shoppers
+		}
+	}
+	require.EqualValues(t, ps.Views+mustViews(t, sketch, "prod-2", all)+mustViews(t, sketch, "prod-3", all), devices,
+		"approximate breakdowns count shopper-days")
+}
+
+func mustViews(t *testing.T, rd *analytics.Reader, prod string, f analytics.Filters) int64 {
+	t.Helper()
+	p, err := rd.Product(context.Background(), "owner-1", prod, f)
+	require.NoError(t, err)
+	return p.Views
+}
+
+// Small merchants get exact numbers with the default threshold, and a
+// rebuild of every day from the raw rows (worker replay analytics) gives
+// byte-identical day cells.
+func TestDayCellsReplayAndExactForSmallRanges(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t)
+	ctx := context.Background()
+	day := time.Date(2026, 11, 14, 0, 0, 0, 0, time.UTC)
+	sketchTraffic(t, db, day, 150)
+	dump := func() []string {
+		rows, err := db.Pool.Query(ctx, `SELECT user_id || '|' || filter || '|' || day || '|' || shopper_days || '|' || md5(cell)
+			FROM shopper_day_cells ORDER BY user_id, filter, day`)
+		require.NoError(t, err)
+		var out []string
+		for rows.Next() {
+			var s string
+			require.NoError(t, rows.Scan(&s))
+			out = append(out, s)
+		}
+		require.NoError(t, rows.Err())
+		return out
+	}
+	incremental := dump()
+	require.NotEmpty(t, incremental)
+	f := analytics.Filters{From: day, To: day.Add(2 * 24 * time.Hour)}
+	sketch := &analytics.Reader{DB: db.Pool, ExactBelow: 1}
+	before, err := sketch.Report(ctx, "owner-1", f, analytics.TierPremium)
+	require.NoError(t, err)
+
+	_, err = db.Pool.Exec(ctx, `TRUNCATE shopper_days, shopper_day_cells`)
+	require.NoError(t, err)
+	_, err = analytics.RollupAll(ctx, db.Pool)
+	require.NoError(t, err)
+	require.Equal(t, incremental, dump(), "replay rebuilds the same cells")
+	after, err := sketch.Report(ctx, "owner-1", f, analytics.TierPremium)
+	require.NoError(t, err)
+	require.Equal(t, before, after)
+
+	rd := &analytics.Reader{DB: db.Pool}
+	got, err := rd.Report(ctx, "owner-1", f, analytics.TierPremium)
+	require.NoError(t, err)
+	ref, err := rd.ReportFromRows(ctx, "owner-1", f, analytics.TierPremium)
+	require.NoError(t, err)
+	require.False(t, got.Approximate, "150 shoppers are counted exactly")
+	require.Equal(t, ref, got)
+	require.EqualValues(t, 150, got.KPIs.Shoppers)
+}
