@@ -209,7 +209,11 @@ func oneShopper(c *http.Client, base, slug string, i int, rng *rand.Rand, m Mix)
 		}
 	}
 
-	now := time.Now().UnixMilli()
+	// The shopper's beacon events carry client times (ms) and the click is
+	// timed by the server when it happens: date the events a little in the
+	// past so that everything this shopper did precedes their click, as in a
+	// browser, however fast loopback answers.
+	now := time.Now().Add(-2 * time.Second).UnixMilli()
 	evs := []map[string]any{{"t": "view", "at": now}}
 	if rng.Float64() < m.Interact {
 		s.Interacted = true

@@ -61,13 +61,13 @@ async function kpi(page: Page, name: string) {
   return page.locator(`[data-kpi="${name}"] .analytics__kpi-value`);
 }
 
-/** The Progress Ladder through its table view: step → shoppers, as the page shows them. */
+/** The Progress Ladder through its table view: step, shoppers, share of viewed (info marks left out). */
 async function ladderRows(page: Page): Promise<string[][]> {
   const ladder = page.getByRole('region', { name: 'Progress Ladder' });
   await ladder.getByRole('button', { name: 'Show as table' }).click();
   const rows = ladder.getByRole('table').locator('tbody tr');
   await expect(rows.first()).toBeVisible();
-  const out = await rows.evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent?.trim() ?? '')));
+  const out = await rows.evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => (td.textContent ?? '').replace('ⓘ', '').trim())));
   await ladder.getByRole('button', { name: 'Show chart' }).click();
   return out;
 }
