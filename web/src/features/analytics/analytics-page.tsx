@@ -2,7 +2,7 @@ import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useListProductsQuery } from '../products/products-api';
 import { DEFAULT_QUERY } from '../../components/list/list-rules';
-import { exportURL, useGetAnalyticsQuery, useGetBreakdownsQuery, type AnalyticsQuery, type Breakdown } from './analytics-api';
+import { exportURL, useGetAnalyticsQuery, useGetBreakdownsQuery, type AnalyticsPayload, type AnalyticsQuery, type Breakdown } from './analytics-api';
 import './analytics.css';
 import type { BarRow } from './analytics-charts';
 import {
@@ -87,6 +87,7 @@ export default function AnalyticsPage() {
   const steps = data?.charts.progress_ladder.steps ?? [];
   const first = steps[0]?.value ?? 0;
   const shoppers = k?.shoppers ?? 0;
+  const snap = snapshotView(snapshot, data);
 
   return (
     <div className="page analytics">
@@ -260,68 +261,27 @@ export default function AnalyticsPage() {
               <p>
                 <Lock /> {DRILLDOWN_TEXT}
               </p>
-            ) : snapshot === 'regions' ? (
-              snapshotTable ? (
-                <table>
-                  <thead>
-                    <tr>
-                      <th>Region</th>
-                      <th>
-                        Engaged per 1k shoppers <Info k="topRegions" />
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.charts.snapshot.topRegions.map((r) => (
-                      <tr key={r.region}>
-                        <td>{r.region}</td>
-                        <td>{r.engagedPer1k.toFixed(1)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              ) : (
-                <Chart
-                  title="Top Regions: engaged shoppers per 1,000"
-                  rows={data.charts.snapshot.topRegions.map((r) => ({
-                    key: r.region,
-                    label: r.region,
-                    pct: r.engagedPer1k / 10,
-                    text: r.engagedPer1k.toFixed(1),
-                    help: DEFINITIONS.topRegions,
-                  }))}
-                />
-              )
             ) : snapshotTable ? (
               <table>
                 <thead>
                   <tr>
-                    <th>Feature before the click</th>
+                    <th>{snap.head[0]}</th>
                     <th>
-                      Share of clicks <Info k="topFeaturesAdding" />
+                      {snap.head[1]} <Info k={snap.info} />
                     </th>
                   </tr>
                 </thead>
                 <tbody>
-                  {data.charts.snapshot.topFeaturesAdding.map((f) => (
-                    <tr key={f.feature}>
-                      <td>{featureLabel(f.feature)}</td>
-                      <td>{f.share.toFixed(1)}%</td>
+                  {snap.rows.map((r) => (
+                    <tr key={r.key}>
+                      <td>{r.label}</td>
+                      <td>{r.text}</td>
                     </tr>
                   ))}
                 </tbody>
               </table>
             ) : (
-              <Chart
-                title="Top Features: share of clicks preceded by each feature"
-                rows={data.charts.snapshot.topFeaturesAdding.map((f) => ({
-                  key: f.feature,
-                  label: featureLabel(f.feature),
-                  pct: f.share,
-                  text: `${f.share.toFixed(1)}%`,
-                  help: DEFINITIONS.topFeaturesAdding,
-                }))}
-              />
+              <Chart title={snap.title} rows={snap.rows} />
             )}
           </section>
         </>
@@ -342,6 +302,28 @@ export default function AnalyticsPage() {
       )}
     </div>
   );
+}
+
+/** The Snapshot tab's chart rows, title and table headings. */
+function snapshotView(tab: 'regions' | 'features', data: AnalyticsPayload | undefined) {
+  if (tab === 'regions') {
+    return {
+      title: 'Top Regions: engaged shoppers per 1,000',
+      head: ['Region', 'Engaged per 1k shoppers'],
+      info: 'topRegions',
+      rows: (data?.charts.snapshot.topRegions ?? []).map(
+        (r): BarRow => ({ key: r.region, label: r.region, pct: r.engagedPer1k / 10, text: r.engagedPer1k.toFixed(1), help: DEFINITIONS.topRegions }),
+      ),
+    };
+  }
+  return {
+    title: 'Top Features: share of clicks preceded by each feature',
+    head: ['Feature before the click', 'Share of clicks'],
+    info: 'topFeaturesAdding',
+    rows: (data?.charts.snapshot.topFeaturesAdding ?? []).map(
+      (f): BarRow => ({ key: f.feature, label: featureLabel(f.feature), pct: f.share, text: `${f.share.toFixed(1)}%`, help: DEFINITIONS.topFeaturesAdding }),
+    ),
+  };
 }
 
 /** "Show as table" / "Show chart": every chart has an accessible table view. */
