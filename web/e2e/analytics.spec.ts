@@ -16,7 +16,7 @@ import { Api, blueprintFromPhoto, collectErrors, signUpAndSignIn, snap } from '.
  * (filters, secondary KPIs, the Breakdowns drawer with the store-attributed funnel), the product
  * page's tiles and the dashboard's Top Products. Every wait is on what the server reports.
  */
-test.setTimeout(420_000);
+test.setTimeout(600_000);
 const expect = baseExpect.configure({ timeout: 30_000 });
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
