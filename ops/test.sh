@@ -63,6 +63,8 @@ fi
 if want e2e; then
   need_chromium
   build_go
+  # The shopper simulator (analytics.spec.ts runs it against this stack).
+  go build -o bin/shoppers ./ops/shoppers || die "go build ./ops/shoppers failed"
   say "browser tests against the real api + worker"
   E2E_DB="postgres://postgres@127.0.0.1:$PGPORT/e2e?sslmode=disable"
   psql "$TEST_DATABASE_URL" -qc 'DROP DATABASE IF EXISTS e2e WITH (FORCE)' -c 'CREATE DATABASE e2e' >/dev/null
@@ -75,7 +77,10 @@ if want e2e; then
     WEBHOOK_ALLOW_PRIVATE=true
   bin/worker migrate >/dev/null
   bin/worker >"$ARTIFACTS/worker.log" 2>&1 & pids+=($!)
-  bin/api >"$ARTIFACTS/api.log" 2>&1 & pids+=($!)
+  # TRUSTED_PROXIES: loopback may name the client in X-Forwarded-For, so each
+  # simulated shopper (bin/shoppers) has an address of its own; browsers send
+  # no such header and stay 127.0.0.1.
+  TRUSTED_PROXIES=127.0.0.1/32 bin/api >"$ARTIFACTS/api.log" 2>&1 & pids+=($!)
   wait_http "http://127.0.0.1:$APIPORT/healthz" 60 || { tail -50 "$ARTIFACTS/api.log"; die "api did not start"; }
   (cd web && BASE_URL="http://127.0.0.1:$APIPORT" ARTIFACTS_DIR="$ARTIFACTS/screens" npx playwright test ${E2E_SPECS:-}) || failed+=(e2e)
 fi

@@ -147,29 +147,23 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		log.Warn("product pages will render with the plain viewer script", "err", err)
 	}
-	// The shopper collector reads publications from pages, and pages report
-	// buy clicks and leads to it: it is bound once both exist (nil-safe).
-	var shoppers *analytics.Collector
-	pages := publish.NewPages(publish.PagesConfig{
-		OnBuyClick: func(r *http.Request, slug, linkURL, variantID string) {
-			shoppers.Click(r, slug, r.URL.Query().Get("vid"), linkURL, variantID)
-		},
-		OnLead: func(r *http.Request, slug, viewerID string) { shoppers.Lead(r, slug, viewerID) },
-		DB:     pool, Store: store, Bucket: blobs.Bucket, Meter: meter, BaseURL: cfg.PublicBaseURL, Log: log,
+	// Shopper analytics: beacons are buffered in memory and COPY-written at
+	// least every second, and once more after the HTTP server drained. The
+	// collector reads publications from pages, and pages report buy clicks
+	// and leads to it: httpapi.ShopperPages binds both.
+	shopperEvents := analytics.NewWriter(pool, log, analytics.WriterConfig{})
+	shoppers := &analytics.Collector{Writer: shopperEvents, CountryHeader: cfg.AnalyticsCountryHeader, OwnHost: hostOf(cfg.PublicBaseURL)}
+	pages := httpapi.ShopperPages(publish.PagesConfig{
+		DB: pool, Store: store, Bucket: blobs.Bucket, Meter: meter, BaseURL: cfg.PublicBaseURL, Log: log,
 		Assets:        publish.Assets{Script: viewerAssets.Script, Preload: viewerAssets.Preload, Styles: viewerAssets.Styles},
 		ProductAssets: publish.Assets{Script: productAssets.Script, Preload: productAssets.Preload, Styles: productAssets.Styles},
 		Brands:        publish.AccountBrands{Accounts: accounts, DB: pool},
-	})
+	}, shoppers)
 	background, stopBackground := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopBackground()
 	meterDone := make(chan struct{})
 	go func() { meter.Run(background); close(meterDone) }()
 	go pages.Listen(background)
-	// Shopper analytics: beacons are buffered in memory and COPY-written at
-	// least every second, and once more after the HTTP server drained.
-	shopperEvents := analytics.NewWriter(pool, log, analytics.WriterConfig{})
-	shoppers = &analytics.Collector{Writer: shopperEvents, Pubs: httpapi.PublicationsOf(pages),
-		CountryHeader: cfg.AnalyticsCountryHeader, OwnHost: hostOf(cfg.PublicBaseURL)}
 	if err := analytics.EnsurePartitions(ctx, pool, time.Now().Add(-24*time.Hour), time.Now().Add(48*time.Hour)); err != nil {
 		return fmt.Errorf("shopper event partitions: %w", err)
 	}

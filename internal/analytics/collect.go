@@ -53,12 +53,19 @@ type Collector struct {
 	limiter viewerLimiter
 }
 
+// Where regions come from (the payload's regionSource, named in the UI):
+// a country header set by a trusted proxy/CDN, or the browser's time zone.
+const (
+	RegionFromProxyHeader = "proxy-header"
+	RegionFromTimeZone    = "time-zone"
+)
+
 // RegionSource says where regions come from, for the UI's note.
 func (c *Collector) RegionSource() string {
-	if c.CountryHeader != "" {
-		return "proxy"
+	if c != nil && c.CountryHeader != "" {
+		return RegionFromProxyHeader
 	}
-	return "timezone"
+	return RegionFromTimeZone
 }
 
 func (c *Collector) now() time.Time {

@@ -26,6 +26,14 @@ func analyticsTier(r *http.Request, subs *subscription.Service, d Deps) (string,
 	return analytics.TierPremium, nil
 }
 
+// analyticsReply is the Business Overview payload plus where its regions come
+// from ("proxy-header" when ANALYTICS_COUNTRY_HEADER is set, else
+// "time-zone"), which the page names next to Top Regions.
+type analyticsReply struct {
+	analytics.Payload
+	RegionSource string `json:"regionSource"`
+}
+
 // getAnalytics serves GET /api/analytics: the Business Overview payload for
 // the caller's shoppers. Premium filters from a basic plan are refused (403)
 // and premium fields are left out of the payload.
@@ -43,7 +51,7 @@ func getAnalytics(rd *analytics.Reader, subs *subscription.Service, d Deps) Hand
 		if err != nil {
 			return err
 		}
-		WriteJSON(w, http.StatusOK, p)
+		WriteJSON(w, http.StatusOK, analyticsReply{Payload: p, RegionSource: d.Shoppers.RegionSource()})
 		return nil
 	}
 }

@@ -152,6 +152,11 @@ func TestAnalyticsAPIAndPlanGating(t *testing.T) {
 	require.Nil(t, pl.KPIs.EngagementUplift, "under 100 shoppers: a dash")
 	require.Equal(t, int64(1), pl.Charts.ProgressLadder.Steps[3].Value)
 	require.Contains(t, rec.Body.String(), `"topRegions":[`)
+	require.Contains(t, rec.Body.String(), `"regionSource":"time-zone"`, "no country header configured")
+	b.c.CountryHeader = "CF-IPCountry"
+	rec, _ = get(owner, "/api/analytics?range=30d")
+	require.Contains(t, rec.Body.String(), `"regionSource":"proxy-header"`)
+	b.c.CountryHeader = ""
 
 	rec, rep = get(owner, "/api/analytics?device=mobile")
 	require.Equal(t, 200, rec.Code)

@@ -34,6 +34,18 @@ func (a pagesPubs) CountView(ctx context.Context, pub analytics.Publication, slu
 	return a.p.CountView(ctx, publish.PublicationRef{PublicationID: pub.ID, OwnerID: pub.OwnerID, SubjectID: pub.ProductID}, slug, addr, viewer)
 }
 
+// ShopperPages makes the public pages with their buy-link redirect and email
+// gate reporting to shopper analytics, and points the collector at those
+// pages for slug lookups and counted views. cmd/api wires them here so a test
+// can prove the wiring (each needs the other, hence one place).
+func ShopperPages(pc publish.PagesConfig, c *analytics.Collector) *publish.Pages {
+	pc.OnBuyClick = c.BuyClickHook()
+	pc.OnLead = c.Lead
+	pages := publish.NewPages(pc)
+	c.Pubs = PublicationsOf(pages)
+	return pages
+}
+
 // mountBeacons adds POST /t, the public viewer's beacon endpoint (README,
 // "Beacon protocol"). Its answers are bare statuses, never the JSON envelope:
 // navigator.sendBeacon ignores the response.

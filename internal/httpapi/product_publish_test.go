@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/analytics"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/eventstore"
@@ -36,7 +37,7 @@ type productPubStack struct {
 	creationStack
 }
 
-func newProductPubStack(t *testing.T) productPubStack {
+func newProductPubStack(t *testing.T, shoppers ...*analytics.Collector) productPubStack {
 	t.Helper()
 	env := jobtest.New(t, creationBase)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -46,10 +47,14 @@ func newProductPubStack(t *testing.T) productPubStack {
 	pubs := publish.NewService(env.DB.Pool, store, publish.SubscriptionPlans{Subscriptions: env.Subs, DB: env.DB.Pool}, creationBase)
 	meter := publish.NewMeter(env.DB.Pool, env.Subs, store, log, publish.MeterConfig{})
 	t.Cleanup(func() { _ = meter.Close(context.Background()) })
-	pages := publish.NewPages(publish.PagesConfig{DB: env.DB.Pool, Store: store, Bucket: env.Blobs.Bucket, Meter: meter,
+	pc := publish.PagesConfig{DB: env.DB.Pool, Store: store, Bucket: env.Blobs.Bucket, Meter: meter,
 		BaseURL: creationBase, CacheTTL: time.Nanosecond, Log: log,
 		Assets:        publish.Assets{Script: "/assets/viewer-test.js"},
-		ProductAssets: publish.Assets{Script: "/assets/product-test.js"}})
+		ProductAssets: publish.Assets{Script: "/assets/product-test.js"}}
+	pages := publish.NewPages(pc)
+	if len(shoppers) > 0 { // shopper analytics bound as cmd/api binds it
+		pages = ShopperPages(pc, shoppers[0])
+	}
 	tokens := auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), env.BaseURL)
 	h := NewRouter(Deps{Logger: log, DB: env.DB.Pool, Tokens: tokens, MaxBodyBytes: 1 << 20, Uploads: env.Uploads, Jobs: env.Jobs,
 		Blobs: env.Blobs, Subscriptions: env.Subs, Catalog: svc, Publications: pubs, PublicPages: pages,

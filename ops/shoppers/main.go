@@ -23,11 +23,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -35,6 +37,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/photo3d/photo3d/internal/analytics"
+	"github.com/photo3d/photo3d/internal/catalog"
 )
 
 func main() {
@@ -94,6 +97,7 @@ func simulate(args []string, out io.Writer) error {
 	zones := fs.String("zones", "Asia/Kolkata,America/New_York,Europe/Berlin", "browser time zones, round robin")
 	sources := fs.String("sources", "instagram,newsletter,", "utm_source values, round robin (empty: direct)")
 	asJSON := fs.Bool("json", false, "print the expected KPIs as JSON")
+	expect := fs.Bool("expect", false, "print JSON {payload, product, stores}: the dashboard payload, the product page tiles and clicks per store (for tests)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -118,6 +122,9 @@ func simulate(args []string, out io.Writer) error {
 		records = append(records, s)
 	}
 	res := analytics.BuildPayload(analytics.Compute(records), analytics.TierPremium)
+	if *expect {
+		return json.NewEncoder(out).Encode(Expected{Payload: res, Product: productTiles(records), Stores: storeClicks(records)})
+	}
 	if *asJSON {
 		return json.NewEncoder(out).Encode(res)
 	}
@@ -126,6 +133,50 @@ func simulate(args []string, out io.Writer) error {
 		fmt.Fprintf(out, "  %-12s %d\n", s.Key, s.Value)
 	}
 	return nil
+}
+
+// Expected is what -expect prints: what the dashboard, the product page's
+// tiles and the store-attributed funnel should show for these shoppers.
+type Expected struct {
+	Payload analytics.Payload        `json:"payload"`
+	Product analytics.ProductSummary `json:"product"`
+	Stores  map[string]int64         `json:"stores"` // store platform → shoppers who clicked it
+}
+
+// productTiles is the product page's summary for shoppers of one product
+// (the same rounding as analytics.Reader.Product).
+func productTiles(records []analytics.Shopper) analytics.ProductSummary {
+	var s analytics.ProductSummary
+	var engaged, hot int64
+	for _, r := range records {
+		if !r.Counted {
+			continue
+		}
+		s.Shoppers++
+		s.Views++
+		if r.Engaged() {
+			engaged++
+		}
+		if len(r.Hotspots) > 0 {
+			hot++
+		}
+		s.Clicks += int64(r.Clicks)
+	}
+	if s.Shoppers > 0 {
+		s.Engagement = math.Round(float64(engaged)/float64(s.Shoppers)*100*10) / 10
+		s.HotspotCTR = math.Round(float64(hot)/float64(s.Shoppers)*100*10) / 10
+	}
+	return s
+}
+
+func storeClicks(records []analytics.Shopper) map[string]int64 {
+	m := map[string]int64{}
+	for _, r := range records {
+		for _, p := range r.Platforms {
+			m[p]++
+		}
+	}
+	return m
 }
 
 // oneShopper plays one shopper and returns what the dashboard should record.
@@ -154,9 +205,18 @@ func oneShopper(c *http.Client, base, slug string, i int, rng *rand.Rand, m Mix)
 	}
 	links := buyLink.FindAllStringSubmatch(body, -1)
 	hotspots := hotspotID.FindAllStringSubmatch(body, -1)
-	variants := variantIDs.FindAllStringSubmatch(body, -1)
+	var variants []string // distinct, the shown one first
+	for _, m := range variantIDs.FindAllStringSubmatch(body, -1) {
+		if !slices.Contains(variants, m[1]) {
+			variants = append(variants, m[1])
+		}
+	}
 
-	now := time.Now().UnixMilli()
+	// The shopper's beacon events carry client times (ms) and the click is
+	// timed by the server when it happens: date the events a little in the
+	// past so that everything this shopper did precedes their click, as in a
+	// browser, however fast loopback answers.
+	now := time.Now().Add(-2 * time.Second).UnixMilli()
 	evs := []map[string]any{{"t": "view", "at": now}}
 	if rng.Float64() < m.Interact {
 		s.Interacted = true
@@ -175,7 +235,7 @@ func oneShopper(c *http.Client, base, slug string, i int, rng *rand.Rand, m Mix)
 		evs = append(evs, map[string]any{"t": "hotspot", "at": now + 3, "hotspot": h})
 	}
 	if len(variants) > 1 && rng.Float64() < m.Variant {
-		v := variants[1+rng.IntN(len(variants)-1)][1]
+		v := variants[1+rng.IntN(len(variants)-1)]
 		s.VariantChanged, s.VariantBeforeClick, s.Variants = true, true, []string{v}
 		evs = append(evs, map[string]any{"t": "variant", "at": now + 4, "variant": v})
 	}
@@ -189,7 +249,7 @@ func oneShopper(c *http.Client, base, slug string, i int, rng *rand.Rand, m Mix)
 	}
 	if len(links) > 0 && rng.Float64() < m.Click {
 		link := links[rng.IntN(len(links))][1]
-		code, _, err := send(c, "GET", base+link+"?vid="+s.Viewer, addr, ua, "")
+		code, store, err := redirect(c, base+link+"?vid="+s.Viewer, addr, ua)
 		if err != nil {
 			return s, err
 		}
@@ -197,6 +257,9 @@ func oneShopper(c *http.Client, base, slug string, i int, rng *rand.Rand, m Mix)
 			return s, fmt.Errorf("buy link %s: status %d", link, code)
 		}
 		s.Clicks = 1
+		if p := catalog.DetectPlatform(store); p != nil {
+			s.Platforms = []string{p.Label}
+		}
 	}
 	if !s.Clicked() {
 		s.ARBeforeClick, s.VariantBeforeClick, s.ZoomBeforeClick, s.HotspotsBeforeClick = false, false, false, nil
@@ -220,6 +283,21 @@ func send(c *http.Client, method, u, addr, ua, body string) (int, string, error)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b), err
+}
+
+// redirect follows nothing: it returns the buy link's status and the store
+// URL it points to (the click's store platform comes from it).
+func redirect(c *http.Client, u, addr, ua string) (int, string, error) {
+	req, _ := http.NewRequest("GET", u, nil)
+	req.Header.Set("User-Agent", ua)
+	req.Header.Set("X-Forwarded-For", addr)
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode, resp.Header.Get("Location"), nil
 }
 
 func get(c *http.Client, u, addr, ua string) (string, error) {

@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
+import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -69,4 +69,42 @@ export async function signUpAndSignIn(page: Page, prefix: string): Promise<strin
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL('**/my-home');
   return token;
+}
+
+/** The API's answer envelope. */
+export interface Envelope<T> {
+  success: boolean;
+  data: T;
+  error?: { code: string; message: string };
+}
+
+/** Calls the API as one user and returns `data`, failing the test on an error answer. */
+export class Api {
+  constructor(
+    private request: APIRequestContext,
+    public token = '',
+  ) {}
+  async call<T>(method: 'get' | 'post' | 'patch' | 'put' | 'delete', url: string, data?: unknown): Promise<T> {
+    const res = await this.request[method](url, { headers: { Authorization: `Bearer ${this.token}` }, data: data as never });
+    const body = (await res.json()) as Envelope<T>;
+    expect(body.success, `${method.toUpperCase()} ${url}: ${JSON.stringify(body.error)}`).toBe(true);
+    return body.data;
+  }
+}
+
+/**
+ * A blueprint built by the real worker from an uploaded photo; resolves with its job id once the
+ * server reports it completed (software reconstruction on a busy machine: generous).
+ */
+export async function blueprintFromPhoto(api: Api, request: APIRequestContext, photo: Buffer, name = 'vase.png'): Promise<string> {
+  const res = await request.post('/api/uploads/content', {
+    headers: { Authorization: `Bearer ${api.token}` },
+    multipart: { file: { name, mimeType: 'image/png', buffer: photo } },
+  });
+  const uploaded = ((await res.json()) as Envelope<{ url?: string; imageURL?: string; publicURL?: string }>).data;
+  const job = await api.call<{ id: string }>('post', '/api/jobs', { imageURL: uploaded.imageURL ?? uploaded.url ?? uploaded.publicURL });
+  await expect
+    .poll(async () => (await api.call<{ status: string }>('get', `/api/jobs/${job.id}`)).status, { timeout: 150_000, intervals: [1000] })
+    .toBe('completed');
+  return job.id;
 }

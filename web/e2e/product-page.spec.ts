@@ -1,6 +1,6 @@
-import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { productPhotoPNG } from './fixtures/product-photo';
-import { apiSignUp, snap, uniqueEmail } from './helpers';
+import { Api, apiSignUp, blueprintFromPhoto, snap, uniqueEmail } from './helpers';
 
 /*
  * A product's public page against the real api + worker. Set-up goes through the API (a blueprint
@@ -13,12 +13,6 @@ import { apiSignUp, snap, uniqueEmail } from './helpers';
 test.setTimeout(300_000);
 const expect = baseExpect.configure({ timeout: 30_000 });
 
-interface Envelope<T> {
-  success: boolean;
-  data: T;
-  error?: { code: string; message: string };
-}
-
 interface PublishJSON {
   publicationId: string;
   slug: string;
@@ -29,19 +23,6 @@ interface PublishJSON {
   requireEmail: boolean;
   allowDeepLinks: boolean;
   locked: boolean;
-}
-
-class Api {
-  constructor(
-    private request: APIRequestContext,
-    public token = '',
-  ) {}
-  async call<T>(method: 'get' | 'post' | 'patch' | 'put' | 'delete', url: string, data?: unknown): Promise<T> {
-    const res = await this.request[method](url, { headers: { Authorization: `Bearer ${this.token}` }, data: data as never });
-    const body = (await res.json()) as Envelope<T>;
-    expect(body.success, `${method.toUpperCase()} ${url}: ${JSON.stringify(body.error)}`).toBe(true);
-    return body.data;
-  }
 }
 
 /** Waits until model-viewer reports the model loaded (software WebGL on a busy machine: generous). */
@@ -65,16 +46,8 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
     });
     api.token = signup.token;
     await api.call('post', '/api/subscription/trial', {});
-    const res = await request.post('/api/uploads/content', {
-      headers: { Authorization: `Bearer ${api.token}` },
-      multipart: { file: { name: 'vase.png', mimeType: 'image/png', buffer: productPhotoPNG(320, 400) } },
-    });
-    const uploaded = ((await res.json()) as Envelope<{ url?: string; imageURL?: string; publicURL?: string }>).data;
-    const job = await api.call<{ id: string }>('post', '/api/jobs', { imageURL: uploaded.imageURL ?? uploaded.url ?? uploaded.publicURL });
-    await expect
-      .poll(async () => (await api.call<{ status: string }>('get', `/api/jobs/${job.id}`)).status, { timeout: 150_000, intervals: [1000] })
-      .toBe('completed');
-    const product = await api.call<{ id: string }>('post', '/api/products', { name: 'Lounge <Chair>', blueprintId: job.id });
+    const blueprintId = await blueprintFromPhoto(api, request, productPhotoPNG(320, 400));
+    const product = await api.call<{ id: string }>('post', '/api/products', { name: 'Lounge <Chair>', blueprintId });
     productId = product.id;
     await api.call('patch', `/api/products/${productId}/variants/v1`, { sku: 'LC-ORIG', price: 99, currency: 'USD' });
     await api.call('post', `/api/products/${productId}/variants`, { name: 'Black', material: 'matte-black', sku: 'LC-BLK', price: 129, currency: 'USD' });

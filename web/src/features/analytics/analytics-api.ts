@@ -7,6 +7,8 @@ export interface Step {
 }
 export interface AnalyticsPayload {
   plan: 'basic' | 'premium';
+  /** Where regions come from: a trusted proxy's country header, or the browser's time zone. */
+  regionSource?: 'proxy-header' | 'time-zone';
   capabilities: { filters: string[]; kpis_primary: string[]; kpis_secondary: string[]; drilldowns: boolean; export: boolean };
   kpis: {
     shoppers: number;

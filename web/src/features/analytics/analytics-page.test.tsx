@@ -1,9 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
 import { freeSubscription } from '../../test/fixtures';
 import { renderRoutes, signIn, stubFetch } from '../../test/render';
-import { DRILLDOWN_TEXT } from './analytics-rules';
+import { DEFINITIONS, DRILLDOWN_TEXT } from './analytics-rules';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -42,9 +42,20 @@ describe('AnalyticsPage', () => {
     expect(screen.getAllByText(DRILLDOWN_TEXT, { exact: false }).length).toBeGreaterThan(0);
     expect(screen.getByRole('link', { name: 'Upgrade to Pro' })).toHaveAttribute('href', '/workspace/subscription');
     expect(screen.queryByRole('button', { name: 'Breakdowns' })).not.toBeInTheDocument();
-    const atc = document.querySelector('[data-step="ATC"] .analytics__bar') as HTMLElement;
-    expect(atc.style.width).toBe('30%');
-    expect(screen.getByText('2.0%')).toBeInTheDocument();
+    // The chart (visx, loaded on first use): bar lengths clamped to 30–100 %, rates with one decimal.
+    expect(await screen.findByRole('img', { name: 'Progress Ladder: shoppers at each step' })).toBeInTheDocument();
+    await waitFor(() => expect(document.querySelector('[data-bar="ATC"] rect')).toHaveAttribute('data-pct', '30.0'));
+    expect(document.querySelector('[data-bar="Viewed"] rect')).toHaveAttribute('data-pct', '100.0');
+    expect(document.querySelector('[data-bar="Interacted"] rect')).toHaveAttribute('data-pct', '70.0');
+    expect(screen.getByText('3 · 2.0%')).toBeInTheDocument();
+    // Its table view: the same numbers, with the definitions in the info tooltips.
+    const ladder = screen.getByRole('region', { name: 'Progress Ladder' });
+    fireEvent.click(within(ladder).getByRole('button', { name: 'Show as table' }));
+    const rows = within(within(ladder).getByRole('table')).getAllByRole('row').map((r) => r.textContent);
+    expect(rows).toContain('ATC ⓘ32.0%');
+    expect(within(ladder).getByRole('img', { name: DEFINITIONS.ATC })).toHaveAttribute('title', 'ATC: clicked a buy link.');
+    expect(within(ladder).queryByRole('img', { name: /Progress Ladder/ })).not.toBeInTheDocument();
+    expect(screen.getByText(/Regions come from the shopper’s browser time zone/)).toBeInTheDocument();
     expect(calls.some((c) => c.url === '/api/analytics?range=30d')).toBe(true);
   });
 
@@ -52,6 +63,7 @@ describe('AnalyticsPage', () => {
     signIn();
     server({
       plan: 'premium',
+      regionSource: 'proxy-header',
       capabilities: { filters: ['dateRange', 'sku', 'device', 'source', 'region'], kpis_primary: [], kpis_secondary: [], drilldowns: true, export: true },
       kpis: {
         shoppers: 80,
@@ -73,5 +85,14 @@ describe('AnalyticsPage', () => {
     const uplift = screen.getByText('Engagement uplift', { selector: '.analytics__kpi-label' }).parentElement as HTMLElement;
     expect(within(uplift).getByText('—')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Export CSV' })).toHaveAttribute('href', '/api/analytics/export.csv?range=7d');
+    // Where regions come from, next to Top Regions and in the region filter's tooltip.
+    const note = 'Regions come from the country header of a trusted proxy/CDN.';
+    expect(screen.getByText(note)).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: `Region of the shopper. ${note}` })).toBeInTheDocument();
+    // Top Regions as a chart, and as a table.
+    expect(await screen.findByRole('img', { name: 'Top Regions: engaged shoppers per 1,000' })).toBeInTheDocument();
+    const snapshot = screen.getByRole('region', { name: 'Snapshot' });
+    fireEvent.click(within(snapshot).getByRole('button', { name: 'Show as table' }));
+    expect(within(snapshot).getByRole('row', { name: /IN 500\.0/ })).toBeInTheDocument();
   });
 });

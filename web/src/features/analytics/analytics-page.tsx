@@ -1,13 +1,29 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useListProductsQuery } from '../products/products-api';
 import { DEFAULT_QUERY } from '../../components/list/list-rules';
-import { exportURL, useGetAnalyticsQuery, useGetBreakdownsQuery, type AnalyticsQuery, type Breakdown } from './analytics-api';
+import { exportURL, useGetAnalyticsQuery, useGetBreakdownsQuery, type AnalyticsPayload, type AnalyticsQuery, type Breakdown } from './analytics-api';
 import './analytics.css';
-import { barWidth, DEFINITIONS, DRILLDOWN_TEXT, featureLabel, isDate, percent, pp, RANGES, rangeFromQuery, secondaryText, type RangeKey } from './analytics-rules';
+import type { BarRow } from './analytics-charts';
+import {
+  barWidth,
+  DEFINITIONS,
+  DRILLDOWN_TEXT,
+  featureLabel,
+  isDate,
+  percent,
+  pp,
+  RANGES,
+  rangeFromQuery,
+  regionSourceText,
+  secondaryText,
+  type RangeKey,
+} from './analytics-rules';
 
-function Info({ k }: { k: string }) {
-  const text = DEFINITIONS[k];
+/** The charting library (visx) loads with the first chart, on this route only. */
+const BarChart = lazy(() => import('./analytics-charts'));
+
+function Info({ k, text = DEFINITIONS[k] }: { k: string; text?: string }) {
   if (!text) return null;
   return (
     <span className="analytics__info" title={text} aria-label={text} role="img">
@@ -47,7 +63,8 @@ export default function AnalyticsPage() {
   const premium = data?.plan === 'premium';
   const [drawer, setDrawer] = useState(false);
   const [snapshot, setSnapshot] = useState<'regions' | 'features'>('regions');
-  const [tableView, setTableView] = useState(false);
+  const [ladderTable, setLadderTable] = useState(false);
+  const [snapshotTable, setSnapshotTable] = useState(false);
   const breakdowns = useGetBreakdownsQuery(query, { skip: !premium || !drawer });
 
   const set = (k: string, v: string) => {
@@ -70,13 +87,14 @@ export default function AnalyticsPage() {
   const steps = data?.charts.progress_ladder.steps ?? [];
   const first = steps[0]?.value ?? 0;
   const shoppers = k?.shoppers ?? 0;
+  const snap = snapshotView(snapshot, data);
 
   return (
     <div className="page analytics">
       <header className="page__header">
         <div>
           <h1 className="page__title">Business Overview</h1>
-          <p className="page__subtitle">What shoppers did with your 3D product pages. Regions come from the shopper’s browser time zone.</p>
+          <p className="page__subtitle">What shoppers did with your 3D product pages.</p>
         </div>
         {premium && (
           <div className="page__actions">
@@ -137,7 +155,8 @@ export default function AnalyticsPage() {
               Source <input value={search.get('source') ?? ''} maxLength={64} placeholder="e.g. instagram.com" onChange={(e) => set('source', e.target.value)} />
             </label>
             <label>
-              Region <input value={search.get('region') ?? ''} maxLength={2} placeholder="e.g. IN" onChange={(e) => set('region', e.target.value.toUpperCase())} />
+              Region <Info k="region" text={`Region of the shopper. ${regionSourceText(data?.regionSource)}`} />{' '}
+              <input value={search.get('region') ?? ''} maxLength={2} placeholder="e.g. IN" onChange={(e) => set('region', e.target.value.toUpperCase())} />
             </label>
           </>
         ) : (
@@ -179,11 +198,9 @@ export default function AnalyticsPage() {
           <section className="analytics__ladder card" aria-labelledby="ladder-title">
             <div className="analytics__section-head">
               <h2 id="ladder-title">Progress Ladder</h2>
-              <button type="button" className="btn btn--link" onClick={() => setTableView((v) => !v)}>
-                {tableView ? 'Show chart' : 'Show as table'}
-              </button>
+              <TableToggle table={ladderTable} onToggle={() => setLadderTable((v) => !v)} />
             </div>
-            {tableView ? (
+            {ladderTable ? (
               <table>
                 <thead>
                   <tr>
@@ -195,7 +212,9 @@ export default function AnalyticsPage() {
                 <tbody>
                   {steps.map((s) => (
                     <tr key={s.key}>
-                      <td>{s.key}</td>
+                      <td>
+                        {s.key} <Info k={s.key} />
+                      </td>
                       <td>{s.value}</td>
                       <td>{percent(s.value, first)}</td>
                     </tr>
@@ -203,18 +222,17 @@ export default function AnalyticsPage() {
                 </tbody>
               </table>
             ) : (
-              <ol className="analytics__steps" aria-label="Funnel">
-                {steps.map((s) => (
-                  <li key={s.key} data-step={s.key}>
-                    <span className="analytics__step-label">
-                      {s.key} <Info k={s.key} />
-                    </span>
-                    <span className="analytics__bar" style={{ width: `${barWidth(s.value, first)}%`, background: s.color }}>
-                      <span className="analytics__step-value">{s.value}</span> <span>{percent(s.value, first)}</span>
-                    </span>
-                  </li>
-                ))}
-              </ol>
+              <Chart
+                title="Progress Ladder: shoppers at each step"
+                rows={steps.map((s) => ({
+                  key: s.key,
+                  label: s.key,
+                  pct: barWidth(s.value, first),
+                  text: `${s.value} · ${percent(s.value, first)}`,
+                  help: DEFINITIONS[s.key],
+                  color: s.color,
+                }))}
+              />
             )}
             {!premium && (
               <p className="analytics__upgrade">
@@ -226,7 +244,7 @@ export default function AnalyticsPage() {
           <section className="analytics__snapshot card" aria-labelledby="snapshot-title">
             <div className="analytics__section-head">
               <h2 id="snapshot-title">Snapshot</h2>
-              <div role="tablist">
+              <div role="tablist" aria-label="Snapshot">
                 <button type="button" role="tab" aria-selected={snapshot === 'regions'} onClick={() => setSnapshot('regions')}>
                   Top Regions
                 </button>
@@ -234,45 +252,36 @@ export default function AnalyticsPage() {
                   Top Features
                 </button>
               </div>
+              {premium && <TableToggle table={snapshotTable} onToggle={() => setSnapshotTable((v) => !v)} />}
             </div>
+            <p className="analytics__region-source" data-region-source={data.regionSource ?? 'time-zone'}>
+              {regionSourceText(data.regionSource)}
+            </p>
             {!premium ? (
               <p>
                 <Lock /> {DRILLDOWN_TEXT}
               </p>
-            ) : snapshot === 'regions' ? (
+            ) : snapshotTable ? (
               <table>
                 <thead>
                   <tr>
-                    <th>Region</th>
-                    <th>Engaged per 1k shoppers</th>
+                    <th>{snap.head[0]}</th>
+                    <th>
+                      {snap.head[1]} <Info k={snap.info} />
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
-                  {data.charts.snapshot.topRegions.map((r) => (
-                    <tr key={r.region}>
-                      <td>{r.region}</td>
-                      <td>{r.engagedPer1k.toFixed(1)}</td>
+                  {snap.rows.map((r) => (
+                    <tr key={r.key}>
+                      <td>{r.label}</td>
+                      <td>{r.text}</td>
                     </tr>
                   ))}
                 </tbody>
               </table>
             ) : (
-              <table>
-                <thead>
-                  <tr>
-                    <th>Feature before the click</th>
-                    <th>Share of clicks</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.charts.snapshot.topFeaturesAdding.map((f) => (
-                    <tr key={f.feature}>
-                      <td>{featureLabel(f.feature)}</td>
-                      <td>{f.share.toFixed(1)}%</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <Chart title={snap.title} rows={snap.rows} />
             )}
           </section>
         </>
@@ -292,6 +301,46 @@ export default function AnalyticsPage() {
         </aside>
       )}
     </div>
+  );
+}
+
+/** The Snapshot tab's chart rows, title and table headings. */
+function snapshotView(tab: 'regions' | 'features', data: AnalyticsPayload | undefined) {
+  if (tab === 'regions') {
+    return {
+      title: 'Top Regions: engaged shoppers per 1,000',
+      head: ['Region', 'Engaged per 1k shoppers'],
+      info: 'topRegions',
+      rows: (data?.charts.snapshot.topRegions ?? []).map(
+        (r): BarRow => ({ key: r.region, label: r.region, pct: r.engagedPer1k / 10, text: r.engagedPer1k.toFixed(1), help: DEFINITIONS.topRegions }),
+      ),
+    };
+  }
+  return {
+    title: 'Top Features: share of clicks preceded by each feature',
+    head: ['Feature before the click', 'Share of clicks'],
+    info: 'topFeaturesAdding',
+    rows: (data?.charts.snapshot.topFeaturesAdding ?? []).map(
+      (f): BarRow => ({ key: f.feature, label: featureLabel(f.feature), pct: f.share, text: `${f.share.toFixed(1)}%`, help: DEFINITIONS.topFeaturesAdding }),
+    ),
+  };
+}
+
+/** "Show as table" / "Show chart": every chart has an accessible table view. */
+function TableToggle({ table, onToggle }: { table: boolean; onToggle: () => void }) {
+  return (
+    <button type="button" className="btn btn--link" onClick={onToggle}>
+      {table ? 'Show chart' : 'Show as table'}
+    </button>
+  );
+}
+
+function Chart({ title, rows }: { title: string; rows: BarRow[] }): ReactNode {
+  if (rows.length === 0) return <p className="muted">No data in this range yet.</p>;
+  return (
+    <Suspense fallback={<p role="status">Loading chart…</p>}>
+      <BarChart title={title} rows={rows} />
+    </Suspense>
   );
 }
 
@@ -317,7 +366,7 @@ const DIM_TITLES: Record<Breakdown['dimension'], string> = {
 function BreakdownTable({ dim, rows }: { dim: Breakdown['dimension']; rows: Breakdown[] }) {
   return (
     <table>
-      <caption>{DIM_TITLES[dim]}</caption>
+      <caption title={dim === 'platform' ? DEFINITIONS.storeFunnel : undefined}>{DIM_TITLES[dim]}</caption>
       <thead>
         <tr>
           <th>{dim === 'platform' ? 'Store' : dim[0].toUpperCase() + dim.slice(1)}</th>

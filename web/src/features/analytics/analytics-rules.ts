@@ -46,22 +46,34 @@ export function pp(v: number): string {
   return `${v > 0 ? '+' : ''}${v.toFixed(1)} pp`;
 }
 
-/** Definitions shown in the info tooltips (the same words as the README). */
+/**
+ * Definitions shown in the info tooltips: the issue's Definitions section word for word (README
+ * "Definitions" has the same text). The ladder's Viewed step is the Shoppers count.
+ */
 export const DEFINITIONS: Record<string, string> = {
-  shoppers: 'Distinct shoppers (browsers) with a counted view in the range.',
-  engaged: 'Shoppers who interacted and kept the 3D view visible for at least 10 s, or opened a hotspot, or changed variant.',
-  opportunities: 'Engaged shoppers who did not click a buy link.',
-  adds_from_3d: 'Buy-link clicks by shoppers who interacted with the 3D view.',
-  engagement_uplift: 'Click rate of engaged shoppers minus that of non-engaged shoppers, in percentage points.',
-  adds_per_engaged: 'Buy-link clicks by engaged shoppers per engaged shopper.',
-  best_variant_uplift: 'The variant whose viewers click most compared with its product’s average (reliable when both groups have at least 100 shoppers).',
-  geo_opportunity_index: 'Among regions clicking less than average, the one with the most engaged shoppers per 1,000.',
-  Viewed: 'Shoppers with a counted view.',
-  Interacted: 'Shoppers who turned or zoomed the model.',
-  Engaged: 'Interacted and ≥ 10 s visible, or opened a hotspot, or changed variant.',
-  'High-Intent': 'Launched AR, or changed variant and opened a hotspot.',
-  ATC: 'Clicked a buy link.',
+  shoppers: 'Shoppers: distinct viewer ids with a counted view in range.',
+  engaged: 'Engaged: interacted and ≥ 10 s visible, or opened a hotspot, or changed variant.',
+  opportunities: 'opportunities: engaged shoppers without a click.',
+  adds_from_3d: 'adds_from_3d: buy-link clicks by shoppers who interacted.',
+  engagement_uplift: 'engagement_uplift: click rate of engaged minus non-engaged shoppers (pp).',
+  adds_per_engaged: 'adds_per_engaged: clicks per engaged shopper.',
+  best_variant_uplift: 'best_variant_uplift: the variant whose viewers click most vs the product average (option, pp, reliable = both groups ≥ 100 shoppers).',
+  geo_opportunity_index: 'geo_opportunity_index: the region with the highest engaged-per-1k among those below the average click rate (region, value).',
+  Viewed: 'Shoppers: distinct viewer ids with a counted view in range.',
+  Interacted: 'Interacted: shoppers with a first interaction.',
+  Engaged: 'Engaged: interacted and ≥ 10 s visible, or opened a hotspot, or changed variant.',
+  'High-Intent': 'High-Intent: launched AR, or changed variant and opened a hotspot.',
+  ATC: 'ATC: clicked a buy link.',
+  topRegions: 'Snapshot: topRegions (engagedPer1k).',
+  topFeaturesAdding: 'Snapshot: topFeaturesAdding (share of clicks preceded by AR, each hotspot, variant change, zoom).',
+  storeFunnel: 'Store-attributed funnel: view → interacted → AR → click, per store platform (Amazon vs Etsy vs Shopify…), in the Breakdowns drawer.',
 };
+
+/** Where the payload says regions come from (regionSource), as the page states it. */
+export function regionSourceText(source: string | undefined): string {
+  if (source === 'proxy-header') return 'Regions come from the country header of a trusted proxy/CDN.';
+  return 'Regions come from the shopper’s browser time zone, mapped to a country with the IANA zone table (tzdata).';
+}
 
 /** Feature keys of topFeaturesAdding as people read them. */
 export function featureLabel(f: string): string {
