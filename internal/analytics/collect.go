@@ -120,12 +120,20 @@ func (c *Collector) Collect(r *http.Request, b Batch) error {
 	}
 	rows := make([]Row, 0, len(b.Events))
 	counted := false
+	// Nothing happened after we received it: a browser whose clock runs
+	// ahead (Validate allows MaxClockAhead) would otherwise date its AR or
+	// hotspot after the buy click the server timed itself, and the feature
+	// would not count as "preceding the click".
+	received := c.now().UTC()
 	for _, e := range b.Events {
 		if dnt && e.T != KindView {
 			continue
 		}
 		row := base
 		row.At = time.UnixMilli(e.At).UTC()
+		if row.At.After(received) {
+			row.At = received
+		}
 		row.Kind, row.Ms, row.Hotspot, row.Variant, row.Mode = e.T, int32(e.Ms), e.Hotspot, e.Variant, e.Mode
 		if e.T == KindView {
 			row.Counted = c.Pubs.CountView(r.Context(), pub, b.Slug, ClientAddr(r), b.Viewer)

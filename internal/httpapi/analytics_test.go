@@ -226,3 +226,23 @@ func TestBuyClickHookRecordsClicks(t *testing.T) {
 	require.NoError(t, b.DB.Pool.QueryRow(b.Ctx, `SELECT viewer FROM shopper_events WHERE kind = 'lead'`).Scan(&viewer))
 	require.Equal(t, "anonymous", viewer, "an invalid id is not stored as given")
 }
+
+// A browser whose clock runs ahead cannot date its events after the moment
+// the server received them: an AR launch stored "after" the buy click the
+// server timed itself would not count as a feature preceding the click.
+func TestBeaconTimesAreCappedAtReceipt(t *testing.T) {
+	t.Parallel()
+	b := anaSetup(t)
+	owner := b.Owner(t, "pro")
+	p := b.Publish(t, owner, b.Blueprint(t, owner, "Clock"))
+	ahead := time.Now().Add(3 * time.Minute).UnixMilli() // within the allowed skew
+	before := time.Now()
+	require.Equal(t, http.StatusNoContent, b.post(t, batch(p.Slug, "viewer-fast-clock-0001", "", evt("view"),
+		fmt.Sprintf(`{"t":"ar","at":%d,"mode":"webxr"}`, ahead)), "192.0.2.40", browserUA))
+	after := time.Now()
+	require.Equal(t, 2, b.stored(t))
+	var at time.Time
+	require.NoError(t, b.DB.Pool.QueryRow(b.Ctx, `SELECT at FROM shopper_events WHERE kind = 'ar'`).Scan(&at))
+	require.False(t, at.Before(before.Truncate(time.Millisecond)), "stored at %s", at)
+	require.False(t, at.After(after), "stored at %s, after the server received it (%s)", at, after)
+}
