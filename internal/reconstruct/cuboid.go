@@ -91,6 +91,9 @@ type maskSampler struct {
 	in     []bool
 	bb     image.Rectangle
 	inside int
+	// rowIn[j*(g+1)+i] counts the mask samples of row j left of column i, so
+	// score counts a row's overlap with the hull's span in O(1).
+	rowIn []int32
 }
 
 func newMaskSampler(seg *segmentation, g int) maskSampler {
@@ -105,11 +108,28 @@ func newMaskSampler(seg *segmentation, g int) maskSampler {
 			}
 		}
 	}
+	ms.rowIn = make([]int32, g*(g+1))
+	for j := range g {
+		row := ms.rowIn[j*(g+1):]
+		for i := range g {
+			row[i+1] = row[i]
+			if ms.in[j*g+i] {
+				row[i+1]++
+			}
+		}
+	}
 	return ms
 }
 
 // score places the hull in the mask's bounding box (uniform scale from the height)
 // and returns the IoU on the sample grid, with the hull's placement.
+//
+// The hull is convex, so each grid row meets it in one run of columns: score
+// finds that run from the hull's edges (checking the run's ends with the exact
+// per-sample test, so the count equals testing every sample) and counts the
+// mask inside it with the row's prefix sums. The box fit calls score thousands
+// of times; testing every sample against every edge was most of a box's
+// reconstruction time.
 func (ms maskSampler) score(hull [][2]float64) (iou, scale, x0, y0 float64) {
 	lo, hi := hullBounds(hull)
 	scale = float64(ms.bb.Dy()) / (hi[1] - lo[1])
@@ -117,30 +137,71 @@ func (ms maskSampler) score(hull [][2]float64) (iou, scale, x0, y0 float64) {
 	x0 = float64(ms.bb.Min.X+ms.bb.Max.X)/2 - scale*(lo[0]+hi[0])/2
 	y0 = float64(ms.bb.Min.Y) + scale*hi[1]
 	g := float64(ms.g)
-	inter, union := 0, 0
 	n := len(hull)
+	colX := func(i int) float64 {
+		px := float64(ms.bb.Min.X) + (float64(i)+0.5)*float64(ms.bb.Dx())/g
+		return (px - x0) / scale
+	}
+	inside := func(X, up float64) bool {
+		for k := range n {
+			a, b := hull[k], hull[(k+1)%n]
+			if (b[0]-a[0])*(up-a[1])-(b[1]-a[1])*(X-a[0]) < 0 {
+				return false
+			}
+		}
+		return true
+	}
+	// Column of X: colX inverted (columns are evenly spaced).
+	colOf := func(X float64) float64 {
+		px := X*scale + x0
+		return (px-float64(ms.bb.Min.X))*g/float64(ms.bb.Dx()) - 0.5
+	}
+	inter, union := 0, 0
 	for j := range ms.g {
 		py := float64(ms.bb.Min.Y) + (float64(j)+0.5)*float64(ms.bb.Dy())/g
 		up := (y0 - py) / scale
-		for i := range ms.g {
-			px := float64(ms.bb.Min.X) + (float64(i)+0.5)*float64(ms.bb.Dx())/g
-			X := (px - x0) / scale
-			in := true
-			for k := range n {
-				a, b := hull[k], hull[(k+1)%n]
-				if (b[0]-a[0])*(up-a[1])-(b[1]-a[1])*(X-a[0]) < 0 {
-					in = false
-					break
-				}
-			}
-			m := ms.in[j*ms.g+i]
-			if in && m {
-				inter++
-			}
-			if in || m {
-				union++
+		rowMask := int(ms.rowIn[j*(ms.g+1)+ms.g])
+		// The row's span of the hull: the intersection of every edge's half-plane.
+		xl, xr := math.Inf(-1), math.Inf(1)
+		empty := false
+		for k := range n {
+			a, b := hull[k], hull[(k+1)%n]
+			dx, dy := b[0]-a[0], b[1]-a[1]
+			rhs := dx * (up - a[1]) // inside: dy·(X − a0) ≤ rhs
+			switch {
+			case dy > 0:
+				xr = min(xr, a[0]+rhs/dy)
+			case dy < 0:
+				xl = max(xl, a[0]+rhs/dy)
+			case rhs < 0:
+				empty = true
 			}
 		}
+		i0, i1 := 0, -1 // columns i0..i1 are inside
+		if !empty && xl <= xr {
+			i0 = max(0, int(math.Ceil(colOf(xl))))
+			i1 = min(ms.g-1, int(math.Floor(colOf(xr))))
+			// Settle the ends with the exact test the span was derived from.
+			for i0 <= i1 && !inside(colX(i0), up) {
+				i0++
+			}
+			for i0 > 0 && inside(colX(i0-1), up) {
+				i0--
+			}
+			for i1 >= i0 && !inside(colX(i1), up) {
+				i1--
+			}
+			for i1 < ms.g-1 && i1 >= i0 && inside(colX(i1+1), up) {
+				i1++
+			}
+		}
+		in := 0
+		if i1 >= i0 {
+			row := ms.rowIn[j*(ms.g+1):]
+			in = int(row[i1+1] - row[i0])
+			inter += in
+		}
+		union += max(0, i1-i0+1) + rowMask - in
 	}
 	return float64(inter) / float64(max(1, union)), scale, x0, y0
 }

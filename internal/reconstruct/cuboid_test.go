@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -28,4 +29,66 @@ func TestBoxesSeenFromAboveBecomeCuboids(t *testing.T) {
 		require.GreaterOrEqual(t, sc.IoU, 0.9, "%s: silhouette IoU of the box", s.name)
 		t.Logf("%s: IoU %.3f F@5%% %.3f", s.name, sc.IoU, sc.F5)
 	}
+}
+
+// bruteScore is the per-sample definition of maskSampler.score: every grid
+// sample tested against every hull edge.
+func bruteScore(ms maskSampler, hull [][2]float64) float64 {
+	lo, hi := hullBounds(hull)
+	scale := float64(ms.bb.Dy()) / (hi[1] - lo[1])
+	x0 := float64(ms.bb.Min.X+ms.bb.Max.X)/2 - scale*(lo[0]+hi[0])/2
+	y0 := float64(ms.bb.Min.Y) + scale*hi[1]
+	g := float64(ms.g)
+	inter, union := 0, 0
+	for j := range ms.g {
+		up := (y0 - (float64(ms.bb.Min.Y) + (float64(j)+0.5)*float64(ms.bb.Dy())/g)) / scale
+		for i := range ms.g {
+			X := (float64(ms.bb.Min.X) + (float64(i)+0.5)*float64(ms.bb.Dx())/g - x0) / scale
+			in := true
+			for k := range hull {
+				a, b := hull[k], hull[(k+1)%len(hull)]
+				if (b[0]-a[0])*(up-a[1])-(b[1]-a[1])*(X-a[0]) < 0 {
+					in = false
+					break
+				}
+			}
+			m := ms.in[j*ms.g+i]
+			if in && m {
+				inter++
+			}
+			if in || m {
+				union++
+			}
+		}
+	}
+	return float64(inter) / float64(max(1, union))
+}
+
+// The row-span score counts exactly what testing every sample counts, over the
+// box fit's whole coarse grid of readings (and a fine grid) on a real box photo.
+func TestMaskSamplerScoreEqualsPerSampleTest(t *testing.T) {
+	s := makeScene("box", 1, 384, 512)
+	p, err := decodePhoto(context.Background(), s.photo(rand.New(rand.NewPCG(1, 5))), DefaultWorkingSize)
+	require.NoError(t, err)
+	seg, err := segment(context.Background(), p)
+	require.NoError(t, err)
+	f := phoneFocal35 / 43.27 * math.Hypot(float64(seg.w), float64(seg.h))
+	checked := 0
+	for _, g := range []int{40, 96} {
+		ms := newMaskSampler(seg, g)
+		for yaw := 0.0; yaw < 90; yaw += 6 {
+			for elev := -8.0; elev <= 40; elev += 4 {
+				for _, rho := range []float64{0.25, 0.7, 1, 2.5, 4} {
+					for _, dist := range []float64{1.5, 3, 8} {
+						c := cuboidFit{yaw: yaw * math.Pi / 180, elev: elev * math.Pi / 180, f: f, wr: 0.8, dr: 0.8 * rho, dist: dist}
+						hull := c.hull()
+						got, _, _, _ := ms.score(hull)
+						require.Equal(t, bruteScore(ms, hull), got, "g=%d yaw=%v elev=%v rho=%v dist=%v", g, yaw, elev, rho, dist)
+						checked++
+					}
+				}
+			}
+		}
+	}
+	require.Greater(t, checked, 5000)
 }
