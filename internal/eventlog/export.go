@@ -52,9 +52,6 @@ type Options struct {
 	Types       []string // event types, e.g. job.completed.v1; empty: all
 	Limit       int64    // 0: no limit
 	Format      Format   // "" is NDJSON
-	// SliceEvents is about how many events one parallel read takes (scan.go);
-	// 0: 32768. Tests set it small to cut a little log into many slices.
-	SliceEvents int64
 }
 
 // Format is the export's file format.

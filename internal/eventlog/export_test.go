@@ -74,9 +74,6 @@ func (b bundle) exportN(t *testing.T, o eventlog.Options, want int) ([]exported,
 
 func (b bundle) export(t *testing.T, o eventlog.Options) ([]exported, eventlog.Result) {
 	t.Helper()
-	if o.SliceEvents == 0 {
-		o.SliceEvents = 3 // many parallel slices even over a short log
-	}
 	var buf bytes.Buffer
 	res, err := eventlog.Export(b.ctx, b.db.Pool, &buf, o)
 	require.NoError(t, err)

@@ -87,7 +87,7 @@ func TestExportParquetHoldsEveryEventOnceWithItsFields(t *testing.T) {
 	for {
 		buf.Reset()
 		var err error
-		res, err = eventlog.Export(b.ctx, b.db.Pool, &buf, eventlog.Options{Format: eventlog.Parquet, SliceEvents: 97}) // ~30 slices read in parallel
+		res, err = eventlog.Export(b.ctx, b.db.Pool, &buf, eventlog.Options{Format: eventlog.Parquet})
 		require.NoError(t, err)
 		if res.Events == int64(len(want)) || time.Now().After(deadline) {
 			break
@@ -141,7 +141,7 @@ func TestExportNDJSONIsWhatEncodingJSONWrites(t *testing.T) {
 	want := b.fill(t)
 	out, _ := b.exportN(t, eventlog.Options{Format: eventlog.NDJSON}, len(want))
 	var buf bytes.Buffer
-	_, err := eventlog.Export(b.ctx, b.db.Pool, &buf, eventlog.Options{SliceEvents: 7})
+	_, err := eventlog.Export(b.ctx, b.db.Pool, &buf, eventlog.Options{})
 	require.NoError(t, err)
 	sc := bufio.NewScanner(&buf)
 	sc.Buffer(nil, 1<<20)
