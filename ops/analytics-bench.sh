@@ -22,13 +22,7 @@ need_go
 EVENTS=${EVENTS:-10000000}
 RUNS=${RUNS:-40}
 EXACT_BELOW=${EXACT_BELOW:-0}
-TMP=$(mktemp -d)
-cleanup() {
-  if [ -n "${KEEP:-}" ]; then say "cluster kept: $DATABASE_URL (stop: ops/postgres.sh stop $TMP/pg)"; return; fi
-  ops/postgres.sh stop "$TMP/pg" >/dev/null 2>&1 || true
-  rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
+bench_workdir  # $TMP; its throwaway cluster $TMP/pg goes on exit unless KEEP=1
 mkdir -p artifacts
 OUT=artifacts/analytics-bench.txt
 : >"$OUT"

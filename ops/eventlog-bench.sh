@@ -23,13 +23,7 @@ cd "$(dirname "$0")/.."
 need_go
 EVENTS=${EVENTS:-1000000}
 REPLAY=${REPLAY-notifications workspace_items accounts subscriptions catalogue publications}
-TMP=$(mktemp -d)
-cleanup() {
-  if [ -n "${KEEP:-}" ]; then say "cluster kept: $DATABASE_URL (stop: ops/postgres.sh stop $TMP/pg)"; return; fi
-  ops/postgres.sh stop "$TMP/pg" >/dev/null 2>&1 || true
-  rm -rf "$TMP"
-}
-trap cleanup EXIT INT TERM
+bench_workdir  # $TMP; its throwaway cluster $TMP/pg goes on exit unless KEEP=1
 mkdir -p artifacts
 OUT=artifacts/eventlog-bench.txt
 : >"$OUT"

@@ -87,3 +87,16 @@ need_jq() {
   fi
   die "jq is needed by the API quick-start test: install it (sudo apt-get install -y jq)."
 }
+
+# bench_workdir: a temporary folder ($TMP) for a benchmark's throwaway
+# Postgres ($TMP/pg): both are removed when the script ends, unless KEEP is
+# set, which leaves the cluster running and prints its DATABASE_URL.
+bench_workdir() {
+  TMP=$(mktemp -d)
+  trap bench_cleanup EXIT INT TERM
+}
+bench_cleanup() {
+  if [ -n "${KEEP:-}" ]; then say "cluster kept: $DATABASE_URL (stop: ops/postgres.sh stop $TMP/pg)"; return; fi
+  ops/postgres.sh stop "$TMP/pg" >/dev/null 2>&1 || true
+  rm -rf "$TMP"
+}
