@@ -130,7 +130,11 @@ func (b bundle) register(t *testing.T, user, url string) webhook.Created {
 // "pending" (or the test's patience ends).
 func (b bundle) waitDelivery(t *testing.T, user, endpoint, id string) webhook.Delivery {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	// A bound on waiting, not a timing assertion: a retry lies in River's
+	// "retryable" state until the elected leader's scheduler makes it
+	// available, which on a machine loaded by the whole suite has taken
+	// longer than 30 s.
+	deadline := time.Now().Add(120 * time.Second)
 	for {
 		list, err := b.svc.Deliveries(context.Background(), user, endpoint, 100)
 		require.NoError(t, err)
@@ -139,7 +143,19 @@ func (b bundle) waitDelivery(t *testing.T, user, endpoint, id string) webhook.De
 				return d
 			}
 		}
-		require.True(t, time.Now().Before(deadline), "delivery %s still pending: %+v", id, list)
+		if !time.Now().Before(deadline) {
+			var jobs []string
+			rows, err := b.db.Pool.Query(context.Background(), `SELECT state || ' attempt ' || attempt || ' scheduled ' || scheduled_at::text FROM river_job WHERE args->>'delivery_id' = $1 OR args::text LIKE '%' || $1 || '%'`, id)
+			if err == nil {
+				for rows.Next() {
+					var j string
+					_ = rows.Scan(&j)
+					jobs = append(jobs, j)
+				}
+				rows.Close()
+			}
+			t.Fatalf("delivery %s still pending: %+v; its River jobs: %v", id, list, jobs)
+		}
 		time.Sleep(20 * time.Millisecond)
 	}
 }
