@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/events"
@@ -130,10 +131,10 @@ func (b bundle) register(t *testing.T, user, url string) webhook.Created {
 // "pending" (or the test's patience ends).
 func (b bundle) waitDelivery(t *testing.T, user, endpoint, id string) webhook.Delivery {
 	t.Helper()
-	// A bound on waiting, not a timing assertion: a retry lies in River's
-	// "retryable" state until the elected leader's scheduler makes it
-	// available, which on a machine loaded by the whole suite has taken
-	// longer than 30 s.
+	// A bound on waiting, not a timing assertion. (Retries under River's
+	// scheduler interval go straight back to "available"; a delivery that
+	// once stayed pending past 30 s here was River's fallback policy taking
+	// over from a retry time already past: see TestNextRetryIsNeverInThePast.)
 	deadline := time.Now().Add(120 * time.Second)
 	for {
 		list, err := b.svc.Deliveries(context.Background(), user, endpoint, 100)
@@ -221,6 +222,35 @@ func TestDeliveryGivesUpAfterTheRetryWindow(t *testing.T) {
 	// Stopped for good: no attempt after the give-up.
 	time.Sleep(300 * time.Millisecond)
 	require.Len(t, rcv.requests(), d.Attempts)
+}
+
+// River refuses a retry time before its own clock reading and falls back to
+// its default policy (attempt⁴ s: 625 s at the fifth attempt). The last
+// retry is placed at the window's end, which can pass between Work recording
+// it and River asking; NextRetry must then answer "now", not the past.
+func TestNextRetryIsNeverInThePast(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	user := uuid.NewString()
+	ep := b.register(t, user, "http://127.0.0.1:9/hooks")
+	queued, err := b.svc.Test(context.Background(), user, ep.ID)
+	require.NoError(t, err)
+	w := &webhook.DeliverWorker{DB: b.db.Pool}
+	job := &river.Job[webhook.DeliverArgs]{JobRow: &rivertype.JobRow{Attempt: 5}, Args: webhook.DeliverArgs{DeliveryID: queued.ID}}
+	setNext := func(at time.Time) {
+		_, err := b.db.Pool.Exec(context.Background(), `UPDATE webhook_deliveries SET next_retry_at = $2 WHERE id = $1`, queued.ID, at)
+		require.NoError(t, err)
+	}
+
+	future := time.Now().Add(time.Hour).Truncate(time.Microsecond)
+	setNext(future)
+	require.True(t, w.NextRetry(job).Equal(future), "a future retry time is the one in the delivery log")
+
+	setNext(time.Now().Add(-50 * time.Millisecond))
+	before := time.Now()
+	got := w.NextRetry(job)
+	require.False(t, got.Before(before), "retry time %s lies before the call at %s", got, before)
+	require.Less(t, got.Sub(before), 5*time.Second, "a past retry time is due now, not after a backoff")
 }
 
 func TestDeliverySurvivesAWorkerRestartAndCompletesOnce(t *testing.T) {

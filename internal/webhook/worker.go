@@ -77,13 +77,23 @@ func (w *DeliverWorker) window() time.Duration {
 
 // NextRetry implements river.Worker: the time Work wrote into the delivery
 // log as next_retry_at, so what the merchant reads is what River does.
+//
+// A time already past is returned as now: River treats a retry time before
+// its own clock reading as invalid and falls back to its default policy
+// (attempt⁴ seconds: over ten minutes at the fifth attempt, days later on),
+// and the last retry, placed at the window's end, can be only milliseconds
+// ahead when Work records it.
 func (w *DeliverWorker) NextRetry(job *river.Job[DeliverArgs]) time.Time {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	var next *time.Time
 	err := w.DB.QueryRow(ctx, `SELECT next_retry_at FROM webhook_deliveries WHERE id = $1`, job.Args.DeliveryID).Scan(&next)
+	now := w.now()
 	if err != nil || next == nil {
-		return w.now().Add(w.backoff(job.Attempt))
+		return now.Add(w.backoff(job.Attempt))
+	}
+	if next.Before(now) {
+		return now
 	}
 	return *next
 }
