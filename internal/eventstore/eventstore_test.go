@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/events"
@@ -359,15 +358,8 @@ func BenchmarkAppend(b *testing.B) {
 			// A pool of 32 connections, as the api's (30) roughly: the test
 			// pool's default, max(4, GOMAXPROCS), would let only 4 of the
 			// 32 writers commit at a time.
-			cfg := bu.db.Pool.Config()
-			cfg.MaxConns = 32
-			pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(pool.Close)
 			db := *bu.db
-			db.Pool = pool
+			db.Pool = bu.db.PoolOf(b, 32)
 			bu.db = &db
 			ctx := context.Background()
 			var next atomic.Int64

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -11,8 +10,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/catalog"
@@ -29,13 +26,7 @@ import (
 //	TEST_DATABASE_URL=… go test -run '^$' -bench CreateCatalogConcurrent -benchtime 3s ./internal/httpapi
 func BenchmarkCreateCatalogConcurrent(b *testing.B) {
 	env := jobtest.New(b, creationBase)
-	cfg := env.DB.Pool.Config()
-	cfg.MaxConns = 32
-	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(pool.Close)
+	pool := env.DB.PoolOf(b, 32)
 	svc := catalog.NewService(pool, env.Store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs})
 	tokens := auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), creationBase)
 	h := NewRouter(Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), DB: pool, Tokens: tokens,
