@@ -148,3 +148,18 @@ func randomHex(n int) string {
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
 }
+
+// PoolOf opens another pool of n connections on this database, closed when t
+// ends: benchmarks of many concurrent writers need more than Pool's default
+// of max(4, GOMAXPROCS), which would let only 4 of them commit at a time.
+func (d *DB) PoolOf(t testing.TB, n int32) *pgxpool.Pool {
+	t.Helper()
+	cfg := d.Pool.Config()
+	cfg.MaxConns = n
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("open a pool of %d: %v", n, err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}

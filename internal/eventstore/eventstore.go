@@ -2,7 +2,8 @@
 // back. It is the write side of Photo3D's event sourcing: every state change is
 // an event appended with optimistic concurrency (UNIQUE(stream_id, version) is
 // the guard), inline projections run in the same transaction, and a NOTIFY
-// wakes the worker's async projections when the transaction commits.
+// wakes the worker's async projections once the transaction has committed
+// (sent right after the COMMIT: see pgdb.AfterCommitter for why not inside).
 package eventstore
 
 import (
@@ -135,7 +136,9 @@ RETURNING position, version, occurred_at, transaction_id::text`
 // Append writes evs to stream in tx, provided the stream is at version
 // expected (0 for a new stream, AnyVersion to skip the check). It returns the
 // stored envelopes. A stale expected version is a *ConflictError; the caller's
-// transaction must then be rolled back.
+// transaction must then be rolled back. In a pgdb.WithTx transaction the
+// NOTIFY that wakes the projections is sent once, right after its COMMIT; in
+// any other transaction it is sent inside it.
 func (s *Store) Append(ctx context.Context, tx pgx.Tx, stream events.Stream, expected int64, evs ...events.Event) ([]Envelope, error) {
 	if len(evs) == 0 {
 		return nil, nil
@@ -267,7 +270,14 @@ func (s *Store) send(ctx context.Context, db BatchSender, req appendRequest, exp
 		// The NOTIFY runs in the pipeline's next (implicit) transaction,
 		// committed at the Sync without waiting for a flush.
 		batch.Queue(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, '')`, NotifyChannel)
+	} else if ac, ok := db.(pgdb.AfterCommitter); ok {
+		// In pgdb.WithTx: NOTIFY once, right after the caller's COMMIT, so
+		// that concurrent appending transactions share flushes (see
+		// pgdb.AfterCommitter).
+		ac.AfterCommit("notify "+NotifyChannel, `SELECT pg_notify($1, '')`, NotifyChannel)
 	} else {
+		// A transaction begun elsewhere has no after-commit hook: NOTIFY
+		// inside it (delivered at its commit, but serialised on the flush).
 		batch.Queue(`SELECT pg_notify($1, '')`, NotifyChannel)
 	}
 	br := db.SendBatch(ctx, batch)

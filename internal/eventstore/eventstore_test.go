@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/events"
@@ -263,6 +262,61 @@ func TestAppendCommittedStoresNotifiesAndFallsBackForInline(t *testing.T) {
 	require.Zero(t, version)
 }
 
+// In pgdb.WithTx the projections' NOTIFY is sent once per transaction, after
+// it commits: none for a rolled-back append, one for a transaction that
+// appends to several streams, and the data is there when it arrives.
+func TestAppendInWithTxNotifiesOnceAfterCommit(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	listen, err := pgx.Connect(ctx, b.db.URL)
+	require.NoError(t, err)
+	defer listen.Close(ctx)
+	_, err = listen.Exec(ctx, "LISTEN "+eventstore.NotifyChannel)
+	require.NoError(t, err)
+	// Notifications arrive in commit order: a marker sent by the listener
+	// itself shows what the appends sent before it.
+	marker := func(payload string) {
+		_, err := listen.Exec(ctx, `SELECT pg_notify($1, $2)`, eventstore.NotifyChannel, payload)
+		require.NoError(t, err)
+	}
+	a, c := events.Stream{Type: "test", ID: "a"}, events.Stream{Type: "test", ID: "c"}
+	twoStreams := func(tx pgx.Tx) error {
+		if _, err := b.store.Append(ctx, tx, a, 0, counted{1}); err != nil {
+			return err
+		}
+		_, err := b.store.Append(ctx, tx, c, 0, counted{2}, counted{3})
+		return err
+	}
+
+	undo := errors.New("undo")
+	require.ErrorIs(t, pgdb.WithTx(ctx, b.db.Pool, func(tx pgx.Tx) error {
+		if err := twoStreams(tx); err != nil {
+			return err
+		}
+		return undo
+	}), undo)
+	marker("after the rollback")
+	require.NoError(t, pgdb.WithTx(ctx, b.db.Pool, twoStreams))
+	marker("after the commit")
+
+	waitCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	var got []string
+	for len(got) < 3 {
+		n, err := listen.WaitForNotification(waitCtx)
+		require.NoError(t, err)
+		got = append(got, n.Payload)
+		if n.Payload == "" {
+			// Woken: the appended events are visible to the listener.
+			var count int
+			require.NoError(t, listen.QueryRow(ctx, `SELECT count(*) FROM events WHERE stream_id IN ('test-a', 'test-c')`).Scan(&count))
+			require.Equal(t, 3, count)
+		}
+	}
+	require.Equal(t, []string{"after the rollback", "", "after the commit"}, got)
+}
+
 // BenchmarkAppend measures single-event appends, each in its own transaction
 // (the API's shape): one writer on one stream, and 32 concurrent writers each
 // on its own stream (what many users acting at once look like). "in-tx" is
@@ -304,15 +358,8 @@ func BenchmarkAppend(b *testing.B) {
 			// A pool of 32 connections, as the api's (30) roughly: the test
 			// pool's default, max(4, GOMAXPROCS), would let only 4 of the
 			// 32 writers commit at a time.
-			cfg := bu.db.Pool.Config()
-			cfg.MaxConns = 32
-			pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(pool.Close)
 			db := *bu.db
-			db.Pool = pool
+			db.Pool = bu.db.PoolOf(b, 32)
 			bu.db = &db
 			ctx := context.Background()
 			var next atomic.Int64
