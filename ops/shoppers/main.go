@@ -458,9 +458,9 @@ func dashboard(args []string, out io.Writer) error {
 
 // timeShapes times every dashboard query shape: the payload for each range
 // (7d, 30d, 90d, a 30-day custom range ending 15 days ago) with no filter,
-// each single filter, two filters and three filters (the exact path), then
-// the Breakdowns drawer, the product page tiles and the dashboard's Top
-// Products. It prints p50 and p95 per shape and whether the answer was
+// each single filter, two filters, the four triples and all four filters,
+// then the Breakdowns drawer and the product page tiles (also with three
+// and four filters) and the dashboard's Top Products. It prints p50 and p95 per shape and whether the answer was
 // approximate. The filter values are the owner's most common ones.
 func timeShapes(ctx context.Context, rd *analytics.Reader, owner string, runs int, exactBelow int64, out io.Writer) error {
 	common := func(col string) (string, error) {
@@ -493,7 +493,11 @@ func timeShapes(ctx context.Context, rd *analytics.Reader, owner string, runs in
 		{"none", nil}, {"sku", [][2]string{{"sku", sku}}}, {"device", [][2]string{{"device", device}}},
 		{"source", [][2]string{{"source", source}}}, {"region", [][2]string{{"region", region}}},
 		{"sku+device", [][2]string{{"sku", sku}, {"device", device}}}, {"source+region", [][2]string{{"source", source}, {"region", region}}},
+		{"sku+device+source", [][2]string{{"sku", sku}, {"device", device}, {"source", source}}},
 		{"sku+device+region", [][2]string{{"sku", sku}, {"device", device}, {"region", region}}},
+		{"sku+source+region", [][2]string{{"sku", sku}, {"source", source}, {"region", region}}},
+		{"device+source+region", [][2]string{{"device", device}, {"source", source}, {"region", region}}},
+		{"all four", [][2]string{{"sku", sku}, {"device", device}, {"source", source}, {"region", region}}},
 	}
 	fmt.Fprintf(out, "owner %s  filters sku=%s device=%s source=%s region=%s  runs %d  exact-below %d\n", owner, sku, device, source, region, runs, exactBelow)
 	fmt.Fprintf(out, "%-34s %10s %9s %9s  %s\n", "shape", "shoppers", "p50 ms", "p95 ms", "approximate")
@@ -550,6 +554,29 @@ func timeShapes(ctx context.Context, rd *analytics.Reader, owner string, runs in
 	}
 	if err := shape("product tiles 30d", func() (int64, bool, error) {
 		p, err := rd.Product(ctx, owner, sku, f30)
+		return p.Shoppers, p.Approximate, err
+	}); err != nil {
+		return err
+	}
+	// The drawer and the tiles with three filters (the product page sets
+	// the sku itself) and with all four.
+	f30three, f30four := f30, f30
+	f30three.Device, f30three.Source, f30three.Region = device, source, region
+	f30four.SKU, f30four.Device, f30four.Source, f30four.Region = sku, device, source, region
+	if err := shape("breakdowns 30d device+source+region", func() (int64, bool, error) {
+		b, a, err := rd.BreakdownsReport(ctx, owner, f30three)
+		return int64(len(b)), a, err
+	}); err != nil {
+		return err
+	}
+	if err := shape("breakdowns 30d all four", func() (int64, bool, error) {
+		b, a, err := rd.BreakdownsReport(ctx, owner, f30four)
+		return int64(len(b)), a, err
+	}); err != nil {
+		return err
+	}
+	if err := shape("product tiles 30d device+source+region", func() (int64, bool, error) {
+		p, err := rd.Product(ctx, owner, sku, f30three)
 		return p.Shoppers, p.Approximate, err
 	}); err != nil {
 		return err
