@@ -19,7 +19,7 @@ import (
 // Day cells (migration 0019) make the dashboard of a large merchant cost one
 // row per day of the range instead of one row per shopper-day: the rollup
 // folds each day's shopper_days rows into one cell per owner and filter
-// (no filter, each single filter value, each pair of filter values), and a
+// (no filter and every combination of filter values seen that day), and a
 // query merges the cells of its days. Additive numbers (shopper-days,
 // clicks) sum exactly; distinct shoppers per funnel step come from
 // HyperLogLog sketches of the viewer ids, whose union over the days is the
