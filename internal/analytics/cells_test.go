@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -213,6 +214,13 @@ func TestDayCellsReplayAndExactForSmallRanges(t *testing.T) {
 	}
 	incremental := dump()
 	require.NotEmpty(t, incremental)
+	var quads int
+	for _, row := range incremental {
+		if strings.Count(row, "&") == 3 {
+			quads++
+		}
+	}
+	require.Positive(t, quads, "the 4-filter cells are rebuilt too")
 	f := analytics.Filters{From: day, To: day.Add(2 * 24 * time.Hour)}
 	sketch := &analytics.Reader{DB: db.Pool, ExactBelow: 1}
 	before, err := sketch.Report(ctx, "owner-1", f, analytics.TierPremium)
