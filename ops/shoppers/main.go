@@ -547,40 +547,30 @@ func timeShapes(ctx context.Context, rd *analytics.Reader, owner string, runs in
 	if err != nil {
 		return err
 	}
-	if err := shape("breakdowns 30d", func() (int64, bool, error) {
-		b, a, err := rd.BreakdownsReport(ctx, owner, f30)
-		return int64(len(b)), a, err
-	}); err != nil {
-		return err
-	}
-	if err := shape("product tiles 30d", func() (int64, bool, error) {
-		p, err := rd.Product(ctx, owner, sku, f30)
-		return p.Shoppers, p.Approximate, err
-	}); err != nil {
-		return err
-	}
-	// The drawer and the tiles with three filters (the product page sets
-	// the sku itself) and with all four.
+	// The drawer and the tiles with no filter, three filters (the product
+	// page sets the sku itself) and all four.
 	f30three, f30four := f30, f30
 	f30three.Device, f30three.Source, f30three.Region = device, source, region
 	f30four.SKU, f30four.Device, f30four.Source, f30four.Region = sku, device, source, region
-	if err := shape("breakdowns 30d device+source+region", func() (int64, bool, error) {
-		b, a, err := rd.BreakdownsReport(ctx, owner, f30three)
-		return int64(len(b)), a, err
-	}); err != nil {
-		return err
-	}
-	if err := shape("breakdowns 30d all four", func() (int64, bool, error) {
-		b, a, err := rd.BreakdownsReport(ctx, owner, f30four)
-		return int64(len(b)), a, err
-	}); err != nil {
-		return err
-	}
-	if err := shape("product tiles 30d device+source+region", func() (int64, bool, error) {
-		p, err := rd.Product(ctx, owner, sku, f30three)
-		return p.Shoppers, p.Approximate, err
-	}); err != nil {
-		return err
+	for _, x := range []struct {
+		name string
+		f    analytics.Filters
+	}{{"", f30}, {" device+source+region", f30three}, {" all four", f30four}} {
+		if err := shape("breakdowns 30d"+x.name, func() (int64, bool, error) {
+			b, a, err := rd.BreakdownsReport(ctx, owner, x.f)
+			return int64(len(b)), a, err
+		}); err != nil {
+			return err
+		}
+		if x.f.SKU != "" {
+			continue // the tiles' own sku filter
+		}
+		if err := shape("product tiles 30d"+x.name, func() (int64, bool, error) {
+			p, err := rd.Product(ctx, owner, sku, x.f)
+			return p.Shoppers, p.Approximate, err
+		}); err != nil {
+			return err
+		}
 	}
 	if err := shape("top products (30d)", func() (int64, bool, error) {
 		top, err := rd.TopProducts(ctx, owner, now, 5)
