@@ -10,3 +10,10 @@ CREATE INDEX shopper_days_sku_device_source ON shopper_days (user_id, product_id
 CREATE INDEX shopper_days_sku_device_region ON shopper_days (user_id, product_id, device, region, day);
 CREATE INDEX shopper_days_sku_source_region ON shopper_days (user_id, product_id, source, region, day);
 CREATE INDEX shopper_days_device_source_region ON shopper_days (user_id, device, source, region, day);
+
+-- Days rolled up before this migration have cells for at most two filters:
+-- the reader answers a 3- or 4-filter query from the cells only when every
+-- day of its range was rolled up with cells for that many filters (else it
+-- counts exactly), so a deployment is never silently short of those days
+-- before `worker replay analytics` has rebuilt them.
+ALTER TABLE shopper_rollup_days ADD COLUMN cell_filters smallint NOT NULL DEFAULT 2;

@@ -497,7 +497,10 @@ func (c *cell) add(s Shopper, h uint64, offered map[string]bool) {
 }
 
 // largeRange says whether the cells of filter key hold ExactBelow or more
-// counted shopper-days over the range (the sketch path answers).
+// counted shopper-days over the range (the sketch path answers). A key with
+// more filters than the cells of some day of the range were built for
+// (shopper_rollup_days.cell_filters: days rolled up before migration 0020
+// have cells for at most two) is never large: those days lack its cells.
 func (r *Reader) largeRange(ctx context.Context, userID, key string, f Filters) (bool, error) {
 	exactBelow := r.ExactBelow
 	switch {
@@ -506,12 +509,21 @@ func (r *Reader) largeRange(ctx context.Context, userID, key string, f Filters) 
 	case exactBelow == 0:
 		exactBelow = ExactBelow
 	}
+	nf := 0
+	for _, v := range filterValues(f) {
+		if v != "" {
+			nf++
+		}
+	}
 	var sd int64
-	if err := r.DB.QueryRow(ctx, `SELECT coalesce(sum(shopper_days), 0) FROM shopper_day_cells
-		WHERE user_id = $1 AND filter = $2 AND day BETWEEN $3 AND $4`, userID, key, f.From, f.To).Scan(&sd); err != nil {
+	var covered bool
+	if err := r.DB.QueryRow(ctx, `SELECT coalesce(sum(shopper_days), 0), NOT EXISTS (SELECT 1 FROM shopper_rollup_days
+			WHERE day BETWEEN $3 AND $4 AND cell_filters < $5)
+		FROM shopper_day_cells WHERE user_id = $1 AND filter = $2 AND day BETWEEN $3 AND $4`,
+		userID, key, f.From, f.To, nf).Scan(&sd, &covered); err != nil {
 		return false, fmt.Errorf("size shopper range: %w", err)
 	}
-	return sd >= exactBelow, nil
+	return covered && sd >= exactBelow, nil
 }
 
 // rangeCell merges userID's cells of the filters' range. ok is false when

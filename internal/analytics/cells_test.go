@@ -235,6 +235,21 @@ func TestDayCellsReplayAndExactForSmallRanges(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, before, after)
 
+	// A day rolled up before the 3- and 4-filter cells existed (migration
+	// 0020) lacks them: such a range is counted exactly, never short of it.
+	three := analytics.Filters{From: f.From, To: f.To, Device: "mobile", Source: "direct", Region: "IN"}
+	p3, err := sketch.Report(ctx, "owner-1", three, analytics.TierPremium)
+	require.NoError(t, err)
+	require.True(t, p3.Approximate, "3 filters: cells of every day")
+	_, err = db.Pool.Exec(ctx, `UPDATE shopper_rollup_days SET cell_filters = 2 WHERE day = $1`, day.Add(24*time.Hour))
+	require.NoError(t, err)
+	p3, err = sketch.Report(ctx, "owner-1", three, analytics.TierPremium)
+	require.NoError(t, err)
+	require.False(t, p3.Approximate, "3 filters over a day with pre-0020 cells: exact")
+	p2, err := sketch.Report(ctx, "owner-1", analytics.Filters{From: f.From, To: f.To, Device: "mobile", Region: "IN"}, analytics.TierPremium)
+	require.NoError(t, err)
+	require.True(t, p2.Approximate, "2 filters: every day has their cells")
+
 	rd := &analytics.Reader{DB: db.Pool}
 	got, err := rd.Report(ctx, "owner-1", f, analytics.TierPremium)
 	require.NoError(t, err)
