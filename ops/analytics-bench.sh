@@ -4,8 +4,9 @@
 # Postgres (fsync off), runs the worker's rollup over every day (shopper_days
 # and the day cells of migration 0019), then times every dashboard query
 # shape RUNS times (default 40) and prints p50/p95 per shape: GET
-# /api/analytics for 7d/30d/90d/custom with no filter, each filter, two and
-# three filters; the Breakdowns drawer; the product page tiles; Top Products.
+# /api/analytics for 7d/30d/90d/custom with no filter, each filter, two
+# filters, the four triples and all four; the Breakdowns drawer and the
+# product page tiles (also with 3 and 4 filters); Top Products.
 # Also prints the generation and rollup times and the table sizes.
 #
 #   ops/analytics-bench.sh                       10M events, 40 runs per shape

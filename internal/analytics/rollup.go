@@ -74,8 +74,9 @@ func Rollup(ctx context.Context, db pgdb.Beginner, day time.Time) (int64, error)
 		if err := tx.QueryRow(ctx, `SELECT count(*) FROM shopper_events WHERE at >= $1 AND at < $2`, day, day.Add(24*time.Hour)).Scan(&raw); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO shopper_rollup_days (day, raw_rows, computed_at) VALUES ($1, $2, now())
-			ON CONFLICT (day) DO UPDATE SET raw_rows = EXCLUDED.raw_rows, computed_at = EXCLUDED.computed_at`, day, raw)
+		_, err = tx.Exec(ctx, `INSERT INTO shopper_rollup_days (day, raw_rows, computed_at, cell_filters) VALUES ($1, $2, now(), $3)
+			ON CONFLICT (day) DO UPDATE SET raw_rows = EXCLUDED.raw_rows, computed_at = EXCLUDED.computed_at,
+				cell_filters = EXCLUDED.cell_filters`, day, raw, MaxCellFilters)
 		return err
 	})
 	if err != nil {

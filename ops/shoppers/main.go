@@ -458,9 +458,9 @@ func dashboard(args []string, out io.Writer) error {
 
 // timeShapes times every dashboard query shape: the payload for each range
 // (7d, 30d, 90d, a 30-day custom range ending 15 days ago) with no filter,
-// each single filter, two filters and three filters (the exact path), then
-// the Breakdowns drawer, the product page tiles and the dashboard's Top
-// Products. It prints p50 and p95 per shape and whether the answer was
+// each single filter, two filters, the four triples and all four filters,
+// then the Breakdowns drawer and the product page tiles (also with three
+// and four filters) and the dashboard's Top Products. It prints p50 and p95 per shape and whether the answer was
 // approximate. The filter values are the owner's most common ones.
 func timeShapes(ctx context.Context, rd *analytics.Reader, owner string, runs int, exactBelow int64, out io.Writer) error {
 	common := func(col string) (string, error) {
@@ -493,16 +493,21 @@ func timeShapes(ctx context.Context, rd *analytics.Reader, owner string, runs in
 		{"none", nil}, {"sku", [][2]string{{"sku", sku}}}, {"device", [][2]string{{"device", device}}},
 		{"source", [][2]string{{"source", source}}}, {"region", [][2]string{{"region", region}}},
 		{"sku+device", [][2]string{{"sku", sku}, {"device", device}}}, {"source+region", [][2]string{{"source", source}, {"region", region}}},
+		{"sku+device+source", [][2]string{{"sku", sku}, {"device", device}, {"source", source}}},
 		{"sku+device+region", [][2]string{{"sku", sku}, {"device", device}, {"region", region}}},
+		{"sku+source+region", [][2]string{{"sku", sku}, {"source", source}, {"region", region}}},
+		{"device+source+region", [][2]string{{"device", device}, {"source", source}, {"region", region}}},
+		{"all four", [][2]string{{"sku", sku}, {"device", device}, {"source", source}, {"region", region}}},
 	}
 	fmt.Fprintf(out, "owner %s  filters sku=%s device=%s source=%s region=%s  runs %d  exact-below %d\n", owner, sku, device, source, region, runs, exactBelow)
 	fmt.Fprintf(out, "%-34s %10s %9s %9s  %s\n", "shape", "shoppers", "p50 ms", "p95 ms", "approximate")
 	var worst time.Duration
+	shapeRuns := runs
 	shape := func(name string, fn func() (int64, bool, error)) error {
 		var lat []time.Duration
 		var n int64
 		var approx bool
-		for range runs {
+		for range shapeRuns {
 			t0 := time.Now()
 			v, a, err := fn()
 			if err != nil {
@@ -542,17 +547,30 @@ func timeShapes(ctx context.Context, rd *analytics.Reader, owner string, runs in
 	if err != nil {
 		return err
 	}
-	if err := shape("breakdowns 30d", func() (int64, bool, error) {
-		b, a, err := rd.BreakdownsReport(ctx, owner, f30)
-		return int64(len(b)), a, err
-	}); err != nil {
-		return err
-	}
-	if err := shape("product tiles 30d", func() (int64, bool, error) {
-		p, err := rd.Product(ctx, owner, sku, f30)
-		return p.Shoppers, p.Approximate, err
-	}); err != nil {
-		return err
+	// The drawer and the tiles with no filter, three filters (the product
+	// page sets the sku itself) and all four.
+	f30three, f30four := f30, f30
+	f30three.Device, f30three.Source, f30three.Region = device, source, region
+	f30four.SKU, f30four.Device, f30four.Source, f30four.Region = sku, device, source, region
+	for _, x := range []struct {
+		name string
+		f    analytics.Filters
+	}{{"", f30}, {" device+source+region", f30three}, {" all four", f30four}} {
+		if err := shape("breakdowns 30d"+x.name, func() (int64, bool, error) {
+			b, a, err := rd.BreakdownsReport(ctx, owner, x.f)
+			return int64(len(b)), a, err
+		}); err != nil {
+			return err
+		}
+		if x.f.SKU != "" {
+			continue // the tiles' own sku filter
+		}
+		if err := shape("product tiles 30d"+x.name, func() (int64, bool, error) {
+			p, err := rd.Product(ctx, owner, sku, x.f)
+			return p.Shoppers, p.Approximate, err
+		}); err != nil {
+			return err
+		}
 	}
 	if err := shape("top products (30d)", func() (int64, bool, error) {
 		top, err := rd.TopProducts(ctx, owner, now, 5)
@@ -561,6 +579,21 @@ func timeShapes(ctx context.Context, rd *analytics.Reader, owner string, runs in
 		return err
 	}
 	fmt.Fprintf(out, "worst p95 %.1f ms\n", ms(worst))
+	// The CSV export (not a dashboard view: it reads shopper_days, one line
+	// per shopper-day) for the record, three runs.
+	shapeRuns = min(runs, 3)
+	for _, r := range []string{"7d"} { // 30d at 10 M events: minutes
+		f, err := analytics.ParseFilters(url.Values{"range": {r}}, analytics.TierPremium, now)
+		if err != nil {
+			return err
+		}
+		if err := shape("csv export "+r+" (rows)", func() (int64, bool, error) {
+			rows, err := rd.ExportRows(ctx, owner, f)
+			return int64(len(rows)), false, err
+		}); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
