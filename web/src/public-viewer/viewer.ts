@@ -5,6 +5,8 @@
  * from the same origin because their Content-Security-Policy allows scripts
  * from 'self' only. Shopper analytics beacons go to this origin only (beacons.ts).
  */
+// First: model-viewer sizes its drawing buffer from the pixel ratio when it is evaluated.
+import './pixel-ratio';
 import '@google/model-viewer';
 import './viewer.css';
 import { startBeacons } from './beacons';
