@@ -123,7 +123,7 @@ CONF
     # PHONE_AB=FILE: also markup variants A/B (ops/sharepage-ab.mjs), one variant a line in FILE.
     if [ -n "${PHONE_AB:-}" ]; then
       mapfile -t variants <"$PHONE_AB"
-      (cd web && node ../ops/sharepage-ab.mjs "$page" "${PHONE_RUNS:-3}" "${variants[@]}") | sed "s|^|$bin ab  |" >&2
+      (cd web && SHOT_TAG="$(basename "$bin")-" node ../ops/sharepage-ab.mjs "$page" "${PHONE_RUNS:-3}" "${variants[@]}") | sed "s|^|$bin ab  |" >&2
     fi
     # TRACE=DIR: also one traced cold load per build (ops/sharepage-trace.mjs), trace files kept in DIR.
     if [ -n "${TRACE:-}" ]; then

@@ -10,14 +10,11 @@
 //
 //   node ops/sharepage-ab.mjs URL RUNS 'base' 'eager:loading="eager" camera-controls=>camera-controls' …
 // A variant is NAME or NAME:FROM=>TO[|FROM=>TO…] (replaced in the page's HTML, all occurrences).
-import { createRequire } from 'node:module';
+import { launchPhoneBrowser, loopbackURL, newPhonePage } from './sharepage-phone.mjs';
 import { readFileSync, readdirSync } from 'node:fs';
 
-const require = createRequire(new URL('../web/package.json', import.meta.url));
-const { chromium } = require('playwright-core');
-
 const [url, runsArg, ...specs] = process.argv.slice(2);
-if (!url || !/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url) || !specs.length) {
+if (!loopbackURL(url) || !specs.length) {
   console.error("usage: node ops/sharepage-ab.mjs http://127.0.0.1:PORT/v/SLUG RUNS 'name[:from=>to|from=>to]' …");
   process.exit(2);
 }
@@ -29,10 +26,7 @@ const variants = specs.map((spec) => {
 });
 
 const tag = 'sharepage-ab-' + Math.random().toString(36).slice(2);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', `--${tag}`],
-});
+const browser = await launchPhoneBrowser([`--${tag}`]);
 
 // CPU time (ms) of this browser's GPU process and of all its renderers.
 function procs() {
@@ -59,26 +53,8 @@ function procs() {
 }
 
 async function once(v) {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    // A variant named dpr2… renders at DPR 2: how much the pixel count weighs, not a change to ship.
-    deviceScaleFactor: v.name.startsWith('dpr2') ? 2 : 3,
-    isMobile: true,
-    hasTouch: true,
-    userAgent:
-      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Mobile Safari/537.36 ' +
-      tag + Math.random().toString(36).slice(2),
-  });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 150,
-    downloadThroughput: (9 * 1000 * 1000) / 8,
-    uploadThroughput: (3 * 1000 * 1000) / 8,
-  });
+  // A variant named dpr2… renders at DPR 2: how much the pixel count weighs, not a change to ship.
+  const { context, page } = await newPhonePage(browser, tag, { deviceScaleFactor: v.name.startsWith('dpr2') ? 2 : 3 });
   // A variant named capN… caps the devicePixelRatio model-viewer sees at N (before its script runs).
   const cap = /^cap([\d.]+)/.exec(v.name);
   if (cap) {
@@ -111,7 +87,8 @@ async function once(v) {
   const load = await page.evaluate(() => Promise.race([window.__modelLoad, new Promise((r) => setTimeout(() => r(-1), 60000))]));
   const after = procs();
   const marks = await page.evaluate(() => window.__marks);
-  if (process.env.SHOT) await page.screenshot({ path: `${process.env.SHOT}/${v.name}.png` });
+  // SHOT=DIR: a screenshot of the page at `load`, to compare variants by eye.
+  if (process.env.SHOT) await page.screenshot({ timeout: 180000, path: `${process.env.SHOT}/${process.env.SHOT_TAG ?? ""}${v.name}-${Date.now() % 100000}.png` });
   await context.close();
   return { load, defined: marks.defined ?? -1, env: marks.env ?? -1, gpu: after.gpu - before.gpu, renderer: after.renderer - before.renderer };
 }

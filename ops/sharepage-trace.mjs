@@ -14,53 +14,28 @@
 //
 //   node ops/sharepage-trace.mjs http://127.0.0.1:8080/v/SLUG [trace.json]
 // (ops/sharebench.sh runs it with TRACE=path against its throwaway stack.)
-import { createRequire } from 'node:module';
+import { launchPhoneBrowser, loopbackURL, newPhonePage } from './sharepage-phone.mjs';
 import { writeFileSync } from 'node:fs';
-
-const require = createRequire(new URL('../web/package.json', import.meta.url));
-const { chromium } = require('playwright-core');
 
 const url = process.argv[2];
 const out = process.argv[3];
-if (!url || !/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url)) {
+if (!loopbackURL(url)) {
   console.error('usage: node ops/sharepage-trace.mjs http://127.0.0.1:PORT/v/SLUG [trace.json]  (loopback only)');
   process.exit(2);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
-});
+const browser = await launchPhoneBrowser();
 // ops/sharepage-load.mjs reuses one browser for its runs, so from the second
 // run on the GPU process is up and its program cache warm; WARM=1 traces such
 // a second load (one untraced load first).
 if (process.env.WARM) {
-  const c = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
-  const p = await c.newPage();
+  const { context: c, page: p } = await newPhonePage(browser, 'sharepage-trace-warm');
   await p.addInitScript(() => document.addEventListener('load', (e) => e.target?.tagName === 'MODEL-VIEWER' && (window.__loaded = true), true));
   await p.goto(url);
   await p.waitForFunction(() => window.__loaded, null, { timeout: 60000 });
   await c.close();
 }
-const context = await browser.newContext({
-  viewport: { width: 390, height: 844 },
-  deviceScaleFactor: 3,
-  isMobile: true,
-  hasTouch: true,
-  userAgent:
-    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Mobile Safari/537.36 sharepage-trace-' +
-    Math.random().toString(36).slice(2),
-});
-const page = await context.newPage();
-const cdp = await context.newCDPSession(page);
-await cdp.send('Network.enable');
-await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-await cdp.send('Network.emulateNetworkConditions', {
-  offline: false,
-  latency: 150,
-  downloadThroughput: (9 * 1000 * 1000) / 8,
-  uploadThroughput: (3 * 1000 * 1000) / 8,
-});
+const { page, cdp } = await newPhonePage(browser, 'sharepage-trace');
 await page.addInitScript(() => {
   window.__marks = {};
   customElements.whenDefined('model-viewer').then(() => (window.__marks.defined = performance.now()));
