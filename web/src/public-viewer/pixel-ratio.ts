@@ -1,9 +1,11 @@
 /**
- * Caps the device pixel ratio the share/embed page's 3D viewer renders at to 2. It must run
- * before @google/model-viewer is evaluated (viewer.ts imports it first), because model-viewer
- * reads window.devicePixelRatio when it creates its renderer and sizes its WebGL drawing buffer
- * (antialiased, preserveDrawingBuffer) to the element's CSS size times that ratio; it has no
- * option of its own for this.
+ * Caps the device pixel ratio the share/embed page's 3D viewer renders at to 2. model-viewer has
+ * no option for this: it sizes its WebGL drawing buffer (antialiased, preserveDrawingBuffer) to
+ * the element's CSS size times window.devicePixelRatio, which it reads again on every frame
+ * (and follows when it changes, as on a zoom). Its constructor allocates nothing (no scene yet),
+ * so the cap only has to be in place before its first frame: viewer.ts imports this module right
+ * after model-viewer's chunk has been evaluated, in the same task, so before any frame. (The
+ * bundler evaluates the model-viewer chunk first whatever the import order in viewer.ts.)
  *
  * Why: on a phone with DPR 3 the viewer fills most of the screen (366×689 CSS px on a 390×844
  * phone), so its buffer is 1098×2067 pixels with 4× multisampling. Allocating that buffer and

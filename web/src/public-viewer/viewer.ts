@@ -5,7 +5,7 @@
  * from the same origin because their Content-Security-Policy allows scripts
  * from 'self' only. Shopper analytics beacons go to this origin only (beacons.ts).
  */
-// First: model-viewer sizes its drawing buffer from the pixel ratio when it is evaluated.
+// Before model-viewer's first frame, which sizes its drawing buffer (see pixel-ratio.ts).
 import './pixel-ratio';
 import '@google/model-viewer';
 import './viewer.css';
