@@ -17,6 +17,8 @@
 #   API_BINS="bin/api /tmp/old-api" ops/sharebench.sh   compare builds in one run
 #   DURATION=15s CONNS=32 THREADS=2 PHONE_RUNS=3 SKIP_PHONE=1 SKIP_METER=1 SKIP_WRK=1 ...
 #   SKIP_WRK=1 SKIP_METER=1 PHONE_RUNS=5 ops/sharebench.sh    the phone figures alone
+#   PHONE_AB=variants.txt SKIP_WRK=1 SKIP_METER=1 SKIP_LOAD=1 ops/sharebench.sh   markup variants side by side
+#   TRACE=/tmp/traces SKIP_WRK=1 SKIP_METER=1 PHONE_RUNS=1 ops/sharebench.sh   + where the phone's time goes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . ops/lib.sh
@@ -117,7 +119,17 @@ CONF
 
   if [ -z "${SKIP_PHONE:-}" ]; then
     need_chromium
-    (cd web && node ../ops/sharepage-load.mjs "$page" "${PHONE_RUNS:-3}") | sed "s|^|$bin  |" >&2
+    [ -n "${SKIP_LOAD:-}" ] || (cd web && node ../ops/sharepage-load.mjs "$page" "${PHONE_RUNS:-3}") | sed "s|^|$bin  |" >&2
+    # PHONE_AB=FILE: also markup variants A/B (ops/sharepage-ab.mjs), one variant a line in FILE.
+    if [ -n "${PHONE_AB:-}" ]; then
+      mapfile -t variants <"$PHONE_AB"
+      (cd web && SHOT_TAG="$(basename "$bin")-" node ../ops/sharepage-ab.mjs "$page" "${PHONE_RUNS:-3}" "${variants[@]}") | sed "s|^|$bin ab  |" >&2
+    fi
+    # TRACE=DIR: also one traced cold load per build (ops/sharepage-trace.mjs), trace files kept in DIR.
+    if [ -n "${TRACE:-}" ]; then
+      mkdir -p "$TRACE"
+      (cd web && WARM=${WARM:-} node ../ops/sharepage-trace.mjs "$page" "$TRACE/$(basename "$bin")-$(date +%H%M%S).json") | sed "s|^|$bin trace  |" >&2
+    fi
   fi
   stop_api
 done

@@ -7,43 +7,19 @@
 //
 //   node ops/sharepage-load.mjs http://127.0.0.1:8080/v/SLUG [runs]
 // (ops/sharebench.sh runs it against a throwaway stack.)
-import { createRequire } from 'node:module';
-
-const require = createRequire(new URL('../web/package.json', import.meta.url));
-const { chromium } = require('playwright-core');
+import { launchPhoneBrowser, loopbackURL, newPhonePage } from './sharepage-phone.mjs';
 
 const url = process.argv[2];
 const runs = Number(process.argv[3] ?? 3);
-if (!url || !/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url)) {
+if (!loopbackURL(url)) {
   console.error('usage: node ops/sharepage-load.mjs http://127.0.0.1:PORT/v/SLUG [runs]  (loopback only)');
   process.exit(2);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
-});
+const browser = await launchPhoneBrowser();
 
 async function once() {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 3,
-    isMobile: true,
-    hasTouch: true,
-    userAgent:
-      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Mobile Safari/537.36 sharepage-load-' +
-      Math.random().toString(36).slice(2),
-  });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: 150,
-    downloadThroughput: (9 * 1000 * 1000) / 8,
-    uploadThroughput: (3 * 1000 * 1000) / 8,
-  });
+  const { context, page, cdp } = await newPhonePage(browser, 'sharepage-load');
   // Bytes on the wire (encoded, headers included), in all and per resource
   // type (document, script, stylesheet, image, fetch = the model, font …).
   let bytes = 0;

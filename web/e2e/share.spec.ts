@@ -64,7 +64,7 @@ async function modelLoaded(target: Page | import('@playwright/test').Frame) {
   );
 }
 
-test('publish → share page loads the model → embed works cross-origin → unpublish', async ({ page, request }, testInfo) => {
+test('publish → share page loads the model → embed works cross-origin → unpublish', async ({ page, request, browser }, testInfo) => {
   test.setTimeout(180_000);
   const errors = collectErrors(page);
   let token = '';
@@ -104,6 +104,28 @@ test('publish → share page loads the model → embed works cross-origin → un
     await page.getByText('View in your space').click();
     await expect(page.getByAltText('QR code that opens this page on your phone')).toBeVisible();
     await snap(page, 'share-page', testInfo);
+  });
+
+  await test.step('on a DPR 3 phone the model is drawn at 2 pixels per CSS pixel (pixel-ratio.ts)', async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+    try {
+      const mobile = await phone.newPage();
+      await mobile.goto(pub.shareURL);
+      await modelLoaded(mobile);
+      const drawn = await mobile.evaluate(() => {
+        const viewer = document.querySelector('model-viewer')!;
+        const canvases = Array.from(viewer.shadowRoot!.querySelectorAll('canvas'));
+        return {
+          screen3x: matchMedia('(resolution: 3dppx)').matches,
+          cssWidth: viewer.getBoundingClientRect().width,
+          canvasWidth: Math.max(...canvases.map((c) => c.width)),
+        };
+      });
+      expect(drawn.screen3x).toBe(true); // the page itself is still laid out and painted at 3
+      expect(drawn.canvasWidth).toBe(Math.ceil(drawn.cssWidth * 2));
+    } finally {
+      await phone.close();
+    }
   });
 
   await test.step('the embed works inside an iframe on another origin', async () => {

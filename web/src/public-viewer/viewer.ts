@@ -5,6 +5,8 @@
  * from the same origin because their Content-Security-Policy allows scripts
  * from 'self' only. Shopper analytics beacons go to this origin only (beacons.ts).
  */
+// Before model-viewer's first frame, which sizes its drawing buffer (see pixel-ratio.ts).
+import './pixel-ratio';
 import '@google/model-viewer';
 import './viewer.css';
 import { startBeacons } from './beacons';
