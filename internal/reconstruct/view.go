@@ -1,6 +1,9 @@
 package reconstruct
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Camera model for solids of revolution. A phone photo is taken a little above the
 // object, so its bottom rim shows as the lower half of an ellipse and its top as the
@@ -42,8 +45,6 @@ func newLatheView(seg *segmentation, sr *silhouetteRows, radius []float64, axis 
 	yLow := float64(sr.bottom + 1)
 	v.bBot = bestB
 	eBottom := math.Asin(sinB)
-	v.pitch = eBottom - math.Atan((yLow-bestB-v.cy)/v.f)
-	v.pitch = min(max(v.pitch, -0.1), 0.7)
 	v.yBot = yLow - bestB
 	// Top rim: its depth is measured on the outline like the bottom's, not predicted
 	// from the pitch (that needs the focal length, which is unknown: a 50 mm photo
@@ -52,9 +53,12 @@ func newLatheView(seg *segmentation, sr *silhouetteRows, radius []float64, axis 
 	// then the rim's front half, whose tip lies above the rim's centre by the depth just
 	// as the back half's does from above.
 	yHigh := float64(sr.top)
-	bt, _ := rimEllipse(func(t int) float64 { return radius[min(n-1, t)] }, n)
+	bt, rt := rimEllipse(func(t int) float64 { return radius[min(n-1, t)] }, n)
 	v.bTop = bt
 	v.yTop = yHigh + bt
+	v.f = focalFromRims(v.f, v.cy, eBottom, v.yBot, bt, rt, v.yTop, slices.Max(radius))
+	v.pitch = eBottom - math.Atan((v.yBot-v.cy)/v.f)
+	v.pitch = min(max(v.pitch, -0.1), 0.7)
 	v.sinE, v.cosE = math.Sin(v.pitch), math.Cos(v.pitch)
 	if v.yBot-v.yTop < float64(n)/3 {
 		return v
@@ -231,4 +235,42 @@ func rimEllipse(hw func(t int) float64, n int) (b, r float64) {
 		}
 	}
 	return b, r
+}
+
+// focalFromRims estimates the focal length (working pixels) from the two rims: the
+// angle between the viewing rays through their centres (rows yBot and yTop) is the
+// difference of the angles they are seen from (the bottom from eBot above, the top
+// from asin(bTop/rTop) above or below), and that angle narrows as the focal length
+// grows. A top too narrow or too shallow to measure (a bottle's cap) keeps the phone
+// prior f0; of two readings (top seen from above or from below) both in the range
+// of phone and product-photo lenses, the one nearer the prior wins.
+func focalFromRims(f0, cy, eBot, yBot, bTop, rTop, yTop, rMax float64) float64 {
+	if bTop < 3 || rTop < 0.5*rMax || yBot-yTop < 16 {
+		return f0
+	}
+	eTop := math.Asin(min(bTop/rTop, 0.7))
+	fLo, fHi := f0*18/phoneFocal35, f0*80/phoneFocal35
+	best := f0
+	bestD := math.Inf(1)
+	for _, s := range []float64{1, -1} {
+		want := eBot - s*eTop
+		span := func(f float64) float64 { return math.Atan((yBot-cy)/f) - math.Atan((yTop-cy)/f) }
+		if want >= span(fLo) || want <= span(fHi) {
+			continue
+		}
+		lo, hi := fLo, fHi
+		for range 40 {
+			mid := math.Sqrt(lo * hi)
+			if span(mid) > want {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		f := math.Sqrt(lo * hi)
+		if d := math.Abs(math.Log(f / f0)); d < bestD {
+			best, bestD = f, d
+		}
+	}
+	return best
 }
