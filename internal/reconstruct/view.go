@@ -59,6 +59,23 @@ func newLatheView(seg *segmentation, sr *silhouetteRows, radius []float64, axis 
 	v.f = focalFromRims(v.f, v.cy, eBottom, v.yBot, bt, rt, v.yTop, slices.Max(radius))
 	v.pitch = eBottom - math.Atan((v.yBot-v.cy)/v.f)
 	v.pitch = min(max(v.pitch, -0.1), 0.7)
+	// A rim that widens just above its edge (a can's bevel) blends with the edge's
+	// ellipse into one deeper ellipse-like curve, which puts the base centre too high
+	// and shortens the object. The outline's lowest rows are the bottom edge's alone:
+	// their curvature gives R²/b = b/sin²e, so with the viewing angle from the
+	// camera just found the depth follows without the bevel.
+	// Not under an overhang: a lamp's thin base disc has no bevel, and its rows are
+	// corrected by envelopeRadius instead.
+	if rho := tipCurvature(func(t int) float64 { return radius[max(0, n-1-t)] }, bestB); rho > 0 && !hasOverhang(radius[min(n, int(bt)+1):max(int(bt)+1, n-int(bestB)-1)]) {
+		for range 3 {
+			e := v.pitch + math.Atan((v.yBot-v.cy)/v.f)
+			if e <= 0 {
+				break
+			}
+			b := min(bestB, rho*math.Sin(e)*math.Sin(e))
+			v.yBot, v.bBot = yLow-b, b
+		}
+	}
 	v.sinE, v.cosE = math.Sin(v.pitch), math.Cos(v.pitch)
 	if v.yBot-v.yTop < float64(n)/3 {
 		return v
@@ -273,4 +290,23 @@ func focalFromRims(f0, cy, eBot, yBot, bTop, rTop, yTop, rMax float64) float64 {
 		}
 	}
 	return best
+}
+
+// tipCurvature returns R²/b of the ellipse whose end the outline's first rows form
+// (hw(t), t rows in from the end; b the fitted depth), from the rows within a third of
+// the depth, where a rim's bevel or belly does not reach; 0 when too few rows.
+func tipCurvature(hw func(t int) float64, b float64) float64 {
+	k := int(b / 3)
+	if k < 4 {
+		return 0
+	}
+	sy, sg := 0.0, 0.0
+	for t := range k {
+		tt := float64(t) + 0.5
+		g := 2*tt - tt*tt/b
+		h := hw(t)
+		sy += h * h * g
+		sg += g * g
+	}
+	return sy / sg
 }
