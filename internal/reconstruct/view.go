@@ -41,6 +41,8 @@ func newLatheView(seg *segmentation, sr *silhouetteRows, radius []float64, axis 
 	}
 	// The bottom rim's ellipse: its depth b and half-width R in pixels.
 	bestB, R := rimEllipse(func(t int) float64 { return radius[max(0, n-1-t)] }, n)
+	// At most 37° from above: a bevel blended into the rim's ellipse reads deeper than
+	// the rim (see below), and the cap keeps that from overstating the angle.
 	sinB := min(bestB/max(R, 1), 0.6)
 	yLow := float64(sr.bottom + 1)
 	v.bBot = bestB
@@ -258,11 +260,12 @@ func rimEllipse(hw func(t int) float64, n int) (b, r float64) {
 // angle between the viewing rays through their centres (rows yBot and yTop) is the
 // difference of the angles they are seen from (the bottom from eBot above, the top
 // from asin(bTop/rTop) above or below), and that angle narrows as the focal length
-// grows. A top too narrow or too shallow to measure (a bottle's cap) keeps the phone
-// prior f0; of two readings (top seen from above or from below) both in the range
-// of phone and product-photo lenses, the one nearer the prior wins.
+// grows. A top too narrow to measure (a bottle's cap) keeps the phone prior f0; a
+// flat top (seen edge-on) is a measurement too: the top lies at eye level. Of two
+// readings (top seen from above or from below) both in the range of phone and
+// product-photo lenses, the one nearer the prior wins.
 func focalFromRims(f0, cy, eBot, yBot, bTop, rTop, yTop, rMax float64) float64 {
-	if bTop < 3 || rTop < 0.5*rMax || yBot-yTop < 16 {
+	if rTop < 0.5*rMax || yBot-yTop < 16 {
 		return f0
 	}
 	eTop := math.Asin(min(bTop/rTop, 0.7))
