@@ -22,14 +22,22 @@ func TestRimsSeenFromBelowAndEdgeOn(t *testing.T) {
 		class string
 		i     int
 	}{{"vase", 0}, {"vase", 3}, {"can", 12}} { // vase-a, vase-d, can-m
-		s := makeScene(sc.class, sc.i, 384, 512)
-		photo := s.photo(rand.New(rand.NewPCG(uint64(sc.i), 5)))
-		res, err := NewBuiltin().Reconstruct(context.Background(), photo, Options{}, nil)
-		require.NoError(t, err, s.name)
+		s, res := reconstructScene(t, sc.class, sc.i)
 		require.Equal(t, ShapeLathe, res.Stats.ShapeKind, s.name)
 		q := scoreScene(t, s, res.GLB)
 		t.Logf("%s: IoU %.3f F@5%% %.3f", s.name, q.IoU, q.F5)
 		require.GreaterOrEqual(t, q.IoU, 0.94, "%s: silhouette IoU", s.name)
 		require.GreaterOrEqual(t, q.F5, 0.95, "%s: F@5%%", s.name)
 	}
+}
+
+// reconstructScene renders benchmark scene i of a class at 384×512 (the CI size) and
+// reconstructs it with the builtin.
+func reconstructScene(t *testing.T, class string, i int) (*qscene, *Result) {
+	t.Helper()
+	s := makeScene(class, i, 384, 512)
+	photo := s.photo(rand.New(rand.NewPCG(uint64(i), 5)))
+	res, err := NewBuiltin().Reconstruct(context.Background(), photo, Options{}, nil)
+	require.NoError(t, err, s.name)
+	return s, res
 }
