@@ -19,10 +19,7 @@ func TestBoxesSeenFromAboveBecomeCuboids(t *testing.T) {
 		t.Skip("reconstructs three photos")
 	}
 	for _, i := range []int{1, 5, 6} { // box-b, box-f, box-g
-		s := makeScene("box", i, 384, 512)
-		photo := s.photo(rand.New(rand.NewPCG(uint64(i), 5)))
-		res, err := NewBuiltin().Reconstruct(context.Background(), photo, Options{}, nil)
-		require.NoError(t, err, s.name)
+		s, res := reconstructScene(t, "box", i)
 		require.Equal(t, ShapeCuboid, res.Stats.ShapeKind, s.name)
 		sc := scoreScene(t, s, res.GLB)
 		require.GreaterOrEqual(t, sc.F5, 0.9, "%s: F@5%% of the box", s.name)

@@ -81,7 +81,9 @@ func measureRows(seg *segmentation) *silhouetteRows {
 // and where its axis is. Bottles, vases, cups and lamps are mirror-symmetric about a
 // vertical axis, have one run of pixels per row and a profile whose width changes; a
 // plain rectangle is symmetric too but carries no evidence of roundness, so it is
-// left to inflation (which gives a box-like cushion rather than a cylinder).
+// left to inflation (which gives a box-like cushion rather than a cylinder), unless
+// both its ends are rims' ellipses (a can seen from its middle: straight sides, but
+// the bottom seen from above and the top from below).
 type latheFit struct {
 	ok        bool
 	axis      float64
@@ -126,7 +128,7 @@ func fitLathe(sr *silhouetteRows) latheFit {
 	if maxW > 0 {
 		f.variation = (maxW - minW) / maxW
 	}
-	f.ok = f.symmetry >= 0.94 && f.singleRun >= 0.97 && f.variation >= 0.15
+	f.ok = f.symmetry >= 0.94 && f.singleRun >= 0.97 && (f.variation >= 0.15 || roundEnds(sr))
 	return f
 }
 
@@ -344,4 +346,17 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 		meshes[b.part] = m
 	}
 	return meshes, place
+}
+
+// roundEnds says whether both ends of the outline are halves of rim ellipses at
+// least a tenth as deep as they are wide: a flat-ended rectangle's are not.
+func roundEnds(sr *silhouetteRows) bool {
+	n := len(sr.l)
+	if n < 16 {
+		return false
+	}
+	hw := func(k int) float64 { return max(0, (sr.r[k]-sr.l[k])/2) }
+	bb, rb := rimEllipse(func(t int) float64 { return hw(max(0, n-1-t)) }, n)
+	bt, rt := rimEllipse(func(t int) float64 { return hw(min(n-1, t)) }, n)
+	return bb >= max(4, 0.1*rb) && bt >= max(4, 0.1*rt)
 }

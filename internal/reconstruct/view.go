@@ -1,6 +1,9 @@
 package reconstruct
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Camera model for solids of revolution. A phone photo is taken a little above the
 // object, so its bottom rim shows as the lower half of an ellipse and its top as the
@@ -36,50 +39,45 @@ func newLatheView(seg *segmentation, sr *silhouetteRows, radius []float64, axis 
 	if n < 16 {
 		return v
 	}
-	// Fit the bottom ellipse depth b: half-widths in the last rows follow
-	// R·√(1−(1−t/b)²) for t < b (t = rows above the lowest edge) and R above.
-	hw := func(t int) float64 { return radius[max(0, n-1-t)] }
-	best, bestB := math.Inf(1), 0.0
-	maxB := min(n/4, int(0.7*hw(n/8))+1)
-	for b := 0; b <= maxB; b++ {
-		R := hw(b + 2)
-		if R <= 1 {
-			continue
-		}
-		err, cnt := 0.0, 0
-		for t := 0; t < b+4 && t < n; t++ {
-			want := R
-			if tt := (float64(t) + 0.5) / float64(max(b, 1)); t < b {
-				want = R * math.Sqrt(max(0, 1-(1-tt)*(1-tt)))
-			}
-			d := hw(t) - want
-			err += d * d
-			cnt++
-		}
-		// Favour the flat-bottom reading slightly: a chamfered base is not a rim.
-		err = err/float64(cnt) + 0.02*float64(b)
-		if err < best {
-			best, bestB = err, float64(b)
-		}
-	}
-	R := hw(int(bestB) + 2)
+	// The bottom rim's ellipse: its depth b and half-width R in pixels.
+	bestB, R := rimEllipse(func(t int) float64 { return radius[max(0, n-1-t)] }, n)
+	// At most 37° from above: a bevel blended into the rim's ellipse reads deeper than
+	// the rim (see below), and the cap keeps that from overstating the angle.
 	sinB := min(bestB/max(R, 1), 0.6)
 	yLow := float64(sr.bottom + 1)
 	v.bBot = bestB
 	eBottom := math.Asin(sinB)
-	v.pitch = eBottom - math.Atan((yLow-bestB-v.cy)/v.f)
-	v.pitch = min(max(v.pitch, -0.1), 0.7)
 	v.yBot = yLow - bestB
-	// Top rim: depth = radius there × sine of the viewing angle at that row.
+	// Top rim: its depth is measured on the outline like the bottom's, not predicted
+	// from the pitch (that needs the focal length, which is unknown: a 50 mm photo
+	// sees the top from nearly the same angle as the bottom). A camera below the rim
+	// (a tall object shot from its middle) sees it from underneath: the outline's top is
+	// then the rim's front half, whose tip lies above the rim's centre by the depth just
+	// as the back half's does from above.
 	yHigh := float64(sr.top)
-	bt := 0.0
-	for range 4 {
-		e := v.pitch + math.Atan((yHigh+bt-v.cy)/v.f)
-		bt = max(0, radiusAt(radius, sr.top, yHigh+bt+1)*math.Sin(e))
-	}
-	bt = min(bt, float64(n)/4)
+	bt, rt := rimEllipse(func(t int) float64 { return radius[min(n-1, t)] }, n)
 	v.bTop = bt
 	v.yTop = yHigh + bt
+	v.f = focalFromRims(v.f, v.cy, eBottom, v.yBot, bt, rt, v.yTop, slices.Max(radius))
+	v.pitch = eBottom - math.Atan((v.yBot-v.cy)/v.f)
+	v.pitch = min(max(v.pitch, -0.1), 0.7)
+	// A rim that widens just above its edge (a can's bevel) blends with the edge's
+	// ellipse into one deeper ellipse-like curve, which puts the base centre too high
+	// and shortens the object. The outline's lowest rows are the bottom edge's alone:
+	// their curvature gives R²/b = b/sin²e, so with the viewing angle from the
+	// camera just found the depth follows without the bevel.
+	// Not under an overhang: a lamp's thin base disc has no bevel, and its rows are
+	// corrected by envelopeRadius instead.
+	if rho := tipCurvature(func(t int) float64 { return radius[max(0, n-1-t)] }, bestB); rho > 0 && !hasOverhang(radius[min(n, int(bt)+1):max(int(bt)+1, n-int(bestB)-1)]) {
+		for range 3 {
+			e := v.pitch + math.Atan((v.yBot-v.cy)/v.f)
+			if e <= 0 {
+				break
+			}
+			b := min(bestB, rho*math.Sin(e)*math.Sin(e))
+			v.yBot, v.bBot = yLow-b, b
+		}
+	}
 	v.sinE, v.cosE = math.Sin(v.pitch), math.Cos(v.pitch)
 	if v.yBot-v.yTop < float64(n)/3 {
 		return v
@@ -201,4 +199,117 @@ func (v latheView) envelopeRadius(radius []float64, top int) {
 			prev = cur
 		}
 	}
+}
+
+// rimEllipse fits the half of a rim's ellipse that forms one end of the outline: hw(t)
+// is the outline's half-width t rows in from that end. Below its centre row (t < b)
+// the outline is R·√(1−(1−t/b)²); beyond it the object may widen slowly (a can's
+// bevelled rim, a vase's belly: up to rimWiden pixels per row) but not narrow. R is fitted
+// with b rather than read from the rows above: taking the widest row above the rim
+// for its radius made the fit take a bevel for part of the rim (a can's depth came
+// out 15–25 % too deep). A slight cost per row of depth favours the flat reading: a
+// chamfered end is not a rim.
+// rimWiden is the steepest widening (pixels per row) of a product's side just past a rim:
+// a can's bevel widens about 0.6 px per row; an ellipse's end is far steeper.
+const rimWiden = 0.6
+
+func rimEllipse(hw func(t int) float64, n int) (b, r float64) {
+	maxB := min(n/4, int(0.7*hw(n/8))+1)
+	best := math.Inf(1)
+	for b2 := 0; b2 <= 2*maxB; b2++ {
+		bb := float64(b2) / 2
+		R := hw(2)
+		k := int(math.Ceil(bb))
+		if k > 0 {
+			sg, sgg := 0.0, 0.0
+			for t := range k {
+				u := (float64(t) + 0.5) / bb
+				g := math.Sqrt(max(0, 1-(1-u)*(1-u)))
+				sg += hw(t) * g
+				sgg += g * g
+			}
+			R = sg / sgg
+		}
+		if R <= 1 {
+			continue
+		}
+		err, cnt := 0.0, 0
+		for t := range k {
+			u := (float64(t) + 0.5) / bb
+			d := hw(t) - R*math.Sqrt(max(0, 1-(1-u)*(1-u)))
+			err += d * d
+			cnt++
+		}
+		for t := k; t < k+k/2+4 && t < n; t++ {
+			d := hw(t) - R
+			if d > 0 {
+				d = max(0, d-rimWiden*float64(t-k+1))
+			}
+			err += d * d
+			cnt++
+		}
+		err = err/float64(cnt) + 0.02*bb
+		if err < best {
+			best, b, r = err, bb, R
+		}
+	}
+	return b, r
+}
+
+// focalFromRims estimates the focal length (working pixels) from the two rims: the
+// angle between the viewing rays through their centres (rows yBot and yTop) is the
+// difference of the angles they are seen from (the bottom from eBot above, the top
+// from asin(bTop/rTop) above or below), and that angle narrows as the focal length
+// grows. A top too narrow to measure (a bottle's cap) keeps the phone prior f0; a
+// flat top (seen edge-on) is a measurement too: the top lies at eye level. Of two
+// readings (top seen from above or from below) both in the range of phone and
+// product-photo lenses, the one nearer the prior wins.
+func focalFromRims(f0, cy, eBot, yBot, bTop, rTop, yTop, rMax float64) float64 {
+	if rTop < 0.5*rMax || yBot-yTop < 16 {
+		return f0
+	}
+	eTop := math.Asin(min(bTop/rTop, 0.7))
+	fLo, fHi := f0*18/phoneFocal35, f0*80/phoneFocal35
+	best := f0
+	bestD := math.Inf(1)
+	for _, s := range []float64{1, -1} {
+		want := eBot - s*eTop
+		span := func(f float64) float64 { return math.Atan((yBot-cy)/f) - math.Atan((yTop-cy)/f) }
+		if want >= span(fLo) || want <= span(fHi) {
+			continue
+		}
+		lo, hi := fLo, fHi
+		for range 40 {
+			mid := math.Sqrt(lo * hi)
+			if span(mid) > want {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		f := math.Sqrt(lo * hi)
+		if d := math.Abs(math.Log(f / f0)); d < bestD {
+			best, bestD = f, d
+		}
+	}
+	return best
+}
+
+// tipCurvature returns R²/b of the ellipse whose end the outline's first rows form
+// (hw(t), t rows in from the end; b the fitted depth), from the rows within a third of
+// the depth, where a rim's bevel or belly does not reach; 0 when too few rows.
+func tipCurvature(hw func(t int) float64, b float64) float64 {
+	k := int(b / 3)
+	if k < 4 {
+		return 0
+	}
+	sy, sg := 0.0, 0.0
+	for t := range k {
+		tt := float64(t) + 0.5
+		g := 2*tt - tt*tt/b
+		h := hw(t)
+		sy += h * h * g
+		sg += g * g
+	}
+	return sy / sg
 }
