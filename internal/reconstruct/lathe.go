@@ -219,7 +219,7 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 	top := sr.top
 	yEnd := float64(sr.bottom + 1)
 	view := newLatheView(seg, sr, radius, fit.axis)
-	rims := view.overhangs(radius, top)
+	rims := view.overhangs(sr, radius, top)
 	// shape maps a profile point (image row, half-width in pixels) to its true height
 	// and radius; without a usable view estimate rows are taken as heights.
 	shape := func(p profilePoint) (float64, float64) {

@@ -35,13 +35,19 @@ type overhangRim struct {
 	shadeR float64 // rim half-width
 }
 
+// rimEllipse is one rim's ellipse as the photo shows it: centre row (index into the
+// radius rows), depth and half-width in pixels.
+type rimEllipse struct{ row, depth, radius float64 }
+
 // fixOverhangs rewrites the hidden rows of the profile between lo and hi (row
-// indices) as described above and returns the shade rims it found, top first.
-func fixOverhangs(radius []float64, lo, hi int) []overhangRim {
+// indices) as described above and returns the shade rims it found, top first, and
+// the rim ellipses it measured on the way.
+func fixOverhangs(radius []float64, lo, hi int) ([]overhangRim, []rimEllipse) {
+	var ells []rimEllipse
 	n := len(radius)
 	lo, hi = max(lo, 1), min(hi, n-1)
 	if hi-lo < 16 {
-		return nil
+		return nil, nil
 	}
 	var rims []overhangRim
 	maxAbove := 0.0
@@ -88,18 +94,48 @@ func fixOverhangs(radius []float64, lo, hi int) []overhangRim {
 			for e <= z && radius[e] > 1.25*stem {
 				e++
 			}
+			if c, b, ok := fitRimFront(radius, max(from, rim-n/20), rim, e, stem); ok {
+				ells = append(ells, rimEllipse{float64(c), b, radius[c]})
+			}
 			for j := rim + 1; j < e; j++ {
 				radius[j] = stem
 			}
 			rims = append(rims, overhangRim{rim: rim, end: e, stem: stem, shadeR: rimR})
 		}
 		if maxBelow > stem/thinRatio {
-			flattenBaseTop(radius, k, z+1, hi, stem)
+			if c, b := flattenBaseTop(radius, k, z+1, hi, stem); c > 0 {
+				ells = append(ells, rimEllipse{float64(c), b, radius[c]})
+			}
 		}
 		maxAbove = 0
 		k = z
 	}
-	return rims
+	return rims, ells
+}
+
+// fitRimFront fits the front half of a shade rim's ellipse: centre row c in [c0, c1],
+// depth b, half-width radius[c], the rows below narrowing to the stem at row end.
+func fitRimFront(radius []float64, c0, c1, end int, stem float64) (int, float64, bool) {
+	bestErr, bestC, bestB := math.Inf(1), -1, 0.0
+	for c := c0; c <= c1; c++ {
+		R := radius[c]
+		d := end - c
+		if d < 2 || R <= stem {
+			continue
+		}
+		for b := max(2, d*7/10); b <= d*13/10+2; b++ {
+			e := 0.0
+			for j := c; j < min(end+3, len(radius)); j++ {
+				t := float64(j-c) / float64(b)
+				d := radius[j] - max(stem, R*math.Sqrt(max(0, 1-t*t)))
+				e += d * d
+			}
+			if e < bestErr {
+				bestErr, bestC, bestB = e, c, float64(b)
+			}
+		}
+	}
+	return bestC, bestB, bestC >= 0
 }
 
 // flattenBaseTop finds the top rim of the wide part starting at row wide (the back
@@ -107,15 +143,15 @@ func fixOverhangs(radius []float64, lo, hi int) []overhangRim {
 // stem: a disc's top is flat. Rim row c and ellipse depth b are the pair whose
 // outline (the ellipse's back half above c, straight sides from c down to row hi)
 // fits the rows from the first wide one to hi best.
-func flattenBaseTop(radius []float64, a, wide, hi int, stem float64) {
+func flattenBaseTop(radius []float64, a, wide, hi int, stem float64) (int, float64) {
 	f := wide
 	for f > a && radius[f-1] > 1.25*stem {
 		f--
 	}
 	if f >= hi-2 {
-		return
+		return -1, 0
 	}
-	bestErr, bestC := math.Inf(1), -1
+	bestErr, bestC, bestB := math.Inf(1), -1, 0
 	for c := f + 1; c < hi; c++ {
 		R := radius[c]
 		if R <= 1.25*stem {
@@ -133,21 +169,25 @@ func flattenBaseTop(radius []float64, a, wide, hi int, stem float64) {
 				e += d * d
 			}
 			if e < bestErr {
-				bestErr, bestC = e, c
+				bestErr, bestC, bestB = e, c, b
 			}
 		}
 	}
 	if bestC < 0 {
-		return
+		return -1, 0
 	}
 	for j := a; j < bestC; j++ {
 		radius[j] = min(radius[j], stem)
 	}
+	return bestC, float64(bestB)
 }
 
 // overhangs applies fixOverhangs to the rows between the rims when the profile has an
-// overhang (a row followed closely by one under a quarter as wide).
-func (v latheView) overhangs(radius []float64, top int) []overhangRim {
+// overhang (a row followed closely by one under a quarter as wide). A lamp shows
+// three rim ellipses at rows far apart (the shade's rim, the base's top and bottom):
+// their depths give the viewing angle at each row, which pins down the focal length
+// and the pitch together, so the view is re-placed with them.
+func (v *latheView) overhangs(sr *silhouetteRows, radius []float64, top int) []overhangRim {
 	n := len(radius)
 	lo, hi := 1, n-1
 	if v.ok {
@@ -157,15 +197,57 @@ func (v latheView) overhangs(radius []float64, top int) []overhangRim {
 	if n < 16 || hi <= lo || !hasOverhang(radius[lo:hi]) {
 		return nil
 	}
-	before := append([]float64(nil), radius...)
-	r := fixOverhangs(radius, lo, hi)
-	if os.Getenv("ULAMP_DEBUG") != "" {
-		fmt.Printf("top %d n %d lo %d hi %d pitch %.3f yTop %.1f yBot %.1f rims %+v\n", top, n, lo, hi, v.pitch, v.yTop, v.yBot, r)
-		for k := range n {
-			fmt.Printf("%d %.2f %.2f\n", k, before[k], radius[k])
+	rims, ells := fixOverhangs(radius, lo, hi)
+	if v.ok && len(rims) > 0 && len(ells) >= 2 {
+		ells = append(ells, rimEllipse{v.yBot - float64(top) - 0.5, v.bBot, radius[hi-1]})
+		f, pitch, ok := solveCamera(ells, float64(top)+0.5-v.cy, v.f/phoneFocal35)
+		if os.Getenv("ULAMP_DEBUG") != "" {
+			fmt.Printf("ells %+v old f %.0f pitch %.3f new f35 %.1f pitch %.3f ok %v\n", ells, v.f, v.pitch, f/(v.f/phoneFocal35), pitch, ok)
+		}
+		if ok {
+			v.f, v.pitch = f, pitch
+			v.placeRims(sr, radius, true)
 		}
 	}
-	return r
+	return rims
+}
+
+// solveCamera finds the focal length (pixels) and pitch under which each ellipse's
+// depth over half-width is the sine of the viewing angle at its row:
+// |pitch + atan((row+off)/f)|. perMM converts a 35 mm-equivalent focal length to
+// pixels. It declines when the rows do not span enough of the photo to tell focal
+// length from pitch, or when no camera explains the ellipses.
+func solveCamera(ells []rimEllipse, off, perMM float64) (f, pitch float64, ok bool) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	want := make([]float64, len(ells))
+	for i, e := range ells {
+		lo, hi = min(lo, e.row), max(hi, e.row)
+		want[i] = math.Asin(min(e.depth/max(e.radius, 1), 0.95))
+	}
+	if hi-lo < 0.2*perMM*phoneFocal35 {
+		return 0, 0, false
+	}
+	best := math.Inf(1)
+	at := make([]float64, len(ells))
+	for mm := 16.0; mm <= 90; mm += 0.25 {
+		fp := mm * perMM
+		for i, e := range ells {
+			at[i] = math.Atan((e.row + off) / fp)
+		}
+		for p := -0.2; p <= 0.8; p += 0.002 {
+			err := 0.0
+			for i := range ells {
+				d := want[i] - math.Abs(p+at[i])
+				err += d * d
+			}
+			if err < best {
+				best, f, pitch = err, fp, p
+			}
+		}
+	}
+	rms := math.Sqrt(best / float64(len(ells)))
+	mm := f / perMM
+	return f, pitch, rms < 0.03 && mm > 16.5 && mm < 89.5
 }
 
 // rimEnds gives a band profile's end points the radius of the row on their side of a

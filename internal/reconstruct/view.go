@@ -70,19 +70,34 @@ func newLatheView(seg *segmentation, sr *silhouetteRows, radius []float64, axis 
 	v.pitch = eBottom - math.Atan((yLow-bestB-v.cy)/v.f)
 	v.pitch = min(max(v.pitch, -0.1), 0.7)
 	v.yBot = yLow - bestB
+	v.placeRims(sr, radius, false)
+	return v
+}
+
+// placeRims finds the top rim's centre row from the pitch (the top's ellipse depth is
+// its radius times the sine of the viewing angle there) and places the base centre.
+// fromBelow: a top above the camera shows the near half of its ellipse above the rim
+// (only trusted where the focal length was measured, not assumed).
+func (v *latheView) placeRims(sr *silhouetteRows, radius []float64, fromBelow bool) {
+	n := len(radius)
+	v.ok = false
 	// Top rim: depth = radius there × sine of the viewing angle at that row.
 	yHigh := float64(sr.top)
 	bt := 0.0
 	for range 4 {
 		e := v.pitch + math.Atan((yHigh+bt-v.cy)/v.f)
-		bt = max(0, radiusAt(radius, sr.top, yHigh+bt+1)*math.Sin(e))
+		bt = radiusAt(radius, sr.top, yHigh+bt+1) * math.Sin(e)
+		if fromBelow {
+			bt = math.Abs(bt)
+		}
+		bt = max(0, bt)
 	}
 	bt = min(bt, float64(n)/4)
 	v.bTop = bt
 	v.yTop = yHigh + bt
 	v.sinE, v.cosE = math.Sin(v.pitch), math.Cos(v.pitch)
 	if v.yBot-v.yTop < float64(n)/3 {
-		return v
+		return
 	}
 	// Base centre in camera coordinates at unit depth.
 	dy0 := -(v.yBot - v.cy) / v.f
@@ -90,7 +105,6 @@ func newLatheView(seg *segmentation, sr *silhouetteRows, radius []float64, axis 
 	yb, _, _ := v.geo(v.yTop, 0)
 	v.heightTotal = yb
 	v.ok = v.heightTotal > 0
-	return v
 }
 
 // dirYZ returns the world-frame y and z of the viewing ray through an image row whose
