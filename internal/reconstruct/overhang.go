@@ -213,26 +213,30 @@ func (v *latheView) overhangs(sr *silhouetteRows, radius []float64, top int) []o
 }
 
 // solveCamera finds the focal length (pixels) and pitch under which each ellipse's
-// depth over half-width is the sine of the viewing angle at its row:
-// |pitch + atan((row+off)/f)|. perMM converts a 35 mm-equivalent focal length to
+// depth over half-width is the sine of the viewing angle at its row,
+// |pitch + atan((row+off)/f)|, once the off-axis stretch is taken out: a row φ off
+// the optical axis images vertical extents 1/cos φ taller than horizontal ones
+// (3.5 % at 15°, enough to read a base 2° too steep). perMM converts a 35 mm-equivalent focal length to
 // pixels. It declines when the rows do not span enough of the photo to tell focal
 // length from pitch, or when no camera explains the ellipses.
 func solveCamera(ells []rimEllipse, off, perMM float64) (f, pitch float64, ok bool) {
 	lo, hi := math.Inf(1), math.Inf(-1)
-	want := make([]float64, len(ells))
+	ratio := make([]float64, len(ells))
 	for i, e := range ells {
 		lo, hi = min(lo, e.row), max(hi, e.row)
-		want[i] = math.Asin(min(e.depth/max(e.radius, 1), 0.95))
+		ratio[i] = e.depth / max(e.radius, 1)
 	}
 	if hi-lo < 0.2*perMM*phoneFocal35 {
 		return 0, 0, false
 	}
 	best := math.Inf(1)
 	at := make([]float64, len(ells))
+	want := make([]float64, len(ells))
 	for mm := 16.0; mm <= 90; mm += 0.25 {
 		fp := mm * perMM
 		for i, e := range ells {
 			at[i] = math.Atan((e.row + off) / fp)
+			want[i] = math.Asin(min(ratio[i]*math.Cos(at[i]), 0.95))
 		}
 		for p := -0.2; p <= 0.8; p += 0.002 {
 			err := 0.0
