@@ -94,8 +94,11 @@ func fixOverhangs(radius []float64, lo, hi int) ([]overhangRim, []rimEllipse) {
 			for e <= z && radius[e] > 1.25*stem {
 				e++
 			}
+			// The widest row is only near the rim (the ellipse is flat about its
+			// middle); the ellipse fit places it.
 			if c, b, ok := fitRimFront(radius, max(from, rim-n/20), rim, e, stem); ok {
 				ells = append(ells, rimEllipse{float64(c), b, radius[c]})
+				rim, rimR = c, radius[c]
 			}
 			for j := rim + 1; j < e; j++ {
 				radius[j] = stem
