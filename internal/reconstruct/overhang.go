@@ -1,10 +1,6 @@
 package reconstruct
 
-import (
-	"fmt"
-	"math"
-	"os"
-)
+import "math"
 
 // Overhangs: a lamp (a shade over a thin stem over a base disc) seen from a little
 // above. Read row by row, its outline lies about two things:
@@ -186,10 +182,12 @@ func flattenBaseTop(radius []float64, a, wide, hi int, stem float64) (int, float
 }
 
 // overhangs applies fixOverhangs to the rows between the rims when the profile has an
-// overhang (a row followed closely by one under a quarter as wide). A lamp shows
-// three rim ellipses at rows far apart (the shade's rim, the base's top and bottom):
-// their depths give the viewing angle at each row, which pins down the focal length
-// and the pitch together, so the view is re-placed with them.
+// overhang (a row followed closely by one under a quarter as wide). A lamp shows rim
+// ellipses at rows far apart (the shade's rim in the middle of the photo, the base's
+// top near its bottom): their depths give the viewing angle at each row, which pins
+// down the focal length and the pitch together, so the view is re-placed with them.
+// (The base's bottom ellipse is left out: newLatheView caps its depth at 0.7 of the
+// radius and favours flat bottoms, which made the solve give up on steep views.)
 func (v *latheView) overhangs(sr *silhouetteRows, radius []float64, top int) []overhangRim {
 	n := len(radius)
 	lo, hi := 1, n-1
@@ -202,12 +200,7 @@ func (v *latheView) overhangs(sr *silhouetteRows, radius []float64, top int) []o
 	}
 	rims, ells := fixOverhangs(radius, lo, hi)
 	if v.ok && len(rims) > 0 && len(ells) >= 2 {
-		ells = append(ells, rimEllipse{v.yBot - float64(top) - 0.5, v.bBot, radius[hi-1]})
-		f, pitch, ok := solveCamera(ells, float64(top)+0.5-v.cy, v.f/phoneFocal35)
-		if os.Getenv("ULAMP_DEBUG") != "" {
-			fmt.Printf("ells %+v old f %.0f pitch %.3f new f35 %.1f pitch %.3f ok %v\n", ells, v.f, v.pitch, f/(v.f/phoneFocal35), pitch, ok)
-		}
-		if ok {
+		if f, pitch, ok := solveCamera(ells, float64(top)+0.5-v.cy, v.f/phoneFocal35); ok {
 			v.f, v.pitch = f, pitch
 			v.placeRims(sr, radius, true)
 		}

@@ -139,7 +139,7 @@ func (v latheView) project(x, height, z float64) (dx, row float64) {
 
 // hasOverhang says whether some row is followed, within a quarter of the height
 // below it, by one under a quarter as wide: a shade over a stem. Only there does the
-// envelope correction pay; elsewhere the estimated camera's errors make it noise.
+// lamp part prior pay (overhang.go); elsewhere it would only add noise.
 func hasOverhang(radius []float64) bool {
 	n := len(radius)
 	for k, r := range radius {
@@ -150,69 +150,4 @@ func hasOverhang(radius []float64) bool {
 		}
 	}
 	return false
-}
-
-// envelopeRadius corrects the half-widths of the rows between the rims. The outline
-// of a solid of revolution seen from above is the envelope of its circles' ellipses,
-// not the circles' widths row by row: below an overhang (a lamp shade over its stem)
-// the rows show the front of the wider circle above, which a row-wise reading turns
-// into a skirt. Each pass predicts the outline from the current profile and scales
-// every row's radius by observed over predicted width, damped and smoothed so the
-// profile settles without ripples.
-func (v latheView) envelopeRadius(radius []float64, top int) {
-	n := len(radius)
-	if !v.ok || n < 16 {
-		return
-	}
-	const angles = 16
-	var sinA, cosA [angles + 1]float64
-	for j := range angles + 1 {
-		a := math.Pi * float64(j) / angles
-		sinA[j], cosA[j] = math.Sin(a), math.Cos(a)
-	}
-	obs := append([]float64(nil), radius...)
-	height := make([]float64, n)
-	scale := make([]float64, n)
-	for k := range n {
-		height[k], _, scale[k] = v.geo(float64(top+k)+0.5, 0)
-	}
-	lo := max(1, int(v.yTop)-top+1)
-	hi := min(n-1, int(v.yBot)-top)
-	if !hasOverhang(radius[lo:max(lo, hi)]) {
-		return
-	}
-	pred := make([]float64, n)
-	for range 10 {
-		clear(pred)
-		for k := range n {
-			R := radius[k] * scale[k]
-			if R <= 0 {
-				continue
-			}
-			px, py := v.project(0, height[k], -R)
-			for j := 1; j <= angles; j++ {
-				x, y := v.project(R*sinA[j], height[k], -R*cosA[j])
-				y0, y1 := min(py, y), max(py, y)
-				for row := max(0, int(math.Ceil(y0-0.5))-top); row < n && float64(top+row)+0.5 <= y1; row++ {
-					t := 0.5
-					if y1 > y0 {
-						t = (float64(top+row) + 0.5 - py) / (y - py)
-					}
-					pred[row] = max(pred[row], px+(x-px)*t)
-				}
-				px, py = x, y
-			}
-		}
-		for k := lo; k < hi; k++ {
-			if pred[k] > 0.5 {
-				radius[k] *= math.Pow(min(max(obs[k]/pred[k], 0.5), 1.5), 0.75)
-			}
-		}
-		prev := radius[lo-1]
-		for k := lo; k < hi; k++ {
-			cur := radius[k]
-			radius[k] = (prev + 2*cur + radius[k+1]) / 4
-			prev = cur
-		}
-	}
 }
