@@ -25,10 +25,8 @@ const thinRatio = 0.35
 // overhangRim is a step in the profile: the shade's rim at row rim (index into the
 // radius rows; rows up to rim are the shade, rows after it the stem).
 type overhangRim struct {
-	rim    int
-	end    int     // first row below the rim's ellipse (where the stem shows)
-	stem   float64 // stem half-width below the rim
-	shadeR float64 // rim half-width
+	rim int
+	end int // first row below the rim's ellipse (where the stem shows)
 }
 
 // rimEllipse is one rim's ellipse as the photo shows it: centre row (index into the
@@ -67,8 +65,7 @@ func fixOverhangs(radius []float64, lo, hi int) ([]overhangRim, []rimEllipse) {
 			maxBelow = max(maxBelow, radius[j])
 		}
 		stem := median(radius[k : z+1])
-		// The thin run must be thin compared with the part below too, if one
-		// follows; otherwise it is a neck (a bottle's), not a stem.
+		// A run of empty rows is a gap, not a stem.
 		if stem <= 0 {
 			k = z
 			continue
@@ -94,12 +91,12 @@ func fixOverhangs(radius []float64, lo, hi int) ([]overhangRim, []rimEllipse) {
 			// middle); the ellipse fit places it.
 			if c, b, ok := fitRimFront(radius, max(from, rim-n/20), rim, e, stem); ok {
 				ells = append(ells, rimEllipse{float64(c), b, radius[c]})
-				rim, rimR = c, radius[c]
+				rim = c
 			}
 			for j := rim + 1; j < e; j++ {
 				radius[j] = stem
 			}
-			rims = append(rims, overhangRim{rim: rim, end: e, stem: stem, shadeR: rimR})
+			rims = append(rims, overhangRim{rim: rim, end: e})
 		}
 		if maxBelow > stem/thinRatio {
 			if c, b := flattenBaseTop(radius, k, z+1, hi, stem); c > 0 {
@@ -138,10 +135,11 @@ func fitRimFront(radius []float64, c0, c1, end int, stem float64) (int, float64,
 }
 
 // flattenBaseTop finds the top rim of the wide part starting at row wide (the back
-// half of its ellipse rises from the stem, whose rows start at a) and sets the rows above the rim to the
-// stem: a disc's top is flat. Rim row c and ellipse depth b are the pair whose
-// outline (the ellipse's back half above c, straight sides from c down to row hi)
-// fits the rows from the first wide one to hi best.
+// half of its ellipse rises from the stem, whose rows start at a) and sets the rows
+// above the rim to the stem: a disc's top is flat. Rim row c and ellipse depth b are
+// the pair whose outline (the ellipse's back half above c, straight sides from c
+// down to row hi) fits the rows from the first wide one to hi best; b is searched
+// coarsely for every c, then to the row about the best pair.
 func flattenBaseTop(radius []float64, a, wide, hi int, stem float64) (int, float64) {
 	f := wide
 	for f > a && radius[f-1] > 1.25*stem {
@@ -150,30 +148,38 @@ func flattenBaseTop(radius []float64, a, wide, hi int, stem float64) (int, float
 	if f >= hi-2 {
 		return -1, 0
 	}
-	bestErr, bestC, bestB := math.Inf(1), -1, 0
+	misfit := func(c, b int) float64 {
+		R, e := radius[c], 0.0
+		for j := f; j < hi; j++ {
+			want := R
+			if j < c {
+				t := float64(c-j) / float64(b)
+				want = max(stem, R*math.Sqrt(max(0, 1-t*t)))
+			}
+			d := radius[j] - want
+			e += d * d
+		}
+		return e
+	}
+	bestErr, bestC, bestB, bestStep := math.Inf(1), -1, 0, 1
 	for c := f + 1; c < hi; c++ {
-		R := radius[c]
-		if R <= 1.25*stem {
+		if radius[c] <= 1.25*stem {
 			continue
 		}
-		for b := c - f + 1; b <= 2*(c-f)+4; b++ {
-			e := 0.0
-			for j := f; j < hi; j++ {
-				want := R
-				if j < c {
-					t := float64(c-j) / float64(b)
-					want = max(stem, R*math.Sqrt(max(0, 1-t*t)))
-				}
-				d := radius[j] - want
-				e += d * d
-			}
-			if e < bestErr {
-				bestErr, bestC, bestB = e, c, b
+		step := max(1, (c-f)/16)
+		for b := c - f + 1; b <= 2*(c-f)+4; b += step {
+			if e := misfit(c, b); e < bestErr {
+				bestErr, bestC, bestB, bestStep = e, c, b, step
 			}
 		}
 	}
 	if bestC < 0 {
 		return -1, 0
+	}
+	for b := max(bestC-f+1, bestB-bestStep); b <= bestB+bestStep; b++ {
+		if e := misfit(bestC, b); e < bestErr {
+			bestErr, bestB = e, b
+		}
 	}
 	for j := a; j < bestC; j++ {
 		radius[j] = min(radius[j], stem)
@@ -212,9 +218,10 @@ func (v *latheView) overhangs(sr *silhouetteRows, radius []float64, top int) []o
 // depth over half-width is the sine of the viewing angle at its row,
 // |pitch + atan((row+off)/f)|, once the off-axis stretch is taken out: a row φ off
 // the optical axis images vertical extents 1/cos φ taller than horizontal ones
-// (3.5 % at 15°, enough to read a base 2° too steep). perMM converts a 35 mm-equivalent focal length to
-// pixels. It declines when the rows do not span enough of the photo to tell focal
-// length from pitch, or when no camera explains the ellipses.
+// (3.5 % at 15°, enough to read a base 2° too steep). perMM converts a 35 mm-
+// equivalent focal length to pixels. It declines when the rows do not span enough
+// of the photo to tell focal length from pitch, or when no camera explains the
+// ellipses.
 func solveCamera(ells []rimEllipse, off, perMM float64) (f, pitch float64, ok bool) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	ratio := make([]float64, len(ells))
