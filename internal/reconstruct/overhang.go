@@ -302,8 +302,11 @@ func snapToRim(rims []overhangRim, top int, y float64) float64 {
 // flat disc closing it would be a surface the object does not have.
 func shadeShell(prof []profilePoint, yTop, thick float64) []profilePoint {
 	last := len(prof) - 1
-	out := append([]profilePoint(nil), prof...)
 	ceil := max(prof[0].y, yTop) + thick
+	if prof[last].y < ceil+thick {
+		return prof // too short to hollow: keep it closed
+	}
+	out := append([]profilePoint(nil), prof...)
 	for i := last; i >= 0; i-- {
 		p := prof[i]
 		if p.y <= ceil {

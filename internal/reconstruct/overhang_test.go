@@ -54,3 +54,19 @@ func TestSolveCameraFromRimEllipses(t *testing.T) {
 	_, _, ok := solveCamera([]rimEllipse{{500, 40, 150}, {520, 42, 150}}, -512, perMM)
 	require.False(t, ok)
 }
+
+// A shade's profile (top down to the rim) becomes an open shell: down the outside,
+// back up the inside a thickness in, to a ceiling under the top; no disc across the
+// rim. A shade too short to hollow stays closed.
+func TestShadeShellIsOpenBelow(t *testing.T) {
+	prof := []profilePoint{{50, 100}, {80, 150}, {100, 200}}
+	got := shadeShell(append([]profilePoint(nil), prof...), 100, 5)
+	require.Equal(t, prof, got[:3], "outside unchanged")
+	require.Equal(t, profilePoint{95, 200}, got[3], "rim: only the wall's thickness across")
+	require.Equal(t, profilePoint{75, 150}, got[4])
+	require.InDelta(t, 48, got[5].r, 1e-9, "inside at the ceiling")
+	require.Equal(t, 105.0, got[5].y)
+	require.Equal(t, profilePoint{0, 105}, got[6], "ceiling closes under the top")
+	short := []profilePoint{{50, 100}, {60, 108}}
+	require.Equal(t, short, shadeShell(append([]profilePoint(nil), short...), 100, 5))
+}
