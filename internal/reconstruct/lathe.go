@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -220,7 +221,7 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 	top := sr.top
 	yEnd := float64(sr.bottom + 1)
 	view := newLatheView(seg, sr, radius, fit.axis)
-	view.envelopeRadius(radius, top)
+	rims := view.overhangs(sr, radius, top)
 	// shape maps a profile point (image row, half-width in pixels) to its true height
 	// and radius; without a usable view estimate rows are taken as heights.
 	shape := func(p profilePoint) (float64, float64) {
@@ -254,12 +255,26 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 		if i == 0 {
 			bands[i].y0 = float64(top)
 		} else {
-			mid := math.Round((bands[i-1].y1 + bands[i].y0) / 2)
+			mid := snapToRim(rims, top, math.Round((bands[i-1].y1+bands[i].y0)/2))
 			bands[i-1].y1, bands[i].y0 = mid, mid
 		}
 		if i == len(bands)-1 {
 			bands[i].y1 = yEnd
 		}
+	}
+	// A shade and its stem in one colour are one part of two pieces, cut at the rim.
+	for _, e := range rimEdges(rims, top) {
+		for i, b := range bands {
+			if e > b.y0+2 && e < b.y1-2 {
+				bands = slices.Insert(bands, i+1, band{part: b.part, y0: e, y1: b.y1})
+				bands[i].y1 = e
+				break
+			}
+		}
+	}
+	thick, ceilY := max(1, 0.015*(yEnd-float64(top))), float64(top)
+	if view.ok {
+		ceilY = view.yTop
 	}
 	profiles := make([][]profilePoint, len(bands))
 	var segs int
@@ -273,7 +288,11 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 				}
 			}
 			pts = append(pts, profilePoint{radiusAt(radius, top, b.y1), b.y1})
+			shade := rimEnds(pts, rims, radius, top)
 			profiles[i] = simplifyProfile(pts, tol)
+			if shade {
+				profiles[i] = shadeShell(profiles[i], ceilY, thick)
+			}
 			rings += len(profiles[i])
 		}
 		segs = maxTris / (2 * rings)
@@ -343,6 +362,10 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 		capDisc(prof[0], true)
 		capDisc(prof[len(prof)-1], false)
 		m.dropDegenerate()
+		if meshes[b.part] != nil {
+			appendMesh(meshes[b.part], m)
+			continue
+		}
 		meshes[b.part] = m
 	}
 	return meshes, place
@@ -356,7 +379,7 @@ func roundEnds(sr *silhouetteRows) bool {
 		return false
 	}
 	hw := func(k int) float64 { return max(0, (sr.r[k]-sr.l[k])/2) }
-	bb, rb := rimEllipse(func(t int) float64 { return hw(max(0, n-1-t)) }, n)
-	bt, rt := rimEllipse(func(t int) float64 { return hw(min(n-1, t)) }, n)
+	bb, rb := fitRimEllipse(func(t int) float64 { return hw(max(0, n-1-t)) }, n)
+	bt, rt := fitRimEllipse(func(t int) float64 { return hw(min(n-1, t)) }, n)
 	return bb >= max(4, 0.1*rb) && bt >= max(4, 0.1*rt)
 }

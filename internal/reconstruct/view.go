@@ -40,7 +40,7 @@ func newLatheView(seg *segmentation, sr *silhouetteRows, radius []float64, axis 
 		return v
 	}
 	// The bottom rim's ellipse: its depth b and half-width R in pixels.
-	bestB, R := rimEllipse(func(t int) float64 { return radius[max(0, n-1-t)] }, n)
+	bestB, R := fitRimEllipse(func(t int) float64 { return radius[max(0, n-1-t)] }, n)
 	// At most 37° from above: a bevel blended into the rim's ellipse reads deeper than
 	// the rim (see below), and the cap keeps that from overstating the angle.
 	sinB := min(bestB/max(R, 1), 0.6)
@@ -55,7 +55,7 @@ func newLatheView(seg *segmentation, sr *silhouetteRows, radius []float64, axis 
 	// then the rim's front half, whose tip lies above the rim's centre by the depth just
 	// as the back half's does from above.
 	yHigh := float64(sr.top)
-	bt, rt := rimEllipse(func(t int) float64 { return radius[min(n-1, t)] }, n)
+	bt, rt := fitRimEllipse(func(t int) float64 { return radius[min(n-1, t)] }, n)
 	v.bTop = bt
 	v.yTop = yHigh + bt
 	v.f = focalFromRims(v.f, v.cy, eBottom, v.yBot, bt, rt, v.yTop, slices.Max(radius))
@@ -66,8 +66,8 @@ func newLatheView(seg *segmentation, sr *silhouetteRows, radius []float64, axis 
 	// and shortens the object. The outline's lowest rows are the bottom edge's alone:
 	// their curvature gives R²/b = b/sin²e, so with the viewing angle from the
 	// camera just found the depth follows without the bevel.
-	// Not under an overhang: a lamp's thin base disc has no bevel, and its rows are
-	// corrected by envelopeRadius instead.
+	// Not under an overhang: a lamp's thin base disc has no bevel, and its base is
+	// fitted by overhang.go instead.
 	if rho := tipCurvature(func(t int) float64 { return radius[max(0, n-1-t)] }, bestB); rho > 0 && !hasOverhang(radius[min(n, int(bt)+1):max(int(bt)+1, n-int(bestB)-1)]) {
 		for range 3 {
 			e := v.pitch + math.Atan((v.yBot-v.cy)/v.f)
@@ -78,9 +78,43 @@ func newLatheView(seg *segmentation, sr *silhouetteRows, radius []float64, axis 
 			v.yBot, v.bBot = yLow-b, b
 		}
 	}
+	v.placeBase(n)
+	return v
+}
+
+// placeRims finds the top rim's centre row from the pitch (the top's ellipse depth is
+// its radius times the sine of the viewing angle there) and places the base centre.
+// The lamp path (overhang.go) calls it after solving focal length and pitch from the
+// shade's and base's rims, where the top's depth is better predicted than measured.
+// fromBelow: a top above the camera shows the near half of its ellipse above the rim
+// (only trusted where the focal length was measured, not assumed).
+func (v *latheView) placeRims(sr *silhouetteRows, radius []float64, fromBelow bool) {
+	n := len(radius)
+	// Top rim: depth = radius there × sine of the viewing angle at that row.
+	yHigh := float64(sr.top)
+	bt := 0.0
+	for range 4 {
+		e := v.pitch + math.Atan((yHigh+bt-v.cy)/v.f)
+		bt = radiusAt(radius, sr.top, yHigh+bt+1) * math.Sin(e)
+		if fromBelow {
+			bt = math.Abs(bt)
+		}
+		bt = max(0, bt)
+	}
+	bt = min(bt, float64(n)/4)
+	v.bTop = bt
+	v.yTop = yHigh + bt
+	v.placeBase(n)
+}
+
+// placeBase places the base centre in camera coordinates from the rim rows, pitch
+// and focal length already set, and the true height; ok says whether the view holds
+// (the rims must be a third of the outline's n rows apart).
+func (v *latheView) placeBase(n int) {
+	v.ok = false
 	v.sinE, v.cosE = math.Sin(v.pitch), math.Cos(v.pitch)
 	if v.yBot-v.yTop < float64(n)/3 {
-		return v
+		return
 	}
 	// Base centre in camera coordinates at unit depth.
 	dy0 := -(v.yBot - v.cy) / v.f
@@ -88,7 +122,6 @@ func newLatheView(seg *segmentation, sr *silhouetteRows, radius []float64, axis 
 	yb, _, _ := v.geo(v.yTop, 0)
 	v.heightTotal = yb
 	v.ok = v.heightTotal > 0
-	return v
 }
 
 // dirYZ returns the world-frame y and z of the viewing ray through an image row whose
@@ -123,7 +156,7 @@ func (v latheView) project(x, height, z float64) (dx, row float64) {
 
 // hasOverhang says whether some row is followed, within a quarter of the height
 // below it, by one under a quarter as wide: a shade over a stem. Only there does the
-// envelope correction pay; elsewhere the estimated camera's errors make it noise.
+// lamp part prior pay (overhang.go); elsewhere it would only add noise.
 func hasOverhang(radius []float64) bool {
 	n := len(radius)
 	for k, r := range radius {
@@ -136,72 +169,7 @@ func hasOverhang(radius []float64) bool {
 	return false
 }
 
-// envelopeRadius corrects the half-widths of the rows between the rims. The outline
-// of a solid of revolution seen from above is the envelope of its circles' ellipses,
-// not the circles' widths row by row: below an overhang (a lamp shade over its stem)
-// the rows show the front of the wider circle above, which a row-wise reading turns
-// into a skirt. Each pass predicts the outline from the current profile and scales
-// every row's radius by observed over predicted width, damped and smoothed so the
-// profile settles without ripples.
-func (v latheView) envelopeRadius(radius []float64, top int) {
-	n := len(radius)
-	if !v.ok || n < 16 {
-		return
-	}
-	const angles = 16
-	var sinA, cosA [angles + 1]float64
-	for j := range angles + 1 {
-		a := math.Pi * float64(j) / angles
-		sinA[j], cosA[j] = math.Sin(a), math.Cos(a)
-	}
-	obs := append([]float64(nil), radius...)
-	height := make([]float64, n)
-	scale := make([]float64, n)
-	for k := range n {
-		height[k], _, scale[k] = v.geo(float64(top+k)+0.5, 0)
-	}
-	lo := max(1, int(v.yTop)-top+1)
-	hi := min(n-1, int(v.yBot)-top)
-	if !hasOverhang(radius[lo:max(lo, hi)]) {
-		return
-	}
-	pred := make([]float64, n)
-	for range 10 {
-		clear(pred)
-		for k := range n {
-			R := radius[k] * scale[k]
-			if R <= 0 {
-				continue
-			}
-			px, py := v.project(0, height[k], -R)
-			for j := 1; j <= angles; j++ {
-				x, y := v.project(R*sinA[j], height[k], -R*cosA[j])
-				y0, y1 := min(py, y), max(py, y)
-				for row := max(0, int(math.Ceil(y0-0.5))-top); row < n && float64(top+row)+0.5 <= y1; row++ {
-					t := 0.5
-					if y1 > y0 {
-						t = (float64(top+row) + 0.5 - py) / (y - py)
-					}
-					pred[row] = max(pred[row], px+(x-px)*t)
-				}
-				px, py = x, y
-			}
-		}
-		for k := lo; k < hi; k++ {
-			if pred[k] > 0.5 {
-				radius[k] *= math.Pow(min(max(obs[k]/pred[k], 0.5), 1.5), 0.75)
-			}
-		}
-		prev := radius[lo-1]
-		for k := lo; k < hi; k++ {
-			cur := radius[k]
-			radius[k] = (prev + 2*cur + radius[k+1]) / 4
-			prev = cur
-		}
-	}
-}
-
-// rimEllipse fits the half of a rim's ellipse that forms one end of the outline: hw(t)
+// fitRimEllipse fits the half of a rim's ellipse that forms one end of the outline: hw(t)
 // is the outline's half-width t rows in from that end. Below its centre row (t < b)
 // the outline is R·√(1−(1−t/b)²); beyond it the object may widen slowly (a can's
 // bevelled rim, a vase's belly: up to rimWiden pixels per row) but not narrow. R is fitted
@@ -213,7 +181,7 @@ func (v latheView) envelopeRadius(radius []float64, top int) {
 // a can's bevel widens about 0.6 px per row; an ellipse's end is far steeper.
 const rimWiden = 0.6
 
-func rimEllipse(hw func(t int) float64, n int) (b, r float64) {
+func fitRimEllipse(hw func(t int) float64, n int) (b, r float64) {
 	maxB := min(n/4, int(0.7*hw(n/8))+1)
 	best := math.Inf(1)
 	for b2 := 0; b2 <= 2*maxB; b2++ {
