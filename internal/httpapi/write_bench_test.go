@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/catalog"
@@ -26,7 +29,15 @@ import (
 //	TEST_DATABASE_URL=… go test -run '^$' -bench CreateCatalogConcurrent -benchtime 3s ./internal/httpapi
 func BenchmarkCreateCatalogConcurrent(b *testing.B) {
 	env := jobtest.New(b, creationBase)
-	pool := env.DB.PoolOf(b, 32)
+	// Its own pool rather than dbtest's PoolOf, so that ops/appendbench.sh
+	// can build this file into older trees (BASE=…) for before/after.
+	cfg := env.DB.Pool.Config()
+	cfg.MaxConns = 32
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
 	svc := catalog.NewService(pool, env.Store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs})
 	tokens := auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), creationBase)
 	h := NewRouter(Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), DB: pool, Tokens: tokens,
