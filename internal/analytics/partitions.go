@@ -24,14 +24,16 @@ func PartitionName(t time.Time) string {
 var partitionPattern = regexp.MustCompile(`^shopper_events_(\d{8})$`)
 
 // EnsurePartitions creates the day partitions from..to (inclusive, UTC days)
-// that do not exist yet. Concurrent callers are safe (IF NOT EXISTS; a lost
-// race on the catalog is retried by the next call).
+// that do not exist yet. Concurrent callers are safe: the api and the worker
+// both create the coming days at start-up, and IF NOT EXISTS alone lets the
+// loser of that race fail (the api then refused to start), so a partition
+// that a concurrent caller created meanwhile counts as created.
 func EnsurePartitions(ctx context.Context, db pgdb.Querier, from, to time.Time) error {
 	from = from.UTC().Truncate(24 * time.Hour)
 	for d := from; !d.After(to.UTC()); d = d.Add(24 * time.Hour) {
 		q := fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %s PARTITION OF shopper_events FOR VALUES FROM ('%s') TO ('%s')`,
 			pgx.Identifier{PartitionName(d)}.Sanitize(), d.Format(time.RFC3339), d.Add(24*time.Hour).Format(time.RFC3339))
-		if _, err := db.Exec(ctx, q); err != nil {
+		if _, err := db.Exec(ctx, q); err != nil && !pgdb.IsDuplicateRelation(err) {
 			return fmt.Errorf("create partition %s: %w", PartitionName(d), err)
 		}
 	}

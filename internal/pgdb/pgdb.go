@@ -208,6 +208,17 @@ func IsUniqueViolation(err error, constraint string) bool {
 	return constraint == "" || pgErr.ConstraintName == constraint
 }
 
+// IsDuplicateRelation reports that a CREATE lost a race to a concurrent
+// CREATE of the same relation. IF NOT EXISTS checks the catalog before it
+// inserts, so two sessions can both pass the check; the loser then fails with
+// duplicate_table (42P07) or, when the other's row in pg_type landed first,
+// with a unique violation on pg_type's name index (23505).
+func IsDuplicateRelation(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "42P07" ||
+		pgErr.Code == "23505" && pgErr.ConstraintName == "pg_type_typname_nsp_index")
+}
+
 // IsSerializationFailure reports a retryable serialization or deadlock error.
 func IsSerializationFailure(err error) bool {
 	var pgErr *pgconn.PgError
