@@ -11,8 +11,9 @@ import { join, extname } from 'node:path';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 
 const dist = process.argv[2] ?? new URL('../dist/', import.meta.url).pathname;
-// Images, models and fonts are already compressed; GLB is left as is (issue 18).
-const compressible = new Set(['.js', '.mjs', '.css', '.html', '.svg', '.json', '.wasm', '.txt', '.xml', '.map']);
+// Images, models and fonts are already compressed; GLB is left as is (issue 18). Radiance .hdr
+// lighting maps are not (the share page's neutral one: 131 KB raw, about 25 KB in brotli).
+const compressible = new Set(['.js', '.mjs', '.css', '.html', '.svg', '.json', '.wasm', '.txt', '.xml', '.map', '.hdr']);
 const minBytes = 1024;
 
 function* walk(dir) {

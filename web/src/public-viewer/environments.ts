@@ -1,6 +1,7 @@
 import outdoor from 'virtual:env-map/park';
 import studio from 'virtual:env-map/studio';
 import dramatic from 'virtual:env-map/sunset';
+import { NEUTRAL_ENVIRONMENT } from './neutral-env';
 
 /** The lighting presets a merchant picks (spec §2 Configurator tab), in display order. */
 export const LIGHTING_PRESETS = ['Studio', 'Outdoor', 'Dramatic', 'Neutral'] as const;
@@ -9,8 +10,9 @@ export type Lighting = (typeof LIGHTING_PRESETS)[number];
 /**
  * The <model-viewer environment-image> for a lighting preset. Studio, Outdoor and Dramatic
  * are CC0 HDRIs from the npm package @pmndrs/assets, bundled by Vite as hashed same-origin
- * .hdr files (see scripts/env-maps.mjs; never a CDN). Neutral is model-viewer's built-in
- * 'neutral' environment, which is also what an unknown value gets.
+ * .hdr files (see scripts/env-maps.mjs; never a CDN). Neutral, which is also what an unknown
+ * value and the share page get, is model-viewer's built-in 'neutral' environment pre-rendered
+ * to a small .hdr (see neutral-env.ts): the same look without generating it on every load.
  */
 export function environmentFor(lighting: string): string {
   switch (lighting) {
@@ -21,6 +23,6 @@ export function environmentFor(lighting: string): string {
     case 'Dramatic':
       return dramatic;
     default:
-      return 'neutral';
+      return NEUTRAL_ENVIRONMENT;
   }
 }

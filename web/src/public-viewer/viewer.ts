@@ -10,6 +10,7 @@ import './pixel-ratio';
 import '@google/model-viewer';
 import './viewer.css';
 import { startBeacons } from './beacons';
+import { environmentFor } from './environments';
 
 interface ModelViewerElement extends HTMLElement {
   canActivateAR?: boolean;
@@ -67,7 +68,17 @@ function wireProgress(viewer: ModelViewerElement | null): void {
   });
 }
 
+/**
+ * The share page and embed light the model with the Neutral preset, pre-rendered (neutral-env.ts)
+ * so model-viewer does not generate it on the shopper's phone. Set in the task that defines the
+ * element, before its first update; the product page's own preset (product.ts) replaces it.
+ */
+function wireEnvironment(viewer: ModelViewerElement | null): void {
+  if (viewer && !viewer.hasAttribute('environment-image')) viewer.setAttribute('environment-image', environmentFor('Neutral'));
+}
+
 const viewer = document.getElementById('viewer') as ModelViewerElement | null;
+wireEnvironment(viewer);
 wireProgress(viewer);
 wireQRCode(viewer);
 wireFullscreen(viewer);
