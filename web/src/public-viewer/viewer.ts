@@ -10,7 +10,7 @@ import './pixel-ratio';
 import '@google/model-viewer';
 import './viewer.css';
 import { startBeacons } from './beacons';
-import { environmentFor } from './environments';
+import { NEUTRAL_ENVIRONMENT } from './neutral-env';
 
 interface ModelViewerElement extends HTMLElement {
   canActivateAR?: boolean;
@@ -74,7 +74,7 @@ function wireProgress(viewer: ModelViewerElement | null): void {
  * element, before its first update; the product page's own preset (product.ts) replaces it.
  */
 function wireEnvironment(viewer: ModelViewerElement | null): void {
-  if (viewer && !viewer.hasAttribute('environment-image')) viewer.setAttribute('environment-image', environmentFor('Neutral'));
+  if (viewer && !viewer.hasAttribute('environment-image')) viewer.setAttribute('environment-image', NEUTRAL_ENVIRONMENT);
 }
 
 const viewer = document.getElementById('viewer') as ModelViewerElement | null;
