@@ -5,10 +5,14 @@
 // It runs model-viewer's very code in Chromium (TextureUtils' generated neutral
 // room: a 256² half-float cube render, then its σ = 0.04 rad blur), then samples
 // that cube onto a W×H equirectangular grid (2×2 supersampled) and writes RGBE.
+// model-viewer also raises the exposure by its COMMERCE_EXPOSURE (1.3) while the
+// environment is its 'neutral' keyword (Renderer.preRender), not for a file: the
+// factor is baked into the file, which gives the same pixels (the model is lit by
+// the environment alone, linearly, before tone mapping; the shadow is black).
 // Re-run after a model-viewer upgrade that changes its neutral environment:
 //
 //   node ops/sharepage-neutral-env.mjs [out.hdr] [width]     (default 256 → 256×128)
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { launchPhoneBrowser } from './sharepage-phone.mjs';
@@ -17,6 +21,10 @@ const web = fileURLToPath(new URL('../web/', import.meta.url));
 const require = createRequire(web + 'package.json');
 const { build } = require('rolldown');
 const { encodeRgbe } = await import(new URL('../web/scripts/env-maps.mjs', import.meta.url));
+
+const rendererJs = readFileSync(web + 'node_modules/@google/model-viewer/lib/three-components/Renderer.js', 'utf8');
+const commerce = Number(/const COMMERCE_EXPOSURE = ([\d.]+);/.exec(rendererJs)?.[1]);
+if (!(commerce > 0)) throw new Error("model-viewer's COMMERCE_EXPOSURE not found in Renderer.js: check what it does now");
 
 const out = process.argv[2] || web + 'src/public-viewer/neutral-env.hdr';
 const width = Number(process.argv[3] || 256);
@@ -80,12 +88,12 @@ try {
       for (let c = 0; c < 3; c++) {
         let sum = 0;
         for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]]) sum += px[((2 * y + dy) * W + 2 * x + dx) * 4 + c];
-        data[((h - 1 - y) * w + x) * 4 + c] = sum / 4;
+        data[((h - 1 - y) * w + x) * 4 + c] = (sum / 4) * commerce;
       }
     }
   }
   writeFileSync(out, encodeRgbe({ width: w, height: h, data }));
-  console.log(`wrote ${out}: ${w}×${h}`);
+  console.log(`wrote ${out}: ${w}×${h}, × ${commerce} (COMMERCE_EXPOSURE)`);
 } finally {
   await browser.close();
 }
