@@ -60,6 +60,13 @@ func newLatheView(seg *segmentation, sr *silhouetteRows, radius []float64, axis 
 	v.yTop = yHigh + bt
 	v.f = focalFromRims(v.f, v.cy, eBottom, v.yBot, bt, rt, v.yTop, slices.Max(radius))
 	v.pitch = eBottom - math.Atan((v.yBot-v.cy)/v.f)
+	// Straight sides are the sharpest reading of the pitch: they are vertical lines,
+	// so their images meet at the vertical vanishing point, f/tan(pitch) below the
+	// principal point, and the outline's width shrinks linearly towards it. The
+	// bottom rim's angle, which a bevel inflates, then only serves for the focal length.
+	if k, ok := sideTaper(radius, sr.top, v.cy, int(2*bt)+n/10, n-1-int(2*bestB)-n/10); ok {
+		v.pitch = math.Atan(v.f * k)
+	}
 	v.pitch = min(max(v.pitch, -0.1), 0.7)
 	// A rim that widens just above its edge (a can's bevel) blends with the edge's
 	// ellipse into one deeper ellipse-like curve, which puts the base centre too high
@@ -281,3 +288,36 @@ func tipCurvature(hw func(t int) float64, b float64) float64 {
 	}
 	return sy / sg
 }
+
+// sideTaper fits the outline's width over rows k0..k1 (indices into radius, whose
+// first row is image row top) with a straight line w(y) and returns −w'/w at the
+// principal point's row cy: the reciprocal of the distance from cy down to where the
+// sides meet, which is tan(pitch)/f for vertical sides. ok only when the rows span
+// a quarter of the outline and the sides are straight (a bellied vase's are not).
+func sideTaper(radius []float64, top int, cy float64, k0, k1 int) (k float64, ok bool) {
+	k0, k1 = max(k0, 0), min(k1, len(radius))
+	if k1-k0 < len(radius)/4 || k1-k0 < 16 {
+		return 0, false
+	}
+	sx, sy, sxx, sxy, cnt := 0.0, 0.0, 0.0, 0.0, 0.0
+	for i := k0; i < k1; i++ {
+		x, y := float64(top+i)+0.5-cy, 2*radius[i]
+		sx, sy, sxx, sxy, cnt = sx+x, sy+y, sxx+x*x, sxy+x*y, cnt+1
+	}
+	slope := (cnt*sxy - sx*sy) / (cnt*sxx - sx*sx)
+	at := (sy - slope*sx) / cnt // width at the principal point's row
+	res := 0.0
+	for i := k0; i < k1; i++ {
+		x := float64(top+i) + 0.5 - cy
+		d := 2*radius[i] - (at + slope*x)
+		res += d * d
+	}
+	if at <= 0 || math.Sqrt(res/cnt) > sideStraight*at {
+		return 0, false
+	}
+	return -slope / at, true
+}
+
+// sideStraight is the most a straight side may stray from its line (rms, as a share
+// of the width): cans measure 0.1–0.2 %, a vase's belly several per cent.
+const sideStraight = 0.005
