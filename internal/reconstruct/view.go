@@ -60,12 +60,15 @@ func newLatheView(seg *segmentation, sr *silhouetteRows, radius []float64, axis 
 	v.yTop = yHigh + bt
 	v.f = focalFromRims(v.f, v.cy, eBottom, v.yBot, bt, rt, v.yTop, slices.Max(radius))
 	v.pitch = eBottom - math.Atan((v.yBot-v.cy)/v.f)
-	// Straight sides are the sharpest reading of the pitch: they are vertical lines,
-	// so their images meet at the vertical vanishing point, f/tan(pitch) below the
-	// principal point, and the outline's width shrinks linearly towards it. The
-	// bottom rim's angle, which a bevel inflates, then only serves for the focal length.
+	// Straight sides give a second reading of the pitch: they are vertical lines, so
+	// their images meet at the vertical vanishing point, f/tan(pitch) below the
+	// principal point, and the outline's width shrinks linearly towards it (measured
+	// within 0.5 % on the benchmark's cans and mugs). That reading is only as good as
+	// the focal length, which is often a guess, while the bottom rim's angle is
+	// inflated by a bevel; the two are averaged. Either alone costs one class: the
+	// sides alone lift cans (N=16 IoU 0.966 → 0.971) but lower mugs (0.948 → 0.945).
 	if k, ok := sideTaper(radius, sr.top, v.cy, int(2*bt)+n/10, n-1-int(2*bestB)-n/10); ok {
-		v.pitch = math.Atan(v.f * k)
+		v.pitch = (v.pitch + math.Atan(v.f*k)) / 2
 	}
 	v.pitch = min(max(v.pitch, -0.1), 0.7)
 	// A rim that widens just above its edge (a can's bevel) blends with the edge's
