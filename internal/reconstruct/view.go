@@ -252,19 +252,24 @@ func focalFromRims(f0, cy, eBot, yBot, bTop, rTop, yTop, rMax float64) float64 {
 		return f0
 	}
 	eTop := math.Asin(min(bTop/rTop, 0.7))
+	span := func(f float64) float64 { return math.Atan((yBot-cy)/f) - math.Atan((yTop-cy)/f) }
+	return focalNearPrior(f0, span, eBot-eTop, eBot+eTop)
+}
+
+// focalNearPrior solves ang(f) = want by bisection over the focal lengths of phone and
+// product-photo lenses (18–80 mm equivalent; ang is monotonic there) for each wanted
+// angle, and returns the solution nearest the prior f0, or f0 when none lies in range.
+func focalNearPrior(f0 float64, ang func(f float64) float64, wants ...float64) float64 {
 	fLo, fHi := f0*18/phoneFocal35, f0*80/phoneFocal35
-	best := f0
-	bestD := math.Inf(1)
-	for _, s := range []float64{1, -1} {
-		want := eBot - s*eTop
-		span := func(f float64) float64 { return math.Atan((yBot-cy)/f) - math.Atan((yTop-cy)/f) }
-		if want >= span(fLo) || want <= span(fHi) {
+	best, bestD := f0, math.Inf(1)
+	for _, want := range wants {
+		if (ang(fLo)-want)*(ang(fHi)-want) >= 0 {
 			continue
 		}
 		lo, hi := fLo, fHi
 		for range 40 {
 			mid := math.Sqrt(lo * hi)
-			if span(mid) > want {
+			if (ang(mid)-want)*(ang(lo)-want) > 0 {
 				lo = mid
 			} else {
 				hi = mid
@@ -337,26 +342,6 @@ const sideStraight = 0.005
 // equivalent, the one nearer f0 wins; f0 when neither is.
 func focalFromTop(f0, k, cy, yTop, sinTop float64) float64 {
 	eTop := math.Asin(min(sinTop, 0.7))
-	fLo, fHi := f0*18/phoneFocal35, f0*80/phoneFocal35
 	ang := func(f float64) float64 { return math.Atan(f*k) + math.Atan((yTop-cy)/f) }
-	best, bestD := f0, math.Inf(1)
-	for _, want := range []float64{eTop, -eTop} {
-		if (ang(fLo)-want)*(ang(fHi)-want) > 0 {
-			continue
-		}
-		lo, hi := fLo, fHi
-		for range 40 {
-			mid := math.Sqrt(lo * hi)
-			if (ang(mid)-want)*(ang(lo)-want) > 0 {
-				lo = mid
-			} else {
-				hi = mid
-			}
-		}
-		f := math.Sqrt(lo * hi)
-		if d := math.Abs(math.Log(f / f0)); d < bestD {
-			best, bestD = f, d
-		}
-	}
-	return best
+	return focalNearPrior(f0, ang, eTop, -eTop)
 }
