@@ -20,8 +20,8 @@
 // /v/{slug} and /embed/{slug} are rendered by html/template once per cache
 // fill, not per view: a slug's pages are cached in memory for a few seconds,
 // dropped at once on this instance when the publication changes, and on every
-// other instance through a NOTIFY on NotifyChannel sent in the changing
-// transaction. Models, posters and logos are streamed from the bucket under
+// other instance through a NOTIFY on NotifyChannel sent right after the
+// changing transaction commits. Models, posters and logos are streamed from the bucket under
 // /v/{slug}/… so pages carry no signatures and stop working with the link.
 //
 // # Metering: never oversell, never serialise a view on the owner's stream

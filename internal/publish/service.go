@@ -321,6 +321,14 @@ func (s *Service) append(ctx context.Context, tx pgx.Tx, r record, ev events.Eve
 	if _, err := s.store.Append(ctx, tx, stream(r.ID), v, ev); err != nil {
 		return err
 	}
+	// After the COMMIT where the transaction allows it, so a publish never
+	// holds Postgres's NOTIFY lock through its commit flush (see
+	// pgdb.AfterCommitter); a wake-up lost in a crash is bounded by the page
+	// cache's TTL.
+	if ac, ok := tx.(pgdb.AfterCommitter); ok {
+		ac.AfterCommit("notify "+NotifyChannel+" "+r.Slug, `SELECT pg_notify($1, $2)`, NotifyChannel, r.Slug)
+		return nil
+	}
 	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, NotifyChannel, r.Slug); err != nil {
 		return fmt.Errorf("notify page change: %w", err)
 	}

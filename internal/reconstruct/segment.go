@@ -381,10 +381,12 @@ func (s *segmentation) fromColour(ctx context.Context, p *photo) error {
 	if fgModel == nil || bgMix == nil {
 		return fmt.Errorf("segment photo: empty colour model")
 	}
-	mask := bridgeStacked(label, s.sw, s.sh)
-	cutFg := countTrue(mask)
-	mask = largestComponent(mask, s.sw, s.sh)
-	s.confidence = float64(countTrue(mask)) / float64(max(1, cutFg))
+	// Confidence is measured on the raw cut's pieces (stacked ones bridged), as the
+	// honest-failure threshold was set on it; the mask itself is joined by joinPieces.
+	bridged := bridgeStacked(label, s.sw, s.sh)
+	cutFg := countTrue(bridged)
+	s.confidence = float64(countTrue(largestComponent(bridged, s.sw, s.sh))) / float64(max(1, cutFg))
+	mask := largestComponent(joinPieces(label, s.sw, s.sh), s.sw, s.sh)
 	mask = closeMask(mask, s.sw, s.sh)
 	mask = fillHoles(mask, s.sw, s.sh, 0.04)
 	s.smask = mask
@@ -764,6 +766,17 @@ func erode(m []bool, w, h int) []bool {
 		}
 	}
 	return out
+}
+
+// joinPieces makes the graph cut's labels one object before the largest piece is kept.
+// One-pixel cracks are sealed first (closeMask), and only then are stacked pieces
+// bridged (bridgeStacked). The order matters for a thin part that the cut split from
+// its neighbour by one grid row, like a lamp's stem just under the shade: sealed, the
+// lamp is one piece and keeps the backdrop beside the stem; left split, the shade
+// and the base would be bridged column by column and the backdrop between them
+// filled, so the lamp would be built as a solid block.
+func joinPieces(label []bool, w, h int) []bool {
+	return bridgeStacked(closeMask(label, w, h), w, h)
 }
 
 // bridgeStacked reconnects large pieces of one product that a backdrop-coloured band

@@ -4,6 +4,7 @@ import (
 	"context"
 	"image"
 	"image/color"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -70,4 +71,60 @@ func TestSegmentUsesAlpha(t *testing.T) {
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, iou(maskOf(seg), truth), 0.99)
 	require.Zero(t, seg.alpha[5*sc.w+5])
+}
+
+// gridMask draws filled rectangles [x0,x1)×[y0,y1) on a w×h grid.
+func gridMask(w, h int, rects ...[4]int) []bool {
+	m := make([]bool, w*h)
+	for _, r := range rects {
+		for y := r[2]; y < r[3]; y++ {
+			for x := r[0]; x < r[1]; x++ {
+				m[y*w+x] = true
+			}
+		}
+	}
+	return m
+}
+
+// A lamp whose thin stem the cut split from the shade by one grid row is one object:
+// the backdrop beside the stem, between shade and base, stays background, while a
+// bottle cut in two by a backdrop-coloured label band is still bridged whole.
+func TestJoinPiecesSealsCracksBeforeBridging(t *testing.T) {
+	t.Parallel()
+	const w, h = 60, 80
+	// shade rows 10–39, crack row 40, stem rows 41–54 (4 wide), base rows 55–74
+	lamp := gridMask(w, h, [4]int{10, 50, 10, 40}, [4]int{28, 32, 41, 55}, [4]int{15, 45, 55, 75})
+	got := largestComponent(joinPieces(lamp, w, h), w, h)
+	for _, p := range [][2]int{{20, 48}, {40, 48}, {27, 45}, {32, 45}} {
+		require.False(t, got[p[1]*w+p[0]], "backdrop beside the stem at %v filled", p)
+	}
+	for _, p := range [][2]int{{30, 20}, {30, 40}, {30, 48}, {30, 65}} {
+		require.True(t, got[p[1]*w+p[0]], "shade, crack, stem and base at %v kept as one object", p)
+	}
+
+	// bottle body rows 10–39 and 45–74 split by a 5-row label band across its whole width
+	bottle := gridMask(w, h, [4]int{20, 40, 10, 40}, [4]int{20, 40, 45, 75})
+	got = largestComponent(joinPieces(bottle, w, h), w, h)
+	for y := 10; y < 75; y++ {
+		require.True(t, got[y*w+30], "bottle row %d bridged", y)
+	}
+}
+
+// The photo of a lamp (scene lamp-o of the quality benchmark) where the cut splits
+// the stem from the shade by one grid row: the mask must keep the backdrop between
+// shade, stem and base, so the lamp is not built as a solid block.
+func TestSegmentKeepsBackdropBetweenShadeAndBase(t *testing.T) {
+	if testing.Short() {
+		t.Skip("segments a 768×1024 photo")
+	}
+	t.Parallel()
+	s := makeScene("lamp", 14, 768, 1024)
+	photo := s.photo(rand.New(rand.NewPCG(14, 5)))
+	p, err := decodePhoto(context.Background(), photo, DefaultWorkingSize)
+	require.NoError(t, err)
+	seg, err := segment(context.Background(), p)
+	require.NoError(t, err)
+	got := iou(maskOf(seg), silhouette(s.tris, s.cam))
+	t.Logf("%s: mask IoU %.3f", s.name, got)
+	require.GreaterOrEqual(t, got, 0.95, "%s: mask against the true silhouette", s.name)
 }
