@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"strings"
 )
 
 // Entry is one built entry point as the server-rendered pages need it: the
@@ -14,6 +15,12 @@ type Entry struct {
 	Script  string
 	Preload []string
 	Styles  []string
+	// Environment is the Radiance (.hdr) lighting map the entry itself
+	// bundles, if any: the public viewer's pre-rendered neutral room. The
+	// pages name it on <model-viewer> and preload it in their first response,
+	// so a phone fetches it with the model instead of after the viewer's
+	// script has run (issue 18).
+	Environment string
 }
 
 // manifestChunk is one record of Vite's build manifest (dist/.vite/manifest.json).
@@ -21,6 +28,7 @@ type manifestChunk struct {
 	File    string   `json:"file"`
 	Imports []string `json:"imports"`
 	CSS     []string `json:"css"`
+	Assets  []string `json:"assets"`
 }
 
 // LookupEntry finds the built files of the entry whose source is src (for
@@ -45,6 +53,12 @@ func entryFrom(raw []byte, src string) (Entry, error) {
 		return Entry{}, fmt.Errorf("web build manifest has no entry %q", src)
 	}
 	e := Entry{Script: "/" + root.File}
+	for _, a := range root.Assets {
+		if strings.HasSuffix(a, ".hdr") {
+			e.Environment = "/" + a
+			break
+		}
+	}
 	seen := map[string]bool{src: true}
 	styles := map[string]bool{}
 	var walk func(c manifestChunk)

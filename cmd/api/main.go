@@ -155,7 +155,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	shoppers := &analytics.Collector{Writer: shopperEvents, CountryHeader: cfg.AnalyticsCountryHeader, OwnHost: hostOf(cfg.PublicBaseURL)}
 	pages := httpapi.ShopperPages(publish.PagesConfig{
 		DB: pool, Store: store, Bucket: blobs.Bucket, Meter: meter, BaseURL: cfg.PublicBaseURL, Log: log,
-		Assets:        publish.Assets{Script: viewerAssets.Script, Preload: viewerAssets.Preload, Styles: viewerAssets.Styles},
+		Assets:        publish.Assets{Script: viewerAssets.Script, Preload: viewerAssets.Preload, Styles: viewerAssets.Styles, Environment: viewerAssets.Environment},
 		ProductAssets: publish.Assets{Script: productAssets.Script, Preload: productAssets.Preload, Styles: productAssets.Styles},
 		Brands:        publish.AccountBrands{Accounts: accounts, DB: pool},
 	}, shoppers)

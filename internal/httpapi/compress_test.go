@@ -41,7 +41,7 @@ func TestSharePageAssetsCompressed(t *testing.T) {
 		t.Skipf("web app not built (make web): %v", err)
 	}
 	env := publishtest.New(t, func(_ *publishtest.Env, c *publish.PagesConfig) {
-		c.Assets = publish.Assets{Script: entry.Script, Preload: entry.Preload, Styles: entry.Styles}
+		c.Assets = publish.Assets{Script: entry.Script, Preload: entry.Preload, Styles: entry.Styles, Environment: entry.Environment}
 	})
 	h := httpapi.NewRouter(httpapi.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), DB: env.DB.Pool,
 		Web: web.Handler(), Publications: env.Service, PublicPages: env.Pages})
@@ -74,17 +74,23 @@ func TestSharePageAssetsCompressed(t *testing.T) {
 	doc := plainPage.Body.String()
 
 	urls := []string{page}
-	for _, m := range regexp.MustCompile(`(?:src|href|poster)="(/[^"]+)"`).FindAllStringSubmatch(doc, -1) {
+	for _, m := range regexp.MustCompile(`(?:src|href|poster|environment-image)="(/[^"]+)"`).FindAllStringSubmatch(doc, -1) {
 		urls = append(urls, html.UnescapeString(m[1]))
 	}
 	require.Contains(t, urls, entry.Script)
-	var sawModel, sawBundle bool
+	// The model is lit by the viewer's own pre-rendered room, named on the
+	// element and preloaded in this first response.
+	require.NotEmpty(t, entry.Environment, "the viewer bundles its lighting map")
+	require.Contains(t, doc, `environment-image="`+entry.Environment+`"`)
+	require.Contains(t, doc, `<link rel="preload" href="`+entry.Environment+`" as="fetch" crossorigin="anonymous">`)
+	var sawModel, sawBundle, sawEnvironment bool
 	for _, u := range urls {
 		plain := get(u, "")
 		require.Empty(t, plain.Header().Get("Content-Encoding"), u)
 		ctype := plain.Header().Get("Content-Type")
 		text := strings.HasPrefix(ctype, "text/") || strings.Contains(ctype, "javascript") ||
-			strings.Contains(ctype, "json") || strings.Contains(ctype, "svg")
+			strings.Contains(ctype, "json") || strings.Contains(ctype, "svg") ||
+			strings.HasSuffix(u, ".hdr") // Radiance RGBE: about 5× smaller in brotli
 		best, gz := get(u, chromiumAE), get(u, "gzip")
 		if !text {
 			// Images are compressed already; the GLB is left as is (issue 18).
@@ -102,7 +108,9 @@ func TestSharePageAssetsCompressed(t *testing.T) {
 		require.Equal(t, "gzip", gz.Header().Get("Content-Encoding"), u)
 		require.Equal(t, plain.Body.Bytes(), gunzip(gz.Body.Bytes()), u)
 		sawBundle = sawBundle || strings.HasPrefix(u, "/assets/") && strings.HasSuffix(u, ".js")
+		sawEnvironment = sawEnvironment || u == entry.Environment
 	}
+	require.True(t, sawEnvironment, "the lighting map comes back compressed")
 	require.True(t, sawModel, "the page preloads and shows its model")
 	require.True(t, sawBundle, "the page loads the viewer bundle")
 }

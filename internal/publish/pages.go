@@ -53,6 +53,10 @@ type Assets struct {
 	Script  string
 	Preload []string // chunks the script imports, fetched in parallel with it
 	Styles  []string
+	// Environment lights the model on the share page and the embed (the
+	// viewer's pre-rendered neutral room, web.Entry.Environment); empty:
+	// model-viewer's own default.
+	Environment string
 }
 
 // PagesConfig wires the public pages.
@@ -248,6 +252,7 @@ type pageView struct {
 	Script       string
 	Preload      []string
 	Styles       []string
+	Environment  string // the share page's and embed's lighting map, preloaded
 	JSONLD       any
 	Embed        bool
 	Product      *productView // a product page's variants, hotspots, presets, buy links
@@ -325,6 +330,7 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 		ModelURL:    "/v/" + slug + "/model.glb?v=" + tag,
 		QRURL:       "/v/" + slug + "/qr.png",
 		Script:      p.cfg.Assets.Script, Preload: p.cfg.Assets.Preload, Styles: p.cfg.Assets.Styles,
+		Environment: p.cfg.Assets.Environment,
 	}
 	if snap.ThumbnailKey != "" {
 		v.PosterURL = "/v/" + slug + "/poster.png?v=" + tag

@@ -69,8 +69,11 @@ function wireProgress(viewer: ModelViewerElement | null): void {
 
 /**
  * The share page and embed light the model with the Neutral preset, pre-rendered (neutral-env.ts)
- * so model-viewer does not generate it on the shopper's phone. Set in the task that defines the
- * element, before its first update; the product page's own preset (product.ts) replaces it.
+ * so model-viewer does not generate it on the shopper's phone. The server names this very file on
+ * the element and preloads it in the page's first response (web.Entry.Environment, read from the
+ * build manifest, which lists it because it is referenced here); this sets it only when a page
+ * did not, in the task that defines the element, before its first update; the product page's own
+ * preset (product.ts) then replaces it.
  */
 function wireEnvironment(viewer: ModelViewerElement | null): void {
   // The same asset as NEUTRAL_ENVIRONMENT, but named here (Vite writes its hashed URL in place) so
