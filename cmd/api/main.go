@@ -80,9 +80,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	ms := metrics.New()
 	ms.RegisterDatabase(pool, nil, log)
+
+	// Wakes the worker's projections after appends, one coalesced NOTIFY for
+	// concurrent writers (pgdb.Notifier). It outlives ctx so that requests
+	// drained after the shutdown signal are still announced; it stops when
+	// run returns, before the pool closes.
+	notifyCtx, stopNotifier := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopNotifier()
+	notifier := pgdb.StartNotifier(notifyCtx, pool, eventstore.NotifyChannel)
 	store := eventstore.New(events.Domain(),
 		eventstore.WithInline(upload.Projection{}, job.Projection{}, publish.Projection{}, catalog.Projection{}, apikey.Projection{}),
-		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }))
+		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }),
+		eventstore.WithNotifier(notifier))
 	// Insert-only: no Queues and never started, so the api never works jobs.
 	riverClient, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: log})
 	if err != nil {

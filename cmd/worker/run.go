@@ -63,7 +63,10 @@ func open(ctx context.Context, name string, args []string, getenv func(string) s
 	ms := metrics.New()
 	store := eventstore.New(events.Domain(),
 		eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{}),
-		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }))
+		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }),
+		// One coalesced NOTIFY for concurrent appends (pgdb.Notifier); after
+		// ctx ends the projections' poll covers what is left.
+		eventstore.WithNotifier(pgdb.StartNotifier(ctx, pool, eventstore.NotifyChannel)))
 	return &deps{cfg: cfg, log: log, pool: pool, store: store, metrics: ms}, nil
 }
 

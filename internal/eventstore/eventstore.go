@@ -99,6 +99,7 @@ type Store struct {
 	registry *events.Registry
 	inline   []Inline
 	observe  func(eventType string)
+	notifier *pgdb.Notifier
 }
 
 // Option configures a Store.
@@ -109,6 +110,13 @@ func WithInline(p ...Inline) Option { return func(s *Store) { s.inline = append(
 
 // WithObserver is called once per appended event (metrics: events by type).
 func WithObserver(f func(eventType string)) Option { return func(s *Store) { s.observe = f } }
+
+// WithNotifier wakes the projections through n (one coalesced NOTIFY on
+// NotifyChannel for however many appends committed meanwhile) instead of one
+// NOTIFY per append: see pgdb.Notifier for why. It applies to appends in a
+// pgdb.WithTx transaction and to AppendCommitted; an append in a transaction
+// begun elsewhere still NOTIFYs inside it.
+func WithNotifier(n *pgdb.Notifier) Option { return func(s *Store) { s.notifier = n } }
 
 // New builds a Store over a registry of event types.
 func New(registry *events.Registry, opts ...Option) *Store {
@@ -199,6 +207,9 @@ func (s *Store) AppendCommitted(ctx context.Context, db BatchSender, stream even
 		}
 		return nil, err
 	}
+	if s.notifier != nil {
+		s.notifier.Poke()
+	}
 	s.observed(out)
 	return out, nil
 }
@@ -268,8 +279,15 @@ func (s *Store) send(ctx context.Context, db BatchSender, req appendRequest, exp
 	if own {
 		batch.Queue(`COMMIT`)
 		// The NOTIFY runs in the pipeline's next (implicit) transaction,
-		// committed at the Sync without waiting for a flush.
-		batch.Queue(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, '')`, NotifyChannel)
+		// committed at the Sync without waiting for a flush; with a
+		// notifier, AppendCommitted pokes it once this batch is through.
+		if s.notifier == nil {
+			batch.Queue(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, '')`, NotifyChannel)
+		}
+	} else if ac, ok := db.(pgdb.AfterCommitter); ok && s.notifier != nil {
+		// In pgdb.WithTx with a notifier: poke it once the caller's COMMIT
+		// has succeeded (one coalesced NOTIFY for concurrent appends).
+		ac.AfterCommitFunc("notify "+NotifyChannel, s.notifier.Poke)
 	} else if ac, ok := db.(pgdb.AfterCommitter); ok {
 		// In pgdb.WithTx: NOTIFY once, right after the caller's COMMIT, so
 		// that concurrent appending transactions share flushes (see

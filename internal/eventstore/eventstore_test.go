@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -317,14 +318,73 @@ func TestAppendInWithTxNotifiesOnceAfterCommit(t *testing.T) {
 	require.Equal(t, []string{"after the rollback", "", "after the commit"}, got)
 }
 
+// TestNotifierWakesListenersAfterEveryWayToAppend: with a pgdb.Notifier (as
+// the api and the worker run it), appends in WithTx and AppendCommitted are
+// announced after their commit; a rolled-back append is not.
+func TestNotifierWakesListenersAfterEveryWayToAppend(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db := dbtest.New(t)
+	b := bundle{db: db, store: eventstore.New(events.NewRegistry(counted{}),
+		eventstore.WithNotifier(pgdb.StartNotifier(ctx, db.Pool, eventstore.NotifyChannel)))}
+	listen, err := pgx.Connect(ctx, b.db.URL)
+	require.NoError(t, err)
+	defer listen.Close(context.Background())
+	_, err = listen.Exec(ctx, "LISTEN "+eventstore.NotifyChannel)
+	require.NoError(t, err)
+	next := func() string {
+		waitCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		n, err := listen.WaitForNotification(waitCtx)
+		require.NoError(t, err)
+		return n.Payload
+	}
+	count := func() (n int) {
+		require.NoError(t, listen.QueryRow(ctx, `SELECT count(*) FROM events WHERE stream_id = 'test-n'`).Scan(&n))
+		return n
+	}
+	s := events.Stream{Type: "test", ID: "n"}
+
+	undo := errors.New("undo")
+	require.ErrorIs(t, pgdb.WithTx(ctx, b.db.Pool, func(tx pgx.Tx) error {
+		if _, err := b.store.Append(ctx, tx, s, 0, counted{1}); err != nil {
+			return err
+		}
+		return undo
+	}), undo)
+	require.NoError(t, b.appendTx(ctx, s, 0, counted{1}))
+	require.Equal(t, "", next())
+	require.Equal(t, 1, count(), "woken after the commit, not for the rollback")
+	require.NoError(t, b.appendCommitted(ctx, s, 1, counted{2}))
+	require.Equal(t, "", next())
+	require.Equal(t, 2, count())
+	// Nothing was sent for the rolled-back append: a marker comes next.
+	_, err = listen.Exec(ctx, `SELECT pg_notify($1, 'marker')`, eventstore.NotifyChannel)
+	require.NoError(t, err)
+	require.Equal(t, "marker", next())
+}
+
 // BenchmarkAppend measures single-event appends, each in its own transaction
 // (the API's shape): one writer on one stream, and 32 concurrent writers each
 // on its own stream (what many users acting at once look like). "in-tx" is
 // BEGIN, Append, COMMIT (three round trips); "committed" is AppendCommitted
 // (one round trip). Run with fsync on to see what a durable commit costs.
 func BenchmarkAppend(b *testing.B) {
-	for _, mode := range []string{"in-tx", "committed"} {
-		appendTo := appenders[mode]
+	for _, mode := range []string{"in-tx", "committed", "in-tx+notifier", "committed+notifier"} {
+		appendTo := appenders[strings.TrimSuffix(mode, "+notifier")]
+		setup := func(b *testing.B) bundle {
+			if !strings.HasSuffix(mode, "+notifier") {
+				return setup(b)
+			}
+			// As the api and the worker run it: one coalesced NOTIFY for
+			// concurrent appends (pgdb.Notifier).
+			db := dbtest.New(b)
+			ctx, cancel := context.WithCancel(context.Background())
+			b.Cleanup(cancel)
+			return bundle{db: db, store: eventstore.New(events.NewRegistry(counted{}),
+				eventstore.WithNotifier(pgdb.StartNotifier(ctx, db.Pool, eventstore.NotifyChannel)))}
+		}
 		b.Run(mode+"/streams=1", func(b *testing.B) {
 			bu := setup(b)
 			ctx := context.Background()

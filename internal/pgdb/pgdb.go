@@ -115,6 +115,10 @@ type AfterCommitter interface {
 	// transaction per channel). Its failure does not undo the commit: it is
 	// logged and WithTx still returns nil.
 	AfterCommit(key, sql string, args ...any)
+	// AfterCommitFunc queues f to run in Go right after the transaction
+	// commits (for a savepoint: after the outermost commit), once per key;
+	// a rollback drops it. The event store pokes its Notifier this way.
+	AfterCommitFunc(key string, f func())
 }
 
 // hookTx is a pgx.Tx with after-commit statements.
@@ -123,6 +127,36 @@ type hookTx struct {
 	outer AfterCommitter // set for a savepoint inside another WithTx
 	keys  map[string]bool
 	after []afterStmt
+	funcs []afterFunc
+}
+
+type afterFunc struct {
+	key string
+	f   func()
+}
+
+// AfterCommitFunc implements AfterCommitter.
+func (t *hookTx) AfterCommitFunc(key string, f func()) {
+	if t.keys["func "+key] {
+		return
+	}
+	if t.keys == nil {
+		t.keys = map[string]bool{}
+	}
+	t.keys["func "+key] = true
+	t.funcs = append(t.funcs, afterFunc{key: key, f: f})
+}
+
+// runFuncs hands the Go hooks to the outer transaction of a savepoint, or
+// runs them once this transaction has committed.
+func (t *hookTx) runFuncs() {
+	for _, a := range t.funcs {
+		if t.outer != nil {
+			t.outer.AfterCommitFunc(a.key, a.f)
+		} else {
+			a.f()
+		}
+	}
 }
 
 type afterStmt struct {
@@ -160,6 +194,7 @@ func (t *hookTx) commit(ctx context.Context) error {
 				t.outer.AfterCommit(a.key, a.sql, a.args...)
 			}
 		}
+		t.runFuncs()
 		return nil
 	}
 	b := &pgx.Batch{}
@@ -195,6 +230,7 @@ func (t *hookTx) commit(ctx context.Context) error {
 	if err := br.Close(); err != nil {
 		slog.ErrorContext(ctx, "after-commit statements failed; the transaction is committed", "err", err)
 	}
+	t.runFuncs()
 	return nil
 }
 
