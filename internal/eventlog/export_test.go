@@ -72,6 +72,23 @@ func (b bundle) exportN(t *testing.T, o eventlog.Options, want int) ([]exported,
 	}
 }
 
+// exportAll exports in format until want events come out (see exportN for
+// why it may take a moment) and returns the file's bytes.
+func (b bundle) exportAll(t *testing.T, format eventlog.Format, want int) ([]byte, eventlog.Result) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var buf bytes.Buffer
+		res, err := eventlog.Export(b.ctx, b.db.Pool, &buf, eventlog.Options{Format: format})
+		require.NoError(t, err)
+		if res.Events == int64(want) || time.Now().After(deadline) {
+			require.EqualValues(t, want, res.Events)
+			return buf.Bytes(), res
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func (b bundle) export(t *testing.T, o eventlog.Options) ([]exported, eventlog.Result) {
 	t.Helper()
 	var buf bytes.Buffer

@@ -81,22 +81,9 @@ func TestExportParquetHoldsEveryEventOnceWithItsFields(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	want := b.fill(t)
-	var buf bytes.Buffer
-	deadline := time.Now().Add(30 * time.Second) // xmin is cluster-wide: see exportN
-	var res eventlog.Result
-	for {
-		buf.Reset()
-		var err error
-		res, err = eventlog.Export(b.ctx, b.db.Pool, &buf, eventlog.Options{Format: eventlog.Parquet})
-		require.NoError(t, err)
-		if res.Events == int64(len(want)) || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	require.EqualValues(t, len(want), res.Events)
+	file, res := b.exportAll(t, eventlog.Parquet, len(want))
 
-	f, err := parquet.OpenFile(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	f, err := parquet.OpenFile(bytes.NewReader(file), int64(len(file)))
 	require.NoError(t, err)
 	require.EqualValues(t, len(want), f.NumRows())
 	var cols []string
@@ -109,7 +96,7 @@ func TestExportParquetHoldsEveryEventOnceWithItsFields(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, "JSON", data.Node.Type().LogicalType().String(), "data is typed JSON")
 
-	rd := parquet.NewGenericReader[eventlog.ParquetEvent](bytes.NewReader(buf.Bytes()))
+	rd := parquet.NewGenericReader[eventlog.ParquetEvent](bytes.NewReader(file))
 	got := make([]eventlog.ParquetEvent, len(want)+1)
 	n, err := rd.Read(got)
 	require.Equal(t, len(want), n, "read error: %v", err)
