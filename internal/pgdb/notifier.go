@@ -34,7 +34,6 @@ type Notifier struct {
 	db      Execer
 	channel string
 	poke    chan struct{}
-	sent    func() // test hook: called after each NOTIFY attempt
 }
 
 // StartNotifier starts a notifier on channel that sends through db until ctx
@@ -53,9 +52,6 @@ func (n *Notifier) Poke() {
 	}
 }
 
-// Channel is the channel the notifier signals.
-func (n *Notifier) Channel() string { return n.channel }
-
 func (n *Notifier) run(ctx context.Context) {
 	for {
 		select {
@@ -68,9 +64,6 @@ func (n *Notifier) run(ctx context.Context) {
 		_, err := n.db.Exec(ctx, `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, '')`, n.channel)
 		if err != nil && ctx.Err() == nil {
 			slog.ErrorContext(ctx, "notify failed; listeners will catch up on their poll", "channel", n.channel, "err", err)
-		}
-		if n.sent != nil {
-			n.sent()
 		}
 	}
 }

@@ -19,9 +19,7 @@ import (
 // gatedExec is the real pool, with the first NOTIFY held until the test
 // opens the gate: while it is held, the test pokes as much as it likes.
 type gatedExec struct {
-	pool interface {
-		Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-	}
+	pool  pgdb.Execer
 	gate  chan struct{}
 	calls atomic.Int32
 }
