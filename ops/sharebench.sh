@@ -19,6 +19,9 @@
 #   SKIP_WRK=1 SKIP_METER=1 PHONE_RUNS=5 ops/sharebench.sh    the phone figures alone
 #   PHONE_AB=variants.txt SKIP_WRK=1 SKIP_METER=1 SKIP_LOAD=1 ops/sharebench.sh   markup variants side by side
 #   TRACE=/tmp/traces SKIP_WRK=1 SKIP_METER=1 PHONE_RUNS=1 ops/sharebench.sh   + where the phone's time goes
+#   FLOOR=1 SKIP_WRK=1 SKIP_METER=1 SKIP_LOAD=1 PHONE_RUNS=10 ops/sharebench.sh   the page against its
+#       floor: the same page with a one-triangle model (ops/sharepage-ab.mjs), interleaved; what is
+#       left between the two is all the model costs, the floor is model-viewer's own on this machine
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . ops/lib.sh
@@ -124,6 +127,12 @@ CONF
     if [ -n "${PHONE_AB:-}" ]; then
       mapfile -t variants <"$PHONE_AB"
       (cd web && SHOT_TAG="$(basename "$bin")-" node ../ops/sharepage-ab.mjs "$page" "${PHONE_RUNS:-3}" "${variants[@]}") | sed "s|^|$bin ab  |" >&2
+    fi
+    # FLOOR=1: the page against the same page with a one-triangle model (ops/sharepage-ab.mjs).
+    if [ -n "${FLOOR:-}" ]; then
+      (cd web && node ../ops/sharepage-ab.mjs "$page" "${PHONE_RUNS:-3}" 'page' \
+        'floor:~ src="[^"]*model\.glb[^"]*"=> src="/__ab/floor.glb"|~<link rel="preload" href="[^"]*model\.glb[^"]*"[^>]*>=>') |
+        sed "s|^|$bin floor  |" >&2
     fi
     # TRACE=DIR: also one traced cold load per build (ops/sharepage-trace.mjs), trace files kept in DIR.
     if [ -n "${TRACE:-}" ]; then

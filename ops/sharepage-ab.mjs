@@ -9,7 +9,12 @@
 // A tool to decide what to change, not the benchmark (that is sharepage-load).
 //
 //   node ops/sharepage-ab.mjs URL RUNS 'base' 'eager:loading="eager" camera-controls=>camera-controls' …
-// A variant is NAME or NAME:FROM=>TO[|FROM=>TO…] (replaced in the page's HTML, all occurrences).
+// A variant is NAME or NAME:FROM=>TO[|FROM=>TO…] (replaced in the page's HTML, all occurrences);
+// FROM written as ~REGEX is a regular expression (all matches).
+// /__ab/floor.glb is a one-triangle model (688 bytes, one PBR material) served to the page by this
+// script, so a variant can measure the floor: this very page, with model-viewer, its lighting
+// and shadow, but a model that costs nothing to fetch, parse or draw (ops/sharebench.sh FLOOR=1):
+//   'floor:~ src="[^"]*model\.glb[^"]*"=> src="/__ab/floor.glb"|~<link rel="preload" href="[^"]*model\.glb[^"]*"[^>]*>=>'
 import { launchPhoneBrowser, loopbackURL, newPhonePage } from './sharepage-phone.mjs';
 import { readFileSync, readdirSync } from 'node:fs';
 
@@ -24,6 +29,42 @@ const variants = specs.map((spec) => {
   const edits = i < 0 ? [] : spec.slice(i + 1).split('|').map((e) => e.split('=>'));
   return { name, edits, results: [] };
 });
+
+/** A binary glTF holding one triangle with one PBR material: the cheapest model model-viewer can show. */
+function oneTriangleGLB() {
+  const bin = Buffer.from(new Float32Array([0, 0, 0, 0.2, 0, 0, 0, 0.2, 0, 0, 0, 1, 0, 0, 1, 0, 0, 1]).buffer);
+  const gltf = {
+    asset: { version: '2.0' },
+    scene: 0,
+    scenes: [{ nodes: [0] }],
+    nodes: [{ mesh: 0 }],
+    meshes: [{ primitives: [{ attributes: { POSITION: 0, NORMAL: 1 }, material: 0 }] }],
+    materials: [{ pbrMetallicRoughness: { baseColorFactor: [0.8, 0.2, 0.2, 1], metallicFactor: 0, roughnessFactor: 0.5 } }],
+    buffers: [{ byteLength: bin.length }],
+    bufferViews: [
+      { buffer: 0, byteOffset: 0, byteLength: 36 },
+      { buffer: 0, byteOffset: 36, byteLength: 36 },
+    ],
+    accessors: [
+      { bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [0.2, 0.2, 0] },
+      { bufferView: 1, componentType: 5126, count: 3, type: 'VEC3' },
+    ],
+  };
+  let json = Buffer.from(JSON.stringify(gltf));
+  json = Buffer.concat([json, Buffer.alloc((4 - (json.length % 4)) % 4, 0x20)]);
+  const header = Buffer.alloc(12);
+  header.writeUInt32LE(0x46546c67, 0); // 'glTF'
+  header.writeUInt32LE(2, 4);
+  header.writeUInt32LE(12 + 8 + json.length + 8 + bin.length, 8);
+  const chunk = (body, type) => {
+    const h = Buffer.alloc(8);
+    h.writeUInt32LE(body.length, 0);
+    h.writeUInt32LE(type, 4);
+    return Buffer.concat([h, body]);
+  };
+  return Buffer.concat([header, chunk(json, 0x4e4f534a), chunk(bin, 0x004e4942)]);
+}
+const floorGLB = oneTriangleGLB();
 
 const tag = 'sharepage-ab-' + Math.random().toString(36).slice(2);
 const browser = await launchPhoneBrowser([`--${tag}`]);
@@ -63,11 +104,18 @@ async function once(v) {
       Object.defineProperty(window, 'devicePixelRatio', { get: () => Math.min(real, n), configurable: true });
     }, Number(cap[1]));
   }
+  await page.route('**/__ab/floor.glb', (route) => route.fulfill({ body: floorGLB, contentType: 'model/gltf-binary' }));
   if (v.edits.length) {
     await page.route(url, async (route) => {
       const res = await route.fetch();
       let body = await res.text();
       for (const [from, to] of v.edits) {
+        if (from.startsWith('~')) {
+          const re = new RegExp(from.slice(1), 'g');
+          if (!re.test(body)) throw new Error(`variant ${v.name}: /${from.slice(1)}/ matches nothing in the page`);
+          body = body.replace(re, to);
+          continue;
+        }
         if (!body.includes(from)) throw new Error(`variant ${v.name}: "${from}" is not in the page`);
         body = body.split(from).join(to);
       }
