@@ -130,9 +130,7 @@ CONF
     fi
     # FLOOR=1: the page against the same page with a one-triangle model (ops/sharepage-ab.mjs).
     if [ -n "${FLOOR:-}" ]; then
-      (cd web && node ../ops/sharepage-ab.mjs "$page" "${PHONE_RUNS:-3}" 'page' \
-        'floor:~ src="[^"]*model\.glb[^"]*"=> src="/__ab/floor.glb"|~<link rel="preload" href="[^"]*model\.glb[^"]*"[^>]*>=>') |
-        sed "s|^|$bin floor  |" >&2
+      (cd web && node ../ops/sharepage-ab.mjs "$page" "${PHONE_RUNS:-3}" page floor) | sed "s|^|$bin floor  |" >&2
     fi
     # TRACE=DIR: also one traced cold load per build (ops/sharepage-trace.mjs), trace files kept in DIR.
     if [ -n "${TRACE:-}" ]; then

@@ -11,10 +11,10 @@
 //   node ops/sharepage-ab.mjs URL RUNS 'base' 'eager:loading="eager" camera-controls=>camera-controls' …
 // A variant is NAME or NAME:FROM=>TO[|FROM=>TO…] (replaced in the page's HTML, all occurrences);
 // FROM written as ~REGEX is a regular expression (all matches).
-// /__ab/floor.glb is a one-triangle model (688 bytes, one PBR material) served to the page by this
-// script, so a variant can measure the floor: this very page, with model-viewer, its lighting
-// and shadow, but a model that costs nothing to fetch, parse or draw (ops/sharebench.sh FLOOR=1):
-//   'floor:~ src="[^"]*model\.glb[^"]*"=> src="/__ab/floor.glb"|~<link rel="preload" href="[^"]*model\.glb[^"]*"[^>]*>=>'
+// A variant named floor… shows the page with a one-triangle model (688 bytes, one PBR material,
+// served by this script, no network) instead of its own, and without the model's preload: this
+// very page, with model-viewer, its lighting and shadow, but a model that costs nothing to fetch,
+// parse or draw (ops/sharebench.sh FLOOR=1 runs 'page' 'floor').
 import { launchPhoneBrowser, loopbackURL, newPhonePage } from './sharepage-phone.mjs';
 import { readFileSync, readdirSync } from 'node:fs';
 
@@ -23,10 +23,13 @@ if (!loopbackURL(url) || !specs.length) {
   console.error("usage: node ops/sharepage-ab.mjs http://127.0.0.1:PORT/v/SLUG RUNS 'name[:from=>to|from=>to]' …");
   process.exit(2);
 }
+const FLOOR_PATH = '/__ab/floor.glb';
 const variants = specs.map((spec) => {
   const i = spec.indexOf(':');
   const name = i < 0 ? spec : spec.slice(0, i);
   const edits = i < 0 ? [] : spec.slice(i + 1).split('|').map((e) => e.split('=>'));
+  // floor…: the model's src points at floorGLB, and its preload goes.
+  if (name.startsWith('floor')) edits.unshift([`~ src="[^"]*model\\.glb[^"]*"`, ` src="${FLOOR_PATH}"`], ['~<link rel="preload" href="[^"]*model\\.glb[^"]*"[^>]*>', '']);
   return { name, edits, results: [] };
 });
 
@@ -104,7 +107,9 @@ async function once(v) {
       Object.defineProperty(window, 'devicePixelRatio', { get: () => Math.min(real, n), configurable: true });
     }, Number(cap[1]));
   }
-  await page.route('**/__ab/floor.glb', (route) => route.fulfill({ body: floorGLB, contentType: 'model/gltf-binary' }));
+  if (v.name.startsWith('floor')) {
+    await page.route(`**${FLOOR_PATH}`, (route) => route.fulfill({ body: floorGLB, contentType: 'model/gltf-binary' }));
+  }
   if (v.edits.length) {
     await page.route(url, async (route) => {
       const res = await route.fetch();
