@@ -40,8 +40,8 @@ fmt: ## format Go code
 vet: ## go vet
 	@go vet ./...
 
-audit: ## known-vulnerability audit of Go and npm dependencies (needs internet; not part of make test)
-	@go run golang.org/x/vuln/cmd/govulncheck@latest ./...
+audit: ## known-vulnerability audit of Go and npm dependencies with the govulncheck pinned in ops/deploy/tools.env (needs internet; not part of make test)
+	@source ops/deploy/tools.env && go run $$GOVULNCHECK ./...
 	@cd web && npm audit --omit=dev
 
 clean: ## remove build outputs (keeps .data/)
