@@ -68,7 +68,7 @@ func FuzzDecodeScaled(f *testing.F) {
 		if want := image.Rect(0, 0, (cfg.Width+n-1)/n, (cfg.Height+n-1)/n); !img.Bounds().Eq(want) {
 			t.Fatalf("%dx%d at 1/%d: bounds %v, want %v", cfg.Width, cfg.Height, n, img.Bounds(), want)
 		}
-			})
+	})
 }
 
 // fuzzPhoto is a smooth gradient with some texture: a photo-like image whose
