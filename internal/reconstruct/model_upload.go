@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
+
+	"github.com/photo3d/photo3d/internal/jpegscale"
 )
 
 // A merchant's own model (issue 13, "Own model"): one .glb, or one .gltf with
@@ -35,6 +38,17 @@ const (
 	maxAccessorCount   = 12_000_000
 	maxModelObjects    = 20_000 // nodes, meshes, accessors, views, materials… each
 	modelThumbnailSide = ThumbnailSize
+	// maxModelNodeVisits bounds the scene walk: a node reached along several
+	// paths (instancing) is visited once per path.
+	maxModelNodeVisits = 100_000
+	// maxModelVertexVisits bounds the vertices (and indices) processed over
+	// EVERY node visit and every primitive mode: one mesh drawn by 99,990
+	// nodes costs 99,990 times its vertices (issue 28 item 1).
+	maxModelVertexVisits = 12_000_000
+	// maxModelAccessorBytes bounds the bytes the accessors declare, those
+	// without a buffer view included (the glTF library allocates and
+	// zero-fills them): every distinct accessor is read at most once.
+	maxModelAccessorBytes = 2 * MaxModelUploadBytes
 )
 
 // ModelFile is one uploaded file: its base name and bytes.
@@ -311,10 +325,14 @@ func checkModelStructure(doc *gltf.Document) error {
 	}
 	in := func(i, n int) bool { return i >= 0 && i < n }
 	opt := func(i *int, n int) bool { return i == nil || in(*i, n) }
+	accessorBytes := 0
 	for i, a := range doc.Accessors {
 		size := gltf.SizeOfElement(a.ComponentType, a.Type)
 		if a.Count <= 0 || a.Count > maxAccessorCount || size <= 0 || a.Sparse != nil || a.ByteOffset < 0 {
 			return corrupt("accessor %d is invalid (count %d)", i, a.Count)
+		}
+		if accessorBytes += a.Count * size; accessorBytes > maxModelAccessorBytes {
+			return modelErr("model_too_complex", "The model's data would take more than %d MB once read. Remove unused or empty (zero-filled) data.", maxModelAccessorBytes>>20)
 		}
 		if a.BufferView == nil {
 			continue
@@ -331,8 +349,12 @@ func checkModelStructure(doc *gltf.Document) error {
 			return corrupt("accessor %d reads past its buffer view", i)
 		}
 	}
-	tris := 0
+	primitives := 0
+	maxIndex := map[int]uint32{} // indices accessor → its largest index (each read once)
 	for mi, m := range doc.Meshes {
+		if primitives += len(m.Primitives); primitives > maxModelObjects {
+			return modelErr("model_too_complex", "The model has too many primitives (more than %d).", maxModelObjects)
+		}
 		for pi, p := range m.Primitives {
 			for _, ai := range p.Attributes {
 				if !in(ai, len(doc.Accessors)) {
@@ -352,24 +374,22 @@ func checkModelStructure(doc *gltf.Document) error {
 				if ia.Type != gltf.AccessorScalar || ia.BufferView == nil {
 					return corrupt("mesh %d primitive %d has invalid indices", mi, pi)
 				}
-				idx, err := modeler.ReadIndices(doc, ia, nil)
-				if err != nil {
-					return corrupt("mesh %d primitive %d: %v", mi, pi, err)
-				}
-				for _, x := range idx {
-					if int(x) >= n {
-						return corrupt("mesh %d primitive %d indexes vertex %d of %d", mi, pi, x, n)
+				hi, seen := maxIndex[*p.Indices]
+				if !seen {
+					idx, err := modeler.ReadIndices(doc, ia, nil)
+					if err != nil {
+						return corrupt("mesh %d primitive %d: %v", mi, pi, err)
 					}
+					for _, x := range idx {
+						hi = max(hi, x)
+					}
+					maxIndex[*p.Indices] = hi
 				}
-				n = len(idx)
-			}
-			if p.Mode == gltf.PrimitiveTriangles {
-				tris += n / 3
+				if int(hi) >= n {
+					return corrupt("mesh %d primitive %d indexes vertex %d of %d", mi, pi, hi, n)
+				}
 			}
 		}
-	}
-	if tris > maxModelTriangles {
-		return modelErr("model_too_complex", "The model has %d triangles; at most %d can be shown smoothly on phones.", tris, maxModelTriangles)
 	}
 	for i, n := range doc.Nodes {
 		if !opt(n.Mesh, len(doc.Meshes)) || !opt(n.Camera, len(doc.Cameras)) || !opt(n.Skin, len(doc.Skins)) {
@@ -398,6 +418,9 @@ func checkModelStructure(doc *gltf.Document) error {
 			return corrupt("image %d points at a missing buffer view", i)
 		}
 	}
+	if err := checkModelCost(doc); err != nil {
+		return err
+	}
 	for i, m := range doc.Materials {
 		if pbr := m.PBRMetallicRoughness; pbr != nil {
 			for _, t := range []*gltf.TextureInfo{pbr.BaseColorTexture, pbr.MetallicRoughnessTexture} {
@@ -415,6 +438,81 @@ func checkModelStructure(doc *gltf.Document) error {
 	return nil
 }
 
+// checkModelCost computes, from declared counts alone (nothing is read),
+// what preparing the model will cost: the vertices and indices processed
+// summed over every visit of the default scene's node graph and every
+// primitive mode (points and lines are read too), and the triangles drawn
+// counting every instance. A model over either cap is refused before any
+// geometry is touched (issue 28 item 1: a 200 KB .gltf with one 12 M-vertex
+// POINTS mesh drawn by 99,990 nodes).
+func checkModelCost(doc *gltf.Document) error {
+	scene := 0
+	if doc.Scene != nil {
+		scene = *doc.Scene
+	}
+	if len(doc.Scenes) == 0 {
+		return nil // nothing is drawn; the normaliser refuses it as "no scene"
+	}
+	if scene < 0 || scene >= len(doc.Scenes) {
+		return corrupt("the default scene %d does not exist", scene)
+	}
+	type cost struct{ verts, tris int }
+	meshCost := make([]cost, len(doc.Meshes))
+	for mi, m := range doc.Meshes {
+		for _, p := range m.Primitives {
+			n := doc.Accessors[p.Attributes[gltf.POSITION]].Count
+			c := n
+			if p.Indices != nil {
+				n = doc.Accessors[*p.Indices].Count
+				c += n
+			}
+			meshCost[mi].verts += c
+			switch p.Mode {
+			case gltf.PrimitiveTriangles:
+				meshCost[mi].tris += n / 3
+			case gltf.PrimitiveTriangleStrip, gltf.PrimitiveTriangleFan:
+				meshCost[mi].tris += max(0, n-2)
+			}
+		}
+	}
+	visits, verts, tris := 0, 0, 0
+	var walk func(ni, depth int) error
+	walk = func(ni, depth int) error {
+		if depth > 64 {
+			return corrupt("the node hierarchy is deeper than 64 levels or has a cycle")
+		}
+		if visits++; visits > maxModelNodeVisits {
+			return modelErr("model_too_complex", "The model's scene reaches more than %d nodes (counting every path to a shared node).", maxModelNodeVisits)
+		}
+		n := doc.Nodes[ni]
+		if n.Mesh != nil {
+			c := meshCost[*n.Mesh]
+			verts += c.verts
+			tris += c.tris
+			if verts > maxModelVertexVisits {
+				return modelErr("model_too_complex", "The model draws more than %d vertices once every copy (instance) of its meshes is counted; "+
+					"simplify it or merge repeated parts.", maxModelVertexVisits)
+			}
+			if tris > maxModelTriangles {
+				return modelErr("model_too_complex", "The model has more than %d triangles (counting every copy of its meshes); "+
+					"at most %d can be shown smoothly on phones.", maxModelTriangles, maxModelTriangles)
+			}
+		}
+		for _, c := range n.Children {
+			if err := walk(c, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, n := range doc.Scenes[scene].Nodes {
+		if err := walk(n, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // modelTri is one triangle in the model's frame with its material colour.
 type modelTri struct {
 	v   [3][3]float64
@@ -423,25 +521,88 @@ type modelTri struct {
 	uv  [3][2]float32
 }
 
+// accessorCache reads each accessor once however many nodes draw it (a
+// mesh instanced by many nodes is transformed per visit, never re-read).
+type accessorCache struct {
+	doc *gltf.Document
+	pos map[int][][3]float32
+	idx map[int][]uint32
+	uv  map[int][][2]float32
+}
+
+func newAccessorCache(doc *gltf.Document) *accessorCache {
+	return &accessorCache{doc: doc, pos: map[int][][3]float32{}, idx: map[int][]uint32{}, uv: map[int][][2]float32{}}
+}
+
+func (c *accessorCache) positions(ai int) ([][3]float32, error) {
+	if v, ok := c.pos[ai]; ok {
+		return v, nil
+	}
+	v, err := modeler.ReadPosition(c.doc, c.doc.Accessors[ai], nil)
+	if err != nil {
+		return nil, err
+	}
+	c.pos[ai] = v
+	return v, nil
+}
+
+func (c *accessorCache) indices(ai int) ([]uint32, error) {
+	if v, ok := c.idx[ai]; ok {
+		return v, nil
+	}
+	v, err := modeler.ReadIndices(c.doc, c.doc.Accessors[ai], nil)
+	if err != nil {
+		return nil, err
+	}
+	c.idx[ai] = v
+	return v, nil
+}
+
+// texCoords returns nil when the accessor cannot be read as UVs (the
+// thumbnail then uses the colour factor alone).
+func (c *accessorCache) texCoords(ai int) [][2]float32 {
+	if v, ok := c.uv[ai]; ok {
+		return v
+	}
+	v, err := modeler.ReadTextureCoord(c.doc, c.doc.Accessors[ai], nil)
+	if err != nil {
+		v = nil
+	}
+	c.uv[ai] = v
+	return v
+}
+
 // documentTriangles walks the default scene and returns every triangle in
 // world space (the document must have passed checkModelStructure, or be ours).
+// With textures false no image is decoded (geometric checks need none).
 func documentTriangles(doc *gltf.Document) ([]modelTri, error) {
+	tris, _, err := walkTriangles(doc, true)
+	return tris, err
+}
+
+// walkTriangles is documentTriangles, also returning the texture set it used
+// (its counters show what was decoded).
+func walkTriangles(doc *gltf.Document, textures bool) ([]modelTri, *textureSet, error) {
 	scene := 0
 	if doc.Scene != nil {
 		scene = *doc.Scene
 	}
 	if scene < 0 || scene >= len(doc.Scenes) {
-		return nil, fmt.Errorf("no scene")
+		return nil, nil, fmt.Errorf("no scene")
 	}
 	var out []modelTri
 	seen := 0
-	textures := map[int]image.Image{}
+	acc := newAccessorCache(doc)
+	var texs *textureSet
+	if textures {
+		texs = newTextureSet(doc)
+	}
 	var walk func(ni int, parent [16]float64, depth int) error
 	walk = func(ni int, parent [16]float64, depth int) error {
 		if ni < 0 || ni >= len(doc.Nodes) || depth > 64 {
 			return fmt.Errorf("bad node hierarchy")
 		}
-		if seen++; seen > 100000 {
+		if seen++; seen > maxModelNodeVisits {
 			return fmt.Errorf("node graph too large")
 		}
 		n := doc.Nodes[ni]
@@ -455,39 +616,46 @@ func documentTriangles(doc *gltf.Document) ([]modelTri, error) {
 				if !ok || ai < 0 || ai >= len(doc.Accessors) {
 					continue
 				}
-				pos, err := modeler.ReadPosition(doc, doc.Accessors[ai], nil)
+				pos, err := acc.positions(ai)
 				if err != nil {
 					return err
 				}
 				var idx []uint32
 				if p.Indices != nil && *p.Indices >= 0 && *p.Indices < len(doc.Accessors) {
-					if idx, err = modeler.ReadIndices(doc, doc.Accessors[*p.Indices], nil); err != nil {
+					if idx, err = acc.indices(*p.Indices); err != nil {
 						return err
 					}
-				} else {
-					idx = make([]uint32, len(pos))
-					for i := range idx {
-						idx[i] = uint32(i)
-					}
+				}
+				nIdx := len(pos)
+				if idx != nil {
+					nIdx = len(idx)
+				}
+				if len(out)+nIdx/3 > maxModelTriangles {
+					return fmt.Errorf("too many triangles")
 				}
 				rgb := materialColour(doc, p.Material)
-				tex, uv := materialTexture(doc, p, len(pos), textures)
-				for t := 0; t+2 < len(idx); t += 3 {
+				var tex image.Image
+				var uv [][2]float32
+				if texs != nil {
+					tex, uv = texs.material(p, len(pos), acc)
+				}
+				for t := 0; t+2 < nIdx; t += 3 {
 					var tri modelTri
 					tri.rgb, tri.tex = rgb, tex
 					for k := range 3 {
-						if int(idx[t+k]) >= len(pos) {
+						vi := uint32(t + k)
+						if idx != nil {
+							vi = idx[t+k]
+						}
+						if int(vi) >= len(pos) {
 							return fmt.Errorf("index out of range")
 						}
-						tri.v[k] = apply4(m, pos[idx[t+k]])
+						tri.v[k] = apply4(m, pos[vi])
 						if tex != nil {
-							tri.uv[k] = uv[idx[t+k]]
+							tri.uv[k] = uv[vi]
 						}
 					}
 					out = append(out, tri)
-					if len(out) > maxModelTriangles {
-						return fmt.Errorf("too many triangles")
-					}
 				}
 			}
 		}
@@ -500,10 +668,10 @@ func documentTriangles(doc *gltf.Document) ([]modelTri, error) {
 	}
 	for _, n := range doc.Scenes[scene].Nodes {
 		if err := walk(n, identity(), 0); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return out, nil
+	return out, texs, nil
 }
 
 func materialColour(doc *gltf.Document, mi *int) [3]float64 {
@@ -520,14 +688,35 @@ func materialColour(doc *gltf.Document, mi *int) [3]float64 {
 	return rgb
 }
 
-// maxTexturePixels bounds a texture decoded for the thumbnail.
-const maxTexturePixels = 4096 * 4096
+// Texture limits for the thumbnail (issue 28 item 1: 16 image entries naming
+// one 4096² PNG held 1 GB). Each distinct image (by content) is decoded once,
+// reduced to at most textureLongSide (the thumbnail is ThumbnailSize pixels;
+// JPEGs are reduced while decoding), and the source pixels decoded across
+// the model are capped: past the cap, textures are skipped and the
+// thumbnail uses the colour factors.
+const (
+	maxTexturePixels      = 4096 * 4096 // one image, read from its header first
+	maxModelTexturePixels = 2 * maxTexturePixels
+	textureLongSide       = 2 * ThumbnailSize
+)
 
-// materialTexture returns the primitive's decoded base colour texture and its
-// texture coordinates (nil when it has none, or it cannot be read: the
-// thumbnail then uses the colour factor alone). Decoded images are shared
-// through cache (by image index; nil remembers a failure).
-func materialTexture(doc *gltf.Document, p *gltf.Primitive, verts int, cache map[int]image.Image) (image.Image, [][2]float32) {
+// textureSet decodes a document's base colour textures for the thumbnail.
+type textureSet struct {
+	doc       *gltf.Document
+	byImage   map[int]image.Image      // image index → decoded (nil: unusable)
+	byContent map[[32]byte]image.Image // content hash → decoded
+	pixels    int                      // source pixels decoded so far
+	decoded   int                      // images actually decoded
+}
+
+func newTextureSet(doc *gltf.Document) *textureSet {
+	return &textureSet{doc: doc, byImage: map[int]image.Image{}, byContent: map[[32]byte]image.Image{}}
+}
+
+// material returns the primitive's decoded base colour texture and its
+// texture coordinates (nil when it has none, or it cannot be read).
+func (ts *textureSet) material(p *gltf.Primitive, verts int, acc *accessorCache) (image.Image, [][2]float32) {
+	doc := ts.doc
 	if p.Material == nil || *p.Material < 0 || *p.Material >= len(doc.Materials) {
 		return nil, nil
 	}
@@ -540,23 +729,79 @@ func materialTexture(doc *gltf.Document, p *gltf.Primitive, verts int, cache map
 	if src == nil || *src < 0 || *src >= len(doc.Images) || !ok || ai < 0 || ai >= len(doc.Accessors) {
 		return nil, nil
 	}
-	uv, err := modeler.ReadTextureCoord(doc, doc.Accessors[ai], nil)
-	if err != nil || len(uv) < verts {
+	uv := acc.texCoords(ai)
+	if len(uv) < verts {
 		return nil, nil
 	}
-	img, seen := cache[*src]
-	if !seen {
-		img = decodeTexture(doc, doc.Images[*src])
-		cache[*src] = img
-	}
+	img := ts.image(*src)
 	if img == nil {
 		return nil, nil
 	}
 	return img, uv
 }
 
-func decodeTexture(doc *gltf.Document, im *gltf.Image) image.Image {
-	var data []byte
+// image decodes image i once per distinct content.
+func (ts *textureSet) image(i int) image.Image {
+	if img, ok := ts.byImage[i]; ok {
+		return img
+	}
+	var img image.Image
+	data := imageBytes(ts.doc, ts.doc.Images[i])
+	if data != nil {
+		key := sha256.Sum256(data)
+		var ok bool
+		if img, ok = ts.byContent[key]; !ok {
+			img = ts.decode(data)
+			ts.byContent[key] = img
+		}
+	}
+	ts.byImage[i] = img
+	return img
+}
+
+// decode reads the header first (size and the model's pixel budget), then
+// decodes reduced: JPEGs at 1/2–1/8 while decoding, PNGs downsampled at once
+// so only the small copy is kept.
+func (ts *textureSet) decode(data []byte) image.Image {
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxTexturePixels ||
+		ts.pixels+cfg.Width*cfg.Height > maxModelTexturePixels {
+		return nil
+	}
+	ts.pixels += cfg.Width * cfg.Height
+	ts.decoded++
+	var img image.Image
+	if format == "jpeg" {
+		img, err = jpegscale.DecodeScaled(bytes.NewReader(data), textureLongSide)
+	} else {
+		img, _, err = image.Decode(bytes.NewReader(data))
+	}
+	if err != nil {
+		return nil
+	}
+	return shrinkTexture(img, textureLongSide)
+}
+
+// shrinkTexture returns img with its long side at most long pixels (nearest
+// sample: the thumbnail samples one texel per pixel anyway).
+func shrinkTexture(img image.Image, long int) image.Image {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if max(w, h) <= long {
+		return img
+	}
+	nw, nh := max(1, w*long/max(w, h)), max(1, h*long/max(w, h))
+	out := image.NewNRGBA(image.Rect(0, 0, nw, nh))
+	for y := range nh {
+		for x := range nw {
+			out.Set(x, y, img.At(b.Min.X+x*w/nw, b.Min.Y+y*h/nh))
+		}
+	}
+	return out
+}
+
+// imageBytes returns an image's encoded bytes (nil when it has none).
+func imageBytes(doc *gltf.Document, im *gltf.Image) []byte {
 	switch {
 	case im.BufferView != nil && *im.BufferView >= 0 && *im.BufferView < len(doc.BufferViews):
 		v := doc.BufferViews[*im.BufferView]
@@ -564,24 +809,15 @@ func decodeTexture(doc *gltf.Document, im *gltf.Image) image.Image {
 			v.ByteOffset+v.ByteLength > len(doc.Buffers[v.Buffer].Data) {
 			return nil
 		}
-		data = doc.Buffers[v.Buffer].Data[v.ByteOffset : v.ByteOffset+v.ByteLength]
+		return doc.Buffers[v.Buffer].Data[v.ByteOffset : v.ByteOffset+v.ByteLength]
 	case im.IsEmbeddedResource():
-		var err error
-		if data, err = im.MarshalData(); err != nil {
+		data, err := im.MarshalData()
+		if err != nil {
 			return nil
 		}
-	default:
-		return nil
+		return data
 	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxTexturePixels {
-		return nil
-	}
-	img, _, err := image.Decode(bytes.NewReader(data))
-	if err != nil {
-		return nil
-	}
-	return img
+	return nil
 }
 
 // texel samples img at (u, v) (repeat wrapping, nearest) as linear RGB.
@@ -606,7 +842,7 @@ func ModelTriangles(glb []byte) ([][3][3]float64, error) {
 	if err := checkModelStructure(doc); err != nil {
 		return nil, err
 	}
-	tris, err := documentTriangles(doc)
+	tris, _, err := walkTriangles(doc, false) // geometry only: no texture is decoded
 	if err != nil {
 		return nil, err
 	}

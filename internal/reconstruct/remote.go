@@ -47,7 +47,6 @@ import (
 	"time"
 
 	"github.com/qmuntal/gltf"
-	"github.com/qmuntal/gltf/modeler"
 )
 
 // RemoteConfig configures the GPU inference client.
@@ -414,6 +413,7 @@ type boundsWalker struct {
 	largestMesh int
 	largestSize int
 	seen        int
+	acc         *accessorCache // each mesh's positions are read once, transformed per visit
 }
 
 func (w *boundsWalker) walk(ni int, parent [16]float64, depth int) error {
@@ -421,7 +421,7 @@ func (w *boundsWalker) walk(ni int, parent [16]float64, depth int) error {
 		return fmt.Errorf("%w: bad node hierarchy", ErrRemoteInvalidModel)
 	}
 	w.seen++
-	if w.seen > 100000 {
+	if w.seen > maxModelNodeVisits {
 		return fmt.Errorf("%w: node graph too large", ErrRemoteInvalidModel)
 	}
 	n := w.doc.Nodes[ni]
@@ -436,7 +436,10 @@ func (w *boundsWalker) walk(ni int, parent [16]float64, depth int) error {
 			if !ok || ai < 0 || ai >= len(w.doc.Accessors) {
 				continue
 			}
-			pos, err := modeler.ReadPosition(w.doc, w.doc.Accessors[ai], nil)
+			if w.acc == nil {
+				w.acc = newAccessorCache(w.doc)
+			}
+			pos, err := w.acc.positions(ai)
 			if err != nil {
 				return fmt.Errorf("%w: read positions: %w", ErrRemoteInvalidModel, err)
 			}
