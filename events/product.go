@@ -124,8 +124,22 @@ type ProductModelUploaded struct {
 // EventType implements Event.
 func (ProductModelUploaded) EventType() string { return "product.model_uploaded.v1" }
 
+// ProductModelSubmitted records that a merchant sent their own model files;
+// the worker prepares them (validates, normalises, thumbnails) and, when
+// they are usable, appends ProductModelUploaded. Bytes is what was sent.
+type ProductModelSubmitted struct {
+	ProductID    string    `json:"productId"`
+	SubmissionID string    `json:"submissionId"`
+	Filename     string    `json:"filename"`
+	Bytes        int64     `json:"bytes"`
+	At           time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (ProductModelSubmitted) EventType() string { return "product.model_submitted.v1" }
+
 func productEvents() []Event {
 	return []Event{ProductCreated{}, ProductModelAttached{}, ProductBuildStarted{}, ProductRenamed{},
 		ProductDetailsEdited{}, ProductMoved{}, ProductDeleted{},
-		ProductPhotoAttached{}, ProductModelUploaded{}}
+		ProductPhotoAttached{}, ProductModelUploaded{}, ProductModelSubmitted{}}
 }

@@ -114,7 +114,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return upload.QuotaForPlan(string(v.EffectivePlan)), nil
 	})
 	jobs := job.NewService(pool, dispatch.New(store, riverClient), uploads, blobs, credits)
-	catalogue := catalog.NewService(pool, store, jobs, catalog.SubscriptionPlans{Subscriptions: credits}).WithModels(blobs, cfg.ModelHeightMetres)
+	catalogue := catalog.NewService(pool, store, jobs, catalog.SubscriptionPlans{Subscriptions: credits}).WithModels(blobs, cfg.ModelHeightMetres).
+		WithRiver(riverClient).WithQuota(func(ctx context.Context, userID string) (upload.Quota, error) {
+		v, err := credits.Get(ctx, pool, userID)
+		if err != nil {
+			return upload.Quota{}, err
+		}
+		return upload.QuotaForPlan(string(v.EffectivePlan)), nil
+	})
 
 	// Account mail: SMTP when configured (sent in the background, so timing
 	// never reveals whether an address has an account), else the log plus,

@@ -110,6 +110,12 @@ func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
 		return nil, 0, nil, err
 	}
 	n++
+	// Merchants' own models, on their own queue with a deadline per model.
+	if err := river.AddWorkerSafely(w, &catalog.PrepareModelWorker{DB: d.pool, Store: d.store, Blobs: blobs,
+		Height: d.cfg.ModelHeightMetres, Logger: d.log}); err != nil {
+		return nil, 0, nil, err
+	}
+	n++
 	// Shopper analytics: partitions ahead, retention, shopper_days rollup.
 	retention := time.Duration(d.cfg.AnalyticsRetentionDays) * 24 * time.Hour
 	if err := river.AddWorkerSafely(w, &analytics.RollupWorker{DB: d.pool, Retention: retention, Logger: d.log}); err != nil {
@@ -159,6 +165,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			// CPU-bound and short: one slot per core keeps the merchant's wait
 			// at the cutout's own run time.
 			n = max(2, runtime.GOMAXPROCS(0))
+		}
+		if q == catalog.QueueModel {
+			// Preparing a model may take a core and a few hundred MB for
+			// a while: a small fixed number per process bounds both.
+			n = catalog.ModelWorkers
 		}
 		queues[q] = river.QueueConfig{MaxWorkers: n}
 	}

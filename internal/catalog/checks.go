@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"github.com/photo3d/photo3d/internal/glbvariants"
 	"math"
-
-	"github.com/photo3d/photo3d/internal/reconstruct"
 )
 
 // The preview checklist (issue 13, wizard "preview"): what the server can
@@ -25,26 +23,22 @@ type Check struct {
 const HotspotTolerance = 0.02
 
 // Checks runs the checklist on the owner's product: variants, hotspots,
-// links, camera (in that order).
+// links, camera (in that order). The two that read the model are cached per
+// model and configuration (checks_cache.go).
 func (s *Service) Checks(ctx context.Context, userID, id string) ([]Check, error) {
 	p, err := getProductConfig(ctx, s.db, userID, id)
 	if err != nil {
 		return nil, err
 	}
-	hasModel := p.Status == StatusReady && p.ModelKey != ""
-	var tris [][3][3]float64
-	var glb []byte
-	if hasModel {
-		glb, err = s.readModel(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		if tris, err = reconstruct.ModelTriangles(glb); err != nil {
-			return nil, fmt.Errorf("read model of product %s: %w", id, err)
-		}
+	if p.Status != StatusReady || p.ModelKey == "" || s.blobs == nil {
+		return []Check{variantsCheck(p.Config, nil), hotspotsCheck(p.Config, nil, false),
+			linksCheck(p.Config), cameraCheck(p.Config)}, nil
 	}
-	return []Check{variantsCheck(p.Config, glb), hotspotsCheck(p.Config, tris, hasModel),
-		linksCheck(p.Config), cameraCheck(p.Config)}, nil
+	m, err := s.modelChecks(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return []Check{m.variants, m.hotspots, linksCheck(p.Config), cameraCheck(p.Config)}, nil
 }
 
 // variantsCheck: every variant's materials are valid and obey the rules, and

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/events"
@@ -47,7 +49,11 @@ func photoProducts(t *testing.T, s stack, user string) {
 	// The failed one gets the merchant's own model instead.
 	res, err := reconstruct.NewBuiltin().Reconstruct(ctx, jobtest.PNG(t, 64, 48), reconstruct.Options{}, nil)
 	require.NoError(t, err)
-	own, err := s.svc.WithModels(s.env.Blobs, 0).UploadModel(ctx, user, now.ID, []reconstruct.ModelFile{{Name: "jug.glb", Data: res.GLB}})
+	sub, err := s.svc.WithModels(s.env.Blobs, 0).WithRiver(s.env.River).SubmitModel(ctx, user, now.ID, []reconstruct.ModelFile{{Name: "jug.glb", Data: res.GLB}})
+	require.NoError(t, err)
+	w := &catalog.PrepareModelWorker{DB: s.env.DB.Pool, Store: s.env.Store, Blobs: s.env.Blobs}
+	require.NoError(t, w.Work(ctx, &river.Job[catalog.PrepareModelArgs]{JobRow: &rivertype.JobRow{Attempt: 1, MaxAttempts: 2}, Args: catalog.PrepareModelArgs{SubmissionID: sub.ID}}))
+	own, err := s.svc.Product(ctx, user, now.ID)
 	require.NoError(t, err)
 	require.Equal(t, catalog.StatusReady, own.Status)
 	require.Equal(t, events.ProductSourceUpload, own.Source)

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/blobstore"
@@ -17,6 +18,7 @@ import (
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/subscription"
+	"github.com/photo3d/photo3d/internal/upload"
 )
 
 // Plans answers the catalogue's plan limits (nil = unlimited). It reads in
@@ -60,12 +62,15 @@ type Service struct {
 	// Own models and the preview checks (WithModels).
 	blobs       *blobstore.Store
 	modelHeight float64
+	checks      *checksCache // shared by copies (WithClock)
+	river       *river.Client[pgx.Tx]
+	quota       upload.QuotaFunc
 }
 
 // NewService builds the service; store must have Projection registered
 // inline, and jobs must share it (rebuilds append on both streams in one tx).
 func NewService(db *pgxpool.Pool, store *eventstore.Store, jobs *job.Service, plans Plans) *Service {
-	return &Service{db: db, store: store, jobs: jobs, plans: plans, now: time.Now}
+	return &Service{db: db, store: store, jobs: jobs, plans: plans, now: time.Now, checks: newChecksCache()}
 }
 
 // WithClock returns a copy of the service reading time from now (tests

@@ -111,7 +111,7 @@ var settings = []setting{
 	{"RECONSTRUCT_WORKERS", "2", "concurrent reconstruct jobs per worker process"},
 	{"RECONSTRUCT_TIMEOUT", "5m", "time limit of one reconstruct job"},
 	{"MODEL_HEIGHT_METRES", "0.3", "default real-world height of generated models"},
-	{"QUEUES", "default,reconstruct,cutout", "River queues this worker serves"},
+	{"QUEUES", "default,reconstruct,cutout,model", "River queues this worker serves"},
 	{"WORKER_METRICS_ADDR", "127.0.0.1:9091", "where the worker serves /metrics and /healthz"},
 	{"SHUTDOWN_TIMEOUT", "20s", "grace period for draining requests and jobs"},
 	{"WEBHOOK_ALLOW_PRIVATE", "false", "let webhook endpoints use http:// and loopback/private/link-local addresses (development and tests only; never in production)"},

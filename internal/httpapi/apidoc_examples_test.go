@@ -59,7 +59,8 @@ func newExampleStack(t *testing.T) exampleStack {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store := eventstore.New(events.Domain(), eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{},
 		publish.Projection{}, apikey.Projection{}))
-	cat := catalog.NewService(env.DB.Pool, store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs}).WithModels(env.Blobs, 0)
+	cat := catalog.NewService(env.DB.Pool, store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs}).WithModels(env.Blobs, 0).WithRiver(env.River)
+	startModelWorker(t, env, store) // the model example is prepared within the api's wait
 	pubs := publish.NewService(env.DB.Pool, store, publish.SubscriptionPlans{Subscriptions: env.Subs, DB: env.DB.Pool}, creationBase)
 	meter := publish.NewMeter(env.DB.Pool, env.Subs, store, log, publish.MeterConfig{})
 	t.Cleanup(func() { _ = meter.Close(context.Background()) })

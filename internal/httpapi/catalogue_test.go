@@ -24,7 +24,7 @@ func newCatalogueStack(t *testing.T) creationStack { return newCatalogueStackTB(
 func newCatalogueStackTB(t testing.TB) creationStack {
 	t.Helper()
 	env := jobtest.New(t, creationBase)
-	svc := catalog.NewService(env.DB.Pool, env.Store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs}).WithModels(env.Blobs, 0)
+	svc := catalog.NewService(env.DB.Pool, env.Store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs}).WithModels(env.Blobs, 0).WithRiver(env.River)
 	h := NewRouter(Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), DB: env.DB.Pool,
 		Tokens: auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), env.BaseURL), MaxBodyBytes: 1 << 20,
 		Uploads: env.Uploads, Jobs: env.Jobs, Blobs: env.Blobs, Subscriptions: env.Subs, Catalog: svc})

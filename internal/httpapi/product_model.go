@@ -24,8 +24,12 @@ const modelFormOverhead = 1 << 20
 
 // uploadProductModel serves POST /api/products/{id}/model: multipart with
 // one .glb, or one .gltf plus its .bin and images, all in fields named
-// "file" (50 MB in total). The whole form is read, bounded, before anything
-// is parsed or stored; the answer is the product detail with the new model.
+// "file" (50 MB in total). The whole form is read, bounded; the api checks
+// only cheap things (the set of files, the product, the quota), stores the
+// files and queues their preparation on the worker (catalog.SubmitModel),
+// then waits up to catalog.ModelWait: the answer is the product detail with
+// the new model (200), the refusal (400 with its message), or 202
+// {id, status: "preparing"} to poll at GET …/model/{submissionId}.
 func uploadProductModel(s productDeps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
@@ -69,11 +73,50 @@ func uploadProductModel(s productDeps) Handler {
 		if len(files) == 0 {
 			return errModelForm
 		}
-		p, err := s.UploadModel(r.Context(), currentUser(r), chi.URLParam(r, "id"), files)
+		user, id := currentUser(r), chi.URLParam(r, "id")
+		sub, err := s.SubmitModel(r.Context(), user, id, files)
 		if err != nil {
 			return err
 		}
-		return writeProduct(w, r, s, http.StatusOK, p.ID)
+		files = nil // the worker reads them back from the store
+		if sub, err = s.WaitModel(r.Context(), user, id, sub.ID, catalog.ModelWait); err != nil {
+			return err
+		}
+		switch sub.Status {
+		case catalog.ModelReady:
+			return writeProduct(w, r, s, http.StatusOK, id)
+		case catalog.ModelFailed:
+			return fault.New(fault.Invalid, sub.Code, sub.Message)
+		}
+		WriteJSON(w, http.StatusAccepted, modelSubmissionView(sub))
+		return nil
+	}
+}
+
+// modelSubmissionView is the JSON of a model submission: status "preparing"
+// (the worker has not finished), "ready", or "failed" with the refusal.
+func modelSubmissionView(m catalog.ModelSubmission) map[string]any {
+	out := map[string]any{"id": m.ID, "productId": m.ProductID, "status": m.Status}
+	switch m.Status {
+	case catalog.ModelPending:
+		out["status"] = "preparing"
+	case catalog.ModelFailed:
+		out["error"] = map[string]string{"code": m.Code, "message": m.Message}
+	}
+	return out
+}
+
+// productModelSubmission serves GET /api/products/{id}/model/{submissionId}:
+// how the preparation of an uploaded model stands (the client polls it after
+// a 202, then reloads the product).
+func productModelSubmission(s *catalog.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		m, err := s.ModelSubmission(r.Context(), currentUser(r), chi.URLParam(r, "id"), chi.URLParam(r, "submissionId"))
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, modelSubmissionView(m))
+		return nil
 	}
 }
 

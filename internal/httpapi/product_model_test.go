@@ -140,7 +140,8 @@ func TestPhotoProductOwnModelAndChecksOverHTTP(t *testing.T) {
 	require.Equal(t, "Ready", gen.Stage)
 	require.NotEmpty(t, gen.ModelURL)
 
-	// Own model: a GLB makes the draft ready.
+	// Own model: a GLB makes the draft ready (prepared by the worker).
+	startModelWorker(t, s.env, s.env.Store)
 	glb, gltfJSON, bin := realGLB(t)
 	path := "/api/products/" + draft.ID + "/model"
 	body, ct := modelForm(t, map[string][]byte{"lamp.glb": glb})

@@ -240,6 +240,7 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("DELETE", "/products/{id}/links/{linkId}", deleteLink(d.Catalog))
 				priv.Method("PUT", "/products/{id}/presets", putPresets(d.Catalog))
 				priv.Method("POST", "/products/{id}/model", uploadProductModel(pd))
+				priv.Method("GET", "/products/{id}/model/{submissionId}", productModelSubmission(d.Catalog))
 				priv.Method("GET", "/products/{id}/checks", productChecks(d.Catalog))
 				mountProductPublishing(priv, pd, d.PublicPages)
 			}

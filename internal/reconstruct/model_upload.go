@@ -121,6 +121,14 @@ func PrepareUploadedModel(files []ModelFile, height float64) (m *UploadedModel, 
 	return &UploadedModel{GLB: glb, Thumbnail: thumb, Filename: main.Name, Triangles: tris, Vertices: verts}, nil
 }
 
+// CheckModelFiles is the cheap part of the validation, done before anything
+// is stored: the set of files is one model (names, count, total size). It
+// returns the model file's name; every refusal is a *ModelError.
+func CheckModelFiles(files []ModelFile) (string, error) {
+	main, _, err := sortModelFiles(files)
+	return main.Name, err
+}
+
 // sortModelFiles finds the one model file and indexes the others by name.
 func sortModelFiles(files []ModelFile) (ModelFile, map[string][]byte, error) {
 	usage := modelErr("model_files", "Upload one .glb file, or one .gltf file together with its .bin and image files.")

@@ -67,15 +67,36 @@ func (s *Service) checkQuota(ctx context.Context, q pgdb.Querier, userID string,
 	if err != nil {
 		return err
 	}
+	return CheckQuota(ctx, q, quota, userID, size, s.now())
+}
+
+// CheckQuotaTx is the daily quota for files that are not photos (a
+// merchant's own model files): it locks the user's quota for the rest of tx
+// and refuses size more bytes past quota. Photos and own models share one
+// allowance, so neither can be used to get round the other.
+func CheckQuotaTx(ctx context.Context, tx pgx.Tx, quota Quota, userID string, size int64, now time.Time) error {
+	if err := lockQuota(ctx, tx, userID); err != nil {
+		return err
+	}
+	return CheckQuota(ctx, tx, quota, userID, size, now)
+}
+
+// CheckQuota is CheckQuotaTx without the lock: a first look before files are
+// written, so a refused upload stores nothing.
+func CheckQuota(ctx context.Context, q pgdb.Querier, quota Quota, userID string, size int64, now time.Time) error {
 	var n int
 	var bytes int64
-	if err := q.QueryRow(ctx, `SELECT count(*), COALESCE(sum(GREATEST(bytes, declared_size)), 0)::bigint FROM uploads
-		WHERE user_id = $1 AND created_at > $2`, userID, s.now().UTC().Add(-QuotaWindow)).Scan(&n, &bytes); err != nil {
+	if err := q.QueryRow(ctx, `SELECT sum(n)::int, sum(b)::bigint FROM (
+		SELECT count(*) AS n, COALESCE(sum(GREATEST(bytes, declared_size)), 0) AS b FROM uploads
+		WHERE user_id = $1 AND created_at > $2
+		UNION ALL
+		SELECT count(*), COALESCE(sum(source_bytes), 0) FROM product_models
+		WHERE user_id = $1 AND created_at > $2) t`, userID, now.UTC().Add(-QuotaWindow)).Scan(&n, &bytes); err != nil {
 		return fmt.Errorf("read upload quota: %w", err)
 	}
 	if n+1 > quota.Count || bytes+max(size, 0) > quota.Bytes {
 		return fault.New(fault.RateLimited, "upload_quota", fmt.Sprintf(
-			"You have uploaded %d photos (%d MB) in the last 24 hours, the most your plan allows (%d photos, %d MB). Please try again later or upgrade your plan.",
+			"You have uploaded %d files (%d MB) in the last 24 hours, the most your plan allows (%d photos or models, %d MB). Please try again later or upgrade your plan.",
 			n, bytes>>20, quota.Count, quota.Bytes>>20))
 	}
 	return nil
