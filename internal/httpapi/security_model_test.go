@@ -2,6 +2,12 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -9,10 +15,13 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/stretchr/testify/require"
+	"gocloud.dev/blob"
 
+	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/job/jobtest"
+	"github.com/photo3d/photo3d/internal/upload"
 )
 
 // startModelWorker runs the model queue like cmd/worker does (own queue,
@@ -34,4 +43,197 @@ func startModelWorker(t testing.TB, env *jobtest.Env, store *eventstore.Store) *
 		_ = rc.StopAndCancel(ctx)
 	})
 	return rc
+}
+
+// modelStack is the catalogue stack with its catalogue service at hand and
+// the daily upload quota of every user set to quota (photos and models).
+type modelStack struct {
+	creationStack
+	svc *catalog.Service
+}
+
+func newModelStack(t *testing.T, quota upload.Quota) modelStack {
+	t.Helper()
+	env := jobtest.New(t, creationBase)
+	quotaOf := func(context.Context, string) (upload.Quota, error) { return quota, nil }
+	env.Uploads.WithQuota(quotaOf)
+	svc := catalog.NewService(env.DB.Pool, env.Store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs}).
+		WithModels(env.Blobs, 0).WithRiver(env.River).WithQuota(quotaOf)
+	h := NewRouter(Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), DB: env.DB.Pool,
+		Tokens: auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), env.BaseURL), MaxBodyBytes: 1 << 20,
+		Uploads: env.Uploads, Jobs: env.Jobs, Blobs: env.Blobs, Subscriptions: env.Subs, Catalog: svc})
+	return modelStack{creationStack{env: env, h: h, tokens: auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), creationBase)}, svc}
+}
+
+// draft makes a product (a draft from a photo) for user.
+func (s modelStack) draft(t *testing.T, user string) string {
+	t.Helper()
+	startTrialFor(t, s.creationStack, user)
+	photo := s.uploadID(t, user, jobtest.PNG(t, 64, 48))
+	rec, r := s.json(t, user, "POST", "/api/products", map[string]any{"name": "Lamp", "uploadId": photo})
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	return decodeAs[photoProductReply](t, r.Data).ID
+}
+
+// postModel uploads files as the product's model and follows a 202 until
+// the worker has finished: the final status and answer.
+func (s modelStack) postModel(t *testing.T, user, productID string, files map[string][]byte) (int, reply) {
+	t.Helper()
+	body, ct := modelForm(t, files)
+	rec, r := s.call(t, user, "POST", "/api/products/"+productID+"/model", ct, body)
+	if rec.Code != http.StatusAccepted {
+		return rec.Code, r
+	}
+	sub := decodeAs[modelSubmissionReply](t, r.Data)
+	deadline := time.Now().Add(3 * time.Minute) // a hung-worker guard, not a speed assertion
+	for sub.Status == "preparing" {
+		require.True(t, time.Now().Before(deadline), "model still preparing")
+		time.Sleep(50 * time.Millisecond)
+		rec, r = s.json(t, user, "GET", "/api/products/"+productID+"/model/"+sub.ID, nil)
+		require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+		sub = decodeAs[modelSubmissionReply](t, r.Data)
+	}
+	if sub.Status == "failed" {
+		return http.StatusBadRequest, reply{Error: &struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		}{sub.Error.Code, sub.Error.Message}}
+	}
+	rec, r = s.json(t, user, "GET", "/api/products/"+productID, nil)
+	return rec.Code, r
+}
+
+type modelSubmissionReply struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	Error  struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// instancedPoints is the review's attack file (issue 28 item 1): a ~200 KB
+// .gltf whose one POINTS mesh of vertices zero-filled vertices (no buffer
+// view) is drawn nodes times.
+func instancedPoints(t *testing.T, vertices, nodes int) []byte {
+	t.Helper()
+	children := make([]int, nodes)
+	for i := range children {
+		children[i] = 1
+	}
+	out, err := json.Marshal(map[string]any{
+		"asset":     map[string]any{"version": "2.0"},
+		"accessors": []any{map[string]any{"componentType": 5126, "type": "VEC3", "count": vertices, "min": []int{0, 0, 0}, "max": []int{1, 1, 1}}},
+		"meshes":    []any{map[string]any{"primitives": []any{map[string]any{"attributes": map[string]any{"POSITION": 0}, "mode": 0}}}},
+		"nodes":     []any{map[string]any{"children": children}, map[string]any{"mesh": 0}},
+		"scenes":    []any{map[string]any{"nodes": []int{0}}},
+		"scene":     0,
+	})
+	require.NoError(t, err)
+	return out
+}
+
+// TestSecurityCraftedModelUploadIsRefused (issue 28 item 1): the review's
+// 200 KB .gltf (one 12 M-vertex POINTS mesh drawn by 99,990 nodes) used to
+// keep the api busy for hours; now the api only checks the files, stores
+// them and queues the preparation (without a worker the answer is 202 and
+// the product is untouched), and the worker refuses the model from its
+// declared cost with a clear message, keeping nothing.
+func TestSecurityCraftedModelUploadIsRefused(t *testing.T) {
+	t.Parallel()
+	s := newModelStack(t, upload.QuotaForPlan("pro"))
+	user := s.env.User(t)
+	id := s.draft(t, user)
+	attack := instancedPoints(t, 12_000_000, 99_990)
+	require.Less(t, len(attack), 250_000)
+
+	body, ct := modelForm(t, map[string][]byte{"points.gltf": attack})
+	rec, r := s.call(t, user, "POST", "/api/products/"+id+"/model", ct, body)
+	require.Equal(t, http.StatusAccepted, rec.Code, "the api never prepares a model itself: %s", rec.Body.String())
+	sub := decodeAs[modelSubmissionReply](t, r.Data)
+	require.Equal(t, "preparing", sub.Status)
+	rec, r = s.json(t, user, "GET", "/api/products/"+id, nil)
+	require.Equal(t, "draft", decodeAs[photoProductReply](t, r.Data).Status)
+	stranger := s.env.User(t)
+	rec, _ = s.json(t, stranger, "GET", "/api/products/"+id+"/model/"+sub.ID, nil)
+	require.Equal(t, http.StatusNotFound, rec.Code, "someone else's submission")
+
+	startModelWorker(t, s.env, s.env.Store)
+	for _, c := range []struct {
+		vertices, nodes int
+		message         string
+	}{
+		{12_000_000, 99_990, "more than 100 MB once read"},
+		{1_000_000, 99_990, "once every copy (instance) of its meshes is counted"},
+	} {
+		code, r := s.postModel(t, user, id, map[string][]byte{"points.gltf": instancedPoints(t, c.vertices, c.nodes)})
+		require.Equal(t, http.StatusBadRequest, code)
+		require.Equal(t, "model_too_complex", r.Error.Code)
+		require.Contains(t, r.Error.Message, c.message)
+	}
+	// The first submission, queued before the worker started, is refused too.
+	rec, r = s.json(t, user, "GET", "/api/products/"+id+"/model/"+sub.ID, nil)
+	require.Equal(t, http.StatusOK, rec.Code)
+	for decodeAs[modelSubmissionReply](t, r.Data).Status == "preparing" {
+		time.Sleep(50 * time.Millisecond)
+		_, r = s.json(t, user, "GET", "/api/products/"+id+"/model/"+sub.ID, nil)
+	}
+	require.Equal(t, "model_too_complex", decodeAs[modelSubmissionReply](t, r.Data).Error.Code)
+	require.Zero(t, s.storedModels(t, user), "nothing kept")
+	require.Zero(t, s.blobsUnder(t, "model-sources/"), "the uploaded files are deleted")
+	rec, r = s.json(t, user, "GET", "/api/products/"+id, nil)
+	require.Equal(t, "draft", decodeAs[photoProductReply](t, r.Data).Status)
+}
+
+func (s creationStack) blobsUnder(t *testing.T, prefix string) int {
+	t.Helper()
+	it := s.env.Blobs.Bucket.List(&blob.ListOptions{Prefix: prefix})
+	n := 0
+	for {
+		if _, err := it.Next(context.Background()); err != nil {
+			return n
+		}
+		n++
+	}
+}
+
+// TestSecurityParallelChecksShareOneAnalysis (issue 28 item 1): parallel
+// and repeated checks of one model read and walk it once; a changed hotspot
+// (a new configuration) is checked again, once.
+func TestSecurityParallelChecksShareOneAnalysis(t *testing.T) {
+	t.Parallel()
+	s := newModelStack(t, upload.QuotaForPlan("pro"))
+	startModelWorker(t, s.env, s.env.Store)
+	user := s.env.User(t)
+	id := s.draft(t, user)
+	glb, _, _ := realGLB(t)
+	code, r := s.postModel(t, user, id, map[string][]byte{"lamp.glb": glb})
+	require.Equal(t, http.StatusOK, code, "%+v", r.Error)
+
+	answers := make([]string, 8)
+	var wg sync.WaitGroup
+	for i := range answers {
+		wg.Go(func() {
+			rec, _ := s.json(t, user, "GET", "/api/products/"+id+"/checks", nil)
+			answers[i] = fmt.Sprint(rec.Code, rec.Body.String())
+		})
+	}
+	wg.Wait()
+	for _, a := range answers {
+		require.Equal(t, answers[0], a)
+	}
+	require.Contains(t, answers[0], "200")
+	require.EqualValues(t, 1, s.svc.ModelAnalyses(), "eight parallel checks, one model analysis")
+	for range 3 {
+		rec, _ := s.json(t, user, "GET", "/api/products/"+id+"/checks", nil)
+		require.Equal(t, http.StatusOK, rec.Code)
+	}
+	require.EqualValues(t, 1, s.svc.ModelAnalyses(), "repeated checks come from the cache")
+
+	rec, _ := s.json(t, user, "POST", "/api/products/"+id+"/hotspots", map[string]any{"position": []float64{0, 5, 0}, "normal": []float64{0, 1, 0}, "title": "Floating"})
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	rec, r = s.json(t, user, "GET", "/api/products/"+id+"/checks", nil)
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Contains(t, string(r.Data), "Floating is", "the new hotspot is checked")
+	require.EqualValues(t, 2, s.svc.ModelAnalyses())
 }

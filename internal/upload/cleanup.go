@@ -25,8 +25,10 @@ const cleanupBatch = 500
 
 // CleanupArgs is the periodic River job that frees storage nobody can use
 // any more: photos uploaded but never turned into a job within
-// UnusedUploadAge, and the files of deleted blueprints (model, thumbnail,
-// mask, parts map) that no live publication still shows.
+// UnusedUploadAge, the files of deleted blueprints (model, thumbnail,
+// mask, parts map) that no live publication still shows, merchants' own
+// models that were replaced and no live publication shows, and own-model
+// files left after their preparation.
 type CleanupArgs struct{}
 
 // Kind implements river.JobArgs.
@@ -76,8 +78,40 @@ func (w *CleanupWorker) Work(ctx context.Context, _ *river.Job[CleanupArgs]) err
 	if err != nil {
 		return err
 	}
-	if w.Logger != nil && uploads+blueprints > 0 {
-		w.Logger.Info("storage clean-up", "unused_uploads", uploads, "deleted_blueprints", blueprints)
+	// Merchants' own models (issue 28 item 7): the GLB and thumbnail of a
+	// model that is no longer its product's (replaced, or the product was
+	// deleted) once no version of a live publication shows it. The key names
+	// the content, so a model uploaded again is current again and kept.
+	models, err := w.purge(ctx,
+		`SELECT m.id, ARRAY[m.model_key, m.thumbnail_key] FROM product_models m
+		 JOIN products p ON p.id = m.product_id
+		 WHERE m.status = 'ready' AND m.purged_at IS NULL AND m.finished_at < $1
+		   AND (p.model_key <> m.model_key OR p.deleted_at IS NOT NULL)
+		   AND NOT EXISTS (SELECT 1 FROM publication_versions v JOIN publications pub ON pub.id = v.publication_id
+		                   WHERE pub.unpublished_at IS NULL AND v.snapshot->>'modelKey' = m.model_key)
+		 ORDER BY m.finished_at LIMIT $2`,
+		`UPDATE product_models SET purged_at = $2 WHERE id = $1`, now().UTC(), now().UTC())
+	if err != nil {
+		return err
+	}
+	// Uploaded model files the worker could not delete, or whose job was
+	// lost (still pending after a day: the merchant is told it failed).
+	sources, err := w.purge(ctx,
+		`SELECT id, source_keys FROM product_models
+		 WHERE source_keys <> '{}' AND (status <> 'pending' OR created_at < $1)
+		 ORDER BY created_at LIMIT $2`,
+		`UPDATE product_models SET source_keys = '{}',
+		        code = CASE WHEN status = 'pending' THEN 'model_failed' ELSE code END,
+		        message = CASE WHEN status = 'pending' THEN 'We could not prepare this model. Please try again.' ELSE message END,
+		        finished_at = COALESCE(finished_at, $2),
+		        status = CASE WHEN status = 'pending' THEN 'failed' ELSE status END
+		 WHERE id = $1`, now().UTC().Add(-UnusedUploadAge), now().UTC())
+	if err != nil {
+		return err
+	}
+	if w.Logger != nil && uploads+blueprints+models+sources > 0 {
+		w.Logger.Info("storage clean-up", "unused_uploads", uploads, "deleted_blueprints", blueprints,
+			"replaced_models", models, "model_sources", sources)
 	}
 	return nil
 }
