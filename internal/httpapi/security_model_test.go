@@ -65,10 +65,17 @@ func newModelStack(t *testing.T, quota upload.Quota) modelStack {
 	return modelStack{creationStack{env: env, h: h, tokens: auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), creationBase)}, svc}
 }
 
+// user is a merchant on trial (Pro).
+func (s modelStack) user(t *testing.T) string {
+	t.Helper()
+	u := s.env.User(t)
+	startTrialFor(t, s.creationStack, u)
+	return u
+}
+
 // draft makes a product (a draft from a photo) for user.
 func (s modelStack) draft(t *testing.T, user string) string {
 	t.Helper()
-	startTrialFor(t, s.creationStack, user)
 	photo := s.uploadID(t, user, jobtest.PNG(t, 64, 48))
 	rec, r := s.json(t, user, "POST", "/api/products", map[string]any{"name": "Lamp", "uploadId": photo})
 	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
@@ -142,7 +149,7 @@ func instancedPoints(t *testing.T, vertices, nodes int) []byte {
 func TestSecurityCraftedModelUploadIsRefused(t *testing.T) {
 	t.Parallel()
 	s := newModelStack(t, upload.QuotaForPlan("pro"))
-	user := s.env.User(t)
+	user := s.user(t)
 	id := s.draft(t, user)
 	attack := instancedPoints(t, 12_000_000, 99_990)
 	require.Less(t, len(attack), 250_000)
@@ -204,7 +211,7 @@ func TestSecurityParallelChecksShareOneAnalysis(t *testing.T) {
 	t.Parallel()
 	s := newModelStack(t, upload.QuotaForPlan("pro"))
 	startModelWorker(t, s.env, s.env.Store)
-	user := s.env.User(t)
+	user := s.user(t)
 	id := s.draft(t, user)
 	glb, _, _ := realGLB(t)
 	code, r := s.postModel(t, user, id, map[string][]byte{"lamp.glb": glb})
@@ -236,4 +243,114 @@ func TestSecurityParallelChecksShareOneAnalysis(t *testing.T) {
 	require.Equal(t, http.StatusOK, rec.Code)
 	require.Contains(t, string(r.Data), "Floating is", "the new hotspot is checked")
 	require.EqualValues(t, 2, s.svc.ModelAnalyses())
+}
+
+// distinctModel is the real model as .gltf + .bin with its generator named
+// n, so each n packs to a different GLB (a different content key).
+func distinctModel(t *testing.T, gltfJSON, bin []byte, n int) map[string][]byte {
+	t.Helper()
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal(gltfJSON, &doc))
+	doc["asset"].(map[string]any)["generator"] = fmt.Sprintf("exporter %d", n)
+	out, err := json.Marshal(doc)
+	require.NoError(t, err)
+	return map[string][]byte{"lamp.gltf": out, "model.bin": bin}
+}
+
+// TestSecurityOwnModelsCountInUploadQuota (issue 28 item 7): own-model
+// uploads count in the daily upload quota with photos (count and bytes):
+// past it the upload is refused with the numbers before anything is
+// stored, photos are refused too, and another merchant is unaffected.
+func TestSecurityOwnModelsCountInUploadQuota(t *testing.T) {
+	t.Parallel()
+	glb, gltfJSON, bin := realGLB(t)
+	size := int64(len(gltfJSON) + len(bin))
+	// One photo (the draft's) and four models fit; a fifth model does not.
+	s := newModelStack(t, upload.Quota{Count: 5, Bytes: 5 * size})
+	startModelWorker(t, s.env, s.env.Store)
+	eve, bob := s.user(t), s.user(t)
+	id := s.draft(t, eve)
+	for n := range 4 {
+		code, r := s.postModel(t, eve, id, distinctModel(t, gltfJSON, bin, n))
+		require.Equal(t, http.StatusOK, code, "model %d: %+v", n, r.Error)
+	}
+	stored := s.storedModels(t, eve)
+	body, ct := modelForm(t, distinctModel(t, gltfJSON, bin, 4))
+	rec, r := s.call(t, eve, "POST", "/api/products/"+id+"/model", ct, body)
+	require.Equal(t, http.StatusTooManyRequests, rec.Code, rec.Body.String())
+	require.Equal(t, "upload_quota", r.Error.Code)
+	require.Contains(t, r.Error.Message, "You have uploaded 5 files")
+	require.Equal(t, stored, s.storedModels(t, eve), "a refused upload stores nothing")
+	require.Zero(t, s.blobsUnder(t, "model-sources/"))
+
+	rec, r = s.json(t, eve, "POST", "/api/uploads", map[string]any{"filename": "a.png", "contentType": "image/png", "size": 100})
+	require.Equal(t, http.StatusTooManyRequests, rec.Code, "models and photos share the allowance")
+	require.Equal(t, "upload_quota", r.Error.Code)
+
+	other := s.draft(t, bob)
+	code, r := s.postModel(t, bob, other, map[string][]byte{"lamp.glb": glb})
+	require.Equal(t, http.StatusOK, code, "%+v", r.Error)
+}
+
+// TestSecurityReplacedModelsAreCleanedUp (issue 28 item 7): the hourly
+// storage_cleanup deletes the files of own models that were replaced once
+// no live publication shows them, keeps the current model and a published
+// one (until it is unpublished), and deletes nothing of other products.
+func TestSecurityReplacedModelsAreCleanedUp(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := newModelStack(t, upload.QuotaForPlan("pro"))
+	startModelWorker(t, s.env, s.env.Store)
+	eve := s.user(t)
+	id, other := s.draft(t, eve), s.draft(t, eve)
+	_, gltfJSON, bin := realGLB(t)
+	type model struct{ glb, thumb string }
+	send := func(product string, n int) model {
+		code, r := s.postModel(t, eve, product, distinctModel(t, gltfJSON, bin, n))
+		require.Equal(t, http.StatusOK, code, "%+v", r.Error)
+		p, err := s.svc.Product(ctx, eve, product)
+		require.NoError(t, err)
+		return model{p.ModelKey, p.ThumbnailKey}
+	}
+	published := send(id, 1)
+	// A live publication shows the first model (its version snapshot names it).
+	_, err := s.env.DB.Pool.Exec(ctx, `INSERT INTO publications (id, user_id, blueprint_id, product_id, slug, current_version, created_at, updated_at)
+		VALUES ('pub-'||$1, $2, '', $1, 'slug-'||$1, 1, now(), now())`, id, eve)
+	require.NoError(t, err)
+	_, err = s.env.DB.Pool.Exec(ctx, `INSERT INTO publication_versions (publication_id, version, snapshot, created_at)
+		VALUES ('pub-'||$1, 1, jsonb_build_object('productId', $1::text, 'modelKey', $2::text), now())`, id, published.glb)
+	require.NoError(t, err)
+	replaced := []model{send(id, 2), send(id, 3)}
+	current := send(id, 4)
+	otherModel := send(other, 5)
+	require.Equal(t, 10, s.storedModels(t, eve), "five models and their thumbnails")
+
+	clean := func() {
+		require.NoError(t, (&upload.CleanupWorker{DB: s.env.DB.Pool, Blobs: s.env.Blobs}).Work(ctx, nil))
+	}
+	exists := func(key string) bool {
+		ok, err := s.env.Blobs.Exists(ctx, key)
+		require.NoError(t, err)
+		return ok
+	}
+	clean()
+	for _, m := range replaced {
+		require.False(t, exists(m.glb), "a replaced model nobody publishes is deleted")
+		require.False(t, exists(m.thumb))
+	}
+	for _, m := range []model{published, current, otherModel} {
+		require.True(t, exists(m.glb), "current and published models are kept")
+		require.True(t, exists(m.thumb))
+	}
+	rec, r := s.json(t, eve, "GET", "/api/products/"+id, nil)
+	require.Equal(t, http.StatusOK, rec.Code)
+	rec, _ = s.call(t, "", "GET", decodeAs[photoProductReply](t, r.Data).ModelURL, "", nil)
+	require.Equal(t, http.StatusOK, rec.Code, "the current model is still served")
+
+	_, err = s.env.DB.Pool.Exec(ctx, `UPDATE publications SET unpublished_at = now() WHERE id = 'pub-'||$1`, id)
+	require.NoError(t, err)
+	clean()
+	require.False(t, exists(published.glb), "once unpublished, the old model goes too")
+	require.True(t, exists(current.glb))
+	require.Equal(t, 4, s.storedModels(t, eve))
 }
