@@ -44,6 +44,31 @@ export function parseCutout(raw: unknown): Cutout {
   };
 }
 
+/** An own model the server's worker is preparing (GET /api/products/{id}/model/{submissionId}). */
+export interface ModelSubmission {
+  id: string;
+  productId: string;
+  status: 'preparing' | 'ready' | 'failed';
+  message: string;
+}
+
+/** What uploading an own model gave: the product with its new model, or a submission still preparing. */
+export type ModelUploadResult = { product: ProductDetail; submission?: undefined } | { product?: undefined; submission: ModelSubmission };
+
+/** How often a model being prepared is asked about, and for how long at most (the server's deadline is 2 min). */
+export const MODEL_POLL_MS = 1000;
+export const MODEL_WAIT_MS = 180_000;
+export const MSG_MODEL_FAILED = 'This model could not be used.';
+export const MSG_MODEL_SLOW = 'This model is taking unusually long to prepare. Reload the page in a few minutes to see it.';
+
+/** A submission answer (it names its product and has a submission status), else null (a product). */
+export function parseModelSubmission(raw: unknown): ModelSubmission | null {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  if (typeof r.productId !== 'string' || (r.status !== 'preparing' && r.status !== 'ready' && r.status !== 'failed')) return null;
+  const err = (r.error ?? {}) as Record<string, unknown>;
+  return { id: str(r.id), productId: r.productId, status: r.status, message: str(err.message) };
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const enc = encodeURIComponent;
 
@@ -112,18 +137,51 @@ export const addProductApi = configuratorApi.injectEndpoints({
       },
       invalidatesTags: (_r, _e, id) => [{ type: 'Product', id }, { type: 'Product', id: 'LIST' }, 'Subscription', 'Dashboard'],
     }),
-    /** The merchant's own .glb (or .gltf with its files) becomes the product's model. */
-    uploadProductModel: build.mutation<ProductDetail, { productId: string; files: File[] }>({
-      query: ({ productId, files }) => {
+    /**
+     * The merchant's own .glb (or .gltf with its files): the server stores the files and its worker
+     * prepares them. A quick model comes back as the product (200, or a 400 refusal); a slow one as
+     * a submission still preparing (202), which waitProductModel follows.
+     */
+    uploadProductModel: build.mutation<ModelUploadResult, { productId: string; files: File[] }>({
+      async queryFn({ productId, files }, _api, _extra, baseQuery) {
         const form = new FormData();
         for (const f of files) form.append('file', f, f.name);
-        return { url: `/products/${enc(productId)}/model`, method: 'POST', body: form };
+        const res = await baseQuery({ url: `/products/${enc(productId)}/model`, method: 'POST', body: form });
+        if (res.error) return { error: res.error as ApiError };
+        const submission = parseModelSubmission(res.data);
+        if (submission) return { data: { submission } };
+        return { data: { product: parseProductDetail(res.data) } };
       },
-      transformResponse: parseProductDetail,
+      invalidatesTags: (r, _e, a) => (r?.product ? [{ type: 'Product', id: a.productId }, { type: 'Product', id: 'LIST' }, 'Checks'] : []),
+    }),
+    /** Polls a submission still being prepared; resolves with the product once its model is ready. */
+    waitProductModel: build.mutation<ProductDetail, { productId: string; submissionId: string }>({
+      async queryFn({ productId, submissionId }, _api, _extra, baseQuery) {
+        const deadline = Date.now() + MODEL_WAIT_MS;
+        for (;;) {
+          await sleep(MODEL_POLL_MS);
+          const res = await baseQuery({ url: `/products/${enc(productId)}/model/${enc(submissionId)}` });
+          if (res.error) return { error: res.error as ApiError };
+          const s = parseModelSubmission(res.data);
+          if (s?.status === 'failed') return { error: { status: 'CUSTOM_ERROR', message: s.message || MSG_MODEL_FAILED } as ApiError };
+          if (s?.status === 'ready') {
+            const p = await baseQuery({ url: `/products/${enc(productId)}` });
+            if (p.error) return { error: p.error as ApiError };
+            return { data: parseProductDetail(p.data) };
+          }
+          if (Date.now() > deadline) return { error: { status: 'CUSTOM_ERROR', message: MSG_MODEL_SLOW } as ApiError };
+        }
+      },
       invalidatesTags: (_r, _e, a) => [{ type: 'Product', id: a.productId }, { type: 'Product', id: 'LIST' }, 'Checks'],
     }),
   }),
 });
 
-export const { useUploadProductPhotoMutation, useMakeCutoutMutation, useCreatePhotoProductMutation, useRebuildProductMutation, useUploadProductModelMutation } =
-  addProductApi;
+export const {
+  useUploadProductPhotoMutation,
+  useMakeCutoutMutation,
+  useCreatePhotoProductMutation,
+  useRebuildProductMutation,
+  useUploadProductModelMutation,
+  useWaitProductModelMutation,
+} = addProductApi;

@@ -208,6 +208,41 @@ describe('Add Product wizard', () => {
     vi.useRealTimers();
   });
 
+  it('own model: a slow model shows "Preparing model…" until the worker is done; a refusal shows its message', async () => {
+    let polls = 0;
+    let product = detail({ source: 'photo' });
+    const { calls } = stubFetch({
+      'GET /api/subscription': () => freeSubscription(),
+      'GET /api/products/p1': () => product,
+      'POST /api/products/p1/model': () => jsonResponse({ success: true, data: { id: 's1', productId: 'p1', status: 'preparing' } }, 202),
+      'GET /api/products/p1/model/s1': () => {
+        polls++;
+        if (polls < 2) return { id: 's1', productId: 'p1', status: 'preparing' };
+        product = detail({ source: 'upload', modelUrl: '/blobs?obj=models/own.glb' });
+        return { id: 's1', productId: 'p1', status: 'ready' };
+      },
+      'GET /api/products/p1/model/s2': () => ({ id: 's2', productId: 'p1', status: 'failed', error: { code: 'model_too_complex', message: 'The model draws too much.' } }),
+    });
+    render('/workspace/add-product?step=configurator&product=p1');
+    const input = await screen.findByTestId('own-model-input');
+    const user = userEvent.setup({ applyAccept: false });
+    await user.upload(input, new File([new Uint8Array([0x67, 0x6c, 0x54, 0x46])], 'chair.glb'));
+    expect(await screen.findByText('Preparing model…')).toBeInTheDocument();
+    expect(await screen.findByText('Use my own model', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(polls).toBe(2);
+    await waitFor(() => expect(calls.filter((c) => c.method === 'GET' && c.url === '/api/products/p1').length).toBeGreaterThan(1));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    stubFetch({
+      'GET /api/subscription': () => freeSubscription(),
+      'GET /api/products/p1': () => product,
+      'POST /api/products/p1/model': () => jsonResponse({ success: true, data: { id: 's2', productId: 'p1', status: 'preparing' } }, 202),
+      'GET /api/products/p1/model/s2': () => ({ id: 's2', productId: 'p1', status: 'failed', error: { code: 'model_too_complex', message: 'The model draws too much.' } }),
+    });
+    await user.upload(screen.getByTestId('own-model-input'), new File([new Uint8Array([0x67, 0x6c, 0x54, 0x46])], 'points.glb'));
+    expect(await screen.findByText('The model draws too much.', {}, { timeout: 5000 })).toBeInTheDocument();
+  });
+
   it('preview shows the server checklist; publish shows the live texts, toggles republish, Copied for 1.2 s, Done → list', async () => {
     let pub: Record<string, unknown> | null = null;
     const { calls } = stubFetch({

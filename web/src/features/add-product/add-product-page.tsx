@@ -9,7 +9,13 @@ import { MSG_PROCESS_FAILED } from '../creation/creation-rules';
 import { Configurator } from '../products/configurator';
 import type { ProductDetail } from '../products/product-rules';
 import { useGetProductQuery } from '../products/products-api';
-import { useCreatePhotoProductMutation, useRebuildProductMutation, useUploadProductModelMutation, type CutoutOptions } from './add-product-api';
+import {
+  useCreatePhotoProductMutation,
+  useRebuildProductMutation,
+  useUploadProductModelMutation,
+  useWaitProductModelMutation,
+  type CutoutOptions,
+} from './add-product-api';
 import {
   buildProgress,
   buildState,
@@ -229,20 +235,25 @@ function ConfiguratorStep({
   );
 }
 
-/** The merchant's own .glb/.gltf replaces the built model (validated by the server). */
+/**
+ * The merchant's own .glb/.gltf replaces the built model: uploaded, then prepared (validated,
+ * normalised, thumbnailed) by the server's worker; a slow model shows "Preparing model…" until done.
+ */
 function OwnModel({ productId }: { productId: string }) {
-  const [send, { isLoading }] = useUploadProductModelMutation();
+  const [send, { isLoading: uploading }] = useUploadProductModelMutation();
+  const [wait, { isLoading: preparing }] = useWaitProductModelMutation();
   const [problem, setProblem] = useState<string | null>(null);
+  const busy = uploading || preparing;
   return (
     <>
-      <label className={isLoading ? 'btn btn--ghost btn--disabled' : 'btn btn--ghost'}>
-        {isLoading ? 'Uploading model…' : 'Use my own model'}
+      <label className={busy ? 'btn btn--ghost btn--disabled' : 'btn btn--ghost'}>
+        {uploading ? 'Uploading model…' : preparing ? 'Preparing model…' : 'Use my own model'}
         <input
           type="file"
           className="visually-hidden"
           accept={MODEL_ACCEPT}
           multiple
-          disabled={isLoading}
+          disabled={busy}
           data-testid="own-model-input"
           onChange={async (e) => {
             const files = Array.from(e.target.files ?? []);
@@ -252,7 +263,11 @@ function OwnModel({ productId }: { productId: string }) {
             if (bad) return setProblem(bad);
             setProblem(null);
             const res = await send({ productId, files });
-            if ('error' in res && res.error) setProblem(errorMessage(res.error, 'This model could not be used.'));
+            if ('error' in res && res.error) return setProblem(errorMessage(res.error, 'This model could not be used.'));
+            const submission = res.data?.submission;
+            if (!submission) return;
+            const done = await wait({ productId, submissionId: submission.id });
+            if ('error' in done && done.error) setProblem(errorMessage(done.error, 'This model could not be used.'));
           }}
         />
       </label>
