@@ -380,7 +380,20 @@ func (w *PrepareModelWorker) Work(ctx context.Context, job *river.Job[PrepareMod
 	if err != nil {
 		return err
 	}
-	if gone {
+	if gone { // deleted while its model was prepared: keep nothing a live page does not show
+		var shown bool
+		if err := w.DB.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM publication_versions v JOIN publications p ON p.id = v.publication_id
+			WHERE p.unpublished_at IS NULL AND v.snapshot->>'modelKey' = $1)`, modelKey).Scan(&shown); err != nil {
+			return fmt.Errorf("check published model: %w", err)
+		}
+		for _, k := range []string{modelKey, thumbKey} {
+			if shown {
+				break
+			}
+			if err := w.Blobs.Delete(ctx, k); err != nil {
+				return err
+			}
+		}
 		return w.refuse(ctx, id, pm, "product_not_found", ErrProductNotFound.Message)
 	}
 	w.dropSources(ctx, id, pm.keys)
