@@ -100,7 +100,7 @@ type acctOpts struct {
 	checkout subscription.CheckoutProvider
 	webhooks ProviderWebhooks
 	subsNow  func() time.Time
-	proxies    []netip.Prefix // TrustedProxies
+	proxies  []netip.Prefix // TrustedProxies
 }
 
 type acctBundle struct {
