@@ -50,7 +50,7 @@ STRIPE_MOCK_VERSION=v0.203.0
 say "building and starting stripe-mock $STRIPE_MOCK_VERSION"
 GOBIN="$PWD/bin" go install "github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION" || die "go install stripe-mock failed"
 STRIPE_PORT=$(free_port)
-bin/stripe-mock -http-addr "127.0.0.1:$STRIPE_PORT" >"$ARTIFACTS/stripe-mock.log" 2>&1 & pids+=($!)
+bin/stripe-mock -http-addr "127.0.0.1:$STRIPE_PORT" -https-addr "127.0.0.1:$(free_port)" >"$ARTIFACTS/stripe-mock.log" 2>&1 & pids+=($!)
 export STRIPE_API_BASE="http://127.0.0.1:$STRIPE_PORT"
 for _ in $(seq 1 100); do curl -s -o /dev/null "$STRIPE_API_BASE/v1/customers" && break; sleep 0.1; done
 curl -s -o /dev/null "$STRIPE_API_BASE/v1/customers" || die "stripe-mock did not start (see $ARTIFACTS/stripe-mock.log)"

@@ -18,6 +18,9 @@ func (Secret) String() string { return "[redacted]" }
 // GoString implements fmt.GoStringer (%#v).
 func (Secret) GoString() string { return "[redacted]" }
 
+// MarshalText keeps it out of JSON (slog's JSON handler, encoding/json).
+func (Secret) MarshalText() ([]byte, error) { return []byte("[redacted]"), nil }
+
 // LogValue implements slog.LogValuer.
 func (Secret) LogValue() slog.Value { return slog.StringValue("[redacted]") }
 
