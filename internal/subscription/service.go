@@ -29,7 +29,7 @@ func NewService(store *eventstore.Store, billing Billing) *Service {
 	if billing == nil {
 		billing = NoBilling{}
 	}
-	return &Service{store: store, billing: billing, now: time.Now}
+	return &Service{store: store, billing: billing, grace: DefaultGracePeriod, now: time.Now}
 }
 
 // WithClock returns a copy that reads time from now (trial expiry tests).
