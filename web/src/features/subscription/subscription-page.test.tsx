@@ -248,3 +248,20 @@ describe('SubscriptionPage billing (issues 29 item 12, 30)', () => {
     expect(screen.queryByRole('button', { name: 'Upgrade to Pro' })).not.toBeInTheDocument();
   });
 });
+
+describe('SubscriptionPage freshness (issue 29 item 12)', () => {
+  it('re-reads the meters on every visit: credits spent elsewhere in the app show without a reload', async () => {
+    let sub = freeSubscription();
+    server(sub, { 'GET /api/subscription': () => sub, 'GET /api/products': () => ({ items: [], total: 0 }) });
+    await open();
+    expect(within(screen.getByTestId('meter-ai-credits')).getByText('1 / 5')).toBeInTheDocument();
+    const user = userEvent.setup();
+    const sidebar = screen.getByRole('complementary', { name: 'Workspace' });
+    await user.click(within(sidebar).getByRole('link', { name: 'Products' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'My Subscription' })).not.toBeInTheDocument());
+    sub = { ...sub, aiCreditsUsed: 2, aiCreditBalance: 3 }; // a build finished on another page
+    await user.click(within(sidebar).getByRole('link', { name: 'Subscription' }));
+    await waitFor(() => expect(within(screen.getByTestId('meter-ai-credits')).getByText('2 / 5')).toBeInTheDocument());
+    expect(within(screen.getByTestId('meter-ai-credits')).getByText('3 remaining')).toBeInTheDocument();
+  });
+});
