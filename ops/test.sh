@@ -97,7 +97,7 @@ if want e2e; then
   BILLPORT=$(free_port)
   export E2E_STRIPE_WEBHOOK_SECRET="whsec_e2e_$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
   PORT=$BILLPORT PUBLIC_BASE_URL="http://127.0.0.1:$BILLPORT" BILLING_PROVIDER=stripe \
-    STRIPE_SECRET_KEY="sk_test_e2e_0123456789abcdef0123456789abcdef" STRIPE_WEBHOOK_SECRET="$E2E_STRIPE_WEBHOOK_SECRET" \
+    STRIPE_SECRET_KEY="sk_test_e2e0123456789abcdef0123456789abcdef" STRIPE_WEBHOOK_SECRET="$E2E_STRIPE_WEBHOOK_SECRET" \
     STRIPE_PRICE_PRO=price_pro_inr STRIPE_PRICE_CREDITS=price_credits_inr STRIPE_PRICE_VIEWS=price_views_inr \
     bin/api >"$ARTIFACTS/api-stripe.log" 2>&1 & pids+=($!)
   wait_http "http://127.0.0.1:$BILLPORT/healthz" 60 || { tail -50 "$ARTIFACTS/api-stripe.log"; die "the Stripe api did not start"; }

@@ -488,3 +488,18 @@ func TestStripeReconciliationEndsGraceAndMissedCancellations(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, n, "canceled subscriptions are no longer polled")
 }
+
+// TestSecurityStripeKeyNeverInErrors: an API error that quotes the
+// Authorization header (stripe-mock's 401 does) reaches the logs without
+// the secret key.
+func TestSecurityStripeKeyNeverInErrors(t *testing.T) {
+	t.Parallel()
+	const key = "sk_test_not_a_valid_looking_key_0123456789abcdef"
+	p, err := stripebilling.New(stripebilling.Config{SecretKey: key, WebhookSecret: testWebhookSecret,
+		PricePro: "price_pro", PriceCredits: "price_c", PriceViews: "price_v", APIBase: stripeAPIBase(t)})
+	require.NoError(t, err)
+	_, err = p.CreateCustomer(context.Background(), "u1", "a@example.com")
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "[redacted]", "stripe-mock quotes the key it refused: %v", err)
+	require.NotContains(t, err.Error(), key)
+}

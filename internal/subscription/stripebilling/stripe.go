@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	stripe "github.com/stripe/stripe-go/v82"
@@ -40,6 +41,7 @@ type Config struct {
 // logging is off (LeveledLogger with no output).
 type Provider struct {
 	client        *stripe.Client
+	secretKey     string
 	webhookSecret string
 	prices        map[string]string
 }
@@ -68,6 +70,7 @@ func New(c Config) (*Provider, error) {
 	backends := &stripe.Backends{API: api, Connect: api, Uploads: api, MeterEvents: api}
 	return &Provider{
 		client:        stripe.NewClient(c.SecretKey, stripe.WithBackends(backends)),
+		secretKey:     c.SecretKey,
 		webhookSecret: c.WebhookSecret,
 		prices: map[string]string{subscription.PurchasePro: c.PricePro,
 			subscription.PurchaseCredits: c.PriceCredits, subscription.PurchaseViews: c.PriceViews},
@@ -87,7 +90,7 @@ func (p *Provider) CreateCustomer(ctx context.Context, userID, email string) (st
 	params.SetIdempotencyKey("photo3d-customer-" + userID)
 	c, err := p.client.V1Customers.Create(ctx, params)
 	if err != nil {
-		return "", fmt.Errorf("create stripe customer: %w", err)
+		return "", p.scrub("create stripe customer", err)
 	}
 	return c.ID, nil
 }
@@ -115,7 +118,7 @@ func (p *Provider) CreateCheckout(ctx context.Context, r subscription.CheckoutRe
 	}
 	s, err := p.client.V1CheckoutSessions.Create(ctx, params)
 	if err != nil {
-		return "", fmt.Errorf("create stripe checkout session: %w", err)
+		return "", p.scrub("create stripe checkout session", err)
 	}
 	return s.URL, nil
 }
@@ -125,7 +128,7 @@ func (p *Provider) CreatePortal(ctx context.Context, customerID, returnURL strin
 	s, err := p.client.V1BillingPortalSessions.Create(ctx, &stripe.BillingPortalSessionCreateParams{
 		Customer: stripe.String(customerID), ReturnURL: stripe.String(returnURL)})
 	if err != nil {
-		return "", fmt.Errorf("create stripe portal session: %w", err)
+		return "", p.scrub("create stripe portal session", err)
 	}
 	return s.URL, nil
 }
@@ -134,7 +137,7 @@ func (p *Provider) CreatePortal(ctx context.Context, customerID, returnURL strin
 func (p *Provider) Subscription(ctx context.Context, id string) (subscription.ProviderSubscription, error) {
 	s, err := p.client.V1Subscriptions.Retrieve(ctx, id, nil)
 	if err != nil {
-		return subscription.ProviderSubscription{}, fmt.Errorf("read stripe subscription %s: %w", id, err)
+		return subscription.ProviderSubscription{}, p.scrub("read stripe subscription "+id, err)
 	}
 	return fromSubscription(s), nil
 }
@@ -155,6 +158,17 @@ func fromSubscription(s *stripe.Subscription) subscription.ProviderSubscription 
 		}
 	}
 	return out
+}
+
+// scrub wraps an API error for the logs with the secret key cut out: an
+// error body may quote the Authorization header (stripe-mock does), and
+// the key must never reach a log line.
+func (p *Provider) scrub(what string, err error) error {
+	msg := err.Error()
+	if p.secretKey != "" {
+		msg = strings.ReplaceAll(msg, p.secretKey, "[redacted]")
+	}
+	return fmt.Errorf("%s: %s", what, msg)
 }
 
 // ErrSignature is a webhook whose signature, timestamp or body is not
