@@ -1,13 +1,17 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -502,4 +506,84 @@ func TestSecurityStripeKeyNeverInErrors(t *testing.T) {
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "[redacted]", "stripe-mock quotes the key it refused: %v", err)
 	require.NotContains(t, err.Error(), key)
+}
+
+// recorder forwards to stripe-mock and keeps each request's form, so a test
+// can read exactly what the server asked Stripe for.
+type recorder struct {
+	mu   sync.Mutex
+	reqs []recorded
+}
+
+type recorded struct {
+	method, path string
+	form         url.Values
+}
+
+func (rc *recorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	var body []byte
+	if r.Body != nil {
+		body, _ = io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	form, _ := url.ParseQuery(string(body))
+	rc.mu.Lock()
+	rc.reqs = append(rc.reqs, recorded{r.Method, r.URL.Path, form})
+	rc.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (rc *recorder) posts(path string) []url.Values {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	var out []url.Values
+	for _, r := range rc.reqs {
+		if r.method == "POST" && r.path == path {
+			out = append(out, r.form)
+		}
+	}
+	return out
+}
+
+// TestStripeCheckoutSessionParameters: what the server asks Stripe for —
+// subscription mode for Pro, a one-time payment with quantity = packs for
+// add-ons, the user id as client_reference_id, metadata.kind/packs, the
+// remembered customer, and return URLs to the subscription page.
+func TestStripeCheckoutSessionParameters(t *testing.T) {
+	t.Parallel()
+	rec := &recorder{}
+	p, err := stripebilling.New(stripebilling.Config{SecretKey: "sk_test_0123456789abcdef0123456789abcdef",
+		WebhookSecret: testWebhookSecret, PricePro: "price_pro_inr", PriceCredits: "price_credits_inr",
+		PriceViews: "price_views_inr", APIBase: stripeAPIBase(t), HTTPClient: &http.Client{Transport: rec}})
+	require.NoError(t, err)
+	b := acctSetup(t, acctOpts{billing: subscription.BillingFor("stripe"), checkout: p, webhooks: p})
+	ada := b.signup(t, "ada@example.com", "password1", "Ada")
+	for _, body := range []string{`{"kind":"pro"}`, `{"kind":"credits","packs":3}`, `{"kind":"views"}`} {
+		res, r := b.send(t, acctReq{method: "POST", path: "/api/billing/checkout", token: ada.Token, body: body})
+		require.Equal(t, 200, res.Code, "%s: %s", body, r.Data)
+	}
+	customers := rec.posts("/v1/customers")
+	require.Len(t, customers, 1, "one customer, remembered")
+	require.Equal(t, ada.User.ID, customers[0].Get("metadata[user_id]"))
+	require.Equal(t, "ada@example.com", customers[0].Get("email"))
+
+	sessions := rec.posts("/v1/checkout/sessions")
+	require.Len(t, sessions, 3)
+	want := []struct{ mode, price, qty, kind, packs string }{
+		{"subscription", "price_pro_inr", "1", "pro", "1"},
+		{"payment", "price_credits_inr", "3", "credits", "3"},
+		{"payment", "price_views_inr", "1", "views", "1"},
+	}
+	for i, w := range want {
+		f := sessions[i]
+		require.Equal(t, w.mode, f.Get("mode"), w.kind)
+		require.Equal(t, w.price, f.Get("line_items[0][price]"), w.kind)
+		require.Equal(t, w.qty, f.Get("line_items[0][quantity]"), w.kind)
+		require.Equal(t, w.kind, f.Get("metadata[kind]"))
+		require.Equal(t, w.packs, f.Get("metadata[packs]"))
+		require.Equal(t, ada.User.ID, f.Get("client_reference_id"))
+		require.True(t, strings.HasPrefix(f.Get("customer"), "cus_"), f.Get("customer"))
+		require.Equal(t, acctBase+"/workspace/subscription?checkout=success&kind="+w.kind, f.Get("success_url"))
+		require.Equal(t, acctBase+"/workspace/subscription?checkout=cancelled", f.Get("cancel_url"))
+	}
 }
