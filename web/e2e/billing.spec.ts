@@ -104,7 +104,7 @@ test('Upgrade → Stripe Checkout → signed webhook → "Payment received — a
     expect(res.status(), await res.text()).toBe(200);
     await expect(page.getByRole('heading', { name: 'Pro Plan', exact: true })).toBeVisible({ timeout: 15_000 });
     await expect(page.getByText('Payment received — activating Pro…')).toBeHidden();
-    await expect(page.getByRole('button', { name: 'Manage billing' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Manage billing', exact: true })).toBeEnabled();
     expect(new URL(page.url()).search).toBe('');
     // Delivered again (Stripe retries): applied once.
     const again = await page.request.post('/api/billing/stripe/webhook', { headers: signed(payload, webhookSecret), data: payload });
@@ -119,7 +119,7 @@ test('Upgrade → Stripe Checkout → signed webhook → "Payment received — a
       portalURL = route.request().url();
       await route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Portal</title><h1>Customer Portal</h1>' });
     });
-    await page.getByRole('button', { name: 'Manage billing' }).click();
+    await page.getByRole('button', { name: 'Manage billing', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Customer Portal' })).toBeVisible();
     expect(portalURL).not.toBe('');
   });

@@ -207,6 +207,7 @@ describe('SubscriptionPage billing (issues 29 item 12, 30)', () => {
     renderRoutes(routes, ['/workspace/subscription?checkout=success&kind=pro']);
     expect(await screen.findByText('Payment received — activating Pro…')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Free Plan' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Upgrade to Pro' })).toBeDisabled(); // no second payment while the first is confirmed
     sub = { ...sub, plan: 'pro', effectivePlan: 'pro', canSharePublic: true, billing: { ...stripeBilling, canManage: true, status: 'active' } };
     expect(await screen.findByRole('heading', { name: 'Pro Plan' }, { timeout: 5000 })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('Payment received — activating Pro…')).not.toBeInTheDocument());

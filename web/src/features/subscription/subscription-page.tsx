@@ -336,7 +336,7 @@ export default function SubscriptionPage() {
             <button
               type="button"
               className="btn btn--primary btn--block"
-              disabled={!proActs || cooldown || starting || changing || redirecting}
+              disabled={!proActs || cooldown || starting || changing || redirecting || (activating && returnedKind === 'pro')}
               title={proActs ? undefined : whyNot}
               onClick={() => onPro(sub)}
             >
