@@ -7,6 +7,7 @@ var domain = sync.OnceValue(func() *Registry {
 	var all []Event
 	all = append(all, userEvents()...)
 	all = append(all, subscriptionEvents()...)
+	all = append(all, billingEvents()...)
 	all = append(all, uploadEvents()...)
 	all = append(all, jobEvents()...)
 	all = append(all, publicationEvents()...)

@@ -28,11 +28,15 @@ func (TrialStarted) EventType() string { return "subscription.trial_started.v1" 
 
 // PlanChanged moves between free, pro and enterprise and ends any trial.
 type PlanChanged struct {
-	UserID   string    `json:"userId"`
-	From     string    `json:"from"`
-	To       string    `json:"to"`
-	Provider string    `json:"provider"` // billing provider that accepted it, e.g. "test-mode"
-	At       time.Time `json:"at"`
+	UserID   string `json:"userId"`
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Provider string `json:"provider"` // billing provider that accepted it, e.g. "test-mode"
+	// Reason says why a provider changed it: checkout, subscription_active,
+	// subscription_canceled, grace_expired, reconcile; empty for a
+	// merchant's own choice.
+	Reason string    `json:"reason,omitempty"`
+	At     time.Time `json:"at"`
 }
 
 // EventType implements Event.

@@ -44,6 +44,16 @@ if want go && git rev-parse --git-dir >/dev/null 2>&1; then
   mkdir -p "$TMP/clean" && git archive HEAD | tar -x -C "$TMP/clean"
   (cd "$TMP/clean" && go vet ./web/ ./cmd/api/) || die "go vet fails on a fresh clone (is web/dist/.keep committed?)"
 fi
+# stripe-mock (Stripe's official API mock, a Go module) answers the Stripe
+# calls of the billing tests and of the e2e billing api: STRIPE_API_BASE.
+STRIPE_MOCK_VERSION=v0.203.0
+say "building and starting stripe-mock $STRIPE_MOCK_VERSION"
+GOBIN="$PWD/bin" go install "github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION" || die "go install stripe-mock failed"
+STRIPE_PORT=$(free_port)
+bin/stripe-mock -http-addr "127.0.0.1:$STRIPE_PORT" -https-addr "127.0.0.1:$(free_port)" >"$ARTIFACTS/stripe-mock.log" 2>&1 & pids+=($!)
+export STRIPE_API_BASE="http://127.0.0.1:$STRIPE_PORT"
+for _ in $(seq 1 100); do curl -s -o /dev/null "$STRIPE_API_BASE/v1/customers" && break; sleep 0.1; done
+curl -s -o /dev/null "$STRIPE_API_BASE/v1/customers" || die "stripe-mock did not start (see $ARTIFACTS/stripe-mock.log)"
 npm_ci tools/gltf-validator
 npm_ci tools/duckdb  # the analyst-query test reads exports with DuckDB
 build_web   # the api embeds it; the browser tests use it
@@ -82,6 +92,16 @@ if want e2e; then
   # no such header and stay 127.0.0.1.
   TRUSTED_PROXIES=127.0.0.1/32 bin/api >"$ARTIFACTS/api.log" 2>&1 & pids+=($!)
   wait_http "http://127.0.0.1:$APIPORT/healthz" 60 || { tail -50 "$ARTIFACTS/api.log"; die "api did not start"; }
+  # A second api on the same database sells through Stripe (stripe-mock):
+  # billing.spec.ts runs against it; the other specs keep test-mode.
+  BILLPORT=$(free_port)
+  export E2E_STRIPE_WEBHOOK_SECRET="whsec_e2e_$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+  PORT=$BILLPORT PUBLIC_BASE_URL="http://127.0.0.1:$BILLPORT" BILLING_PROVIDER=stripe \
+    STRIPE_SECRET_KEY="sk_test_e2e0123456789abcdef0123456789abcdef" STRIPE_WEBHOOK_SECRET="$E2E_STRIPE_WEBHOOK_SECRET" \
+    STRIPE_PRICE_PRO=price_pro_inr STRIPE_PRICE_CREDITS=price_credits_inr STRIPE_PRICE_VIEWS=price_views_inr \
+    bin/api >"$ARTIFACTS/api-stripe.log" 2>&1 & pids+=($!)
+  wait_http "http://127.0.0.1:$BILLPORT/healthz" 60 || { tail -50 "$ARTIFACTS/api-stripe.log"; die "the Stripe api did not start"; }
+  export BILLING_BASE_URL="http://127.0.0.1:$BILLPORT"
   (cd web && BASE_URL="http://127.0.0.1:$APIPORT" ARTIFACTS_DIR="$ARTIFACTS/screens" npx playwright test ${E2E_SPECS:-}) || failed+=(e2e)
 fi
 

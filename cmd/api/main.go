@@ -41,6 +41,7 @@ import (
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
+	"github.com/photo3d/photo3d/internal/subscription/stripebilling"
 	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/webhook"
 	"github.com/photo3d/photo3d/internal/workspace"
@@ -105,6 +106,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer blobs.Close()
 	uploads := upload.NewService(pool, store, blobs, cfg.PublicBaseURL).WithRiver(riverClient)
 	credits := subscription.NewService(store, subscription.BillingFor(cfg.BillingProvider))
+	// Real payments (BILLING_PROVIDER=stripe): Checkout, the portal and the
+	// signed webhook; nil otherwise, and the webhook route is not mounted.
+	stripeProvider, err := billingProvider(cfg)
+	if err != nil {
+		return err
+	}
+	var stripeWebhooks httpapi.ProviderWebhooks
+	if stripeProvider != nil {
+		credits = credits.WithCheckout(stripeProvider, cfg.BillingGracePeriod)
+		stripeWebhooks = stripeProvider
+	}
 	// Daily upload allowance follows the effective plan (a trial counts as Pro).
 	uploads.WithQuota(func(ctx context.Context, userID string) (upload.Quota, error) {
 		v, err := credits.Get(ctx, pool, userID)
@@ -223,6 +235,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		APIKeys:         apikey.NewService(pool, store),
 		APIKeyRateLimit: cfg.APIKeyRateLimit,
 		Webhooks:        webhook.NewService(pool, store, riverClient, cfg.WebhookAllowPrivate),
+
+		StripeWebhooks:   stripeWebhooks,
+		BillingReturnURL: cfg.PublicBaseURL,
 	})
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)
@@ -316,4 +331,9 @@ func topProducts(rd *analytics.Reader) dashboard.TopProductsFunc {
 		}
 		return out, nil
 	}
+}
+
+// billingProvider is the Stripe adapter when BILLING_PROVIDER=stripe, else nil.
+func billingProvider(cfg *config.Config) (*stripebilling.Provider, error) {
+	return stripebilling.FromConfig(cfg.BillingProvider, cfg.Stripe)
 }

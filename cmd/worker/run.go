@@ -33,6 +33,7 @@ import (
 	"github.com/photo3d/photo3d/internal/projection"
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
+	"github.com/photo3d/photo3d/internal/subscription/stripebilling"
 	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/webhook"
 	"github.com/photo3d/photo3d/internal/workspace"
@@ -132,7 +133,23 @@ func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
 		return nil, 0, nil, err
 	}
 	n++
-	return w, n, []*river.PeriodicJob{upload.PeriodicCleanup(), analytics.PeriodicRollup(0), webhook.PeriodicPrune()}, nil
+	periodic := []*river.PeriodicJob{upload.PeriodicCleanup(), analytics.PeriodicRollup(0), webhook.PeriodicPrune()}
+	// Billing reconciliation (BILLING_PROVIDER=stripe): repairs missed
+	// webhooks and ends grace periods that ran out.
+	stripeProvider, err := stripebilling.FromConfig(d.cfg.BillingProvider, d.cfg.Stripe)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if stripeProvider != nil {
+		subs := subscription.NewService(d.store, subscription.BillingFor(d.cfg.BillingProvider)).
+			WithCheckout(stripeProvider, d.cfg.BillingGracePeriod)
+		if err := river.AddWorkerSafely(w, &subscription.ReconcileWorker{DB: d.pool, Service: subs, Logger: d.log}); err != nil {
+			return nil, 0, nil, err
+		}
+		n++
+		periodic = append(periodic, subscription.PeriodicReconcile(d.cfg.BillingReconcileInterval))
+	}
+	return w, n, periodic, nil
 }
 
 // run starts River and the projection runner and stops both gracefully:

@@ -47,7 +47,12 @@ type Config struct {
 	SMTPUser        string
 	SMTPPassword    string
 	MailFrom        string
-	BillingProvider string // test-mode | none
+	BillingProvider string // test-mode | none | stripe
+
+	// Stripe (issue 30), used when BillingProvider is "stripe".
+	Stripe                   StripeConfig
+	BillingGracePeriod       time.Duration // Pro kept after a failed renewal
+	BillingReconcileInterval time.Duration // how often the worker reconciles with the provider
 
 	// TrustedProxies are the proxies whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
@@ -103,7 +108,17 @@ var settings = []setting{
 	{"SMTP_USER", "", "SMTP user"},
 	{"SMTP_PASSWORD", "", "SMTP password"},
 	{"MAIL_FROM", "Photo3D <no-reply@photo3d.local>", "sender of account mail"},
-	{"BILLING_PROVIDER", "", "test-mode (accepts every purchase, for development) | none (purchases refused); default: test-mode with DEV_MODE, else none"},
+	{"BILLING_PROVIDER", "", "stripe (real payments through Stripe Checkout) | test-mode (accepts every purchase, for development) | none (purchases refused); default: test-mode with DEV_MODE, else none"},
+	{"STRIPE_SECRET_KEY", "", "Stripe secret API key (sk_live_… / sk_test_…, at least 32 bytes); or STRIPE_SECRET_KEY_FILE"},
+	{"STRIPE_SECRET_KEY_FILE", "", "file holding STRIPE_SECRET_KEY (a mounted secret)"},
+	{"STRIPE_WEBHOOK_SECRET", "", "signing secret of the Stripe webhook endpoint /api/billing/stripe/webhook (whsec_…, at least 32 bytes); or STRIPE_WEBHOOK_SECRET_FILE"},
+	{"STRIPE_WEBHOOK_SECRET_FILE", "", "file holding STRIPE_WEBHOOK_SECRET"},
+	{"STRIPE_PRICE_PRO", "", "Stripe Price id of Pro: ₹1,999 a month, recurring, INR"},
+	{"STRIPE_PRICE_CREDITS", "", "Stripe Price id of one add-on pack of 20 AI credits (₹500, one-time)"},
+	{"STRIPE_PRICE_VIEWS", "", "Stripe Price id of one add-on pack of 10,000 public views (₹500, one-time)"},
+	{"STRIPE_API_BASE", "", "Stripe API base URL; empty: Stripe itself (tests point it at stripe-mock)"},
+	{"BILLING_GRACE_PERIOD", "168h", "how long Pro stays after a failed renewal before falling back to Free"},
+	{"BILLING_RECONCILE_INTERVAL", "15m", "how often the worker compares paying accounts with the provider and repairs drift"},
 	{"TRUSTED_PROXIES", "", "comma-separated CIDRs of the reverse proxies/ingress in front of the api; only their X-Forwarded-For is believed"},
 	{"METRICS_ADDR", "", "internal listen address of the api's /metrics, e.g. 127.0.0.1:9090 (never the public port); empty: no api metrics endpoint"},
 	{"RECONSTRUCTOR", "builtin", "builtin (pure Go, CPU) | remote (GPU inference server)"},
@@ -179,6 +194,8 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	c.ShutdownTimeout = parseDuration(get("SHUTDOWN_TIMEOUT"), "SHUTDOWN_TIMEOUT", &errs)
 	c.WebhookAllowPrivate = parseBool(get("WEBHOOK_ALLOW_PRIVATE"), "WEBHOOK_ALLOW_PRIVATE", &errs)
 	c.WebhookRetryWindow = parseDuration(get("WEBHOOK_RETRY_WINDOW"), "WEBHOOK_RETRY_WINDOW", &errs)
+	c.BillingGracePeriod = parseDuration(get("BILLING_GRACE_PERIOD"), "BILLING_GRACE_PERIOD", &errs)
+	c.BillingReconcileInterval = parseDuration(get("BILLING_RECONCILE_INTERVAL"), "BILLING_RECONCILE_INTERVAL", &errs)
 	if h, err := strconv.ParseFloat(get("MODEL_HEIGHT_METRES"), 64); err != nil || h <= 0 || h > 100 {
 		errs = append(errs, fmt.Errorf("MODEL_HEIGHT_METRES must be a positive number of metres, got %q", get("MODEL_HEIGHT_METRES")))
 	} else {
@@ -227,8 +244,10 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	}
 	switch c.BillingProvider {
 	case "test-mode", "none":
+	case "stripe":
+		c.Stripe, errs = loadStripe(get, errs)
 	default:
-		errs = append(errs, fmt.Errorf("BILLING_PROVIDER must be test-mode or none, got %q", c.BillingProvider))
+		errs = append(errs, fmt.Errorf("BILLING_PROVIDER must be stripe, test-mode or none, got %q", c.BillingProvider))
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)

@@ -95,7 +95,12 @@ type acctOpts struct {
 	devMode    bool
 	billing    subscription.Billing
 	now        func() time.Time
-	proxies    []netip.Prefix // TrustedProxies
+	// Billing through a provider (issue 30): checkout is the provider,
+	// webhooks its verifier; subsNow is the subscription service's clock.
+	checkout subscription.CheckoutProvider
+	webhooks ProviderWebhooks
+	subsNow  func() time.Time
+	proxies  []netip.Prefix // TrustedProxies
 }
 
 type acctBundle struct {
@@ -107,6 +112,7 @@ type acctBundle struct {
 	bucket   *blob.Bucket
 	google   *fakeGoogle
 	accounts *account.Service
+	subs     *subscription.Service
 	lastPos  int64
 }
 
@@ -129,6 +135,12 @@ func acctRouter(t *testing.T, db *dbtest.DB, o acctOpts) *acctBundle {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store := eventstore.New(events.Domain())
 	subs := subscription.NewService(store, o.billing)
+	if o.checkout != nil {
+		subs = subs.WithCheckout(o.checkout, 0)
+	}
+	if o.subsNow != nil {
+		subs = subs.WithClock(o.subsNow)
+	}
 	outbox := mail.NewOutbox(10)
 	bucket := memblob.OpenBucket(nil)
 	t.Cleanup(func() { _ = bucket.Close() })
@@ -143,8 +155,8 @@ func acctRouter(t *testing.T, db *dbtest.DB, o acctOpts) *acctBundle {
 	tokens := auth.NewTokens([]byte("0123456789abcdef0123456789abcdef"), acctBase)
 	h := NewRouter(Deps{Logger: log, DB: db.Pool, Tokens: tokens, DevMode: o.devMode,
 		Accounts: accounts, Subscriptions: subs, Media: bucket, Outbox: outbox, AuthRateLimit: o.limits,
-		TrustedProxies: o.proxies})
-	b := &acctBundle{h: h, db: db, store: store, tokens: tokens, outbox: outbox, bucket: bucket, google: g, accounts: accounts}
+		TrustedProxies: o.proxies, StripeWebhooks: o.webhooks, BillingReturnURL: acctBase})
+	b := &acctBundle{h: h, db: db, store: store, tokens: tokens, outbox: outbox, bucket: bucket, google: g, accounts: accounts, subs: subs}
 	g.nonce = func(t *testing.T) string {
 		rec, r := b.send(t, acctReq{method: "POST", path: "/api/auth/google/nonce"})
 		require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())

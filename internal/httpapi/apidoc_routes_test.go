@@ -24,6 +24,7 @@ import (
 	"github.com/photo3d/photo3d/internal/notify"
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
+	"github.com/photo3d/photo3d/internal/subscription/stripebilling"
 	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/webhook"
 	"github.com/photo3d/photo3d/internal/workspace"
@@ -39,7 +40,8 @@ func everyRouteDeps() Deps {
 		Uploads: &upload.Service{}, Jobs: &job.Service{}, DevMode: true, Catalog: &catalog.Service{},
 		Publications: &publish.Service{}, PublicPages: &publish.Pages{}, Accounts: &account.Service{},
 		Subscriptions: &subscription.Service{}, Outbox: &mail.Outbox{}, Shoppers: &analytics.Collector{},
-		Analytics: &analytics.Reader{}, Web: http.NotFoundHandler(), APIKeys: &apikey.Service{}, Webhooks: &webhook.Service{}}
+		Analytics: &analytics.Reader{}, Web: http.NotFoundHandler(), APIKeys: &apikey.Service{}, Webhooks: &webhook.Service{},
+		StripeWebhooks: &stripebilling.Provider{}}
 }
 
 // routedAPI lists "METHOD /api/path" for every route the real router serves

@@ -59,6 +59,8 @@ var sessionOnlyRoutes = map[string]bool{
 	"POST /api/users/me/password":      true,
 	"POST /api/subscription/plan":      true,
 	"GET /api/dev/outbox":              true,
+	"POST /api/billing/checkout":       true,
+	"POST /api/billing/portal":         true,
 }
 
 // scopeFor is the scope a request needs, decided from its method and route

@@ -89,6 +89,10 @@ type Deps struct {
 	APIKeyRateLimit int
 	// Webhooks: merchants' endpoints and delivery logs (issue 17).
 	Webhooks *webhook.Service
+	// Billing (issue 30): the Stripe webhook verifier (nil: no webhook
+	// route) and the base URL Checkout and the portal return to.
+	StripeWebhooks   ProviderWebhooks
+	BillingReturnURL string
 }
 
 // MetricsHandler serves the api's Prometheus metrics; cmd/api mounts it on
@@ -261,6 +265,7 @@ func NewRouter(d Deps) http.Handler {
 			priv.Method("PUT", "/publications/{id}/embed-origins", setEmbedOrigins(d.Publications, d.PublicPages))
 			priv.Method("GET", "/publications/{id}/qr.png", publicationQR(d.Publications))
 			mountWebhooks(priv, d.Webhooks)
+			mountBilling(api, priv, d)
 		})
 
 		api.NotFound(func(w http.ResponseWriter, r *http.Request) {

@@ -33,7 +33,9 @@ func TestSubscriptionScenarios(t *testing.T) {
 		"publicViewsIncluded":0,"publicViewsPurchased":0,"publicViewsUsed":0,"publicViewsLeased":0,
 		"trialActive":false,"effectivePlan":"free","canUseGalleries":false,"canSharePublic":false,"hasPartTypeOption":false,
 		"aiCreditBalance":5,"publicViewsBalance":0,
-		"prices":{"currency":"INR","proMonthly":1999,"creditsPack":500,"viewsPack":500}}`, string(r.Data))
+		"prices":{"currency":"INR","proMonthly":1999,"creditsPack":500,"viewsPack":500},
+		"billing":{"provider":"test-mode","purchases":"instant","notice":"Test mode: upgrades and add-ons are granted at once and no money is taken. Never use test mode in production.",
+			"currentPeriodEnd":null,"cancelAtPeriodEnd":false,"graceUntil":null,"paymentFailed":false,"canManage":false}}`, string(r.Data))
 
 	b.run(t, []scenario{
 		{"no token", acctReq{method: "GET", path: "/api/subscription"}, 401, "unauthorized", "Please sign in to continue.", nil},

@@ -318,3 +318,19 @@ func TestIDIsDeterministicAndOpaque(t *testing.T) {
 	require.NotEqual(t, notify.ID(42, notify.KindWelcome), notify.ID(43, notify.KindWelcome))
 	require.Len(t, notify.ID(42, notify.KindWelcome), 32)
 }
+
+// TestBillingNotifications: a failed renewal tells the merchant until when
+// Pro stays; the end of Pro (grace over or cancelled) is announced too.
+func TestBillingNotifications(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	grace := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	b.emit(t, sub("u1"), events.SubscriptionOpened{UserID: "u1", Plan: "free"})
+	b.emit(t, sub("u1"), events.PaymentFailed{UserID: "u1", Provider: "stripe", ProviderEventID: "evt_1", InvoiceID: "in_1", GraceUntil: grace})
+	b.emit(t, sub("u1"), events.PlanChanged{UserID: "u1", From: "pro", To: "free", Provider: "stripe", Reason: "grace_expired"})
+	b.emit(t, sub("u1"), events.PlanChanged{UserID: "u1", From: "free", To: "pro", Provider: "stripe", Reason: "checkout"})
+	b.drain(t)
+	l := b.list(t, "u1")
+	require.Equal(t, []string{"Your Pro plan has ended", "Your Pro payment failed"}, titles(l))
+	require.Equal(t, "We could not charge your card for Pro. Pro stays active until 2 Dec 2026; update your payment method in Manage billing to keep it.", l.Items[1].Message)
+}

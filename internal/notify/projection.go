@@ -42,6 +42,8 @@ const (
 	KindViewsExhausted = "views_exhausted"
 	KindProductReady   = "product_ready"
 	KindProductFailed  = "product_failed"
+	KindPaymentFailed  = "payment_failed"
+	KindPlanEnded      = "plan_ended"
 )
 
 const subscriptionPath = "/workspace/subscription"
@@ -124,6 +126,17 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 			link: subscriptionPath}
 	case events.AddonPurchased:
 		n = addonNote(ev)
+	case events.PaymentFailed:
+		n = &note{userID: ev.UserID, kind: KindPaymentFailed, title: "Your Pro payment failed",
+			message: fmt.Sprintf("We could not charge your card for Pro. Pro stays active until %s; update your payment method in Manage billing to keep it.",
+				ev.GraceUntil.UTC().Format("2 Jan 2006")),
+			link: subscriptionPath}
+	case events.PlanChanged:
+		if ev.Reason == "grace_expired" || ev.Reason == "subscription_canceled" {
+			n = &note{userID: ev.UserID, kind: KindPlanEnded, title: "Your Pro plan has ended",
+				message: "You are on the Free plan now. Your products are kept; upgrade again any time to share them publicly.",
+				link:    subscriptionPath}
+		}
 	case events.PublicViewsExhausted:
 		n = &note{userID: ev.UserID, kind: KindViewsExhausted, title: "Public views used up",
 			message: "Your share links cannot show your 3D models until you add more public views.",

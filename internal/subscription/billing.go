@@ -48,10 +48,25 @@ var errBillingOff = fault.New(fault.Forbidden, "billing_disabled",
 // Charge implements Billing: always refused.
 func (NoBilling) Charge(context.Context, Charge) error { return errBillingOff }
 
-// BillingFor maps the BILLING_PROVIDER setting (test-mode | none) to a provider.
+// CheckoutBilling is the Billing of a server whose purchases are paid on a
+// provider's hosted page: nothing is ever granted by a direct request, only
+// by the provider's confirmation (Service.ApplyProviderEvent).
+type CheckoutBilling struct{ Provider string }
+
+// Name implements Billing.
+func (c CheckoutBilling) Name() string { return c.Provider }
+
+// Charge implements Billing: always refused, pointing to Checkout.
+func (CheckoutBilling) Charge(context.Context, Charge) error { return errUseCheckout }
+
+// BillingFor maps the BILLING_PROVIDER setting (test-mode | none | stripe)
+// to a provider.
 func BillingFor(name string) Billing {
-	if name == "test-mode" {
+	switch name {
+	case "test-mode":
 		return TestMode{}
+	case "stripe":
+		return CheckoutBilling{Provider: "stripe"}
 	}
 	return NoBilling{}
 }

@@ -109,6 +109,7 @@ type Record struct {
 	PublicViewsUsed      int64
 	PublicViewsLeased    int64
 	Version              int64
+	Billing              BillingState
 }
 
 // TrialEndsAt is when an active or past trial ends; nil when no trial is on record.
@@ -128,9 +129,14 @@ func (r Record) TrialActive(now time.Time) bool {
 }
 
 // EffectivePlan: "During an active trial the effective plan is pro" (spec §6).
+// A paid Pro whose renewal failed stays Pro until its grace period ends and
+// is Free from that instant, even before reconciliation records the change.
 func (r Record) EffectivePlan(now time.Time) Plan {
 	if r.TrialActive(now) {
 		return PlanPro
+	}
+	if r.Plan == PlanPro && r.Billing.GraceExpired(now) {
+		return PlanFree
 	}
 	return r.Plan
 }

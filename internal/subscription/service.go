@@ -17,9 +17,11 @@ import (
 // take the caller's transaction, so a job's credit hold commits or rolls back
 // together with the job itself.
 type Service struct {
-	store   *eventstore.Store
-	billing Billing
-	now     func() time.Time
+	store    *eventstore.Store
+	billing  Billing
+	checkout CheckoutProvider // nil unless purchases are paid on a provider's page
+	grace    time.Duration    // how long Pro survives a failed renewal
+	now      func() time.Time
 }
 
 // NewService builds the service; billing takes payment for upgrades and add-ons.
@@ -27,7 +29,7 @@ func NewService(store *eventstore.Store, billing Billing) *Service {
 	if billing == nil {
 		billing = NoBilling{}
 	}
-	return &Service{store: store, billing: billing, now: time.Now}
+	return &Service{store: store, billing: billing, grace: DefaultGracePeriod, now: time.Now}
 }
 
 // WithClock returns a copy that reads time from now (trial expiry tests).
@@ -68,7 +70,14 @@ func (s *Service) Get(ctx context.Context, q pgdb.Querier, userID string) (View,
 	if err != nil {
 		return View{}, err
 	}
-	return NewView(r, s.now()), nil
+	return s.view(r, s.now()), nil
+}
+
+// view is NewView plus how billing works on this server.
+func (s *Service) view(r Record, now time.Time) View {
+	v := NewView(r, now)
+	v.Billing = s.billingInfo(r, now)
+	return v
 }
 
 // viewAfter re-reads the record in tx after a change.
@@ -123,7 +132,11 @@ func (s *Service) ChangePlan(ctx context.Context, tx pgx.Tx, userID string, plan
 	}
 	now := s.now()
 	if !NeedsPlanChange(r, plan, now) {
-		return NewView(r, now), nil
+		return s.view(r, now), nil
+	}
+	if plan == PlanFree && s.checkout != nil && r.Plan == PlanPro && r.Billing.SubscriptionID != "" &&
+		r.Billing.Status != "canceled" && r.Billing.Status != "incomplete_expired" {
+		return View{}, errCancelInPortal
 	}
 	if plan == PlanPro && r.Plan != PlanPro {
 		if err := s.billing.Charge(ctx, Charge{UserID: userID, Item: "plan:pro", Quantity: 1, AmountINR: PriceProMonthly}); err != nil {

@@ -320,10 +320,25 @@ func TestRebuildMatchesIncrementalProjection(t *testing.T) {
 		if _, err := b.svc.PurchaseAddon(b.ctx, tx, "u2", "views", 10); err != nil {
 			return err
 		}
-		_, err := b.svc.LeaseViews(b.ctx, tx, "u2", "l1", 5, time.Minute)
-		return err
+		if _, err := b.svc.LeaseViews(b.ctx, tx, "u2", "l1", 5, time.Minute); err != nil {
+			return err
+		}
+		// Billing state from a provider: paid Pro, then a failed renewal.
+		at := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
+		for _, ev := range []subscription.ProviderEvent{
+			{Provider: "stripe", ID: "evt_1", Kind: subscription.EventCheckoutCompleted, Created: at, UserID: "u2", CustomerID: "cus_2",
+				CheckoutSessionID: "cs_1", Paid: true, Purchase: "pro", Packs: 1, Subscription: subscription.ProviderSubscription{ID: "sub_2"}},
+			{Provider: "stripe", ID: "evt_2", Kind: subscription.EventInvoicePaymentFailed, Created: at.Add(time.Minute), CustomerID: "cus_2",
+				InvoiceID: "in_1", Subscription: subscription.ProviderSubscription{ID: "sub_2"}},
+		} {
+			if out, err := b.svc.ApplyProviderEvent(b.ctx, tx, ev); err != nil || out != subscription.OutcomeApplied {
+				return fmt.Errorf("apply %s: %s %w", ev.ID, out, err)
+			}
+		}
+		return nil
 	}))
 	before := []subscription.View{b.view(t, "u1"), b.view(t, "u2")}
+	require.True(t, before[1].Billing.PaymentFailed)
 	require.NoError(t, b.tx(t, func(tx pgx.Tx) error { return subscription.Rebuild(b.ctx, tx, b.store) }))
 	require.Equal(t, before, []subscription.View{b.view(t, "u1"), b.view(t, "u2")})
 }

@@ -18,7 +18,9 @@ import (
 
 const recordColumns = `user_id, plan, trial_started_at, trial_days, trial_ever_started,
 	ai_credits_purchased, ai_credits_used, ai_credits_reserved,
-	public_views_purchased, public_views_used, public_views_leased, version`
+	public_views_purchased, public_views_used, public_views_leased, version,
+	COALESCE(billing_customer_id, ''), COALESCE(billing_subscription_id, ''), billing_status,
+	billing_period_end, billing_cancel_at_end, billing_grace_until, billing_state_at`
 
 var errNoSubscription = fault.New(fault.NotFound, "not_found", "Subscription not found.")
 
@@ -27,7 +29,9 @@ func scanRecord(row pgx.Row) (Record, error) {
 	var plan string
 	err := row.Scan(&r.UserID, &plan, &r.TrialStartedAt, &r.TrialDays, &r.TrialEverStarted,
 		&r.AICreditsPurchased, &r.AICreditsUsed, &r.AICreditsReserved,
-		&r.PublicViewsPurchased, &r.PublicViewsUsed, &r.PublicViewsLeased, &r.Version)
+		&r.PublicViewsPurchased, &r.PublicViewsUsed, &r.PublicViewsLeased, &r.Version,
+		&r.Billing.CustomerID, &r.Billing.SubscriptionID, &r.Billing.Status,
+		&r.Billing.PeriodEnd, &r.Billing.CancelAtPeriodEnd, &r.Billing.GraceUntil, &r.Billing.StateAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Record{}, errNoSubscription
 	}
@@ -127,6 +131,19 @@ func Project(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
 	case events.PlanChanged:
 		_, err = tx.Exec(ctx, `UPDATE subscriptions SET plan = $2, trial_started_at = NULL,
 			version = $3, updated_at = $4 WHERE user_id = $1`, ev.UserID, ev.To, v, at)
+	case events.BillingCustomerLinked:
+		_, err = tx.Exec(ctx, `UPDATE subscriptions SET billing_customer_id = $2,
+			version = $3, updated_at = $4 WHERE user_id = $1`, ev.UserID, ev.CustomerID, v, at)
+	case events.BillingSubscriptionSynced:
+		_, err = tx.Exec(ctx, `UPDATE subscriptions SET billing_subscription_id = $2, billing_status = $3,
+			billing_period_end = $4, billing_cancel_at_end = $5, billing_grace_until = $6,
+			billing_state_at = GREATEST(billing_state_at, $7), version = $8, updated_at = $9 WHERE user_id = $1`,
+			ev.UserID, ev.SubscriptionID, ev.Status, ev.CurrentPeriodEnd, ev.CancelAtPeriodEnd, ev.GraceUntil, ev.StateAt, v, at)
+	case events.PaymentFailed:
+		_, err = tx.Exec(ctx, `UPDATE subscriptions SET billing_grace_until = $2,
+			version = $3, updated_at = $4 WHERE user_id = $1`, ev.UserID, ev.GraceUntil, v, at)
+	case events.PaymentReceived:
+		_, err = tx.Exec(ctx, `UPDATE subscriptions SET version = $2, updated_at = $3 WHERE user_id = $1`, ev.UserID, v, at)
 	case events.AddonPurchased:
 		col := "ai_credits_purchased"
 		if ev.Kind == AddonKindViews {

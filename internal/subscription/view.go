@@ -6,29 +6,30 @@ import "time"
 // of spec §3 plus the derived values, limits and prices. Nil pointers are
 // unlimited and encode as JSON null.
 type View struct {
-	Plan                 Plan       `json:"plan"`
-	TrialStartedAt       *time.Time `json:"trialStartedAt"`
-	TrialDays            int        `json:"trialDays"`
-	TrialEverStarted     bool       `json:"trialEverStarted"`
-	TrialEndsAt          *time.Time `json:"trialEndsAt"`
-	ProductLimit         *int64     `json:"productLimit"`
-	GalleryLimit         *int64     `json:"galleryLimit"`
-	AICreditsIncluded    *int64     `json:"aiCreditsIncluded"`
-	AICreditsPurchased   int64      `json:"aiCreditsPurchased"`
-	AICreditsUsed        int64      `json:"aiCreditsUsed"`
-	AICreditsReserved    int64      `json:"aiCreditsReserved"`
-	PublicViewsIncluded  *int64     `json:"publicViewsIncluded"`
-	PublicViewsPurchased int64      `json:"publicViewsPurchased"`
-	PublicViewsUsed      int64      `json:"publicViewsUsed"`
-	PublicViewsLeased    int64      `json:"publicViewsLeased"`
-	TrialActive          bool       `json:"trialActive"`
-	EffectivePlan        Plan       `json:"effectivePlan"`
-	CanUseGalleries      bool       `json:"canUseGalleries"`
-	CanSharePublic       bool       `json:"canSharePublic"`
-	HasPartTypeOption    bool       `json:"hasPartTypeOption"`
-	AICreditBalance      *int64     `json:"aiCreditBalance"`
-	PublicViewsBalance   *int64     `json:"publicViewsBalance"`
-	Prices               Prices     `json:"prices"`
+	Plan                 Plan        `json:"plan"`
+	TrialStartedAt       *time.Time  `json:"trialStartedAt"`
+	TrialDays            int         `json:"trialDays"`
+	TrialEverStarted     bool        `json:"trialEverStarted"`
+	TrialEndsAt          *time.Time  `json:"trialEndsAt"`
+	ProductLimit         *int64      `json:"productLimit"`
+	GalleryLimit         *int64      `json:"galleryLimit"`
+	AICreditsIncluded    *int64      `json:"aiCreditsIncluded"`
+	AICreditsPurchased   int64       `json:"aiCreditsPurchased"`
+	AICreditsUsed        int64       `json:"aiCreditsUsed"`
+	AICreditsReserved    int64       `json:"aiCreditsReserved"`
+	PublicViewsIncluded  *int64      `json:"publicViewsIncluded"`
+	PublicViewsPurchased int64       `json:"publicViewsPurchased"`
+	PublicViewsUsed      int64       `json:"publicViewsUsed"`
+	PublicViewsLeased    int64       `json:"publicViewsLeased"`
+	TrialActive          bool        `json:"trialActive"`
+	EffectivePlan        Plan        `json:"effectivePlan"`
+	CanUseGalleries      bool        `json:"canUseGalleries"`
+	CanSharePublic       bool        `json:"canSharePublic"`
+	HasPartTypeOption    bool        `json:"hasPartTypeOption"`
+	AICreditBalance      *int64      `json:"aiCreditBalance"`
+	PublicViewsBalance   *int64      `json:"publicViewsBalance"`
+	Prices               Prices      `json:"prices"`
+	Billing              BillingInfo `json:"billing"`
 }
 
 // NewView derives every value from the record at time now. Limits follow the

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
@@ -100,6 +101,9 @@ export default function SettingsPage() {
         <div>
           <h1 className="page__title">Settings</h1>
           <p className="page__subtitle">Branding used on share pages, embeds and billing documents.</p>
+          <p className="muted">
+            Invoices and receipts: <Link to="/workspace/subscription#billing">Subscription → Manage billing</Link>
+          </p>
         </div>
       </header>
       {loadError && <Alert tone="error">{errorMessage(loadError, 'Branding could not be loaded.')}</Alert>}

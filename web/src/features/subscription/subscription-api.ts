@@ -31,13 +31,41 @@ export interface Subscription {
   aiCreditBalance: number | null;
   publicViewsBalance: number | null;
   prices: { currency: 'INR'; proMonthly: number; creditsPack: number; viewsPack: number };
+  /** How purchases work on this server and the paid subscription's state (absent from older servers). */
+  billing?: Billing;
 }
+
+/** The billing part of the subscription (issue 30). */
+export interface Billing {
+  provider: 'none' | 'test-mode' | 'stripe';
+  /** checkout: paid on Stripe's page; instant: test mode grants without payment; disabled: notice says why. */
+  purchases: 'checkout' | 'instant' | 'disabled';
+  notice?: string;
+  status?: string;
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+  graceUntil: string | null;
+  /** A renewal failed: Pro stays until graceUntil. */
+  paymentFailed: boolean;
+  /** Manage billing (the Stripe Customer Portal) is available. */
+  canManage: boolean;
+}
+
+export type CheckoutKind = 'pro' | 'credits' | 'views';
 
 export type AddonKind = 'credits' | 'views';
 
 /** Plan, trial and add-on calls; every change refreshes the meters via the tag. */
 export const subscriptionApi = api.injectEndpoints({
   endpoints: (build) => ({
+    /** A Stripe Checkout page for Pro or add-on packs; the browser goes there. Nothing is granted until Stripe confirms. */
+    startCheckout: build.mutation<{ url: string }, { kind: CheckoutKind; packs?: number }>({
+      query: (body) => ({ url: '/billing/checkout', method: 'POST', body }),
+    }),
+    /** The Stripe Customer Portal: payment method, invoices, cancellation. */
+    openBillingPortal: build.mutation<{ url: string }, void>({
+      query: () => ({ url: '/billing/portal', method: 'POST', body: {} }),
+    }),
     getSubscription: build.query<Subscription, void>({
       query: () => ({ url: '/subscription' }),
       providesTags: ['Subscription'],
@@ -57,4 +85,11 @@ export const subscriptionApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetSubscriptionQuery, useStartTrialMutation, usePurchaseAddonMutation, useChangePlanMutation } = subscriptionApi;
+export const {
+  useGetSubscriptionQuery,
+  useStartTrialMutation,
+  usePurchaseAddonMutation,
+  useChangePlanMutation,
+  useStartCheckoutMutation,
+  useOpenBillingPortalMutation,
+} = subscriptionApi;

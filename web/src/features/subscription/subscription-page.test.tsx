@@ -4,11 +4,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
 import { freeSubscription, trialSubscription } from '../../test/fixtures';
 import { jsonResponse, renderRoutes, signIn, stubFetch } from '../../test/render';
+import { navigation } from './billing-redirect';
 import type { Subscription } from './subscription-api';
 
 afterEach(() => vi.unstubAllGlobals());
 
-function server(initial: Subscription) {
+function server(initial: Subscription, extra: Parameters<typeof stubFetch>[0] = {}) {
   let sub = initial;
   const fake = stubFetch({
     'GET /api/users/me': () => ({ id: 'u1', email: 'asha@example.com', firstName: 'Asha', lastName: 'Rao' }),
@@ -33,6 +34,7 @@ function server(initial: Subscription) {
           : { ...sub, publicViewsPurchased: sub.publicViewsPurchased + b.amount, publicViewsBalance: (sub.publicViewsBalance ?? 0) + b.amount };
       return sub;
     },
+    ...extra,
   });
   return fake;
 }
@@ -77,7 +79,8 @@ describe('SubscriptionPage', () => {
     expect(calls.find((c) => c.url === '/api/subscription/trial')?.body).toEqual({ days: 7 });
     const sidebar = screen.getByRole('complementary', { name: 'Workspace' });
     expect(await within(sidebar).findByRole('link', { name: 'Gallery' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Current Plan' })).toBeDisabled();
+    // Issue 29 item 12: during a trial paying for Pro stays possible, not only "Switch to Free".
+    expect(screen.getByRole('button', { name: 'Upgrade to Pro' })).toBeEnabled();
   });
 
   it('buying credits and views updates the meters and confirms', async () => {
@@ -156,5 +159,110 @@ describe('SubscriptionPage', () => {
     const credits = screen.getByTestId('meter-ai-credits');
     expect(within(credits).getByText('12 / Unlimited')).toBeInTheDocument();
     expect(within(credits).getByRole('meter')).toHaveAttribute('aria-valuenow', '0');
+  });
+});
+
+describe('SubscriptionPage billing (issues 29 item 12, 30)', () => {
+  const stripeBilling = {
+    provider: 'stripe',
+    purchases: 'checkout',
+    currentPeriodEnd: null,
+    cancelAtPeriodEnd: false,
+    graceUntil: null,
+    paymentFailed: false,
+    canManage: false,
+  } as const;
+
+  it('a server that refuses purchases says why and offers no enabled purchase button', async () => {
+    const notice = 'Purchases are not available on this server. Please contact support to change your plan.';
+    server(freeSubscription({ trialEverStarted: true, billing: { ...stripeBilling, provider: 'none', purchases: 'disabled', notice } }));
+    await open();
+    expect(screen.getAllByText(notice).length).toBeGreaterThan(0);
+    expect(screen.getByRole('button', { name: 'Upgrade to Pro' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Buy 20 credits' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Buy 10,000 views' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: '+20 credits (₹500)' })).toBeDisabled();
+  });
+
+  it('Upgrade and Buy go to Stripe Checkout; nothing changes until the server confirms', async () => {
+    const go = vi.spyOn(navigation, 'goTo').mockImplementation(() => {});
+    const fake = server(freeSubscription({ trialEverStarted: true, billing: stripeBilling }), {
+      'POST /api/billing/checkout': () => ({ url: 'https://checkout.stripe.com/c/pay/cs_test_1' }),
+    });
+    await open();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Upgrade to Pro' }));
+    await waitFor(() => expect(go).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_test_1'));
+    await user.click(screen.getByRole('button', { name: 'Buy 20 credits' }));
+    await waitFor(() => expect(go).toHaveBeenCalledTimes(2));
+    expect(fake.calls.filter((c) => c.url === '/api/billing/checkout').map((c) => c.body)).toEqual([{ kind: 'pro' }, { kind: 'credits', packs: 1 }]);
+    expect(fake.calls.some((c) => c.url === '/api/subscription/plan')).toBe(false);
+    expect(screen.getByRole('heading', { name: 'Free Plan' })).toBeInTheDocument();
+  });
+
+  it('back from Checkout: "Payment received — activating Pro…" until the server has it, then Pro', async () => {
+    let sub = freeSubscription({ trialEverStarted: true, billing: stripeBilling });
+    server(sub, { 'GET /api/subscription': () => sub });
+    signIn();
+    renderRoutes(routes, ['/workspace/subscription?checkout=success&kind=pro']);
+    expect(await screen.findByText('Payment received — activating Pro…')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Free Plan' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Upgrade to Pro' })).toBeDisabled(); // no second payment while the first is confirmed
+    sub = { ...sub, plan: 'pro', effectivePlan: 'pro', canSharePublic: true, billing: { ...stripeBilling, canManage: true, status: 'active' } };
+    expect(await screen.findByRole('heading', { name: 'Pro Plan' }, { timeout: 5000 })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Payment received — activating Pro…')).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Manage billing' })).toBeEnabled();
+  });
+
+  it('a failed renewal shows the grace period, Manage billing opens the portal, a cancellation reads "Pro until DATE"', async () => {
+    const go = vi.spyOn(navigation, 'goTo').mockImplementation(() => {});
+    const pro = { ...trialSubscription(), plan: 'pro' as const, trialActive: false, trialStartedAt: null, trialEndsAt: null };
+    server(
+      {
+        ...pro,
+        billing: { ...stripeBilling, canManage: true, status: 'active', paymentFailed: true, graceUntil: '2026-12-02T10:00:00Z', currentPeriodEnd: '2026-12-25T10:00:00Z', cancelAtPeriodEnd: true },
+      },
+      { 'POST /api/billing/portal': () => ({ url: 'https://billing.stripe.com/p/session/test_1' }) },
+    );
+    await open();
+    expect(screen.getByText(/Your last payment failed\. Pro stays active until 2 December 2026/)).toBeInTheDocument();
+    expect(screen.getByText('Pro until 25 December 2026')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Free from 25 December 2026' })).toBeEnabled();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Manage billing' }));
+    await waitFor(() => expect(go).toHaveBeenCalledWith('https://billing.stripe.com/p/session/test_1'));
+  });
+
+  it('credits held by a running build are shown, so used + held + remaining = limit', async () => {
+    server(freeSubscription({ aiCreditsUsed: 1, aiCreditsReserved: 1, aiCreditBalance: 3 }));
+    await open();
+    const credits = screen.getByTestId('meter-ai-credits');
+    expect(within(credits).getByText('1 / 5')).toBeInTheDocument();
+    expect(within(credits).getByText('3 remaining')).toBeInTheDocument();
+    expect(within(credits).getByText('1 held by a build in progress')).toBeInTheDocument();
+  });
+
+  it('Enterprise is not offered Pro and shows no Pro price', async () => {
+    server(freeSubscription({ plan: 'enterprise', effectivePlan: 'enterprise' }));
+    await open();
+    expect(screen.getByText('Custom pricing')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Included in Enterprise' })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Upgrade to Pro' })).not.toBeInTheDocument();
+  });
+});
+
+describe('SubscriptionPage freshness (issue 29 item 12)', () => {
+  it('re-reads the meters on every visit: credits spent elsewhere in the app show without a reload', async () => {
+    let sub = freeSubscription();
+    server(sub, { 'GET /api/subscription': () => sub, 'GET /api/products': () => ({ items: [], total: 0 }) });
+    await open();
+    expect(within(screen.getByTestId('meter-ai-credits')).getByText('1 / 5')).toBeInTheDocument();
+    const user = userEvent.setup();
+    const sidebar = screen.getByRole('complementary', { name: 'Workspace' });
+    await user.click(within(sidebar).getByRole('link', { name: 'Products' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'My Subscription' })).not.toBeInTheDocument());
+    sub = { ...sub, aiCreditsUsed: 2, aiCreditBalance: 3 }; // a build finished on another page
+    await user.click(within(sidebar).getByRole('link', { name: 'Subscription' }));
+    await waitFor(() => expect(within(screen.getByTestId('meter-ai-credits')).getByText('2 / 5')).toBeInTheDocument());
+    expect(within(screen.getByTestId('meter-ai-credits')).getByText('3 remaining')).toBeInTheDocument();
   });
 });

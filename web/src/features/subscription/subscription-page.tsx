@@ -1,22 +1,32 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Alert } from '../../components/alert';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { IconCheck, IconClose } from '../../components/icons';
 import { LoadingScreen } from '../../components/loading-screen';
 import { Meter } from '../../components/meter';
 import { Toast } from '../../components/toast';
+import { navigation } from './billing-redirect';
 import { errorMessage } from '../../lib/api';
 import { formatInr, formatNumber } from '../../lib/format';
 import {
   useChangePlanMutation,
   useGetSubscriptionQuery,
+  useOpenBillingPortalMutation,
   usePurchaseAddonMutation,
+  useStartCheckoutMutation,
   useStartTrialMutation,
   type AddonKind,
+  type CheckoutKind,
   type Subscription,
 } from './subscription-api';
 import {
+  activationDone,
+  activationMessage,
   addonMessage,
+  billingOf,
+  canPurchase,
+  longDate,
   CREDITS_PACK_AMOUNT,
   freeButtonActs,
   freeButtonDisabled,
@@ -53,10 +63,34 @@ const proFeatures = [
   'Advanced analytics',
 ];
 
-/** /workspace/subscription — plan, usage meters, plans and add-ons, all from the server. */
+/** How often the page re-reads the subscription while Stripe's confirmation is awaited. */
+const ACTIVATION_POLL_MS = 1500;
+/** How often the meters refresh while a build holds credits (they change when it ends). */
+const HELD_POLL_MS = 5000;
+/** How long the page waits for Stripe's confirmation before saying it will come later. */
+const ACTIVATION_TIMEOUT_MS = 60_000;
+
+/**
+ * /workspace/subscription — plan, usage meters, plans and add-ons, all from the server. Where
+ * the server sells through Stripe, Upgrade and Buy go to Stripe Checkout and come back with
+ * ?checkout=success; the page then says "Payment received — activating Pro…" and re-reads
+ * the subscription until the server has Stripe's confirmation. The return URL grants nothing.
+ */
 export default function SubscriptionPage() {
-  const { data: sub, isLoading, error } = useGetSubscriptionQuery();
+  const [params, setParams] = useSearchParams();
+  const returned = params.get('checkout');
+  const returnedKind = (params.get('kind') ?? 'pro') as CheckoutKind;
+  const activating = returned === 'success';
+  const [held, setHeld] = useState(false);
+  // Fresh on every visit (in-app builds and publishing change the meters elsewhere).
+  const { data: sub, isLoading, error } = useGetSubscriptionQuery(undefined, {
+    refetchOnMountOrArgChange: true,
+    pollingInterval: activating ? ACTIVATION_POLL_MS : held ? HELD_POLL_MS : 0,
+  });
+  const baseline = useRef<Subscription | null>(null);
   const [startTrial, { isLoading: starting }] = useStartTrialMutation();
+  const [checkout, { isLoading: redirecting }] = useStartCheckoutMutation();
+  const [portal, { isLoading: opening }] = useOpenBillingPortalMutation();
   const [purchase, { isLoading: buying, originalArgs: buyingArgs }] = usePurchaseAddonMutation();
   const [changePlan, { isLoading: changing }] = useChangePlanMutation();
   // The plan change waiting for the user's confirmation.
@@ -65,6 +99,37 @@ export default function SubscriptionPage() {
   const [cooldown, setCooldown] = useState(false);
   const plansRef = useRef<HTMLElement>(null);
   const clearToast = useCallback(() => setToast(null), []);
+
+  useEffect(() => setHeld((sub?.aiCreditsReserved ?? 0) > 0), [sub?.aiCreditsReserved]);
+
+  // Back from Checkout: wait for the server's confirmation, then say so once.
+  useEffect(() => {
+    if (!sub || !returned) return;
+    if (returned === 'cancelled') {
+      setToast({ message: 'Checkout cancelled — nothing was charged.', tone: 'success' });
+      setParams({}, { replace: true });
+      return;
+    }
+    if (!activating) return;
+    baseline.current ??= sub;
+    if (activationDone(returnedKind, baseline.current, sub)) {
+      setToast({ message: returnedKind === 'pro' ? 'You are now on the Pro plan' : addonMessage(returnedKind), tone: 'success' });
+      baseline.current = null;
+      setParams({}, { replace: true });
+    }
+  }, [sub, returned, activating, returnedKind, setParams]);
+
+  // Stripe normally confirms within seconds; stop waiting after a minute (the reconciliation
+  // job repairs a lost confirmation) and say so instead of spinning for ever.
+  useEffect(() => {
+    if (!activating) return;
+    const t = window.setTimeout(() => {
+      setToast({ message: 'Stripe has not confirmed the payment yet. It will show here within a few minutes.', tone: 'error' });
+      baseline.current = null;
+      setParams({}, { replace: true });
+    }, ACTIVATION_TIMEOUT_MS);
+    return () => window.clearTimeout(t);
+  }, [activating, setParams]);
 
   useEffect(() => {
     if (!cooldown) return;
@@ -82,7 +147,30 @@ export default function SubscriptionPage() {
     );
   }
 
+  const billing = billingOf(sub);
+  const viaCheckout = billing.purchases === 'checkout';
+  const purchasable = canPurchase(sub);
+
+  async function pay(kind: CheckoutKind) {
+    try {
+      const { url } = await checkout(kind === 'pro' ? { kind } : { kind, packs: 1 }).unwrap();
+      navigation.goTo(url);
+    } catch (err) {
+      setToast({ message: errorMessage(err, 'Checkout could not be opened. Please try again.'), tone: 'error' });
+    }
+  }
+
+  async function manageBilling() {
+    try {
+      const { url } = await portal().unwrap();
+      navigation.goTo(url);
+    } catch (err) {
+      setToast({ message: errorMessage(err, 'Billing could not be opened. Please try again.'), tone: 'error' });
+    }
+  }
+
   async function buy(kind: AddonKind) {
+    if (viaCheckout) return pay(kind);
     try {
       await purchase({ kind, amount: kind === 'credits' ? CREDITS_PACK_AMOUNT : VIEWS_PACK_AMOUNT }).unwrap();
       setToast({ message: addonMessage(kind), tone: 'success' });
@@ -94,6 +182,7 @@ export default function SubscriptionPage() {
   async function onPro(s: Subscription) {
     const action = proButtonAction(s);
     if (action === 'upgrade') {
+      if (viaCheckout) return pay('pro');
       setConfirming('pro');
       return;
     }
@@ -125,6 +214,11 @@ export default function SubscriptionPage() {
   const price = sub.prices ?? { currency: 'INR', proMonthly: 1999, creditsPack: 500, viewsPack: 500 };
   const buyingKind = buying ? buyingArgs?.kind : undefined;
   const proActs = proButtonAction(sub) !== null;
+  const planCost = planPrice(sub, price.proMonthly);
+  // Paid Pro through Stripe is cancelled in the portal (at period end), not here.
+  const freeViaPortal = viaCheckout && sub.plan === 'pro' && billing.canManage;
+  const buyBlocked = !purchasable || redirecting;
+  const whyNot = purchasable ? undefined : billing.notice;
 
   return (
     <div className="page subscription">
@@ -140,15 +234,35 @@ export default function SubscriptionPage() {
         )}
       </header>
 
-      <section className="card plan-card" aria-labelledby="current-plan">
+      {activating && (
+        <Alert tone="info">
+          <span data-testid="activation">{activationMessage(returnedKind)}</span>
+        </Alert>
+      )}
+      {billing.paymentFailed && billing.graceUntil && (
+        <Alert tone="error">
+          Your last payment failed. Pro stays active until {longDate(billing.graceUntil)}; update your payment method in Manage billing to keep it.
+        </Alert>
+      )}
+      {billing.notice && (billing.purchases === 'disabled' || billing.provider === 'test-mode') && <Alert tone="info">{billing.notice}</Alert>}
+
+      <section className="card plan-card" aria-labelledby="current-plan" id="billing">
         <p className="eyebrow">Current plan</p>
         <h2 id="current-plan" className="plan-card__title">{planTitle(sub)}</h2>
         <p className="plan-card__price">
-          <strong>{formatInr(planPrice(sub, price.proMonthly))}</strong> <span>per month</span>
+          {planCost === null ? <strong>Custom pricing</strong> : <><strong>{formatInr(planCost)}</strong> <span>per month</span></>}
         </p>
         <p className="muted">{planSubtext(sub)}</p>
         {sub.trialActive && sub.trialEndsAt && (
-          <p className="muted">Trial ends {new Date(sub.trialEndsAt).toLocaleDateString('en-IN', { day: 'numeric', month: 'long', year: 'numeric' })}</p>
+          <p className="muted">Trial ends {longDate(sub.trialEndsAt)}</p>
+        )}
+        {billing.canManage && (
+          <p>
+            <button type="button" className="btn btn--secondary" onClick={manageBilling} disabled={opening}>
+              {opening ? 'Opening…' : 'Manage billing'}
+            </button>{' '}
+            <span className="muted">Payment method, invoices and receipts, cancellation.</span>
+          </p>
         )}
       </section>
 
@@ -159,10 +273,12 @@ export default function SubscriptionPage() {
             title="AI Credits"
             used={sub.aiCreditsUsed}
             limit={creditsLimit}
+            held={sub.aiCreditsReserved}
             left={remaining(creditsLimit, sub.aiCreditsUsed, sub.aiCreditBalance)}
             buyLabel={`+20 credits (${formatInr(price.creditsPack)})`}
             onBuy={() => buy('credits')}
-            busy={buyingKind === 'credits'}
+            busy={buyingKind === 'credits' || buyBlocked}
+            why={whyNot}
           />
           <UsageMeter
             title="Public Views"
@@ -171,7 +287,8 @@ export default function SubscriptionPage() {
             left={remaining(viewsLimit, sub.publicViewsUsed, viewsLeft(sub.publicViewsBalance, sub.publicViewsLeased))}
             buyLabel={`+10,000 views (${formatInr(price.viewsPack)})`}
             onBuy={() => buy('views')}
-            busy={buyingKind === 'views'}
+            busy={buyingKind === 'views' || buyBlocked}
+            why={whyNot}
           />
         </div>
         <p className="muted note">Only AI Credits and Public Views are metered.</p>
@@ -190,14 +307,20 @@ export default function SubscriptionPage() {
                 </li>
               ))}
             </ul>
-            <button
-              type="button"
-              className="btn btn--secondary btn--block"
-              disabled={freeButtonDisabled(sub) || changing}
-              onClick={() => freeButtonActs(sub) && setConfirming('free')}
-            >
-              {freeButtonLabel(sub)}
-            </button>
+            {freeViaPortal ? (
+              <button type="button" className="btn btn--secondary btn--block" disabled={opening} onClick={manageBilling}>
+                {billing.cancelAtPeriodEnd && billing.currentPeriodEnd ? `Free from ${longDate(billing.currentPeriodEnd)}` : 'Cancel in Manage billing'}
+              </button>
+            ) : (
+              <button
+                type="button"
+                className="btn btn--secondary btn--block"
+                disabled={freeButtonDisabled(sub) || changing}
+                onClick={() => freeButtonActs(sub) && setConfirming('free')}
+              >
+                {freeButtonLabel(sub)}
+              </button>
+            )}
           </article>
           <article className="card plan plan--featured" aria-labelledby="plan-pro">
             <span className="plan__ribbon">MOST POPULAR</span>
@@ -210,9 +333,16 @@ export default function SubscriptionPage() {
                 </li>
               ))}
             </ul>
-            <button type="button" className="btn btn--primary btn--block" disabled={!proActs || cooldown || starting || changing} onClick={() => onPro(sub)}>
-              {proButtonLabel(sub)}
+            <button
+              type="button"
+              className="btn btn--primary btn--block"
+              disabled={!proActs || cooldown || starting || changing || redirecting || (activating && returnedKind === 'pro')}
+              title={proActs ? undefined : whyNot}
+              onClick={() => onPro(sub)}
+            >
+              {redirecting ? 'Opening Checkout…' : proButtonLabel(sub)}
             </button>
+            {!proActs && whyNot && sub.plan === 'free' && <p className="muted">{whyNot}</p>}
           </article>
         </div>
       </section>
@@ -224,7 +354,7 @@ export default function SubscriptionPage() {
             <h3 className="addon__name">AI Credits Pack</h3>
             <p className="addon__price"><strong>{formatInr(price.creditsPack)}</strong> per pack</p>
             <p className="muted">20 extra credits</p>
-            <button type="button" className="btn btn--secondary" onClick={() => buy('credits')} disabled={buyingKind === 'credits'}>
+            <button type="button" className="btn btn--secondary" onClick={() => buy('credits')} disabled={buyingKind === 'credits' || buyBlocked} title={whyNot}>
               Buy 20 credits
             </button>
           </article>
@@ -232,11 +362,13 @@ export default function SubscriptionPage() {
             <h3 className="addon__name">Public Views Pack</h3>
             <p className="addon__price"><strong>{formatInr(price.viewsPack)}</strong> per pack</p>
             <p className="muted">10,000 extra views</p>
-            <button type="button" className="btn btn--secondary" onClick={() => buy('views')} disabled={buyingKind === 'views'}>
+            <button type="button" className="btn btn--secondary" onClick={() => buy('views')} disabled={buyingKind === 'views' || buyBlocked} title={whyNot}>
               Buy 10,000 views
             </button>
           </article>
         </div>
+        {whyNot && <p className="muted note">{whyNot}</p>}
+        {viaCheckout && <p className="muted note">Payments are handled by Stripe; receipts and invoices are in Manage billing.</p>}
       </section>
       {confirming === 'pro' && (
         <ConfirmDialog title="Upgrade to Pro?" confirmLabel="Upgrade to Pro" busyLabel="Upgrading..." busy={changing} onConfirm={onConfirmPlan} onCancel={() => setConfirming(null)}>
@@ -260,19 +392,24 @@ export default function SubscriptionPage() {
 function UsageMeter({
   title,
   used,
+  held = 0,
   limit,
   left,
   buyLabel,
   onBuy,
   busy,
+  why,
 }: {
   title: string;
   used: number;
+  /** Held by builds in progress: neither used nor left, so used + held + remaining = limit. */
+  held?: number;
   limit: number | null;
   left: number | null;
   buyLabel: string;
   onBuy: () => void;
   busy: boolean;
+  why?: string;
 }) {
   const pct = usagePercent(used, limit);
   const slug = title.toLowerCase().replace(/\s+/g, '-');
@@ -289,7 +426,8 @@ function UsageMeter({
         <span className="muted">{left === null ? 'Unlimited' : `${formatNumber(left)} remaining`}</span>
         <span className="muted">{pct}%</span>
       </div>
-      <button type="button" className="btn btn--ghost btn--sm" onClick={onBuy} disabled={busy}>
+      {held > 0 && <p className="muted">{`${formatNumber(held)} held by ${held === 1 ? 'a build' : 'builds'} in progress`}</p>}
+      <button type="button" className="btn btn--ghost btn--sm" onClick={onBuy} disabled={busy} title={why}>
         {buyLabel}
       </button>
     </div>

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  activationDone,
+  activationMessage,
   addonMessage,
+  canPurchase,
   freeButtonActs,
   freeButtonDisabled,
   freeButtonLabel,
@@ -20,6 +23,15 @@ const free = { plan: 'free', effectivePlan: 'free', trialActive: false, trialEve
 const trial = { plan: 'free', effectivePlan: 'pro', trialActive: true, trialEverStarted: true } as const;
 const trialOver = { plan: 'free', effectivePlan: 'free', trialActive: false, trialEverStarted: true } as const;
 const pro = { plan: 'pro', effectivePlan: 'pro', trialActive: false, trialEverStarted: false } as const;
+const billing = {
+  provider: 'stripe',
+  purchases: 'checkout',
+  currentPeriodEnd: null,
+  cancelAtPeriodEnd: false,
+  graceUntil: null,
+  paymentFailed: false,
+  canManage: true,
+} as const;
 const enterprise = { plan: 'enterprise', effectivePlan: 'enterprise', trialActive: false, trialEverStarted: false } as const;
 
 describe('usagePercent (spec §5)', () => {
@@ -74,20 +86,43 @@ describe('plan card', () => {
 describe('plan buttons (spec §2)', () => {
   it('Pro label', () => {
     expect(proButtonLabel(free)).toBe('Start free trial');
-    expect(proButtonLabel(trial)).toBe('Current Plan');
+    // Issue 29 item 12: a trial can be converted by paying; Enterprise is not sold Pro.
+    expect(proButtonLabel(trial)).toBe('Upgrade to Pro');
     expect(proButtonLabel(pro)).toBe('Current Plan');
     expect(proButtonLabel(trialOver)).toBe('Upgrade to Pro');
-    expect(proButtonLabel(enterprise)).toBe('Upgrade to Pro');
+    expect(proButtonLabel(enterprise)).toBe('Included in Enterprise');
     expect(proButtonLabel({ plan: 'free', effectivePlan: 'free', trialActive: true, trialEverStarted: true })).toBe('Upgrade to Pro');
   });
   // "Only the Pro button acts, and only when the plan is free and no trial is active; it starts a
   // 7-day trial." Issue 10 item 7: after a used trial "Upgrade to Pro" changes the plan instead.
-  it('Pro acts only on free with no active trial: a trial first, an upgrade once the trial was used', () => {
+  it('Pro acts on free: a trial first, an upgrade during or after the trial; never where purchases are refused', () => {
     expect(proButtonAction(free)).toBe('trial');
     expect(proButtonAction(trialOver)).toBe('upgrade');
-    expect(proButtonAction(trial)).toBeNull();
+    expect(proButtonAction(trial)).toBe('upgrade');
     expect(proButtonAction(pro)).toBeNull();
     expect(proButtonAction(enterprise)).toBeNull();
+    const off = { ...billing, provider: 'none', purchases: 'disabled', notice: 'Purchases are not available on this server.' } as const;
+    expect(proButtonAction({ ...trialOver, billing: off })).toBeNull();
+    expect(proButtonAction({ ...trial, billing: off })).toBeNull();
+    expect(canPurchase({ billing: off })).toBe(false);
+    expect(canPurchase({ billing: { ...billing, purchases: 'checkout' } })).toBe(true);
+    expect(canPurchase({})).toBe(true);
+  });
+  it('paid Pro through Stripe: renewal, cancellation at period end, Enterprise by contract', () => {
+    const end = '2026-12-25T10:00:00Z';
+    expect(planSubtext({ ...pro, billing: { ...billing, currentPeriodEnd: end } })).toBe('Renews 25 December 2026');
+    expect(planSubtext({ ...pro, billing: { ...billing, currentPeriodEnd: end, cancelAtPeriodEnd: true } })).toBe('Pro until 25 December 2026');
+    expect(planSubtext(enterprise)).toBe('Billed by contract — contact support to change it');
+    expect(planPrice(enterprise, 1999)).toBeNull();
+  });
+  it('activation after Checkout waits for the server, never for the return URL', () => {
+    const before = { aiCreditsPurchased: 0, publicViewsPurchased: 0 };
+    expect(activationMessage('pro')).toBe('Payment received — activating Pro…');
+    expect(activationDone('pro', before, { plan: 'free', trialActive: false, ...before })).toBe(false);
+    expect(activationDone('pro', before, { plan: 'free', trialActive: true, ...before })).toBe(false);
+    expect(activationDone('pro', before, { plan: 'pro', trialActive: false, ...before })).toBe(true);
+    expect(activationDone('credits', before, { plan: 'free', trialActive: false, aiCreditsPurchased: 20, publicViewsPurchased: 0 })).toBe(true);
+    expect(activationDone('views', before, { plan: 'free', trialActive: false, aiCreditsPurchased: 20, publicViewsPurchased: 0 })).toBe(false);
   });
   // "Free card label: 'Current Plan' on free without a trial, else 'Start free trial'; it is
   // disabled on free without a trial." Issue 19 item 7: an enabled button must act, so where it

@@ -1,4 +1,4 @@
-import type { Subscription } from './subscription-api';
+import type { Billing, Subscription } from './subscription-api';
 
 /** Business constants (spec §9). */
 export const TRIAL_DEFAULT_DAYS = 7;
@@ -7,7 +7,33 @@ export const VIEWS_PACK_AMOUNT = 10_000;
 /** The Pro button is briefly disabled after it acts (spec §2). */
 export const PRO_BUTTON_COOLDOWN_MS = 300;
 
-type SubFlags = Pick<Subscription, 'plan' | 'effectivePlan' | 'trialActive' | 'trialEverStarted'>;
+type SubFlags = Pick<Subscription, 'plan' | 'effectivePlan' | 'trialActive' | 'trialEverStarted'> & { billing?: Billing };
+
+/** Billing of an older server that does not report it: purchases act at once. */
+const INSTANT: Billing = {
+  provider: 'test-mode',
+  purchases: 'instant',
+  currentPeriodEnd: null,
+  cancelAtPeriodEnd: false,
+  graceUntil: null,
+  paymentFailed: false,
+  canManage: false,
+};
+
+/** The subscription's billing, defaulted for servers that do not report it. */
+export function billingOf(s: { billing?: Billing }): Billing {
+  return s.billing ?? INSTANT;
+}
+
+/** Purchases are possible on this server (Checkout or test mode); when not, billing.notice says why. */
+export function canPurchase(s: { billing?: Billing }): boolean {
+  return billingOf(s).purchases !== 'disabled';
+}
+
+/** A date as the subscription page writes it: 25 December 2026. */
+export function longDate(iso: string): string {
+  return new Date(iso).toLocaleDateString('en-IN', { day: 'numeric', month: 'long', year: 'numeric' });
+}
 
 /** Used share of a limit: capped at 100, rounded, 0 when the limit is unlimited (spec §5). */
 export function usagePercent(used: number, limit: number | null): number {
@@ -48,33 +74,44 @@ export function planTitle(s: SubFlags): string {
   return s.trialActive ? `${base} (Trial)` : base;
 }
 
-/** Current-plan card subtext. */
+/**
+ * Current-plan card subtext: a cancelled subscription says until when Pro lasts, a paid one
+ * when it renews; Enterprise is billed by contract.
+ */
 export function planSubtext(s: SubFlags): string {
+  const b = billingOf(s);
   if (s.trialActive) return 'Trial active — enjoy Pro features';
-  if (s.plan !== 'free') return 'Renews monthly';
+  if (s.effectivePlan === 'enterprise') return 'Billed by contract — contact support to change it';
+  if (s.effectivePlan === 'pro' && b.cancelAtPeriodEnd && b.currentPeriodEnd) return `Pro until ${longDate(b.currentPeriodEnd)}`;
+  if (s.effectivePlan === 'pro' && b.currentPeriodEnd) return `Renews ${longDate(b.currentPeriodEnd)}`;
+  if (s.effectivePlan !== 'free') return 'Renews monthly';
   return 'Upgrade to unlock Pro features';
 }
 
-/** Monthly price of the plan in effect (₹1,999 for Pro, ₹0 for Free). */
-export function planPrice(s: SubFlags, proMonthly: number): number {
+/** Monthly price of the plan in effect (₹1,999 for Pro, ₹0 for Free); null for Enterprise (by contract). */
+export function planPrice(s: SubFlags, proMonthly: number): number | null {
+  if (s.effectivePlan === 'enterprise') return null;
   return s.effectivePlan === 'free' ? 0 : proMonthly;
 }
 
 /** Pro card button label (spec §2). */
 export function proButtonLabel(s: SubFlags): string {
-  if (s.effectivePlan === 'pro') return 'Current Plan';
+  if (s.effectivePlan === 'enterprise') return 'Included in Enterprise';
+  if (s.effectivePlan === 'pro' && !s.trialActive) return 'Current Plan';
   if (s.trialActive || s.trialEverStarted || s.plan !== 'free') return 'Upgrade to Pro';
   return 'Start free trial';
 }
 
 /**
- * What the Pro button does: on the free plan with no trial running it starts the 7-day
- * trial, or, once a trial was used (the server refuses a second one), changes the plan to
- * Pro after a confirmation. null: disabled (Pro already, a trial running, or Enterprise).
+ * What the Pro button does: on the free plan with no trial used it starts the 7-day trial;
+ * during a trial or once it was used it upgrades (through Stripe Checkout where the server
+ * sells that way, else after a confirmation). null: disabled (Pro already, Enterprise, or a
+ * server that refuses purchases).
  */
 export function proButtonAction(s: SubFlags): 'trial' | 'upgrade' | null {
-  if (s.plan !== 'free' || s.trialActive) return null;
-  return s.trialEverStarted ? 'upgrade' : 'trial';
+  if (s.plan !== 'free') return null;
+  if (!s.trialActive && !s.trialEverStarted) return 'trial';
+  return canPurchase(s) ? 'upgrade' : null;
 }
 
 /**
@@ -104,4 +141,25 @@ export function freeButtonDisabled(s: SubFlags): boolean {
 /** Confirmation after buying an add-on. */
 export function addonMessage(kind: 'credits' | 'views'): string {
   return kind === 'credits' ? 'Added 20 AI credits' : 'Added 10,000 views';
+}
+
+/** What the page says after Stripe Checkout until the server has Stripe's confirmation. */
+export function activationMessage(kind: 'pro' | 'credits' | 'views'): string {
+  if (kind === 'credits') return 'Payment received — adding your AI credits…';
+  if (kind === 'views') return 'Payment received — adding your public views…';
+  return 'Payment received — activating Pro…';
+}
+
+/**
+ * Whether the purchase made on Stripe's page shows in the server's subscription: Pro in force
+ * (not a trial), or more credits/views purchased than when the page came back.
+ */
+export function activationDone(
+  kind: 'pro' | 'credits' | 'views',
+  before: Pick<Subscription, 'aiCreditsPurchased' | 'publicViewsPurchased'>,
+  now: Pick<Subscription, 'plan' | 'trialActive' | 'aiCreditsPurchased' | 'publicViewsPurchased'>,
+): boolean {
+  if (kind === 'credits') return now.aiCreditsPurchased > before.aiCreditsPurchased;
+  if (kind === 'views') return now.publicViewsPurchased > before.publicViewsPurchased;
+  return now.plan === 'pro' && !now.trialActive;
 }
