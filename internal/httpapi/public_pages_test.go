@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -30,7 +31,7 @@ const (
 func (b pubBundle) view(t *testing.T, method, path, ip, ua string, hdr ...string) *httptest.ResponseRecorder {
 	t.Helper()
 	req := httptest.NewRequest(method, path, nil)
-	req.RemoteAddr = ip + ":40000"
+	req.RemoteAddr = net.JoinHostPort(ip, "40000")
 	req.Header.Set("User-Agent", ua)
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
@@ -70,7 +71,7 @@ func (b pubBundle) beacon(t *testing.T, slug, ip, ua, viewer string, hdr ...stri
 // postBeacon sends one POST /t body from ip as sendBeacon does (text/plain).
 func (b pubBundle) postBeacon(body, ip, ua string, hdr ...string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest("POST", "/t", strings.NewReader(body))
-	req.RemoteAddr = ip + ":40000"
+	req.RemoteAddr = net.JoinHostPort(ip, "40000")
 	req.Header.Set("User-Agent", ua)
 	req.Header.Set("Content-Type", "text/plain;charset=UTF-8")
 	for i := 0; i+1 < len(hdr); i += 2 {
