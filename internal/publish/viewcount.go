@@ -32,7 +32,8 @@ const (
 type PublicationRef struct {
 	PublicationID string
 	OwnerID       string
-	SubjectID     string // the blueprint (or product) the publication shows
+	SubjectID     string   // the blueprint (or product) the publication shows
+	EmbedOrigins  []string // sites allowed to embed it (may send its beacons); empty: none besides ours
 }
 
 // Lookup resolves a live publication's slug from the page cache: ok is false
@@ -42,7 +43,7 @@ func (p *Pages) Lookup(ctx context.Context, slug string) (ref PublicationRef, ok
 	if err != nil || e.missing {
 		return PublicationRef{}, false, err
 	}
-	return PublicationRef{PublicationID: e.pubID, OwnerID: e.ownerID, SubjectID: e.subjectID}, true, nil
+	return PublicationRef{PublicationID: e.pubID, OwnerID: e.ownerID, SubjectID: e.subjectID, EmbedOrigins: e.embedOrigins}, true, nil
 }
 
 // CountView decides whether a shopper's view beacon is a counted view and,
