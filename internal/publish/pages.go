@@ -580,6 +580,10 @@ func (p *Pages) ServeAsset(w http.ResponseWriter, r *http.Request, slug, kind st
 		http.NotFound(w, r)
 		return
 	}
+	if kind != AssetLogo && !p.gateOpen(r, e) {
+		gateClosed(w)
+		return
+	}
 	if kind != AssetLogo && p.cfg.Meter != nil && !p.cfg.Meter.Available(r.Context(), e.ownerID, e.pubID) {
 		// The views ran out: the page shows its notice, and the model and
 		// poster are not handed out behind its back.
