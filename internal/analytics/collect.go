@@ -202,7 +202,17 @@ func (c *Collector) Collect(r *http.Request, b Batch) error {
 	}
 	rows := make([]Row, 0, len(b.Events))
 	counted := false
-	extras := [2]string{b.Viewer, pub.ID}
+	// This viewer's remaining share of non-view events on this publication,
+	// taken once for the batch; what does not fit is dropped.
+	extras := 0
+	for _, e := range b.Events {
+		if e.T != KindView && !dnt {
+			extras++
+		}
+	}
+	if extras > 0 {
+		extras = c.extras.TakeUpTo([2]string{b.Viewer, pub.ID}, extras, now)
+	}
 	// Nothing happened after we received it: a browser whose clock runs
 	// ahead (Validate allows MaxClockAhead) would otherwise date its AR or
 	// hotspot after the buy click the server timed itself, and the feature
@@ -212,8 +222,11 @@ func (c *Collector) Collect(r *http.Request, b Batch) error {
 		if dnt && e.T != KindView {
 			continue
 		}
-		if e.T != KindView && !c.extras.Take(extras, 1, now) {
-			continue // past this viewer's share of this publication: dropped
+		if e.T != KindView {
+			if extras == 0 {
+				continue // past this viewer's share of this publication: dropped
+			}
+			extras--
 		}
 		row := base
 		row.At = time.UnixMilli(e.At).UTC()

@@ -43,9 +43,30 @@ func New[K comparable](limit int, window time.Duration, maxKeys int) *Counter[K]
 // Take adds n to key's count in the current window unless that would pass
 // the limit; it reports whether it did.
 func (c *Counter[K]) Take(key K, n int, now time.Time) bool {
-	t := now.UnixNano()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	e := c.entry(key, now.UnixNano())
+	if e.n+n > c.limit {
+		return false
+	}
+	e.n += n
+	return true
+}
+
+// TakeUpTo adds as much of n to key's count as the limit leaves and
+// returns how much that was (0 to n).
+func (c *Counter[K]) TakeUpTo(key K, n int, now time.Time) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entry(key, now.UnixNano())
+	got := max(min(n, c.limit-e.n), 0)
+	e.n += got
+	return got
+}
+
+// entry is key's count in the window at t, created (forgetting the least
+// recently used key when full) or restarted as needed; c.mu is held.
+func (c *Counter[K]) entry(key K, t int64) *entry[K] {
 	el, ok := c.m[key]
 	var e *entry[K]
 	if ok {
@@ -63,11 +84,7 @@ func (c *Counter[K]) Take(key K, n int, now time.Time) bool {
 		e = &entry[K]{key: key, start: t}
 		c.m[key] = c.lru.PushFront(e)
 	}
-	if e.n+n > c.limit {
-		return false
-	}
-	e.n += n
-	return true
+	return e
 }
 
 // Give returns n a Take reserved but did not use.

@@ -19,6 +19,9 @@ func TestCounterLimitsPerWindowAndStaysBounded(t *testing.T) {
 	c.Give("a", 1)
 	require.True(t, c.Take("a", 1, t0.Add(59*time.Second)))
 	require.True(t, c.Take("a", 3, t0.Add(time.Minute)), "a new window starts from zero")
+	require.Equal(t, 2, c.TakeUpTo("b", 2, t0))
+	require.Equal(t, 1, c.TakeUpTo("b", 5, t0), "what the limit leaves")
+	require.Equal(t, 0, c.TakeUpTo("b", 5, t0))
 
 	for i := range 10_000 {
 		c.Take(fmt.Sprint("k", i), 1, t0)
