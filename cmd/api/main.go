@@ -180,9 +180,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// collector reads publications from pages, and pages report buy clicks
 	// and leads to it: httpapi.ShopperPages binds both.
 	shopperEvents := analytics.NewWriter(pool, log, analytics.WriterConfig{})
-	shoppers := &analytics.Collector{Writer: shopperEvents, CountryHeader: cfg.AnalyticsCountryHeader, OwnHost: hostOf(cfg.PublicBaseURL)}
+	shoppers := &analytics.Collector{Writer: shopperEvents, CountryHeader: cfg.AnalyticsCountryHeader, OwnHost: hostOf(cfg.PublicBaseURL),
+		OwnOrigins: appAssetOrigins(cfg.PublicBaseURL, true)}
 	pages := httpapi.ShopperPages(publish.PagesConfig{
 		DB: pool, Store: store, Bucket: blobs.Bucket, Meter: meter, BaseURL: cfg.PublicBaseURL, Log: log,
+		// View and gate tokens: every instance derives the same key.
+		TokenKey:      publish.PageTokenKey(cfg.JWTSecret),
 		Assets:        publish.Assets{Script: viewerAssets.Script, Preload: viewerAssets.Preload, Styles: viewerAssets.Styles, Environment: viewerAssets.Environment},
 		ProductAssets: publish.Assets{Script: productAssets.Script, Preload: productAssets.Preload, Styles: productAssets.Styles},
 		Brands:        publish.AccountBrands{Accounts: accounts, DB: pool},

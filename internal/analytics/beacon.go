@@ -17,8 +17,8 @@ const ProtocolVersion = 1
 // Limits of one batch.
 const (
 	MaxBatchBytes   = 16 << 10 // bigger bodies are refused (413)
-	MaxBatchEvents  = 100
-	MaxVisibleMs    = 120_000 // one heartbeat never reports more than two minutes
+	MaxBatchEvents  = 50       // what the viewer script sends at most (security review 2, item 5: was 100)
+	MaxVisibleMs    = 120_000  // one heartbeat never reports more than two minutes
 	MaxEventAge     = 24 * time.Hour
 	MaxClockAhead   = 5 * time.Minute
 	maxLabelLength  = 64
@@ -44,12 +44,16 @@ var arModes = map[string]bool{"webxr": true, "scene-viewer": true, "quick-look":
 
 // Batch is one POST /t body.
 type Batch struct {
-	V      int      `json:"v"`
-	Slug   string   `json:"slug"`
-	Viewer string   `json:"viewer"`
-	TZ     string   `json:"tz,omitempty"`  // the browser's IANA time zone (region fallback)
-	Ref    string   `json:"ref,omitempty"` // document.referrer: the referring or embedding page
-	UTM    string   `json:"utm,omitempty"` // utm_source of the page URL
+	V      int    `json:"v"`
+	Slug   string `json:"slug"`
+	Viewer string `json:"viewer"`
+	TZ     string `json:"tz,omitempty"`  // the browser's IANA time zone (region fallback)
+	Ref    string `json:"ref,omitempty"` // document.referrer: the referring or embedding page
+	UTM    string `json:"utm,omitempty"` // utm_source of the page URL
+	// Token is the page's view token (<meta name="p3d-view-token">,
+	// internal/publish/pagetoken.go); the collector refuses a batch without
+	// a valid one (403).
+	Token  string   `json:"token"`
 	Events []Beacon `json:"events"`
 }
 
@@ -105,7 +109,7 @@ func ParseBatch(body []byte, now time.Time) (Batch, error) {
 	if len(b.TZ) > maxTimeZoneName || (b.TZ != "" && !validZone.MatchString(b.TZ)) {
 		return b, invalid("bad time zone")
 	}
-	if len(b.Ref) > 2048 || len(b.UTM) > 256 {
+	if len(b.Ref) > 2048 || len(b.UTM) > 256 || len(b.Token) > 64 {
 		return b, invalid("referrer or utm_source too long")
 	}
 	if len(b.Events) == 0 || len(b.Events) > MaxBatchEvents {

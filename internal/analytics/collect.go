@@ -5,19 +5,24 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/go-chi/httprate"
+
 	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/publish"
+	"github.com/photo3d/photo3d/internal/windowcount"
 )
 
 // Publication is a live publication as the collector needs it.
 type Publication struct {
-	ID        string
-	OwnerID   string
-	ProductID string
+	ID           string
+	OwnerID      string
+	ProductID    string
+	EmbedOrigins []string // sites the merchant allows to embed it (their Origin may send beacons too)
 }
 
 // Publications resolves slugs and decides counted views (the public pages
@@ -27,18 +32,43 @@ type Publications interface {
 	// CountView takes a counted view from the owner's balance unless the
 	// (address, viewer) pair is a repeat or the address is at its ceiling.
 	CountView(ctx context.Context, pub Publication, slug, addr, viewer string) bool
+	// CheckViewToken accepts only a view token rendered into the slug's
+	// page that has not expired (internal/publish/pagetoken.go).
+	CheckViewToken(slug, pubID, token string) error
 }
 
-// Per-viewer rate limit of beacon events: far above what one page sends
-// (a heartbeat every 15 s plus a handful of interactions).
+// Budgets of the beacon endpoint (security review 2, item 5). One page
+// sends a view, a heartbeat every 15 s and a handful of interactions, so a
+// viewer id past these is a script, and an address past its budget is many
+// scripts (minting viewer ids beats every per-viewer limit, never the
+// address's). The tables behind them are bounded (internal/windowcount).
 const (
-	ViewerEventsPerMinute = 240
+	ViewerEventsPerMinute = 240 // events per viewer id per minute (429 over it)
+	// AddressEventsPerMinute is events per client address (an IPv4 address
+	// or an IPv6 /64) per minute, across viewer ids and publications: room
+	// for a hundred shoppers behind one NAT, and at most this many rows per
+	// minute from one address in the buffer, so one address cannot fill it
+	// (the 500,000-row buffer would take it seven hours of a database
+	// outage) and make /t answer 503 for everyone.
+	AddressEventsPerMinute = 1200
+	// ViewerPublicationExtras is non-view events (interactions, heartbeats,
+	// hotspots, variants, AR, fullscreen) one viewer id may record on one
+	// publication per window; past it they are dropped (the view still
+	// counts). 30 minutes of heartbeats are 120 of them.
+	ViewerPublicationExtras = 300
+	ViewerPublicationWindow = 30 * time.Minute
+
+	limiterKeys = 200_000 // keys each budget table remembers (least recently used forgotten)
 )
 
 // Collection outcomes the HTTP layer maps to statuses.
 var (
 	ErrUnknownPublication = errors.New("unknown publication")
 	ErrViewerRateLimited  = errors.New("viewer over its beacon rate")
+	ErrAddressRateLimited = errors.New("address over its beacon budget")
+	// ErrForbidden: no valid view token, or sent from a site that is
+	// neither ours nor one the merchant allows to embed the page.
+	ErrForbidden = errors.New("beacon not from a page we served")
 )
 
 // Collector turns validated beacon batches (and server-side clicks) into
@@ -48,9 +78,51 @@ type Collector struct {
 	Pubs          Publications
 	CountryHeader string // a trusted proxy/CDN's country header (e.g. CF-IPCountry); empty: browser time zone
 	OwnHost       string // our host: a referrer from it is not a source
-	Now           func() time.Time
+	// OwnOrigins are the origins of our pages (PUBLIC_BASE_URL's) beside
+	// the request's own host: a beacon's Origin (or, without one, its
+	// Referer) must be one of them or an allowed embed origin.
+	OwnOrigins []string
+	Now        func() time.Time
 
-	limiter viewerLimiter
+	limitsOnce sync.Once
+	viewers    *windowcount.Counter[string]    // events per viewer id per minute
+	addrs      *windowcount.Counter[string]    // events per address per minute
+	extras     *windowcount.Counter[[2]string] // non-view events per (viewer, publication) per window
+}
+
+func (c *Collector) limits() {
+	c.limitsOnce.Do(func() {
+		c.viewers = windowcount.New[string](ViewerEventsPerMinute, time.Minute, limiterKeys)
+		c.addrs = windowcount.New[string](AddressEventsPerMinute, time.Minute, limiterKeys)
+		c.extras = windowcount.New[[2]string](ViewerPublicationExtras, ViewerPublicationWindow, limiterKeys)
+	})
+}
+
+// fromOurPage reports whether the request comes from one of our pages or an
+// embed origin the merchant allowed: its Origin header (every browser sends
+// one with a POST, sendBeacon included), else its Referer's origin. A
+// browser on another site cannot forge either; a script outside a browser
+// can, which is why the view token and the per-address budgets exist too.
+func (c *Collector) fromOurPage(r *http.Request, pub Publication) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		if u, err := url.Parse(r.Header.Get("Referer")); err == nil && u.Scheme != "" && u.Host != "" {
+			origin = u.Scheme + "://" + u.Host
+		}
+	}
+	u, err := url.Parse(origin)
+	if origin == "" || origin == "null" || err != nil || u.Host == "" {
+		return false
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	for _, o := range c.OwnOrigins {
+		if strings.EqualFold(o, origin) {
+			return true
+		}
+	}
+	return publish.EmbedOriginAllows(pub.EmbedOrigins, origin)
 }
 
 // Where regions come from (the payload's regionSource, named in the UI):
@@ -106,7 +178,17 @@ func (c *Collector) Collect(r *http.Request, b Batch) error {
 	if !ok {
 		return ErrUnknownPublication
 	}
-	if !c.limiter.allow(b.Viewer, len(b.Events), c.now()) {
+	if !c.fromOurPage(r, pub) || c.Pubs.CheckViewToken(b.Slug, pub.ID, b.Token) != nil {
+		return ErrForbidden
+	}
+	c.limits()
+	now := c.now()
+	addr := httprate.CanonicalizeIP(ClientAddr(r))
+	if !c.addrs.Take(addr, len(b.Events), now) {
+		return ErrAddressRateLimited
+	}
+	if !c.viewers.Take(b.Viewer, len(b.Events), now) {
+		c.addrs.Give(addr, len(b.Events))
 		return ErrViewerRateLimited
 	}
 	if c.Writer != nil && !c.Writer.Room(len(b.Events)) {
@@ -120,6 +202,17 @@ func (c *Collector) Collect(r *http.Request, b Batch) error {
 	}
 	rows := make([]Row, 0, len(b.Events))
 	counted := false
+	// This viewer's remaining share of non-view events on this publication,
+	// taken once for the batch; what does not fit is dropped.
+	extras := 0
+	for _, e := range b.Events {
+		if e.T != KindView && !dnt {
+			extras++
+		}
+	}
+	if extras > 0 {
+		extras = c.extras.TakeUpTo([2]string{b.Viewer, pub.ID}, extras, now)
+	}
 	// Nothing happened after we received it: a browser whose clock runs
 	// ahead (Validate allows MaxClockAhead) would otherwise date its AR or
 	// hotspot after the buy click the server timed itself, and the feature
@@ -128,6 +221,12 @@ func (c *Collector) Collect(r *http.Request, b Batch) error {
 	for _, e := range b.Events {
 		if dnt && e.T != KindView {
 			continue
+		}
+		if e.T != KindView {
+			if extras == 0 {
+				continue // past this viewer's share of this publication: dropped
+			}
+			extras--
 		}
 		row := base
 		row.At = time.UnixMilli(e.At).UTC()
@@ -206,27 +305,6 @@ func (c *Collector) server(r *http.Request, slug, viewer, kind, linkURL, variant
 		Kind: kind, Platform: platform, Variant: variant, Device: Device(r.UserAgent()),
 		Source: Source(r.URL.Query().Get("utm_source"), "", c.OwnHost), Region: Region(headerIf(r, c.CountryHeader), ""),
 	})
-}
-
-// viewerLimiter is a fixed-window count of events per viewer id.
-type viewerLimiter struct {
-	mu     sync.Mutex
-	window int64
-	counts map[string]int
-}
-
-func (l *viewerLimiter) allow(viewer string, n int, now time.Time) bool {
-	w := now.Unix() / 60
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.counts == nil || l.window != w {
-		l.counts, l.window = map[string]int{}, w
-	}
-	if l.counts[viewer]+n > ViewerEventsPerMinute {
-		return false
-	}
-	l.counts[viewer] += n
-	return true
 }
 
 // ParseContentType accepts the beacon's body types: JSON, or text/plain

@@ -39,15 +39,18 @@ type sink interface {
 // before "999"), so a cursor taken mid-way skipped the smaller ids for ever.
 // Only transactions below the snapshot's xmin are read: every one of them
 // has ended, so no event can later appear before the cursor (see
-// internal/projection).
+// internal/projection). It reads analyst_events (migration 0021): the log
+// without the user stream's emails and names, which is all the analysts'
+// role may read, so an analyst runs the export with their own login and the
+// file never carries personal data.
 const exportSQL = `
 SELECT position, transaction_id, stream_id, stream_type, version, type, occurred_at, data, metadata
-FROM events
+FROM analyst_events
 WHERE (transaction_id, position) > ($1::text::xid8, $2)
   AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
   AND (cardinality($3::text[]) = 0 OR stream_type = ANY($3))
   AND (cardinality($4::text[]) = 0 OR type = ANY($4))
-ORDER BY events.transaction_id, events.position
+ORDER BY analyst_events.transaction_id, analyst_events.position
 LIMIT $5`
 
 // binaryResults asks for every column in binary form: int8, xid8 and

@@ -104,17 +104,17 @@ func TestBeaconEndpoint(t *testing.T) {
 	}
 	require.Equal(t, 4, b.stored(t))
 
-	// Per-viewer rate limit.
+	// Per-viewer rate limit (240 events a minute; 50 a batch at most).
 	var events []string
-	for range 100 {
+	for range analytics.MaxBatchEvents {
 		events = append(events, evt("interact"))
 	}
 	flood := batch(p.Slug, "viewer-flooding-000001", "", events...)
 	codes := map[int]int{}
-	for range 4 {
+	for range 6 {
 		codes[b.post(t, flood, "192.0.2.4", browserUA)]++
 	}
-	require.Equal(t, map[int]int{http.StatusNoContent: 2, http.StatusTooManyRequests: 2}, codes)
+	require.Equal(t, map[int]int{http.StatusNoContent: 4, http.StatusTooManyRequests: 2}, codes)
 
 	// The stored row carries dimensions, never the address.
 	var device, region, source string

@@ -14,10 +14,12 @@ import (
 	"github.com/photo3d/photo3d/internal/publish"
 )
 
-// DefaultBeaconRateLimit is beacon requests per minute per client address on
-// POST /t: one page sends a batch every 15 s at most, so this is hundreds of
-// shoppers behind one NAT; the per-viewer limit is in analytics.Collector.
-const DefaultBeaconRateLimit = 6000
+// DefaultBeaconRateLimit is beacon requests per minute per client address
+// (an IPv4 address or an IPv6 /64) on POST /t: one page sends a batch every
+// 15 s at most, so this is a hundred shoppers behind one NAT (security
+// review 2, item 5: it was 6,000); the per-address event budget and the
+// per-viewer limits are in analytics.Collector.
+const DefaultBeaconRateLimit = 600
 
 // PublicationsOf adapts the public pages to what the collector needs: slug
 // lookup from the page cache and the counted-view decision (publish/viewcount.go).
@@ -27,7 +29,11 @@ type pagesPubs struct{ p *publish.Pages }
 
 func (a pagesPubs) Lookup(ctx context.Context, slug string) (analytics.Publication, bool, error) {
 	ref, ok, err := a.p.Lookup(ctx, slug)
-	return analytics.Publication{ID: ref.PublicationID, OwnerID: ref.OwnerID, ProductID: ref.SubjectID}, ok, err
+	return analytics.Publication{ID: ref.PublicationID, OwnerID: ref.OwnerID, ProductID: ref.SubjectID, EmbedOrigins: ref.EmbedOrigins}, ok, err
+}
+
+func (a pagesPubs) CheckViewToken(slug, pubID, token string) error {
+	return a.p.CheckViewToken(slug, pubID, token)
 }
 
 func (a pagesPubs) CountView(ctx context.Context, pub analytics.Publication, slug, addr, viewer string) bool {
@@ -61,9 +67,10 @@ func mountBeacons(r chi.Router, c *analytics.Collector, perMinute int) {
 }
 
 // collectBeacons answers 204 for a stored (or deliberately dropped) batch,
-// 400 for a malformed one (refused whole), 404 for an unknown publication,
-// 413 over 16 KB, 415 for another body type, 429 over the viewer's rate and
-// 503 while the event buffer is full.
+// 400 for a malformed one (refused whole), 403 without a valid view token or
+// from another site, 404 for an unknown publication, 413 over 16 KB, 415 for
+// another body type, 429 over the viewer's or the address's budget and 503
+// while the event buffer is full.
 func collectBeacons(c *analytics.Collector) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
@@ -95,7 +102,9 @@ func collectBeacons(c *analytics.Collector) http.HandlerFunc {
 			w.WriteHeader(http.StatusNoContent)
 		case errors.Is(err, analytics.ErrUnknownPublication):
 			w.WriteHeader(http.StatusNotFound)
-		case errors.Is(err, analytics.ErrViewerRateLimited):
+		case errors.Is(err, analytics.ErrForbidden):
+			w.WriteHeader(http.StatusForbidden)
+		case errors.Is(err, analytics.ErrViewerRateLimited), errors.Is(err, analytics.ErrAddressRateLimited):
 			w.Header().Set("Retry-After", "60")
 			w.WriteHeader(http.StatusTooManyRequests)
 		case errors.Is(err, analytics.ErrBufferFull):

@@ -36,6 +36,10 @@ func BenchmarkBeaconIngestion(b *testing.B) {
 	h := httpapi.NewRouter(httpapi.Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), DB: env.DB.Pool,
 		Tokens: auth.NewTokens([]byte("0123456789abcdef0123456789abcdef"), publishtest.BaseURL), PublicPages: env.Pages,
 		Shoppers: &analytics.Collector{Writer: w, Pubs: httpapi.PublicationsOf(env.Pages)}, BeaconRateLimit: 1 << 30})
+	token := pubBundle{Env: env, h: h}.pageToken(p.Slug) // the page's view token, as the viewer script sends it
+	if token == "" {
+		b.Fatal("the share page carries no view token")
+	}
 	const perBatch = 10
 	var seq atomic.Int64
 	var mu sync.Mutex
@@ -54,11 +58,12 @@ func BenchmarkBeaconIngestion(b *testing.B) {
 			for i := 1; i < perBatch; i++ {
 				evs = append(evs, fmt.Sprintf(`{"t":"hotspot","at":%d,"hotspot":"h%d"}`, now, i))
 			}
-			body := fmt.Sprintf(`{"v":1,"slug":%q,"viewer":"bench-viewer-%08d","tz":"Asia/Kolkata","events":[%s]}`,
-				p.Slug, n%50_000, strings.Join(evs, ","))
+			body := fmt.Sprintf(`{"v":1,"slug":%q,"viewer":"bench-viewer-%08d","token":%q,"tz":"Asia/Kolkata","events":[%s]}`,
+				p.Slug, n%50_000, token, strings.Join(evs, ","))
 			req := httptest.NewRequest("POST", "/t", strings.NewReader(body))
 			req.RemoteAddr = fmt.Sprintf("10.%d.%d.%d:1", n/65536%256, n/256%256, n%256)
 			req.Header.Set("Content-Type", "text/plain")
+			req.Header.Set("Origin", "http://example.com")
 			req.Header.Set("User-Agent", browserUA)
 			rec := httptest.NewRecorder()
 			t0 := time.Now()

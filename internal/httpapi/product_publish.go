@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"strconv"
 
 	"github.com/go-chi/chi/v5"
 
@@ -87,39 +88,50 @@ func publishProduct(pd productDeps, pages *publish.Pages) Handler {
 	}
 }
 
-// ownLeads checks the product is the caller's (404 otherwise) and lists its leads.
-func ownLeads(pd productDeps, r *http.Request) ([]publish.Lead, error) {
+// ownProduct checks the product is the caller's (404 otherwise).
+func ownProduct(pd productDeps, r *http.Request) (string, error) {
 	id := chi.URLParam(r, "id")
-	if _, err := pd.Product(r.Context(), currentUser(r), id); err != nil {
-		return nil, err
-	}
-	return pd.pubs.Leads(r.Context(), currentUser(r), id)
+	_, err := pd.Product(r.Context(), currentUser(r), id)
+	return id, err
 }
 
-// listLeads serves GET /api/products/{id}/leads → {items:[{id,email,createdAt,variantId}]}.
+// listLeads serves GET /api/products/{id}/leads?limit=&cursor= →
+// {items:[{id,email,createdAt,variantId}], nextCursor}: newest first,
+// limit 1–500 (default 50), nextCursor empty on the last page.
 func listLeads(pd productDeps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		leads, err := ownLeads(pd, r)
+		id, err := ownProduct(pd, r)
 		if err != nil {
 			return err
 		}
-		WriteJSON(w, http.StatusOK, map[string]any{"items": leads})
+		limit := 0
+		if v := r.URL.Query().Get("limit"); v != "" {
+			if limit, err = strconv.Atoi(v); err != nil || limit < 1 {
+				limit = -1 // refused with the service's message
+			}
+		}
+		page, err := pd.pubs.Leads(r.Context(), currentUser(r), id, limit, r.URL.Query().Get("cursor"))
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, page)
 		return nil
 	}
 }
 
-// leadsCSV serves GET /api/products/{id}/leads.csv as a download.
+// leadsCSV serves GET /api/products/{id}/leads.csv as a download: every
+// lead, streamed from the database in batches.
 func leadsCSV(pd productDeps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		leads, err := ownLeads(pd, r)
+		id, err := ownProduct(pd, r)
 		if err != nil {
 			return err
 		}
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-		w.Header().Set("Content-Disposition", `attachment; filename="leads-`+chi.URLParam(r, "id")+`.csv"`)
+		w.Header().Set("Content-Disposition", `attachment; filename="leads-`+id+`.csv"`)
 		w.Header().Set("Cache-Control", "private, no-store")
 		w.WriteHeader(http.StatusOK)
-		return publish.WriteLeadsCSV(w, leads)
+		return pd.pubs.WriteLeadsCSV(r.Context(), w, currentUser(r), id)
 	}
 }
 

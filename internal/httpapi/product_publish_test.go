@@ -200,9 +200,11 @@ func TestProductPublishingAndPublicPage(t *testing.T) {
 	require.Equal(t, "published", withPub.Timeline[len(withPub.Timeline)-1].Kind)
 	require.Equal(t, "/v/"+pub.Slug, withPub.Timeline[len(withPub.Timeline)-1].Detail)
 
-	// AR files: one per variant, each with that variant's materials, valid.
-	ar1 := s.shopper(t, "GET", "/v/"+pub.Slug+"/ar/v1.glb", "")
-	ar2 := s.shopper(t, "GET", "/v/"+pub.Slug+"/ar/v2.glb", "")
+	// AR files: one per variant, each with that variant's materials, valid
+	// (behind the email gate: with the token it issues).
+	gt := s.gateToken(t, pub.Slug, "ar-files@example.com")
+	ar1 := s.shopper(t, "GET", "/v/"+pub.Slug+"/ar/v1.glb?gt="+gt, "")
+	ar2 := s.shopper(t, "GET", "/v/"+pub.Slug+"/ar/v2.glb?gt="+gt, "")
 	require.Equal(t, http.StatusOK, ar1.Code)
 	require.Equal(t, http.StatusOK, ar2.Code)
 	require.Equal(t, "model/gltf-binary", ar2.Header().Get("Content-Type"))
@@ -256,8 +258,8 @@ func TestLeadsAreCapturedListedExportedAndOwnerScoped(t *testing.T) {
 		require.Equal(t, http.StatusBadRequest, rec.Code, c.body)
 		require.Contains(t, rec.Body.String(), `"code":"`+c.code+`"`, c.body)
 	}
-	require.Equal(t, http.StatusNoContent, s.shopper(t, "POST", lead, `{"email":"=cmd@example.com","consent":true,"variantId":"v1"}`).Code)
-	require.Equal(t, http.StatusNoContent, s.shopper(t, "POST", lead, `{"email":"shopper@example.com","consent":true}`).Code)
+	require.Equal(t, http.StatusOK, s.shopper(t, "POST", lead, `{"email":"=cmd@example.com","consent":true,"variantId":"v1"}`).Code)
+	require.Equal(t, http.StatusOK, s.shopper(t, "POST", lead, `{"email":"shopper@example.com","consent":true}`).Code)
 	require.Equal(t, http.StatusNotFound, s.shopper(t, "POST", "/v/AAAAAAAAAAAAAAAAAAAA/lead", `{"email":"a@example.com","consent":true}`).Code)
 
 	// The log knows a lead was captured, never who.

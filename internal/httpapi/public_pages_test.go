@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,7 +32,7 @@ const (
 func (b pubBundle) view(t *testing.T, method, path, ip, ua string, hdr ...string) *httptest.ResponseRecorder {
 	t.Helper()
 	req := httptest.NewRequest(method, path, nil)
-	req.RemoteAddr = ip + ":40000"
+	req.RemoteAddr = net.JoinHostPort(ip, "40000")
 	req.Header.Set("User-Agent", ua)
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
@@ -67,18 +69,52 @@ func (b pubBundle) beacon(t *testing.T, slug, ip, ua, viewer string, hdr ...stri
 	return b.postBeacon(body, ip, ua, hdr...)
 }
 
-// postBeacon sends one POST /t body from ip as sendBeacon does (text/plain).
+// postBeacon sends one POST /t body from ip as the viewer script does: as
+// text/plain, from our origin, with the view token of the slug's page
+// (fetched once per slug, as a shopper's browser would) unless the body
+// carries a "token" of its own or hdr sets another Origin.
 func (b pubBundle) postBeacon(body, ip, ua string, hdr ...string) *httptest.ResponseRecorder {
+	if !strings.Contains(body, `"token"`) {
+		if m := slugField.FindStringSubmatch(body); m != nil {
+			body = `{"token":` + strconv.Quote(b.pageToken(m[1])) + "," + strings.TrimPrefix(body, "{")
+		}
+	}
 	req := httptest.NewRequest("POST", "/t", strings.NewReader(body))
-	req.RemoteAddr = ip + ":40000"
+	req.RemoteAddr = net.JoinHostPort(ip, "40000")
 	req.Header.Set("User-Agent", ua)
 	req.Header.Set("Content-Type", "text/plain;charset=UTF-8")
+	req.Header.Set("Origin", "http://example.com") // httptest's Host: our own origin
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
 	rec := httptest.NewRecorder()
 	b.h.ServeHTTP(rec, req)
 	return rec
+}
+
+var (
+	slugField  = regexp.MustCompile(`"slug":"([A-Za-z0-9_-]+)"`)
+	viewToken  = regexp.MustCompile(`<meta name="p3d-view-token" content="([^"]+)">`)
+	pageTokens sync.Map // slug → the view token its page rendered
+)
+
+// pageToken is the view token in slug's share page ("" when the page has
+// none, e.g. the views ran out before its first load).
+func (b pubBundle) pageToken(slug string) string {
+	if tok, ok := pageTokens.Load(slug); ok {
+		return tok.(string)
+	}
+	req := httptest.NewRequest("GET", "/v/"+slug, nil)
+	req.RemoteAddr = "192.0.2.254:40000"
+	req.Header.Set("User-Agent", browserUA)
+	rec := httptest.NewRecorder()
+	b.h.ServeHTTP(rec, req)
+	m := viewToken.FindStringSubmatch(rec.Body.String())
+	if m == nil {
+		return ""
+	}
+	pageTokens.Store(slug, m[1])
+	return m[1]
 }
 
 func (b pubBundle) used(t *testing.T, owner string) int64 {

@@ -49,3 +49,21 @@ func TestSecurityRotatingIdentitiesCannotDrainViews(t *testing.T) {
 	}
 	require.EqualValues(t, publish.DefaultViewsPerAddress+5, b.used(t, owner))
 }
+
+// Security review 2, item 3: the per-address ceiling keyed on the whole IPv6
+// address, so one /64 (one subscriber's network) counted 30 of 30 views.
+// It now keys on the /64, as the rate limiters do.
+func TestSecurityViewCeilingKeysIPv6On64(t *testing.T) {
+	t.Parallel()
+	b := pubSetup(t, 0)
+	owner := b.Owner(t, "trial")
+	p := b.Publish(t, owner, b.Blueprint(t, owner, "Stool"))
+	b.Downgrade(t, owner)
+	b.SetViewBalance(t, owner, 1000)
+	for i := range 30 {
+		b.beacon(t, p.Slug, fmt.Sprintf("2001:db8:abcd:12::%x", i+1), browserUA, fmt.Sprintf("viewer-v6-rotating-%04d", i))
+	}
+	require.EqualValues(t, publish.DefaultViewsPerAddress, b.used(t, owner), "one /64 counts as one address")
+	b.beacon(t, p.Slug, "2001:db8:abcd:13::1", browserUA, "viewer-v6-neighbour-0001")
+	require.EqualValues(t, publish.DefaultViewsPerAddress+1, b.used(t, owner), "another /64 is another shopper")
+}

@@ -24,6 +24,14 @@
 // changing transaction commits. Models, posters and logos are streamed from the bucket under
 // /v/{slug}/… so pages carry no signatures and stop working with the link.
 //
+// # Page tokens
+//
+// Every page carries a short-lived signed view token that its beacons must
+// send back (POST /t refuses batches without it, and from other sites), and
+// the email gate answers a gate token that the gated page's model routes
+// require; both are stateless HMACs over slug, publication and expiry with
+// a key derived from the server secret (pagetoken.go).
+//
 // # Metering: never oversell, never serialise a view on the owner's stream
 //
 //  1. Each api instance leases blocks of views from the owner's balance

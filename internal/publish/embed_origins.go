@@ -102,3 +102,28 @@ func (s *Service) SetEmbedOrigins(ctx context.Context, userID, id string, origin
 	}
 	return s.Get(ctx, userID, id)
 }
+
+// EmbedOriginAllows reports whether origin (a request's Origin header,
+// scheme://host[:port]) is one of the normalised embed origins, a "*."
+// entry matching any subdomain (not the bare domain), as frame-ancestors
+// does. An empty list allows nothing here: "any site may frame it" never
+// means "any site may send its beacons".
+func EmbedOriginAllows(origins []string, origin string) bool {
+	origin = strings.ToLower(origin)
+	for _, o := range origins {
+		if o == origin {
+			return true
+		}
+		scheme, rest, _ := strings.Cut(o, "://")
+		suffix, ok := strings.CutPrefix(rest, "*")
+		if !ok {
+			continue
+		}
+		os, orest, _ := strings.Cut(origin, "://")
+		if os == scheme && strings.HasSuffix(orest, suffix) && len(orest) > len(suffix) &&
+			!strings.ContainsAny(orest[:len(orest)-len(suffix)], "/:@") {
+			return true
+		}
+	}
+	return false
+}

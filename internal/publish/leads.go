@@ -2,10 +2,12 @@ package publish
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/csv"
 	"fmt"
 	"io"
 	"net/mail"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -69,26 +71,135 @@ func CleanEmail(raw string) (string, error) {
 }
 
 // captureLead stores a lead for a live product page and records the fact
-// (not the address) in the log, in one transaction.
-func captureLead(ctx context.Context, db pgdb.Beginner, store *eventstore.Store, e *pageEntry, email, variantID, consent string, at time.Time) error {
+// (not the address) in the log, in one transaction. An address already
+// captured on this publication (case-insensitively) updates its lead (the
+// variant and the consent wording) and records nothing: no second
+// lead.captured event, so no second webhook. isNew says which it was.
+func captureLead(ctx context.Context, db pgdb.Beginner, store *eventstore.Store, e *pageEntry, email, variantID, consent string, at time.Time) (isNew bool, err error) {
 	id := uuid.NewString()
-	return pgdb.WithTx(ctx, db, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO product_leads (id, user_id, product_id, publication_id, email, variant_id, consent, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, id, e.ownerID, e.product.productID, e.pubID, email, variantID, consent, at); err != nil {
+	err = pgdb.WithTx(ctx, db, func(tx pgx.Tx) error {
+		var stored string
+		if err := tx.QueryRow(ctx, `INSERT INTO product_leads (id, user_id, product_id, publication_id, email, variant_id, consent, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+			ON CONFLICT (publication_id, lower(email)) DO UPDATE SET variant_id = EXCLUDED.variant_id, consent = EXCLUDED.consent
+			RETURNING id`, id, e.ownerID, e.product.productID, e.pubID, email, variantID, consent, at).Scan(&stored); err != nil {
 			return fmt.Errorf("store lead: %w", err)
+		}
+		if isNew = stored == id; !isNew {
+			return nil
 		}
 		_, err := store.Append(ctx, tx, stream(e.pubID), eventstore.AnyVersion,
 			events.ProductLeadCaptured{ProductID: e.product.productID, PublicationID: e.pubID, LeadID: id, VariantID: variantID, At: at})
 		return err
 	})
+	return isNew, err
 }
 
-// Leads lists the leads of one of userID's products, newest first. The
-// caller has checked that the product is the user's; the user_id condition
-// keeps another merchant's rows out whatever happens.
-func (s *Service) Leads(ctx context.Context, userID, productID string) ([]Lead, error) {
+// Paging of the leads list (security review 2, item 8: the list and the
+// CSV stopped at the newest 10,000, so junk pushed real leads out).
+const (
+	DefaultLeadsLimit = 50
+	MaxLeadsLimit     = 500
+	leadsBatch        = 1000 // rows per query while streaming the CSV
+)
+
+var (
+	errBadLeadsCursor = fault.New(fault.Invalid, "invalid_cursor", "The page cursor is not valid. Start again from the first page.")
+	errBadLeadsLimit  = fault.New(fault.Invalid, "invalid_limit", "limit must be a number between 1 and 500.")
+)
+
+// LeadPage is one page of a product's leads, newest first.
+type LeadPage struct {
+	Items      []Lead `json:"items"`
+	NextCursor string `json:"nextCursor"` // empty on the last page
+}
+
+// Leads lists one page of the leads of one of userID's products, newest
+// first, after cursor (the previous page's NextCursor; "" for the first).
+// The caller has checked that the product is the user's; the user_id
+// condition keeps another merchant's rows out whatever happens.
+func (s *Service) Leads(ctx context.Context, userID, productID string, limit int, cursor string) (LeadPage, error) {
+	if limit == 0 {
+		limit = DefaultLeadsLimit
+	}
+	if limit < 1 || limit > MaxLeadsLimit {
+		return LeadPage{}, errBadLeadsLimit
+	}
+	after, err := decodeLeadsCursor(cursor)
+	if err != nil {
+		return LeadPage{}, errBadLeadsCursor
+	}
+	items, err := s.leadsAfter(ctx, userID, productID, after, limit+1)
+	if err != nil {
+		return LeadPage{}, err
+	}
+	page := LeadPage{Items: items}
+	if len(items) > limit {
+		page.Items = items[:limit]
+		last := page.Items[limit-1]
+		page.NextCursor = encodeLeadsCursor(leadKey{at: last.CreatedAt, id: last.ID})
+	}
+	return page, nil
+}
+
+// EachLead calls fn for every lead of the product, newest first, reading
+// them in keyset batches: the CSV export streams all of them in flat memory.
+func (s *Service) EachLead(ctx context.Context, userID, productID string, fn func(Lead) error) error {
+	var after *leadKey
+	for {
+		items, err := s.leadsAfter(ctx, userID, productID, after, leadsBatch)
+		if err != nil {
+			return err
+		}
+		for _, l := range items {
+			if err := fn(l); err != nil {
+				return err
+			}
+		}
+		if len(items) < leadsBatch {
+			return nil
+		}
+		last := items[len(items)-1]
+		after = &leadKey{at: last.CreatedAt, id: last.ID}
+	}
+}
+
+type leadKey struct {
+	at time.Time
+	id string
+}
+
+func encodeLeadsCursor(k leadKey) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(k.at.UnixMicro(), 10) + "|" + k.id))
+}
+
+func decodeLeadsCursor(c string) (*leadKey, error) {
+	if c == "" {
+		return nil, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return nil, err
+	}
+	ts, id, ok := strings.Cut(string(b), "|")
+	micros, err := strconv.ParseInt(ts, 10, 64)
+	if !ok || err != nil || uuid.Validate(id) != nil {
+		return nil, errBadLeadsCursor
+	}
+	return &leadKey{at: time.UnixMicro(micros).UTC(), id: id}, nil
+}
+
+// leadsAfter reads up to n leads after the keyset position (nil: from the
+// newest), served in order by the product_leads_owner index.
+func (s *Service) leadsAfter(ctx context.Context, userID, productID string, after *leadKey, n int) ([]Lead, error) {
+	var at *time.Time
+	var id *string
+	if after != nil {
+		at, id = &after.at, &after.id
+	}
 	rows, err := s.db.Query(ctx, `SELECT id, email, created_at, variant_id FROM product_leads
-		WHERE user_id = $1 AND product_id = $2 ORDER BY created_at DESC, id LIMIT 10000`, userID, productID)
+		WHERE user_id = $1 AND product_id = $2 AND ($3::timestamptz IS NULL OR (created_at, id) < ($3, $4::text))
+		ORDER BY created_at DESC, id DESC LIMIT $5`, userID, productID, at, id, n)
 	if err != nil {
 		return nil, fmt.Errorf("list leads: %w", err)
 	}
@@ -118,17 +229,19 @@ func (s *Service) DeleteLead(ctx context.Context, userID, productID, leadID stri
 	return nil
 }
 
-// WriteLeadsCSV writes leads as CSV (email, createdAt, variantId). A cell a
+// WriteLeadsCSV writes every lead of the product as CSV (email, createdAt,
+// variantId), streamed from the database in batches, newest first. A cell a
 // spreadsheet would read as a formula is prefixed with an apostrophe.
-func WriteLeadsCSV(w io.Writer, leads []Lead) error {
+func (s *Service) WriteLeadsCSV(ctx context.Context, w io.Writer, userID, productID string) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write([]string{"email", "createdAt", "variantId"}); err != nil {
 		return err
 	}
-	for _, l := range leads {
-		if err := cw.Write([]string{csvCell(l.Email), l.CreatedAt.UTC().Format(time.RFC3339), csvCell(l.VariantID)}); err != nil {
-			return err
-		}
+	err := s.EachLead(ctx, userID, productID, func(l Lead) error {
+		return cw.Write([]string{csvCell(l.Email), l.CreatedAt.UTC().Format(time.RFC3339), csvCell(l.VariantID)})
+	})
+	if err != nil {
+		return err
 	}
 	cw.Flush()
 	return cw.Error()

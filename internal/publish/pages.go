@@ -76,6 +76,13 @@ type PagesConfig struct {
 	CacheTTL time.Duration // default 5s; unpublish on this instance (or via NOTIFY) is immediate
 	Log      *slog.Logger
 
+	// TokenKey signs the pages' view and gate tokens (pagetoken.go; derive
+	// it with PageTokenKey). Every instance behind one domain needs the same
+	// key; nil: a random key for this process only.
+	TokenKey []byte
+	// Now is the pages' clock (token expiry, view windows); nil: time.Now.
+	Now func() time.Time
+
 	// ViewsPerAddress is the ceiling of counted views per client address
 	// per owner per ViewWindow (default 20; viewcount.go).
 	ViewsPerAddress int
@@ -96,6 +103,7 @@ type Pages struct {
 	variants *glbvariants.Cache
 	seen     *recentViewers
 	addrs    *addressCeiling // per-address ceiling of counted views (viewcount.go)
+	tokens   tokenSigner     // view and gate tokens (pagetoken.go)
 	flight   singleflight.Group
 
 	mu    sync.RWMutex
@@ -139,8 +147,12 @@ func NewPages(cfg PagesConfig) *Pages {
 	if variants == nil && cfg.Bucket != nil {
 		variants = glbvariants.NewCache(cfg.Bucket)
 	}
-	return &Pages{cfg: cfg, variants: variants, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, now: time.Now,
-		addrs: newAddressCeiling(cfg.ViewsPerAddress, ViewWindow)}
+	now := time.Now
+	if cfg.Now != nil {
+		now = cfg.Now
+	}
+	return &Pages{cfg: cfg, variants: variants, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, now: now,
+		addrs: newAddressCeiling(cfg.ViewsPerAddress, ViewWindow), tokens: newTokenSigner(cfg.TokenKey)}
 }
 
 // validSlug matches the slugs newSlug makes (and nothing that needs escaping).
@@ -253,6 +265,7 @@ type pageView struct {
 	Preload      []string
 	Styles       []string
 	Environment  string // the share page's and embed's lighting map, preloaded
+	ViewToken    string // signed into the page for its beacons (pagetoken.go); empty on notices
 	JSONLD       any
 	Embed        bool
 	Product      *productView // a product page's variants, hotspots, presets, buy links
@@ -331,6 +344,7 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 		QRURL:       "/v/" + slug + "/qr.png",
 		Script:      p.cfg.Assets.Script, Preload: p.cfg.Assets.Preload, Styles: p.cfg.Assets.Styles,
 		Environment: p.cfg.Assets.Environment,
+		ViewToken:   p.tokens.sign(purposeView, slug, r.ID, now.Add(ViewTokenTTL)),
 	}
 	if snap.ThumbnailKey != "" {
 		v.PosterURL = "/v/" + slug + "/poster.png?v=" + tag
@@ -355,6 +369,7 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 			return nil, err
 		}
 	}
+	v.ViewToken = "" // the notices send no beacons
 	if e.unavailEmbed, err = renderBody("unavailable", v); err != nil {
 		return nil, err
 	}
@@ -563,6 +578,10 @@ func (p *Pages) ServeAsset(w http.ResponseWriter, r *http.Request, slug, kind st
 	}
 	if e.missing || key == "" || p.cfg.Bucket == nil {
 		http.NotFound(w, r)
+		return
+	}
+	if kind != AssetLogo && !p.gateOpen(r, e) {
+		gateClosed(w)
 		return
 	}
 	if kind != AssetLogo && p.cfg.Meter != nil && !p.cfg.Meter.Available(r.Context(), e.ownerID, e.pubID) {

@@ -162,6 +162,15 @@ func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap 
 	e.tag = assetTag(e.modelKey, e.posterKey)
 	v.ModelURL = "/v/" + e.slug + "/model.glb?v=" + e.tag
 	v.JSONLD = jsonLD(v, p.cfg.BaseURL)
+	if requireEmail {
+		// The gated page names no working model: its model routes answer
+		// only with the gate's token, and the poster (a picture of the
+		// model) is not on the page or in its previews.
+		v.PosterURL, v.PosterAbsURL = "", ""
+		ld := jsonLD(v, p.cfg.BaseURL)
+		delete(ld, "subjectOf")
+		v.JSONLD = ld
+	}
 	pv.SourceModelURL = v.ModelURL
 	pv.Data = map[string]any{"slug": e.slug, "variants": pv.Variants, "defaultVariant": pe.defaultVariant,
 		"allowDeepLinks": allowDeepLinks, "requireEmail": requireEmail, "leadUrl": "/v/" + e.slug + "/lead",
@@ -265,6 +274,10 @@ func (p *Pages) ServeAR(w http.ResponseWriter, r *http.Request, slug, file strin
 		http.NotFound(w, r)
 		return
 	}
+	if !p.gateOpen(r, e) {
+		gateClosed(w)
+		return
+	}
 	if p.cfg.Meter != nil && !p.cfg.Meter.Available(r.Context(), e.ownerID, e.pubID) {
 		http.NotFound(w, r)
 		return
@@ -306,11 +319,20 @@ type leadBody struct {
 }
 
 // ServeLead answers POST /v/{slug}/lead {email, consent:true, variantId?}
-// with 204: the email gate of a live product page. Errors are small JSON
+// with 200 {"gateToken": "…"}: the email gate of a live product page. The
+// token opens the page's model routes (?gt=, pagetoken.go) for
+// GateTokenTTL. A page without the gate takes no leads (404), so leads
+// cannot be pushed into a product that never asked for them. An address
+// already left on this publication updates its lead (no new lead, no
+// webhook, no analytics lead) and gets a token too. Errors are small JSON
 // objects {error:{code,message}} the page script shows.
 func (p *Pages) ServeLead(w http.ResponseWriter, r *http.Request, slug string) {
 	e, ok := p.productPage(w, r, slug)
 	if !ok {
+		return
+	}
+	if !e.product.requireEmail {
+		http.NotFound(w, r)
 		return
 	}
 	var body leadBody
@@ -332,16 +354,37 @@ func (p *Pages) ServeLead(w http.ResponseWriter, r *http.Request, slug string) {
 	if slices.ContainsFunc(e.product.variants, func(v glbvariants.Variant) bool { return v.ID == body.VariantID }) {
 		variant = body.VariantID
 	}
-	if err := captureLead(r.Context(), p.cfg.DB, p.cfg.Store, e, email, variant, e.product.view.Product.Consent,
-		p.now().UTC()); err != nil {
+	isNew, err := captureLead(r.Context(), p.cfg.DB, p.cfg.Store, e, email, variant, e.product.view.Product.Consent, p.now().UTC())
+	if err != nil {
 		p.fail(w, r, err)
 		return
 	}
-	if p.cfg.OnLead != nil {
+	if isNew && p.cfg.OnLead != nil {
 		p.cfg.OnLead(r, slug, r.URL.Query().Get("vid"))
 	}
+	b, _ := json.Marshal(map[string]string{"gateToken": p.tokens.sign(purposeGate, slug, e.pubID, p.now().Add(GateTokenTTL))})
+	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusNoContent)
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
+}
+
+// gateOpen reports whether a request may have the model of e: always on a
+// page without the email gate; on a gated page only with a gate token
+// (?gt=) the gate issued for this publication.
+func (p *Pages) gateOpen(r *http.Request, e *pageEntry) bool {
+	if e.product == nil || !e.product.requireEmail {
+		return true
+	}
+	return p.tokens.check(purposeGate, e.slug, e.pubID, r.URL.Query().Get("gt"), p.now()) == nil
+}
+
+// gateClosed answers a gated model route asked without a valid gate token.
+func gateClosed(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusForbidden)
+	_, _ = io.WriteString(w, "Leave your email on the product page to see this model.\n")
 }
 
 func leadError(w http.ResponseWriter, code, message string) {

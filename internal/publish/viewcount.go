@@ -5,8 +5,11 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
-	"sync"
 	"time"
+
+	"github.com/go-chi/httprate"
+
+	"github.com/photo3d/photo3d/internal/windowcount"
 )
 
 // Counted views (security review item 10, second half). A page GET no longer
@@ -20,16 +23,17 @@ import (
 
 // Defaults of the view counter.
 const (
-	ViewWindow              = 30 * time.Minute // a viewer's repeat views within it count once
-	DefaultViewsPerAddress  = 20               // counted views per address per owner per ViewWindow
-	addressCeilingMaxMemory = 200_000
+	ViewWindow             = 30 * time.Minute // a viewer's repeat views within it count once
+	DefaultViewsPerAddress = 20               // counted views per address per owner per ViewWindow
+	addressCeilingMaxKeys  = 100_000          // (owner, address) pairs remembered; least recently used forgotten
 )
 
 // PublicationRef is what the beacon endpoint needs to know about a slug.
 type PublicationRef struct {
 	PublicationID string
 	OwnerID       string
-	SubjectID     string // the blueprint (or product) the publication shows
+	SubjectID     string   // the blueprint (or product) the publication shows
+	EmbedOrigins  []string // sites allowed to embed it (may send its beacons); empty: none besides ours
 }
 
 // Lookup resolves a live publication's slug from the page cache: ok is false
@@ -39,7 +43,7 @@ func (p *Pages) Lookup(ctx context.Context, slug string) (ref PublicationRef, ok
 	if err != nil || e.missing {
 		return PublicationRef{}, false, err
 	}
-	return PublicationRef{PublicationID: e.pubID, OwnerID: e.ownerID, SubjectID: e.subjectID}, true, nil
+	return PublicationRef{PublicationID: e.pubID, OwnerID: e.ownerID, SubjectID: e.subjectID, EmbedOrigins: e.embedOrigins}, true, nil
 }
 
 // CountView decides whether a shopper's view beacon is a counted view and,
@@ -65,25 +69,23 @@ func (p *Pages) CountView(ctx context.Context, ref PublicationRef, slug, addr, v
 	return true
 }
 
-// addressCeiling counts counted views per (owner, address) in fixed windows.
+// addressCeiling counts counted views per (owner, address) in fixed
+// windows. Addresses are keyed as the rate limiters key them
+// (httprate.CanonicalizeIP: an IPv4 address, or the /64 of an IPv6 one,
+// which is what one subscriber is handed), so one home network cannot mint
+// a fresh ceiling per address; and the table holds at most
+// addressCeilingMaxKeys pairs (least recently used forgotten first), so
+// addresses arriving faster than the window ends cannot grow it.
 type addressCeiling struct {
-	limit  int
-	window time.Duration
 	salt   []byte
-	mu     sync.Mutex
-	counts map[[16]byte]*addrCount
-}
-
-type addrCount struct {
-	start int64
-	n     int
+	counts *windowcount.Counter[[16]byte]
 }
 
 func newAddressCeiling(limit int, window time.Duration) *addressCeiling {
 	if limit <= 0 {
 		limit = DefaultViewsPerAddress
 	}
-	a := &addressCeiling{limit: limit, window: window, salt: make([]byte, 32), counts: map[[16]byte]*addrCount{}}
+	a := &addressCeiling{salt: make([]byte, 32), counts: windowcount.New[[16]byte](limit, window, addressCeilingMaxKeys)}
 	_, _ = rand.Read(a.salt)
 	return a
 }
@@ -92,7 +94,7 @@ func (a *addressCeiling) key(owner, addr string) [16]byte {
 	m := hmac.New(sha256.New, a.salt)
 	m.Write([]byte(owner))
 	m.Write([]byte{0})
-	m.Write([]byte(addr))
+	m.Write([]byte(httprate.CanonicalizeIP(addr)))
 	var k [16]byte
 	copy(k[:], m.Sum(nil))
 	return k
@@ -101,35 +103,13 @@ func (a *addressCeiling) key(owner, addr string) [16]byte {
 // allow reserves one counted view for (owner, addr) unless the address is at
 // its ceiling in the current window.
 func (a *addressCeiling) allow(owner, addr string, now time.Time) bool {
-	k := a.key(owner, addr)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	c := a.counts[k]
-	if c == nil || now.UnixNano()-c.start >= int64(a.window) {
-		if len(a.counts) >= addressCeilingMaxMemory {
-			cutoff := now.UnixNano() - int64(a.window)
-			for x, v := range a.counts {
-				if v.start < cutoff {
-					delete(a.counts, x)
-				}
-			}
-		}
-		c = &addrCount{start: now.UnixNano()}
-		a.counts[k] = c
-	}
-	if c.n >= a.limit {
-		return false
-	}
-	c.n++
-	return true
+	return a.counts.Take(a.key(owner, addr), 1, now)
 }
 
 // refund gives back a reservation the balance did not honour.
 func (a *addressCeiling) refund(owner, addr string) {
-	k := a.key(owner, addr)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if c := a.counts[k]; c != nil && c.n > 0 {
-		c.n--
-	}
+	a.counts.Give(a.key(owner, addr), 1)
 }
+
+// remembered is how many (owner, address) pairs the ceiling holds (tests).
+func (a *addressCeiling) remembered() int { return a.counts.Len() }

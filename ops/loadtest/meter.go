@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -22,6 +23,10 @@ import (
 )
 
 // ---- meter ------------------------------------------------------------
+
+// viewToken is the share page's signed view token; /t refuses a beacon
+// without it (internal/publish/pagetoken.go).
+var viewToken = regexp.MustCompile(`<meta name="p3d-view-token" content="([^"]+)">`)
 
 // meter is run's shopper: every loop opens the share page as a new viewer
 // from its own address (X-Forwarded-For, believed because the api runs with
@@ -107,10 +112,16 @@ func meter(args []string) error {
 				}
 				var id [16]byte
 				_, _ = rand.Read(id[:])
-				batch := fmt.Sprintf(`{"v":1,"slug":%q,"viewer":%q,"events":[{"t":"view","at":%d}]}`,
-					slug, hex.EncodeToString(id[:]), time.Now().UnixMilli())
+				// The page's view token, as the viewer script sends it.
+				token := ""
+				if m := viewToken.FindSubmatch(body); m != nil {
+					token = string(m[1])
+				}
+				batch := fmt.Sprintf(`{"v":1,"slug":%q,"viewer":%q,"token":%q,"events":[{"t":"view","at":%d}]}`,
+					slug, hex.EncodeToString(id[:]), token, time.Now().UnixMilli())
 				breq, _ := http.NewRequestWithContext(context.WithoutCancel(ctx), "POST", beaconURL.String(), strings.NewReader(batch))
 				breq.Header.Set("Content-Type", "text/plain;charset=UTF-8")
+				breq.Header.Set("Origin", u.Scheme+"://"+u.Host) // sendBeacon from our page
 				breq.Header.Set("User-Agent", ua)
 				breq.Header.Set("X-Forwarded-For", addr)
 				bres, err := hc.Do(breq)

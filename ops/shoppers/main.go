@@ -74,6 +74,8 @@ var (
 	buyLink    = regexp.MustCompile(`href="(/v/[A-Za-z0-9_-]+/go/[A-Za-z0-9_-]+)"`)
 	hotspotID  = regexp.MustCompile(`slot="hotspot-([A-Za-z0-9_-]+)"`)
 	variantIDs = regexp.MustCompile(`data-variant="([A-Za-z0-9_.:-]+)"`)
+	// viewToken is the page's signed view token: /t refuses batches without it.
+	viewToken = regexp.MustCompile(`<meta name="p3d-view-token" content="([^"]+)">`)
 )
 
 const (
@@ -203,6 +205,10 @@ func oneShopper(c *http.Client, base, slug string, i int, rng *rand.Rand, m Mix)
 	if err != nil {
 		return s, err
 	}
+	token := viewToken.FindStringSubmatch(body)
+	if token == nil {
+		return s, fmt.Errorf("GET %s: the page carries no view token", page)
+	}
 	links := buyLink.FindAllStringSubmatch(body, -1)
 	hotspots := hotspotID.FindAllStringSubmatch(body, -1)
 	var variants []string // distinct, the shown one first
@@ -243,7 +249,7 @@ func oneShopper(c *http.Client, base, slug string, i int, rng *rand.Rand, m Mix)
 		s.AR, s.ARBeforeClick = true, true
 		evs = append(evs, map[string]any{"t": "ar", "at": now + 5, "mode": "webxr"})
 	}
-	batch, _ := json.Marshal(map[string]any{"v": 1, "slug": slug, "viewer": s.Viewer, "tz": zone, "utm": src, "events": evs})
+	batch, _ := json.Marshal(map[string]any{"v": 1, "slug": slug, "viewer": s.Viewer, "token": token[1], "tz": zone, "utm": src, "events": evs})
 	if err := post(c, base+"/t", addr, ua, string(batch)); err != nil {
 		return s, err
 	}
@@ -274,7 +280,11 @@ func send(c *http.Client, method, u, addr, ua, body string) (int, string, error)
 	req.Header.Set("User-Agent", ua)
 	req.Header.Set("X-Forwarded-For", addr)
 	if body != "" {
+		// As sendBeacon from our page: text/plain, and the page's origin.
 		req.Header.Set("Content-Type", "text/plain;charset=UTF-8")
+		if pu, err := url.Parse(u); err == nil {
+			req.Header.Set("Origin", pu.Scheme+"://"+pu.Host)
+		}
 	}
 	resp, err := c.Do(req)
 	if err != nil {

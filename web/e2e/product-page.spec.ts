@@ -71,8 +71,15 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
 
+  // The gate's token (?gt=) opens the gated page's model routes; without it they are refused.
+  const gated = (file: string) => new RegExp(`^/v/${pub.slug}/ar/${file}\\?gt=\\d+\\.[A-Za-z0-9_-]{22}$`);
   await test.step('the email gate comes first; after a valid email the model, hotspot and buy buttons show', async () => {
     await page.goto(pub.shareURL);
+    // Before the email: the gated page's model, AR file and poster are not served (issue 28, item 9).
+    for (const file of ['model.glb', 'ar/v1.glb', 'poster.png']) {
+      const res = await page.request.get(new URL(`/v/${pub.slug}/${file}`, page.url()).href);
+      expect(res.status(), file).toBe(403);
+    }
     await expect(page.getByRole('heading', { name: 'Enter your email to view this product in 3D' })).toBeVisible();
     await expect(page.locator('model-viewer')).toBeHidden();
     await page.locator('#gate-email').fill('not-an-email');
@@ -90,7 +97,7 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
     await expect(page.locator('a.p3d-buy')).toHaveText('Amazon');
     // The model shown is the current variant's own GLB (its materials baked in), the same file
     // Scene Viewer opens for AR, so every AR mode shows the variant the shopper picked.
-    await expect(page.locator('model-viewer')).toHaveAttribute('src', `/v/${pub.slug}/ar/v1.glb`);
+    await expect(page.locator('model-viewer')).toHaveAttribute('src', gated('v1.glb'));
     await snap(page, 'product-page-01-model', testInfo);
   });
 
@@ -98,7 +105,7 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
     await page.goto(`${pub.shareURL}?variant=v2`);
     await modelLoaded(page);
     await expect(page.locator('model-viewer')).toHaveAttribute('variant-name', 'v2');
-    await expect(page.locator('model-viewer')).toHaveAttribute('src', `/v/${pub.slug}/ar/v2.glb`);
+    await expect(page.locator('model-viewer')).toHaveAttribute('src', gated('v2.glb'));
     await expect
       .poll(() => page.evaluate(() => (document.querySelector('model-viewer') as HTMLElement & { variantName: string | null }).variantName))
       .toBe('v2');
@@ -111,9 +118,9 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
 
   await test.step("variant 2's AR file differs from variant 1's", async () => {
     const arHref = await page.locator('#ar-file').getAttribute('href');
-    expect(arHref).toBe(`/v/${pub.slug}/ar/v2.glb`);
+    expect(arHref).toMatch(gated('v2.glb'));
     const ar2 = await page.request.get(new URL(arHref!, page.url()).href);
-    const ar1 = await page.request.get(new URL(`/v/${pub.slug}/ar/v1.glb`, page.url()).href);
+    const ar1 = await page.request.get(new URL(arHref!.replace('/ar/v2.glb', '/ar/v1.glb'), page.url()).href);
     expect(ar2.status()).toBe(200);
     expect(ar1.status()).toBe(200);
     expect(ar2.headers()['content-type']).toBe('model/gltf-binary');

@@ -96,9 +96,17 @@ test('publish → share page loads the model → embed works cross-origin → un
     expect(pub.embedCode).toContain('width="800" height="600"');
   });
 
-  await test.step('the share page loads the model, with the QR code on desktop', async () => {
+  const viewsUsed = async () =>
+    (await data<{ publicViewsUsed: number }>(await request.get('/api/subscription', { headers: auth() }))).publicViewsUsed;
+  await test.step('the share page loads the model, with the QR code on desktop, and its view beacon counts', async () => {
+    const before = await viewsUsed();
+    const beacon = page.waitForResponse((r) => r.url().endsWith('/t') && r.request().method() === 'POST');
     await page.goto(pub.shareURL);
     await modelLoaded(page);
+    // The view beacon carries the page's view token and comes from our origin: stored and counted.
+    expect((await beacon).status()).toBe(204);
+    expect(JSON.parse((await beacon).request().postData() ?? '{}').token).toMatch(/^\d+\.[A-Za-z0-9_-]{22}$/);
+    await expect.poll(viewsUsed, { timeout: 15_000 }).toBe(before + 1);
     await expect(page.locator('model-viewer')).toHaveAttribute('ar-modes', 'webxr scene-viewer quick-look');
     await expect(page.getByText('View in your space')).toBeVisible();
     await page.getByText('View in your space').click();
@@ -138,6 +146,20 @@ test('publish → share page loads the model → embed works cross-origin → un
       const frame = page.frame({ url: /\/embed\// })!;
       await modelLoaded(frame);
       await snap(page, 'embed-cross-origin', testInfo);
+      // The shop's own page beaconing a view for the slug, even with a valid token its server
+      // fetched from our page, is refused: its Origin is neither ours nor an allowed embed origin.
+      const html = await (await request.get(pub.shareURL)).text();
+      const viewToken = /<meta name="p3d-view-token" content="([^"]+)">/.exec(html)?.[1];
+      expect(viewToken).toBeTruthy();
+      const foreign = page.waitForResponse((r) => r.url().endsWith('/t') && (r.request().postData() ?? '').includes('foreign-site-viewer'));
+      await page.evaluate(
+        ([url, body]) => navigator.sendBeacon(url, body),
+        [
+          new URL('/t', pub.shareURL).href,
+          JSON.stringify({ v: 1, slug: pub.slug, viewer: 'foreign-site-viewer-0001', token: viewToken, events: [{ t: 'view', at: Date.now() }] }),
+        ],
+      );
+      expect((await foreign).status()).toBe(403);
     } finally {
       host.server.close();
     }
@@ -166,6 +188,7 @@ test('publish → share page loads the model → embed works cross-origin → un
     await expect(page.getByRole('heading', { name: "This link doesn't work any more" })).toBeVisible();
   });
 
-  // The blocked-frame step logs the refusal on purpose; nothing else may fail.
-  expect(errors.filter((e) => !/frame-ancestors|Refused to display|404/.test(e))).toEqual([]);
+  // The blocked-frame step logs the refusal on purpose, as does the foreign site's refused
+  // beacon (403 on /t); nothing else may fail.
+  expect(errors.filter((e) => !/frame-ancestors|Refused to display|404|403 \(Forbidden\) \(http:\/\/[^)]+\/t\)/.test(e))).toEqual([]);
 });

@@ -59,6 +59,11 @@ func WithCacheTTL(d time.Duration) Option {
 	return func(_ *Env, c *publish.PagesConfig) { c.CacheTTL = d }
 }
 
+// WithClock sets the pages' clock (view-token expiry, view windows).
+func WithClock(now func() time.Time) Option {
+	return func(_ *Env, c *publish.PagesConfig) { c.Now = now }
+}
+
 // New builds the stack on a fresh database.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()

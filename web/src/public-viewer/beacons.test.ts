@@ -7,11 +7,15 @@ interface Sent {
   v: number;
   slug: string;
   viewer: string;
+  token: string;
   events: { t: string; variant?: string; hotspot?: string; ms?: number }[];
 }
 
+const token = '1893456000.AAAAAAAAAAAAAAAAAAAAAA';
+
 function setup(search = '') {
   window.history.replaceState(null, '', `/v/${slug}${search}`);
+  document.head.innerHTML = `<meta name="p3d-view-token" content="${token}">`;
   document.body.innerHTML = `<model-viewer id="viewer"></model-viewer><a class="p3d-buy" href="/v/${slug}/go/l1">Buy</a>`;
   const sent: Sent[] = [];
   const viewer = document.getElementById('viewer');
@@ -39,6 +43,7 @@ describe('public viewer beacons', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0].v).toBe(1);
     expect(sent[0].slug).toBe(slug);
+    expect(sent[0].token).toBe(token);
     expect(sent[0].events).toEqual([expect.objectContaining({ t: 'view', variant: 'v2' })]);
     expect(sent[0].viewer).toMatch(/^[a-f0-9]{32}$/);
     expect(window.localStorage.getItem('p3d.viewer')).toBe(sent[0].viewer);
@@ -61,6 +66,7 @@ describe('public viewer beacons', () => {
     viewer.dispatchEvent(new CustomEvent('p3d:hotspot', { detail: { hotspot: '<img>' } }));
     handle?.flush();
     expect(sent[1].events.map((e) => e.t)).toEqual(['interact', 'variant', 'hotspot']);
+    expect(sent.every((b) => b.token === token)).toBe(true); // every batch carries the page's token
   });
 
   it('sends only the view, under an unstored id, with Do-Not-Track or GPC', () => {

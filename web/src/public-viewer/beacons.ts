@@ -11,6 +11,11 @@
  * counted by the server at the redirect; the links get ?vid= so the click is
  * the same shopper's. With Do-Not-Track or Global Privacy Control only the
  * view is sent, under an id that is never stored.
+ *
+ * Every batch carries the page's view token, which the server signed into
+ * the page (<meta name="p3d-view-token">, internal/publish/pagetoken.go):
+ * /t refuses batches without a valid one, so beacons only come from pages
+ * the server actually served.
  */
 import { ephemeralViewerId, viewerId } from './viewer-id';
 
@@ -32,6 +37,11 @@ const MAX_BATCH = 50;
 function slugFromPath(path: string): string | null {
   const m = /^\/(?:v|embed)\/([A-Za-z0-9_-]{16,64})(?:\/|$)/.exec(path);
   return m ? m[1] : null;
+}
+
+/** The view token of this page, as the server rendered it ('' when missing: the server refuses the batch). */
+function viewToken(): string {
+  return document.querySelector<HTMLMetaElement>('meta[name="p3d-view-token"]')?.content ?? '';
 }
 
 function optedOut(): boolean {
@@ -71,6 +81,7 @@ export function startBeacons({ viewer, send }: BeaconOptions): { flush: () => vo
     v: 1,
     slug,
     viewer: id,
+    token: viewToken(),
     tz: timeZone(),
     ref: document.referrer ? document.referrer.slice(0, 2048) : undefined,
     utm: params.get('utm_source')?.slice(0, 256) || undefined,

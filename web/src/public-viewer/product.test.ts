@@ -61,7 +61,8 @@ describe('product page script', () => {
   });
 
   it('keeps the model behind the email gate until the server accepts the email', async () => {
-    const fetchMock = vi.fn().mockResolvedValue(new Response(null, { status: 204 }));
+    const token = `${Math.floor(Date.now() / 1000) + 86_400}.AAAAAAAAAAAAAAAAAAAAAA`;
+    const fetchMock = vi.fn().mockResolvedValue(new Response(JSON.stringify({ gateToken: token }), { status: 200 }));
     vi.stubGlobal('fetch', fetchMock);
     const viewer = await load(true);
     const leads: Event[] = [];
@@ -75,7 +76,11 @@ describe('product page script', () => {
     expect(fetchMock).not.toHaveBeenCalled();
     (document.getElementById('gate-consent') as HTMLInputElement).checked = true;
     form.dispatchEvent(new Event('submit', { cancelable: true }));
-    await vi.waitFor(() => expect(viewer.getAttribute('src')).toBe('/v/A/model.glb'));
+    // The model URLs carry the token the gate answered (the server refuses them without it).
+    await vi.waitFor(() => expect(viewer.getAttribute('src')).toBe(`/v/A/model.glb?gt=${token}`));
+    expect(document.getElementById('ar-file')?.getAttribute('href')).toBe(`/v/A/ar/v1.glb?gt=${token}`);
+    (document.querySelector('[data-variant="v2"].p3d-variant') as HTMLButtonElement).click();
+    expect(viewer.getAttribute('src')).toBe(`/v/A/ar/v2.glb?gt=${token}`);
     expect(JSON.parse(fetchMock.mock.calls[0][1].body as string)).toEqual({ email: 'shopper@example.com', consent: true, variantId: '' });
     expect(leads).toHaveLength(1);
     vi.unstubAllGlobals();

@@ -81,6 +81,27 @@ function withViewerId(href: string): string {
   return url.pathname + url.search;
 }
 
+/**
+ * The email gate's token: on a gated page the server answers the model, the
+ * AR files and the poster only with it (?gt=), and hands it out when it
+ * accepts the shopper's email. Empty on a page without the gate.
+ */
+let gateToken = '';
+
+/** Our model URL with the gate token when there is one. */
+function withGate(href: string): string {
+  if (!gateToken) return href;
+  const url = new URL(href, window.location.href);
+  url.searchParams.set('gt', gateToken);
+  return url.pathname + url.search;
+}
+
+/** A stored gate token still valid for a while ("<expiry seconds>.<signature>"). */
+function liveToken(token: string | null): string {
+  const expiry = Number(token?.split('.')[0]);
+  return token && Number.isFinite(expiry) && expiry * 1000 > Date.now() + 60_000 ? token : '';
+}
+
 /** Rebuilds the buy buttons with DOM calls (never innerHTML): hrefs are our /go/ redirects. */
 function renderLinks(list: HTMLElement, links: BuyLink[]): void {
   list.replaceChildren(
@@ -113,12 +134,13 @@ export function wireProduct(viewer: ProductViewer, data: PageData): void {
     viewer.variantName = id;
     viewer.setAttribute('variant-name', id);
     viewer.dataset.variant = id;
-    viewer.dataset.arSrc = v.arUrl;
+    const model = withGate(v.arUrl);
+    viewer.dataset.arSrc = model;
     // The model shown is the variant's own GLB (its materials baked in as the
     // defaults), so every AR mode shows what the shopper picked: Scene Viewer
     // opens src itself, Quick Look and WebXR use the scene on screen.
-    viewer.dataset.src = v.arUrl;
-    if (viewer.hasAttribute('src')) viewer.setAttribute('src', v.arUrl);
+    viewer.dataset.src = model;
+    if (viewer.hasAttribute('src')) viewer.setAttribute('src', model);
     document.querySelectorAll<HTMLButtonElement>('.p3d-variant').forEach((b) => {
       b.setAttribute('aria-pressed', String(b.dataset.variant === id));
     });
@@ -136,7 +158,7 @@ export function wireProduct(viewer: ProductViewer, data: PageData): void {
     const buy = document.getElementById('buy');
     if (buy) renderLinks(buy, v.links);
     const ar = document.getElementById('ar-file');
-    if (ar instanceof HTMLAnchorElement) ar.href = v.arUrl;
+    if (ar instanceof HTMLAnchorElement) ar.href = model;
     if (data.allowDeepLinks) {
       const url = new URL(window.location.href);
       if (id === data.defaultVariant) url.searchParams.delete('variant');
@@ -159,7 +181,10 @@ export function wireProduct(viewer: ProductViewer, data: PageData): void {
   if (data.requireEmail) wireGate(viewer, data);
 }
 
-/** The email gate: the model loads only after the server accepted the email. */
+/**
+ * The email gate: the model loads only after the server accepted the email
+ * and answered the gate token its model URLs need.
+ */
 function wireGate(viewer: ProductViewer, data: PageData): void {
   const form = document.getElementById('gate');
   const email = document.getElementById('gate-email');
@@ -173,16 +198,24 @@ function wireGate(viewer: ProductViewer, data: PageData): void {
   stage.hidden = true;
   if (panel) panel.hidden = true;
   const remembered = `p3d-lead:${data.slug}`;
-  const open = () => {
+  const open = (token: string) => {
+    gateToken = token;
     form.hidden = true;
     stage.hidden = false;
     if (panel) panel.hidden = false;
-    const src = viewer.dataset.src;
-    if (src) viewer.setAttribute('src', src);
+    const src = viewer.dataset.src ? withGate(viewer.dataset.src) : '';
+    if (src) {
+      viewer.dataset.src = src;
+      viewer.dataset.arSrc = src;
+      viewer.setAttribute('src', src);
+    }
+    const ar = document.getElementById('ar-file');
+    if (ar instanceof HTMLAnchorElement) ar.href = withGate(ar.getAttribute('href') ?? '');
   };
   // One email per visit: reloading or opening another variant's link in this tab does not ask again.
-  if (sessionStorage.getItem(remembered)) {
-    open();
+  const stored = liveToken(sessionStorage.getItem(remembered));
+  if (stored) {
+    open(stored);
     return;
   }
   const fail = (message: string) => {
@@ -207,13 +240,13 @@ function wireGate(viewer: ProductViewer, data: PageData): void {
       body: JSON.stringify({ email: value, consent: true, variantId: viewer.dataset.variant ?? '' }),
     })
       .then(async (res) => {
-        if (res.status === 204) {
-          sessionStorage.setItem(remembered, '1');
-          open();
+        const body = (await res.json().catch(() => null)) as { gateToken?: string; error?: { message?: string } } | null;
+        if (res.status === 200 && body?.gateToken) {
+          sessionStorage.setItem(remembered, body.gateToken);
+          open(body.gateToken);
           viewer.dispatchEvent(new CustomEvent('p3d:lead', {}));
           return;
         }
-        const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
         fail(body?.error?.message ?? 'Something went wrong. Please try again in a moment.');
       })
       .catch(() => fail('Something went wrong. Please try again in a moment.'));

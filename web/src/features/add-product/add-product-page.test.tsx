@@ -307,7 +307,11 @@ describe('Add Product wizard', () => {
       'GET /api/subscription': () => trialSubscription(),
       'GET /api/catalogs': () => ({ items: [], totalCatalogs: 0, totalProducts: 0 }),
       'GET /api/products/p1': () => detail({ variants }),
-      'GET /api/products/p1/leads': () => ({ items: [{ id: 'ld1', email: 'shopper@example.com', createdAt: '2026-03-02T10:00:00Z', variantId: 'v1' }] }),
+      // Two pages: the server pages leads (keyset cursor), the panel asks for the next on demand.
+      'GET /api/products/p1/leads': ({ url }) =>
+        url.searchParams.get('cursor') === 'c2'
+          ? { items: [{ id: 'ld2', email: 'older@example.com', createdAt: '2026-03-01T10:00:00Z', variantId: '' }], nextCursor: '' }
+          : { items: [{ id: 'ld1', email: 'shopper@example.com', createdAt: '2026-03-02T10:00:00Z', variantId: 'v1' }], nextCursor: 'c2' },
       'GET /api/products/p1/leads.csv': () => new Response('email\nshopper@example.com\n', { status: 200, headers: { 'Content-Type': 'text/csv' } }),
       'POST /api/products/p1/variants': () => {
         const v = { id: 'v2', name: 'Variant 2', material: 'original', parts: {}, sku: '', price: null, currency: '' };
@@ -321,7 +325,11 @@ describe('Add Product wizard', () => {
     const leads = await screen.findByTestId('leads');
     expect(leads).toHaveTextContent('shopper@example.com');
     expect(leads).toHaveTextContent('Default');
+    expect(leads).not.toHaveTextContent('older@example.com');
     const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Show more leads' }));
+    await waitFor(() => expect(screen.getByTestId('leads')).toHaveTextContent('older@example.com'));
+    expect(screen.queryByRole('button', { name: 'Show more leads' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Download CSV' }));
     await waitFor(() => expect(calls.some((c) => c.url === '/api/products/p1/leads.csv' && c.headers.get('Authorization') === 'Bearer tok-1')).toBe(true));
 

@@ -17,6 +17,12 @@ export interface Lead {
   variantId: string;
 }
 
+/** One page of leads, newest first; nextCursor is '' on the last page. */
+export interface LeadPage {
+  items: Lead[];
+  nextCursor: string;
+}
+
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const items = (raw: unknown): Record<string, unknown>[] => {
   const list = (raw as { items?: unknown } | null)?.items;
@@ -108,10 +114,13 @@ export const configuratorApi = productsApi.enhanceEndpoints({ addTagTypes: ['Che
       query: ({ publicationId, version }) => ({ url: `/publications/${enc(publicationId)}/lock`, method: 'POST', body: { version } }),
       invalidatesTags: (_r, _e, a) => [...product(a.productId), 'Publication'],
     }),
-    productLeads: build.query<Lead[], string>({
-      query: (id) => ({ url: `/products/${enc(id)}/leads` }),
-      transformResponse: (raw: unknown) =>
-        items(raw).map((x) => ({ id: str(x.id), email: str(x.email), createdAt: str(x.createdAt), variantId: str(x.variantId) })),
+    /** One page of a product's leads (the server pages them: a product may have very many). */
+    productLeads: build.query<LeadPage, { id: string; cursor?: string }>({
+      query: ({ id, cursor }) => ({ url: `/products/${enc(id)}/leads${cursor ? `?cursor=${enc(cursor)}` : ''}` }),
+      transformResponse: (raw: unknown) => ({
+        items: items(raw).map((x) => ({ id: str(x.id), email: str(x.email), createdAt: str(x.createdAt), variantId: str(x.variantId) })),
+        nextCursor: str((raw as { nextCursor?: unknown } | null)?.nextCursor),
+      }),
       providesTags: ['Leads'],
     }),
     deleteLead: build.mutation<unknown, { productId: string; leadId: string }>({

@@ -5,7 +5,7 @@ import { relativeTime } from '../../lib/format';
 import { downloadModel } from '../blueprints/download-model';
 import { useGetJobQuery } from '../creation/creation-api';
 import { buildProgress, buildState } from '../add-product/add-product-rules';
-import { useDeleteLeadMutation, useProductLeadsQuery } from './configurator-api';
+import { useDeleteLeadMutation, useProductLeadsQuery, type Lead } from './configurator-api';
 import type { ProductDetail } from './product-rules';
 
 /** The running build's real state and progress (the job's), shown on the product page. */
@@ -27,12 +27,59 @@ export function BuildStatus({ product: p }: { product: ProductDetail }) {
   );
 }
 
-/** Emails shoppers left on the public page (stored outside the event log), with a CSV export. */
-export function LeadsPanel({ product: p }: { product: ProductDetail }) {
-  const { data: leads = [], isLoading, error } = useProductLeadsQuery(p.id, { refetchOnMountOrArgChange: true });
+/** One captured lead with its delete button. */
+function LeadRow({ lead: l, product: p }: { lead: Lead; product: ProductDetail }) {
   const [remove] = useDeleteLeadMutation();
-  const [problem, setProblem] = useState<string | null>(null);
   const variantName = (id: string) => p.config.variants.find((v) => v.id === id)?.name ?? id;
+  return (
+    <li className="config-item config-item--link">
+      <span className="link-short">{l.email}</span>
+      {l.variantId && <span className="badge">{variantName(l.variantId)}</span>}
+      {l.createdAt && (
+        <time className="muted" dateTime={l.createdAt}>
+          {relativeTime(l.createdAt)}
+        </time>
+      )}
+      <button type="button" className="btn btn--ghost btn--sm" onClick={() => void remove({ productId: p.id, leadId: l.id })} aria-label={`Delete ${l.email}`}>
+        Delete
+      </button>
+    </li>
+  );
+}
+
+/** A further page of leads (after cursor), and its own "Show more" while more remain. */
+function MoreLeads({ product: p, cursor }: { product: ProductDetail; cursor: string }) {
+  const { data, isLoading, error } = useProductLeadsQuery({ id: p.id, cursor });
+  const [more, setMore] = useState(false);
+  if (isLoading) return <li className="muted">Loading…</li>;
+  if (error) return <li>{<Alert tone="error">{errorMessage(error, 'The leads could not be loaded.')}</Alert>}</li>;
+  return (
+    <>
+      {data?.items.map((l) => <LeadRow key={l.id} lead={l} product={p} />)}
+      {data?.nextCursor && (more ? <MoreLeads product={p} cursor={data.nextCursor} /> : <ShowMore onClick={() => setMore(true)} />)}
+    </>
+  );
+}
+
+function ShowMore({ onClick }: { onClick: () => void }) {
+  return (
+    <li>
+      <button type="button" className="btn btn--secondary btn--sm" onClick={onClick}>
+        Show more leads
+      </button>
+    </li>
+  );
+}
+
+/**
+ * Emails shoppers left on the public page (stored outside the event log), newest first and a
+ * page at a time, with a CSV export of all of them.
+ */
+export function LeadsPanel({ product: p }: { product: ProductDetail }) {
+  const { data, isLoading, error } = useProductLeadsQuery({ id: p.id }, { refetchOnMountOrArgChange: true });
+  const leads = data?.items ?? [];
+  const [more, setMore] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
   return (
     <section className="card" aria-labelledby="leads-title">
       <div className="section-head">
@@ -59,19 +106,9 @@ export function LeadsPanel({ product: p }: { product: ProductDetail }) {
       ) : (
         <ul className="config-list" data-testid="leads">
           {leads.map((l) => (
-            <li key={l.id} className="config-item config-item--link">
-              <span className="link-short">{l.email}</span>
-              {l.variantId && <span className="badge">{variantName(l.variantId)}</span>}
-              {l.createdAt && (
-                <time className="muted" dateTime={l.createdAt}>
-                  {relativeTime(l.createdAt)}
-                </time>
-              )}
-              <button type="button" className="btn btn--ghost btn--sm" onClick={() => void remove({ productId: p.id, leadId: l.id })} aria-label={`Delete ${l.email}`}>
-                Delete
-              </button>
-            </li>
+            <LeadRow key={l.id} lead={l} product={p} />
           ))}
+          {data?.nextCursor && (more ? <MoreLeads product={p} cursor={data.nextCursor} /> : <ShowMore onClick={() => setMore(true)} />)}
         </ul>
       )}
       {problem && <Alert tone="error">{problem}</Alert>}
