@@ -6,7 +6,9 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -68,4 +70,49 @@ func TestSecurityAPIKeyCannotSpendMoney(t *testing.T) {
 	}))
 	require.GreaterOrEqual(t, checked, 3)
 	require.True(t, sessionOnly("POST", "/api/billing/checkout"), "billing routes added later are covered by the prefix")
+}
+
+// Item 11: the webhook secret was not "shown once": an idempotent retry of
+// POST /api/webhooks answered it again for 24 h (and idempotency_keys kept
+// it). The replay now answers the endpoint with "secret": null and a note,
+// and the stored answer never holds the secret.
+func TestSecurityWebhookSecretIsNotReplayed(t *testing.T) {
+	t.Parallel()
+	s := newProductPubStack(t)
+	user := s.env.User(t)
+	post := func() *httptest.ResponseRecorder {
+		tok, _, err := s.tokens.Issue(user)
+		require.NoError(t, err)
+		req := httptest.NewRequest("POST", "/api/webhooks", strings.NewReader(`{"url":"https://shop.example/hook","events":["lead.captured"]}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set(IdempotencyHeader, "register-hook-1")
+		rec := httptest.NewRecorder()
+		s.h.ServeHTTP(rec, req)
+		return rec
+	}
+	first := post()
+	require.Equal(t, http.StatusCreated, first.Code, first.Body.String())
+	var created struct{ Data map[string]any }
+	require.NoError(t, json.Unmarshal(first.Body.Bytes(), &created))
+	secret, _ := created.Data["secret"].(string)
+	require.Regexp(t, `^whsec_`, secret)
+
+	again := post()
+	require.Equal(t, http.StatusCreated, again.Code, again.Body.String())
+	require.Equal(t, "true", again.Header().Get("Idempotent-Replayed"))
+	require.NotContains(t, again.Body.String(), secret, "the replay does not repeat the secret")
+	var replay struct{ Data map[string]any }
+	require.NoError(t, json.Unmarshal(again.Body.Bytes(), &replay))
+	require.Equal(t, created.Data["id"], replay.Data["id"], "the same endpoint, registered once")
+	require.Nil(t, replay.Data["secret"])
+	require.Contains(t, replay.Data["secretNote"], "shown once")
+
+	var stored int
+	require.NoError(t, s.env.DB.Pool.QueryRow(context.Background(),
+		`SELECT count(*) FROM idempotency_keys WHERE position($1::bytea IN body) > 0`, []byte(secret)).Scan(&stored))
+	require.Zero(t, stored, "the secret is not kept for replays")
+	var endpoints int
+	require.NoError(t, s.env.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM webhook_endpoints WHERE user_id = $1`, user).Scan(&endpoints))
+	require.Equal(t, 1, endpoints)
 }

@@ -33,6 +33,22 @@ type Created struct {
 	Secret string `json:"secret"`
 }
 
+// MsgSecretShownOnce explains a replayed registration without its secret.
+const MsgSecretShownOnce = "The signing secret is shown once, in the first answer to this registration; a retry with the same Idempotency-Key does not repeat it. If you lost it, delete this endpoint and register it again."
+
+// Replayed is what an idempotent retry of a registration answers: the
+// endpoint without its secret (null), and why.
+type Replayed struct {
+	Endpoint
+	Secret     *string `json:"secret"`
+	SecretNote string  `json:"secretNote"`
+}
+
+// Replay is c as a retry of its registration may see it.
+func (c Created) Replay() Replayed {
+	return Replayed{Endpoint: c.Endpoint, SecretNote: MsgSecretShownOnce}
+}
+
 // Delivery is one line of an endpoint's delivery log.
 type Delivery struct {
 	ID             string     `json:"id"`

@@ -53,12 +53,13 @@ export function WebhooksPanel() {
         the endpoint&apos;s signing secret; failed deliveries are retried for 24 hours.
       </p>
       {loadError && <Alert tone="error">{errorMessage(loadError, 'Webhooks could not be loaded.')}</Alert>}
-      {created && (
+      {created && created.secret === null && <Alert tone="info">{created.secretNote}</Alert>}
+      {created && created.secret !== null && (
         <Alert tone="success">
           <span>
             Endpoint added. Copy its signing secret now — it will not be shown again:{' '}
             <code data-testid="webhook-secret">{created.secret}</code>{' '}
-            <button type="button" className="btn btn--ghost btn--sm" onClick={() => void navigator.clipboard?.writeText(created.secret)}>
+            <button type="button" className="btn btn--ghost btn--sm" onClick={() => void navigator.clipboard?.writeText(created.secret ?? '')}>
               Copy
             </button>
           </span>
