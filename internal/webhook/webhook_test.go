@@ -326,7 +326,7 @@ func TestGuardRefusesNonPublicAddressesAfterResolution(t *testing.T) {
 		{"http://[::1]:" + port + "/", "::1 is a loopback address"},
 		{"http://[fd00::1]/", "private address"},
 		{"http://[fe80::1]/", "link-local address"},
-		{"http://100.64.0.1/", "reserved address"},
+		{"http://100.64.0.1/", "shared (carrier-grade NAT) address"},
 		{"http://0.0.0.0:" + port + "/", "unspecified address"},
 		{"http://224.0.0.1/", "multicast address"},
 	} {
