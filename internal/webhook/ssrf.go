@@ -51,7 +51,7 @@ var forbiddenV4 = []struct {
 	{netip.MustParsePrefix("198.51.100.0/24"), "documentation"},
 	{netip.MustParsePrefix("203.0.113.0/24"), "documentation"},
 	{netip.MustParsePrefix("224.0.0.0/4"), "multicast"},
-	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"}, // includes 255.255.255.255, broadcast
+	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},            // includes 255.255.255.255, broadcast
 	{netip.MustParsePrefix("168.63.129.16/32"), "cloud metadata"}, // Azure's wire server
 }
 
