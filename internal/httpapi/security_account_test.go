@@ -7,13 +7,25 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/stretchr/testify/require"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/glbvariants/glbtest"
+	"github.com/photo3d/photo3d/internal/projection"
+	"github.com/photo3d/photo3d/internal/webhook"
 )
 
 // Item 13: a write-scope API key could start the trial and buy add-ons
@@ -115,4 +127,98 @@ func TestSecurityWebhookSecretIsNotReplayed(t *testing.T) {
 	var endpoints int
 	require.NoError(t, s.env.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM webhook_endpoints WHERE user_id = $1`, user).Scan(&endpoints))
 	require.Equal(t, 1, endpoints)
+}
+
+// Item 12: a lead the merchant deleted lived on for 30 days in
+// webhook_deliveries.payload (and a pending retry still sent it). Delivery
+// rows now never hold the address: the worker adds it when it sends, from
+// the lead as it stands, and a deleted lead is not sent at all.
+func TestSecurityDeletedLeadsDoNotLiveOnInWebhookDeliveries(t *testing.T) {
+	t.Parallel()
+	s := newProductPubStack(t)
+	ctx := context.Background()
+	var mu sync.Mutex
+	var received []string
+	rcv := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		received = append(received, string(b))
+		mu.Unlock()
+	}))
+	defer rcv.Close()
+
+	user := s.env.User(t)
+	startTrialFor(t, s.creationStack, user)
+	rec, r := s.json(t, user, "POST", "/api/webhooks", map[string]any{"url": rcv.URL + "/crm", "events": []string{webhook.EventLeadCaptured}})
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	hook := decodeAs[webhookReply](t, r.Data)
+	bp := s.env.Blueprint(t, user, "ready")
+	require.NoError(t, s.env.Blobs.Bucket.WriteAll(ctx, "models/"+bp+"/model.glb", glbtest.Model(t), nil))
+	rec, r = s.json(t, user, "POST", "/api/products", map[string]any{"name": "Lamp", "blueprintId": bp})
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	product := decodeAs[productReply](t, r.Data).ID
+	pub := decodeAs[publishReply](t, s.ok(t, user, "POST", "/api/products/"+product+"/publish", map[string]any{"requireEmail": true}))
+	for _, email := range []string{"erase.me@example.com", "keep.me@example.com"} {
+		require.Equal(t, http.StatusNoContent, s.shopper(t, "POST", "/v/"+pub.Slug+"/lead", `{"email":"`+email+`","consent":true}`).Code)
+	}
+
+	// The worker's projection queues both deliveries (nothing sends yet).
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	insertOnly, err := river.NewClient(riverpgxv5.New(s.env.DB.Pool), &river.Config{Logger: log})
+	require.NoError(t, err)
+	proj := webhook.NewProjection(insertOnly, creationBase)
+	_, err = projection.NewRunner(s.env.DB.Pool, eventstore.New(events.Domain()), projection.Config{Logger: log}, proj).Drain(ctx, proj)
+	require.NoError(t, err)
+	countPII := func() int {
+		var n int
+		require.NoError(t, s.env.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM webhook_deliveries WHERE payload LIKE '%erase.me%'`).Scan(&n))
+		return n
+	}
+	var queued int
+	require.NoError(t, s.env.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = $1`, hook.ID).Scan(&queued))
+	require.Equal(t, 2, queued)
+	require.Zero(t, countPII(), "delivery rows hold no shopper email")
+
+	// The shopper asks to be forgotten; the merchant deletes the lead.
+	leads := decodeAs[struct {
+		Items []struct{ ID, Email string }
+	}](t, s.ok(t, user, "GET", "/api/products/"+product+"/leads", nil))
+	for _, l := range leads.Items {
+		if l.Email == "erase.me@example.com" {
+			s.ok(t, user, "DELETE", "/api/products/"+product+"/leads/"+l.ID, nil)
+		}
+	}
+
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &webhook.DeliverWorker{DB: s.env.DB.Pool, Client: webhook.Guard{AllowPrivate: true}.Client(), Logger: log})
+	rc, err := river.NewClient(riverpgxv5.New(s.env.DB.Pool), &river.Config{Logger: log, Workers: workers,
+		Queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 2}}, FetchCooldown: 20 * time.Millisecond,
+		FetchPollInterval: 50 * time.Millisecond, TestOnly: true})
+	require.NoError(t, err)
+	require.NoError(t, rc.Start(ctx))
+	defer func() { _ = rc.Stop(ctx) }()
+	var log2 deliveryList
+	require.Eventually(t, func() bool {
+		log2 = decodeAs[deliveryList](t, s.ok(t, user, "GET", "/api/webhooks/"+hook.ID+"/deliveries", nil))
+		done := 0
+		for _, d := range log2.Items {
+			if d.State != webhook.StatePending {
+				done++
+			}
+		}
+		return done == 2
+	}, 60*time.Second, 50*time.Millisecond)
+
+	states := map[string]string{}
+	for _, d := range log2.Items {
+		states[d.State] = d.LastError
+	}
+	require.Contains(t, states, webhook.StateDelivered)
+	require.Equal(t, "The lead was deleted; delivery stopped.", states[webhook.StateFailed])
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, received, 1, "only the kept lead is sent")
+	require.Contains(t, received[0], `"email":"keep.me@example.com"`, "the address is added when sending")
+	require.NotContains(t, received[0], "erase.me")
+	require.Zero(t, countPII(), "the deleted address is nowhere in the delivery log")
 }
