@@ -101,8 +101,8 @@ func (w *DeliverWorker) NextRetry(job *river.Job[DeliverArgs]) time.Time {
 
 type target struct {
 	url, secret, payload, eventType, state, userID string
-	removed                                bool
-	firstAttempt                           *time.Time
+	removed                                        bool
+	firstAttempt                                   *time.Time
 }
 
 // Work sends the delivery once and records the attempt.
