@@ -135,9 +135,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if cfg.GoogleClientID != "" {
 		google = account.NewGoogleVerifier(ctx, cfg.GoogleClientID, cfg.GoogleJWKSURL, cfg.GoogleIssuers)
 	}
+	// Integrators: API keys and webhooks end with the account's sessions,
+	// or go entirely when a reset proves a pre-registered address.
+	apiKeys := apikey.NewService(pool, store)
+	webhooks := webhook.NewService(pool, store, riverClient, cfg.WebhookAllowPrivate)
 	accounts, err := account.NewService(pool, store, credits, account.Options{
 		SignupMode: cfg.SignupMode, PublicBaseURL: cfg.PublicBaseURL, Google: google,
-		Mailer: mailer, Bucket: blobs.Bucket, Logger: log,
+		Mailer: mailer, Bucket: blobs.Bucket, Logger: log, Revokers: []account.AccessRevoker{apiKeys, webhooks},
 	})
 	if err != nil {
 		return fmt.Errorf("create account service: %w", err)
@@ -213,9 +217,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		AssetOrigins:    appAssetOrigins(cfg.PublicBaseURL, blobs.ServedLocally()),
 		Shoppers:        shoppers,
 		Analytics:       &analytics.Reader{DB: pool},
-		APIKeys:         apikey.NewService(pool, store),
+		APIKeys:         apiKeys,
 		APIKeyRateLimit: cfg.APIKeyRateLimit,
-		Webhooks:        webhook.NewService(pool, store, riverClient, cfg.WebhookAllowPrivate),
+		Webhooks:        webhooks,
 	})
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)

@@ -42,8 +42,11 @@ type Options struct {
 	Mailer        mail.Sender
 	Bucket        *blob.Bucket
 	HashParams    HashParams
-	Logger        *slog.Logger
-	Now           func() time.Time
+	// Revokers end API keys and webhooks when sessions end or a reset
+	// proves a pre-registered address (see AccessRevoker).
+	Revokers []AccessRevoker
+	Logger   *slog.Logger
+	Now      func() time.Time
 }
 
 // Service runs every account use case.
@@ -711,11 +714,21 @@ func (s *Service) ResetPassword(ctx context.Context, token, password string) err
 		}
 		// The link reached the mailbox: the address is proven, and every
 		// session opened with the old password (perhaps by whoever
-		// pre-registered the address) ends.
+		// pre-registered the address) ends, with the API keys. When the
+		// address was unproven until now, whoever registered it may have set
+		// up integrations (a key, a webhook receiving shoppers' emails):
+		// they all go.
+		why := SessionsEnded
+		if !u.EmailVerified {
+			why = AddressProven
+		}
 		if err := markVerified(ctx, tx, userID, now); err != nil {
 			return err
 		}
 		if err := endSessions(ctx, tx, userID); err != nil {
+			return err
+		}
+		if err := s.endAccess(withActor(ctx, userID), tx, userID, why, now); err != nil {
 			return err
 		}
 		return s.apply(withActor(ctx, userID), tx, userID, u.Version, events.PasswordChanged{UserID: userID, At: now})

@@ -29,11 +29,13 @@ import (
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/account"
+	"github.com/photo3d/photo3d/internal/apikey"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/dbtest"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/mail"
 	"github.com/photo3d/photo3d/internal/subscription"
+	"github.com/photo3d/photo3d/internal/webhook"
 )
 
 const (
@@ -127,8 +129,10 @@ func acctRouter(t *testing.T, db *dbtest.DB, o acctOpts) *acctBundle {
 		o.billing = subscription.TestMode{}
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	store := eventstore.New(events.Domain())
+	store := eventstore.New(events.Domain(), eventstore.WithInline(apikey.Projection{}))
 	subs := subscription.NewService(store, o.billing)
+	keys := apikey.NewService(db.Pool, store)
+	hooks := webhook.NewService(db.Pool, store, nil, true)
 	outbox := mail.NewOutbox(10)
 	bucket := memblob.OpenBucket(nil)
 	t.Cleanup(func() { _ = bucket.Close() })
@@ -138,12 +142,13 @@ func acctRouter(t *testing.T, db *dbtest.DB, o acctOpts) *acctBundle {
 		Google: account.NewGoogleVerifier(context.Background(), acctClientID, g.srv.URL, []string{"https://accounts.google.com", "accounts.google.com"}),
 		Mailer: mail.Log{Logger: log, Outbox: outbox}, Bucket: bucket, Logger: log, Now: o.now,
 		HashParams: account.HashParams{MemoryKiB: 1024, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16},
+		Revokers:   []account.AccessRevoker{keys, hooks},
 	})
 	require.NoError(t, err)
 	tokens := auth.NewTokens([]byte("0123456789abcdef0123456789abcdef"), acctBase)
 	h := NewRouter(Deps{Logger: log, DB: db.Pool, Tokens: tokens, DevMode: o.devMode,
 		Accounts: accounts, Subscriptions: subs, Media: bucket, Outbox: outbox, AuthRateLimit: o.limits,
-		TrustedProxies: o.proxies})
+		TrustedProxies: o.proxies, APIKeys: keys, Webhooks: hooks})
 	b := &acctBundle{h: h, db: db, store: store, tokens: tokens, outbox: outbox, bucket: bucket, google: g, accounts: accounts}
 	g.nonce = func(t *testing.T) string {
 		rec, r := b.send(t, acctReq{method: "POST", path: "/api/auth/google/nonce"})

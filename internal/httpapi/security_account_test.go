@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/apikey"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/glbvariants/glbtest"
 	"github.com/photo3d/photo3d/internal/projection"
@@ -221,4 +222,153 @@ func TestSecurityDeletedLeadsDoNotLiveOnInWebhookDeliveries(t *testing.T) {
 	require.Contains(t, received[0], `"email":"keep.me@example.com"`, "the address is added when sending")
 	require.NotContains(t, received[0], "erase.me")
 	require.Zero(t, countPII(), "the deleted address is nowhere in the delivery log")
+}
+
+// keyStatus is the status of GET /api/users/me sent with an API key.
+func (b *acctBundle) keyStatus(t *testing.T, key string) int {
+	t.Helper()
+	rec, _ := b.send(t, acctReq{method: "GET", path: "/api/users/me", token: key})
+	return rec.Code
+}
+
+// resetFromOutbox asks for a reset link for address and uses it.
+func (b *acctBundle) resetFromOutbox(t *testing.T, address, password string) {
+	t.Helper()
+	rec, _ := b.send(t, acctReq{method: "POST", path: "/api/auth/forgot-password", body: `{"email":"` + address + `"}`})
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	token := b.linkTo(t, address, resetLink)
+	rec, _ = b.send(t, acctReq{method: "POST", path: "/api/auth/reset-password", body: `{"token":"` + token + `","password":"` + password + `"}`})
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+}
+
+
+// Item 2 (High): someone pre-registers shop@corp.example, makes a
+// read+write+publish key and a lead.captured webhook; the real owner
+// follows the app's advice and resets the password — and the key still
+// answered, the webhook still received shoppers' emails. Now an unverified
+// account gets neither, and the reset that proves the address ends every
+// key and webhook made before it (integrations from before this rule too).
+func TestSecurityAPIKeysAndWebhooksDoNotSurviveATakeover(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{})
+	ctx := context.Background()
+	// The attacker signs up with the owner's address and never verifies it.
+	rec, _ := b.send(t, acctReq{method: "POST", path: "/api/auth/signup",
+		body: `{"email":"shop@corp.example","password":"attacker-pass-1","name":"Shop"}`})
+	require.Equal(t, http.StatusAccepted, rec.Code, rec.Body.String())
+	var userID string
+	var version int64
+	require.NoError(t, b.db.Pool.QueryRow(ctx, `SELECT u.id, coalesce(a.session_version, 0) FROM users u
+		LEFT JOIN account_security a ON a.user_id = u.id WHERE u.email = 'shop@corp.example'`).Scan(&userID, &version))
+	// A session of the attacker's (minted directly: whether an unverified
+	// account may sign in at all is item 14's business).
+	attacker, _, err := b.tokens.IssueSession(userID, version)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, b.status(t, attacker))
+
+	newKey := func(token string) (*httptest.ResponseRecorder, acctReply) {
+		return b.send(t, acctReq{method: "POST", path: "/api/api-keys", token: token,
+			body: `{"name":"sync","scopes":["read","write","publish"]}`})
+	}
+	newHook := func(token string) (*httptest.ResponseRecorder, acctReply) {
+		return b.send(t, acctReq{method: "POST", path: "/api/webhooks", token: token,
+			body: `{"url":"https://crm.attacker.example/hook","events":["lead.captured"]}`})
+	}
+	rec, r := newKey(attacker)
+	require.Equal(t, http.StatusForbidden, rec.Code, "no key for an unverified account: %s", rec.Body.String())
+	require.Equal(t, "email_unverified", r.Error.Code)
+	require.Equal(t, "Verify your email address before creating API keys: open the link we emailed you when you signed up, or send a new one from the notice at the top of the page.", r.Error.Message)
+	rec, r = newHook(attacker)
+	require.Equal(t, http.StatusForbidden, rec.Code, "no webhook for an unverified account: %s", rec.Body.String())
+	require.Equal(t, "email_unverified", r.Error.Code)
+	require.Contains(t, r.Error.Message, "before adding webhooks")
+	var n int
+	require.NoError(t, b.db.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM api_keys) + (SELECT count(*) FROM webhook_endpoints)`).Scan(&n))
+	require.Zero(t, n, "nothing was created")
+
+	// Integrations that exist anyway (made before this rule, when only the
+	// sign-in was needed): the attacker's account is briefly marked
+	// verified so the API makes them, then back to unverified.
+	_, err = b.db.Pool.Exec(ctx, `INSERT INTO account_security (user_id, email_verified_at) VALUES ($1, now())
+		ON CONFLICT (user_id) DO UPDATE SET email_verified_at = now()`, userID)
+	require.NoError(t, err)
+	rec, r = newKey(attacker)
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	key := acctData[apikey.Created](t, r)
+	rec, r = newHook(attacker)
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	hook := acctData[webhook.Created](t, r)
+	_, err = b.db.Pool.Exec(ctx, `UPDATE account_security SET email_verified_at = NULL WHERE user_id = $1`, userID)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusUnauthorized, b.keyStatus(t, key.Secret), "a key of an unverified account does not work")
+	b.newEvents(t)
+
+	// The real owner resets the password from the mailbox.
+	b.resetFromOutbox(t, "shop@corp.example", "owners-own-pass-1")
+	require.ElementsMatch(t, []string{"user.password_reset_requested.v1", "apikey.revoked.v1", "webhook.removed.v1",
+		"user.password_changed.v1"}, b.newEvents(t))
+	owner := b.login(t, "shop@corp.example", "owners-own-pass-1")
+	require.True(t, owner.User.EmailVerified)
+
+	rec, r = b.send(t, acctReq{method: "GET", path: "/api/users/me", token: key.Secret})
+	require.Equal(t, http.StatusUnauthorized, rec.Code, "the attacker's key is dead")
+	require.Equal(t, "api_key_invalid", r.Error.Code)
+	require.Equal(t, http.StatusUnauthorized, b.status(t, attacker), "and so is the attacker's session")
+	rec, r = b.send(t, acctReq{method: "GET", path: "/api/webhooks", token: owner.Token})
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.NotContains(t, string(r.Data), hook.ID, "the attacker's webhook is gone")
+	rec, r = b.send(t, acctReq{method: "GET", path: "/api/api-keys", token: owner.Token})
+	require.Equal(t, http.StatusOK, rec.Code)
+	keys := acctData[struct{ Items []apikey.Key }](t, r).Items
+	require.Len(t, keys, 1)
+	require.NotNil(t, keys[0].RevokedAt, "the owner sees the key as revoked")
+
+	// The owner, verified now, makes their own.
+	rec, _ = newKey(owner.Token)
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	rec, _ = newHook(owner.Token)
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+}
+
+// Item 2: keys are bound to the account's session version, so "sign out
+// everywhere" (and a password change) ends them too — a stolen key cannot
+// outlive the merchant's "sign out everywhere" any more than a stolen
+// session.
+func TestSecuritySignOutEverywhereEndsAPIKeys(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{})
+	b.signup(t, "ada@example.com", "password1", "Ada")
+	b.verifyFromOutbox(t, "ada@example.com")
+	s := b.login(t, "ada@example.com", "password1")
+	mint := func(token string) apikey.Created {
+		rec, r := b.send(t, acctReq{method: "POST", path: "/api/api-keys", token: token, body: `{"name":"sync","scopes":["read"]}`})
+		require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+		return acctData[apikey.Created](t, r)
+	}
+	k := mint(s.Token)
+	require.Equal(t, http.StatusOK, b.keyStatus(t, k.Secret))
+	b.newEvents(t)
+
+	rec, r := b.send(t, acctReq{method: "POST", path: "/api/auth/logout-everywhere", token: s.Token})
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	again := acctData[session](t, r)
+	require.Equal(t, []string{"apikey.revoked.v1"}, b.newEvents(t))
+	require.Equal(t, http.StatusUnauthorized, b.keyStatus(t, k.Secret), "sign out everywhere ends the key")
+
+	// The binding holds by itself, even for a key whose revocation event
+	// never happened (made before this rule): the session version moved on.
+	k2 := mint(again.Token)
+	require.Equal(t, http.StatusOK, b.keyStatus(t, k2.Secret))
+	_, err := b.db.Pool.Exec(context.Background(), `UPDATE account_security SET session_version = session_version + 1
+		WHERE user_id = $1`, s.User.ID)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusUnauthorized, b.keyStatus(t, k2.Secret))
+
+	// A password change ends keys too.
+	fresh := b.login(t, "ada@example.com", "password1")
+	k3 := mint(fresh.Token)
+	rec, _ = b.send(t, acctReq{method: "POST", path: "/api/users/me/password", token: fresh.Token,
+		body: `{"currentPassword":"password1","newPassword":"password2"}`})
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	require.Equal(t, http.StatusUnauthorized, b.keyStatus(t, k3.Secret))
 }

@@ -80,8 +80,13 @@ func verifyEmail(accounts *account.Service) Handler {
 // resendVerification mails a new link (POST /api/users/me/verify-email).
 func resendVerification(accounts *account.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if err := accounts.ResendVerification(r.Context(), currentUser(r)); err != nil {
+		sent, err := accounts.ResendVerification(r.Context(), currentUser(r))
+		if err != nil {
 			return err
+		}
+		if !sent {
+			WriteJSON(w, http.StatusOK, messageAnswer{Message: "Your email address is already verified."})
+			return nil
 		}
 		WriteJSON(w, http.StatusOK, messageAnswer{Message: "We have sent a new verification link to your email address."})
 		return nil

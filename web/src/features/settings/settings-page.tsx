@@ -13,6 +13,7 @@ import {
   useUpdateBrandingMutation,
   useUploadLogoMutation,
 } from './branding-api';
+import { SessionsPanel } from './sessions-panel';
 import { WebhooksPanel } from './webhooks-panel';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
@@ -159,6 +160,7 @@ export default function SettingsPage() {
       </form>
       <ApiKeysPanel />
       <WebhooksPanel />
+      <SessionsPanel />
     </div>
   );
 }
