@@ -241,7 +241,6 @@ func (b *acctBundle) resetFromOutbox(t *testing.T, address, password string) {
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 }
 
-
 // Item 2 (High): someone pre-registers shop@corp.example, makes a
 // read+write+publish key and a lead.captured webhook; the real owner
 // follows the app's advice and resets the password — and the key still
