@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -126,10 +127,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		defer async.Wait()
 		mailer = async
 	} else {
+		var dir string
 		if cfg.DevMode {
 			outbox = mail.NewOutbox(100)
+			// Also as files: a new account opens its verification link
+			// before it can sign in to read the outbox route.
+			dir = filepath.Join(cfg.DataDir, "outbox")
 		}
-		mailer = mail.Log{Logger: log, Outbox: outbox}
+		mailer = mail.Log{Logger: log, Outbox: outbox, Dir: dir}
 	}
 	var google *account.GoogleVerifier
 	if cfg.GoogleClientID != "" {

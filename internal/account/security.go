@@ -308,8 +308,43 @@ func (s *Service) ResendVerification(ctx context.Context, userID string) (sent b
 	return true, s.sendVerification(ctx, u.ID, u.Email)
 }
 
+// MsgResendAnswer is the one answer to a public "send the verification
+// link again": the same whether the address is new, taken, verified or
+// unknown.
+const MsgResendAnswer = "If this address has an account waiting for verification, we have sent a new link to it. It works once, for 48 hours."
+
+// ResendVerificationTo mails a new link to email when it belongs to an
+// account whose address is not verified yet, and does nothing visible
+// otherwise: the caller answers MsgResendAnswer either way (like
+// RequestPasswordReset, it never tells which addresses have accounts).
+func (s *Service) ResendVerificationTo(ctx context.Context, email string) error {
+	email = strings.TrimSpace(email)
+	switch {
+	case email == "":
+		return invalid("email_required", MsgEnterEmail)
+	case !strings.Contains(email, "@"):
+		return invalid("email_invalid", MsgValidEmail)
+	}
+	u, err := userByEmail(ctx, s.db, NormalizeEmail(email))
+	if fault.IsKind(err, fault.NotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if u.EmailVerified {
+		return nil
+	}
+	if err := s.sendVerification(ctx, u.ID, u.Email); err != nil {
+		s.opt.Logger.Warn("resend verification mail", "user_id", u.ID, "err", err)
+	}
+	return nil
+}
+
 // VerifyEmail uses a verification link: once, before it expires, and only
-// while the account still has the address it was sent to.
+// while the account still has the address it was sent to. It returns the
+// user (at its current session version): the link signs its holder in, as
+// the mailbox it reached is the account's proof of ownership.
 func (s *Service) VerifyEmail(ctx context.Context, token string) (User, error) {
 	if strings.TrimSpace(token) == "" {
 		return User{}, errVerifyInvalid

@@ -280,8 +280,9 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (User, error) {
 	if err != nil {
 		return User{}, err
 	}
-	// The account works at once; the link proves the address is the
-	// owner's, which Google sign-in requires before linking (see Google).
+	// The account signs in from the mailed link, which proves the address
+	// is the owner's (Login refuses it until then; Google sign-in will not
+	// link to it either).
 	if err := s.sendVerification(ctx, u.ID, u.Email); err != nil {
 		s.opt.Logger.Warn("send verification mail", "user_id", u.ID, "err", err)
 	}
@@ -303,8 +304,12 @@ func (s *Service) mailSignupAttempt(ctx context.Context, email string) error {
 }
 
 // Login checks a password. Every failure after validation is the same
-// "Invalid email or password." and costs the same hash, so neither the
-// message nor the timing reveals whether the address has an account.
+// MsgInvalidLogin and costs the same hash, so neither the message nor the
+// timing reveals whether the address has an account. A password account
+// whose address is not verified yet fails the same way even with the right
+// password: it signs in from its mailed link (VerifyEmail). Otherwise "sign
+// up with a password, then sign in with it" would answer 200 for a new
+// address and 401 for a taken one.
 func (s *Service) Login(ctx context.Context, email, password string) (User, error) {
 	if err := ValidateLogin(email, password); err != nil {
 		return User{}, err
@@ -327,7 +332,7 @@ func (s *Service) Login(ctx context.Context, email, password string) (User, erro
 	if err != nil {
 		return User{}, fmt.Errorf("verify password: %w", err)
 	}
-	if !match || !found {
+	if !match || !found || !u.EmailVerified {
 		return User{}, errInvalidLogin
 	}
 	return s.toUser(u), nil

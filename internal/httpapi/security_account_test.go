@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/apikey"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/glbvariants/glbtest"
@@ -336,8 +337,7 @@ func TestSecurityAPIKeysAndWebhooksDoNotSurviveATakeover(t *testing.T) {
 func TestSecuritySignOutEverywhereEndsAPIKeys(t *testing.T) {
 	t.Parallel()
 	b := acctSetup(t, acctOpts{})
-	b.signup(t, "ada@example.com", "password1", "Ada")
-	b.verifyFromOutbox(t, "ada@example.com")
+	b.signup(t, "ada@example.com", "password1", "Ada") // verified from its link
 	s := b.login(t, "ada@example.com", "password1")
 	mint := func(token string) apikey.Created {
 		rec, r := b.send(t, acctReq{method: "POST", path: "/api/api-keys", token: token, body: `{"name":"sync","scopes":["read"]}`})
@@ -370,4 +370,75 @@ func TestSecuritySignOutEverywhereEndsAPIKeys(t *testing.T) {
 		body: `{"currentPassword":"password1","newPassword":"password2"}`})
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 	require.Equal(t, http.StatusUnauthorized, b.keyStatus(t, k3.Secret))
+}
+
+// Item 14: sign-up answered alike for new and taken addresses, but "sign up
+// with a password P, then sign in with P" still told them apart (a taken
+// address answered 401, a new one 200). A new password account now signs
+// in only from its mailed link; before that, signing in answers exactly
+// like a wrong password (status, body, headers, one argon2id hash), and
+// "send the link again" answers alike for every address.
+func TestSecuritySignInDoesNotRevealSignups(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{})
+	b.signup(t, "owner@example.com", "owner-password", "Owner")
+	type answer struct {
+		status int
+		header http.Header
+		body   string
+		hashes int64
+	}
+	send := func(path, body string) answer {
+		before := b.accounts.PasswordHashes()
+		rec, _ := b.send(t, acctReq{method: "POST", path: path, body: body, header: http.Header{"X-Request-Id": {"same-id"}}})
+		h := rec.Header().Clone()
+		// The per-IP counters move on each attempt (and their window may roll over).
+		h.Del("X-Ratelimit-Remaining")
+		h.Del("X-Ratelimit-Reset")
+		return answer{rec.Code, h, rec.Body.String(), b.accounts.PasswordHashes() - before}
+	}
+	probe := func(email string) [2]answer {
+		creds := `{"email":"` + email + `","password":"chosen-by-probe"}`
+		return [2]answer{
+			send("/api/auth/signup", `{"email":"`+email+`","password":"chosen-by-probe","name":"Probe"}`),
+			send("/api/auth/login", creds),
+		}
+	}
+	taken := probe("Owner@Example.com")
+	fresh := probe("newcomer@example.com")
+	require.Equal(t, http.StatusAccepted, fresh[0].status)
+	require.Equal(t, http.StatusUnauthorized, fresh[1].status, "a new account does not sign in before its link: %s", fresh[1].body)
+	require.Equal(t, taken, fresh, "sign-up then sign-in: byte-identical answers and headers, the same hashing")
+	require.Contains(t, fresh[1].body, account.MsgInvalidLogin)
+	require.Contains(t, account.MsgInvalidLogin, "verification link", "the message hints at verifying")
+	wrong := send("/api/auth/login", `{"email":"owner@example.com","password":"not-the-password"}`)
+	require.Equal(t, wrong, fresh[1], "exactly like a wrong password")
+
+	// "Send the link again" answers alike for a new, a verified and an
+	// unknown address.
+	resend := func(email string) answer { return send("/api/auth/resend-verification", `{"email":"`+email+`"}`) }
+	r1, r2, r3 := resend("newcomer@example.com"), resend("owner@example.com"), resend("nobody@example.com")
+	require.Equal(t, http.StatusOK, r1.status, r1.body)
+	require.Equal(t, r1, r2)
+	require.Equal(t, r1, r3)
+	var links int
+	for _, m := range b.outbox.List() {
+		if m.To == "newcomer@example.com" && verifyLink.MatchString(m.Body) {
+			links++
+		}
+	}
+	require.Equal(t, 2, links, "only the waiting account got a new link")
+
+	// The newest link signs the newcomer in; the password works from then on.
+	rec, r := b.send(t, acctReq{method: "POST", path: "/api/auth/verify-email",
+		body: `{"token":"` + b.linkTo(t, "newcomer@example.com", verifyLink) + `"}`})
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	opened := acctData[struct {
+		Message string `json:"message"`
+		session
+	}](t, r)
+	require.Equal(t, account.MsgEmailVerified, opened.Message)
+	require.True(t, opened.User.EmailVerified)
+	require.Equal(t, http.StatusOK, b.status(t, opened.Token))
+	require.Equal(t, opened.User.ID, b.login(t, "newcomer@example.com", "chosen-by-probe").User.ID)
 }
