@@ -40,7 +40,7 @@ const (
 	// sign-up from a taken address (issue 28 item 14), so the message
 	// covers both.
 	MsgInvalidLogin = "Invalid email or password. If you have just signed up, open the verification link we emailed you first."
-	MsgEmailTaken        = "An account with this email already exists."
+	MsgEmailTaken   = "An account with this email already exists."
 )
 
 func invalid(code, msg string) error { return fault.New(fault.Invalid, code, msg) }
