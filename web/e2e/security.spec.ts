@@ -106,7 +106,8 @@ test('sign-up and sign-in work under the CSP with zero violations; a new account
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL('**/my-home', { timeout: 30_000 });
   expect(await violations(page)).toEqual([]);
-  expect(errors).toEqual([]);
+  // The one expected miss: the sign-in tried before the link was opened (401).
+  expect(errors.filter((e) => !/status of 401 \(Unauthorized\) \(http[^)]*\/api\/auth\/login\)/.test(e))).toEqual([]);
 });
 
 test('"sign up with P, then sign in with P" answers alike for a taken and a new address', async ({ request }) => {
