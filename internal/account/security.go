@@ -26,9 +26,9 @@ const VerifyLinkLifetime = 48 * time.Hour
 // Messages of the verification and session routes.
 const (
 	MsgEmailVerified     = "Your email address is verified."
-	MsgGoogleUnverified  = "An account with this email was created with a password and its address has not been verified yet, so Google sign-in cannot be linked to it. Sign in with that password and verify the address, or use \"Forgot password\" to take the account over (that ends its other sessions)."
+	MsgGoogleUnverified  = "An account with this email was created with a password and its address has not been verified yet, so Google sign-in cannot be linked to it. Open the verification link we emailed when it was created (the sign-in page can send it again), or use \"Forgot password\" to take the account over (that ends its other sessions)."
 	MsgCurrentPassword   = "Your current password is not correct."
-	MsgVerifyLinkInvalid = "This verification link is invalid, has expired or was already used. Sign in and ask for a new one."
+	MsgVerifyLinkInvalid = "This verification link is invalid, has expired or was already used. Ask for a new one on the sign-in page."
 )
 
 var (

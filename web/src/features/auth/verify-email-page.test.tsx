@@ -36,7 +36,7 @@ describe('verify email page', () => {
   it('shows why a used or expired link failed', async () => {
     stubFetch({
       'POST /api/auth/verify-email': () =>
-        jsonResponse({ success: false, error: { code: 'verify_token_invalid', message: 'This verification link is invalid, has expired or was already used. Sign in and ask for a new one.' } }, 400),
+        jsonResponse({ success: false, error: { code: 'verify_token_invalid', message: 'This verification link is invalid, has expired or was already used. Ask for a new one on the sign-in page.' } }, 400),
     });
     renderRoutes(routes, ['/verify-email?token=used']);
     expect(await screen.findByRole('alert')).toHaveTextContent('already used');

@@ -49,7 +49,7 @@ export default function VerifyEmailPage() {
       ) : isUninitialized || isLoading ? (
         <p role="status">Verifying your email address...</p>
       ) : error ? (
-        <Alert tone="error">{errorMessage(error, 'This verification link could not be used. Sign in and ask for a new one.')}</Alert>
+        <Alert tone="error">{errorMessage(error, 'This verification link could not be used. Ask for a new one on the sign-in page.')}</Alert>
       ) : (
         <Alert tone="success">
           {data?.message ?? 'Your email address is verified.'}
