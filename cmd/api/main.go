@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -145,18 +146,26 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		defer async.Wait()
 		mailer = async
 	} else {
+		var dir string
 		if cfg.DevMode {
 			outbox = mail.NewOutbox(100)
+			// Also as files: a new account opens its verification link
+			// before it can sign in to read the outbox route.
+			dir = filepath.Join(cfg.DataDir, "outbox")
 		}
-		mailer = mail.Log{Logger: log, Outbox: outbox}
+		mailer = mail.Log{Logger: log, Outbox: outbox, Dir: dir}
 	}
 	var google *account.GoogleVerifier
 	if cfg.GoogleClientID != "" {
 		google = account.NewGoogleVerifier(ctx, cfg.GoogleClientID, cfg.GoogleJWKSURL, cfg.GoogleIssuers)
 	}
+	// Integrators: API keys and webhooks end with the account's sessions,
+	// or go entirely when a reset proves a pre-registered address.
+	apiKeys := apikey.NewService(pool, store)
+	webhooks := webhook.NewService(pool, store, riverClient, cfg.WebhookAllowPrivate)
 	accounts, err := account.NewService(pool, store, credits, account.Options{
 		SignupMode: cfg.SignupMode, PublicBaseURL: cfg.PublicBaseURL, Google: google,
-		Mailer: mailer, Bucket: blobs.Bucket, Logger: log,
+		Mailer: mailer, Bucket: blobs.Bucket, Logger: log, Revokers: []account.AccessRevoker{apiKeys, webhooks},
 	})
 	if err != nil {
 		return fmt.Errorf("create account service: %w", err)
@@ -235,9 +244,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		AssetOrigins:    appAssetOrigins(cfg.PublicBaseURL, blobs.ServedLocally()),
 		Shoppers:        shoppers,
 		Analytics:       &analytics.Reader{DB: pool},
-		APIKeys:         apikey.NewService(pool, store),
+		APIKeys:         apiKeys,
 		APIKeyRateLimit: cfg.APIKeyRateLimit,
-		Webhooks:        webhook.NewService(pool, store, riverClient, cfg.WebhookAllowPrivate),
+		Webhooks:        webhooks,
 
 		StripeWebhooks:   stripeWebhooks,
 		BillingReturnURL: cfg.PublicBaseURL,

@@ -35,8 +35,12 @@ const (
 	MsgFillAllFields     = "Please fill in all fields"
 	MsgPasswordTooShort  = "Password must be at least 8 characters long"
 	MsgPasswordsMismatch = "Passwords do not match"
-	MsgInvalidLogin      = "Invalid email or password."
-	MsgEmailTaken        = "An account with this email already exists."
+	// MsgInvalidLogin is also the answer for a password account whose
+	// address is not verified yet: telling that case apart would tell a new
+	// sign-up from a taken address (issue 28 item 14), so the message
+	// covers both.
+	MsgInvalidLogin = "Invalid email or password. If you have just signed up, open the verification link we emailed you first."
+	MsgEmailTaken   = "An account with this email already exists."
 )
 
 func invalid(code, msg string) error { return fault.New(fault.Invalid, code, msg) }

@@ -26,9 +26,9 @@ const VerifyLinkLifetime = 48 * time.Hour
 // Messages of the verification and session routes.
 const (
 	MsgEmailVerified     = "Your email address is verified."
-	MsgGoogleUnverified  = "An account with this email was created with a password and its address has not been verified yet, so Google sign-in cannot be linked to it. Sign in with that password and verify the address, or use \"Forgot password\" to take the account over (that ends its other sessions)."
+	MsgGoogleUnverified  = "An account with this email was created with a password and its address has not been verified yet, so Google sign-in cannot be linked to it. Open the verification link we emailed when it was created (the sign-in page can send it again), or use \"Forgot password\" to take the account over (that ends its other sessions)."
 	MsgCurrentPassword   = "Your current password is not correct."
-	MsgVerifyLinkInvalid = "This verification link is invalid, has expired or was already used. Sign in and ask for a new one."
+	MsgVerifyLinkInvalid = "This verification link is invalid, has expired or was already used. Ask for a new one on the sign-in page."
 )
 
 var (
@@ -36,9 +36,63 @@ var (
 	errGoogleUnverified  = fault.New(fault.Conflict, "account_unverified", MsgGoogleUnverified)
 	errCurrentPassword   = fault.New(fault.Invalid, "current_password_invalid", MsgCurrentPassword)
 	errHashingBusy       = fault.New(fault.Unavailable, "busy", "The server is busy. Please try again in a moment.")
-	errAlreadyVerified   = fault.New(fault.Conflict, "already_verified", MsgEmailVerified)
 	errSamePasswordInput = fault.New(fault.Invalid, "password_required", MsgEnterPassword)
 )
+
+// AccessEnd says why an account's integrator access is being ended.
+type AccessEnd int
+
+const (
+	// SessionsEnded: sign out everywhere, a password change or a reset
+	// ended every session; API keys end with them.
+	SessionsEnded AccessEnd = iota + 1
+	// AddressProven: a password reset proved the address of an account that
+	// was unverified until then, i.e. someone else may have registered it
+	// first. Everything they could have set up (API keys, webhooks) goes.
+	AddressProven
+)
+
+// AccessRevoker ends a user's integrator access inside the transaction that
+// ends the sessions (apikey.Service revokes keys, webhook.Service removes
+// endpoints on AddressProven), appending its own events there. cmd/api
+// wires them into Options.Revokers.
+type AccessRevoker interface {
+	EndAccess(ctx context.Context, tx pgx.Tx, userID string, why AccessEnd, at time.Time) error
+}
+
+// MsgVerifyBefore is the refusal of API keys and webhooks on an unverified
+// account (%s: "creating API keys", "adding webhooks"). An account anyone
+// could have pre-registered must not hold integrations that would outlive
+// the real owner's password reset.
+const MsgVerifyBefore = "Verify your email address before %s: open the link we emailed you when you signed up, or send a new one from the notice at the top of the page."
+
+// RequireVerified returns userID's session version when the account's
+// address is verified, and a Forbidden fault (email_unverified) otherwise.
+// In a transaction it locks the security row for share, so a concurrent
+// "sign out everywhere" is either wholly before or wholly after the caller.
+func RequireVerified(ctx context.Context, q pgdb.Querier, userID, doing string) (int64, error) {
+	var version int64
+	var verified bool
+	err := q.QueryRow(ctx, `SELECT session_version, email_verified_at IS NOT NULL FROM account_security WHERE user_id = $1 FOR SHARE`,
+		userID).Scan(&version, &verified)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return 0, fmt.Errorf("read account security: %w", err)
+	}
+	if !verified {
+		return 0, fault.New(fault.Forbidden, "email_unverified", fmt.Sprintf(MsgVerifyBefore, doing))
+	}
+	return version, nil
+}
+
+// endAccess runs the configured revokers.
+func (s *Service) endAccess(ctx context.Context, tx pgx.Tx, userID string, why AccessEnd, at time.Time) error {
+	for _, r := range s.opt.Revokers {
+		if err := r.EndAccess(ctx, tx, userID, why, at); err != nil {
+			return fmt.Errorf("end integrator access: %w", err)
+		}
+	}
+	return nil
+}
 
 // hashSlots bounds concurrent argon2id work (19 MiB each): a burst of
 // sign-ins queues for a slot instead of allocating without limit.
@@ -166,7 +220,10 @@ func (s *Service) changeUser(ctx context.Context, change func(tx pgx.Tx) (string
 // the new session version (the caller signs the current device back in).
 func (s *Service) SignOutEverywhere(ctx context.Context, userID string) (User, error) {
 	return s.changeUser(ctx, func(tx pgx.Tx) (string, error) {
-		return userID, endSessions(ctx, tx, userID)
+		if err := endSessions(ctx, tx, userID); err != nil {
+			return "", err
+		}
+		return userID, s.endAccess(withActor(ctx, userID), tx, userID, SessionsEnded, s.opt.Now().UTC())
 	})
 }
 
@@ -208,6 +265,9 @@ func (s *Service) ChangePassword(ctx context.Context, userID, current, next stri
 		if err := endSessions(ctx, tx, userID); err != nil {
 			return "", err
 		}
+		if err := s.endAccess(withActor(ctx, userID), tx, userID, SessionsEnded, s.opt.Now().UTC()); err != nil {
+			return "", err
+		}
 		return userID, s.apply(withActor(ctx, userID), tx, userID, cur.Version, events.PasswordChanged{UserID: userID, At: s.opt.Now().UTC()})
 	})
 }
@@ -235,20 +295,56 @@ func (s *Service) sendVerification(ctx context.Context, userID, email string) er
 	})
 }
 
-// ResendVerification mails a new link to a signed-in, unverified user.
-func (s *Service) ResendVerification(ctx context.Context, userID string) error {
+// ResendVerification mails a new link to a signed-in, unverified user;
+// sent is false (and nothing is mailed) when the address is verified already.
+func (s *Service) ResendVerification(ctx context.Context, userID string) (sent bool, err error) {
 	u, err := loadUser(ctx, s.db, userID)
+	if err != nil {
+		return false, err
+	}
+	if u.EmailVerified {
+		return false, nil
+	}
+	return true, s.sendVerification(ctx, u.ID, u.Email)
+}
+
+// MsgResendAnswer is the one answer to a public "send the verification
+// link again": the same whether the address is new, taken, verified or
+// unknown.
+const MsgResendAnswer = "If this address has an account waiting for verification, we have sent a new link to it. It works once, for 48 hours."
+
+// ResendVerificationTo mails a new link to email when it belongs to an
+// account whose address is not verified yet, and does nothing visible
+// otherwise: the caller answers MsgResendAnswer either way (like
+// RequestPasswordReset, it never tells which addresses have accounts).
+func (s *Service) ResendVerificationTo(ctx context.Context, email string) error {
+	email = strings.TrimSpace(email)
+	switch {
+	case email == "":
+		return invalid("email_required", MsgEnterEmail)
+	case !strings.Contains(email, "@"):
+		return invalid("email_invalid", MsgValidEmail)
+	}
+	u, err := userByEmail(ctx, s.db, NormalizeEmail(email))
+	if fault.IsKind(err, fault.NotFound) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
 	if u.EmailVerified {
-		return errAlreadyVerified
+		return nil
 	}
-	return s.sendVerification(ctx, u.ID, u.Email)
+	if err := s.sendVerification(ctx, u.ID, u.Email); err != nil {
+		s.opt.Logger.Warn("resend verification mail", "user_id", u.ID, "err", err)
+	}
+	return nil
 }
 
 // VerifyEmail uses a verification link: once, before it expires, and only
-// while the account still has the address it was sent to.
+// while the account still has the address it was sent to. It returns the
+// user (at its current session version): the link signs its holder in, as
+// the mailbox it reached is the account's proof of ownership.
 func (s *Service) VerifyEmail(ctx context.Context, token string) (User, error) {
 	if strings.TrimSpace(token) == "" {
 		return User{}, errVerifyInvalid

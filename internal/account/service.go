@@ -42,8 +42,11 @@ type Options struct {
 	Mailer        mail.Sender
 	Bucket        *blob.Bucket
 	HashParams    HashParams
-	Logger        *slog.Logger
-	Now           func() time.Time
+	// Revokers end API keys and webhooks when sessions end or a reset
+	// proves a pre-registered address (see AccessRevoker).
+	Revokers []AccessRevoker
+	Logger   *slog.Logger
+	Now      func() time.Time
 }
 
 // Service runs every account use case.
@@ -277,8 +280,9 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (User, error) {
 	if err != nil {
 		return User{}, err
 	}
-	// The account works at once; the link proves the address is the
-	// owner's, which Google sign-in requires before linking (see Google).
+	// The account signs in from the mailed link, which proves the address
+	// is the owner's (Login refuses it until then; Google sign-in will not
+	// link to it either).
 	if err := s.sendVerification(ctx, u.ID, u.Email); err != nil {
 		s.opt.Logger.Warn("send verification mail", "user_id", u.ID, "err", err)
 	}
@@ -300,8 +304,12 @@ func (s *Service) mailSignupAttempt(ctx context.Context, email string) error {
 }
 
 // Login checks a password. Every failure after validation is the same
-// "Invalid email or password." and costs the same hash, so neither the
-// message nor the timing reveals whether the address has an account.
+// MsgInvalidLogin and costs the same hash, so neither the message nor the
+// timing reveals whether the address has an account. A password account
+// whose address is not verified yet fails the same way even with the right
+// password: it signs in from its mailed link (VerifyEmail). Otherwise "sign
+// up with a password, then sign in with it" would answer 200 for a new
+// address and 401 for a taken one.
 func (s *Service) Login(ctx context.Context, email, password string) (User, error) {
 	if err := ValidateLogin(email, password); err != nil {
 		return User{}, err
@@ -324,7 +332,7 @@ func (s *Service) Login(ctx context.Context, email, password string) (User, erro
 	if err != nil {
 		return User{}, fmt.Errorf("verify password: %w", err)
 	}
-	if !match || !found {
+	if !match || !found || !u.EmailVerified {
 		return User{}, errInvalidLogin
 	}
 	return s.toUser(u), nil
@@ -711,11 +719,21 @@ func (s *Service) ResetPassword(ctx context.Context, token, password string) err
 		}
 		// The link reached the mailbox: the address is proven, and every
 		// session opened with the old password (perhaps by whoever
-		// pre-registered the address) ends.
+		// pre-registered the address) ends, with the API keys. When the
+		// address was unproven until now, whoever registered it may have set
+		// up integrations (a key, a webhook receiving shoppers' emails):
+		// they all go.
+		why := SessionsEnded
+		if !u.EmailVerified {
+			why = AddressProven
+		}
 		if err := markVerified(ctx, tx, userID, now); err != nil {
 			return err
 		}
 		if err := endSessions(ctx, tx, userID); err != nil {
+			return err
+		}
+		if err := s.endAccess(withActor(ctx, userID), tx, userID, why, now); err != nil {
 			return err
 		}
 		return s.apply(withActor(ctx, userID), tx, userID, u.Version, events.PasswordChanged{UserID: userID, At: now})

@@ -64,6 +64,8 @@ func TestRebuildMatchesIncrementalProjection(t *testing.T) {
 	_, err = b.svc.SetLogo(b.ctx, u.ID, []byte(`<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0"/></svg>`))
 	require.NoError(t, err)
 	require.NoError(t, b.svc.RequestPasswordReset(b.ctx, "ada@example.com"))
+	// Ada opened her verification link (a password account signs in only then).
+	b.db.VerifiedUser(t, u.ID)
 
 	before, err := b.svc.Get(b.ctx, b.db.Pool, u.ID)
 	require.NoError(t, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/pgdb"
 )
@@ -62,6 +63,12 @@ func (s *Service) Create(ctx context.Context, userID, name string, scopes []stri
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('apikeys:' || $1, 0))`, userID); err != nil {
 			return fmt.Errorf("lock api keys: %w", err)
 		}
+		// Only a proven address may hold keys, and a key lives only as long
+		// as the sessions of the moment it was made (see Authenticate).
+		sessionVersion, err := account.RequireVerified(ctx, tx, userID, "creating API keys")
+		if err != nil {
+			return err
+		}
 		var active int
 		if err := tx.QueryRow(ctx, `SELECT count(*) FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL`, userID).Scan(&active); err != nil {
 			return fmt.Errorf("count api keys: %w", err)
@@ -73,7 +80,8 @@ func (s *Service) Create(ctx context.Context, userID, name string, scopes []stri
 		if _, err := s.store.Append(ctx, tx, stream(id), 0, ev); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO api_key_secrets (key_id, hash) VALUES ($1, $2)`, id, Hash(secret)); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO api_key_secrets (key_id, hash, session_version) VALUES ($1, $2, $3)`,
+			id, Hash(secret), sessionVersion); err != nil {
 			return fmt.Errorf("store api key hash: %w", err)
 		}
 		return nil
@@ -133,9 +141,41 @@ func (s *Service) Revoke(ctx context.Context, userID, id string) error {
 	})
 }
 
+// EndAccess implements account.AccessRevoker: every active key of userID is
+// revoked (an apikey.revoked.v1 each, projected inline in tx) whenever the
+// account's sessions end or a reset proves a pre-registered address. The
+// session-version binding in Authenticate already refuses them; revoking
+// them as well makes the panel say so.
+func (s *Service) EndAccess(ctx context.Context, tx pgx.Tx, userID string, _ account.AccessEnd, at time.Time) error {
+	rows, err := tx.Query(ctx, `SELECT id, version FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id FOR UPDATE`, userID)
+	if err != nil {
+		return fmt.Errorf("find api keys: %w", err)
+	}
+	type key struct {
+		id      string
+		version int64
+	}
+	keys, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (key, error) {
+		var k key
+		return k, r.Scan(&k.id, &k.version)
+	})
+	if err != nil {
+		return fmt.Errorf("find api keys: %w", err)
+	}
+	for _, k := range keys {
+		if _, err := s.store.Append(ctx, tx, stream(k.id), k.version, events.APIKeyRevoked{KeyID: k.id, UserID: userID, At: at.UTC()}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Authenticate returns who key belongs to, or ok=false for a malformed,
-// unknown or revoked key. It reads the database on every call (no cache),
-// so a revocation takes effect on the very next request. It records the
+// unknown or revoked key, a key of an account whose address is not verified,
+// and a key made before the account's sessions last ended ("sign out
+// everywhere", a password change or reset bump the session version the key
+// was bound to). It reads the database on every call (no cache), so a
+// revocation takes effect on the very next request. It records the
 // last-used time at most once per LastUsedEvery.
 func (s *Service) Authenticate(ctx context.Context, key string) (p Principal, ok bool, err error) {
 	if !wellFormed(key) {
@@ -146,7 +186,9 @@ func (s *Service) Authenticate(ctx context.Context, key string) (p Principal, ok
 	err = s.db.QueryRow(ctx, `
 		SELECT k.id, k.user_id, k.scopes, s.last_used_at
 		FROM api_key_secrets s JOIN api_keys k ON k.id = s.key_id
-		WHERE s.hash = $1 AND k.revoked_at IS NULL`, Hash(key)).Scan(&p.KeyID, &p.UserID, &scopes, &lastUsed)
+		JOIN account_security a ON a.user_id = k.user_id
+		WHERE s.hash = $1 AND k.revoked_at IS NULL
+			AND a.email_verified_at IS NOT NULL AND a.session_version = s.session_version`, Hash(key)).Scan(&p.KeyID, &p.UserID, &scopes, &lastUsed)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Principal{}, false, nil
 	}

@@ -104,6 +104,13 @@ type authAnswer struct {
 	ExpiresAt int64        `json:"expiresAt"`
 }
 
+// verifiedAnswer is the answer to a verification link: the message, and
+// the session it opens (a new password account signs in only this way).
+type verifiedAnswer struct {
+	Message string `json:"message"`
+	authAnswer
+}
+
 func issueSession(w http.ResponseWriter, tokens *auth.Tokens, status int, u account.User) error {
 	token, exp, err := tokens.IssueSession(u.ID, u.SessionVersion)
 	if err != nil {
@@ -116,9 +123,10 @@ func issueSession(w http.ResponseWriter, tokens *auth.Tokens, status int, u acco
 // MsgSignupAccepted is the one answer to a sign-up, new address or taken:
 // a different answer (or a session token only for new accounts) would tell
 // anyone which addresses have an account. The owner of a taken address gets
-// a mail instead; a new user signs in with the password just chosen (the web
-// client does so at once) and verifies the address from the mailed link.
-const MsgSignupAccepted = "Thanks! Check your email: we sent a link to verify your address. If this address already had an account, the mail says how to sign in or reset your password."
+// a mail instead; a new user signs in by opening the mailed link (signing in
+// with the password before that answers like a wrong password, for the same
+// reason: issue 28 item 14).
+const MsgSignupAccepted = "Thanks! Check your email: open the link we sent to finish creating your account and sign in. If this address already had an account, the mail says how to sign in or reset your password."
 
 func signup(accounts *account.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
@@ -215,6 +223,25 @@ func forgotPassword(accounts *account.Service) Handler {
 			return err
 		}
 		WriteJSON(w, http.StatusOK, messageAnswer{Message: MsgResetRequested})
+		return nil
+	}
+}
+
+// resendVerificationPublic serves POST /api/auth/resend-verification
+// {email}: a new link for an account waiting for verification, and the same
+// answer for every address (account.MsgResendAnswer).
+func resendVerificationPublic(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			Email string `json:"email"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		if err := accounts.ResendVerificationTo(r.Context(), body.Email); err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, messageAnswer{Message: account.MsgResendAnswer})
 		return nil
 	}
 }

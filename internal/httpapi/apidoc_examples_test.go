@@ -51,6 +51,7 @@ type exampleStack struct {
 	env    *jobtest.Env
 	h      http.Handler
 	runner *projection.Runner
+	outbox *mail.Outbox
 }
 
 func newExampleStack(t *testing.T) exampleStack {
@@ -84,7 +85,7 @@ func newExampleStack(t *testing.T) exampleStack {
 		Shoppers: &analytics.Collector{Pubs: PublicationsOf(pages)}, APIKeys: apikey.NewService(env.DB.Pool, store),
 		Webhooks: webhook.NewService(env.DB.Pool, store, env.River, true)})
 	runner := projection.NewRunner(env.DB.Pool, env.Store, projection.Config{Logger: log}, notify.NewProjection(), workspace.NewProjection())
-	return exampleStack{env: env, h: h, runner: runner}
+	return exampleStack{env: env, h: h, runner: runner, outbox: outbox}
 }
 
 // drain runs the worker's projections so notifications and the workspace
@@ -118,6 +119,17 @@ func (s exampleStack) exampleFixtures(t *testing.T) map[string]string {
 		return r.Data
 	}
 	send("POST", "/api/auth/signup", `{"email":"`+fx["email"]+`","password":"`+fx["password"]+`","name":"Ada Lovelace"}`, "")
+	// She opens the link mailed at sign-up (API keys and webhooks need a
+	// verified address).
+	var verifyToken string
+	for _, m := range s.outbox.List() {
+		if found := verifyLink.FindStringSubmatch(m.Body); m.To == fx["email"] && found != nil {
+			verifyToken = found[1]
+			break
+		}
+	}
+	require.NotEmpty(t, verifyToken, "the sign-up mail carries a verification link")
+	send("POST", "/api/auth/verify-email", `{"token":"`+verifyToken+`"}`, "")
 	login := decodeAs[struct {
 		Token string `json:"token"`
 		User  struct {

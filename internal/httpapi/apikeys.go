@@ -23,7 +23,7 @@ const DefaultAPIKeyRateLimit = 600
 var (
 	errAPIKeyInvalid    = fault.New(fault.Unauthorized, "api_key_invalid", "This API key is not valid or has been revoked.")
 	errAPIKeySessionOny = fault.New(fault.Forbidden, "session_required",
-		"API keys cannot do this: sign in to the workspace to manage API keys, your password, your plan or your sessions.")
+		"API keys cannot do this: sign in to the workspace to manage API keys, your password, your sessions, your plan, trials, add-ons or billing.")
 	errAPIKeyRateLimited = fault.New(fault.RateLimited, "rate_limited", "Too many requests with this API key. Please wait a minute and try again.")
 )
 
@@ -47,9 +47,14 @@ var publishRoutes = map[string]bool{
 // long-lived secret that sits in a shop's server config; if it leaks, the
 // damage must stay within what it was made for. So a key cannot mint or
 // revoke keys (a leaked key could otherwise make itself permanent), change
-// the password, end sessions or change the plan (account takeover and
-// billing stay with the person signed in). Webhooks may be managed with a
+// the password, end sessions, or spend the merchant's money: plan changes,
+// trials, add-on purchases and everything under sessionOnlyPrefixes
+// (billing) stay with the person signed in. Webhooks may be managed with a
 // write key: registering them is exactly what integrators automate.
+//
+// This map and sessionOnlyPrefixes are the one place that decides it: a new
+// route that must never be reached with a key is added here (or lives under
+// a listed prefix), and TestSecurityAPIKeyCannotSpendMoney checks them.
 var sessionOnlyRoutes = map[string]bool{
 	"GET /api/api-keys":                true,
 	"POST /api/api-keys":               true,
@@ -58,18 +63,38 @@ var sessionOnlyRoutes = map[string]bool{
 	"POST /api/auth/logout-everywhere": true,
 	"POST /api/users/me/password":      true,
 	"POST /api/subscription/plan":      true,
+	"POST /api/subscription/trial":     true,
+	"POST /api/subscription/addons":    true,
 	"GET /api/dev/outbox":              true,
 	"POST /api/billing/checkout":       true,
 	"POST /api/billing/portal":         true,
+}
+
+// sessionOnlyPrefixes: every route under these paths, whatever its method,
+// is session-only (billing: checkout, the customer portal, invoices).
+var sessionOnlyPrefixes = []string{"/api/billing/"}
+
+// sessionOnly says whether a route (its method and chi pattern) refuses API keys.
+func sessionOnly(method, pattern string) bool {
+	if sessionOnlyRoutes[method+" "+pattern] {
+		return true
+	}
+	for _, p := range sessionOnlyPrefixes {
+		if strings.HasPrefix(pattern, p) || pattern+"/" == p {
+			return true
+		}
+	}
+	return false
 }
 
 // scopeFor is the scope a request needs, decided from its method and route
 // pattern (never from anything the client says); session-only routes answer
 // ok=false.
 func scopeFor(r *http.Request) (apikey.Scope, bool) {
-	route := r.Method + " " + routePattern(r)
+	pattern := routePattern(r)
+	route := r.Method + " " + pattern
 	switch {
-	case sessionOnlyRoutes[route]:
+	case sessionOnly(r.Method, pattern):
 		return "", false
 	case publishRoutes[route]:
 		return apikey.ScopePublish, true

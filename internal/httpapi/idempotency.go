@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -147,14 +148,15 @@ func (s *idempotencyStore) claim(ctx context.Context, user, key string, fp []byt
 // finish stores the final answer, or releases the key when the answer is
 // not final (a 5xx, a conflict, a rate limit, a cancelled request, a body
 // too large to keep), so a retry runs the request again.
-func (s *idempotencyStore) finish(ctx context.Context, user, key string, c *capture) error {
+func (s *idempotencyStore) finish(ctx context.Context, user, key string, c *capture, o *replayOverride) error {
 	ctx = context.WithoutCancel(ctx)
-	if !c.final() {
-		_, err := s.db.Exec(ctx, `DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND state = 'running'`, user, key)
-		return err
+	body, err := c.storedBody(o)
+	if !c.final() || err != nil {
+		_, derr := s.db.Exec(ctx, `DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND state = 'running'`, user, key)
+		return errors.Join(err, derr)
 	}
-	_, err := s.db.Exec(ctx, `UPDATE idempotency_keys SET state = 'done', status = $3, content_type = $4, location = $5, body = $6
-		WHERE user_id = $1 AND key = $2`, user, key, c.status, c.Header().Get("Content-Type"), c.Header().Get("Location"), c.body.Bytes())
+	_, err = s.db.Exec(ctx, `UPDATE idempotency_keys SET state = 'done', status = $3, content_type = $4, location = $5, body = $6
+		WHERE user_id = $1 AND key = $2`, user, key, c.status, c.Header().Get("Content-Type"), c.Header().Get("Location"), body)
 	return err
 }
 
@@ -167,6 +169,40 @@ func (s *idempotencyStore) sweep(ctx context.Context) {
 	}
 	_, _ = s.db.Exec(context.WithoutCancel(ctx), `DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(secs => $1)`,
 		idempotencyRetention.Seconds())
+}
+
+// replayKey carries a *replayOverride on an idempotent request's context.
+type replayKey struct{}
+
+// replayOverride is what a handler wants a replay to answer instead of the
+// answer it sent: see replayAs.
+type replayOverride struct {
+	data any
+	set  bool
+}
+
+// replayAs tells the idempotency layer that a replay of this request must
+// answer data (same status, same envelope) instead of what the handler sent.
+// Answers that show a secret once (a webhook's signing secret) use it, so the
+// secret is never stored in idempotency_keys and a retry within the 24 hours
+// cannot read it again. Outside an idempotent request it does nothing.
+func replayAs(r *http.Request, data any) {
+	if o, ok := r.Context().Value(replayKey{}).(*replayOverride); ok {
+		o.data, o.set = data, true
+	}
+}
+
+// storedBody is the body kept for replays: the handler's override when it
+// gave one, else the bytes it sent.
+func (c *capture) storedBody(o *replayOverride) ([]byte, error) {
+	if o == nil || !o.set {
+		return c.body.Bytes(), nil
+	}
+	var b bytes.Buffer
+	if err := json.NewEncoder(&b).Encode(envelope{Success: true, Data: o.data}); err != nil {
+		return nil, fmt.Errorf("encode replay: %w", err)
+	}
+	return b.Bytes(), nil
 }
 
 // capture passes an answer through to the client and keeps a copy.
@@ -254,15 +290,16 @@ func serveIdempotent(store *idempotencyStore, next http.Handler, w http.Response
 		}
 		if claimed {
 			c := &capture{ResponseWriter: w}
+			o := &replayOverride{}
 			finished := false
 			defer func() {
 				if !finished { // a panic: release the key for a retry
-					_ = store.finish(ctx, user, key, &capture{ResponseWriter: w})
+					_ = store.finish(ctx, user, key, &capture{ResponseWriter: w}, nil)
 				}
 			}()
-			next.ServeHTTP(c, r)
+			next.ServeHTTP(c, r.WithContext(context.WithValue(ctx, replayKey{}, o)))
 			finished = true
-			if err := store.finish(ctx, user, key, c); err != nil {
+			if err := store.finish(ctx, user, key, c, o); err != nil {
 				LoggerFrom(ctx).Error("store idempotent answer", "err", err)
 			}
 			return

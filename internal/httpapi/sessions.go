@@ -60,8 +60,9 @@ func changePassword(accounts *account.Service, tokens *auth.Tokens) Handler {
 }
 
 // verifyEmail uses the link mailed at sign-up (POST /api/auth/verify-email;
-// no sign-in needed, the token is the proof).
-func verifyEmail(accounts *account.Service) Handler {
+// no sign-in needed, the token is the proof). The answer signs the holder in:
+// a new password account has no other way to its first session.
+func verifyEmail(accounts *account.Service, tokens *auth.Tokens) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var body struct {
 			Token string `json:"token"`
@@ -69,10 +70,16 @@ func verifyEmail(accounts *account.Service) Handler {
 		if err := DecodeJSON(r, &body); err != nil {
 			return err
 		}
-		if _, err := accounts.VerifyEmail(r.Context(), body.Token); err != nil {
+		u, err := accounts.VerifyEmail(r.Context(), body.Token)
+		if err != nil {
 			return err
 		}
-		WriteJSON(w, http.StatusOK, messageAnswer{Message: account.MsgEmailVerified})
+		token, exp, err := tokens.IssueSession(u.ID, u.SessionVersion)
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, verifiedAnswer{Message: account.MsgEmailVerified,
+			authAnswer: authAnswer{Token: token, User: u, ExpiresAt: exp.UnixMilli()}})
 		return nil
 	}
 }
@@ -80,8 +87,13 @@ func verifyEmail(accounts *account.Service) Handler {
 // resendVerification mails a new link (POST /api/users/me/verify-email).
 func resendVerification(accounts *account.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if err := accounts.ResendVerification(r.Context(), currentUser(r)); err != nil {
+		sent, err := accounts.ResendVerification(r.Context(), currentUser(r))
+		if err != nil {
 			return err
+		}
+		if !sent {
+			WriteJSON(w, http.StatusOK, messageAnswer{Message: "Your email address is already verified."})
+			return nil
 		}
 		WriteJSON(w, http.StatusOK, messageAnswer{Message: "We have sent a new verification link to your email address."})
 		return nil

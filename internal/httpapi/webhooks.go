@@ -33,7 +33,9 @@ func listWebhooks(s *webhook.Service) Handler {
 }
 
 // createWebhook serves POST /api/webhooks {url, events, secret?}; the answer
-// carries the signing secret, shown this once.
+// carries the signing secret, shown this once: an idempotent retry gets the
+// endpoint with "secret": null and a note (the secret is never stored with
+// the replay).
 func createWebhook(s *webhook.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var in webhook.Input
@@ -44,6 +46,7 @@ func createWebhook(s *webhook.Service) Handler {
 		if err != nil {
 			return err
 		}
+		replayAs(r, c.Replay())
 		WriteJSON(w, http.StatusCreated, c)
 		return nil
 	}

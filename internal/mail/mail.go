@@ -1,16 +1,21 @@
 // Package mail sends account mail (password resets). Production uses an
 // SMTP relay; without one, mail is written to the log and, in DEV_MODE, kept
-// in an in-memory outbox the developer can read at GET /api/dev/outbox, so
-// the reset flow works end to end on a laptop with no mail server.
+// in an in-memory outbox the developer can read at GET /api/dev/outbox and
+// as files under DATA_DIR/outbox, so the sign-up and reset flows work end to
+// end on a laptop with no mail server.
 package mail
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/mail"
 	"net/smtp"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -107,6 +112,12 @@ func (o *Outbox) List() []Message {
 type Log struct {
 	Logger *slog.Logger
 	Outbox *Outbox
+	// Dir, in DEV_MODE only, also keeps every message as a JSON file
+	// (<unix nanoseconds>-<random>.json, owner-only): a developer, or a browser
+	// test, can open a new account's verification link without signing in,
+	// which the outbox route requires and a new account cannot do before
+	// verifying.
+	Dir string
 }
 
 // Send implements Sender.
@@ -120,7 +131,29 @@ func (l Log) Send(_ context.Context, m Message) error {
 	}
 	l.Logger.Info("mail not sent (no SMTP_ADDR configured)", "to", m.To, "subject", m.Subject, "body", m.Body)
 	l.Outbox.Add(m)
+	if l.Dir != "" {
+		if err := writeMailFile(l.Dir, m); err != nil {
+			l.Logger.Warn("keep mail in the dev mail directory", "dir", l.Dir, "err", err)
+		}
+	}
 	return nil
+}
+
+// writeMailFile stores m as JSON in dir; names sort by time.
+func writeMailFile(dir string, m Message) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	name := fmt.Sprintf("%020d-%s.json", time.Now().UnixNano(), rand.Text()[:8])
+	tmp := filepath.Join(dir, "."+name)
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, name))
 }
 
 // Async sends in the background so a request's timing never depends on

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -114,4 +117,33 @@ func TestLogWithoutOutboxNeverLogsTheBody(t *testing.T) {
 	require.NoError(t, l.Send(context.Background(), mail.Message{To: "a@example.com", Subject: "Reset your password", Body: "https://x/reset-password?token=SECRET123"}))
 	require.Contains(t, buf.String(), "mail dropped")
 	require.NotContains(t, buf.String(), "SECRET123")
+}
+
+// DEV_MODE keeps each mail as a JSON file too (the browser tests open a new
+// account's verification link from there), readable by its owner only.
+func TestLogKeepsMailFilesInDevMode(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "outbox")
+	l := mail.Log{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Outbox: mail.NewOutbox(5), Dir: dir}
+	require.NoError(t, l.Send(context.Background(), mail.Message{To: "ada@example.com", Subject: "Verify", Body: "open /verify-email?token=abc"}))
+	require.NoError(t, l.Send(context.Background(), mail.Message{To: "bob@example.com", Subject: "Reset", Body: "open /reset-password?token=def"}))
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 2)
+	require.Less(t, entries[0].Name(), entries[1].Name(), "names sort by time")
+	info, err := entries[0].Info()
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+	var m mail.Message
+	b, err := os.ReadFile(filepath.Join(dir, entries[0].Name()))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &m))
+	require.Equal(t, "ada@example.com", m.To)
+	require.Contains(t, m.Body, "/verify-email?token=abc")
+
+	// Without DEV_MODE (no outbox) nothing is written.
+	quiet := filepath.Join(t.TempDir(), "none")
+	require.NoError(t, mail.Log{Logger: l.Logger, Dir: quiet}.Send(context.Background(), mail.Message{To: "x@example.com"}))
+	_, err = os.Stat(quiet)
+	require.True(t, os.IsNotExist(err))
 }

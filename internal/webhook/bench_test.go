@@ -41,6 +41,7 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 	defer srv.Close()
 	ctx := context.Background()
 	user := uuid.NewString()
+	db.VerifiedUser(b, user)
 	ep, err := svc.Create(ctx, user, webhook.Input{URL: srv.URL, Events: []string{webhook.EventJobCompleted}})
 	require.NoError(b, err)
 

@@ -157,23 +157,26 @@ func (p Projection) publicationData(ctx context.Context, tx pgx.Tx, pubID string
 		"embedCode": publish.EmbedCode(links.Embed, name)}, nil
 }
 
-// leadData describes a captured lead, email included: the delivery goes only
-// to the merchant's own endpoints, the merchant already reads (and exports)
-// the same address in the leads list, and syncing leads into a CRM is what
-// this event is for. The address never enters the event log itself.
+// leadData describes a captured lead without the shopper's address: the
+// delivery row keeps no personal data. The worker adds the email when it
+// sends (withLeadEmail), from product_leads as it stands then, so a lead the
+// merchant deletes is never sent afterwards and lives on nowhere (issue 28
+// item 12). The address goes only to the merchant's own endpoints: the
+// merchant already reads and exports it, and syncing leads into a CRM is
+// what this event is for. It never enters the event log.
 func (p Projection) leadData(ctx context.Context, tx pgx.Tx, ev events.ProductLeadCaptured) (string, map[string]any, error) {
-	var userID, email, name, slug string
-	err := tx.QueryRow(ctx, `SELECT l.user_id, l.email, coalesce(pr.name, ''), coalesce(pu.slug, '')
+	var userID, name, slug string
+	err := tx.QueryRow(ctx, `SELECT l.user_id, coalesce(pr.name, ''), coalesce(pu.slug, '')
 		FROM product_leads l LEFT JOIN products pr ON pr.id = l.product_id
 		LEFT JOIN publications pu ON pu.id = l.publication_id
-		WHERE l.id = $1`, ev.LeadID).Scan(&userID, &email, &name, &slug)
+		WHERE l.id = $1`, ev.LeadID).Scan(&userID, &name, &slug)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", nil, nil // deleted by the merchant since
 	}
 	if err != nil {
 		return "", nil, fmt.Errorf("find lead: %w", err)
 	}
-	data := map[string]any{"leadId": ev.LeadID, "email": email, "productId": ev.ProductID, "productName": name,
+	data := map[string]any{"leadId": ev.LeadID, "productId": ev.ProductID, "productName": name,
 		"publicationId": ev.PublicationID}
 	if ev.VariantID != "" {
 		data["variantId"] = ev.VariantID

@@ -15,6 +15,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/pgdb"
 )
@@ -31,6 +32,22 @@ type Endpoint struct {
 type Created struct {
 	Endpoint
 	Secret string `json:"secret"`
+}
+
+// MsgSecretShownOnce explains a replayed registration without its secret.
+const MsgSecretShownOnce = "The signing secret is shown once, in the first answer to this registration; a retry with the same Idempotency-Key does not repeat it. If you lost it, delete this endpoint and register it again."
+
+// Replayed is what an idempotent retry of a registration answers: the
+// endpoint without its secret (null), and why.
+type Replayed struct {
+	Endpoint
+	Secret     *string `json:"secret"`
+	SecretNote string  `json:"secretNote"`
+}
+
+// Replay is c as a retry of its registration may see it.
+func (c Created) Replay() Replayed {
+	return Replayed{Endpoint: c.Endpoint, SecretNote: MsgSecretShownOnce}
 }
 
 // Delivery is one line of an endpoint's delivery log.
@@ -138,6 +155,12 @@ func (s *Service) Create(ctx context.Context, userID string, in Input) (Created,
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('webhooks/' || $1, 0))`, userID); err != nil {
 			return fmt.Errorf("lock webhooks: %w", err)
 		}
+		// Only a proven address may register endpoints: someone who
+		// pre-registered a merchant's address must not be able to leave a
+		// receiver of shoppers' emails behind for the real owner.
+		if _, err := account.RequireVerified(ctx, tx, userID, "adding webhooks"); err != nil {
+			return err
+		}
 		var n int
 		if err := tx.QueryRow(ctx, `SELECT count(*) FROM webhook_endpoints WHERE user_id = $1 AND removed_at IS NULL`, userID).Scan(&n); err != nil {
 			return fmt.Errorf("count webhooks: %w", err)
@@ -183,6 +206,31 @@ func (s *Service) Remove(ctx context.Context, userID, id string) error {
 		_, err = s.store.Append(ctx, tx, stream(id), eventstore.AnyVersion, events.WebhookRemoved{WebhookID: id, UserID: userID, At: now})
 		return err
 	})
+}
+
+// EndAccess implements account.AccessRevoker: when a password reset proves
+// the address of an account that was unverified until then, every endpoint
+// is removed (a webhook.removed.v1 each, in tx): whoever registered the
+// address first may have set them up. Ending sessions alone keeps them.
+func (s *Service) EndAccess(ctx context.Context, tx pgx.Tx, userID string, why account.AccessEnd, at time.Time) error {
+	if why != account.AddressProven {
+		return nil
+	}
+	rows, err := tx.Query(ctx, `UPDATE webhook_endpoints SET removed_at = $2
+		WHERE user_id = $1 AND removed_at IS NULL RETURNING id`, userID, at.UTC())
+	if err != nil {
+		return fmt.Errorf("remove webhooks: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return fmt.Errorf("remove webhooks: %w", err)
+	}
+	for _, id := range ids {
+		if _, err := s.store.Append(ctx, tx, stream(id), eventstore.AnyVersion, events.WebhookRemoved{WebhookID: id, UserID: userID, At: at.UTC()}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // owned locks and checks the owner's active endpoint.

@@ -18,7 +18,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
@@ -122,7 +121,9 @@ var (
 	errURL = fault.Invalidf("invalid_webhook_url",
 		"Enter the endpoint's full https:// URL (at most %d characters, without a user name or password).", MaxURLLength)
 	errURLPrivate = fault.Invalidf("invalid_webhook_url",
-		"Webhooks can only call public internet addresses, not loopback, private or link-local ones.")
+		"Webhooks can only call public internet addresses, not loopback, private, link-local or other special-purpose ones.")
+	errURLNumeric = fault.Invalidf("invalid_webhook_url",
+		"Write the endpoint's host as a name, or as an IP address in its usual form (four decimal numbers such as 93.184.215.14, or IPv6 in brackets such as [2606:4700::1111]).")
 	errEvents = fault.Invalidf("invalid_webhook_events",
 		"Choose at least one event from: %s.", strings.Join(EventTypes, ", "))
 	errSecret = fault.Invalidf("invalid_webhook_secret",
@@ -136,7 +137,9 @@ var (
 // checkURL validates an endpoint URL: absolute https (http only with
 // allowPrivate), a host, no userinfo (credentials would be stored and logged
 // as part of the URL; use the signature instead), and — when the host is an
-// IP literal — a public address. Names are checked after DNS, at delivery.
+// IP literal — a global unicast address written canonically; a host that is
+// a number in disguise (2130706433, 0x7f.1, 127.1, 0177.0.0.1) is refused.
+// Names are checked after DNS, at delivery (Guard).
 func checkURL(raw string, allowPrivate bool) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" || len(raw) > MaxURLLength || strings.ContainsAny(raw, " \t\r\n") {
@@ -159,11 +162,16 @@ func checkURL(raw string, allowPrivate bool) (string, error) {
 	if host == "" {
 		return "", errURL
 	}
-	if ip, err := netip.ParseAddr(host); err == nil && !allowPrivate && addressClass(ip) != "" {
-		return "", errURLPrivate
-	}
-	if !allowPrivate && (strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost")) {
-		return "", errURLPrivate
+	if !allowPrivate {
+		ip, canonical, isIP := canonicalIP(host)
+		switch {
+		case isIP && !canonical, !isIP && numericHost(host):
+			return "", errURLNumeric
+		case isIP && addressClass(ip) != "":
+			return "", errURLPrivate
+		case strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(strings.TrimSuffix(host, ".")), ".localhost"):
+			return "", errURLPrivate
+		}
 	}
 	u.Fragment = ""
 	return u.String(), nil

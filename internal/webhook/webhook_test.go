@@ -120,6 +120,14 @@ func (r *receiver) setCodes(codes ...int) {
 
 const secret = "whsec_test_0123456789abcdef"
 
+// user makes a verified account (webhooks are refused to unverified ones).
+func (b bundle) user(t *testing.T) string {
+	t.Helper()
+	id := uuid.NewString()
+	b.db.VerifiedUser(t, id)
+	return id
+}
+
 func (b bundle) register(t *testing.T, user, url string) webhook.Created {
 	t.Helper()
 	c, err := b.svc.Create(context.Background(), user, webhook.Input{URL: url, Events: []string{webhook.EventJobCompleted}, Secret: secret})
@@ -165,7 +173,7 @@ func TestSignedDeliveryIsRetriedAfter500sThenDelivered(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	rcv := newReceiver(t, secret, 500, 503, 200)
-	user := uuid.NewString()
+	user := b.user(t)
 	ep := b.register(t, user, rcv.srv.URL+"/hooks")
 	b.startWorker(t, &webhook.DeliverWorker{Client: webhook.Guard{AllowPrivate: true}.Client(), Base: 20 * time.Millisecond, Window: time.Minute})
 
@@ -202,7 +210,7 @@ func TestDeliveryGivesUpAfterTheRetryWindow(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	rcv := newReceiver(t, secret, 500)
-	user := uuid.NewString()
+	user := b.user(t)
 	ep := b.register(t, user, rcv.srv.URL)
 	window := time.Second
 	b.startWorker(t, &webhook.DeliverWorker{Client: webhook.Guard{AllowPrivate: true}.Client(), Base: 30 * time.Millisecond, Window: window})
@@ -231,7 +239,7 @@ func TestDeliveryGivesUpAfterTheRetryWindow(t *testing.T) {
 func TestNextRetryIsNeverInThePast(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	user := uuid.NewString()
+	user := b.user(t)
 	ep := b.register(t, user, "http://127.0.0.1:9/hooks")
 	queued, err := b.svc.Test(context.Background(), user, ep.ID)
 	require.NoError(t, err)
@@ -257,7 +265,7 @@ func TestDeliverySurvivesAWorkerRestartAndCompletesOnce(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	rcv := newReceiver(t, secret, 500)
-	user := uuid.NewString()
+	user := b.user(t)
 	ep := b.register(t, user, rcv.srv.URL)
 	worker := func() *webhook.DeliverWorker {
 		return &webhook.DeliverWorker{Client: webhook.Guard{AllowPrivate: true}.Client(), Base: 700 * time.Millisecond, Window: time.Minute}
@@ -326,7 +334,7 @@ func TestGuardRefusesNonPublicAddressesAfterResolution(t *testing.T) {
 		{"http://[::1]:" + port + "/", "::1 is a loopback address"},
 		{"http://[fd00::1]/", "private address"},
 		{"http://[fe80::1]/", "link-local address"},
-		{"http://100.64.0.1/", "reserved address"},
+		{"http://100.64.0.1/", "shared (carrier-grade NAT) address"},
 		{"http://0.0.0.0:" + port + "/", "unspecified address"},
 		{"http://224.0.0.1/", "multicast address"},
 	} {
@@ -361,7 +369,7 @@ func TestRefusedAddressShowsInTheDeliveryLog(t *testing.T) {
 	b := setup(t)
 	rcv := newReceiver(t, secret, 200)
 	port := rcv.srv.URL[strings.LastIndex(rcv.srv.URL, ":")+1:]
-	user := uuid.NewString()
+	user := b.user(t)
 	ep := b.register(t, user, "http://hooks.shop.example:"+port+"/in")
 	b.startWorker(t, &webhook.DeliverWorker{Client: webhook.Guard{Resolve: mapResolver(map[string]string{"hooks.shop.example": "127.0.0.1"})}.Client(),
 		Base: 20 * time.Millisecond, Window: 150 * time.Millisecond})
@@ -383,6 +391,8 @@ func TestRegistrationIsValidatedAndOwnerScoped(t *testing.T) {
 	svc := webhook.NewService(db.Pool, store, rc, false) // production rules
 	ctx := context.Background()
 	owner, other := uuid.NewString(), uuid.NewString()
+	db.VerifiedUser(t, owner)
+	db.VerifiedUser(t, other)
 	ok := []string{webhook.EventLeadCaptured}
 	for _, c := range []struct {
 		in   webhook.Input
@@ -455,7 +465,7 @@ func TestPruneKeepsPendingAndRecentDeliveries(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	ctx := context.Background()
-	user := uuid.NewString()
+	user := b.user(t)
 	ep := b.register(t, user, "http://shop.example/hook")
 	var ids []string
 	for range 3 {

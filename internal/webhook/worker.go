@@ -3,6 +3,7 @@ package webhook
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -99,18 +100,18 @@ func (w *DeliverWorker) NextRetry(job *river.Job[DeliverArgs]) time.Time {
 }
 
 type target struct {
-	url, secret, payload, eventType, state string
-	removed                                bool
-	firstAttempt                           *time.Time
+	url, secret, payload, eventType, state, userID string
+	removed                                        bool
+	firstAttempt                                   *time.Time
 }
 
 // Work sends the delivery once and records the attempt.
 func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
 	id := job.Args.DeliveryID
 	var t target
-	err := w.DB.QueryRow(ctx, `SELECT e.url, e.secret, d.payload, d.event_type, d.state, e.removed_at IS NOT NULL, d.first_attempt_at
+	err := w.DB.QueryRow(ctx, `SELECT e.url, e.secret, d.payload, d.event_type, d.state, d.user_id, e.removed_at IS NOT NULL, d.first_attempt_at
 		FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE d.id = $1`, id).
-		Scan(&t.url, &t.secret, &t.payload, &t.eventType, &t.state, &t.removed, &t.firstAttempt)
+		Scan(&t.url, &t.secret, &t.payload, &t.eventType, &t.state, &t.userID, &t.removed, &t.firstAttempt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return river.JobCancel(fmt.Errorf("delivery %s no longer exists", id))
 	}
@@ -123,6 +124,16 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 	now := w.now().UTC()
 	if t.removed {
 		return w.finish(ctx, id, StateFailed, now, nil, "The endpoint was deleted; delivery stopped.", "", false)
+	}
+	if t.eventType == EventLeadCaptured {
+		body, found, err := withLeadEmail(ctx, w.DB, t.userID, t.payload)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return w.finish(ctx, id, StateFailed, now, nil, "The lead was deleted; delivery stopped.", "", false)
+		}
+		t.payload = body
 	}
 	first := now
 	if t.firstAttempt != nil {
@@ -158,6 +169,31 @@ func (w *DeliverWorker) Work(ctx context.Context, job *river.Job[DeliverArgs]) e
 		return fmt.Errorf("record attempt: %w", err)
 	}
 	return errors.New(msg) // River retries at NextRetry
+}
+
+// withLeadEmail returns a lead.captured payload with the shopper's email as
+// product_leads holds it now; found is false when the merchant deleted the
+// lead (then nothing is sent). The stored payload never carries the address.
+func withLeadEmail(ctx context.Context, db *pgxpool.Pool, userID, payload string) (string, bool, error) {
+	var p Payload
+	if err := json.Unmarshal([]byte(payload), &p); err != nil {
+		return "", false, fmt.Errorf("decode lead payload: %w", err)
+	}
+	leadID, _ := p.Data["leadId"].(string)
+	var email string
+	err := db.QueryRow(ctx, `SELECT email FROM product_leads WHERE id = $1 AND user_id = $2`, leadID, userID).Scan(&email)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read lead: %w", err)
+	}
+	p.Data["email"] = email
+	b, err := json.Marshal(p)
+	if err != nil {
+		return "", false, fmt.Errorf("encode lead payload: %w", err)
+	}
+	return string(b), true, nil
 }
 
 func statusPtr(s int) *int {

@@ -90,7 +90,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	st.WorkerEnv = []string{"RECONSTRUCT_WORKERS=1", "QUEUES=default,reconstruct", "RECONSTRUCT_TIMEOUT=" + o.timeout.String(),
 		"SHUTDOWN_TIMEOUT=5s"}
 
-	merchant, err := harness.SignUp(ctx, st.APIBase, o.m)
+	merchant, err := harness.SignUp(ctx, st.APIBase, o.m, harness.DBVerifier(st.Pool))
 	if err != nil {
 		return err
 	}

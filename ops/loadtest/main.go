@@ -14,6 +14,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -23,6 +24,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -79,6 +81,8 @@ func seed(args []string) error {
 	base := fs.String("base", "http://127.0.0.1:8080", "api base URL (loopback only)")
 	views := fs.Int64("views", 500_000, "public views to buy for the merchant (packs of 10,000; 0: none)")
 	free := fs.Bool("free", false, "after publishing, move to the free plan: the balance is exactly the views bought")
+	mailDir := fs.String("mail-dir", filepath.Join(cmp.Or(os.Getenv("DATA_DIR"), ".data"), "outbox"),
+		"the DEV_MODE api's mail files, to open the new merchant's verification link")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -86,7 +90,7 @@ func seed(args []string) error {
 		return err
 	}
 	ctx := context.Background()
-	c, err := harness.SignUp(ctx, *base, 0)
+	c, err := harness.SignUp(ctx, *base, 0, harness.MailDirVerifier(*mailDir))
 	if err != nil {
 		return err
 	}

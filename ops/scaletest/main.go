@@ -119,7 +119,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 // measure feeds m photos to a stack running n workers and waits for them.
 func measure(ctx context.Context, st *harness.Stack, n, m int) (harness.Outcome, harness.Credits, error) {
 	var out harness.Outcome
-	merchant, err := harness.SignUp(ctx, st.APIBase, m)
+	merchant, err := harness.SignUp(ctx, st.APIBase, m, harness.DBVerifier(st.Pool))
 	if err != nil {
 		return out, harness.Credits{}, err
 	}

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { collectErrors, snap, uniqueEmail } from './helpers';
+import { collectErrors, openVerificationLink, snap, uniqueEmail } from './helpers';
 
 // One merchant's journey through the accounts & workspace spec, against the real server.
 test.describe.configure({ mode: 'serial' });
@@ -39,7 +39,10 @@ test('signup → dashboard → logout → guarded settings → login back → br
     await expect(page.getByText('Passwords match')).toBeVisible();
     await snap(page, '04-signup', testInfo);
     await page.getByRole('button', { name: 'Create Account' }).click();
-    await expect(page.getByText('Account created successfully! Redirecting...')).toBeVisible();
+    // A new password account signs in from the link mailed to it (issue 28 item 14).
+    await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+    await snap(page, '04b-check-your-email', testInfo);
+    await openVerificationLink(page, email);
   });
 
   await test.step('dashboard greets by first name', async () => {

@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 
 /** Where screenshots of each screen go (ops/test.sh sets ARTIFACTS_DIR). */
 export const screensDir = process.env.ARTIFACTS_DIR ?? 'test-results/screens';
@@ -43,16 +43,59 @@ export interface AuthAnswer {
 }
 
 /**
+ * The dev mail store: with DEV_MODE the api writes every mail it would send as a JSON file
+ * under DATA_DIR/outbox (ops/test.sh exports DATA_DIR to this process too).
+ */
+function outboxDir(): string {
+  const data = process.env.DATA_DIR ?? '.data';
+  return join(isAbsolute(data) ? data : join(process.cwd(), '..', data), 'outbox');
+}
+
+/**
+ * The newest verification link mailed to email ("/verify-email?token=…"), read from the dev
+ * mail store. A new password account signs in only through it (issue 28 item 14).
+ */
+export async function verificationLink(email: string): Promise<string> {
+  const want = email.toLowerCase();
+  let link = '';
+  await expect
+    .poll(
+      () => {
+        const dir = outboxDir();
+        if (!existsSync(dir)) return '';
+        for (const f of readdirSync(dir).sort().reverse()) {
+          const m = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { to: string; body: string };
+          const found = m.to.toLowerCase() === want ? /\/verify-email\?token=([A-Za-z0-9_-]+)/.exec(m.body) : null;
+          if (found) return (link = found[0]);
+        }
+        return '';
+      },
+      { timeout: 10_000, message: `no verification mail to ${email} in ${outboxDir()}` },
+    )
+    .not.toBe('');
+  return link;
+}
+
+/**
  * Signs a new account up through the API and signs it in. Sign-up answers 202 with the
- * same message for new and taken addresses and no token (issue 11 item 13), so the
- * session comes from the sign-in that follows, as in the web client.
+ * same message for new and taken addresses and no token (issue 11 item 13), and a new
+ * password account cannot sign in before its address is verified (issue 28 item 14): the
+ * session comes from the mailed verification link, as when the merchant opens it.
  */
 export async function apiSignUp(request: APIRequestContext, data: { email: string; password: string; name: string }): Promise<AuthAnswer> {
   const res = await request.post('/api/auth/signup', { data });
   if (res.status() !== 202) throw new Error(`signup failed: ${res.status()} ${await res.text()}`);
-  const login = await request.post('/api/auth/login', { data: { email: data.email, password: data.password } });
-  if (!login.ok()) throw new Error(`login after signup failed: ${login.status()} ${await login.text()}`);
-  return ((await login.json()) as { data: AuthAnswer }).data;
+  const token = new URL(await verificationLink(data.email), 'http://x').searchParams.get('token');
+  const verified = await request.post('/api/auth/verify-email', { data: { token } });
+  if (!verified.ok()) throw new Error(`verification after signup failed: ${verified.status()} ${await verified.text()}`);
+  return ((await verified.json()) as { data: AuthAnswer }).data;
+}
+
+/** Opens the verification link mailed to email in page; it signs the new account in. */
+export async function openVerificationLink(page: Page, email: string) {
+  await page.goto(await verificationLink(email));
+  await expect(page.getByText('Your email address is verified.')).toBeVisible();
+  await page.waitForURL('**/my-home');
 }
 
 /**

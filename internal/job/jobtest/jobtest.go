@@ -77,10 +77,12 @@ func NewWithBlobs(t testing.TB, baseURL string, blobs *blobstore.Store) *Env {
 		Jobs: job.NewService(db.Pool, dispatch.New(store, rc), uploads, blobs, subs), River: rc, Logger: logger}
 }
 
-// User opens a Free-plan subscription (5 AI credits) for a new user id.
+// User makes a new verified account (dbtest.VerifiedUser) with a Free-plan
+// subscription (5 AI credits) and returns its id.
 func (e *Env) User(t testing.TB) string {
 	t.Helper()
 	id := uuid.NewString()
+	e.DB.VerifiedUser(t, id)
 	err := pgdb.WithTx(context.Background(), e.DB.Pool, func(tx pgx.Tx) error {
 		return e.Subs.Open(context.Background(), tx, id)
 	})

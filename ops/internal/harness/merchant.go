@@ -12,8 +12,13 @@ import (
 	"math"
 	"mime/multipart"
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Merchant drives the public JSON API as a signed-in user would.
@@ -73,15 +78,62 @@ func (m *Merchant) Call(ctx context.Context, method, path string, body any, cont
 	return nil
 }
 
+// Verifier proves a new merchant's address the way its owner would: a new
+// password account signs in only after that (issue 28 item 14).
+type Verifier func(ctx context.Context, m *Merchant, email string) error
+
+// MailDirVerifier opens the verification link that a DEV_MODE api kept as a
+// mail file under dir (DATA_DIR/outbox).
+func MailDirVerifier(dir string) Verifier {
+	link := regexp.MustCompile(`/verify-email\?token=([A-Za-z0-9_-]+)`)
+	return func(ctx context.Context, m *Merchant, email string) error {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return fmt.Errorf("read the dev mail directory (is the api in DEV_MODE with this DATA_DIR?): %w", err)
+		}
+		for i := len(entries) - 1; i >= 0; i-- { // newest first
+			b, err := os.ReadFile(filepath.Join(dir, entries[i].Name()))
+			if err != nil {
+				continue
+			}
+			var msg struct{ To, Body string }
+			if json.Unmarshal(b, &msg) != nil || !strings.EqualFold(msg.To, email) {
+				continue
+			}
+			if found := link.FindStringSubmatch(msg.Body); found != nil {
+				return m.Call(ctx, "POST", "/api/auth/verify-email", map[string]any{"token": found[1]}, "", nil)
+			}
+		}
+		return fmt.Errorf("no verification mail to %s in %s", email, dir)
+	}
+}
+
+// DBVerifier marks the address verified in the stack's database, as opening
+// the mailed link would: for stacks run without DEV_MODE (no mail kept).
+func DBVerifier(pool *pgxpool.Pool) Verifier {
+	return func(ctx context.Context, _ *Merchant, email string) error {
+		_, err := pool.Exec(ctx, `INSERT INTO account_security (user_id, email_verified_at)
+			SELECT id, now() FROM users WHERE email = lower($1)
+			ON CONFLICT (user_id) DO UPDATE SET email_verified_at = coalesce(account_security.email_verified_at, now())`, email)
+		if err != nil {
+			return fmt.Errorf("verify %s: %w", email, err)
+		}
+		return nil
+	}
+}
+
 // SignUp creates a merchant with a Pro trial and at least credits AI credits
-// (bought in packs with test-mode billing).
-func SignUp(ctx context.Context, base string, credits int) (*Merchant, error) {
+// (bought in packs with test-mode billing); verify proves its address.
+func SignUp(ctx context.Context, base string, credits int, verify Verifier) (*Merchant, error) {
 	m := &Merchant{Base: strings.TrimRight(base, "/"), HTTP: &http.Client{Timeout: 30 * time.Second}}
 	var auth struct{ Token string }
 	email := fmt.Sprintf("scale.%d@example.com", time.Now().UnixNano())
 	// Sign-up answers 202 without a token (no account enumeration); the
-	// new account then signs in.
+	// new account signs in once its address is verified.
 	if err := m.Call(ctx, "POST", "/api/auth/signup", map[string]any{"email": email, "password": "scale test 1234", "name": "Scale Test"}, "", nil); err != nil {
+		return nil, err
+	}
+	if err := verify(ctx, m, email); err != nil {
 		return nil, err
 	}
 	if err := m.Call(ctx, "POST", "/api/auth/login", map[string]any{"email": email, "password": "scale test 1234"}, "", &auth); err != nil {

@@ -75,28 +75,27 @@ function authQuery<T extends LoginInput | GoogleInput>(flow: Flow, url: string) 
 /**
  * Sign-up answers the same for a new and an already registered address and carries no
  * token (the server must not reveal which addresses have accounts; the owner of a taken
- * address is mailed instead). A new account signs in at once with the password just
- * chosen; when that sign-in fails, the sign-up answer ("check your email") is what to show.
+ * address is mailed instead). A new password account is signed in only from the link it is
+ * mailed (/verify-email): signing in before that answers exactly like a wrong password, so
+ * "sign up, then sign in with the same password" cannot tell a taken address from a new one.
+ * The page shows "check your email" with the server's message.
  */
 function signupQuery() {
-  const login = authQuery<LoginInput>('Signup', '/auth/login');
   return async (
     body: SignupInput,
     api: BaseQueryApi,
-    extra: unknown,
-    baseQuery: Parameters<typeof login>[3],
-  ): Promise<QueryReturnValue<AuthRecord, ApiError, undefined>> => {
+    _extra: unknown,
+    baseQuery: (arg: ApiArgs) => QueryReturnValue<unknown, ApiError, {}> | PromiseLike<QueryReturnValue<unknown, ApiError, {}>>,
+  ): Promise<QueryReturnValue<{ message: string }, ApiError, undefined>> => {
     const res = await baseQuery({ url: '/auth/signup', method: 'POST', body });
+    clearAuth();
+    api.dispatch(signedOut());
     if (res.error) {
-      clearAuth();
-      api.dispatch(signedOut());
       const e = res.error;
       return { error: { status: e.status, message: e.message || (e.envelope ? 'Signup failed' : 'Signup failed. Please try again.') } };
     }
-    const signedIn = await login({ email: body.email, password: body.password, remember: body.remember }, api, extra, baseQuery);
-    if (!signedIn.error) return signedIn;
     const message = (res.data as { message?: unknown } | null)?.message;
-    return { error: { ...signedIn.error, message: typeof message === 'string' && message ? message : signedIn.error.message } };
+    return { data: { message: typeof message === 'string' && message ? message : 'Check your email to finish creating your account.' } };
   };
 }
 
@@ -104,7 +103,11 @@ function signupQuery() {
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
     login: build.mutation<AuthRecord, LoginInput>({ queryFn: authQuery<LoginInput>('Login', '/auth/login') }),
-    signup: build.mutation<AuthRecord, SignupInput>({ queryFn: signupQuery() }),
+    signup: build.mutation<{ message: string }, SignupInput>({ queryFn: signupQuery() }),
+    /** Mails a new verification link; the answer is the same whether or not the address has an account. */
+    resendVerificationFor: build.mutation<{ message: string }, { email: string }>({
+      query: (body) => ({ url: '/auth/resend-verification', method: 'POST', body }),
+    }),
     googleLogin: build.mutation<AuthRecord, GoogleInput>({ queryFn: authQuery<GoogleInput>('Google login', '/auth/google') }),
     getPublicConfig: build.query<PublicConfig, void>({
       query: () => ({ url: '/config' }),
@@ -124,6 +127,7 @@ export const authApi = api.injectEndpoints({
 export const {
   useLoginMutation,
   useSignupMutation,
+  useResendVerificationForMutation,
   useGoogleLoginMutation,
   useGetPublicConfigQuery,
   useForgotPasswordMutation,

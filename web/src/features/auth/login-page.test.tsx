@@ -87,6 +87,26 @@ describe('LoginPage', () => {
     expect(sessionStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
   });
 
+  // Issue 28 item 14: an account that has not opened its verification link is refused like a
+  // wrong password; the page offers to send the link again (the answer is the same for all).
+  it('offers to send the verification link again after a refused sign-in', async () => {
+    const { calls } = stubFetch({
+      'POST /api/auth/login': () =>
+        jsonResponse({ success: false, error: { code: 'invalid_credentials', message: 'Invalid email or password. If you have just signed up, open the verification link we emailed you first.' } }, 401),
+      'POST /api/auth/resend-verification': () => ({ message: 'If this address has an account waiting for verification, we have sent a new link to it. It works once, for 48 hours.' }),
+    });
+    await openLogin();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Email Address'), 'asha@shop.in');
+    await user.type(screen.getByLabelText('Password'), 'Password123');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('open the verification link we emailed you first');
+    await user.click(screen.getByRole('button', { name: 'Just signed up? Send the verification link again' }));
+    expect(await screen.findByText(/we have sent a new link to it/)).toBeInTheDocument();
+    expect(calls.find((c) => c.url === '/api/auth/resend-verification')?.body).toEqual({ email: 'asha@shop.in' });
+    expect(screen.queryByRole('button', { name: 'Just signed up? Send the verification link again' })).not.toBeInTheDocument();
+  });
+
   it('uses the fallbacks when the server gives no message or no token', async () => {
     let mode: 'nomsg' | 'notoken' | 'http' = 'nomsg';
     stubFetch({

@@ -4,7 +4,7 @@ import { Alert } from '../../components/alert';
 import { errorMessage } from '../../lib/api';
 import { useAppDispatch } from '../../lib/hooks';
 import { signedIn } from '../../lib/session';
-import { useLoginMutation } from './auth-api';
+import { useLoginMutation, useResendVerificationForMutation } from './auth-api';
 import { AuthLayout } from './auth-layout';
 import { LOGIN_REDIRECT_MS, redirectTarget, validateLogin } from './auth-rules';
 
@@ -16,6 +16,7 @@ export default function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const [login, { isLoading }] = useLoginMutation();
+  const [resend, { data: resent, error: resendError, isLoading: resending, reset: resetResend }] = useResendVerificationForMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
@@ -33,6 +34,7 @@ export default function LoginPage() {
       return;
     }
     setError(null);
+    resetResend();
     try {
       const record = await login({ email: email.trim(), password, remember }).unwrap();
       // The session is announced only when leaving: signed in, this public page would
@@ -54,6 +56,14 @@ export default function LoginPage() {
       <p className="auth-card__subtitle">Invite-only access</p>
       <form className="form" onSubmit={onSubmit} noValidate>
         {error && <Alert tone="error">{error}</Alert>}
+        {error && email.includes('@') && !resent && (
+          // A new account signs in from its mailed link; the answer is the same for every address.
+          <button type="button" className="btn btn--link" onClick={() => void resend({ email: email.trim() })} disabled={resending}>
+            {resending ? 'Sending...' : 'Just signed up? Send the verification link again'}
+          </button>
+        )}
+        {resent && <Alert tone="info">{resent.message}</Alert>}
+        {resendError && <Alert tone="error">{errorMessage(resendError, 'The link could not be sent. Please try again.')}</Alert>}
         {success && <Alert tone="success">{success}</Alert>}
         <div className="field">
           <label htmlFor="login-email">Email Address</label>

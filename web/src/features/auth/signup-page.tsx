@@ -6,7 +6,7 @@ import type { AuthRecord } from '../../lib/auth-storage';
 import { useAppDispatch } from '../../lib/hooks';
 import { signedIn } from '../../lib/session';
 import { signupName } from '../../lib/user';
-import { useGetPublicConfigQuery, useGoogleLoginMutation, useSignupMutation } from './auth-api';
+import { useGetPublicConfigQuery, useGoogleLoginMutation, useResendVerificationForMutation, useSignupMutation } from './auth-api';
 import { AuthLayout } from './auth-layout';
 import { redirectTarget, SIGNUP_REDIRECT_MS, validateSignup } from './auth-rules';
 import { GoogleButton, googleClientId } from './google-button';
@@ -21,6 +21,8 @@ export default function SignupPage({ clientId = googleClientId }: { clientId?: s
   const [remember, setRemember] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
+  // After a password sign-up: "check your email" (the mailed link signs the new account in).
+  const [checkEmail, setCheckEmail] = useState<{ email: string; message: string } | null>(null);
   const [signup, { isLoading }] = useSignupMutation();
   const [googleLogin, { isLoading: googleLoading }] = useGoogleLoginMutation();
   const dispatch = useAppDispatch();
@@ -54,7 +56,10 @@ export default function SignupPage({ clientId = googleClientId }: { clientId?: s
     }
     setError(null);
     try {
-      finish(await signup({ email: email.trim(), password, name: signupName(name, email.trim()), remember, inviteCode }).unwrap());
+      const { message } = await signup({ email: email.trim(), password, name: signupName(name, email.trim()), remember, inviteCode }).unwrap();
+      setCheckEmail({ email: email.trim(), message });
+      setPassword('');
+      setConfirm('');
     } catch (err) {
       setError(errorMessage(err, 'Signup failed. Please try again.'));
     }
@@ -68,6 +73,8 @@ export default function SignupPage({ clientId = googleClientId }: { clientId?: s
       setError(errorMessage(err, 'Google login failed. Please try again.'));
     }
   }
+
+  if (checkEmail) return <CheckEmail email={checkEmail.email} message={checkEmail.message} />;
 
   return (
     <AuthLayout showSteps>
@@ -130,6 +137,35 @@ export default function SignupPage({ clientId = googleClientId }: { clientId?: s
       </form>
       <p className="auth-card__footer">
         <Link to="/login" state={location.state}>Already have an account? Sign in</Link>
+      </p>
+    </AuthLayout>
+  );
+}
+
+/**
+ * "Check your email" after a password sign-up. The same screen for a new and a taken
+ * address (the server answers alike); the link in the mail signs the new account in.
+ * "Send the link again" answers alike too.
+ */
+function CheckEmail({ email, message }: { email: string; message: string }) {
+  const [resend, { data, error, isLoading }] = useResendVerificationForMutation();
+  return (
+    <AuthLayout>
+      <h1 className="auth-card__title">Check your email</h1>
+      <p className="auth-card__subtitle">
+        We sent a link to <strong>{email}</strong>
+      </p>
+      <Alert tone="success">{message}</Alert>
+      <p className="field__help">Open the link in that email to finish creating your account: it signs you in. It works once, for 48 hours.</p>
+      <div className="btn-row">
+        <button type="button" className="btn btn--secondary" onClick={() => void resend({ email })} disabled={isLoading}>
+          {isLoading ? 'Sending...' : 'Send the link again'}
+        </button>
+      </div>
+      {data && <Alert tone="info">{data.message}</Alert>}
+      {error && <Alert tone="error">{errorMessage(error, 'The link could not be sent. Please try again.')}</Alert>}
+      <p className="auth-card__footer">
+        <Link to="/login">Back to sign in</Link>
       </p>
     </AuthLayout>
   );

@@ -1,25 +1,45 @@
 import { useEffect, useRef } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '../../components/alert';
 import { errorMessage } from '../../lib/api';
+import { saveAuth } from '../../lib/auth-storage';
+import { useAppDispatch } from '../../lib/hooks';
+import { signedIn } from '../../lib/session';
+import { toAuthRecord } from './auth-api';
 import { AuthLayout } from './auth-layout';
+import { SIGNUP_REDIRECT_MS } from './auth-rules';
 import { useVerifyEmailMutation } from './verify-email-api';
 
 /**
  * /verify-email?token= — the link mailed at sign-up. The token is sent once
- * (it is single-use on the server), and the page shows what the server said.
+ * (it is single-use on the server), and the page shows what the server said. The answer
+ * carries a session (a new password account signs in only this way): it is saved for this
+ * browser tab and the workspace opens after a moment.
  */
 export default function VerifyEmailPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [verify, { data, error, isUninitialized, isLoading }] = useVerifyEmailMutation();
   const sent = useRef(false);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const record = data ? toAuthRecord(data) : null;
 
   useEffect(() => {
     if (!token || sent.current) return;
     sent.current = true;
     void verify({ token });
   }, [token, verify]);
+
+  useEffect(() => {
+    if (!record) return;
+    saveAuth(record, false);
+    const timer = window.setTimeout(() => {
+      dispatch(signedIn(record));
+      navigate('/my-home', { replace: true });
+    }, SIGNUP_REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [data]); // record is derived from data: once per answer
 
   return (
     <AuthLayout>
@@ -29,9 +49,12 @@ export default function VerifyEmailPage() {
       ) : isUninitialized || isLoading ? (
         <p role="status">Verifying your email address...</p>
       ) : error ? (
-        <Alert tone="error">{errorMessage(error, 'This verification link could not be used. Sign in and ask for a new one.')}</Alert>
+        <Alert tone="error">{errorMessage(error, 'This verification link could not be used. Ask for a new one on the sign-in page.')}</Alert>
       ) : (
-        <Alert tone="success">{data?.message ?? 'Your email address is verified.'}</Alert>
+        <Alert tone="success">
+          {data?.message ?? 'Your email address is verified.'}
+          {record ? ' Signing you in...' : ''}
+        </Alert>
       )}
       <p className="auth-card__footer">
         <Link to="/my-home">Go to Photo3D</Link>

@@ -14,6 +14,7 @@ import {
   type CreatedApiKey,
 } from './api-keys-api';
 import './api-keys-panel.css';
+import { isUnverifiedError, useNeedsVerification, VerifyFirstNotice } from './verify-first-notice';
 
 /**
  * "API access" on /workspace/settings: keys for scripts and store integrations. A new key is
@@ -31,6 +32,8 @@ export function ApiKeysPanel() {
   const [copied, setCopied] = useState(false);
   const [confirming, setConfirming] = useState<ApiKey | null>(null);
   const [status, setStatus] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [refusedUnverified, setRefusedUnverified] = useState(false);
+  const unverified = useNeedsVerification() || refusedUnverified;
 
   function toggle(scope: ApiKeyScope, on: boolean) {
     setScopes((cur) => (on ? [...cur, scope] : cur.filter((s) => s !== scope)));
@@ -45,6 +48,7 @@ export function ApiKeysPanel() {
       setCreated(key);
       setName('');
     } catch (err) {
+      if (isUnverifiedError(err)) setRefusedUnverified(true);
       setStatus({ tone: 'error', text: errorMessage(err, 'The key could not be created. Please try again.') });
     }
   }
@@ -75,7 +79,7 @@ export function ApiKeysPanel() {
 
   const keys = data?.items ?? [];
   const trimmed = name.trim();
-  const canCreate = trimmed.length > 0 && trimmed.length <= MAX_API_KEY_NAME && scopes.length > 0 && !creating;
+  const canCreate = trimmed.length > 0 && trimmed.length <= MAX_API_KEY_NAME && scopes.length > 0 && !creating && !unverified;
 
   return (
     <section className="card form settings-form" role="region" aria-labelledby="api-access-title">
@@ -84,8 +88,14 @@ export function ApiKeysPanel() {
       </h2>
       <p className="field__help">
         Keys let your scripts and store integrations use the Photo3D API as you: send them as{' '}
-        <code>Authorization: Bearer p3d_…</code>. A key cannot create other keys or change your password or plan.
+        <code>Authorization: Bearer p3d_…</code>. A key cannot create other keys, change your password or plan, start a
+        trial or buy add-ons.
       </p>
+      <p className="field__help" data-testid="keys-end-with-sessions">
+        Keys stop working when you sign out everywhere or change or reset your password: make new ones for your
+        integrations afterwards.
+      </p>
+      {unverified && <VerifyFirstNotice what="API keys" />}
       {status && <Alert tone={status.tone}>{status.text}</Alert>}
       {loadError && <p className="muted">{errorMessage(loadError, 'API keys could not be loaded.')}</p>}
 

@@ -14,6 +14,7 @@ import {
   useUpdateBrandingMutation,
   useUploadLogoMutation,
 } from './branding-api';
+import { SessionsPanel } from './sessions-panel';
 import { WebhooksPanel } from './webhooks-panel';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
@@ -163,6 +164,7 @@ export default function SettingsPage() {
       </form>
       <ApiKeysPanel />
       <WebhooksPanel />
+      <SessionsPanel />
     </div>
   );
 }

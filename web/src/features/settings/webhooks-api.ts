@@ -16,9 +16,13 @@ export interface Webhook {
   createdAt: string;
 }
 
-/** The answer to a registration: the only time the signing secret is shown. */
+/**
+ * The answer to a registration: the only time the signing secret is shown.
+ * A retry with the same Idempotency-Key answers `secret: null` and a note.
+ */
 export interface CreatedWebhook extends Webhook {
-  secret: string;
+  secret: string | null;
+  secretNote?: string;
 }
 
 export interface WebhookDelivery {

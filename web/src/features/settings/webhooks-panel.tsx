@@ -12,6 +12,7 @@ import {
   type Webhook,
   type WebhookDelivery,
 } from './webhooks-api';
+import { isUnverifiedError, useNeedsVerification, VerifyFirstNotice } from './verify-first-notice';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
@@ -23,6 +24,8 @@ export function WebhooksPanel() {
   const [events, setEvents] = useState<string[]>([]);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
+  const [refusedUnverified, setRefusedUnverified] = useState(false);
+  const unverified = useNeedsVerification() || refusedUnverified;
 
   function toggle(type: string) {
     setEvents((cur) => (cur.includes(type) ? cur.filter((t) => t !== type) : [...cur, type]));
@@ -39,6 +42,7 @@ export function WebhooksPanel() {
       setUrl('');
       setEvents([]);
     } catch (err) {
+      if (isUnverifiedError(err)) setRefusedUnverified(true);
       setFormError(errorMessage(err, 'The endpoint could not be added. Please try again.'));
     }
   }
@@ -53,12 +57,14 @@ export function WebhooksPanel() {
         the endpoint&apos;s signing secret; failed deliveries are retried for 24 hours.
       </p>
       {loadError && <Alert tone="error">{errorMessage(loadError, 'Webhooks could not be loaded.')}</Alert>}
-      {created && (
+      {unverified && <VerifyFirstNotice what="Webhooks" />}
+      {created && created.secret === null && <Alert tone="info">{created.secretNote}</Alert>}
+      {created && created.secret !== null && (
         <Alert tone="success">
           <span>
             Endpoint added. Copy its signing secret now — it will not be shown again:{' '}
             <code data-testid="webhook-secret">{created.secret}</code>{' '}
-            <button type="button" className="btn btn--ghost btn--sm" onClick={() => void navigator.clipboard?.writeText(created.secret)}>
+            <button type="button" className="btn btn--ghost btn--sm" onClick={() => void navigator.clipboard?.writeText(created.secret ?? '')}>
               Copy
             </button>
           </span>
@@ -88,7 +94,7 @@ export function WebhooksPanel() {
           ))}
         </fieldset>
         <div className="btn-row btn-row--end">
-          <button type="submit" className="btn btn--primary" disabled={creating}>
+          <button type="submit" className="btn btn--primary" disabled={creating || unverified}>
             {creating ? 'Adding...' : 'Add endpoint'}
           </button>
         </div>
