@@ -86,10 +86,10 @@ func furnitureScene(class string, i int) (*qscene, float64) {
 	case "sofa":
 		w, d = 2+rng.Float64()*0.6, 0.8+rng.Float64()*0.2
 		arm := 0.18
-		s.tris = append(s.tris, boxTris(v3{-w / 2, 0.12, -d / 2}, v3{w / 2, 0.42, d / 2}, c1)...)                // seat
-		s.tris = append(s.tris, boxTris(v3{-w / 2, 0.42, -d / 2}, v3{w / 2, 1, -d/2 + 0.22}, c1)...)              // back
-		s.tris = append(s.tris, boxTris(v3{-w / 2, 0.42, -d / 2}, v3{-w/2 + arm, 0.68, d / 2}, c1)...)            // left arm
-		s.tris = append(s.tris, boxTris(v3{w/2 - arm, 0.42, -d / 2}, v3{w / 2, 0.68, d / 2}, c1)...)              // right arm
+		s.tris = append(s.tris, boxTris(v3{-w / 2, 0.12, -d / 2}, v3{w / 2, 0.42, d / 2}, c1)...)      // seat
+		s.tris = append(s.tris, boxTris(v3{-w / 2, 0.42, -d / 2}, v3{w / 2, 1, -d/2 + 0.22}, c1)...)   // back
+		s.tris = append(s.tris, boxTris(v3{-w / 2, 0.42, -d / 2}, v3{-w/2 + arm, 0.68, d / 2}, c1)...) // left arm
+		s.tris = append(s.tris, boxTris(v3{w/2 - arm, 0.42, -d / 2}, v3{w / 2, 0.68, d / 2}, c1)...)   // right arm
 		legs(w, d, 0.12, 0.06, c2)
 	case "chair":
 		w, d = 0.5+rng.Float64()*0.1, 0.5+rng.Float64()*0.1
