@@ -104,7 +104,7 @@ func (v *mvView) measureShadow() {
 
 // carveMesh builds the closed hull mesh of the posed views within maxTris triangles
 // (world units; uv and normals are set by the texturing step).
-func carveMesh(ctx context.Context, vs []*mvView, pose poseResult, maxTris int) (*mesh, error) {
+func carveMesh(ctx context.Context, vs []*mvView, pose poseResult, maxTris int, ground bool) (*mesh, error) {
 	m := 2 * pose.voxel
 	lo := [3]float64{pose.lo[0] - m, pose.lo[1] - m, pose.lo[2] - m}
 	hi := [3]float64{pose.hi[0] + m, pose.hi[1] + m, pose.hi[2] + m}
@@ -114,6 +114,9 @@ func carveMesh(ctx context.Context, vs []*mvView, pose poseResult, maxTris int) 
 		f, err := hullField(ctx, vs, g)
 		if err != nil {
 			return nil, err
+		}
+		if ground {
+			cutBelowGround(f, g)
 		}
 		if tris := 2 * countCrossings(f, g); tris > maxTris {
 			n = int(float64(n) * math.Sqrt(float64(maxTris)/float64(tris)) * 0.97)
@@ -130,6 +133,52 @@ func carveMesh(ctx context.Context, vs []*mvView, pose poseResult, maxTris int) 
 		return out, nil
 	}
 	return nil, fmt.Errorf("carve hull: no grid meets the triangle budget")
+}
+
+// cutBelowGround removes the hull's taper under the product. Cameras above the
+// ground see under no product, so every silhouette's lower outline (the near
+// edge of the base) lets the cones meet in a wedge below the real base, and a
+// too-low elevation rounds the base off instead: either way the hull's horizontal
+// section shrinks towards its bottom where the product stands flat on the ground.
+// The ground is put where the section first reaches 70 % of its size a little
+// higher up (6 % of the height above the lowest point); below it the field is
+// cleared, so the model stands on a flat base. Legs keep their size down to the
+// floor and are not cut.
+func cutBelowGround(f []float32, g voxGrid) {
+	nx, ny, nz := g.nx+1, g.ny+1, g.nz+1
+	area := make([]int, ny)
+	for k := range nz {
+		for j := range ny {
+			row := f[(k*ny+j)*nx:]
+			for i := range nx {
+				if row[i] >= hullIso {
+					area[j]++
+				}
+			}
+		}
+	}
+	lo, hi := -1, -1
+	for j, a := range area {
+		if a > 0 {
+			if lo < 0 {
+				lo = j
+			}
+			hi = j
+		}
+	}
+	if lo < 0 || hi-lo < 10 {
+		return
+	}
+	ref := area[min(hi, lo+max(1, int(0.06*float64(hi-lo)+0.5)))]
+	cut := lo
+	for cut < hi && float64(area[cut]) < 0.7*float64(ref) {
+		cut++
+	}
+	for k := range nz {
+		for j := lo; j < cut; j++ {
+			clear(f[(k*ny+j)*nx : (k*ny+j+1)*nx])
+		}
+	}
 }
 
 func countCrossings(f []float32, g voxGrid) int {

@@ -134,7 +134,7 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	tm.done(StageDeconstruct)
 
 	pr.report(StepAssembling, 50)
-	m, err := carveMesh(ctx, vs, pose, opts.MaxTriangles)
+	m, err := carveMesh(ctx, vs, pose, opts.MaxTriangles, true)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	if res.Mask, err = maskPNG(front.seg); err != nil {
 		return nil, err
 	}
-	if res.PartsMap, err = partsMapPNG(wholePartMap(front.seg, parts)); err != nil {
+	if res.PartsMap, err = partsMapPNG(wholePartMap(front.seg)); err != nil {
 		return nil, err
 	}
 	h := sha256.New()
@@ -187,7 +187,7 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 
 // wholePartMap is the parts map of a one-part model: the front photo's mask on the
 // segmentation grid, in the part's colour.
-func wholePartMap(seg *segmentation, parts []Part) *partMap {
+func wholePartMap(seg *segmentation) *partMap {
 	pm := &partMap{w: seg.sw, h: seg.sh, labels: make([]int8, seg.sw*seg.sh)}
 	info := partInfo{name: "Body"}
 	for i, in := range seg.smask {
@@ -202,7 +202,6 @@ func wholePartMap(seg *segmentation, parts []Part) *partMap {
 		info.area++
 	}
 	pm.parts = []partInfo{info}
-	_ = parts
 	return pm
 }
 
@@ -217,7 +216,7 @@ func placeMultiView(m *mesh, front *mvView, heightMetres float64) ([]Part, []glb
 			m.pos[i][c] = float32((float64(m.pos[i][c]) + shift[c]) * s)
 		}
 	}
-	pm := wholePartMap(front.seg, nil)
+	pm := wholePartMap(front.seg)
 	r, g, b := pm.parts[0].meanRGB()
 	light := (r + g + b) / (3 * 255)
 	parts := []Part{{ID: "part-1", Name: "Body", Color: hexColor(r, g, b), Share: 1}}

@@ -144,24 +144,8 @@ func makeMVScene(class string, i, w, h int) *mvScene {
 		radius = 0.5 * math.Sqrt(vdot(vsub(hi, lo), vsub(hi, lo)))
 	}
 	rng := rand.New(rand.NewPCG(uint64(i)*131+3, uint64(len(class))*7))
-	elev := 5 + rng.Float64()*20
-	f35 := []float64{24, 26, 28, 35}[rng.IntN(4)]
-	fill := 0.6 + rng.Float64()*0.2
 	out := &mvScene{base: s}
-	for k, az := range []float64{0, 90, 180, 270} {
-		a, e, fl, ty := az, elev, fill, 0.5
-		if k > 0 {
-			a += rng.Float64()*20 - 10
-			e += rng.Float64()*6 - 3
-			fl *= 1 + rng.Float64()*0.12 - 0.06
-			ty += rng.Float64()*0.1 - 0.05
-		}
-		out.cams = append(out.cams, newQCameraAt(w, h, a*math.Pi/180, e*math.Pi/180, f35, radius, fl, ty))
-		out.stated = append(out.stated, az)
-	}
-	s.cam = out.cams[0]
-	s.elevDeg = elev
-	s.f35 = f35
+	out.handHeld(rng, w, h, radius)
 	return out
 }
 
@@ -208,7 +192,7 @@ func exactHull(t testing.TB, m *mvScene, maxTris int) []qtri {
 		}
 		vs = append(vs, &mvView{seg: &segmentation{w: c.w, h: c.h, alpha: alpha}, alpha: alpha, cam: cam})
 	}
-	mesh, err := carveMesh(context.Background(), vs, poseResult{lo: lo, hi: hi, voxel: 0.02}, maxTris)
+	mesh, err := carveMesh(context.Background(), vs, poseResult{lo: lo, hi: hi, voxel: 0.02}, maxTris, false)
 	require.NoError(t, err)
 	var out []qtri
 	for k := 0; k+2 < len(mesh.idx); k += 3 {
@@ -252,10 +236,42 @@ type mvScore struct {
 }
 
 func runMultiView(t *testing.T, classes []string, n, w, h int, validate bool) []mvScore {
-	var out []mvScore
+	var scenes []*mvScene
 	for _, class := range classes {
 		for i := range n {
-			m := makeMVScene(class, i, w, h)
+			scenes = append(scenes, makeMVScene(class, i, w, h))
+		}
+	}
+	return runMVScenes(t, scenes, validate)
+}
+
+// handHeld places the four cameras of m around its base scene with the hand-held
+// errors described at the top of this file, from rng.
+func (m *mvScene) handHeld(rng *rand.Rand, w, h int, radius float64) {
+	elev := 5 + rng.Float64()*20
+	f35 := []float64{24, 26, 28, 35}[rng.IntN(4)]
+	fill := 0.6 + rng.Float64()*0.2
+	m.cams, m.stated = nil, nil
+	for k, az := range []float64{0, 90, 180, 270} {
+		a, e, fl, ty := az, elev, fill, 0.5
+		if k > 0 {
+			a += rng.Float64()*20 - 10
+			e += rng.Float64()*6 - 3
+			fl *= 1 + rng.Float64()*0.12 - 0.06
+			ty += rng.Float64()*0.1 - 0.05
+		}
+		m.cams = append(m.cams, newQCameraAt(w, h, a*math.Pi/180, e*math.Pi/180, f35, radius, fl, ty))
+		m.stated = append(m.stated, az)
+	}
+	m.base.cam = m.cams[0]
+	m.base.elevDeg = elev
+	m.base.f35 = f35
+}
+
+func runMVScenes(t *testing.T, scenes []*mvScene, validate bool) []mvScore {
+	var out []mvScore
+	{
+		for _, m := range scenes {
 			photos := m.photos()
 			var views []View
 			for k, p := range photos {
@@ -325,3 +341,14 @@ func TestMultiViewCarvesFourHandHeldPhotos(t *testing.T) {
 }
 
 var _ = image.Rect
+
+// Unstated azimuths are spaced evenly in the order given, stated ones are kept
+// (modulo 360), and the first photo is the front whatever was stated.
+func TestMultiViewAzimuths(t *testing.T) {
+	nan := math.NaN()
+	require.Equal(t, []float64{0, 90, 180, 270}, Azimuths([]View{{Azimuth: nan}, {Azimuth: nan}, {Azimuth: nan}, {Azimuth: nan}}))
+	require.Equal(t, []float64{0, 120, 240}, Azimuths([]View{{Azimuth: 30}, {Azimuth: nan}, {Azimuth: nan}}))
+	require.Equal(t, []float64{0, 80, 315}, Azimuths([]View{{Azimuth: 0}, {Azimuth: 440}, {Azimuth: -45}}))
+	_, err := NewBuiltin().(MultiViewReconstructor).ReconstructViews(context.Background(), make([]View, MaxViews+1), Options{}, nil)
+	require.ErrorIs(t, err, ErrViewCount)
+}

@@ -154,7 +154,7 @@ func textureViews(ctx context.Context, vs []*mvView, m *mesh) (*atlasSource, err
 		srcs[vi], uvms[vi] = s, u
 		cw, ch = max(cw, s.w), max(ch, s.h)
 	}
-	matchColours(vs, m, label, srcs, uvms)
+	matchColours(vs, m, srcs, uvms)
 	at := &atlasSource{w: cw * cols, h: ch * rows}
 	at.col = make([][3]float32, at.w*at.h)
 	for vi, s := range srcs {
@@ -246,8 +246,7 @@ func smoothLabels(m *mesh, label []uint8, score []float32, nv int) {
 // views it meets: the mean colour, over triangles seen well by both the front and
 // the other view, is compared and each channel's gain (0.7–1.4) applied to the
 // other view's crop.
-func matchColours(vs []*mvView, m *mesh, label []uint8, srcs []*atlasSource, uvms []uvMapper) {
-	_ = label
+func matchColours(vs []*mvView, m *mesh, srcs []*atlasSource, uvms []uvMapper) {
 	front := vs[0]
 	for vi := 1; vi < len(vs); vi++ {
 		v := vs[vi]
