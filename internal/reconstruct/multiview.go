@@ -74,6 +74,8 @@ type mvView struct {
 	// Pose parameters (see pose.go): azimuth and elevation (radians), log of the
 	// distance factor, and the pixel the world origin projects to.
 	az, el, ls, du, dv float64
+	lf                 float64 // log of the focal length over f0
+	f0                 float64 // focal length assumed at first (a phone's main camera), pixels
 	az0                float64 // stated azimuth
 	baseZ              float64 // distance at ls = 0
 	bbox               [4]float64

@@ -63,8 +63,9 @@ func newMVView(p *photo, seg *segmentation, az float64) *mvView {
 	v.measureShadow()
 	b := seg.bbox
 	v.bbox = [4]float64{float64(b.Min.X), float64(b.Min.Y), float64(b.Max.X), float64(b.Max.Y)}
-	v.cam = mvCam{f: phoneFocal35 / 43.27 * math.Hypot(float64(p.w), float64(p.h)), cx: float64(p.w) / 2, cy: float64(p.h) / 2}
-	v.baseZ = v.cam.f / math.Max(1, float64(b.Dy()))
+	v.f0 = phoneFocal35 / 43.27 * math.Hypot(float64(p.w), float64(p.h))
+	v.cam = mvCam{f: v.f0, cx: float64(p.w) / 2, cy: float64(p.h) / 2}
+	v.baseZ = v.f0 / math.Max(1, float64(b.Dy()))
 	v.du, v.dv = (v.bbox[0]+v.bbox[2])/2, (v.bbox[1]+v.bbox[3])/2
 	// Coverage grid: the object about 112 cells across.
 	v.lcell = math.Max(1, float64(max(b.Dx(), b.Dy()))/112)
@@ -98,7 +99,9 @@ func newMVView(p *photo, seg *segmentation, az float64) *mvView {
 // update sets the camera from the pose parameters.
 func (v *mvView) update() {
 	v.cam.r = rotAzEl(v.az, v.el)
-	tz := v.baseZ * math.Exp(v.ls)
+	// A longer lens (lf > 0) sees the same image from proportionally farther away.
+	v.cam.f = v.f0 * math.Exp(v.lf)
+	tz := v.baseZ * math.Exp(v.ls+v.lf)
 	v.cam.t = [3]float64{(v.du - v.cam.cx) * tz / v.cam.f, -(v.dv - v.cam.cy) * tz / v.cam.f, tz}
 }
 
@@ -271,19 +274,27 @@ func estimatePoses(ctx context.Context, vs []*mvView) (poseResult, error) {
 	deg := math.Pi / 180
 	shared := vs[0].el
 	dev := make([]float64, len(vs))
+	// The focal length (log factor over the assumed phone lens) is one unknown for
+	// all photos: the same phone took them.
+	lens := 0.0
 	setEl := func() {
 		for i, v := range vs {
 			v.el = shared + dev[i]
+			v.lf = lens
 			v.update()
 		}
 	}
 	const elevTie = 2.0
+	// Silhouettes alone hardly constrain a common elevation (a box's hull looks
+	// consistent from 2° as from 20°), so a weak prior holds it near the usual
+	// product shot's 12° unless the photos clearly disagree.
+	const elevPrior, elevUsual = 0.5, 12 * math.Pi / 180
 	objective := func() float64 {
 		s := e.score()
 		for _, d := range dev {
 			s -= elevTie * d * d
 		}
-		return s
+		return s - elevPrior*(shared-elevUsual)*(shared-elevUsual)
 	}
 	type param struct {
 		v    *mvView // nil: an elevation parameter
@@ -292,7 +303,7 @@ func estimatePoses(ctx context.Context, vs []*mvView) (poseResult, error) {
 		lo   float64
 		hi   float64
 	}
-	ps := []param{{nil, &shared, 4 * deg, -5 * deg, 45 * deg}}
+	ps := []param{{nil, &shared, 4 * deg, -5 * deg, 45 * deg}, {nil, &lens, 0.1, -0.2, 0.9}}
 	for i, v := range vs {
 		if i == 0 {
 			continue
@@ -309,6 +320,19 @@ func estimatePoses(ctx context.Context, vs []*mvView) (poseResult, error) {
 	for i := 1; i < len(vs); i++ {
 		devParams = append(devParams, param{nil, &dev[i], 2 * deg, -8 * deg, 8 * deg})
 	}
+	// Coarse scan of the common elevation first: coordinate descent from one start
+	// can walk into the wrong valley.
+	bestEl, bestLens, bestS := shared, lens, math.Inf(-1)
+	for _, mm := range []float64{26, 35, 50} {
+		for el := 0.0; el <= 36; el += 4 {
+			shared, lens = el*deg, math.Log(mm/phoneFocal35)
+			setEl()
+			if s := objective(); s > bestS {
+				bestEl, bestLens, bestS = shared, lens, s
+			}
+		}
+	}
+	shared, lens = bestEl, bestLens
 	setEl()
 	best = objective()
 	for round := range 5 {
