@@ -46,6 +46,18 @@ type JobQueued struct {
 	// does not depend on the uploads read model.
 	ImageKey string    `json:"imageKey,omitempty"`
 	At       time.Time `json:"at"`
+	// MoreViews are further photos of the same product (a multi-photo build),
+	// in the order given; absent for a one-photo build and in older events.
+	MoreViews []JobView `json:"moreViews,omitempty"`
+}
+
+// JobView is one further photo of a multi-photo build: the caller's upload, the
+// blob the worker reads, and the stated azimuth in degrees about +Y from the
+// front photo's camera (absent: spaced evenly in the order given).
+type JobView struct {
+	UploadID string   `json:"uploadId"`
+	ImageKey string   `json:"imageKey"`
+	Azimuth  *float64 `json:"azimuth,omitempty"`
 }
 
 // EventType implements Event.
@@ -101,6 +113,9 @@ type JobCompleted struct {
 	Options     *JobOptions `json:"options,omitempty"`
 	InputSHA256 string      `json:"inputSha256,omitempty"`
 	Fidelity    *int        `json:"fidelity,omitempty"`
+	// Views is how many photos the model was built from; absent (0) in events
+	// written before multi-photo builds, which all used one.
+	Views int `json:"views,omitempty"`
 }
 
 // JobOptions are the reconstruction options of one build. Only tuning values:

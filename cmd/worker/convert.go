@@ -7,7 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/photo3d/photo3d/internal/imagecheck"
 	"github.com/photo3d/photo3d/internal/job"
@@ -24,6 +27,8 @@ type convertStats struct {
 	Shape     string        `json:"shape"`
 	// Fidelity is the model's fidelity score (0–100, reconstruct/fidelity.go).
 	Fidelity *int `json:"fidelity"`
+	// Views is how many photos the model was built from.
+	Views int `json:"views"`
 }
 
 type convertMillis struct {
@@ -37,16 +42,20 @@ type convertMillis struct {
 // genericFailure is the spec's message for a failed build; details follow it.
 const genericFailure = "Failed to process image. Please try again."
 
-// runConvert implements `worker convert [-height m] [-thumbnail path] IMAGE OUT.glb`:
-// the built-in pipeline offline, with the same validation and messages as the API, so
-// a merchant's problem photo can be reproduced without a database or queue.
+// runConvert implements `worker convert [-height m] [-thumbnail path] [-azimuths
+// 0,90,180,270] IMAGE [MORE…] OUT.glb`: the built-in pipeline offline, with the same
+// validation and messages as the API, so a merchant's problem photo can be
+// reproduced without a database or queue. Photos after the first are further angles
+// of the same product (reconstruct/multiview.go); -azimuths states each photo's
+// angle in degrees, else they are spaced evenly in the order given.
 func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	height := fs.Float64("height", reconstruct.DefaultHeightMetres, "object height in metres")
 	thumbnail := fs.String("thumbnail", "", "also write the PNG thumbnail cut-out to this path")
+	azimuths := fs.String("azimuths", "", "comma-separated azimuth in degrees of each photo (first 0), e.g. 0,90,180,270")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: worker convert [-height metres] [-thumbnail out.png] IMAGE OUT.glb")
+		fmt.Fprintln(stderr, "usage: worker convert [-height metres] [-thumbnail out.png] [-azimuths 0,90,180,270] IMAGE [MORE…] OUT.glb")
 		fs.PrintDefaults()
 	}
 	// Accept flags before or after the two paths.
@@ -65,7 +74,7 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		paths = append(paths, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
-	if len(paths) != 2 {
+	if len(paths) < 2 || len(paths) > reconstruct.MaxViews+1 {
 		fs.Usage()
 		return 2
 	}
@@ -73,14 +82,28 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "convert: -height must be between 0 and 100 metres")
 		return 2
 	}
-	in, out := paths[0], paths[1]
-	data, err := readUpload(in)
+	ins, out := paths[:len(paths)-1], paths[len(paths)-1]
+	az, err := parseAzimuths(*azimuths, len(ins))
 	if err != nil {
-		fmt.Fprintln(stderr, userMessage(err))
-		return 1
+		fmt.Fprintf(stderr, "convert: %v\n", err)
+		return 2
+	}
+	views := make([]reconstruct.View, len(ins))
+	for i, in := range ins {
+		data, err := readUpload(in)
+		if err != nil {
+			fmt.Fprintln(stderr, userMessage(err))
+			return 1
+		}
+		views[i] = reconstruct.View{Image: data, Azimuth: az[i]}
 	}
 	// The jobs' own options, so a merchant's photo fails here as it did there.
-	res, err := reconstruct.NewBuiltin().Reconstruct(ctx, data, job.WorkerOptions(*height), nil)
+	var res *reconstruct.Result
+	if len(views) == 1 {
+		res, err = reconstruct.NewBuiltin().Reconstruct(ctx, views[0].Image, job.WorkerOptions(*height), nil)
+	} else {
+		res, err = reconstruct.NewBuiltin().(reconstruct.MultiViewReconstructor).ReconstructViews(ctx, views, job.WorkerOptions(*height), nil)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, userMessage(err))
 		return 1
@@ -103,7 +126,7 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			Total: res.Stats.TotalMillis,
 		},
 		Triangles: res.Stats.Triangles, Parts: res.Stats.Parts, Bytes: res.Stats.Bytes, Shape: res.Stats.ShapeKind,
-		Fidelity: res.Stats.Fidelity,
+		Fidelity: res.Stats.Fidelity, Views: max(1, res.Stats.Views),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "convert: encode stats: %v\n", err)
@@ -114,6 +137,30 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "convert: low fidelity %d (below %d): the model does not match the photo well\n", *f, reconstruct.FidelityWarnBelow)
 	}
 	return 0
+}
+
+// parseAzimuths reads -azimuths: empty (every azimuth unstated: NaN) or exactly one
+// number of degrees per photo.
+func parseAzimuths(s string, n int) ([]float64, error) {
+	out := make([]float64, n)
+	if s == "" {
+		for i := range out {
+			out[i] = math.NaN()
+		}
+		return out, nil
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != n {
+		return nil, fmt.Errorf("-azimuths has %d values for %d photos", len(parts), n)
+	}
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("-azimuths: %q is not a number of degrees", p)
+		}
+		out[i] = v
+	}
+	return out, nil
 }
 
 // readUpload reads the photo like the upload endpoint does: never more than the
@@ -137,7 +184,7 @@ func readUpload(path string) ([]byte, error) {
 // userMessage maps an error to what the API would show: the spec's validation
 // messages verbatim, otherwise the generic failure with the cause for operators.
 func userMessage(err error) string {
-	for _, e := range []error{imagecheck.ErrInvalidType, imagecheck.ErrTooLarge, imagecheck.ErrDimensions, imagecheck.ErrUnreadable, reconstruct.ErrSubjectNotSeparated} {
+	for _, e := range []error{imagecheck.ErrInvalidType, imagecheck.ErrTooLarge, imagecheck.ErrDimensions, imagecheck.ErrUnreadable, reconstruct.ErrSubjectNotSeparated, reconstruct.ErrViewCount} {
 		if errors.Is(err, e) {
 			return e.Error()
 		}

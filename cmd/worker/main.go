@@ -11,7 +11,7 @@
 //	worker replay NAME             rebuild one async read model from position 0
 //	worker export [-after X:P]     the event log as NDJSON for analysts (resumable)
 //	worker events schema           JSON Schema of every event type (events/schema.json)
-//	worker convert IMAGE OUT.glb   run the photo → 3D pipeline offline
+//	worker convert IMAGE [MORE…] OUT.glb  run the photo(s) → 3D pipeline offline (-azimuths 0,90,180,270)
 //	worker invite create EMAIL     make a single-use signup invite (SIGNUP_MODE=invite)
 //	worker samples [-out DIR]      regenerate the procedural demo models
 package main

@@ -45,17 +45,19 @@ type jobView struct {
 	Parts        []events.JobPart `json:"parts"`
 	Stats        json.RawMessage  `json:"stats"`
 	Fidelity     *int             `json:"fidelity"` // 0–100, null when none (reconstruct/fidelity.go)
-	Error        string           `json:"error"`
-	CreatedAt    time.Time        `json:"createdAt"`
-	UpdatedAt    time.Time        `json:"updatedAt"`
-	StartedAt    *time.Time       `json:"startedAt"`
-	FinishedAt   *time.Time       `json:"finishedAt"`
+	// Views is how many photos the build uses (1, or 2–8 for a multi-photo build).
+	Views      int        `json:"views"`
+	Error      string     `json:"error"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	UpdatedAt  time.Time  `json:"updatedAt"`
+	StartedAt  *time.Time `json:"startedAt"`
+	FinishedAt *time.Time `json:"finishedAt"`
 }
 
 func newJobView(ctx context.Context, s *job.Service, j job.Job) (jobView, error) {
 	v := jobView{ID: j.ID, Name: j.Name, Status: j.Status, Progress: j.Progress, Step: j.Step, Attempt: j.Attempt,
 		AssetID: j.AssetID, Parts: j.Parts, Stats: j.Stats, Fidelity: j.Fidelity(), Error: j.Error, CreatedAt: j.CreatedAt,
-		UpdatedAt: j.UpdatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt}
+		UpdatedAt: j.UpdatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt, Views: j.Views()}
 	if v.Parts == nil {
 		v.Parts = []events.JobPart{}
 	}
@@ -108,18 +110,31 @@ func steps(status, current string) []stepView {
 }
 
 type createJobRequest struct {
-	ImageURL string `json:"imageURL"`
+	ImageURL   string             `json:"imageURL"`
+	MoreImages []moreImageRequest `json:"moreImages"`
 }
 
-// createJob serves POST /api/jobs {imageURL}: imageURL must name one of the
-// caller's uploads; one AI credit is held until the build ends.
+// moreImageRequest is one further photo of a multi-photo build.
+type moreImageRequest struct {
+	ImageURL string   `json:"imageURL"`
+	Azimuth  *float64 `json:"azimuth"`
+}
+
+// createJob serves POST /api/jobs {imageURL, moreImages?: [{imageURL, azimuth?}]}:
+// every imageURL must name one of the caller's uploads (up to 7 more photos of the
+// same product, from other angles); one AI credit is held until the build ends,
+// however many photos it uses.
 func createJob(s *job.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var req createJobRequest
 		if err := DecodeJSON(r, &req); err != nil {
 			return err
 		}
-		j, err := s.Create(r.Context(), currentUser(r), req.ImageURL)
+		more := make([]job.MoreImage, len(req.MoreImages))
+		for i, m := range req.MoreImages {
+			more[i] = job.MoreImage{ImageURL: m.ImageURL, Azimuth: m.Azimuth}
+		}
+		j, err := s.CreateViews(r.Context(), currentUser(r), req.ImageURL, more)
 		if err != nil {
 			return err
 		}

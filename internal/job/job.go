@@ -131,7 +131,12 @@ type Job struct {
 	DeletedAt     *time.Time
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
+	// MoreViews are the further photos of a multi-photo build (empty: one photo).
+	MoreViews []events.JobView
 }
+
+// Views is how many photos the build uses.
+func (j Job) Views() int { return 1 + len(j.MoreViews) }
 
 // Terminal reports whether the job will never change status again.
 // Fidelity is the model's fidelity score (0–100) from its stats, nil when the

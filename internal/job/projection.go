@@ -24,10 +24,10 @@ func (Projection) Apply(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) e
 	switch ev := e.Data.(type) {
 	case events.JobQueued:
 		_, err = tx.Exec(ctx, `
-INSERT INTO jobs (id, user_id, upload_id, name, status, image_key, queued_at, created_at, updated_at)
+INSERT INTO jobs (id, user_id, upload_id, name, status, image_key, queued_at, created_at, updated_at, more_views)
 VALUES ($1, $2, $3, $4, 'queued',
-        coalesce(nullif($5, ''), (SELECT blob_key FROM uploads WHERE id = $3)), $6, $6, $6)
-ON CONFLICT (id) DO NOTHING`, ev.JobID, ev.UserID, ev.UploadID, ev.Name, ev.ImageKey, ev.At)
+        coalesce(nullif($5, ''), (SELECT blob_key FROM uploads WHERE id = $3)), $6, $6, $6, $7)
+ON CONFLICT (id) DO NOTHING`, ev.JobID, ev.UserID, ev.UploadID, ev.Name, ev.ImageKey, ev.At, moreViewsJSON(ev.MoreViews))
 	case events.JobStarted:
 		_, err = tx.Exec(ctx, `
 UPDATE jobs SET status = 'processing', attempt = $2, progress = 0, step = '',
@@ -54,6 +54,18 @@ WHERE id = $1 AND status <> 'completed'`, ev.JobID, ev.Reason, ev.At)
 		return fmt.Errorf("project %s: %w", e.Type, err)
 	}
 	return nil
+}
+
+// moreViewsJSON is the more_views column value: never NULL.
+func moreViewsJSON(v []events.JobView) []byte {
+	if len(v) == 0 {
+		return []byte("[]")
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return []byte("[]")
+	}
+	return b
 }
 
 func applyCompleted(ctx context.Context, tx pgx.Tx, ev events.JobCompleted) error {

@@ -3,6 +3,7 @@ package job
 import (
 	"context"
 	"fmt"
+	"math"
 	"path"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/dispatch"
 	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/reconstruct"
 	"github.com/photo3d/photo3d/internal/upload"
@@ -45,14 +47,55 @@ func NewService(db *pgxpool.Pool, d *dispatch.Dispatcher, uploads *upload.Servic
 // In one transaction it reserves CreditsPerBuild credits (402 when none are
 // left), appends JobQueued and inserts the River job.
 func (s *Service) Create(ctx context.Context, userID, imageURL string) (Job, error) {
+	return s.CreateViews(ctx, userID, imageURL, nil)
+}
+
+// MoreImage is one further photo of a multi-photo build, as POST /api/jobs
+// names it: imageURL like the front photo's, azimuth optional (degrees).
+type MoreImage struct {
+	ImageURL string
+	Azimuth  *float64
+}
+
+// MaxMoreImages is how many photos a build takes besides the first.
+const MaxMoreImages = reconstruct.MaxViews - 1
+
+// Errors of a multi-photo request.
+var (
+	ErrTooManyImages = fault.New(fault.Invalid, "too_many_images", fmt.Sprintf("A build takes at most %d photos: the first and up to %d more.", reconstruct.MaxViews, MaxMoreImages))
+	ErrBadAzimuth    = fault.New(fault.Invalid, "invalid_azimuth", "An azimuth must be a number of degrees from 0 to 360.")
+)
+
+// CreateViews is Create with further photos of the same product (issue 34 §3):
+// every imageURL is checked exactly like the first (one of the caller's
+// completed uploads), and the build is still one job and one credit. A bad
+// further photo is a 400 naming which one.
+func (s *Service) CreateViews(ctx context.Context, userID, imageURL string, more []MoreImage) (Job, error) {
+	if len(more) > MaxMoreImages {
+		return Job{}, ErrTooManyImages
+	}
 	up, err := s.uploads.Resolve(ctx, userID, imageURL)
 	if err != nil {
 		return Job{}, err
 	}
+	views := make([]events.JobView, 0, len(more))
+	for i, m := range more {
+		if a := m.Azimuth; a != nil && (math.IsNaN(*a) || *a < 0 || *a > 360) {
+			return Job{}, fault.New(ErrBadAzimuth.Kind, ErrBadAzimuth.Code, fmt.Sprintf("Photo %d: %s", i+2, ErrBadAzimuth.Message))
+		}
+		u, err := s.uploads.Resolve(ctx, userID, m.ImageURL)
+		if err != nil {
+			if fe, ok := fault.As(err); ok {
+				return Job{}, fault.Wrap(err, fe.Kind, fe.Code, fmt.Sprintf("Photo %d: %s", i+2, fe.Message))
+			}
+			return Job{}, err
+		}
+		views = append(views, events.JobView{UploadID: u.ID, ImageKey: u.BlobKey, Azimuth: m.Azimuth})
+	}
 	var jobID string
 	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
 		var err error
-		jobID, err = s.queueTx(ctx, tx, userID, up.ID, up.BlobKey, defaultName(up.Filename, s.now().UTC()))
+		jobID, err = s.queueViewsTx(ctx, tx, userID, up.ID, up.BlobKey, defaultName(up.Filename, s.now().UTC()), views)
 		return err
 	})
 	if err != nil {
@@ -80,7 +123,7 @@ func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) 
 		if old.Status != StatusFailed {
 			return ErrNotFailed
 		}
-		newID, err = s.queueTx(ctx, tx, userID, old.UploadID, old.ImageKey, old.Name)
+		newID, err = s.queueViewsTx(ctx, tx, userID, old.UploadID, old.ImageKey, old.Name, old.MoreViews)
 		if err != nil {
 			return err
 		}
@@ -97,13 +140,18 @@ func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) 
 // JobQueued and inserts the River job, all in the caller's tx: the one way a
 // build starts, whether from POST /jobs or a product's rebuild.
 func (s *Service) queueTx(ctx context.Context, tx pgx.Tx, userID, uploadID, imageKey, name string) (string, error) {
+	return s.queueViewsTx(ctx, tx, userID, uploadID, imageKey, name, nil)
+}
+
+// queueViewsTx is queueTx with the further photos of a multi-photo build.
+func (s *Service) queueViewsTx(ctx context.Context, tx pgx.Tx, userID, uploadID, imageKey, name string, more []events.JobView) (string, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
 		return "", fmt.Errorf("new job id: %w", err)
 	}
 	jobID := id.String()
 	queued := events.JobQueued{JobID: jobID, UserID: userID, UploadID: uploadID, Name: name, ImageKey: imageKey,
-		At: s.now().UTC()}
+		At: s.now().UTC(), MoreViews: more}
 	if err := s.credits.ReserveCredits(ctx, tx, userID, jobID, CreditsPerBuild); err != nil {
 		return "", err
 	}
@@ -132,7 +180,8 @@ func (s *Service) Requeue(ctx context.Context, tx pgx.Tx, userID, sourceJobID, n
 	if len([]rune(name)) > MaxNameLength {
 		name = string([]rune(name)[:MaxNameLength])
 	}
-	return s.queueTx(ctx, tx, userID, src.UploadID, src.ImageKey, name)
+	// A rebuild keeps every photo of the source build.
+	return s.queueViewsTx(ctx, tx, userID, src.UploadID, src.ImageKey, name, src.MoreViews)
 }
 
 // QueueBuild starts a build of the caller's upload uploadID from imageKey

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"sync"
 	"time"
@@ -132,8 +133,30 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 		}
 		return w.retryOrFail(ctx, rj, j, err)
 	}
+	views := []reconstruct.View{{Image: photo, Azimuth: math.NaN()}}
+	for _, v := range j.MoreViews {
+		data, err := w.cfg.Blobs.Read(ctx, v.ImageKey, imagecheck.MaxUploadBytes)
+		if err != nil {
+			if errors.Is(err, blobstore.ErrNotFound) {
+				return w.fail(ctx, rj, j, "We could not find one of the uploaded photos. Please upload it again. "+BuildFailedMessage, err.Error(), err)
+			}
+			return w.retryOrFail(ctx, rj, j, err)
+		}
+		az := math.NaN()
+		if v.Azimuth != nil {
+			az = *v.Azimuth
+		}
+		views = append(views, reconstruct.View{Image: data, Azimuth: az})
+	}
 	progress := w.progress(ctx, j.ID, log)
-	res, err := w.cfg.Reconstructor.Reconstruct(ctx, photo, w.cfg.Options, progress.report)
+	var res *reconstruct.Result
+	if mv, ok := w.cfg.Reconstructor.(reconstruct.MultiViewReconstructor); ok && len(views) > 1 {
+		res, err = mv.ReconstructViews(ctx, views, w.cfg.Options, progress.report)
+	} else {
+		// A reconstructor that takes one photo (the remote GPU server) builds
+		// from the front photo; the model records that one view was used.
+		res, err = w.cfg.Reconstructor.Reconstruct(ctx, photo, w.cfg.Options, progress.report)
+	}
 	progress.wait()
 	if err != nil {
 		if errors.Is(err, reconstruct.ErrSubjectNotSeparated) {
@@ -151,7 +174,12 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 	if err := w.store(ctx, j, res); err != nil {
 		return w.retryOrFail(ctx, rj, j, err)
 	}
-	if err := w.complete(ctx, j, res, fmt.Sprintf("%x", sha256.Sum256(photo))); err != nil {
+	inputSHA := fmt.Sprintf("%x", sha256.Sum256(photo))
+	if res.Stats.Views > 1 {
+		inputSHA = res.Stats.InputSHA256 // of all the photos, in order
+	}
+	res.Stats.Views = max(1, res.Stats.Views)
+	if err := w.complete(ctx, j, res, inputSHA); err != nil {
 		return w.retryOrFail(ctx, rj, j, err)
 	}
 	log.Info("job completed", "triangles", res.Stats.Triangles, "bytes", len(res.GLB), "total_ms", res.Stats.TotalMillis)
@@ -229,7 +257,7 @@ func (w *ReconstructWorker) complete(ctx context.Context, j Job, res *reconstruc
 			MaskKey: key(maskKey(userID, j.ID), res.Mask), PartsMapKey: key(partsMapKey(userID, j.ID), res.PartsMap),
 			Bytes: int64(len(res.GLB)), Parts: parts, Stats: stats,
 			Reconstructor: w.cfg.Reconstructor.Name(), Version: w.cfg.Reconstructor.Version(), At: time.Now().UTC(),
-			Options: opts, InputSHA256: photoSHA256, Fidelity: res.Stats.Fidelity,
+			Options: opts, InputSHA256: photoSHA256, Fidelity: res.Stats.Fidelity, Views: res.Stats.Views,
 		})
 		if err != nil {
 			return err

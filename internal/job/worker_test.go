@@ -509,21 +509,32 @@ func (b bundle) requireSeparationFailure(t *testing.T, rec reconstruct.Reconstru
 	require.Zero(t, b.env.CountEvents(t, "job.completed.v1", jobID))
 }
 
-// The remote (GPU) reconstructor gets the same honest failure: the close-up
-// fails with the sentence, the credit is released, and the inference server
-// is never asked for a model.
-func TestWorkerFailsAnInseparablePhotoOnTheRemoteReconstructorToo(t *testing.T) {
+// The remote (GPU) reconstructor is not vetoed by the built-in segmenter: the
+// inference server removes the background itself, so the close-up the builtin
+// refuses is sent to it and the job completes with one credit.
+func TestWorkerSendsAnInseparablePhotoToTheRemoteReconstructor(t *testing.T) {
 	t.Parallel()
+	model, err := reconstruct.NewBuiltin().Reconstruct(context.Background(), jobtest.PNG(t, 320, 320), reconstruct.Options{}, nil)
+	require.NoError(t, err)
 	var calls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		calls.Add(1)
-		http.Error(w, "busy", http.StatusServiceUnavailable)
+		_, _ = w.Write(model.GLB)
 	}))
 	t.Cleanup(srv.Close)
 	b := setup(t)
 	b.imgURL = b.env.UploadPhoto(t, b.user, jobtest.CloseUp(t))
 	jobID := b.createJob(t)
 
-	b.requireSeparationFailure(t, reconstruct.NewRemote(reconstruct.RemoteConfig{URL: srv.URL, Retries: -1, Backoff: time.Millisecond}), jobID)
-	require.Zero(t, calls.Load(), "no GPU request for a photo that cannot make a model")
+	res, err := b.work(t, reconstruct.NewRemote(reconstruct.RemoteConfig{URL: srv.URL, Retries: -1, Backoff: time.Millisecond}), jobID, nil)
+	require.NoError(t, err)
+	require.Equal(t, river.EventKindJobCompleted, res.EventKind)
+	require.EqualValues(t, 1, calls.Load(), "the GPU server is asked")
+	j, err := b.env.Jobs.Get(b.ctx, b.user, jobID)
+	require.NoError(t, err)
+	require.Equal(t, job.StatusCompleted, j.Status)
+	require.NotEmpty(t, j.ModelKey)
+	used, reserved := b.credits(t)
+	require.EqualValues(t, 1, used)
+	require.Zero(t, reserved)
 }

@@ -144,6 +144,8 @@ type Stats struct {
 	// photo camera, matches the photo's silhouette and colours (fidelity.go); nil
 	// when the reconstructor cannot score its model (remote).
 	Fidelity *int `json:"fidelity,omitempty"`
+	// Views is how many photos the model was built from (0 or 1: one photo).
+	Views int `json:"views,omitempty"`
 }
 
 // Stage keys used in Stats.StepMillis.

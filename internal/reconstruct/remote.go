@@ -26,10 +26,12 @@ package reconstruct
 // mesh and an "Explode" animation, and thumbnail, mask and parts map come from the
 // built-in segmenter run on the same photo.
 //
-// Like the builtin, a photo whose subject cannot be separated fails with
-// ErrSubjectNotSeparated under Options.StrictSubject (before the server is asked),
-// and the model gets a fidelity score from the returned mesh and the photo
-// (remote_fidelity.go), or a warning saying why it has none.
+// Unlike the builtin, the separation check is advisory here even under
+// Options.StrictSubject: the inference server removes the background itself (its
+// own, stronger segmenter), so a photo the built-in segmenter cannot cut out is no
+// reason to refuse it; the doubt is reported in Result.Warnings instead. The model
+// gets a fidelity score from the returned mesh and the photo (remote_fidelity.go),
+// or a warning saying why it has none.
 
 import (
 	"bytes"
@@ -133,13 +135,10 @@ func (r *remote) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	if err != nil {
 		return nil, fmt.Errorf("segment photo: %w", err)
 	}
-	// The same honest failure as the builtin's, checked before any GPU time is
-	// spent: the server would build from the whole busy photo too.
+	// Advisory only (see the file comment): the server separates the product
+	// itself, so the built-in segmenter's doubt must not veto it.
 	var warnings []string
 	if !subjectSeparated(seg) {
-		if opts.StrictSubject {
-			return nil, ErrSubjectNotSeparated
-		}
 		warnings = append(warnings, ErrSubjectNotSeparated.Error())
 	}
 	upright, err := encodePNG(p.img)

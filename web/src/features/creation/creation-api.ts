@@ -34,6 +34,8 @@ export interface Job {
   stats: Record<string, unknown> | null;
   /** Mesh fidelity 0–100 (how well the model re-renders as the photo), null when none. */
   fidelity: number | null;
+  /** How many photos the build uses (1, or 2–8 with further angles). */
+  views: number;
   error: string | null;
   name?: string | null;
 }
@@ -72,6 +74,7 @@ export function parseJob(raw: unknown): Job {
       })),
     stats: j.stats && typeof j.stats === 'object' ? (j.stats as Record<string, unknown>) : null,
     fidelity: parseFidelity(j.fidelity),
+    views: typeof j.views === 'number' && Number.isInteger(j.views) && j.views >= 1 ? j.views : 1,
     error: str(j.error) ?? str((j.error as { message?: unknown } | null)?.message),
     name: str(j.name),
   };
@@ -165,16 +168,23 @@ export const creationApi = api.enhanceEndpoints({ addTagTypes: ['Job', 'Blueprin
       providesTags: (_r, _e, id) => [{ type: 'Job', id }],
     }),
     /** Photo in, job id out: upload (signed URL, else content upload), then POST /jobs. */
-    startBlueprint: build.mutation<{ jobId: string }, File>({
-      async queryFn(file, queryApi, extraOptions, baseQuery) {
+    startBlueprint: build.mutation<{ jobId: string }, File | { file: File; more: { file: File; azimuth?: number }[] }>({
+      async queryFn(arg, queryApi, extraOptions, baseQuery) {
+        const { file, more } = arg instanceof File ? { file: arg, more: [] } : arg;
         let imageURL: string;
+        const moreImages: { imageURL: string; azimuth?: number }[] = [];
         try {
           imageURL = await uploadImage(file, baseQuery as ApiBaseQuery, queryApi, extraOptions);
+          for (const m of more) {
+            const url = await uploadImage(m.file, baseQuery as ApiBaseQuery, queryApi, extraOptions);
+            moreImages.push(m.azimuth === undefined ? { imageURL: url } : { imageURL: url, azimuth: m.azimuth });
+          }
         } catch (e) {
           const err = e instanceof UploadError ? e : new UploadError(MSG_PROCESS_FAILED);
           return { error: { status: err.status, message: err.message } };
         }
-        const res = await baseQuery({ url: '/jobs', method: 'POST', body: { imageURL } });
+        const body = moreImages.length ? { imageURL, moreImages } : { imageURL };
+        const res = await baseQuery({ url: '/jobs', method: 'POST', body });
         if (res.error) {
           const err = res.error as ApiError;
           if (err.status === 402) return { error: { ...err, message: err.message || MSG_NO_CREDITS } };

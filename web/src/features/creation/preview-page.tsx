@@ -15,6 +15,7 @@ import { processingPath } from './creation-rules';
 import { PartsPanel } from './parts-panel';
 import { RetryButton } from './retry-button';
 import { FidelityBadge, FidelityWarning } from './fidelity';
+import { viewsLabel } from './more-angles';
 import './creation.css';
 
 function prefersReducedMotion(): boolean {
@@ -67,6 +68,7 @@ function Preview({ jobId }: { jobId: string }) {
           <Viewer modelURL={job.modelURL} poster={job.thumbnailURL ?? undefined} name={name} jobParts={job.parts} />
           <div className="preview__fidelity">
             <FidelityBadge score={job.fidelity} />
+            <span className="muted" data-testid="preview-views">{viewsLabel(job.views)}</span>
             <FidelityWarning score={job.fidelity} />
           </div>
         </>

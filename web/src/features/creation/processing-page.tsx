@@ -16,6 +16,7 @@ import {
   stepStates,
   type ProgressSample,
 } from './creation-rules';
+import { viewsLabel } from './more-angles';
 import { RetryButton } from './retry-button';
 import './creation.css';
 
@@ -80,6 +81,7 @@ function Processing({ jobId }: { jobId: string }) {
         <div className="processing__image">
           {job?.imageURL ? <img src={job.imageURL} alt="Your uploaded product photo" /> : <span className="spinner" aria-hidden="true" />}
         </div>
+        {job && <p className="muted" data-testid="processing-views">{viewsLabel(job.views)}</p>}
 
         <div className="processing__progress">
           <div className="processing__progress-head">

@@ -4,6 +4,7 @@ import { Alert } from '../../components/alert';
 import { IconUpload } from '../../components/icons';
 import { useStartBlueprintMutation } from './creation-api';
 import { ACCEPT_ATTRIBUTE, formatMegabytes, MSG_ONE_IMAGE, MSG_PROCESS_FAILED, processingPath, validateImageFile } from './creation-rules';
+import { azimuthsFor, MoreAngles } from './more-angles';
 import './creation.css';
 
 interface Failure {
@@ -20,6 +21,7 @@ export default function UploadPage() {
   const [previewURL, setPreviewURL] = useState<string | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [dragging, setDragging] = useState(false);
+  const [more, setMore] = useState<File[]>([]);
   const [startBlueprint, { isLoading }] = useStartBlueprintMutation();
 
   useEffect(() => {
@@ -55,7 +57,8 @@ export default function UploadPage() {
   const submit = async () => {
     if (!file) return;
     setFailure(null);
-    const res = await startBlueprint(file);
+    const az = azimuthsFor(more.length);
+    const res = await startBlueprint(more.length ? { file, more: more.map((f, i) => ({ file: f, azimuth: az[i] })) } : file);
     if ('data' in res && res.data) {
       navigate(processingPath(res.data.jobId));
       return;
@@ -109,7 +112,7 @@ export default function UploadPage() {
             </button>
             <button type="button" className="btn btn--primary" onClick={submit} disabled={isLoading} aria-busy={isLoading}>
               {isLoading && <span className="spinner spinner--sm" aria-hidden="true" />}
-              {isLoading ? 'Processing...' : 'Use This Photo'}
+              {isLoading ? 'Processing...' : more.length ? `Use These ${more.length + 1} Photos` : 'Use This Photo'}
             </button>
           </div>
         </section>
@@ -129,6 +132,8 @@ export default function UploadPage() {
           <span className="muted">JPEG, PNG or WebP, up to 10MB</span>
         </label>
       )}
+
+      {file && <MoreAngles files={more} onChange={setMore} disabled={isLoading} />}
 
       {failure && (
         <Alert tone="error">

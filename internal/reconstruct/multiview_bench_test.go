@@ -1,0 +1,93 @@
+package reconstruct
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/draw"
+	"image/jpeg"
+	"math/rand/v2"
+	"syscall"
+	"testing"
+)
+
+// BenchmarkMultiView4x12MP is issue 34's speed target for the accurate path: four
+// 12 MP (4000×3000) JPEG photos of one product (a chair, front/left/back/right with
+// hand-held errors) → GLB. Target ≤ 3 s on one core:
+//
+//	go test -run '^$' -bench MultiView4x12MP -cpu 1 -benchtime 3x ./internal/reconstruct
+func BenchmarkMultiView4x12MP(b *testing.B) {
+	m := makeMVScene("chair", 0, 1000, 750)
+	var views []View
+	for k, small := range m.photos() {
+		// Rendered at 1000×750 and enlarged ×4 (bilinear), so the JPEG has a camera's
+		// pixel count and a product photo's smooth content.
+		src, err := jpeg.Decode(bytes.NewReader(small))
+		if err != nil {
+			b.Fatal(err)
+		}
+		big := upscale4(src)
+		rng := rand.New(rand.NewPCG(uint64(k), 9))
+		for i := 0; i < len(big.Pix); i += 4 {
+			n := uint8(rng.IntN(3))
+			big.Pix[i] = max(big.Pix[i], n) - n
+		}
+		var buf bytes.Buffer
+		if err := jpeg.Encode(&buf, big, &jpeg.Options{Quality: 90}); err != nil {
+			b.Fatal(err)
+		}
+		views = append(views, View{Image: buf.Bytes(), Azimuth: m.stated[k]})
+	}
+	rec := NewBuiltin().(MultiViewReconstructor)
+	// CPU seconds per model as well as wall time: on a shared, loaded machine the
+	// process's own CPU time is the figure that says what one free core would take.
+	cpu0 := cpuSeconds()
+	b.ResetTimer()
+	defer func() { b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op") }()
+	for range b.N {
+		res, err := rec.ReconstructViews(context.Background(), views, Options{}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Stats.Views != 4 {
+			b.Fatalf("views %d", res.Stats.Views)
+		}
+	}
+}
+
+// cpuSeconds is the process's user + system CPU time.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// upscale4 enlarges img four times per side, bilinearly.
+func upscale4(img image.Image) *image.RGBA {
+	r := img.Bounds()
+	src := image.NewRGBA(r)
+	draw.Draw(src, r, img, r.Min, draw.Src)
+	w, h := r.Dx(), r.Dy()
+	dst := image.NewRGBA(image.Rect(0, 0, 4*w, 4*h))
+	for y := range 4 * h {
+		fy := (float64(y)+0.5)/4 - 0.5
+		y0 := min(max(int(fy), 0), h-1)
+		y1 := min(y0+1, h-1)
+		ty := min(max(fy-float64(y0), 0), 1)
+		for x := range 4 * w {
+			fx := (float64(x)+0.5)/4 - 0.5
+			x0 := min(max(int(fx), 0), w-1)
+			x1 := min(x0+1, w-1)
+			tx := min(max(fx-float64(x0), 0), 1)
+			for c := range 3 {
+				a := float64(src.Pix[y0*src.Stride+4*x0+c])*(1-tx) + float64(src.Pix[y0*src.Stride+4*x1+c])*tx
+				bb := float64(src.Pix[y1*src.Stride+4*x0+c])*(1-tx) + float64(src.Pix[y1*src.Stride+4*x1+c])*tx
+				dst.Pix[y*dst.Stride+4*x+c] = uint8(a*(1-ty) + bb*ty + 0.5)
+			}
+			dst.Pix[y*dst.Stride+4*x+3] = 255
+		}
+	}
+	return dst
+}

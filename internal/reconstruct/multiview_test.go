@@ -1,0 +1,358 @@
+package reconstruct
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"image"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The multi-view benchmark: each scene is photographed from the front, left, back
+// and right (stated azimuths 0, 90, 180, 270) with the errors of a product turned by
+// hand: every view but the front is up to ±10° off its stated azimuth, its elevation
+// up to ±3° off the front's, its distance ±6 % and its aim ±0.05 of the height. The
+// model is scored by F@5 (quality_test.go) next to the visual hull carved from the
+// TRUE silhouettes with the EXACT cameras (the best pure carving can do).
+
+var mvFull = flag.Bool("multiview.full", false, "run the full multi-view benchmark and print the table")
+var mvClass = flag.String("multiview.class", "", "comma-separated classes of the full multi-view benchmark (default all)")
+var mvN = flag.Int("multiview.n", 1, "scenes per class in the full multi-view benchmark")
+
+// newQCameraAt is newQCamera at azimuth az (about +Y, the camera at 90° on +X), aimed
+// at height targetY.
+func newQCameraAt(w, h int, az, elev, f35, radius, fill, targetY float64) qcamera {
+	diag := math.Hypot(float64(w), float64(h))
+	f := f35 / 43.27 * diag
+	d := radius * f / (fill * float64(h) / 2)
+	dir := v3{math.Sin(az) * math.Cos(elev), math.Sin(elev), math.Cos(az) * math.Cos(elev)}
+	pos := vadd(v3{0, targetY, 0}, vmul(dir, d))
+	fwd := vmul(dir, -1)
+	right := v3{math.Cos(az), 0, -math.Sin(az)}
+	up := crossV(right, fwd)
+	return qcamera{pos: pos, right: right, up: up, fwd: fwd, f: f, cx: float64(w) / 2, cy: float64(h) / 2, w: w, h: h}
+}
+
+// boxTris is an axis-aligned box [lo, hi] as 12 outward triangles.
+func boxTris(lo, hi v3, col v3) []qtri {
+	c := func(k int) v3 {
+		p := lo
+		if k&1 != 0 {
+			p[0] = hi[0]
+		}
+		if k&2 != 0 {
+			p[1] = hi[1]
+		}
+		if k&4 != 0 {
+			p[2] = hi[2]
+		}
+		return p
+	}
+	var out []qtri
+	quad := func(a, b, cc, d int) {
+		out = append(out, qtri{[3]v3{c(a), c(b), c(cc)}, col}, qtri{[3]v3{c(a), c(cc), c(d)}, col})
+	}
+	quad(4, 5, 7, 6)
+	quad(1, 0, 2, 3)
+	quad(0, 4, 6, 2)
+	quad(5, 1, 3, 7)
+	quad(2, 6, 7, 3)
+	quad(0, 1, 5, 4)
+	return out
+}
+
+// furnitureScene builds a sofa, chair, table or tote from boxes (height 1).
+func furnitureScene(class string, i int) (*qscene, float64) {
+	rng := rand.New(rand.NewPCG(uint64(i)*31+7, uint64(len(class))*977))
+	c1, c2 := randColour(rng), randColour(rng)
+	s := &qscene{class: class, gradient: rng.IntN(2) == 0}
+	var w, d float64
+	legs := func(w, d, lh, t float64, col v3) {
+		for _, sx := range []float64{-1, 1} {
+			for _, sz := range []float64{-1, 1} {
+				x, z := sx*(w/2-t), sz*(d/2-t)
+				s.tris = append(s.tris, boxTris(v3{x - t/2, 0, z - t/2}, v3{x + t/2, lh, z + t/2}, col)...)
+			}
+		}
+	}
+	switch class {
+	case "sofa":
+		w, d = 2+rng.Float64()*0.6, 0.8+rng.Float64()*0.2
+		arm := 0.18
+		s.tris = append(s.tris, boxTris(v3{-w / 2, 0.12, -d / 2}, v3{w / 2, 0.42, d / 2}, c1)...)      // seat
+		s.tris = append(s.tris, boxTris(v3{-w / 2, 0.42, -d / 2}, v3{w / 2, 1, -d/2 + 0.22}, c1)...)   // back
+		s.tris = append(s.tris, boxTris(v3{-w / 2, 0.42, -d / 2}, v3{-w/2 + arm, 0.68, d / 2}, c1)...) // left arm
+		s.tris = append(s.tris, boxTris(v3{w/2 - arm, 0.42, -d / 2}, v3{w / 2, 0.68, d / 2}, c1)...)   // right arm
+		legs(w, d, 0.12, 0.06, c2)
+	case "chair":
+		w, d = 0.5+rng.Float64()*0.1, 0.5+rng.Float64()*0.1
+		s.tris = append(s.tris, boxTris(v3{-w / 2, 0.45, -d / 2}, v3{w / 2, 0.52, d / 2}, c1)...)
+		s.tris = append(s.tris, boxTris(v3{-w / 2, 0.52, -d / 2}, v3{w / 2, 1, -d/2 + 0.06}, c1)...)
+		legs(w, d, 0.45, 0.05, c2)
+	case "table":
+		w, d = 1.4+rng.Float64()*0.4, 0.7+rng.Float64()*0.2
+		s.tris = append(s.tris, boxTris(v3{-w / 2, 0.92, -d / 2}, v3{w / 2, 1, d / 2}, c1)...)
+		legs(w, d, 0.92, 0.06, c2)
+	case "tote":
+		w, d = 0.8+rng.Float64()*0.2, 0.15+rng.Float64()*0.1
+		s.tris = append(s.tris, boxTris(v3{-w / 2, 0, -d / 2}, v3{w / 2, 0.75, d / 2}, c1)...)
+		s.tris = append(s.tris, boxTris(v3{-0.2, 0.75, -0.02}, v3{-0.14, 1, 0.02}, c2)...)
+		s.tris = append(s.tris, boxTris(v3{0.14, 0.75, -0.02}, v3{0.2, 1, 0.02}, c2)...)
+		s.tris = append(s.tris, boxTris(v3{-0.2, 0.94, -0.02}, v3{0.2, 1, 0.02}, c2)...)
+	default:
+		panic(class)
+	}
+	s.footprint = func(x, z float64) float64 {
+		dx, dz := math.Abs(x)-w/2, math.Abs(z)-d/2
+		return math.Hypot(max(dx, 0), max(dz, 0)) + min(max(dx, dz), 0)
+	}
+	s.name = class + "-" + string(rune('a'+i))
+	return s, math.Sqrt(w*w/4 + d*d/4 + 0.25)
+}
+
+// mvScene is one benchmark object photographed from four sides.
+type mvScene struct {
+	base   *qscene
+	cams   []qcamera
+	stated []float64 // degrees
+}
+
+// makeMVScene builds scene i of class with the hand-held errors described above.
+func makeMVScene(class string, i, w, h int) *mvScene {
+	var s *qscene
+	var radius float64
+	switch class {
+	case "sofa", "chair", "table", "tote":
+		s, radius = furnitureScene(class, i)
+	default:
+		s = makeScene(class, i, w, h)
+		lo, hi := v3{math.Inf(1), math.Inf(1), math.Inf(1)}, v3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+		for _, t := range s.tris {
+			for _, p := range t.p {
+				for c := range 3 {
+					lo[c], hi[c] = min(lo[c], p[c]), max(hi[c], p[c])
+				}
+			}
+		}
+		radius = 0.5 * math.Sqrt(vdot(vsub(hi, lo), vsub(hi, lo)))
+	}
+	rng := rand.New(rand.NewPCG(uint64(i)*131+3, uint64(len(class))*7))
+	out := &mvScene{base: s}
+	out.handHeld(rng, w, h, radius)
+	return out
+}
+
+func (m *mvScene) photos() [][]byte {
+	var out [][]byte
+	for k, c := range m.cams {
+		s := *m.base
+		s.cam = c
+		out = append(out, s.photo(rand.New(rand.NewPCG(uint64(k)+11, 5))))
+	}
+	return out
+}
+
+// exactHull carves the visual hull from the true (anti-aliased) silhouettes with
+// the true cameras, through the same field and mesher as the reconstructor.
+func exactHull(t testing.TB, m *mvScene, maxTris int) []qtri {
+	var vs []*mvView
+	lo, hi := v3{math.Inf(1), math.Inf(1), math.Inf(1)}, v3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, tr := range m.base.tris {
+		for _, p := range tr.p {
+			for c := range 3 {
+				lo[c], hi[c] = min(lo[c], p[c]), max(hi[c], p[c])
+			}
+		}
+	}
+	for _, c := range m.cams {
+		ids, sw, _ := rasterize(m.base.tris, c, 4)
+		alpha := make([]uint8, c.w*c.h)
+		for y := range c.h {
+			for x := range c.w {
+				n := 0
+				for k := range 16 {
+					if ids[(4*y+k/4)*sw+4*x+k%4] >= 0 {
+						n++
+					}
+				}
+				alpha[y*c.w+x] = uint8(n * 255 / 16)
+			}
+		}
+		r := [3][3]float64{c.right, c.up, c.fwd}
+		cam := mvCam{r: r, f: c.f, cx: c.cx, cy: c.cy}
+		for k := range 3 {
+			cam.t[k] = -vdot(r[k], c.pos)
+		}
+		vs = append(vs, &mvView{seg: &segmentation{w: c.w, h: c.h, alpha: alpha}, alpha: alpha, cam: cam})
+	}
+	mesh, err := carveMesh(context.Background(), vs, poseResult{lo: lo, hi: hi, voxel: 0.02}, maxTris, false)
+	require.NoError(t, err)
+	var out []qtri
+	for k := 0; k+2 < len(mesh.idx); k += 3 {
+		var tr qtri
+		for c := range 3 {
+			p := mesh.pos[mesh.idx[k+c]]
+			tr.p[c] = v3{float64(p[0]), float64(p[1]), float64(p[2])}
+		}
+		out = append(out, tr)
+	}
+	return out
+}
+
+// f5 scores aligned model triangles against aligned truth (quality_test.go's F@5).
+func f5(model, truth []qtri) float64 {
+	const n = 6000
+	pt, pm := samplePoints(truth, n, 1), samplePoints(model, n, 2)
+	dm := nearestDists(pm, pt, 0.025)
+	dt := nearestDists(pt, pm, 0.025)
+	prec, rec := 0.0, 0.0
+	for i := range n {
+		if dm[i] <= 0.05 {
+			prec++
+		}
+		if dt[i] <= 0.05 {
+			rec++
+		}
+	}
+	prec, rec = prec/n, rec/n
+	if prec+rec == 0 {
+		return 0
+	}
+	return 2 * prec * rec / (prec + rec)
+}
+
+type mvScore struct {
+	name      string
+	ours, hul float64
+	millis    int64
+}
+
+func runMultiView(t *testing.T, classes []string, n, w, h int, validate bool) []mvScore {
+	var scenes []*mvScene
+	for _, class := range classes {
+		for i := range n {
+			scenes = append(scenes, makeMVScene(class, i, w, h))
+		}
+	}
+	return runMVScenes(t, scenes, validate)
+}
+
+// handHeld places the four cameras of m around its base scene with the hand-held
+// errors described at the top of this file, from rng.
+func (m *mvScene) handHeld(rng *rand.Rand, w, h int, radius float64) {
+	elev := 5 + rng.Float64()*20
+	f35 := []float64{24, 26, 28, 35}[rng.IntN(4)]
+	fill := 0.6 + rng.Float64()*0.2
+	m.cams, m.stated = nil, nil
+	for k, az := range []float64{0, 90, 180, 270} {
+		a, e, fl, ty := az, elev, fill, 0.5
+		if k > 0 {
+			a += rng.Float64()*20 - 10
+			e += rng.Float64()*6 - 3
+			fl *= 1 + rng.Float64()*0.12 - 0.06
+			ty += rng.Float64()*0.1 - 0.05
+		}
+		m.cams = append(m.cams, newQCameraAt(w, h, a*math.Pi/180, e*math.Pi/180, f35, radius, fl, ty))
+		m.stated = append(m.stated, az)
+	}
+	m.base.cam = m.cams[0]
+	m.base.elevDeg = elev
+	m.base.f35 = f35
+}
+
+func runMVScenes(t *testing.T, scenes []*mvScene, validate bool) []mvScore {
+	var out []mvScore
+	{
+		for _, m := range scenes {
+			photos := m.photos()
+			var views []View
+			for k, p := range photos {
+				views = append(views, View{Image: p, Azimuth: m.stated[k]})
+			}
+			res, err := NewBuiltin().(MultiViewReconstructor).ReconstructViews(context.Background(), views, Options{}, nil)
+			require.NoError(t, err, m.base.name)
+			require.Equal(t, 4, res.Stats.Views)
+			require.Equal(t, ShapeMultiView, res.Stats.ShapeKind)
+			if validate {
+				requireProductGLB(t, res.GLB, DefaultHeightMetres, "Photo3D builtin")
+			}
+			truth := alignTruth(m.base.tris)
+			require.Nil(t, res.Stats.Fidelity, "no score that would claim accuracy it cannot check")
+			sc := mvScore{name: m.base.name, millis: res.Stats.TotalMillis}
+			sc.ours = f5(alignedModel(t, res.GLB), truth)
+			sc.hul = f5(alignTruth(exactHull(t, m, DefaultMaxTriangles)), truth)
+			if dir := renderDir(); dir != "" {
+				_ = os.MkdirAll(dir, 0o755)
+				for k, p := range photos {
+					_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-view%d.jpg", m.base.name, k)), p, 0o644)
+				}
+				renderViews(t, readGLB(t, res.GLB), m.base.name+"-mv")
+			}
+			if *mvFull {
+				fmt.Printf("  %-9s ours F@5 %.3f  exact-pose hull %.3f  (%+.3f)  %4d ms\n",
+					sc.name, sc.ours, sc.hul, sc.ours-sc.hul, sc.millis)
+			}
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+var mvClasses = []string{"bottle", "vase", "can", "mug", "box", "lamp", "sofa", "chair", "table", "tote"}
+
+// TestMultiViewFull prints the four-photo benchmark (go test -run TestMultiViewFull
+// -multiview.full ./internal/reconstruct).
+func TestMultiViewFull(t *testing.T) {
+	if !*mvFull {
+		t.Skip("run with -multiview.full")
+	}
+	classes := mvClasses
+	if *mvClass != "" {
+		classes = strings.Split(*mvClass, ",")
+	}
+	sc := runMultiView(t, classes, *mvN, 960, 720, false)
+	var mo, mh float64
+	for _, s := range sc {
+		mo += s.ours
+		mh += s.hul
+	}
+	fmt.Printf("mean over %d: ours F@5 %.3f, exact-pose hull %.3f\n", len(sc), mo/float64(len(sc)), mh/float64(len(sc)))
+}
+
+// Four hand-held photos of a vase, a chair and a tote bag become one valid product GLB (one
+// part, variants, Explode, ≤ 2 MB) with F@5 ≥ 0.7 although the photos' azimuths were up
+// to 10° off; the vase and the tote (no thin parts) come within 0.05 of the visual hull
+// carved with the exact cameras. The chair's thin legs and back are not yet: its
+// estimated poses leave it 0.2 below that hull (issue 34 §3, measured in the report).
+func TestMultiViewCarvesFourHandHeldPhotos(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders and reconstructs 12 photos")
+	}
+	for _, s := range runMultiView(t, []string{"vase", "chair", "tote"}, 1, 640, 480, true) {
+		t.Logf("%s: ours %.3f, exact-pose hull %.3f", s.name, s.ours, s.hul)
+		require.GreaterOrEqual(t, s.ours, 0.7, s.name)
+		if !strings.HasPrefix(s.name, "chair") {
+			require.GreaterOrEqual(t, s.ours, s.hul-0.05, s.name)
+		}
+	}
+}
+
+var _ = image.Rect
+
+// Unstated azimuths are spaced evenly in the order given, stated ones are kept
+// (modulo 360), and the first photo is the front whatever was stated.
+func TestMultiViewAzimuths(t *testing.T) {
+	nan := math.NaN()
+	require.Equal(t, []float64{0, 90, 180, 270}, Azimuths([]View{{Azimuth: nan}, {Azimuth: nan}, {Azimuth: nan}, {Azimuth: nan}}))
+	require.Equal(t, []float64{0, 120, 240}, Azimuths([]View{{Azimuth: 30}, {Azimuth: nan}, {Azimuth: nan}}))
+	require.Equal(t, []float64{0, 80, 315}, Azimuths([]View{{Azimuth: 0}, {Azimuth: 440}, {Azimuth: -45}}))
+	_, err := NewBuiltin().(MultiViewReconstructor).ReconstructViews(context.Background(), make([]View, MaxViews+1), Options{}, nil)
+	require.ErrorIs(t, err, ErrViewCount)
+}

@@ -1,0 +1,384 @@
+package reconstruct
+
+import (
+	"context"
+	"math"
+)
+
+// Pose estimation for multi-view reconstruction.
+//
+// Every view is a pinhole camera with a phone's focal length (phoneFocal35) looking
+// at the product: rotation from its azimuth θ and elevation e, translation from the
+// pixel (du, dv) the world origin projects to and its distance. The front view fixes
+// the frame (θ = 0, its origin pixel and distance set the world's origin and unit,
+// about the object's height); its elevation is free, which sets "up". Every other
+// view has all five free.
+//
+// They are found by maximising silhouette coherence (Hernández, Schmitt & Cipolla,
+// 2007): the visual hull carved from all views is projected back into each view,
+// and the share of each silhouette it covers is averaged. Wrong poses carve away
+// parts of the object that some photo shows, so the projection no longer fills that
+// photo's silhouette. The search is coordinate descent with shrinking steps on a
+// coarse voxel grid, starting from the stated azimuths.
+
+// mvCam projects world points (y up) into a working photo.
+type mvCam struct {
+	r         [3][3]float64 // rows: right, up, forward, world → camera
+	t         [3]float64
+	f, cx, cy float64
+}
+
+func (c *mvCam) project(p [3]float64) (u, v, z float64) {
+	x := c.r[0][0]*p[0] + c.r[0][1]*p[1] + c.r[0][2]*p[2] + c.t[0]
+	y := c.r[1][0]*p[0] + c.r[1][1]*p[1] + c.r[1][2]*p[2] + c.t[1]
+	z = c.r[2][0]*p[0] + c.r[2][1]*p[1] + c.r[2][2]*p[2] + c.t[2]
+	return c.cx + c.f*x/z, c.cy - c.f*y/z, z
+}
+
+// centre is the camera's position in the world.
+func (c *mvCam) centre() [3]float64 {
+	var o [3]float64
+	for k := range 3 {
+		o[k] = -(c.r[0][k]*c.t[0] + c.r[1][k]*c.t[1] + c.r[2][k]*c.t[2])
+	}
+	return o
+}
+
+// rotAzEl is the rotation of a camera at azimuth az (about +Y, from +Z towards +X)
+// and elevation el, looking at the world's vertical axis.
+func rotAzEl(az, el float64) [3][3]float64 {
+	sa, ca := math.Sincos(az)
+	se, ce := math.Sincos(el)
+	fwd := [3]float64{-sa * ce, -se, -ca * ce}
+	right := [3]float64{ca, 0, -sa}
+	up := cross(right, fwd)
+	return [3][3]float64{right, up, fwd}
+}
+
+// newMVView measures the silhouette and sets the starting pose: the stated azimuth,
+// 10° above, the distance at which the object is about one unit tall, and the world
+// origin on the silhouette's bounding-box centre.
+func newMVView(p *photo, seg *segmentation, az float64) *mvView {
+	v := &mvView{p: p, seg: seg, az: az, az0: az, el: 10 * math.Pi / 180}
+	v.measureShadow()
+	b := seg.bbox
+	v.bbox = [4]float64{float64(b.Min.X), float64(b.Min.Y), float64(b.Max.X), float64(b.Max.Y)}
+	v.f0 = phoneFocal35 / 43.27 * math.Hypot(float64(p.w), float64(p.h))
+	v.cam = mvCam{f: v.f0, cx: float64(p.w) / 2, cy: float64(p.h) / 2}
+	v.baseZ = v.f0 / math.Max(1, float64(b.Dy()))
+	v.du, v.dv = (v.bbox[0]+v.bbox[2])/2, (v.bbox[1]+v.bbox[3])/2
+	// Coverage grid: the object about 112 cells across.
+	v.lcell = math.Max(1, float64(max(b.Dx(), b.Dy()))/112)
+	v.lw, v.lh = int(float64(p.w)/v.lcell)+1, int(float64(p.h)/v.lcell)+1
+	v.lcov = make([]float32, v.lw*v.lh)
+	cnt := make([]float32, v.lw*v.lh)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		cy := int(float64(y) / v.lcell)
+		for x := b.Min.X; x < b.Max.X; x++ {
+			k := cy*v.lw + int(float64(x)/v.lcell)
+			v.lcov[k] += float32(v.alpha[y*p.w+x]) / 255
+		}
+	}
+	// Normalise by the cell's pixel count (cells on the bbox edge are partly outside,
+	// which only matters for the outermost cells).
+	for y := range p.h {
+		cy := int(float64(y) / v.lcell)
+		for x := range p.w {
+			cnt[cy*v.lw+int(float64(x)/v.lcell)]++
+		}
+	}
+	for k := range v.lcov {
+		if cnt[k] > 0 {
+			v.lcov[k] /= cnt[k]
+		}
+	}
+	v.update()
+	return v
+}
+
+// update sets the camera from the pose parameters.
+func (v *mvView) update() {
+	v.cam.r = rotAzEl(v.az, v.el)
+	// A longer lens (lf > 0) sees the same image from proportionally farther away.
+	v.cam.f = v.f0 * math.Exp(v.lf)
+	tz := v.baseZ * math.Exp(v.ls+v.lf)
+	v.cam.t = [3]float64{(v.du - v.cam.cx) * tz / v.cam.f, -(v.dv - v.cam.cy) * tz / v.cam.f, tz}
+}
+
+// coverAt is the bilinear coverage at working pixel (u, v); 0 outside the frame.
+func (v *mvView) coverAt(u, w float64) float32 {
+	x, y := u/v.lcell-0.5, w/v.lcell-0.5
+	if x < 0 || y < 0 || x >= float64(v.lw-1) || y >= float64(v.lh-1) {
+		return 0
+	}
+	ix, iy := int(x), int(y)
+	fx, fy := float32(x-float64(ix)), float32(y-float64(iy))
+	k := iy*v.lw + ix
+	a := v.lcov[k]*(1-fx) + v.lcov[k+1]*fx
+	b := v.lcov[k+v.lw]*(1-fx) + v.lcov[k+v.lw+1]*fx
+	return a*(1-fy) + b*fy
+}
+
+// voxGrid is a box of cubic voxels in world units.
+type voxGrid struct {
+	lo         [3]float64
+	s          float64 // voxel side
+	nx, ny, nz int
+}
+
+func (g voxGrid) centre(i, j, k int) [3]float64 {
+	return [3]float64{g.lo[0] + (float64(i)+0.5)*g.s, g.lo[1] + (float64(j)+0.5)*g.s, g.lo[2] + (float64(k)+0.5)*g.s}
+}
+
+// gridFor spans [lo, hi] with about n voxels along its longest side.
+func gridFor(lo, hi [3]float64, n int) voxGrid {
+	s := max(hi[0]-lo[0], hi[1]-lo[1], hi[2]-lo[2]) / float64(n)
+	g := voxGrid{lo: lo, s: s}
+	g.nx = max(1, int(math.Ceil((hi[0]-lo[0])/s)))
+	g.ny = max(1, int(math.Ceil((hi[1]-lo[1])/s)))
+	g.nz = max(1, int(math.Ceil((hi[2]-lo[2])/s)))
+	return g
+}
+
+// coherenceEval holds the buffers of repeated coherence evaluations.
+type coherenceEval struct {
+	vs   []*mvView
+	g    voxGrid
+	occ  []float32
+	proj [][]float32
+	// hull bounds of the last evaluation (voxels with occupancy ≥ ½)
+	lo, hi [3]float64
+}
+
+func newCoherenceEval(vs []*mvView, g voxGrid) *coherenceEval {
+	e := &coherenceEval{vs: vs, g: g, occ: make([]float32, g.nx*g.ny*g.nz), proj: make([][]float32, len(vs))}
+	for i, v := range vs {
+		e.proj[i] = make([]float32, v.lw*v.lh)
+	}
+	return e
+}
+
+// score carves the soft hull (occupancy = the least coverage over the views) and
+// returns the mean share of each view's silhouette its projection covers.
+func (e *coherenceEval) score() float64 {
+	g := e.g
+	e.lo = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	e.hi = [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, p := range e.proj {
+		clear(p)
+	}
+	n := 0
+	for k := range g.nz {
+		for j := range g.ny {
+			for i := range g.nx {
+				c := g.centre(i, j, k)
+				in := true
+				for _, v := range e.vs {
+					u, w, _ := v.cam.project(c)
+					if v.coverAt(u, w) < 0.5 {
+						in = false
+						break
+					}
+				}
+				e.occ[n] = 0
+				n++
+				if !in {
+					continue
+				}
+				e.occ[n-1] = 1
+				for a := range 3 {
+					e.lo[a] = min(e.lo[a], c[a]-g.s/2)
+					e.hi[a] = max(e.hi[a], c[a]+g.s/2)
+				}
+				for vi, v := range e.vs {
+					u, w, z := v.cam.project(c)
+					r := v.cam.f * g.s / (z * v.lcell) * 0.5
+					cx, cy := u/v.lcell-0.5, w/v.lcell-0.5
+					x0, x1 := int(math.Ceil(cx-r)), int(math.Floor(cx+r))
+					y0, y1 := int(math.Ceil(cy-r)), int(math.Floor(cy+r))
+					if x1 < x0 {
+						x0 = int(math.Round(cx))
+						x1 = x0
+					}
+					if y1 < y0 {
+						y0 = int(math.Round(cy))
+						y1 = y0
+					}
+					p := e.proj[vi]
+					for y := max(0, y0); y <= min(v.lh-1, y1); y++ {
+						row := p[y*v.lw:]
+						for x := max(0, x0); x <= min(v.lw-1, x1); x++ {
+							row[x] = 1
+						}
+					}
+				}
+			}
+		}
+	}
+	total := 0.0
+	for vi, v := range e.vs {
+		var inter, sil float64
+		for k, c := range v.lcov {
+			if c < 0.5 {
+				continue
+			}
+			sil++
+			inter += float64(e.proj[vi][k])
+		}
+		if sil > 0 {
+			total += inter / sil
+		}
+	}
+	return total / float64(len(e.vs))
+}
+
+// poseResult is the outcome of the pose search: the coherence (0–1) and the box of
+// the carved hull in world units.
+type poseResult struct {
+	coherence float64
+	lo, hi    [3]float64
+	voxel     float64
+}
+
+// estimatePoses refines every view's pose.
+func estimatePoses(ctx context.Context, vs []*mvView) (poseResult, error) {
+	for _, v := range vs {
+		v.update()
+	}
+	// Bounds: generous at first (the widest silhouette, in units of the height),
+	// then the carved hull's box.
+	wide := 0.0
+	for _, v := range vs {
+		wide = max(wide, (v.bbox[2]-v.bbox[0])/math.Max(1, v.bbox[3]-v.bbox[1]))
+	}
+	r := 0.6*max(1, wide) + 0.15
+	lo, hi := [3]float64{-r, -0.75, -r}, [3]float64{r, 0.75, r}
+	e := newCoherenceEval(vs, gridFor(lo, hi, 48))
+	best := e.score()
+	if !(e.hi[0] > e.lo[0]) {
+		return poseResult{}, ErrSubjectNotSeparated
+	}
+	refit := func(n int) {
+		m := 2 * e.g.s
+		e = newCoherenceEval(vs, gridFor(
+			[3]float64{e.lo[0] - m, e.lo[1] - m, e.lo[2] - m},
+			[3]float64{e.hi[0] + m, e.hi[1] + m, e.hi[2] + m}, n))
+		best = e.score()
+	}
+	refit(48)
+
+	// Elevation: one shared value first (hand-held photos are taken from about the
+	// same height; a common tilt moves every cone together, which the search cannot
+	// do one view at a time), then small per-view deviations, each penalised
+	// (elevTie per radian²) so a noisy silhouette cannot tilt one view alone.
+	deg := math.Pi / 180
+	shared := vs[0].el
+	dev := make([]float64, len(vs))
+	// The focal length (log factor over the assumed phone lens) is one unknown for
+	// all photos: the same phone took them.
+	lens := 0.0
+	setEl := func() {
+		for i, v := range vs {
+			v.el = shared + dev[i]
+			v.lf = lens
+			v.update()
+		}
+	}
+	const elevTie = 2.0
+	// Silhouettes alone hardly constrain a common elevation (a box's hull looks
+	// consistent from 2° as from 20°), so a weak prior holds it near the usual
+	// product shot's 12° unless the photos clearly disagree.
+	const elevPrior, elevUsual = 0.5, 12 * math.Pi / 180
+	objective := func() float64 {
+		s := e.score()
+		for _, d := range dev {
+			s -= elevTie * d * d
+		}
+		return s - elevPrior*(shared-elevUsual)*(shared-elevUsual)
+	}
+	type param struct {
+		v    *mvView // nil: an elevation parameter
+		ptr  *float64
+		step float64
+		lo   float64
+		hi   float64
+	}
+	ps := []param{{nil, &shared, 4 * deg, -5 * deg, 45 * deg}, {nil, &lens, 0.1, -0.2, 0.9}}
+	for i, v := range vs {
+		if i == 0 {
+			continue
+		}
+		h := v.bbox[3] - v.bbox[1]
+		ps = append(ps,
+			param{v, &v.az, 5 * deg, v.az0 - 25*deg, v.az0 + 25*deg},
+			param{v, &v.ls, 0.05, -0.5, 0.5},
+			param{v, &v.du, 0.04 * h, v.du - h, v.du + h},
+			param{v, &v.dv, 0.04 * h, v.dv - h, v.dv + h},
+		)
+	}
+	devParams := make([]param, 0, len(vs))
+	for i := 1; i < len(vs); i++ {
+		devParams = append(devParams, param{nil, &dev[i], 2 * deg, -8 * deg, 8 * deg})
+	}
+	// Coarse scan of the common elevation first: coordinate descent from one start
+	// can walk into the wrong valley.
+	bestEl, bestLens, bestS := shared, lens, math.Inf(-1)
+	for _, mm := range []float64{26, 35, 50} {
+		for el := 0.0; el <= 36; el += 4 {
+			shared, lens = el*deg, math.Log(mm/phoneFocal35)
+			setEl()
+			if s := objective(); s > bestS {
+				bestEl, bestLens, bestS = shared, lens, s
+			}
+		}
+	}
+	shared, lens = bestEl, bestLens
+	setEl()
+	best = objective()
+	for round := range 5 {
+		if round == 2 {
+			ps = append(ps, devParams...)
+		}
+		improved := true
+		for pass := 0; improved && pass < 3; pass++ {
+			improved = false
+			for _, p := range ps {
+				if err := ctx.Err(); err != nil {
+					return poseResult{}, err
+				}
+				for _, dir := range []float64{1, -1} {
+					old := *p.ptr
+					nv := min(p.hi, max(p.lo, old+dir*p.step))
+					if nv == old {
+						continue
+					}
+					*p.ptr = nv
+					if p.v == nil {
+						setEl()
+					} else {
+						p.v.update()
+					}
+					if s := objective(); s > best+1e-5 {
+						best, improved = s, true
+						break
+					}
+					*p.ptr = old
+					if p.v == nil {
+						setEl()
+					} else {
+						p.v.update()
+					}
+				}
+			}
+		}
+		for i := range ps {
+			ps[i].step /= 2
+		}
+		if round == 1 {
+			refit(64)
+			best = objective()
+		}
+	}
+	best = e.score()
+	return poseResult{coherence: best, lo: e.lo, hi: e.hi, voxel: e.g.s}, nil
+}

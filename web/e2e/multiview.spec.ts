@@ -1,0 +1,54 @@
+import { expect, test } from '@playwright/test';
+import { productPhotoPNG } from './fixtures/product-photo';
+import { apiSignUp, collectErrors, snap, uniqueEmail } from './helpers';
+
+// Issue 34 §3 on the real stack (api + worker + Postgres + River + blob store): the
+// upload page's "Add more angles (optional)" takes three more photos of the vase
+// (a solid of revolution looks the same from every side), the worker carves one
+// model from all four, and the processing screen and the preview say so.
+test.setTimeout(240_000);
+
+const AUTH_KEY = 'photo3d.auth';
+
+test('four photos → one multi-view model whose views count is shown', async ({ page }, testInfo) => {
+  const errors = collectErrors(page);
+  const data = await apiSignUp(page.request, { name: 'Angle Maker', email: uniqueEmail('multiview'), password: 'Sup3r-secret-pw' });
+  await page.goto('/login');
+  await page.evaluate(([k, v]) => localStorage.setItem(k, v), [AUTH_KEY, JSON.stringify(data)]);
+
+  await page.goto('/workspace/upload');
+  const photo = productPhotoPNG();
+  await page.getByTestId('upload-input').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: photo });
+  await expect(page.getByRole('heading', { name: 'Add more angles (optional)' })).toBeVisible();
+  await page.getByTestId('more-angles-input').setInputFiles(
+    ['right', 'left', 'back'].map((n) => ({ name: `${n}.png`, mimeType: 'image/png', buffer: photo })),
+  );
+  // Put them in the guide's order: left, back, right.
+  await page.getByRole('button', { name: 'Move right.png down' }).click();
+  await page.getByRole('button', { name: 'Move right.png down' }).click();
+  await expect(page.getByTestId('more-angle')).toHaveText([/Left: left\.png/, /Back: back\.png/, /Right: right\.png/]);
+  await snap(page, 'multiview-01-angles', testInfo);
+
+  const created = page.waitForResponse((r) => r.url().endsWith('/api/jobs') && r.request().method() === 'POST');
+  await page.getByRole('button', { name: 'Use These 4 Photos' }).click();
+  const res = await created;
+  expect(res.status()).toBe(201);
+  const body = await res.json();
+  expect(body.data.views).toBe(4);
+  expect(res.request().postDataJSON().moreImages).toHaveLength(3);
+
+  await page.waitForURL(/\/(processing|preview)\/[^/]+$/);
+  if (/\/processing\//.test(page.url())) {
+    await expect(page.getByTestId('processing-views')).toHaveText('Built from 4 photos');
+  }
+  await page.waitForURL(/\/preview\/[^/]+$/, { timeout: 180_000 });
+  await expect(page.getByTestId('preview-views')).toHaveText('Built from 4 photos');
+  await snap(page, 'multiview-02-preview', testInfo);
+
+  const jobId = decodeURIComponent(page.url().split('/').pop()!);
+  const job = await (await page.request.get(`/api/jobs/${jobId}`, { headers: { Authorization: `Bearer ${data.token}` } })).json();
+  expect(job.data.status).toBe('completed');
+  expect(job.data.stats.views).toBe(4);
+  expect(job.data.stats.shapeKind).toBe('multiview');
+  expect(errors, 'no console errors').toEqual([]);
+});
