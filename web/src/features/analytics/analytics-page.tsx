@@ -4,6 +4,7 @@ import { useListProductsQuery } from '../products/products-api';
 import { DEFAULT_QUERY } from '../../components/list/list-rules';
 import { exportURL, useGetAnalyticsQuery, useGetBreakdownsQuery, type AnalyticsPayload, type AnalyticsQuery, type Breakdown } from './analytics-api';
 import './analytics.css';
+import { downloadFile } from '../../lib/download';
 import type { BarRow } from './analytics-charts';
 import {
   barWidth,
@@ -98,9 +99,7 @@ export default function AnalyticsPage() {
         </div>
         {premium && (
           <div className="page__actions">
-            <a className="btn btn--secondary" href={exportURL(query)} download>
-              Export CSV
-            </a>
+            <ExportButton url={exportURL(query)} />
             <button type="button" className="btn btn--secondary" onClick={() => setDrawer(true)}>
               Breakdowns
             </button>
@@ -394,5 +393,37 @@ function BreakdownTable({ dim, rows }: { dim: Breakdown['dimension']; rows: Brea
         )}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * Export CSV through the app's one download path: a plain link cannot send the bearer
+ * token (the browser would show "canceled" on the 401), so the file is fetched and saved.
+ */
+function ExportButton({ url }: { url: string }) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  async function onExport() {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await downloadFile(url, 'analytics.csv', 'text/csv');
+    } catch (e) {
+      setProblem(e instanceof Error ? e.message : 'The export could not be downloaded.');
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <>
+      <button type="button" className="btn btn--secondary" onClick={onExport} disabled={busy}>
+        {busy ? 'Exporting…' : 'Export CSV'}
+      </button>
+      {problem && (
+        <span role="alert" className="field__error">
+          {problem}
+        </span>
+      )}
+    </>
   );
 }
