@@ -31,7 +31,7 @@ import { COPIED_MS, SAVED_MS, useFlag } from './use-flag';
 import './products.css';
 
 const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed', draft: 'Draft' } as const;
-const BADGE_TONE = { ready: 'status--ready', processing: 'status--processing', error: 'status--error', draft: 'status--processing' } as const;
+const BADGE_TONE = { ready: 'status--ready', processing: 'status--processing', error: 'status--error', draft: 'status--draft' } as const;
 const POLL_MS = 2000;
 function isNotFound(err: unknown): boolean {
   return !!err && typeof err === 'object' && (err as { status?: unknown }).status === 404;
@@ -237,9 +237,15 @@ function ViewerPanel({ product: p, publication, onShare }: { product: ProductDet
 
   if (!p.modelURL) {
     return (
-      <div className="card empty-state">
-        <IconBox size={40} />
-        <p className="muted">{p.status === 'processing' ? 'The 3D model is being built. It appears here when it is ready.' : 'This product has no 3D model yet.'}</p>
+      <div className="card empty-state product-detail__photo">
+        {p.photoURL ? <img src={p.photoURL} alt={`Photo of ${p.name}`} /> : <IconBox size={40} />}
+        <p className="muted">
+          {p.status === 'processing'
+            ? 'The 3D model is being built from this photo. It appears here when it is ready.'
+            : p.status === 'draft'
+              ? 'This draft has no 3D model yet. Generate 3D builds it from this photo.'
+              : 'This product has no 3D model yet.'}
+        </p>
       </div>
     );
   }
