@@ -30,6 +30,7 @@ type productView struct {
 	JobID         string    `json:"jobId"`
 	CreatedAt     time.Time `json:"createdAt"`
 	UpdatedAt     time.Time `json:"updatedAt"`
+	Live          bool      `json:"live"` // its public page is published
 }
 
 func newProductView(ctx context.Context, s *catalog.Service, p catalog.Product) (productView, error) {
@@ -43,7 +44,7 @@ func newProductView(ctx context.Context, s *catalog.Service, p catalog.Product) 
 	return productView{ID: p.ID, Name: p.Name, Description: p.Description, ProductURL: p.ProductURL, Status: p.Status,
 		StatusLabel: catalog.StatusLabel(p.Status), FailureReason: p.FailureReason, ThumbnailURL: thumb, Tags: p.Tags,
 		CatalogID: p.CatalogID, Source: p.Source, BlueprintID: p.JobID, JobID: p.JobID, CreatedAt: p.CreatedAt,
-		UpdatedAt: p.UpdatedAt}, nil
+		UpdatedAt: p.UpdatedAt, Live: p.Live}, nil
 }
 
 func productViews(ctx context.Context, s *catalog.Service, ps []catalog.Product) ([]productView, error) {
