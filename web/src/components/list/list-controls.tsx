@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type R
 import { useNavigate } from 'react-router';
 import { IconAlert, IconCheck, IconClock } from '../icons';
 import { useDismiss } from '../use-dismiss';
-import { cleanSearch, hasFilters, MAX_SEARCH_LENGTH, PAGE_SIZES, pageCount, rangeText, SORTS, STATUS_FILTERS, type StatusFilter, type ListQuery, type SortKey } from './list-rules';
+import { cleanSearch, hasFilters, MAX_SEARCH_LENGTH, PAGE_SIZES, pageCount, rangeText, SORTS, STATUS_FILTERS, type ItemStatus, type StatusFilter, type ListQuery, type SortKey } from './list-rules';
 import './list.css';
 
 const statusIcons = { ready: IconCheck, processing: IconClock, error: IconAlert } as const;

@@ -23,6 +23,8 @@ export interface Product {
   thumbnailURL: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Its public page is published. */
+  live: boolean;
 }
 
 /** One entry of the product's history (GET /api/products/{id} → timeline). */
