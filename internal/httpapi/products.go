@@ -35,9 +35,15 @@ type productView struct {
 
 func newProductView(ctx context.Context, s *catalog.Service, p catalog.Product) (productView, error) {
 	thumb := ""
-	if p.Status == catalog.StatusReady {
-		var err error
+	var err error
+	switch {
+	case p.Status == catalog.StatusReady:
 		if thumb, err = s.SignedURL(ctx, p.ThumbnailKey); err != nil {
+			return productView{}, err
+		}
+	case p.Status == catalog.StatusDraft && p.PhotoKey != "":
+		// A draft has no model yet: its card shows the photo it will be built from.
+		if thumb, err = s.SignedURL(ctx, p.PhotoKey); err != nil {
 			return productView{}, err
 		}
 	}
