@@ -38,7 +38,7 @@ type Filters struct {
 }
 
 // DrilldownMessage is the spec's text for a basic plan asking for a premium filter.
-const DrilldownMessage = "Drill‑downs by device, source, and region are a Premium feature."
+const DrilldownMessage = "Drill‑downs by device, source, and region are part of the Pro plan."
 
 // ParseFilters reads the query string of GET /api/analytics: range (7d, 30d,
 // 90d, default 7d) or from and to (YYYY-MM-DD, custom), sku, and the premium

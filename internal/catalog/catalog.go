@@ -99,6 +99,9 @@ type Product struct {
 	PhotoKey      string
 	CleanEdges    bool
 	KeepShadow    bool
+	// Live: the product's own public page is published (read from the
+	// publications table for lists and the detail; false when folded from the log).
+	Live bool
 	// Builds is the build history, oldest first (filled by Fold, not stored).
 	Builds []Build
 }

@@ -185,7 +185,10 @@ const DefaultPageSize = 10
 // or after From and on or before To, inclusive calendar dates in the
 // merchant's time zone tz, UTC when none is given; no status = all).
 type ListParams struct {
-	Statuses  []string
+	Statuses []string
+	// Live (status=live): products whose public page is published; with
+	// statuses, either matches. Galleries have no such state and ignore it.
+	Live      bool
 	From, To  *time.Time // midnights in the requested zone; To is inclusive (the whole day)
 	Sort      string
 	Page      int
@@ -205,10 +208,13 @@ func ParseListParams(q url.Values) (ListParams, error) {
 			s = strings.TrimSpace(strings.ToLower(s))
 			switch s {
 			case StatusProcessing, StatusReady, StatusError, StatusDraft:
+			case "live":
+				p.Live = true
+				continue
 			case "":
 				continue
 			default:
-				return p, fault.Invalidf("invalid_status", "Unknown status %q: use draft, processing, ready or error.", s)
+				return p, fault.Invalidf("invalid_status", "Unknown status %q: use draft, live, processing, ready or error.", s)
 			}
 			if !seen[s] {
 				seen[s] = true

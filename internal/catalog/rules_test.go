@@ -129,6 +129,7 @@ func TestParseListParams(t *testing.T) {
 		{"from=2025-01-31&tz=Asia/Kolkata", catalog.ListParams{From: kolkata("2025-01-31"), Sort: "newest", Page: 1, PageSize: 10}, ""},
 		{"tz=Mars/Olympus", catalog.ListParams{}, "invalid_timezone"},
 		{"tz=../../etc/passwd", catalog.ListParams{}, "invalid_timezone"},
+		{"status=live,draft", catalog.ListParams{Statuses: []string{"draft"}, Live: true, Sort: "newest", Page: 1, PageSize: 10}, ""},
 		{"status=needs_attention", catalog.ListParams{}, "invalid_status"},
 		{"from=31/01/2025", catalog.ListParams{}, "invalid_date"},
 		{"from=2025-02-01&to=2025-01-31", catalog.ListParams{}, "invalid_date_range"},

@@ -401,3 +401,53 @@ func configure(t *testing.T, svc *catalog.Service, user, id string) {
 	require.Len(t, p.Config.Links, 1, "v3's link went with it")
 	require.Equal(t, "Outdoor", p.Config.Presets.Lighting)
 }
+
+// Issue 29 item 13: search covers the description and tags, and status=live
+// lists the products whose public page is published (alone, or beside a
+// ticked status).
+func TestListSearchesDetailsAndFiltersLive(t *testing.T) {
+	t.Parallel()
+	s := setup(t)
+	user := s.env.User(t)
+	s.trial(t, user)
+	bp := s.blueprint(t, user, catalog.StatusReady)
+	mk := func(name, description string, tags []string) catalog.Product {
+		p, err := s.svc.CreateProduct(ctx, user, catalog.NewProduct{Name: name, BlueprintID: bp})
+		require.NoError(t, err)
+		p, err = s.svc.UpdateProduct(ctx, user, p.ID, catalog.ProductPatch{Description: &description, Tags: &tags})
+		require.NoError(t, err)
+		return p
+	}
+	vase := mk("Vase", "Hand-glazed stoneware", []string{"ceramic"})
+	lamp := mk("Lamp", "Brass and linen", []string{"lighting", "living-room"})
+	names := func(query string) []string {
+		ps, _, err := s.svc.Products(ctx, user, mustParams(t, query))
+		require.NoError(t, err)
+		out := []string{}
+		for _, p := range ps {
+			out = append(out, p.Name)
+		}
+		return out
+	}
+	require.Equal(t, []string{"Vase"}, names("q=stoneware"))
+	require.Equal(t, []string{"Vase"}, names("q=CERAMIC"))
+	require.Equal(t, []string{"Lamp"}, names("q=living"))
+	require.Empty(t, names("status=live"))
+
+	now := time.Now()
+	_, err := s.env.DB.Pool.Exec(ctx, `INSERT INTO publications (id, user_id, blueprint_id, product_id, slug, created_at, updated_at)
+		VALUES ('pub1', $1, '', $2, 'lamp', $3, $3)`, user, lamp.ID, now)
+	require.NoError(t, err)
+	require.Equal(t, []string{"Lamp"}, names("status=live"))
+	require.ElementsMatch(t, []string{"Lamp", "Vase"}, names("status=live,ready"))
+	got, err := s.svc.Product(ctx, user, lamp.ID)
+	require.NoError(t, err)
+	require.True(t, got.Live)
+	got, err = s.svc.Product(ctx, user, vase.ID)
+	require.NoError(t, err)
+	require.False(t, got.Live)
+
+	_, err = s.env.DB.Pool.Exec(ctx, `UPDATE publications SET unpublished_at = $1 WHERE id = 'pub1'`, now)
+	require.NoError(t, err)
+	require.Empty(t, names("status=live"))
+}

@@ -264,13 +264,14 @@ func productIDsInCatalog(ctx context.Context, tx pgx.Tx, catalogID string) ([]st
 
 const productColumns = `id, user_id, catalog_id, name, description, product_url, tags, source, coalesce(job_id, ''),
 	status, failure_reason, model_key, thumbnail_key, created_at, updated_at,
-	photo_upload_id, photo_key, clean_edges, keep_shadow`
+	photo_upload_id, photo_key, clean_edges, keep_shadow,
+	EXISTS (SELECT 1 FROM publications pub WHERE pub.product_id = products.id AND pub.unpublished_at IS NULL)`
 
 func scanProduct(row pgx.Row) (Product, error) {
 	var p Product
 	err := row.Scan(&p.ID, &p.UserID, &p.CatalogID, &p.Name, &p.Description, &p.ProductURL, &p.Tags, &p.Source,
 		&p.JobID, &p.Status, &p.FailureReason, &p.ModelKey, &p.ThumbnailKey, &p.CreatedAt, &p.UpdatedAt,
-		&p.PhotoUploadID, &p.PhotoKey, &p.CleanEdges, &p.KeepShadow)
+		&p.PhotoUploadID, &p.PhotoKey, &p.CleanEdges, &p.KeepShadow, &p.Live)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Product{}, ErrProductNotFound
 	}
@@ -356,13 +357,21 @@ func listProducts(ctx context.Context, q pgdb.Querier, userID string, p ListPara
 	w := &whereBuilder{}
 	w.add("user_id = ?", userID)
 	w.conds = append(w.conds, "deleted_at IS NULL")
-	if len(p.Statuses) > 0 {
+	// Ticked statuses and Live are alternatives: any of them matches.
+	live := "EXISTS (SELECT 1 FROM publications pub WHERE pub.product_id = products.id AND pub.unpublished_at IS NULL)"
+	switch {
+	case len(p.Statuses) > 0 && p.Live:
+		w.add("(status = ANY(?) OR "+live+")", p.Statuses)
+	case len(p.Statuses) > 0:
 		w.add("status = ANY(?)", p.Statuses)
+	case p.Live:
+		w.conds = append(w.conds, live)
 	}
 	if p.CatalogID != "" {
 		w.add("catalog_id = ?", p.CatalogID)
 	}
-	w.dateAndQuery(p, "created_at", "name")
+	// Search covers what the merchant wrote: name, description and tags.
+	w.dateAndQuery(p, "created_at", "name || ' ' || description || ' ' || array_to_string(tags, ' ')")
 	order := "created_at DESC, id DESC"
 	if p.Sort == SortName {
 		order = "lower(name), id"

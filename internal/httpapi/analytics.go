@@ -91,7 +91,7 @@ func getAnalyticsBreakdowns(rd *analytics.Reader, subs *subscription.Service, d 
 // exportAnalytics serves GET /api/analytics/export.csv (premium).
 func exportAnalytics(rd *analytics.Reader, subs *subscription.Service, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		f, err := premiumFilters(r, subs, d, fault.New(fault.Forbidden, "premium_feature", "Export is a Premium feature."))
+		f, err := premiumFilters(r, subs, d, fault.New(fault.Forbidden, "premium_feature", "Export is part of the Pro plan."))
 		if err != nil {
 			return err
 		}

@@ -81,9 +81,12 @@ func receivePut(w http.ResponseWriter, r *http.Request, key string, uploads *upl
 	if err != nil {
 		return err
 	}
-	publicURL := uploads.PublicURL(up.ID)
-	w.Header().Set("Location", publicURL)
-	WriteJSON(w, http.StatusOK, newUploadedView(up, publicURL))
+	v, err := newUploadedView(r.Context(), uploads, up)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", v.URL)
+	WriteJSON(w, http.StatusOK, v)
 	return nil
 }
 

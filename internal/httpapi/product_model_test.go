@@ -108,7 +108,11 @@ func TestPhotoProductOwnModelAndChecksOverHTTP(t *testing.T) {
 	require.Equal(t, http.StatusOK, rec.Code, "the original photo is served")
 	rec, r = s.json(t, user, "GET", "/api/products?status=draft", nil)
 	require.Equal(t, http.StatusOK, rec.Code)
-	require.Equal(t, 1, decodeAs[listPage[productView]](t, r.Data).Total)
+	drafts := decodeAs[listPage[productView]](t, r.Data)
+	require.Equal(t, 1, drafts.Total)
+	// The draft's card shows its photo (issue 29 item 4).
+	rec, _ = s.call(t, "", "GET", drafts.Items[0].ThumbnailURL, "", nil)
+	require.Equal(t, http.StatusOK, rec.Code, "the draft's card shows its photo")
 
 	// Generate with Clean edges builds from that cutout, so the cutout must exist.
 	rec, r = s.json(t, user, "POST", "/api/products", map[string]any{"name": "Vase", "uploadId": photo, "generate": true, "cleanEdges": true})

@@ -30,20 +30,27 @@ type productView struct {
 	JobID         string    `json:"jobId"`
 	CreatedAt     time.Time `json:"createdAt"`
 	UpdatedAt     time.Time `json:"updatedAt"`
+	Live          bool      `json:"live"` // its public page is published
 }
 
 func newProductView(ctx context.Context, s *catalog.Service, p catalog.Product) (productView, error) {
 	thumb := ""
-	if p.Status == catalog.StatusReady {
-		var err error
+	var err error
+	switch {
+	case p.Status == catalog.StatusReady:
 		if thumb, err = s.SignedURL(ctx, p.ThumbnailKey); err != nil {
+			return productView{}, err
+		}
+	case p.Status == catalog.StatusDraft && p.PhotoKey != "":
+		// A draft has no model yet: its card shows the photo it will be built from.
+		if thumb, err = s.SignedURL(ctx, p.PhotoKey); err != nil {
 			return productView{}, err
 		}
 	}
 	return productView{ID: p.ID, Name: p.Name, Description: p.Description, ProductURL: p.ProductURL, Status: p.Status,
 		StatusLabel: catalog.StatusLabel(p.Status), FailureReason: p.FailureReason, ThumbnailURL: thumb, Tags: p.Tags,
 		CatalogID: p.CatalogID, Source: p.Source, BlueprintID: p.JobID, JobID: p.JobID, CreatedAt: p.CreatedAt,
-		UpdatedAt: p.UpdatedAt}, nil
+		UpdatedAt: p.UpdatedAt, Live: p.Live}, nil
 }
 
 func productViews(ctx context.Context, s *catalog.Service, ps []catalog.Product) ([]productView, error) {

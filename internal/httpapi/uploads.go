@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"mime"
@@ -41,21 +42,29 @@ type uploadSlotView struct {
 
 // uploadedView answers a completed upload; url, imageURL and publicURL are
 // the same app URL, the one POST /jobs accepts (the spec's client reads any
-// of the three).
+// of the three). That URL needs the bearer token, which an <img> cannot
+// send, so previewURL is a signed GET URL (an hour, like every other blob in
+// a JSON answer) for showing the photo.
 type uploadedView struct {
 	UploadID    string `json:"uploadId"`
 	URL         string `json:"url"`
 	ImageURL    string `json:"imageURL"`
 	PublicURL   string `json:"publicURL"`
+	PreviewURL  string `json:"previewURL"`
 	ContentType string `json:"contentType"`
 	Bytes       int64  `json:"bytes"`
 	Width       int    `json:"width"`
 	Height      int    `json:"height"`
 }
 
-func newUploadedView(up upload.Upload, publicURL string) uploadedView {
-	return uploadedView{UploadID: up.ID, URL: publicURL, ImageURL: publicURL, PublicURL: publicURL,
-		ContentType: up.ContentType, Bytes: up.Bytes, Width: up.Width, Height: up.Height}
+func newUploadedView(ctx context.Context, s *upload.Service, up upload.Upload) (uploadedView, error) {
+	publicURL := s.PublicURL(up.ID)
+	preview, err := s.SignedURL(ctx, up.BlobKey)
+	if err != nil {
+		return uploadedView{}, err
+	}
+	return uploadedView{UploadID: up.ID, URL: publicURL, ImageURL: publicURL, PublicURL: publicURL, PreviewURL: preview,
+		ContentType: up.ContentType, Bytes: up.Bytes, Width: up.Width, Height: up.Height}, nil
 }
 
 // createUpload serves POST /api/uploads: a signed PUT URL valid 15 minutes.
@@ -131,9 +140,12 @@ func uploadContent(s *upload.Service) Handler {
 		if err != nil {
 			return err
 		}
-		publicURL := s.PublicURL(up.ID)
-		w.Header().Set("Location", publicURL)
-		WriteJSON(w, http.StatusCreated, newUploadedView(up, publicURL))
+		v, err := newUploadedView(r.Context(), s, up)
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Location", v.URL)
+		WriteJSON(w, http.StatusCreated, v)
 		return nil
 	}
 }

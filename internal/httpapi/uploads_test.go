@@ -363,6 +363,12 @@ func TestUploadContentScenarios(t *testing.T) {
 			require.Equal(t, v["url"], v["imageURL"])
 			require.Equal(t, v["url"], v["publicURL"])
 			require.Equal(t, v["url"], rec.Header().Get("Location"))
+			// The photo is shown through a signed URL: an <img> sends no token (issue 29 item 3).
+			preview, _ := v["previewURL"].(string)
+			require.NotEmpty(t, preview)
+			img, _ := s.call(t, "", "GET", preview, "", nil)
+			require.Equal(t, http.StatusOK, img.Code, img.Body.String())
+			require.Equal(t, photo, img.Body.Bytes())
 		})
 	}
 }

@@ -20,13 +20,14 @@ func GalleryPath(id string) string { return "/workspace/gallery/" + id }
 
 // handleCatalogue folds product and gallery events into workspace_items. A
 // product's status is its current build's: taken from the blueprint item
-// when a build is attached, and set again when that job ends. Galleries
+// when a build is attached, and set again when that job ends; until one is,
+// it is a draft (a photo saved without Generate 3D). Galleries
 // show as ready (their status is derived from products when listed).
 func handleCatalogue(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) (bool, error) {
 	at := e.OccurredAt
 	switch ev := e.Data.(type) {
 	case events.ProductCreated:
-		return true, addItem(ctx, tx, Item{ID: ev.ProductID, Type: KindProduct, Label: label(ev.Name), Status: StatusProcessing,
+		return true, addItem(ctx, tx, Item{ID: ev.ProductID, Type: KindProduct, Label: label(ev.Name), Status: StatusDraft,
 			UpdatedAt: at, Path: ProductPath(ev.ProductID)}, ev.UserID)
 	case events.ProductModelAttached:
 		return true, followBuild(ctx, tx, ev.ProductID, ev.JobID, at)

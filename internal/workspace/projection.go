@@ -29,6 +29,7 @@ const (
 
 // Item statuses, as the dashboard shows them.
 const (
+	StatusDraft      = "draft" // a product with a photo and no build yet
 	StatusProcessing = "processing"
 	StatusReady      = "ready"
 	StatusError      = "error"

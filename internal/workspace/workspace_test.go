@@ -280,3 +280,25 @@ func dump(t *testing.T, b bundle) string {
 	require.Greater(t, sb.Len(), 100)
 	return sb.String()
 }
+
+// A photo product saved without Generate 3D is a draft on the dashboard, and
+// follows its build once one starts (issue 29 item 4).
+func TestDraftProductIsADraftUntilItsBuildStarts(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	product := events.Stream{Type: events.StreamProduct, ID: "p1"}
+	b.emit(t, product, events.ProductCreated{ProductID: "p1", UserID: "u1", CatalogID: "c1", Name: "Vase"})
+	b.drain(t)
+	items := b.recent(t, "u1")
+	require.Len(t, items, 1)
+	require.Equal(t, "draft", items[0].Status)
+
+	b.queue(t, "u1", "j1", "Vase")
+	b.emit(t, product, events.ProductBuildStarted{ProductID: "p1", JobID: "j1"})
+	b.drain(t)
+	for _, it := range b.recent(t, "u1") {
+		if it.ID == "p1" {
+			require.Equal(t, "processing", it.Status)
+		}
+	}
+}

@@ -130,12 +130,12 @@ test('analytics: 150 simulated shoppers → exact KPIs and funnel; Free locks; t
     await expect(await kpi(page, 'opportunities')).toHaveText(String(e.opportunities));
     await expect(await kpi(page, 'adds_from_3d')).toHaveText(String(e.adds_from_3d));
     for (const name of ['engagement_uplift', 'adds_per_engaged', 'best_variant_uplift', 'geo_opportunity_index']) {
-      await expect(page.locator(`[data-kpi="${name}"]`).getByRole('img', { name: 'Locked: Premium' })).toBeVisible();
+      await expect(page.locator(`[data-kpi="${name}"]`).getByRole('img', { name: 'Locked: Pro plan' })).toBeVisible();
       await expect(await kpi(page, name)).toHaveText('—');
     }
     expect(await ladderRows(page)).toEqual(steps.map((s) => [s.key, String(s.value), pct(s.value, steps[0].value)]));
-    await expect(page.getByText('Device, source and region filters are Premium.')).toBeVisible();
-    await expect(page.getByText('Drill‑downs by device, source, and region are a Premium feature.').first()).toBeVisible();
+    await expect(page.getByText('Device, source and region filters are part of the Pro plan.')).toBeVisible();
+    await expect(page.getByText('Drill‑downs by device, source, and region are part of the Pro plan.').first()).toBeVisible();
     await expect(page.getByRole('link', { name: 'Upgrade to Pro' })).toBeVisible();
     await expect(page.getByLabel('Device')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Breakdowns' })).toHaveCount(0);
@@ -145,7 +145,7 @@ test('analytics: 150 simulated shoppers → exact KPIs and funnel; Free locks; t
     for (const path of ['/api/analytics?device=mobile', '/api/analytics?region=IN', '/api/analytics/breakdowns']) {
       const res = await request.get(path, { headers: { Authorization: `Bearer ${api.token}` } });
       expect(res.status(), path).toBe(403);
-      expect(((await res.json()) as { error: { message: string } }).error.message).toBe('Drill‑downs by device, source, and region are a Premium feature.');
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe('Drill‑downs by device, source, and region are part of the Pro plan.');
     }
   });
 
@@ -158,7 +158,7 @@ test('analytics: 150 simulated shoppers → exact KPIs and funnel; Free locks; t
 
     await page.goto('/workspace/analytics');
     await expect(await kpi(page, 'shoppers')).toHaveText(String(SHOPPERS));
-    await expect(page.getByRole('img', { name: 'Locked: Premium' })).toHaveCount(0);
+    await expect(page.getByRole('img', { name: 'Locked: Pro plan' })).toHaveCount(0);
     await expect(await kpi(page, 'engagement_uplift')).toHaveText(pp(e.engagement_uplift ?? 0));
     await expect(await kpi(page, 'adds_per_engaged')).toHaveText((e.adds_per_engaged ?? 0).toFixed(2));
     await expect(page.getByLabel('Device')).toBeVisible();

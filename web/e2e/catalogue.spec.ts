@@ -256,6 +256,16 @@ test('blueprint → product → filters and paging → details → screenshot �
     const png = readFileSync((await download.path())!);
     expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
     expect(png.length).toBeGreaterThan(1000);
+    // Embed never publishes on its own (issue 29 item 8): unpublished, it points to Publish.
+    await page.getByRole('button', { name: 'Embed' }).click();
+    await expect(page.getByTestId('embed-unpublished')).toBeVisible();
+    expect((await api.call<{ publication: unknown }>('get', `/api/products/${first.id}`)).publication).toBeNull();
+    // The product's own page, published with its options; Embed then shows its code.
+    await api.call('post', `/api/products/${first.id}/publish`, { requireEmail: false, allowDeepLinks: false });
+    await page.reload();
+    await expect
+      .poll(() => page.evaluate(() => (document.querySelector('model-viewer') as (HTMLElement & { loaded?: boolean }) | null)?.loaded === true), { timeout: 180_000 })
+      .toBe(true);
     await page.getByRole('button', { name: 'Embed' }).click();
     await expect(page.getByLabel('Embed code')).toHaveValue(/<iframe src="[^"]+\/embed\/[^"]+"[^>]*width="800" height="600"/);
     await page.getByRole('tab', { name: 'AR Preview' }).click();

@@ -79,6 +79,21 @@ export function saveUser(user: AuthUser): void {
   }
 }
 
+/**
+ * Swaps in a fresh session (sign out everywhere, password change) in every storage that
+ * holds the old one, so "remember me" keeps its choice.
+ */
+export function replaceAuth(record: AuthRecord): void {
+  const raw = JSON.stringify(record);
+  let wrote = false;
+  for (const s of stores()) {
+    if (s.getItem(AUTH_STORAGE_KEY) == null) continue;
+    s.setItem(AUTH_STORAGE_KEY, raw);
+    wrote = true;
+  }
+  if (!wrote) safeSession()?.setItem(AUTH_STORAGE_KEY, raw);
+}
+
 /** Logout and 401s clear both storages. */
 export function clearAuth(): void {
   for (const s of stores()) s.removeItem(AUTH_STORAGE_KEY);

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type R
 import { useNavigate } from 'react-router';
 import { IconAlert, IconCheck, IconClock } from '../icons';
 import { useDismiss } from '../use-dismiss';
-import { cleanSearch, hasFilters, MAX_SEARCH_LENGTH, PAGE_SIZES, pageCount, rangeText, SORTS, STATUS_FILTERS, type ItemStatus, type ListQuery, type SortKey } from './list-rules';
+import { cleanSearch, hasFilters, MAX_SEARCH_LENGTH, PAGE_SIZES, pageCount, rangeText, SORTS, STATUS_FILTERS, type ItemStatus, type StatusFilter, type ListQuery, type SortKey } from './list-rules';
 import './list.css';
 
 const statusIcons = { ready: IconCheck, processing: IconClock, error: IconAlert } as const;
@@ -42,10 +42,13 @@ export function FilterPopover({
   query,
   onChange,
   onClear,
+  statuses = STATUS_FILTERS,
 }: {
   query: ListQuery;
   onChange: (change: Partial<ListQuery>) => void;
   onClear: () => void;
+  /** The status checkboxes this list offers (products add Draft and Live). */
+  statuses?: { value: StatusFilter; label: string }[];
 }) {
   const [open, setOpen] = useState(false);
   const box = useRef<HTMLDivElement>(null);
@@ -54,11 +57,11 @@ export function FilterPopover({
   useDismiss(open, box, trigger, close);
   const id = useId();
   const active = query.status.length + (query.from ? 1 : 0) + (query.to ? 1 : 0);
-  const toggle = (s: ItemStatus, on: boolean) => {
+  const toggle = (s: StatusFilter, on: boolean) => {
     const set = new Set(query.status);
     if (on) set.add(s);
     else set.delete(s);
-    onChange({ status: STATUS_FILTERS.map((f) => f.value).filter((v) => set.has(v)) });
+    onChange({ status: statuses.map((f) => f.value).filter((v) => set.has(v)) });
   };
   return (
     <div className="menu list-filter" ref={box}>
@@ -76,7 +79,7 @@ export function FilterPopover({
         <div id={`${id}-panel`} className="menu__panel list-filter__panel" role="dialog" aria-label="Filters">
           <fieldset className="list-filter__group">
             <legend>Status</legend>
-            {STATUS_FILTERS.map((f) => (
+            {statuses.map((f) => (
               <label key={f.value} className="checkbox">
                 <input type="checkbox" checked={query.status.includes(f.value)} onChange={(e) => toggle(f.value, e.target.checked)} />
                 {f.label}
@@ -146,15 +149,17 @@ export function ListToolbar({
   onChange,
   onClear,
   searchLabel,
+  statuses,
 }: {
   query: ListQuery;
   onChange: (change: Partial<ListQuery>) => void;
   onClear: () => void;
   searchLabel: string;
+  statuses?: { value: StatusFilter; label: string }[];
 }) {
   return (
     <div className="list-toolbar">
-      <FilterPopover query={query} onChange={onChange} onClear={onClear} />
+      <FilterPopover query={query} onChange={onChange} onClear={onClear} statuses={statuses} />
       <SearchBox value={query.q} label={searchLabel} onSearch={(q) => onChange({ q })} />
       <span className="list-toolbar__spacer" />
       <SortSelect value={query.sort} onChange={(sort) => onChange({ sort })} />
@@ -231,6 +236,7 @@ export function ItemCard({
   statusLabel,
   upper = false,
   testId,
+  live = false,
 }: {
   to: string;
   name: string;
@@ -241,11 +247,16 @@ export function ItemCard({
   statusLabel: string;
   upper?: boolean;
   testId: string;
+  /** Its public page is published: a Live badge on the card. */
+  live?: boolean;
 }) {
   const navigate = useNavigate();
   return (
     <article className="card item-card" data-testid={testId} data-status={status} onClick={() => navigate(to)}>
-      <div className="item-card__thumb">{imageURL ? <img src={imageURL} alt="" loading="lazy" /> : fallback}</div>
+      <div className="item-card__thumb">
+        {imageURL ? <img src={imageURL} alt="" loading="lazy" /> : fallback}
+        {live && <span className="badge badge--live item-card__live">Live</span>}
+      </div>
       <p className={upper ? 'item-card__name item-card__name--upper' : 'item-card__name'}>{name}</p>
       <p className="item-card__tag">{tag}</p>
       <div className="item-card__foot">

@@ -9,11 +9,19 @@ export const PAGE_SIZES = [10, 20, 30, 50] as const;
 export const DEFAULT_PAGE_SIZE = 10;
 
 export type ItemStatus = 'processing' | 'ready' | 'error';
+/** What a status checkbox selects: an item status, or (products) draft and live. */
+export type StatusFilter = ItemStatus | 'draft' | 'live';
 /** Filter checkboxes in spec order; error is shown as Needs attention. */
-export const STATUS_FILTERS: { value: ItemStatus; label: string }[] = [
+export const STATUS_FILTERS: { value: StatusFilter; label: string }[] = [
   { value: 'processing', label: 'Processing' },
   { value: 'ready', label: 'Ready' },
   { value: 'error', label: 'Needs attention' },
+];
+/** Products also have drafts (a photo without a build) and live ones (their page is published). */
+export const PRODUCT_STATUS_FILTERS: { value: StatusFilter; label: string }[] = [
+  { value: 'draft', label: 'Draft' },
+  ...STATUS_FILTERS,
+  { value: 'live', label: 'Live' },
 ];
 
 export type SortKey = 'newest' | 'name';
@@ -24,7 +32,7 @@ export const SORTS: { value: SortKey; label: string }[] = [
 
 export interface ListQuery {
   /** No status ticked means all (spec §5). */
-  status: ItemStatus[];
+  status: StatusFilter[];
   /** Calendar dates YYYY-MM-DD, inclusive; '' when unset. */
   from: string;
   to: string;
@@ -56,7 +64,7 @@ function validDate(s: string | null): string {
 /** Reads the list state from a URL query; anything unknown or malformed falls back to the default. */
 export function parseListQuery(params: URLSearchParams): ListQuery {
   const wanted = new Set((params.get('status') ?? '').split(',').map((s) => s.trim()));
-  const status = STATUS_FILTERS.map((f) => f.value).filter((v) => wanted.has(v));
+  const status = PRODUCT_STATUS_FILTERS.map((f) => f.value).filter((v) => wanted.has(v));
   const sort: SortKey = params.get('sort') === 'name' ? 'name' : 'newest';
   const size = Number(params.get('pageSize'));
   const pageSize = (PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE;

@@ -6,8 +6,8 @@ import { clearFilters, pageCount, parseListQuery, toSearchParams, updateQuery, t
 export function useListQuery() {
   const [params, setParams] = useSearchParams();
   const query = useMemo(() => parseListQuery(params), [params]);
-  const change = useCallback((c: Partial<ListQuery>) => setParams(toSearchParams(updateQuery(query, c)), { replace: true }), [query, setParams]);
-  const clear = useCallback(() => setParams(toSearchParams(clearFilters(query)), { replace: true }), [query, setParams]);
+  const change = useCallback((c: Partial<ListQuery>) => setParams(keepOthers(params, toSearchParams(updateQuery(query, c))), { replace: true }), [params, query, setParams]);
+  const clear = useCallback(() => setParams(keepOthers(params, toSearchParams(clearFilters(query))), { replace: true }), [params, query, setParams]);
   return { query, change, clear };
 }
 
@@ -17,4 +17,14 @@ export function useClampPage(data: Page<unknown> | undefined, query: ListQuery, 
   useEffect(() => {
     if (data && query.page > last) change({ page: last });
   }, [data, query.page, last, change]);
+}
+
+/** The list's own keys; anything else in the URL (such as ?view=list) belongs to the page. */
+const LIST_KEYS = new Set(['status', 'from', 'to', 'sort', 'page', 'pageSize', 'q']);
+
+/** The new list query plus the page's other parameters, so paging keeps the list view (issue 29 item 13). */
+export function keepOthers(current: URLSearchParams, list: URLSearchParams): URLSearchParams {
+  const out = new URLSearchParams(list);
+  for (const [k, v] of current) if (!LIST_KEYS.has(k)) out.append(k, v);
+  return out;
 }

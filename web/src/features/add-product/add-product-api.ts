@@ -4,10 +4,14 @@ import { MSG_NO_CREDITS, MSG_PROCESS_FAILED } from '../creation/creation-rules';
 import { parseProductDetail, type ProductDetail } from '../products/product-rules';
 import { configuratorApi } from '../products/configurator-api';
 
-/** The photo as stored by the upload API: its id (for the cutout and the product) and its URL. */
+/**
+ * The photo as stored by the upload API: its id (for the cutout and the product), its URL
+ * (needs the token) and previewURL, the signed URL to show it with.
+ */
 export interface UploadedPhoto {
   uploadId: string;
   url: string;
+  previewURL: string;
 }
 
 export interface CutoutOptions {

@@ -133,6 +133,7 @@ describe('Add Product wizard', () => {
   it('Save as draft creates a product without a build and returns to the list', async () => {
     const { calls } = stubFetch({
       ...uploadHandlers(),
+      'POST /api/uploads/up1/cutout': ({ body }) => ({ status: 'ready', url: '/blobs?obj=cutouts/up1.png', ...(body as object) }),
       'POST /api/products': () => detail({ status: 'draft', modelUrl: '' }),
     });
     render('/workspace/add-product');
@@ -143,6 +144,10 @@ describe('Add Product wizard', () => {
     await user.click(screen.getByRole('button', { name: 'Save as draft' }));
     expect(await screen.findByRole('heading', { name: 'My Products' })).toBeInTheDocument();
     expect(calls.find((c) => c.url === '/api/products')?.body).toMatchObject({ generate: false, uploadId: 'up1' });
+    // The cutout for the default options is made first, so the draft's Generate 3D can build (issue 29 item 4).
+    const cutIndex = calls.findIndex((c) => c.url === '/api/uploads/up1/cutout');
+    expect(cutIndex).toBeGreaterThanOrEqual(0);
+    expect(cutIndex).toBeLessThan(calls.findIndex((c) => c.url === '/api/products'));
   });
 
   it('the modal follows the real progress, shows the spec failure text and Retry build starts a new build', async () => {

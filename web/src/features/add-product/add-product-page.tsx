@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useNavigationType, useSearchParams } from 'react-router';
 import { Alert } from '../../components/alert';
 import { LoadingScreen } from '../../components/loading-screen';
 import { Toast } from '../../components/toast';
@@ -11,6 +11,7 @@ import type { ProductDetail } from '../products/product-rules';
 import { useGetProductQuery } from '../products/products-api';
 import {
   useCreatePhotoProductMutation,
+  useMakeCutoutMutation,
   useRebuildProductMutation,
   useUploadProductModelMutation,
   useWaitProductModelMutation,
@@ -20,10 +21,13 @@ import {
   buildProgress,
   buildState,
   checkModelFiles,
+  loadCreated,
   loadDraft,
   MODEL_ACCEPT,
   parseWizardQuery,
+  saveCreated,
   saveDraft,
+  startingDraft,
   TOAST_BUILDING,
   TOAST_MS,
   TOAST_READY,
@@ -49,26 +53,43 @@ export default function AddProductPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const { step, productId } = parseWizardQuery(params);
-  const [draft, setDraftState] = useState<PhotoDraft>(loadDraft);
+  const navigation = useNavigationType();
+  const location = useLocation();
+  const [draft, setDraftState] = useState<PhotoDraft>(() => startingDraft(navigation, location.state));
   const [options, setOptions] = useState<CutoutOptions>({ cleanEdges: true, keepShadow: false });
   const [failure, setFailure] = useState<Failure | null>(null);
   const [toast, setToast] = useState<string | null>(null);
-  const [create, { isLoading: creating }] = useCreatePhotoProductMutation();
+  const [create, { isLoading: creatingProduct }] = useCreatePhotoProductMutation();
+  const [makeCutout, { isLoading: cutting }] = useMakeCutoutMutation();
+  const creating = creatingProduct || cutting;
   const clearToast = useCallback(() => setToast(null), []);
 
   const setDraft = (d: PhotoDraft) => {
     setDraftState(d);
     saveDraft(d);
   };
-  const go = (s: WizardStep, id = productId) => navigate(wizardURL(s, id));
+  const go = (s: WizardStep, id = productId) => navigate(wizardURL(s, id), { state: { wizard: true } });
+  // Back from the configurator: the product exists (and its credit is spent); say so.
+  const created = (step === 'init' || step === 'verify') && !draft.uploadId ? loadCreated() : null;
 
+  // Set while leaving the photo steps for the new product's configurator, whose empty
+  // draft must not send verify back to init on the way out.
+  const leaving = useRef(false);
   // verify needs an uploaded photo; after a lost session it starts over.
   useEffect(() => {
-    if (step === 'verify' && !draft.uploadId) navigate(wizardURL('init'), { replace: true });
+    if (step !== 'init' && step !== 'verify') leaving.current = false;
+    if (step === 'verify' && !draft.uploadId && !leaving.current) navigate(wizardURL('init'), { replace: true, state: { wizard: true } });
   }, [step, draft.uploadId, navigate]);
 
   const createProduct = async (generate: boolean, opts: CutoutOptions) => {
     setFailure(null);
+    // A build with cutout options uses the cutout made for them (the server insists). From
+    // the Photo step nobody has asked for it yet, so it is made first, for a build now or
+    // for the draft's Generate 3D later; on Verify it is already there.
+    if (step === 'init' && (opts.cleanEdges || opts.keepShadow)) {
+      const cut = await makeCutout({ uploadId: draft.uploadId, ...opts });
+      if ('error' in cut && cut.error) return setFailure({ message: errorMessage(cut.error, MSG_PROCESS_FAILED), needsCredits: false });
+    }
     const res = await create({ name: draft.name.trim(), uploadId: draft.uploadId, generate, ...opts });
     if ('error' in res && res.error) {
       const err = res.error as { status?: unknown };
@@ -77,8 +98,12 @@ export default function AddProductPage() {
     }
     saveDraft(null);
     if (!generate) return navigate('/workspace/products');
+    if (res.data?.id) saveCreated({ id: res.data.id, name: res.data.name || draft.name.trim() });
     setToast(TOAST_BUILDING);
-    navigate(wizardURL('configurator', res.data?.id ?? ''), { state: { building: true } });
+    leaving.current = true;
+    navigate(wizardURL('configurator', res.data?.id ?? ''), { state: { building: true, wizard: true } });
+    // The photo steps start empty when Back returns to them (with the created product offered).
+    setDraftState(loadDraft());
   };
 
   const at = WIZARD_STEPS.indexOf(step);
@@ -96,6 +121,16 @@ export default function AddProductPage() {
           </ol>
         </div>
       </header>
+      {created && (
+        <div className="wizard__status" role="status" data-testid="wizard-created">
+          <span>
+            You already created “{created.name || 'your product'}”. Its 3D model is kept; carry on where you left off, or start another product below.
+          </span>
+          <Link className="btn btn--primary btn--sm" to={wizardURL('configurator', created.id)} state={{ wizard: true }}>
+            Continue with “{created.name || 'your product'}”
+          </Link>
+        </div>
+      )}
       {step === 'init' && (
         <InitStep
           draft={draft}

@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { MSG_INVALID_TYPE, MSG_ONE_IMAGE, MSG_TOO_LARGE } from '../creation/creation-rules';
 import type { Build } from '../products/product-rules';
 import {
+  loadCreated,
+  loadDraft,
+  saveCreated,
+  saveDraft,
+  startingDraft,
   buildProgress,
   buildState,
   canAct,
@@ -82,5 +87,18 @@ describe('wizard rules', () => {
     expect(code).toContain('src="https://h/embed/abc"');
     expect(code).toContain('width="800" height="600"');
     expect(code).toContain('allowfullscreen');
+  });
+});
+
+describe('startingDraft (issue 29 item 7)', () => {
+  it('keeps the draft on reload or Back, starts empty when the wizard is opened afresh', () => {
+    saveDraft({ name: 'Abandoned stool', uploadId: 'up1', photoURL: '/blobs/x', fileName: 'x.png' });
+    saveCreated({ id: 'p1', name: 'Vase' });
+    expect(startingDraft('POP', null).name).toBe('Abandoned stool');
+    expect(startingDraft('PUSH', { wizard: true }).name).toBe('Abandoned stool');
+    expect(loadCreated()).toEqual({ id: 'p1', name: 'Vase' });
+    expect(startingDraft('PUSH', null)).toEqual({ name: '', uploadId: '', photoURL: '', fileName: '' });
+    expect(loadDraft().name).toBe('');
+    expect(loadCreated()).toBeNull();
   });
 });

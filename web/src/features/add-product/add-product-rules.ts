@@ -142,3 +142,41 @@ export function saveDraft(d: PhotoDraft | null): void {
   if (d) sessionStorage.setItem(DRAFT_KEY, JSON.stringify(d));
   else sessionStorage.removeItem(DRAFT_KEY);
 }
+
+/**
+ * The product this tab's wizard last created (kept for the session), so Back from the
+ * configurator to the photo steps offers that product instead of an empty wizard.
+ */
+export interface CreatedProduct {
+  id: string;
+  name: string;
+}
+const CREATED_KEY = 'p3d.addProduct.created';
+
+export function loadCreated(): CreatedProduct | null {
+  try {
+    const c = JSON.parse(sessionStorage.getItem(CREATED_KEY) ?? 'null') as Partial<CreatedProduct> | null;
+    return c && typeof c.id === 'string' && c.id ? { id: c.id, name: typeof c.name === 'string' ? c.name : '' } : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveCreated(c: CreatedProduct | null): void {
+  if (c) sessionStorage.setItem(CREATED_KEY, JSON.stringify(c));
+  else sessionStorage.removeItem(CREATED_KEY);
+}
+
+/**
+ * What the photo steps start from when the wizard opens. A reload or Back/Forward (POP)
+ * keeps the tab's unfinished draft; opening the wizard afresh (Add product) starts empty,
+ * so an abandoned wizard's name never pre-fills the next product. Moves inside the
+ * wizard carry `{ wizard: true }` in the history state.
+ */
+export function startingDraft(navigation: 'POP' | 'PUSH' | 'REPLACE', state: unknown): PhotoDraft {
+  const inside = !!state && typeof state === 'object' && (state as { wizard?: unknown }).wizard === true;
+  if (navigation === 'POP' || inside) return loadDraft();
+  saveDraft(null);
+  saveCreated(null);
+  return loadDraft();
+}

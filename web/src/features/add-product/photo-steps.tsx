@@ -61,7 +61,7 @@ export function InitStep({ draft, onDraft, busy, failure, onRemoveBackground, on
       setProblem(errorMessage(res.error, MSG_PROCESS_FAILED));
       return;
     }
-    if (res.data) onDraft({ ...draft, uploadId: res.data.uploadId, photoURL: res.data.url, fileName: file.name });
+    if (res.data) onDraft({ ...draft, uploadId: res.data.uploadId, photoURL: res.data.previewURL || res.data.url, fileName: file.name });
     if (input.current) input.current.value = '';
   };
 

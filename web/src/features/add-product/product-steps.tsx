@@ -3,7 +3,7 @@ import { Alert } from '../../components/alert';
 import { Dialog } from '../../components/dialog';
 import { ModelViewer } from '../../components/model-viewer/model-viewer';
 import { errorMessage } from '../../lib/api';
-import { downloadModel } from '../blueprints/download-model';
+import { apiURL, downloadFile } from '../../lib/download';
 import { BUILD_FAILED_TEXT, type ProductDetail } from '../products/product-rules';
 import { useLockPublicationMutation, useProductChecksQuery, usePublishProductPageMutation, useSetPresetsMutation } from '../products/configurator-api';
 import { currentOrbit, type ConfigViewerElement } from '../products/configurator';
@@ -232,8 +232,14 @@ export function PublishStep({ product: p, onDone }: { product: ProductDetail; on
         <button
           type="button"
           className="btn btn--secondary btn--sm"
-          disabled={!pub.qrURL}
-          onClick={() => downloadModel(pub.qrURL, `${pub.slug || 'product'}-qr.png`).catch(() => setProblem({ message: 'The QR code could not be downloaded.', needsCredits: false }))}
+          disabled={!pub.publicationId}
+          // Through the API on the app's own base (with the session), not the public link's
+          // host: the app may be open on another host name than PUBLIC_BASE_URL (issue 29 item 10).
+          onClick={() =>
+            downloadFile(apiURL(`/publications/${encodeURIComponent(pub.publicationId)}/qr.png`), `${pub.slug || 'product'}-qr.png`, 'image/png').catch(() =>
+              setProblem({ message: 'The QR code could not be downloaded.', needsCredits: false }),
+            )
+          }
         >
           Download QR
         </button>

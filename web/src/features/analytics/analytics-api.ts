@@ -1,3 +1,4 @@
+import { apiURL } from '../../lib/download';
 import { api } from '../../lib/api';
 
 export interface Step {
@@ -75,5 +76,5 @@ export const { useGetAnalyticsQuery, useGetBreakdownsQuery, useGetProductAnalyti
 /** The export link (premium), with the same filters. */
 export function exportURL(q: AnalyticsQuery): string {
   const s = new URLSearchParams(params(q)).toString();
-  return `/api/analytics/export.csv${s ? `?${s}` : ''}`;
+  return apiURL(`/analytics/export.csv${s ? `?${s}` : ''}`);
 }

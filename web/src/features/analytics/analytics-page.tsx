@@ -4,6 +4,7 @@ import { useListProductsQuery } from '../products/products-api';
 import { DEFAULT_QUERY } from '../../components/list/list-rules';
 import { exportURL, useGetAnalyticsQuery, useGetBreakdownsQuery, type AnalyticsPayload, type AnalyticsQuery, type Breakdown } from './analytics-api';
 import './analytics.css';
+import { downloadFile } from '../../lib/download';
 import type { BarRow } from './analytics-charts';
 import {
   barWidth,
@@ -15,6 +16,8 @@ import {
   pp,
   RANGES,
   rangeFromQuery,
+  geoText,
+  regionLabel,
   regionSourceText,
   secondaryText,
   type RangeKey,
@@ -34,7 +37,7 @@ function Info({ k, text = DEFINITIONS[k] }: { k: string; text?: string }) {
 
 function Lock() {
   return (
-    <span className="analytics__lock" role="img" aria-label="Locked: Premium">
+    <span className="analytics__lock" role="img" aria-label="Locked: Pro plan">
       🔒
     </span>
   );
@@ -59,7 +62,8 @@ export default function AnalyticsPage() {
     return q;
   }, [range, search]);
   const { data, error, isLoading } = useGetAnalyticsQuery(query);
-  const products = useListProductsQuery({ ...DEFAULT_QUERY, pageSize: 50 });
+  // The SKU filter offers the products shoppers can see: live ones, not drafts.
+  const products = useListProductsQuery({ ...DEFAULT_QUERY, status: ['live'], sort: 'name', pageSize: 50 });
   const premium = data?.plan === 'premium';
   const [drawer, setDrawer] = useState(false);
   const [snapshot, setSnapshot] = useState<'regions' | 'features'>('regions');
@@ -98,9 +102,7 @@ export default function AnalyticsPage() {
         </div>
         {premium && (
           <div className="page__actions">
-            <a className="btn btn--secondary" href={exportURL(query)} download>
-              Export CSV
-            </a>
+            <ExportButton url={exportURL(query)} />
             <button type="button" className="btn btn--secondary" onClick={() => setDrawer(true)}>
               Breakdowns
             </button>
@@ -162,7 +164,7 @@ export default function AnalyticsPage() {
         ) : (
           data && (
             <span className="analytics__locked-filters">
-              <Lock /> Device, source and region filters are Premium.
+              <Lock /> Device, source and region filters are part of the Pro plan.
             </span>
           )
         )}
@@ -191,7 +193,7 @@ export default function AnalyticsPage() {
               name="geo_opportunity_index"
               label="Geo opportunity"
               locked={!premium}
-              value={k.geo_opportunity_index ? `${k.geo_opportunity_index.region} · ${k.geo_opportunity_index.value.toFixed(1)}` : '—'}
+              value={geoText(k.geo_opportunity_index)}
             />
           </section>
 
@@ -312,7 +314,7 @@ function snapshotView(tab: 'regions' | 'features', data: AnalyticsPayload | unde
       head: ['Region', 'Engaged per 1k shoppers'],
       info: 'topRegions',
       rows: (data?.charts.snapshot.topRegions ?? []).map(
-        (r): BarRow => ({ key: r.region, label: r.region, pct: r.engagedPer1k / 10, text: r.engagedPer1k.toFixed(1), help: DEFINITIONS.topRegions }),
+        (r): BarRow => ({ key: r.region, label: regionLabel(r.region), pct: r.engagedPer1k / 10, text: r.engagedPer1k.toFixed(1), help: DEFINITIONS.topRegions }),
       ),
     };
   }
@@ -384,7 +386,7 @@ function BreakdownTable({ dim, rows }: { dim: Breakdown['dimension']; rows: Brea
         ) : (
           rows.map((b) => (
             <tr key={b.value}>
-              <td>{b.value}</td>
+              <td>{dim === 'region' ? regionLabel(b.value) : b.value}</td>
               <td>{b.shoppers}</td>
               <td>{b.interacted}</td>
               <td>{b.ar}</td>
@@ -394,5 +396,37 @@ function BreakdownTable({ dim, rows }: { dim: Breakdown['dimension']; rows: Brea
         )}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * Export CSV through the app's one download path: a plain link cannot send the bearer
+ * token (the browser would show "canceled" on the 401), so the file is fetched and saved.
+ */
+function ExportButton({ url }: { url: string }) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  async function onExport() {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await downloadFile(url, 'analytics.csv', 'text/csv');
+    } catch (e) {
+      setProblem(e instanceof Error ? e.message : 'The export could not be downloaded.');
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <>
+      <button type="button" className="btn btn--secondary" onClick={onExport} disabled={busy}>
+        {busy ? 'Exporting…' : 'Export CSV'}
+      </button>
+      {problem && (
+        <span role="alert" className="field__error">
+          {problem}
+        </span>
+      )}
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barWidth, featureLabel, percent, rangeFromQuery, secondaryText, pp } from './analytics-rules';
+import { barWidth, featureLabel, geoText, percent, rangeFromQuery, regionLabel, secondaryText, pp } from './analytics-rules';
 
 describe('business overview rules', () => {
   it('reads the range from the query string, default 7d', () => {
@@ -20,5 +20,15 @@ describe('business overview rules', () => {
     expect(secondaryText(100, 12.5, pp)).toBe('+12.5 pp');
     expect(secondaryText(500, null, pp)).toBe('—');
     expect(featureLabel('hotspot:h2')).toBe('Hotspot h2');
+  });
+});
+
+describe('labels (issue 29 item 11)', () => {
+  it('never shows ZZ as a region and says what the geo number is', () => {
+    expect(regionLabel('ZZ')).toBe('Unknown region');
+    expect(regionLabel('')).toBe('Unknown region');
+    expect(regionLabel('in')).toBe('IN');
+    expect(geoText({ region: 'ZZ', value: 1000 })).toBe('Unknown region · 1,000.0 engaged per 1,000');
+    expect(geoText(null)).toBe('—');
   });
 });

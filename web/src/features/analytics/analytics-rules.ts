@@ -10,7 +10,7 @@ export const RANGES: { key: RangeKey; label: string }[] = [
 /** Secondary KPIs show a dash below this many shoppers (spec §5, §9). */
 export const MIN_SHOPPERS = 100;
 
-export const DRILLDOWN_TEXT = 'Drill‑downs by device, source, and region are a Premium feature.';
+export const DRILLDOWN_TEXT = 'Drill‑downs by device, source, and region are part of the Pro plan.';
 
 /** The query string's range: 7d, 30d or 90d, else the default 7d; custom when from and to are dates. */
 export function rangeFromQuery(q: URLSearchParams): RangeKey {
@@ -82,4 +82,19 @@ export function featureLabel(f: string): string {
   if (f === 'zoom') return 'Zoom / orbit';
   if (f.startsWith('hotspot:')) return `Hotspot ${f.slice('hotspot:'.length)}`;
   return f;
+}
+
+/**
+ * A region code as people read it: "ZZ" (and an empty code) is the analytics store's
+ * "unknown", never shown as if it were a country.
+ */
+export function regionLabel(code: string | null | undefined): string {
+  const c = (code ?? '').trim().toUpperCase();
+  return !c || c === 'ZZ' ? 'Unknown region' : c;
+}
+
+/** The Geo opportunity KPI: its region and what the number is (engaged shoppers per 1,000). */
+export function geoText(g: { region: string; value: number } | null | undefined): string {
+  if (!g) return '—';
+  return `${regionLabel(g.region)} · ${g.value.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} engaged per 1,000`;
 }

@@ -83,6 +83,7 @@ export default function CatalogPage() {
                   </Link>
                   <p className="item-card__tag">{firstTag(p.tags)}</p>
                 </div>
+                {p.live && <span className="badge badge--live">Live</span>}
                 {p.updatedAt && <span className="muted">{relativeTime(p.updatedAt)}</span>}
               </article>
             </li>

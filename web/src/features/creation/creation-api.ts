@@ -91,8 +91,11 @@ export class UploadError extends Error {
   }
 }
 
-/** PUT to the signed URL; the stored object's address comes back in Location. */
-async function putSigned(ticket: UploadTicket, file: File, contentType: string): Promise<string> {
+/**
+ * PUT to the signed URL; the stored object's address comes back in Location, and the
+ * body's previewURL is a signed GET URL an <img> can show (the address needs the token).
+ */
+async function putSigned(ticket: UploadTicket, file: File, contentType: string): Promise<{ url: string; previewURL: string }> {
   if (!ticket.uploadURL) throw new UploadError(MSG_PROCESS_FAILED);
   const headers = new Headers({ 'Content-Type': contentType });
   // Our own blob endpoint sits on this origin; a cloud bucket's signed URL needs no token.
@@ -115,7 +118,8 @@ async function putSigned(ticket: UploadTicket, file: File, contentType: string):
   }
   const url = res.headers.get('Location') ?? ticket.publicURL;
   if (!url) throw new UploadError(MSG_NO_IMAGE_URL);
-  return url;
+  const body = (await res.json().catch(() => null)) as { data?: { previewURL?: unknown } } | null;
+  return { url, previewURL: str(body?.data?.previewURL) ?? '' };
 }
 
 /**
@@ -133,14 +137,14 @@ export async function uploadPhoto(
   baseQuery: ApiBaseQuery,
   extra: Parameters<ApiBaseQuery>[1],
   extraOptions = {},
-): Promise<{ url: string; uploadId: string }> {
+): Promise<{ url: string; uploadId: string; previewURL: string }> {
   const contentType = contentTypeOf(file);
   let directError: UploadError | null = null;
   try {
     const res = await baseQuery({ url: '/uploads', method: 'POST', body: { filename: file.name, contentType, size: file.size } }, extra, extraOptions);
     if (res.error) throw new UploadError(res.error.message || MSG_PROCESS_FAILED, res.error.status, !!res.error.message);
     const ticket = (res.data ?? {}) as UploadTicket;
-    return { url: await putSigned(ticket, file, contentType), uploadId: ticket.uploadId ?? '' };
+    return { ...(await putSigned(ticket, file, contentType)), uploadId: ticket.uploadId ?? '' };
   } catch (e) {
     directError = e instanceof UploadError ? e : new UploadError(MSG_PROCESS_FAILED);
     if (!mayFallBack(directError.status)) throw directError;
@@ -156,7 +160,7 @@ export async function uploadPhoto(
   const d = (res.data ?? {}) as Record<string, unknown>;
   const url = str(d.imageURL) ?? str(d.url) ?? str(d.publicURL);
   if (!url) throw new UploadError(MSG_NO_IMAGE_URL);
-  return { url, uploadId: str(d.uploadId) ?? '' };
+  return { url, uploadId: str(d.uploadId) ?? '', previewURL: str(d.previewURL) ?? '' };
 }
 
 /** Upload, reconstruction jobs and their polling. */

@@ -1,6 +1,6 @@
 import { api } from '../../lib/api';
 
-export type RecentStatus = 'ready' | 'processing' | 'error';
+export type RecentStatus = 'ready' | 'processing' | 'error' | 'draft';
 export type RecentType = 'blueprint' | 'product' | 'gallery';
 
 export interface RecentItem {

@@ -11,8 +11,8 @@ import { greetingName } from '../../lib/user';
 import { useGetDashboardQuery, type RecentItem } from './dashboard-api';
 import { greeting, isFirstVisit, markVisited, pickMessage } from './dashboard-rules';
 
-const statusIcon = { error: IconAlert, ready: IconCheck, processing: IconClock } as const;
-const statusText = { error: 'Needs attention', ready: 'Ready', processing: 'Processing' } as const;
+const statusIcon = { error: IconAlert, ready: IconCheck, processing: IconClock, draft: IconClock } as const;
+const statusText = { error: 'Needs attention', ready: 'Ready', processing: 'Processing', draft: 'Draft' } as const;
 const typeIcon = { blueprint: IconCube, product: IconBox, gallery: IconGallery } as const;
 const typeText = { blueprint: 'Blueprint', product: 'Product', gallery: 'Gallery' } as const;
 

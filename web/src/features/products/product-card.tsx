@@ -14,6 +14,7 @@ export function ProductCard({ product: p }: { product: Product }) {
       tag={firstTag(p.tags)}
       status={p.status}
       statusLabel={PRODUCT_STATUS_LABEL[p.status]}
+      live={p.live}
     />
   );
 }

@@ -21,7 +21,8 @@ import {
   screenshotFileName,
   type ProductDetail,
 } from './product-rules';
-import { useGetProductQuery, useProductPublicationQuery, usePublishProductMutation, useUpdateProductMutation } from './products-api';
+import { useGetProductQuery, useUpdateProductMutation } from './products-api';
+import { wizardURL } from '../add-product/add-product-rules';
 import { EmbedOriginsField } from './embed-origins-field';
 import { RebuildButton } from './rebuild-button';
 import { ProductTiles } from '../analytics/product-tiles';
@@ -31,7 +32,7 @@ import { COPIED_MS, SAVED_MS, useFlag } from './use-flag';
 import './products.css';
 
 const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed', draft: 'Draft' } as const;
-const BADGE_TONE = { ready: 'status--ready', processing: 'status--processing', error: 'status--error', draft: 'status--processing' } as const;
+const BADGE_TONE = { ready: 'status--ready', processing: 'status--processing', error: 'status--error', draft: 'status--draft' } as const;
 const POLL_MS = 2000;
 function isNotFound(err: unknown): boolean {
   return !!err && typeof err === 'object' && (err as { status?: unknown }).status === 404;
@@ -67,29 +68,16 @@ export default function ProductDetailPage() {
 }
 
 function ProductDetailView({ product: p }: { product: ProductDetail }) {
-  const [publish, { data: published, isLoading: sharing }] = usePublishProductMutation();
-  const { data: existing } = useProductPublicationQuery(p.jobId ?? '', { skip: !p.jobId });
-  const publication = published ?? existing ?? null;
+  // One public page per product: its own publication (variants, hotspots, buy buttons,
+  // gate), published from the wizard's Publish step where its options are chosen.
+  const pub = p.publication;
+  const publication: PublicationLinks | null = pub?.shareURL
+    ? { shareURL: pub.shareURL, embedCode: pub.embedCode || null, qrURL: pub.qrURL || null, id: pub.publicationId, embedOrigins: pub.embedOrigins }
+    : null;
+  const publishURL = wizardURL('publish', p.id);
   const [copied, flashCopied] = useFlag(COPIED_MS);
   const [problem, setProblem] = useState<ActionProblem | null>(null);
   const [panel, setPanel] = useState<'details' | 'configurator'>(() => (new URLSearchParams(window.location.search).get('tab') === 'configurator' ? 'configurator' : 'details'));
-
-  /** Publishes through the publications API (idempotent) and copies the link. */
-  const share = async (): Promise<typeof publication> => {
-    setProblem(null);
-    if (!p.jobId) {
-      setProblem({ message: 'This product has no 3D model to share yet.', upgrade: false });
-      return null;
-    }
-    const res = await publish({ blueprintId: p.jobId });
-    if ('error' in res && res.error) {
-      const err = res.error as { status?: unknown; message?: string };
-      const upgrade = err.status === 402 || err.status === 403;
-      setProblem({ message: err.message || 'The share link could not be created. Please try again.', upgrade });
-      return null;
-    }
-    return res.data ?? null;
-  };
 
   return (
     <div className="page product-detail">
@@ -103,6 +91,11 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
             <span className={`status ${BADGE_TONE[p.status]}`} data-testid="product-status">
               {BADGE[p.status]}
             </span>
+            {publication && (
+              <span className="badge badge--live" data-testid="product-live">
+                Live
+              </span>
+            )}
             <RebuildButton product={p} onProblem={setProblem} />
             {p.updatedAt && (
               <span className="muted">
@@ -120,24 +113,30 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
             )}
           </div>
         </div>
-        <button
-          type="button"
-          className="btn btn--primary"
-          disabled={sharing || p.status !== 'ready'}
-          onClick={async () => {
-            const pub = await share();
-            if (pub?.shareURL) {
+        {publication ? (
+          <button
+            type="button"
+            className="btn btn--primary"
+            onClick={async () => {
               try {
-                await navigator.clipboard.writeText(pub.shareURL);
+                await navigator.clipboard.writeText(publication.shareURL);
                 flashCopied();
               } catch {
                 /* the link is shown below to copy by hand */
               }
-            }
-          }}
-        >
-          {copied ? 'Copied' : sharing ? 'Sharing…' : 'Share Blueprint'}
-        </button>
+            }}
+          >
+            {copied ? 'Copied' : 'Copy share link'}
+          </button>
+        ) : p.modelURL ? (
+          <Link className="btn btn--primary" to={publishURL}>
+            Publish
+          </Link>
+        ) : (
+          <button type="button" className="btn btn--primary" disabled title="Publish once the 3D model is ready.">
+            Publish
+          </button>
+        )}
       </header>
       {publication?.shareURL && (
         <div className="field">
@@ -163,7 +162,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
       ) : (
         <div className="product-detail__layout">
           <div className="product-detail__viewer">
-            <ViewerPanel product={p} publication={publication} onShare={share} />
+            <ViewerPanel product={p} publication={publication} publishURL={publishURL} />
             <Timeline product={p} />
             <LeadsPanel product={p} />
           </div>
@@ -182,7 +181,7 @@ interface PublicationLinks {
   embedOrigins?: string[];
 }
 
-function ViewerPanel({ product: p, publication, onShare }: { product: ProductDetail; publication: PublicationLinks | null; onShare: () => Promise<PublicationLinks | null> }) {
+function ViewerPanel({ product: p, publication, publishURL }: { product: ProductDetail; publication: PublicationLinks | null; publishURL: string }) {
   const [tab, setTab] = useState<'3d' | 'ar'>('3d');
   const viewer = useRef<ModelViewerElement | null>(null);
   const [embedOpen, setEmbedOpen] = useState(false);
@@ -219,11 +218,8 @@ function ViewerPanel({ product: p, publication, onShare }: { product: ProductDet
     }
   };
 
-  const embed = async () => {
-    if (embedOpen) return setEmbedOpen(false);
-    const pub = publication?.embedCode ? publication : await onShare();
-    if (pub?.embedCode) setEmbedOpen(true);
-  };
+  // Embed shows the code of the product's page; it never publishes on its own.
+  const embed = () => setEmbedOpen(!embedOpen);
 
   const copyEmbed = async () => {
     if (!publication?.embedCode) return;
@@ -237,9 +233,15 @@ function ViewerPanel({ product: p, publication, onShare }: { product: ProductDet
 
   if (!p.modelURL) {
     return (
-      <div className="card empty-state">
-        <IconBox size={40} />
-        <p className="muted">{p.status === 'processing' ? 'The 3D model is being built. It appears here when it is ready.' : 'This product has no 3D model yet.'}</p>
+      <div className="card empty-state product-detail__photo">
+        {p.photoURL ? <img src={p.photoURL} alt={`Photo of ${p.name}`} /> : <IconBox size={40} />}
+        <p className="muted">
+          {p.status === 'processing'
+            ? 'The 3D model is being built from this photo. It appears here when it is ready.'
+            : p.status === 'draft'
+              ? 'This draft has no 3D model yet. Generate 3D builds it from this photo.'
+              : 'This product has no 3D model yet.'}
+        </p>
       </div>
     );
   }
@@ -291,6 +293,14 @@ function ViewerPanel({ product: p, publication, onShare }: { product: ProductDet
               ))}
             </div>
             {shotError && <Alert tone="error">{shotError}</Alert>}
+            {embedOpen && !publication?.embedCode && (
+              <div className="card card--inset" data-testid="embed-unpublished">
+                <p className="muted">The embed shows this product's public page, which is not published yet. Publish it first, choosing the email gate and deep links.</p>
+                <Link className="btn btn--primary btn--sm" to={publishURL}>
+                  Publish
+                </Link>
+              </div>
+            )}
             {embedOpen && publication?.embedCode && (
               <div className="field">
                 <label htmlFor={`${tabId}-embed`}>Embed code</label>
@@ -313,10 +323,10 @@ function ViewerPanel({ product: p, publication, onShare }: { product: ProductDet
               </>
             ) : (
               <>
-                <p className="muted">To open this product on a phone, it needs a share link. The QR code appears here once it is shared.</p>
-                <button type="button" className="btn btn--secondary btn--sm" onClick={() => void onShare()}>
-                  Create share link
-                </button>
+                <p className="muted">To open this product on a phone, publish its page. The QR code appears here once it is live.</p>
+                <Link className="btn btn--secondary btn--sm" to={publishURL}>
+                  Publish
+                </Link>
               </>
             )}
           </div>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Alert } from '../../components/alert';
-import { API_BASE, errorMessage } from '../../lib/api';
+import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
-import { downloadModel } from '../blueprints/download-model';
+import { apiURL, downloadFile } from '../../lib/download';
 import { useGetJobQuery } from '../creation/creation-api';
 import { buildProgress, buildState } from '../add-product/add-product-rules';
 import { useDeleteLeadMutation, useProductLeadsQuery, type Lead } from './configurator-api';
@@ -91,7 +91,7 @@ export function LeadsPanel({ product: p }: { product: ProductDetail }) {
           className="btn btn--secondary btn--sm"
           disabled={leads.length === 0}
           onClick={() =>
-            downloadModel(`${API_BASE}/products/${encodeURIComponent(p.id)}/leads.csv`, 'leads.csv').catch(() => setProblem('The leads could not be downloaded.'))
+            downloadFile(apiURL(`/products/${encodeURIComponent(p.id)}/leads.csv`), 'leads.csv', 'text/csv').catch(() => setProblem('The leads could not be downloaded.'))
           }
         >
           Download CSV

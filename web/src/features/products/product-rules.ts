@@ -23,6 +23,8 @@ export interface Product {
   thumbnailURL: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Its public page is published. */
+  live: boolean;
 }
 
 /** One entry of the product's history (GET /api/products/{id} → timeline). */
@@ -56,6 +58,8 @@ export interface ProductPublication {
   requireEmail: boolean;
   allowDeepLinks: boolean;
   locked: boolean;
+  /** Sites allowed to frame the embed (PUT /api/publications/{id}/embed-origins). */
+  embedOrigins: string[];
 }
 
 export interface ProductDetail extends Product {
@@ -82,6 +86,7 @@ export function parsePublication(raw: unknown): ProductPublication | null {
     requireEmail: r.requireEmail === true,
     allowDeepLinks: r.allowDeepLinks === true,
     locked: r.locked === true || (typeof r.lockedVersion === 'number' && r.lockedVersion > 0),
+    embedOrigins: Array.isArray(r.embedOrigins) ? r.embedOrigins.filter((o): o is string => typeof o === 'string') : [],
   };
 }
 
@@ -124,6 +129,7 @@ export function parseProduct(raw: unknown): Product {
     tags: Array.isArray(r.tags) ? r.tags.filter((t): t is string => typeof t === 'string') : [],
     catalogId: str(r.catalogId),
     status: status(r.status),
+    live: r.live === true,
     failureReason: strOrNull(r.failureReason),
     jobId: strOrNull(r.blueprintId ?? r.jobId),
     modelURL: strOrNull(r.modelUrl ?? r.modelURL),

@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconBox } from '../../components/icons';
 import { EmptyState, ListToolbar, Pagination } from '../../components/list/list-controls';
-import { hasFilters } from '../../components/list/list-rules';
+import { hasFilters, PRODUCT_STATUS_FILTERS } from '../../components/list/list-rules';
 import { useClampPage, useListQuery } from '../../components/list/use-list-query';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
@@ -57,7 +57,7 @@ export default function ProductsPage() {
         </Alert>
       )}
 
-      <ListToolbar query={query} onChange={change} onClear={clear} searchLabel="Search products" />
+      <ListToolbar query={query} onChange={change} onClear={clear} searchLabel="Search products" statuses={PRODUCT_STATUS_FILTERS} />
 
       {error && <Alert tone="error">{errorMessage(error, 'Your products could not be loaded.')}</Alert>}
 

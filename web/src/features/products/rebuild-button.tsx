@@ -14,7 +14,10 @@ import { useRebuildProductMutation } from './products-api';
 export function RebuildButton({ product: p, onProblem }: { product: ProductDetail; onProblem: (problem: ActionProblem | null) => void }) {
   const [confirming, setConfirming] = useState(false);
   const [rebuild, { isLoading }] = useRebuildProductMutation();
-  const label = p.status === 'error' ? 'Retry build' : 'Rebuild 3D';
+  // A draft (photo saved without a build) is built for the first time: Generate 3D.
+  const draft = p.status === 'draft';
+  const label = draft ? 'Generate 3D' : p.status === 'error' ? 'Retry build' : 'Rebuild 3D';
+  const buildable = draft ? !!p.photoURL : !!p.jobId;
 
   const start = async () => {
     setConfirming(false);
@@ -27,9 +30,9 @@ export function RebuildButton({ product: p, onProblem }: { product: ProductDetai
     <>
       <button
         type="button"
-        className="btn btn--secondary btn--sm"
-        disabled={isLoading || p.status === 'processing' || !p.jobId}
-        title={p.status === 'processing' ? 'A build is running.' : 'Builds the 3D model again from the photo (one AI credit).'}
+        className={draft ? 'btn btn--primary btn--sm' : 'btn btn--secondary btn--sm'}
+        disabled={isLoading || p.status === 'processing' || !buildable}
+        title={p.status === 'processing' ? 'A build is running.' : draft ? 'Builds the 3D model from the photo (one AI credit).' : 'Builds the 3D model again from the photo (one AI credit).'}
         onClick={() => {
           onProblem(null);
           setConfirming(true);
@@ -39,7 +42,9 @@ export function RebuildButton({ product: p, onProblem }: { product: ProductDetai
       </button>
       {confirming && (
         <Dialog title={`${label}?`} onClose={() => setConfirming(false)} role="alertdialog">
-          <p className="muted">The 3D model of “{p.name}” is built again from its photo. This uses one AI credit, and the product shows Processing 3D… until the new model is ready.</p>
+          <p className="muted">
+            The 3D model of “{p.name}” is built {draft ? '' : 'again '}from its photo. This uses one AI credit, and the product shows Processing 3D… until the new model is ready.
+          </p>
           <div className="btn-row btn-row--end">
             <button type="button" className="btn btn--ghost" onClick={() => setConfirming(false)}>
               Cancel

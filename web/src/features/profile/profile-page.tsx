@@ -6,6 +6,7 @@ import { useAppSelector } from '../../lib/hooks';
 import { selectAuthUser } from '../../lib/session';
 import { useGetMeQuery, useRemoveAvatarMutation, useUpdateProfileMutation, useUploadAvatarMutation } from '../../lib/session-api';
 import { initials } from '../../lib/user';
+import { SecurityPanel } from './security-panel';
 
 const AVATAR_TYPES = 'image/png,image/jpeg';
 
@@ -134,6 +135,7 @@ export default function ProfilePage() {
           </button>
         </div>
       </form>
+      <SecurityPanel />
     </div>
   );
 }

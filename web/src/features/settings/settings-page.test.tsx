@@ -1,11 +1,16 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
 import { freeSubscription } from '../../test/fixtures';
 import { jsonResponse, renderRoutes, signIn, stubFetch } from '../../test/render';
 
 afterEach(() => vi.unstubAllGlobals());
+beforeEach(() => {
+  // jsdom has no object URLs; the chosen logo's preview uses one.
+  URL.createObjectURL = vi.fn(() => 'blob:logo-preview');
+  URL.revokeObjectURL = vi.fn();
+});
 
 describe('SettingsPage', () => {
   it('saves branding, shows server validation messages and resets to the defaults', async () => {
@@ -53,17 +58,27 @@ describe('SettingsPage', () => {
     expect(await screen.findByText('Branding saved')).toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'PUT').at(-1)?.body).toEqual({ brandName: 'Rao Furniture', brandColor: '#112233' });
 
+    // Issue 29 item 5: choosing a logo keeps unsaved edits; the logo is stored with them on Save.
+    await user.clear(name);
+    await user.type(name, 'Rao Living');
     const file = new File([new Uint8Array([137, 80, 78, 71])], 'logo.png', { type: 'image/png' });
     fireEvent.change(screen.getByLabelText('Logo file'), { target: { files: [file] } });
-    expect(await screen.findByRole('img', { name: 'Current brand logo' })).toHaveAttribute('src', '/blobs/logo.png');
+    expect(await screen.findByRole('img', { name: 'Current brand logo' })).toHaveAttribute('src', 'blob:logo-preview');
+    expect(screen.getByText('The new logo is stored when you save.')).toBeInTheDocument();
+    expect(calls.some((c) => c.url === '/api/branding/logo')).toBe(false);
+    expect(name).toHaveValue('Rao Living');
+    await user.click(screen.getByRole('button', { name: 'Save branding' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT').at(-1)?.body).toEqual({ brandName: 'Rao Living', brandColor: '#112233' }));
     const upload = calls.find((c) => c.url === '/api/branding/logo');
     expect(upload?.body).toBeInstanceOf(FormData);
     expect((upload?.body as FormData).get('file')).toBeInstanceOf(File);
+    expect(await screen.findByRole('img', { name: 'Current brand logo' })).toHaveAttribute('src', '/blobs/logo.png');
+    expect(name).toHaveValue('Rao Living');
   });
 
   // Spec §2: "Brand name input (default a placeholder brand), brand colour text input with
   // swatch (default #2E5BBA), logo upload ... 'Reset changes' restores defaults."
-  it('"Reset changes" restores the defaults, not the saved values, and nothing is stored until Save', async () => {
+  it('"Reset changes" restores the default name and colour, keeps the stored logo, and nothing is stored until Save', async () => {
     let branding = { brandName: 'Rao Furniture', brandColor: '#112233', logoUrl: '/media/logos/u1/logo.png' as string | null };
     const { calls } = stubFetch({
       'GET /api/users/me': () => ({ id: 'u1', email: 'asha@example.com', firstName: 'Asha' }),
@@ -90,18 +105,28 @@ describe('SettingsPage', () => {
     await user.click(screen.getByRole('button', { name: 'Reset changes' }));
     expect(name).toHaveValue('Your Brand');
     expect(screen.getByLabelText('Brand colour')).toHaveValue('#2E5BBA');
-    expect(screen.queryByRole('img', { name: 'Current brand logo' })).not.toBeInTheDocument();
+    // Reset drops pending logo changes; it never deletes the stored logo (issue 29 item 5).
+    expect(screen.getByRole('img', { name: 'Current brand logo' })).toHaveAttribute('src', '/media/logos/u1/logo.png');
+    expect(screen.getByRole('button', { name: 'Reset changes' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Remove logo' }));
     expect(screen.getByText('No logo')).toBeInTheDocument();
     expect(screen.getByText('The current logo is removed when you save.')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Reset changes' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Reset changes' }));
+    expect(screen.getByRole('img', { name: 'Current brand logo' })).toBeInTheDocument();
     // Saving is explicit: resetting sent nothing.
     expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
 
     await user.click(screen.getByRole('button', { name: 'Save branding' }));
     expect(await screen.findByText('Branding saved')).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ brandName: 'Your Brand', brandColor: '#2E5BBA' });
-    expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/branding/logo')).toBe(true);
-    expect(branding).toEqual({ brandName: 'Your Brand', brandColor: '#2E5BBA', logoUrl: null });
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    expect(branding).toEqual({ brandName: 'Your Brand', brandColor: '#2E5BBA', logoUrl: '/media/logos/u1/logo.png' });
+
+    // Remove logo + Save deletes it.
+    await user.click(screen.getByRole('button', { name: 'Remove logo' }));
+    await user.click(screen.getByRole('button', { name: 'Save branding' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/branding/logo')).toBe(true));
+    expect(await screen.findByText('No logo')).toBeInTheDocument();
   });
 
   // Issue 19 item 2: the help text states the server's 2 MB limit and a larger logo gets that

@@ -18,6 +18,9 @@ import { SessionsPanel } from './sessions-panel';
 import { WebhooksPanel } from './webhooks-panel';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
+
+/** The logo change waiting for "Save branding". */
+type PendingLogo = { kind: 'keep' } | { kind: 'remove' } | { kind: 'upload'; file: File; preview: string };
 const LOGO_TYPES = 'image/png,image/svg+xml,image/jpeg';
 
 /** /workspace/settings — branding saved on the server. */
@@ -28,28 +31,42 @@ export default function SettingsPage() {
   const [removeLogo, { isLoading: removing }] = useRemoveLogoMutation();
   const [brandName, setBrandName] = useState('');
   const [brandColor, setBrandColor] = useState(DEFAULT_BRAND_COLOR);
-  // Set by "Reset changes": the form shows no logo, and saving removes the stored one.
-  const [logoCleared, setLogoCleared] = useState(false);
+  // The logo is part of the form like name and colour: a chosen file or a removal waits
+  // for "Save branding", so choosing a logo never throws away unsaved edits, and
+  // "Reset changes" drops a pending logo change without touching the stored logo.
+  const [logo, setLogo] = useState<PendingLogo>({ kind: 'keep' });
   const [status, setStatus] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
+  const baseline = useRef<{ brandName: string; brandColor: string } | null>(null);
 
+  // Server values fill the form on load, and after a save; never over edits in progress.
   useEffect(() => {
     if (!saved) return;
-    setBrandName(saved.brandName ?? '');
-    setBrandColor(saved.brandColor || DEFAULT_BRAND_COLOR);
-  }, [saved]);
+    const next = { brandName: saved.brandName ?? '', brandColor: saved.brandColor || DEFAULT_BRAND_COLOR };
+    const b = baseline.current;
+    if (!b || (brandName === b.brandName && brandColor === b.brandColor)) {
+      setBrandName(next.brandName);
+      setBrandColor(next.brandColor);
+    }
+    baseline.current = next;
+  }, [saved]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => () => (logo.kind === 'upload' ? URL.revokeObjectURL(logo.preview) : undefined), [logo]);
 
   if (isLoading) return <LoadingScreen />;
 
-  const shownLogo = logoCleared ? null : (saved?.logoUrl ?? null);
-  const atDefaults = brandName === DEFAULT_BRAND_NAME && brandColor === DEFAULT_BRAND_COLOR && !shownLogo;
+  const storedLogo = saved?.logoUrl ?? null;
+  const shownLogo = logo.kind === 'upload' ? logo.preview : logo.kind === 'remove' ? null : storedLogo;
+  const atDefaults = brandName === DEFAULT_BRAND_NAME && brandColor === DEFAULT_BRAND_COLOR && logo.kind === 'keep';
+  const busy = saving || uploading || removing;
 
-  // "'Reset changes' restores defaults" (spec §2): the placeholder brand, #2E5BBA and no
-  // logo. Nothing is stored until "Save branding".
+  // "'Reset changes' restores defaults" (spec §2): the placeholder brand and #2E5BBA; a
+  // logo chosen or removed since the last save goes back to the stored one. Nothing is
+  // stored until "Save branding".
   function reset() {
     setBrandName(DEFAULT_BRAND_NAME);
     setBrandColor(DEFAULT_BRAND_COLOR);
-    setLogoCleared(true);
+    setLogo({ kind: 'keep' });
     setStatus(null);
   }
 
@@ -57,16 +74,19 @@ export default function SettingsPage() {
     e.preventDefault();
     setStatus(null);
     try {
+      // The logo first: it is what the server may refuse (type, size), and the form keeps
+      // every value until all of it is stored.
+      if (logo.kind === 'upload') await upload(logo.file).unwrap();
+      if (logo.kind === 'remove' && storedLogo) await removeLogo().unwrap();
+      setLogo({ kind: 'keep' });
       await save({ brandName: brandName.trim(), brandColor: brandColor.trim() }).unwrap();
-      if (logoCleared && saved?.logoUrl) await removeLogo().unwrap();
-      setLogoCleared(false);
       setStatus({ tone: 'success', text: 'Branding saved' });
     } catch (err) {
       setStatus({ tone: 'error', text: errorMessage(err, 'Branding could not be saved. Please try again.') });
     }
   }
 
-  async function onLogo(e: ChangeEvent<HTMLInputElement>) {
+  function onLogo(e: ChangeEvent<HTMLInputElement>) {
     const file = e.target.files?.[0];
     e.target.value = '';
     if (!file) return;
@@ -75,24 +95,7 @@ export default function SettingsPage() {
       setStatus({ tone: 'error', text: MSG_LOGO_TOO_LARGE });
       return;
     }
-    try {
-      await upload(file).unwrap();
-      setLogoCleared(false);
-      setStatus({ tone: 'success', text: 'Logo uploaded' });
-    } catch (err) {
-      setStatus({ tone: 'error', text: errorMessage(err, 'The logo could not be uploaded. Please try again.') });
-    }
-  }
-
-  async function onRemoveLogo() {
-    setStatus(null);
-    try {
-      await removeLogo().unwrap();
-      setLogoCleared(false);
-      setStatus({ tone: 'success', text: 'Logo removed' });
-    } catch (err) {
-      setStatus({ tone: 'error', text: errorMessage(err, 'The logo could not be removed. Please try again.') });
-    }
+    setLogo({ kind: 'upload', file, preview: URL.createObjectURL(file) });
   }
 
   const swatch = HEX.test(brandColor) ? brandColor : DEFAULT_BRAND_COLOR;
@@ -138,13 +141,14 @@ export default function SettingsPage() {
             </div>
             <div>
               <p className="field__help">PNG, SVG or JPEG, up to 2 MB; 512 × 512 recommended. Used on share pages, embeds and billing documents.</p>
-              {logoCleared && saved?.logoUrl && <p className="field__help">The current logo is removed when you save.</p>}
+              {logo.kind === 'remove' && storedLogo && <p className="field__help">The current logo is removed when you save.</p>}
+              {logo.kind === 'upload' && <p className="field__help">The new logo is stored when you save.</p>}
               <div className="btn-row">
-                <button type="button" className="btn btn--secondary btn--sm" onClick={() => fileInput.current?.click()} disabled={uploading} aria-describedby="logo-label">
-                  {uploading ? 'Uploading...' : shownLogo ? 'Replace logo' : 'Upload logo'}
+                <button type="button" className="btn btn--secondary btn--sm" onClick={() => fileInput.current?.click()} disabled={busy} aria-describedby="logo-label">
+                  {shownLogo ? 'Replace logo' : 'Upload logo'}
                 </button>
                 {shownLogo && (
-                  <button type="button" className="btn btn--ghost btn--sm" onClick={onRemoveLogo} disabled={removing}>
+                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => setLogo({ kind: 'remove' })} disabled={busy}>
                     Remove logo
                   </button>
                 )}
@@ -154,11 +158,11 @@ export default function SettingsPage() {
           </div>
         </div>
         <div className="btn-row btn-row--end">
-          <button type="button" className="btn btn--ghost" onClick={reset} disabled={saving || atDefaults}>
+          <button type="button" className="btn btn--ghost" onClick={reset} disabled={busy || atDefaults}>
             Reset changes
           </button>
-          <button type="submit" className="btn btn--primary" disabled={saving}>
-            {saving ? 'Saving...' : 'Save branding'}
+          <button type="submit" className="btn btn--primary" disabled={busy}>
+            {busy ? 'Saving...' : 'Save branding'}
           </button>
         </div>
       </form>

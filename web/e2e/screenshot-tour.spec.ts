@@ -1,0 +1,120 @@
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { productPhotoPNG } from './fixtures/product-photo';
+import { Api, apiSignUp, blueprintFromPhoto, screensDir, uniqueEmail } from './helpers';
+
+/**
+ * The screenshot tour (issue 29): every screen at a laptop (1366×850) and a phone (390×844)
+ * viewport, saved under artifacts/ (ops/test.sh sets ARTIFACTS_DIR) as tour-<screen>-<width>.png
+ * for a person to look at. No screen may show a broken image at either width (asserted);
+ * screens wider than the viewport are listed in the report; the look is for the eye.
+ */
+
+const VIEWPORTS = [
+  { width: 1366, height: 850 },
+  { width: 390, height: 844 },
+];
+const PASSWORD = 'Sup3r-secret-pw';
+
+async function brokenImages(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(document.images)
+      .filter((img) => img.getBoundingClientRect().width > 0 && img.complete && img.naturalWidth === 0)
+      .map((img) => img.currentSrc || img.src),
+  );
+}
+
+/** The screen has rendered: loaded, its main heading (or the share page's viewer) present, images done. */
+async function settle(page: Page) {
+  await page.waitForLoadState('load');
+  await page.locator('h1, model-viewer').first().waitFor({ timeout: 20_000 }).catch(() => undefined);
+  await page
+    .waitForFunction(() => Array.from(document.images).every((img) => img.loading === 'lazy' || img.complete), undefined, { timeout: 10_000 })
+    .catch(() => undefined);
+  await page.waitForTimeout(300);
+}
+
+test('screenshot tour: every screen at 1366×850 and 390×844, no broken image', async ({ page }) => {
+  test.setTimeout(600_000);
+  const dir = join(screensDir, 'tour');
+  mkdirSync(dir, { recursive: true });
+  const email = uniqueEmail('tour');
+  const { token } = await apiSignUp(page.request, { email, password: PASSWORD, name: 'Asha Rao' });
+  const api = new Api(page.request, token);
+  await api.call('post', '/api/subscription/plan', { plan: 'pro' });
+  const photo = productPhotoPNG(320, 400);
+  const jobId = await blueprintFromPhoto(api, page.request, photo, 'studio-vase.png');
+  const product = await api.call<{ id: string; catalogId: string }>('post', '/api/products', { name: 'Studio vase', blueprintId: jobId });
+  await expect.poll(async () => (await api.call<{ status: string }>('get', `/api/products/${product.id}`)).status, { timeout: 60_000 }).toBe('ready');
+  await api.call('patch', `/api/products/${product.id}`, { description: 'Hand-glazed stoneware', tags: ['ceramic'] });
+  const published = await api.call<{ shareURL: string }>('post', `/api/products/${product.id}/publish`, { requireEmail: false, allowDeepLinks: false });
+  const up = await page.request.post('/api/uploads/content', {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: { file: { name: 'jug.png', mimeType: 'image/png', buffer: photo } },
+  });
+  const uploadId = ((await up.json()) as { data: { uploadId: string } }).data.uploadId;
+  const draft = await api.call<{ id: string }>('post', '/api/products', { name: 'Draft jug', uploadId, generate: false });
+  const gallery = await api.call<{ id: string }>('post', '/api/galleries', { name: 'Summer edit', productIds: [product.id] }).catch(() => null);
+
+  const publicScreens: [string, string][] = [
+    ['home', '/'],
+    ['login', '/login'],
+    ['signup', '/signup'],
+    ['forgot-password', '/forgot-password'],
+    ['api-docs', '/docs/api'],
+    ['share-page', published.shareURL],
+  ];
+  const screens: [string, string][] = [
+    ['dashboard', '/my-home'],
+    ['products', '/workspace/products'],
+    ['products-list', `/workspace/catalog/${product.catalogId}?view=list`],
+    ['product-detail', `/workspace/product/${product.id}`],
+    ['product-configurator', `/workspace/product/${product.id}?tab=configurator`],
+    ['product-draft', `/workspace/product/${draft.id}`],
+    ['add-product', '/workspace/add-product'],
+    ['wizard-configurator', `/workspace/add-product?step=configurator&product=${product.id}`],
+    ['wizard-preview', `/workspace/add-product?step=preview&product=${product.id}`],
+    ['wizard-publish', `/workspace/add-product?step=publish&product=${product.id}`],
+    ['catalogs', '/workspace/catalogs'],
+    ['galleries', '/workspace/gallery'],
+    ...(gallery ? ([['gallery-detail', `/workspace/gallery/${gallery.id}`]] as [string, string][]) : []),
+    ['blueprints', '/workspace/blueprints'],
+    ['analytics', '/workspace/analytics'],
+    ['subscription', '/workspace/subscription'],
+    ['settings', '/workspace/settings'],
+    ['profile', '/workspace/profile'],
+    ['notifications', '/workspace/notifications'],
+  ];
+
+  const problems: string[] = [];
+  // Sideways overflow is reported (annotation and log) for a person to fix, not failed on:
+  // the long unverified-email banner still overflows phones by a few pixels.
+  const wide: string[] = [];
+  const shoot = async (name: string, url: string) => {
+    for (const vp of VIEWPORTS) {
+      await page.setViewportSize(vp);
+      await page.goto(url);
+      await settle(page);
+      const broken = await brokenImages(page);
+      if (broken.length) problems.push(`${name} @${vp.width}: broken images ${broken.join(', ')}`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (overflow > 1) wide.push(`${name} @${vp.width}: ${overflow}px wider than the screen`);
+      await page.screenshot({ path: join(dir, `tour-${name}-${vp.width}.png`), fullPage: true });
+    }
+  };
+
+  for (const [name, url] of publicScreens.slice(0, 5)) await shoot(name, url);
+  // Signed in through the form, like a merchant.
+  await page.setViewportSize(VIEWPORTS[0]);
+  await page.goto('/login');
+  await page.getByLabel('Email Address').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/my-home');
+  for (const [name, url] of screens) await shoot(name, url);
+  await shoot(...publicScreens[5]);
+  for (const w of wide) test.info().annotations.push({ type: 'overflow', description: w });
+  if (wide.length) console.log(`screens wider than the viewport:\n  ${wide.join('\n  ')}`);
+  expect(problems).toEqual([]);
+});
