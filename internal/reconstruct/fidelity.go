@@ -319,8 +319,9 @@ const fidelityInflateCap = fidelityGuessCap
 //     top faces in the photo (cuboid.go);
 //   - a solid of revolution's depth is its width, which the photo evidences when it
 //     shows the rims as ellipses (round ends), or when the outline is no wider than
-//     tall with a profile that changes (bottles, vases, lamps); a wide outline
-//     without round ends (a sofa whose front happens to be symmetric) is a guess;
+//     tall with a profile that changes (bottles, vases, lamps), and the outline is
+//     mirror-symmetric but for a handle; a wide outline without round ends (a sofa
+//     whose front happens to be symmetric) or a lopsided one is a guess;
 //   - every other kind (the inflated fallback, and kinds this file does not know)
 //     guesses its depth, and the guess can be wrong by about the outline's width:
 //     shapeGuessCap.
@@ -346,11 +347,20 @@ func latheEvidenced(seg *segmentation) bool {
 		return false
 	}
 	rows := measureRows(seg)
+	fit := fitLathe(rows)
+	if fit.symmetry < fidelityLatheSymmetry {
+		return false
+	}
 	if roundEnds(rows) {
 		return true
 	}
-	return float64(seg.bbox.Dx()) <= 1.1*float64(seg.bbox.Dy()) && fitLathe(rows).variation >= 0.15
+	return float64(seg.bbox.Dx()) <= 1.1*float64(seg.bbox.Dy()) && fit.variation >= 0.15
 }
+
+// fidelityLatheSymmetry is the least overlap of the whole outline with its mirror
+// image about the axis for a solid of revolution to count as evidenced: a mug's
+// handle leaves about 0.78, a wall lamp whose arm was read as a handle about 0.6.
+const fidelityLatheSymmetry = 0.72
 
 // shapeGuessCap scales the guess cap by how much depth the outline leaves open. A
 // guessed depth is off by up to about the object's width, and the F-score counts
@@ -393,20 +403,37 @@ func strayEdges(seg *segmentation, p *photo) float64 {
 	if p.w != w || p.h != h || w < 8 || h < 8 {
 		return 0
 	}
+	// Colour steps of the 3×3 box-blurred photo: a phone's noise and JPEG's blocks
+	// in a shadow's gradient average out, a product's outline stays.
+	blur := make([][3]int32, w*h)
 	pix, stride := p.img.Pix, p.img.Stride
-	step := func(a, b int) int {
-		d := 0
+	for y := 1; y < h-1; y++ {
+		for x := 1; x < w-1; x++ {
+			var acc [3]int32
+			for dy := -1; dy <= 1; dy++ {
+				o := (y+dy)*stride + 4*(x-1)
+				for k := 0; k < 12; k += 4 {
+					acc[0] += int32(pix[o+k])
+					acc[1] += int32(pix[o+k+1])
+					acc[2] += int32(pix[o+k+2])
+				}
+			}
+			blur[y*w+x] = acc
+		}
+	}
+	step := func(a, b int) int32 {
+		var d int32
 		for c := range 3 {
-			v := int(pix[a+c]) - int(pix[b+c])
+			v := blur[a][c] - blur[b][c]
 			d = max(d, v, -v)
 		}
 		return d
 	}
 	edge := make([]bool, w*h)
-	for y := 1; y < h-1; y++ {
-		for x := 1; x < w-1; x++ {
-			o := y*stride + 4*x
-			edge[y*w+x] = max(step(o-4, o+4), step(o-stride, o+stride)) >= fidelityEdgeStep
+	for y := 2; y < h-2; y++ {
+		for x := 2; x < w-2; x++ {
+			i := y*w + x
+			edge[i] = max(step(i-1, i+1), step(i-w, i+w)) >= 9*fidelityEdgeStep
 		}
 	}
 	// Distance to the mask up to the gap: dilate by a square of side 2·gap+1, rows
@@ -472,8 +499,8 @@ func strayEdges(seg *segmentation, p *photo) float64 {
 	return float64(stray) / float64(outline)
 }
 
-// fidelityEdgeStep is the colour step (0–255, largest channel, across two pixels)
-// that counts as an edge: well above a phone's sensor noise and a backdrop's
+// fidelityEdgeStep is the colour step (0–255, largest channel, across two pixels of
+// the blurred photo) that counts as an edge: well above a phone's sensor noise and a backdrop's
 // gradient. fidelityStrayGap is how far from the mask (pixels) an edge must be to
 // count as missed: JPEG ringing and the anti-aliased rim stay within it.
 const (
@@ -493,4 +520,4 @@ func maskCap(stray float64) int {
 	return int(math.Round(max(fidelityGuessFloor, c)))
 }
 
-const fidelityStrayFree = 0.4
+const fidelityStrayFree = 0.7

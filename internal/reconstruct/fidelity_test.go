@@ -146,8 +146,8 @@ func TestMissedPartsCapTheScore(t *testing.T) {
 
 	// The same photo with a second, lighter part under the product (a base) that the
 	// mask does not cover.
-	for y := 360; y < 390; y++ {
-		for x := 60; x < 240; x++ {
+	for y := 360; y < 392; y++ {
+		for x := 30; x < 270; x++ {
 			p.img.SetNRGBA(x, y, color.NRGBA{215, 215, 205, 255})
 		}
 	}

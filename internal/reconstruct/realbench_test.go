@@ -80,7 +80,7 @@ func runRealSet(t *testing.T, views []studioView, w, h int, only string) []realR
 				r.Err, r.Warned = err.Error(), true
 			} else {
 				r.Kind = res.Stats.ShapeKind
-				r.Ours = scoreShape(sh.truth, alignedModel(t, res.GLB))
+				r.Ours = scoreGLB(t, sh.truth, res.GLB)
 				if res.Stats.Fidelity != nil {
 					r.Fidelity = float64(*res.Stats.Fidelity)
 				}
