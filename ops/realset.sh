@@ -2,11 +2,12 @@
 # Extracts the real-product benchmark models (internal/reconstruct/testdata/real/MANIFEST)
 # from a local git copy of their source repository into internal/reconstruct/testdata/real/
 # (git-ignored: the models are not committed). Usage:
-#   ops/realset.sh GIT_DIR     e.g. a bare mirror of DRx3D/glTF-Sample-Assets-OLD
+#   ops/realset.sh [GIT_DIR]   a git copy of DRx3D/glTF-Sample-Assets-OLD (default: the
+#                              fetch tool's mirror of it on the dev machine)
 # Only the glTF JSON, its .bin buffers and its base-colour textures are copied.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-gitdir=${1:?usage: ops/realset.sh GIT_DIR}
+gitdir=${1:-/work/.mirror/DRx3D+glTF-Sample-Assets-OLD/repo}
 dest=internal/reconstruct/testdata/real
 grep -vE '^(#|$)' "$dest/MANIFEST" | while IFS='|' read -r name class repo path commit rest; do
 	name=$(echo "$name" | xargs) path=$(echo "$path" | xargs) commit=$(echo "$commit" | xargs)

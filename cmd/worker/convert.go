@@ -134,7 +134,7 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	fmt.Fprintln(stdout, string(line))
 	if f := res.Stats.Fidelity; f != nil && *f < reconstruct.FidelityWarnBelow {
-		fmt.Fprintf(stderr, "convert: low fidelity %d (below %d): the model does not match the photo well\n", *f, reconstruct.FidelityWarnBelow)
+		fmt.Fprintf(stderr, "convert: low fidelity %d (below %d): %s\n", *f, reconstruct.FidelityWarnBelow, reconstruct.LowFidelityAdvice)
 	}
 	return 0
 }

@@ -78,11 +78,82 @@ func TestBuiltinReportsFidelity(t *testing.T) {
 }
 
 // An inflated shape's depth is a guess that no single view can check, so a model
-// made that way is flagged however well its front matches the photo.
+// made that way is flagged however well its front matches the photo, and the same
+// holds for any kind this file does not know to have evidence for its depth.
 func TestInflatedModelsAreAlwaysFlagged(t *testing.T) {
 	seg, p, atlas := fidelityBox(300, 400, image.Rect(90, 60, 210, 360), [3]uint8{200, 80, 40})
 	good := boxPart(0.12, 0.3, 0.08, 0)
 	require.GreaterOrEqual(t, modelFidelity(good, ShapeCuboid, seg, p, atlas), 95)
-	require.Equal(t, fidelityInflateCap, modelFidelity(good, ShapeInflate, seg, p, atlas))
-	require.Less(t, fidelityInflateCap, FidelityWarnBelow)
+	inflated := modelFidelity(good, ShapeInflate, seg, p, atlas)
+	require.Less(t, inflated, FidelityWarnBelow)
+	require.Equal(t, shapeGuessCap(seg), inflated, "the re-projection is perfect: the cap decides")
+	require.Equal(t, inflated, modelFidelity(good, "some-new-kind", seg, p, atlas), "an unknown kind is a guess too")
+}
+
+// The guess cap falls with the depth the outline leaves open: a thin upright outline
+// (a pole, a tripod) keeps most of it, a wide low one (a sofa, a dish seen from the
+// side) falls towards the floor. The order is what makes the score track the true
+// shape error on the real-product benchmark.
+func TestGuessCapFallsWithBulk(t *testing.T) {
+	thin, _, _ := fidelityBox(300, 400, image.Rect(140, 40, 160, 360), [3]uint8{90, 90, 90})  // 20×320
+	square, _, _ := fidelityBox(400, 400, image.Rect(80, 80, 320, 320), [3]uint8{90, 90, 90}) // 240×240
+	wide, _, _ := fidelityBox(600, 300, image.Rect(20, 100, 580, 260), [3]uint8{90, 90, 90})  // 560×160
+	ct, cs, cw := shapeGuessCap(thin), shapeGuessCap(square), shapeGuessCap(wide)
+	require.GreaterOrEqual(t, ct, fidelityGuessCap-3, "a pole's depth is about its width: little to guess")
+	require.Less(t, cs, ct)
+	require.Less(t, cw, cs)
+	require.Equal(t, fidelityGuessFloor, cw, "3.5 × as wide as tall")
+}
+
+// A solid of revolution earns an uncapped score only where the photo shows it is
+// round: a tall profiled outline (a bottle) does; a wide symmetric outline with flat
+// ends (a sofa seen from the front) does not, so a lathe built from it is flagged.
+func TestLatheNeedsEvidenceOfRoundness(t *testing.T) {
+	bottle := twoToneBottle(320, 320)
+	res, err := NewBuiltin().Reconstruct(context.Background(), encodePNGBytes(t, bottle.render()), Options{}, nil)
+	require.NoError(t, err)
+	require.Equal(t, ShapeLathe, res.Stats.ShapeKind)
+	require.GreaterOrEqual(t, *res.Stats.Fidelity, FidelityWarnBelow)
+
+	// A wide outline narrowing towards the top (a sofa's back over its seat): symmetric,
+	// one run per row, a changing profile, flat ends.
+	w, h := 600, 300
+	seg := &segmentation{w: w, h: h, alpha: make([]uint8, w*h)}
+	for y := 100; y < 260; y++ {
+		half := 260
+		if y < 170 {
+			half = 200
+		}
+		for x := 300 - half; x < 300+half; x++ {
+			seg.alpha[y*w+x] = 255
+			seg.area++
+		}
+	}
+	seg.bbox = image.Rect(40, 100, 560, 260)
+	require.True(t, fitLathe(measureRows(seg)).variation >= 0.15, "the builder's lathe test passes")
+	require.False(t, latheEvidenced(seg))
+	require.Less(t, shapeCap(ShapeLathe, seg), FidelityWarnBelow)
+}
+
+// A mask that left part of the product out (a white base lost on a light backdrop)
+// is caught by the edges the photo shows outside it, and the score falls under the
+// warning threshold however well the model matches the mask; the whole product's
+// mask leaves no stray edges.
+func TestMissedPartsCapTheScore(t *testing.T) {
+	seg, p, atlas := fidelityBox(300, 400, image.Rect(90, 60, 210, 360), [3]uint8{200, 80, 40})
+	require.InDelta(t, 0, strayEdges(seg, p), 1e-9)
+	require.Equal(t, 100, maskCap(strayEdges(seg, p)))
+
+	// The same photo with a second, lighter part under the product (a base) that the
+	// mask does not cover.
+	for y := 360; y < 392; y++ {
+		for x := 30; x < 270; x++ {
+			p.img.SetNRGBA(x, y, color.NRGBA{215, 215, 205, 255})
+		}
+	}
+	stray := strayEdges(seg, p)
+	require.Greater(t, stray, fidelityStrayFree)
+	good := boxPart(0.12, 0.3, 0.08, 0)
+	require.Less(t, modelFidelity(good, ShapeCuboid, seg, p, atlas), FidelityWarnBelow,
+		"the model matches the mask (stray edges %.2f per outline pixel)", stray)
 }

@@ -293,6 +293,9 @@ func TestQualityFull(t *testing.T) {
 	if !*qualityFull {
 		t.Skip("run with -quality.full (make quality)")
 	}
+	if strings.EqualFold(*qualityOnly, "real") {
+		t.Skip("the real-product set only")
+	}
 	start := time.Now()
 	scores := runQuality(t, *qualityN, 768, 1024, false)
 	fmt.Printf("\nQuality benchmark, %d scenes per class, 768×1024 photos (%s)\n\n%s", *qualityN, time.Since(start).Round(time.Second), qualityTable(scores))

@@ -80,7 +80,7 @@ func runRealSet(t *testing.T, views []studioView, w, h int, only string) []realR
 				r.Err, r.Warned = err.Error(), true
 			} else {
 				r.Kind = res.Stats.ShapeKind
-				r.Ours = scoreShape(sh.truth, alignedModel(t, res.GLB))
+				r.Ours = scoreGLB(t, sh.truth, res.GLB)
 				if res.Stats.Fidelity != nil {
 					r.Fidelity = float64(*res.Stats.Fidelity)
 				}
@@ -100,7 +100,8 @@ func runRealSet(t *testing.T, views []studioView, w, h int, only string) []realR
 }
 
 // lowFidelityWarned reports whether a result tells the merchant its shape is not to
-// be trusted: a fidelity score under the warning threshold.
+// be trusted: a fidelity score under the warning threshold, which the app (preview,
+// product timeline, blueprint cards) and `worker convert` show with LowFidelityAdvice.
 func lowFidelityWarned(res *Result) bool {
 	return res.Stats.Fidelity != nil && *res.Stats.Fidelity < FidelityWarnBelow
 }
@@ -160,6 +161,18 @@ func TestRealSetFull(t *testing.T) {
 	start := time.Now()
 	rs := runRealSet(t, realViewsFull, 768, 1024, os.Getenv("REALSET_MODEL"))
 	fmt.Printf("\nReal-product set, %d photos, 768×1024 (%s)\n\n%s", len(rs), time.Since(start).Round(time.Second), realTable(rs))
+	requirePoorShapesWarned(t, rs)
+}
+
+// requirePoorShapesWarned fails for any photo whose model is less than half right
+// (F@5 < 0.5) yet does not tell the merchant so.
+func requirePoorShapesWarned(t *testing.T, rs []realResult) {
+	t.Helper()
+	for _, r := range rs {
+		if r.Ours.F5 < 0.5 {
+			require.True(t, r.Warned, "%s (%s): F@5 %.2f with fidelity %.0f, not flagged", r.Model, r.viewName(), r.Ours.F5, r.Fidelity)
+		}
+	}
 }
 
 // realBaseline is the committed regression baseline: F@5 per model for the CI photo.
@@ -180,6 +193,7 @@ func TestRealSetRegression(t *testing.T) {
 	}
 	rs := runRealSet(t, realViewsCI, 384, 512, "")
 	t.Logf("\n%s", realTable(rs))
+	requirePoorShapesWarned(t, rs)
 	got := realBaseline{}
 	mean := 0.0
 	for _, r := range rs {

@@ -18,7 +18,7 @@ import (
 // The real-product set (issue 34 §1): openly licensed product models (testdata/real/MANIFEST;
 // the files themselves are extracted locally by ops/realset.sh and not committed) turned
 // into ground-truth triangle meshes with their base colours, in the benchmark frame: +Y
-// up, height 1, base centre at the origin, the product's front facing +Z.
+// up, height 1, base centre at the origin, the product's front (glTF's +Z) facing +Z.
 
 // realDir is where the extracted models are (PHOTO3D_REALSET overrides testdata/real).
 func realDir() string {
@@ -57,11 +57,6 @@ func realManifest(t testing.TB) []realEntry {
 	}
 	return out
 }
-
-// realFrontYaw turns a model (degrees about +Y, right-handed) so that the side a shop
-// photographs first faces +Z; models authored facing +Z (the glTF convention) are
-// absent.
-var realFrontYaw = map[string]float64{}
 
 // realSkipNodes are scene nodes that are not the product (the toy car's display cloth).
 var realSkipNodes = map[string]map[string]bool{"ToyCar": {"Fabric": true}}
@@ -128,9 +123,6 @@ func loadRealModel(t testing.TB, name string) []qtri {
 	}
 	if len(out) == 0 {
 		t.Fatalf("%s: no opaque triangles", name)
-	}
-	if yaw := realFrontYaw[name]; yaw != 0 {
-		out = rotateY(out, yaw*math.Pi/180)
 	}
 	return alignTruth(out)
 }

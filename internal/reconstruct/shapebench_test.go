@@ -3,6 +3,7 @@ package reconstruct
 import (
 	"math"
 	"sort"
+	"testing"
 )
 
 // Shape benchmark helpers shared by the real-product set and multi-photo work: a
@@ -24,7 +25,10 @@ type studioView struct {
 
 // studioShot is a rendered photo's scene: the truth as the photo's camera sees it
 // (turned so that camera is on +Z, aligned: height 1, base centre at the origin) and
-// the camera, exact.
+// the camera, exact. For several photos of one product (multi-view work), make one
+// shot per view from the same truth; score the result against the shot whose
+// Azimuth is 0 (the front photo's frame, the output frame of a reconstruction).
+// Render with shot.scene.photo(rng); shot.scene.cam is the exact camera.
 type studioShot struct {
 	scene *qscene
 	truth []qtri
@@ -205,6 +209,12 @@ func scoreShape(truth, model []qtri) shapeScore {
 		s.DepthRatio = ((hm[2] - lm[2]) / mw) / ((ht[2] - lt[2]) / tw)
 	}
 	return s
+}
+
+// scoreGLB scores a reconstruction's GLB against the truth (see scoreShape).
+func scoreGLB(t testing.TB, truth []qtri, glb []byte) shapeScore {
+	t.Helper()
+	return scoreShape(truth, alignedModel(t, glb))
 }
 
 // orthoMask is the silhouette of an aligned mesh seen orthographically along axis

@@ -64,6 +64,8 @@ describe('My Blueprints', () => {
     expect(within(cards[0]).getByTestId('fidelity')).toHaveTextContent('Mesh fidelity 91%');
     expect(within(cards[0]).getByTestId('fidelity')).not.toHaveTextContent('low');
     expect(within(cards[1]).getByTestId('fidelity')).toHaveTextContent('Mesh fidelity 52% (low)');
+    expect(within(cards[1]).getByTestId('fidelity-advice')).toHaveTextContent('Add three more photos from the sides and back for an accurate shape.');
+    expect(within(cards[0]).queryByTestId('fidelity-advice')).toBeNull();
     expect(within(cards[2]).queryByTestId('fidelity')).toBeNull();
   });
 

@@ -5,7 +5,7 @@ import { IconAlert, IconCheck, IconClock, IconCube, IconUpload } from '../../com
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
-import { FidelityBadge, isLowFidelity } from '../creation/fidelity';
+import { FidelityBadge, isLowFidelity, LOW_FIDELITY_ADVICE } from '../creation/fidelity';
 import { RetryButton } from '../creation/retry-button';
 import { ActionProblemAlert } from './action-problem';
 import { STATUS_LABEL, validateBlueprintName, type Blueprint } from './blueprint-rules';
@@ -104,8 +104,14 @@ function BlueprintCard({ blueprint: b, onDelete }: { blueprint: Blueprint; onDel
       )}
       {b.createdAt && <p className="blueprint-card__date muted">Created {relativeTime(b.createdAt)}</p>}
       {ready && b.fidelity !== null && (
-        <p className="blueprint-card__fidelity" title={isLowFidelity(b.fidelity) ? 'Open the blueprint for tips on a better photo.' : undefined}>
+        <p className="blueprint-card__fidelity">
           <FidelityBadge score={b.fidelity} />
+          {isLowFidelity(b.fidelity) && (
+            <span className="muted" data-testid="fidelity-advice">
+              {' '}
+              {LOW_FIDELITY_ADVICE}
+            </span>
+          )}
         </p>
       )}
       <div className="blueprint-card__actions">

@@ -2,11 +2,15 @@ import { Alert } from '../../components/alert';
 
 /**
  * Below this mesh fidelity score a model is flagged with tips. It mirrors the
- * server's reconstruct.FidelityWarnBelow (70: about 0.83 silhouette overlap when
- * re-rendered through the photo's camera; good models score 79–96; a model whose
- * depth had to be guessed is always under it).
+ * server's reconstruct.FidelityWarnBelow: the score is shape confidence (how well
+ * the model re-renders as the photo, capped by how much of its shape one photo
+ * leaves to a guess), so every model whose depth or hidden sides were guessed is
+ * under it.
  */
 export const FIDELITY_WARN_BELOW = 70;
+
+/** What a merchant is told about a low score; mirrors reconstruct.LowFidelityAdvice. */
+export const LOW_FIDELITY_ADVICE = 'Add three more photos from the sides and back for an accurate shape.';
 
 /** The score from an API answer: an integer 0–100, else null (no score). */
 export function parseFidelity(v: unknown): number | null {
@@ -31,12 +35,13 @@ export function FidelityWarning({ score }: { score: number | null }) {
   if (!isLowFidelity(score)) return null;
   return (
     <Alert tone="info">
-      <strong>This model matches your photo only loosely (mesh fidelity {score}%).</strong> For a closer model, upload a new photo:
+      <strong>{LOW_FIDELITY_ADVICE}</strong> One photo shows one side, so part of this shape is estimated (mesh fidelity{' '}
+      {score}%). For each photo:
       <ul>
         <li>the product alone, whole, with some space around it;</li>
-        <li>on a plain background that contrasts with the product;</li>
-        <li>from the front and a little above, in soft even light without strong reflections;</li>
-        <li>round products and boxes are rebuilt from their outline; for other shapes the depth is estimated.</li>
+        <li>on a plain background that contrasts with the product, light parts included;</li>
+        <li>from a little above, in soft even light without strong reflections;</li>
+        <li>round products and boxes are rebuilt from one outline; other shapes need their sides and back.</li>
       </ul>
     </Alert>
   );

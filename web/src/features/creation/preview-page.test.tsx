@@ -133,14 +133,14 @@ describe('model preview', () => {
     stubFetch({ 'GET /api/jobs/job-1': () => ({ ...completed, fidelity: 91 }), 'GET /api/blueprints': () => ({ items: [] }) });
     const { unmount } = renderRoutes(routes, ['/preview/job-1']);
     expect(await screen.findByTestId('fidelity')).toHaveTextContent('Mesh fidelity 91%');
-    expect(screen.queryByText(/matches your photo only loosely/)).toBeNull();
+    expect(screen.queryByText(/Add three more photos/)).toBeNull();
     unmount();
 
     stubFetch({ 'GET /api/jobs/job-1': () => ({ ...completed, fidelity: 48 }), 'GET /api/blueprints': () => ({ items: [] }) });
     renderRoutes(routes, ['/preview/job-1']);
     expect(await screen.findByTestId('fidelity')).toHaveTextContent('Mesh fidelity 48% (low)');
-    const tips = screen.getByText(/matches your photo only loosely/).closest('[role="status"]') as HTMLElement;
-    expect(tips).toHaveTextContent('This model matches your photo only loosely (mesh fidelity 48%).');
+    const tips = screen.getByText('Add three more photos from the sides and back for an accurate shape.').closest('[role="status"]') as HTMLElement;
+    expect(tips).toHaveTextContent('part of this shape is estimated (mesh fidelity 48%)');
     expect(within(tips).getAllByRole('listitem')).toHaveLength(4);
   });
 

@@ -9,7 +9,7 @@ import { resetCamera } from '../../components/model-viewer/scene-graph';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
 import { ActionProblemAlert } from '../blueprints/action-problem';
-import { FidelityBadge, isLowFidelity } from '../creation/fidelity';
+import { FidelityBadge, isLowFidelity, LOW_FIDELITY_ADVICE } from '../creation/fidelity';
 import type { ActionProblem } from '../blueprints/use-blueprint-actions';
 import { useGetCatalogsQuery } from '../catalogs/catalogs-api';
 import {
@@ -360,8 +360,7 @@ function Timeline({ product: p }: { product: ProductDetail }) {
                 )}
                 {isLowFidelity(e.fidelity) && (
                   <span className="muted timeline__tip" data-testid="timeline-fidelity-tip">
-                    This model matches its photo only loosely. Rebuild from a photo of the product alone, on a plain
-                    background, from the front and a little above.
+                    {LOW_FIDELITY_ADVICE}
                   </span>
                 )}
               </span>

@@ -187,7 +187,7 @@ describe('Product detail', () => {
     const tips = within(timeline).getAllByTestId('timeline-fidelity-tip');
     expect(tips).toHaveLength(1);
     expect(tips[0].closest('li')).toContainElement(low);
-    expect(tips[0]).toHaveTextContent('a photo of the product alone, on a plain background');
+    expect(tips[0]).toHaveTextContent('Add three more photos from the sides and back for an accurate shape.');
     expect(within(timeline).getByText('· 3 parts')).toBeInTheDocument();
   });
 
