@@ -85,6 +85,22 @@ func (s *Service) WithRiver(rc *river.Client[pgx.Tx]) *Service {
 	return s
 }
 
+// WithModelWait sets how long an upload waits for its preparation before it
+// answers 202. Test stacks whose assertions read the synchronous answer set a
+// long wait, so a loaded machine cannot turn their 200 or 400 into a 202.
+func (s *Service) WithModelWait(d time.Duration) *Service {
+	s.modelWait = d
+	return s
+}
+
+// ModelWaitLimit is the wait WithModelWait set, or ModelWait.
+func (s *Service) ModelWaitLimit() time.Duration {
+	if s.modelWait > 0 {
+		return s.modelWait
+	}
+	return ModelWait
+}
+
 // WithQuota sets how a merchant's daily upload quota is found (cmd/api: by
 // plan, as for photos); without it every merchant gets the Free plan's.
 func (s *Service) WithQuota(q upload.QuotaFunc) *Service {

@@ -65,6 +65,7 @@ type Service struct {
 	checks      *checksCache // shared by copies (WithClock)
 	river       *river.Client[pgx.Tx]
 	quota       upload.QuotaFunc
+	modelWait   time.Duration // 0: ModelWait
 }
 
 // NewService builds the service; store must have Projection registered

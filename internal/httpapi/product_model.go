@@ -79,7 +79,7 @@ func uploadProductModel(s productDeps) Handler {
 			return err
 		}
 		files = nil // the worker reads them back from the store
-		if sub, err = s.WaitModel(r.Context(), user, id, sub.ID, catalog.ModelWait); err != nil {
+		if sub, err = s.WaitModel(r.Context(), user, id, sub.ID, s.ModelWaitLimit()); err != nil {
 			return err
 		}
 		switch sub.Status {
