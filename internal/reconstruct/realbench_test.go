@@ -188,7 +188,13 @@ func TestRealSetRegression(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reconstructs one photo per real model")
 	}
+	if raceDetector {
+		t.Skip("CPU-bound: make test runs it without -race (ops/test.sh)")
+	}
 	if !realSetPresent() {
+		if os.Getenv("REQUIRE_REALSET") != "" {
+			t.Fatal("REQUIRE_REALSET is set but the real-product models are missing: see testdata/real/MANIFEST (ops/realset.sh)")
+		}
 		t.Skip("real-product models not extracted: see testdata/real/MANIFEST (ops/realset.sh)")
 	}
 	rs := runRealSet(t, realViewsCI, 384, 512, "")
