@@ -128,15 +128,24 @@ type Part struct {
 
 // Stats describe how a model was made, for the job record, metrics and support.
 type Stats struct {
-	ShapeKind     string           `json:"shapeKind"` // "lathe" or "inflate" (builtin), "remote"
-	Triangles     int              `json:"triangles"`
-	Vertices      int              `json:"vertices"`
-	Parts         int              `json:"parts"`
-	Bytes         int              `json:"bytes"` // GLB size
-	StepMillis    map[string]int64 `json:"stepMillis"`
-	TotalMillis   int64            `json:"totalMillis"`
-	Reconstructor string           `json:"reconstructor"`
-	Version       string           `json:"version"`
+	ShapeKind string `json:"shapeKind"` // "lathe", "cuboid" or "inflate" (builtin), "remote"
+	// ShapeClass is the kind of product the builtin read the silhouette as (the
+	// ShapeClass* constants: revolution, mug, box, furniture, bulky, flat), which
+	// decides the depth one photo cannot show; empty for remote.
+	ShapeClass string `json:"shapeClass,omitempty"`
+	// ShapeConfidence (0–1) is how clearly the photo showed that class's cue (a fitted
+	// solid of revolution or box: high; furniture: by how clear the legs are; flat and
+	// bulky are priors with no cue to check, so low). A fidelity score can use it to
+	// tell a measured shape from a guessed one.
+	ShapeConfidence float64          `json:"shapeConfidence,omitempty"`
+	Triangles       int              `json:"triangles"`
+	Vertices        int              `json:"vertices"`
+	Parts           int              `json:"parts"`
+	Bytes           int              `json:"bytes"` // GLB size
+	StepMillis      map[string]int64 `json:"stepMillis"`
+	TotalMillis     int64            `json:"totalMillis"`
+	Reconstructor   string           `json:"reconstructor"`
+	Version         string           `json:"version"`
 	// InputSHA256 is the hex SHA-256 of the photo bytes, so an analyst can tell which
 	// code made which model from which photo (with Reconstructor and Version).
 	InputSHA256 string `json:"inputSha256,omitempty"`
