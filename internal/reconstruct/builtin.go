@@ -69,6 +69,14 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 			return nil, err
 		}
 	}
+	if box.ok && box.squareOn() {
+		// A rectangle seen square on shows no side, so its depth is a guess; in a
+		// catalogue that is mostly a flat good (a frame, a book, a phone), and a
+		// thin slab is never as wrong as a box as deep as it is wide.
+		box.ok, fit.ok = false, false
+		sil = flatClass(seg, 0.4)
+		sil.vetoFits = true
+	}
 	if box.ok {
 		fit.ok = false
 	}

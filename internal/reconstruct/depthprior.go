@@ -38,7 +38,7 @@ const (
 	furnitureDepthOfHeight = 1.0  // … and ≤ height
 	bulkyDepthOfHeight     = 0.9  // a wide object without legs
 	bulkyMinAspect         = 1.35 // width/height from which a legless object is bulky
-	flatDepthOfWidth       = 0.22 // a flat good's depth
+	flatDepthOfWidth       = 0.12 // a flat good's depth
 	slabRound              = 1.2  // rim rounding: half-thickness ≤ slabRound·√u
 	chairBackOfDepth       = 0.14 // backrest thickness of a chair …
 	sofaBackOfDepth        = 0.24 // … and of a sofa (cushions)
@@ -318,4 +318,23 @@ func centralLoop(seg *segmentation) bool {
 		}
 	}
 	return false
+}
+
+// squareOnShare is the share of a fitted box's projected width below which its
+// narrower visible face is too thin to measure the box's depth by.
+const squareOnShare = 0.05
+
+// squareOn reports whether the box was seen (nearly) square on: its narrower visible
+// face is a sliver, so its depth was not measured but assumed (a picture frame turned
+// a little fits a deep box as well as a thin one).
+func (c cuboidFit) squareOn() bool {
+	a := c.wr * math.Abs(math.Cos(c.yaw))
+	b := c.dr * math.Abs(math.Sin(c.yaw))
+	return min(a, b) < squareOnShare*(a+b)
+}
+
+// flatClass is the flat-good class for seg with the given confidence.
+func flatClass(seg *segmentation, confidence float64) silClass {
+	return silClass{class: ShapeClassFlat, confidence: confidence, legTop: -1, backFrom: -1,
+		depth: flatDepthOfWidth * float64(seg.bbox.Dx())}
 }
