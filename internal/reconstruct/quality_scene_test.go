@@ -146,6 +146,8 @@ type qscene struct {
 	elevDeg  float64
 	f35      float64
 	gradient bool
+	// dark selects a dark studio backdrop (charcoal to near-black) instead of a light one.
+	dark bool
 	// footprint is the signed distance (units) from a ground point to the object's
 	// footprint, for the contact shadow.
 	footprint func(x, z float64) float64
@@ -176,6 +178,11 @@ func (s *qscene) photo(rng *rand.Rand) []byte {
 		g := 200 + rng.Float64()*50
 		top = v3{g, g - rng.Float64()*8, g - rng.Float64()*12}
 		bottom = top
+	}
+	if s.dark {
+		g := 28 + rng.Float64()*30
+		top = v3{g, g, g + rng.Float64()*6}
+		bottom = vmul(top, 0.75+rng.Float64()*0.2)
 	}
 	img := image.NewNRGBA(image.Rect(0, 0, s.cam.w, s.cam.h))
 	for y := range s.cam.h {
