@@ -38,6 +38,7 @@ const (
 	furnitureDepthOfHeight = 1.0  // … and ≤ height
 	bulkyDepthOfHeight     = 0.9  // a wide object without legs
 	bulkyMinAspect         = 1.35 // width/height from which a legless object is bulky
+	trayMinAspect          = 3.5  // width/height from which it is a dish or tray
 	flatDepthOfWidth       = 0.12 // a flat good's depth
 	slabRound              = 1.2  // rim rounding: half-thickness ≤ slabRound·√u
 	chairBackOfDepth       = 0.14 // backrest thickness of a chair …
@@ -112,19 +113,26 @@ func classifySilhouette(seg *segmentation) silClass {
 		}
 		stats[y-b.Min.Y] = st
 	}
-	leggy := func(st rowStat) bool {
-		return st.runs >= 2 && float64(st.cover) <= 0.5*W && float64(st.x1-st.x0) >= 0.5*W
+	// A leg row is made only of narrow runs; legs at both sides show as two or more
+	// runs spanning much of the width. Under perspective the front legs reach lower
+	// than the rear ones, so the lowest rows may show one leg only.
+	legRow := func(st rowStat) bool {
+		return st.runs >= 1 && float64(st.maxRun) <= 0.2*W && float64(st.cover) <= 0.5*W
 	}
+	spread := func(st rowStat) bool { return st.runs >= 2 && float64(st.x1-st.x0) >= 0.4*W }
 	// Walk up from just above the floor line while leg rows continue; a short break
 	// (a stretcher bar between the legs) is bridged.
 	margin := max(1, int(0.01*H))
 	gapTol := max(2, int(0.05*H))
 	bottom := b.Dy() - 1 - margin
-	lastLeggy, nLeggy := -1, 0
+	lastLeggy, nLeggy, nSpread := -1, 0, 0
 	for i := bottom; i >= 0; i-- {
-		if leggy(stats[i]) {
+		if legRow(stats[i]) {
 			lastLeggy = i
 			nLeggy++
+			if spread(stats[i]) {
+				nSpread++
+			}
 			continue
 		}
 		if lastLeggy < 0 && bottom-i > gapTol || lastLeggy >= 0 && lastLeggy-i > gapTol {
@@ -137,7 +145,17 @@ func classifySilhouette(seg *segmentation) silClass {
 		above := lastLeggy - max(2, int(0.03*H))
 		wideAbove := above >= 0 && float64(stats[above].x1-stats[above].x0) >= 0.6*W
 		density := float64(nLeggy) / float64(band)
-		if legFrac >= 0.03 && density >= 0.6 && wideAbove {
+		// Furniture legs stay apart up to the seat; a tripod's converge under the
+		// head (a camera on a stand is solid above its legs, no seat and back).
+		topRows, topSpread := 0, 0
+		for i := lastLeggy; i <= lastLeggy+max(1, band/4) && i <= bottom; i++ {
+			topRows++
+			if spread(stats[i]) {
+				topSpread++
+			}
+		}
+		apart := 2*topSpread >= topRows
+		if legFrac >= 0.03 && density >= 0.6 && float64(nSpread) >= 0.3*float64(band) && wideAbove && apart {
 			out := furnitureClass(stats2extent(stats), b.Min.Y, lastLeggy, bottom, W, H, legWidth(seg, b.Min.Y+lastLeggy, b.Min.Y+bottom), density)
 			out.vetoFits = true
 			return out
@@ -151,14 +169,22 @@ func classifySilhouette(seg *segmentation) silClass {
 		out.confidence = 0.6
 		return out
 	}
-	if W >= bulkyMinAspect*H {
-		out.class = ShapeClassBulky
-		out.depth = min(W, bulkyDepthOfHeight*H)
-		out.confidence = clamp01(0.4 + 0.3*(W/H-bulkyMinAspect))
-		return out
+	// No cue: most catalogue products that no fit takes (shoes, toys, cameras,
+	// lamps whose outline the lathe could not read, upholstered furniture) are
+	// solid, so the fallback is a rounded prism as deep as it is wide, capped by
+	// its height for wide products: never the pillow-thin inflation, never deeper
+	// than the product is tall.
+	out.class = ShapeClassBulky
+	out.depth = min(W, bulkyDepthOfHeight*H)
+	if W >= trayMinAspect*H {
+		// Far wider than tall (a dish, a tray, a rug): what shows is mostly the top
+		// seen from a little above, so the footprint is about as deep as wide.
+		out.depth = W
 	}
-	out.depth = flatDepthOfWidth * W
 	out.confidence = 0.3
+	if W >= bulkyMinAspect*H {
+		out.confidence = clamp01(0.4 + 0.3*(W/H-bulkyMinAspect))
+	}
 	return out
 }
 
@@ -229,7 +255,11 @@ func furnitureClass(extent []int, y0, legTop, bottom int, W, H, legW, density fl
 			from = drop
 		}
 	}
-	if from > int(0.05*H) {
+	// A backrest is only laid out for low furniture (sofas, armchairs), whose back
+	// shows above the arms. Above tall legs the silhouette does not tell a chair's
+	// thin back from a solid body (a camera on a tripod, a cabinet on legs), and a
+	// full-depth body is the smaller error for both.
+	if !chair && from > int(0.05*H) {
 		out.backFrom = y0 + from
 	}
 	// Confidence: clear, dense leg rows over a tall enough band.

@@ -31,13 +31,21 @@
 //     coincide, so the assembled model shows no seam, and the walls become the cut
 //     faces seen in the exploded view.
 //
-// Shape choice: a silhouette whose lower outline is two straight edges and that a
-// cuboid's outline (under a phone camera's perspective) matches is built as a box
-// (cuboid.go); a mirror-symmetric one as a solid of revolution with the camera's
-// pitch and perspective undone (view.go); anything else is inflated.
+// Shape choice: the silhouette's own cues come first (depthprior.go): legs standing
+// apart under a wide body make furniture, a loop over the middle a bag; either rules
+// out the geometric fits. Otherwise a silhouette whose lower outline is two straight
+// edges and that a cuboid's outline (under a phone camera's perspective) matches is
+// built as a box (cuboid.go), unless it is seen square on (a sliver of side: a flat
+// good); a mirror-symmetric one as a solid of revolution with the camera's pitch and
+// perspective undone (view.go). Anything else is a height field over the silhouette
+// whose depth comes from its class: furniture (seat as deep as the piece, legs at
+// front and rear, a sofa's back as a slab at the rear), flat goods (a thin slab), or
+// the fallback, a rounded prism about as deep as wide (capped by the height), which
+// is never as wrong as a pillow-thin inflation on solid products. Stats.ShapeClass and
+// Stats.ShapeConfidence report the class and how clear its cue was.
 //
 // Known limits: one photo cannot show the back, so the back is the mirrored front;
-// a rectangle seen square on is taken for a box whose depth equals its width; holes larger than 4% of the object are kept open; lathe bands take the
+// a bag's loop and a carrying handle (a boombox) look alike, so both are thin; holes larger than 4% of the object are kept open; lathe bands take the
 // majority part of each row, so a logo that does not wrap around becomes texture on
 // its band rather than a separate part.
 package reconstruct
@@ -50,7 +58,7 @@ import (
 // Version of the built-in reconstructor. It is written into asset.generator and the
 // stats so a model can always be traced back to the code that made it; bump it whenever
 // output for the same photo changes.
-const Version = "1.1.0"
+const Version = "1.2.0"
 
 // Step is one of the four user-visible processing steps named by the product spec.
 type Step string

@@ -168,12 +168,19 @@ func shadowDist(c lab, ref [3]float64) float64 {
 	db := float64(c.B) - ref[2]
 	chroma := math.Sqrt(da*da + db*db)
 	if dl < 0 {
+		// On a dark backdrop a shadow can darken it only a little in L*, while a
+		// black product is far darker relative to it: forgive a share of the
+		// backdrop's own lightness, at most 14, and count the rest fully there.
+		light := backdropLightness(ref[0])
 		dark := -dl
 		chroma = shadowChromaDev(c, ref) * shadowChromaWeight
-		dl = max(0, dark-14) * 0.6
+		dl = max(0, dark-min(14, 0.3*ref[0])) * (1 - 0.4*light)
 	}
 	return math.Sqrt(dl*dl + chroma*chroma)
 }
+
+// backdropLightness is 0 for a dark backdrop (L* ≤ 30), 1 for a light one (L* ≥ 70).
+func backdropLightness(l float64) float64 { return clamp01((l - 30) / 40) }
 
 // shadowChromaWeight scales the chroma deviation of a darker colour from the shadow
 // model: a hue change under darkening is a strong sign of an object.
@@ -275,8 +282,18 @@ func fitBackground(slab []lab, sw, sh int) *bgModel {
 		m.clusters = g.mean
 	}
 	noise := 1.4826 * median(resid)
-	m.tLo = max(5, 2.5*noise)
-	m.tHi = max(14, 5*noise, m.tLo+6)
+	// Lab compresses dark colours: on a charcoal sweep a dark brown shade is only a
+	// few units away, yet far above the (also smaller) noise, so the floors shrink
+	// with the backdrop's lightness.
+	var ls []float64
+	for k, i := range idx {
+		if inlier[k] {
+			ls = append(ls, float64(slab[i].L))
+		}
+	}
+	fl := 0.35 + 0.65*backdropLightness(median(ls))
+	m.tLo = max(5*fl, 2.5*noise)
+	m.tHi = max(14*fl, 5*noise, m.tLo+6*fl)
 	return m
 }
 
@@ -888,6 +905,7 @@ const (
 	shadowMaxRatio  = 0.35 // a shadow keeps at least this share of the backdrop's L*
 	shadowChroma    = 2.5  // chroma deviation from the shadow model a shadow may have
 	shadowStep      = 4.0  // L* step between neighbouring cells of one shadow
+	shadowSideStep  = 8.0  // L* difference to the cells two to either side a shadow may have
 	shadowBand      = 0.3  // share of the outline's height, from its bottom, a shadow may reach
 	// A region with more of its cells above the band than this share is product.
 	shadowAboveShare = 0.25
@@ -917,6 +935,13 @@ func (s *segmentation) contactShadow(label []bool, bg *bgModel) []bool {
 			continue
 		}
 		x, y := i%w, i/w
+		// A shadow is smooth across: a cell that differs from its neighbours two
+		// cells to the side is the edge of something standing there (a leg).
+		l := s.slab[i].L
+		if x >= 2 && math.Abs(float64(l-s.slab[i-2].L)) > shadowSideStep ||
+			x+2 < w && math.Abs(float64(l-s.slab[i+2].L)) > shadowSideStep {
+			continue
+		}
 		cand[i] = shadowLike(s.slab[i], bg.at(float64(x), float64(y)))
 	}
 	touchesBackdrop := func(i int) bool {
