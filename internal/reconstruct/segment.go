@@ -173,18 +173,15 @@ func shadowDist(c lab, ref [3]float64) float64 {
 		// backdrop's own lightness, at most 14, and count the rest fully there.
 		light := backdropLightness(ref[0])
 		dark := -dl
-		chroma = shadowChromaDev(c, ref) * shadowChromaWeight
+		chroma = max(0, chroma-0.35*dark)
 		dl = max(0, dark-min(14, 0.3*ref[0])) * (1 - 0.4*light)
 	}
 	return math.Sqrt(dl*dl + chroma*chroma)
 }
 
-// backdropLightness is 0 for a dark backdrop (L* ≤ 30), 1 for a light one (L* ≥ 70).
-func backdropLightness(l float64) float64 { return clamp01((l - 30) / 40) }
-
-// shadowChromaWeight scales the chroma deviation of a darker colour from the shadow
-// model: a hue change under darkening is a strong sign of an object.
-const shadowChromaWeight = 1.6
+// backdropLightness is 0 for a dark backdrop (L* ≤ 25), 1 for a light or mid-grey one
+// (L* ≥ 50).
+func backdropLightness(l float64) float64 { return clamp01((l - 25) / 25) }
 
 // shadowChromaDev is how far c's chroma is from the backdrop ref darkened to c's L*.
 func shadowChromaDev(c lab, ref [3]float64) float64 {
@@ -1024,7 +1021,7 @@ func (s *segmentation) recoverLegs(mask []bool, d []float64, bg *bgModel) ([]boo
 		return mask, nil
 	}
 	H := bottom - top + 1
-	minRun := max(2, int(legMinRun*float64(H)))
+	minRun := max(3, int(legMinRun*float64(H)))
 	shadowy := func(i int) bool { return shadowLike(s.slab[i], bg.at(float64(i%w), float64(i/w))) }
 	// For every column, the run of leg-like cells under the column's lowest cell.
 	runEnd := make([]int, w)
@@ -1044,7 +1041,12 @@ func (s *segmentation) recoverLegs(mask []bool, d []float64, bg *bgModel) ([]boo
 		y := y0 + 1
 		for y < h && y-y0 <= H {
 			i := y*w + x
-			if d[i] <= legWeak*bg.tLo || shadowy(i) {
+			// Leg-like: apart from the backdrop (even weakly, or darker with a hue of
+			// its own, which the forgiving backdrop distance lets pass) and not a
+			// shadow by the chroma-keeping shadow model.
+			q := bg.at(float64(x), float64(y))
+			darker := float64(q.L-s.slab[i].L) >= shadowMinDarken
+			if d[i] <= legWeak*bg.tLo && !darker || shadowy(i) {
 				break
 			}
 			y++
