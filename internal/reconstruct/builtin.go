@@ -57,16 +57,31 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 		return nil, fmt.Errorf("detect parts: %w", err)
 	}
 	rows := measureRows(seg)
-	fit := fitLathe(rows)
-	box, err := fitCuboid(ctx, seg)
-	if err != nil {
-		return nil, err
+	// The silhouette's own cues come first: legs under a wide body, or a handle loop
+	// over a bag, rule out the geometric fits (a chair's front view is symmetric, a
+	// tote's trapezoid fits a lathe), which would make such products round or boxy.
+	sil := classifySilhouette(seg)
+	var fit latheFit
+	var box cuboidFit
+	if !sil.vetoFits {
+		fit = fitLathe(rows)
+		if box, err = fitCuboid(ctx, seg); err != nil {
+			return nil, err
+		}
+	}
+	if box.ok && box.squareOn() {
+		// A rectangle seen square on shows no side, so its depth is a guess; in a
+		// catalogue that is mostly a flat good (a frame, a book, a phone), and a
+		// thin slab is never as wrong as a box as deep as it is wide.
+		box.ok, fit.ok = false, false
+		sil = flatClass(seg, 0.4)
+		sil.vetoFits = true
 	}
 	if box.ok {
 		fit.ok = false
 	}
 	var handle handleFit
-	if !fit.ok && !box.ok {
+	if !fit.ok && !box.ok && !sil.vetoFits {
 		if handle = fitHandle(seg, p, rows); handle.ok {
 			rows = handle.body
 			fit = latheFit{ok: true, axis: handle.axis}
@@ -90,12 +105,17 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	pr.report(StepAssembling, 58)
 	var meshes []*mesh
 	kind := ShapeInflate
+	cls := silClass{class: ShapeClassBox, confidence: 0.85}
 	if box.ok {
 		kind = ShapeCuboid
 		meshes = make([]*mesh, len(pm.parts))
 		meshes[0] = buildCuboid(box, uvm)
 	} else if fit.ok {
 		kind = ShapeLathe
+		cls = silClass{class: ShapeClassRevolution, confidence: 0.9}
+		if handle.ok {
+			cls.class = ShapeClassMug
+		}
 		var place func(x, y float64) (float64, float64)
 		meshes, place = buildLathe(seg, pm, fit, rows, uvm, opts.MaxTriangles)
 		if handle.ok {
@@ -106,8 +126,11 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 				meshes = append(meshes, hm)
 			}
 		}
-	} else if meshes, err = buildInflate(ctx, seg, pm, uvm, opts.MaxTriangles); err != nil {
-		return nil, fmt.Errorf("inflate shape: %w", err)
+	} else {
+		cls = sil
+		if meshes, err = buildClassShape(ctx, seg, pm, uvm, opts.MaxTriangles, cls); err != nil {
+			return nil, fmt.Errorf("inflate shape: %w", err)
+		}
 	}
 	parts, gparts := assembleParts(seg, pm, meshes, opts.HeightMetres)
 	if len(gparts) == 0 {
@@ -152,6 +175,7 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 		ShapeKind: kind, Triangles: tris, Vertices: verts, Parts: len(parts), Bytes: len(glb),
 		StepMillis: tm.marks, TotalMillis: tm.total(), Reconstructor: "builtin", Version: Version,
 		InputSHA256: fmt.Sprintf("%x", sha256.Sum256(data)),
+		ShapeClass:  cls.class, ShapeConfidence: math.Round(cls.confidence*100) / 100,
 	}
 	if fidelity >= 0 {
 		res.Stats.Fidelity = &fidelity

@@ -375,9 +375,23 @@ type partBuilder struct {
 	touchedLat   []int32
 	touchedEdge  []int32
 	wallTris     [][4]int32 // contour segment a_f, b_f, b_b, a_b (shared rim: a_f==a_b)
+	depth        depthFn    // nil: the symmetric inflation inflateDepth·√u
 }
 
-func (pb *partBuilder) height(k int) float64 { return inflateDepth * math.Sqrt(pb.l.u[k]) }
+// depthFn gives the front and back surfaces at working pixel (px, py), where the
+// inflation potential is u: the surfaces lie at centre ± half. A shape class (a sofa's
+// seat and back, a bag's thin slab) uses it to replace the pillow-like inflation with
+// the depth its class has (depthprior.go); half must be 0 where u is 0 so the rim
+// stays welded.
+type depthFn func(px, py, u float64) (centre, half float64)
+
+// surface returns the centre and half-thickness at (px, py) with potential u.
+func (pb *partBuilder) surface(px, py, u float64) (float64, float64) {
+	if pb.depth == nil {
+		return 0, inflateDepth * math.Sqrt(u)
+	}
+	return pb.depth(px, py, u)
+}
 
 func (pb *partBuilder) vertex(px, py, z float64) uint32 {
 	u, v := pb.uvm.at(px, py)
@@ -388,9 +402,9 @@ func (pb *partBuilder) vertex(px, py, z float64) uint32 {
 func (pb *partBuilder) latVertex(k int) (int32, int32) {
 	if pb.latF[k] < 0 {
 		px, py := pb.l.px(k%pb.l.nx, k/pb.l.nx)
-		h := pb.height(k)
-		pb.latF[k] = int32(pb.vertex(px, py, h))
-		pb.latB[k] = int32(pb.vertex(px, py, -h))
+		c, h := pb.surface(px, py, pb.l.u[k])
+		pb.latF[k] = int32(pb.vertex(px, py, c+h))
+		pb.latB[k] = int32(pb.vertex(px, py, c-h))
 		pb.touchedLat = append(pb.touchedLat, int32(k))
 	}
 	return pb.latF[k], pb.latB[k]
@@ -414,13 +428,15 @@ func (pb *partBuilder) edgeVertex(a, b int) (int32, int32) {
 	if l.g[b] < 0.5 {
 		t := float64((l.g[a] - 0.5) / (l.g[a] - l.g[b]))
 		t = min(max(t, 0.05), 0.95)
-		v := int32(pb.vertex(ax+(bx-ax)*t, ay+(by-ay)*t, 0))
+		x, y := ax+(bx-ax)*t, ay+(by-ay)*t
+		c, _ := pb.surface(x, y, 0)
+		v := int32(pb.vertex(x, y, c))
 		pb.edgeF[key], pb.edgeB[key] = v, v
 	} else {
-		h := inflateDepth * math.Sqrt((l.u[a]+l.u[b])/2)
 		mx, my := (ax+bx)/2, (ay+by)/2
-		pb.edgeF[key] = int32(pb.vertex(mx, my, h))
-		pb.edgeB[key] = int32(pb.vertex(mx, my, -h))
+		c, h := pb.surface(mx, my, (l.u[a]+l.u[b])/2)
+		pb.edgeF[key] = int32(pb.vertex(mx, my, c+h))
+		pb.edgeB[key] = int32(pb.vertex(mx, my, c-h))
 	}
 	pb.touchedEdge = append(pb.touchedEdge, int32(key))
 	return pb.edgeF[key], pb.edgeB[key]
@@ -622,10 +638,24 @@ func (pb *partBuilder) walls() {
 // and together the parts form the whole object. The lattice spacing grows until the
 // whole model fits in maxTris.
 func buildInflate(ctx context.Context, seg *segmentation, pm *partMap, uvm uvMapper, maxTris int) ([]*mesh, error) {
+	return buildShaped(ctx, seg, pm, uvm, maxTris, shaping{})
+}
+
+// shaping overrides buildInflate's defaults: depth shapes the surfaces, and frame
+// (when set) fixes the base and centre line so a mesh built from part of the
+// silhouette (a chair's rear legs) lands in the same frame as the whole model.
+type shaping struct {
+	depth    depthFn
+	frameSet bool
+	base, cx float64
+}
+
+// buildShaped is buildInflate with the surfaces given by sh.
+func buildShaped(ctx context.Context, seg *segmentation, pm *partMap, uvm uvMapper, maxTris int, sh shaping) ([]*mesh, error) {
 	long := max(seg.bbox.Dx(), seg.bbox.Dy())
 	s := max(1, int(math.Round(float64(long)/200)))
 	for {
-		meshes, err := inflateAt(ctx, seg, pm, uvm, s)
+		meshes, err := inflateAt(ctx, seg, pm, uvm, s, sh)
 		if err != nil {
 			return nil, err
 		}
@@ -642,7 +672,7 @@ func buildInflate(ctx context.Context, seg *segmentation, pm *partMap, uvm uvMap
 	}
 }
 
-func inflateAt(ctx context.Context, seg *segmentation, pm *partMap, uvm uvMapper, s int) ([]*mesh, error) {
+func inflateAt(ctx context.Context, seg *segmentation, pm *partMap, uvm uvMapper, s int, sh shaping) ([]*mesh, error) {
 	l, err := newLattice(ctx, seg, pm, s)
 	if err != nil {
 		return nil, err
@@ -651,9 +681,12 @@ func inflateAt(ctx context.Context, seg *segmentation, pm *partMap, uvm uvMapper
 	cw, ch := l.nx-1, l.ny-1
 	base := float64(seg.bbox.Max.Y)
 	cx := float64(seg.bbox.Min.X+seg.bbox.Max.X) / 2
+	if sh.frameSet {
+		base, cx = sh.base, sh.cx
+	}
 	nlat := l.nx * l.ny
 	pb := &partBuilder{
-		l: l, uvm: uvm, base: base, cx: cx,
+		l: l, uvm: uvm, base: base, cx: cx, depth: sh.depth,
 		latF: fill32(nlat), latB: fill32(nlat),
 		edgeF: fill32(2 * nlat), edgeB: fill32(2 * nlat),
 	}

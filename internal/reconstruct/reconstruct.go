@@ -31,13 +31,21 @@
 //     coincide, so the assembled model shows no seam, and the walls become the cut
 //     faces seen in the exploded view.
 //
-// Shape choice: a silhouette whose lower outline is two straight edges and that a
-// cuboid's outline (under a phone camera's perspective) matches is built as a box
-// (cuboid.go); a mirror-symmetric one as a solid of revolution with the camera's
-// pitch and perspective undone (view.go); anything else is inflated.
+// Shape choice: the silhouette's own cues come first (depthprior.go): legs standing
+// apart under a wide body make furniture, a loop over the middle a bag; either rules
+// out the geometric fits. Otherwise a silhouette whose lower outline is two straight
+// edges and that a cuboid's outline (under a phone camera's perspective) matches is
+// built as a box (cuboid.go), unless it is seen square on (a sliver of side: a flat
+// good); a mirror-symmetric one as a solid of revolution with the camera's pitch and
+// perspective undone (view.go). Anything else is a height field over the silhouette
+// whose depth comes from its class: furniture (seat as deep as the piece, legs at
+// front and rear, a sofa's back as a slab at the rear), flat goods (a thin slab), or
+// the fallback, a rounded prism about as deep as wide (capped by the height), which
+// is never as wrong as a pillow-thin inflation on solid products. Stats.ShapeClass and
+// Stats.ShapeConfidence report the class and how clear its cue was.
 //
 // Known limits: one photo cannot show the back, so the back is the mirrored front;
-// a rectangle seen square on is taken for a box whose depth equals its width; holes larger than 4% of the object are kept open; lathe bands take the
+// a bag's loop and a carrying handle (a boombox) look alike, so both are thin; holes larger than 4% of the object are kept open; lathe bands take the
 // majority part of each row, so a logo that does not wrap around becomes texture on
 // its band rather than a separate part.
 package reconstruct
@@ -50,7 +58,7 @@ import (
 // Version of the built-in reconstructor. It is written into asset.generator and the
 // stats so a model can always be traced back to the code that made it; bump it whenever
 // output for the same photo changes.
-const Version = "1.1.0"
+const Version = "1.2.0"
 
 // Step is one of the four user-visible processing steps named by the product spec.
 type Step string
@@ -128,15 +136,24 @@ type Part struct {
 
 // Stats describe how a model was made, for the job record, metrics and support.
 type Stats struct {
-	ShapeKind     string           `json:"shapeKind"` // "lathe" or "inflate" (builtin), "remote"
-	Triangles     int              `json:"triangles"`
-	Vertices      int              `json:"vertices"`
-	Parts         int              `json:"parts"`
-	Bytes         int              `json:"bytes"` // GLB size
-	StepMillis    map[string]int64 `json:"stepMillis"`
-	TotalMillis   int64            `json:"totalMillis"`
-	Reconstructor string           `json:"reconstructor"`
-	Version       string           `json:"version"`
+	ShapeKind string `json:"shapeKind"` // "lathe", "cuboid" or "inflate" (builtin), "remote"
+	// ShapeClass is the kind of product the builtin read the silhouette as (the
+	// ShapeClass* constants: revolution, mug, box, furniture, bulky, flat), which
+	// decides the depth one photo cannot show; empty for remote.
+	ShapeClass string `json:"shapeClass,omitempty"`
+	// ShapeConfidence (0–1) is how clearly the photo showed that class's cue (a fitted
+	// solid of revolution or box: high; furniture: by how clear the legs are; flat and
+	// bulky are priors with no cue to check, so low). A fidelity score can use it to
+	// tell a measured shape from a guessed one.
+	ShapeConfidence float64          `json:"shapeConfidence,omitempty"`
+	Triangles       int              `json:"triangles"`
+	Vertices        int              `json:"vertices"`
+	Parts           int              `json:"parts"`
+	Bytes           int              `json:"bytes"` // GLB size
+	StepMillis      map[string]int64 `json:"stepMillis"`
+	TotalMillis     int64            `json:"totalMillis"`
+	Reconstructor   string           `json:"reconstructor"`
+	Version         string           `json:"version"`
 	// InputSHA256 is the hex SHA-256 of the photo bytes, so an analyst can tell which
 	// code made which model from which photo (with Reconstructor and Version).
 	InputSHA256 string `json:"inputSha256,omitempty"`

@@ -156,19 +156,47 @@ func (m *bgModel) at(gx, gy float64) lab {
 	return lab{float32(out[0]), float32(out[1]), float32(out[2])}
 }
 
-// shadowDist is a colour distance that forgives moderate darkening with little chroma
-// change: soft contact shadows and vignetting belong to the backdrop, not the product.
+// shadowDist is a colour distance that forgives moderate darkening that keeps the
+// backdrop's chroma: soft contact shadows and vignetting belong to the backdrop, not
+// the product. Darkening scales a* and b* with L*+16 (CIELAB's cube roots), so a
+// shadow's chroma is compared with the backdrop's scaled by that ratio: a beige leg
+// in the shade of a pink-white sweep keeps its own hue and stays apart, where a plain
+// chroma difference would have forgiven it.
 func shadowDist(c lab, ref [3]float64) float64 {
 	dl := float64(c.L) - ref[0]
 	da := float64(c.A) - ref[1]
 	db := float64(c.B) - ref[2]
 	chroma := math.Sqrt(da*da + db*db)
 	if dl < 0 {
+		// On a dark backdrop a shadow can darken it only a little in L*, while a
+		// black product is far darker relative to it: forgive a share of the
+		// backdrop's own lightness, at most 14, and count the rest fully there.
+		light := backdropLightness(ref[0])
 		dark := -dl
 		chroma = max(0, chroma-0.35*dark)
-		dl = max(0, dark-14) * 0.6
+		dl = max(0, dark-min(14, 0.3*ref[0])) * (1 - 0.4*light)
 	}
 	return math.Sqrt(dl*dl + chroma*chroma)
+}
+
+// backdropLightness is 0 for a dark backdrop (L* ≤ 25), 1 for a light or mid-grey one
+// (L* ≥ 50).
+func backdropLightness(l float64) float64 { return clamp01((l - 25) / 25) }
+
+// shadowChromaDev is how far c's chroma is from the backdrop ref darkened to c's L*.
+func shadowChromaDev(c lab, ref [3]float64) float64 {
+	k := (float64(c.L) + 16) / max(1, ref[0]+16)
+	return math.Hypot(float64(c.A)-ref[1]*k, float64(c.B)-ref[2]*k)
+}
+
+// shadowLike reports whether c is the backdrop q darkened by a shadow: darker, not
+// nearly black, and with the chroma the shadow model predicts.
+func shadowLike(c, q lab) bool {
+	dl := float64(q.L - c.L)
+	if dl < shadowMinDarken || float64(c.L) < shadowMaxRatio*float64(q.L) {
+		return false
+	}
+	return shadowChromaDev(c, [3]float64{float64(q.L), float64(q.A), float64(q.B)}) <= shadowChroma
 }
 
 // dist is the backdrop distance of colour c at grid position (gx, gy).
@@ -251,8 +279,18 @@ func fitBackground(slab []lab, sw, sh int) *bgModel {
 		m.clusters = g.mean
 	}
 	noise := 1.4826 * median(resid)
-	m.tLo = max(5, 2.5*noise)
-	m.tHi = max(14, 5*noise, m.tLo+6)
+	// Lab compresses dark colours: on a charcoal sweep a dark brown shade is only a
+	// few units away, yet far above the (also smaller) noise, so the floors shrink
+	// with the backdrop's lightness.
+	var ls []float64
+	for k, i := range idx {
+		if inlier[k] {
+			ls = append(ls, float64(slab[i].L))
+		}
+	}
+	fl := 0.35 + 0.65*backdropLightness(median(ls))
+	m.tLo = max(5*fl, 2.5*noise)
+	m.tHi = max(14*fl, 5*noise, m.tLo+6*fl)
 	return m
 }
 
@@ -377,6 +415,14 @@ func (s *segmentation) fromColour(ctx context.Context, p *photo) error {
 			return err
 		}
 		label = cut
+		// A contact shadow is backdrop, not product: take it out of the labels and
+		// make it sure background for the second cut and its colour models.
+		for i, v := range s.contactShadow(label, bg) {
+			if v {
+				label[i] = false
+				d[i] = 0
+			}
+		}
 	}
 	if fgModel == nil || bgMix == nil {
 		return fmt.Errorf("segment photo: empty colour model")
@@ -388,9 +434,10 @@ func (s *segmentation) fromColour(ctx context.Context, p *photo) error {
 	s.confidence = float64(countTrue(largestComponent(bridged, s.sw, s.sh))) / float64(max(1, cutFg))
 	mask := largestComponent(joinPieces(label, s.sw, s.sh), s.sw, s.sh)
 	mask = closeMask(mask, s.sw, s.sh)
+	mask, legs := s.recoverLegs(mask, d, bg)
 	mask = fillHoles(mask, s.sw, s.sh, 0.04)
 	s.smask = mask
-	return s.refine(ctx, p, bg, fgModel, bgMix)
+	return s.refine(ctx, p, bg, fgModel, bgMix, legs)
 }
 
 // contrastBeta is GrabCut's β = 1 / (2·E[‖Δc‖²]) over neighbouring grid pixels, which
@@ -480,7 +527,10 @@ func clamp01(v float64) float64 { return min(max(v, 0), 1) }
 // refine upsamples the grid mask to working resolution and re-decides every pixel near
 // the outline from its own colour, so edges are accurate to a pixel or two instead of
 // to a grid cell, then softens the outline into an anti-aliased alpha.
-func (s *segmentation) refine(ctx context.Context, p *photo, bg *bgModel, fgM, bgM *gmm) error {
+//
+// Cells in keep (recovered legs, nil for none) stay object whole: their colours lost
+// the graph cut, so the per-pixel colour test would drop them again.
+func (s *segmentation) refine(ctx context.Context, p *photo, bg *bgModel, fgM, bgM *gmm, keep []bool) error {
 	sw, sh, f := s.sw, s.sh, s.f
 	soft := blurMask(s.smask, sw, sh)
 	bin := make([]bool, p.w*p.h)
@@ -506,7 +556,7 @@ func (s *segmentation) refine(ctx context.Context, p *photo, bg *bgModel, fgM, b
 			m := (soft[y0*sw+x0]*(1-fx)+soft[y0*sw+x1]*fx)*(1-fy) +
 				(soft[y1*sw+x0]*(1-fx)+soft[y1*sw+x1]*fx)*fy
 			switch {
-			case m >= 0.97:
+			case m >= 0.97, keep != nil && keep[(y/f)*sw+x/f]:
 				bin[y*p.w+x] = true
 				continue
 			case m <= 0.03:
@@ -842,4 +892,198 @@ func bridgeStacked(m []bool, w, h int) []bool {
 		}
 	}
 	return out
+}
+
+// Contact-shadow model: a shadow is the backdrop darkened with its chroma kept, it
+// fades into the backdrop, and it lies on the floor, so in the photo it sits in the
+// bottom of the object's outline (the floor under a sofa between its legs) or below it.
+const (
+	shadowMinDarken = 3.0  // L* below the backdrop from which a cell may be shadow
+	shadowMaxRatio  = 0.35 // a shadow keeps at least this share of the backdrop's L*
+	shadowChroma    = 2.5  // chroma deviation from the shadow model a shadow may have
+	shadowStep      = 4.0  // L* step between neighbouring cells of one shadow
+	shadowSideStep  = 8.0  // L* difference to the cells two to either side a shadow may have
+	shadowBand      = 0.3  // share of the outline's height, from its bottom, a shadow may reach
+	// A region with more of its cells above the band than this share is product.
+	shadowAboveShare = 0.25
+)
+
+// contactShadow returns the grid cells of label that are the object's contact shadow:
+// regions of shadow-coloured cells that touch the backdrop and, grown through smooth
+// steps, stay within the bottom band of the labelled outline. A grey product is not
+// taken for its own shadow: its shadow-coloured region grows up past the band (the
+// rest of the product has the same colour) and is kept whole; legs standing in the
+// shadow differ from the backdrop's chroma or are far darker, and are kept.
+func (s *segmentation) contactShadow(label []bool, bg *bgModel) []bool {
+	w, h := s.sw, s.sh
+	top, bottom := h, -1
+	for i, v := range label {
+		if v {
+			top, bottom = min(top, i/w), max(bottom, i/w)
+		}
+	}
+	if bottom < 0 {
+		return nil
+	}
+	bandTop := bottom - int(shadowBand*float64(bottom-top+1))
+	cand := make([]bool, w*h)
+	for i, v := range label {
+		if !v {
+			continue
+		}
+		x, y := i%w, i/w
+		// A shadow is smooth across: a cell that differs from its neighbours two
+		// cells to the side is the edge of something standing there (a leg).
+		l := s.slab[i].L
+		if x >= 2 && math.Abs(float64(l-s.slab[i-2].L)) > shadowSideStep ||
+			x+2 < w && math.Abs(float64(l-s.slab[i+2].L)) > shadowSideStep {
+			continue
+		}
+		cand[i] = shadowLike(s.slab[i], bg.at(float64(x), float64(y)))
+	}
+	touchesBackdrop := func(i int) bool {
+		x, y := i%w, i/w
+		for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+			xx, yy := x+d[0], y+d[1]
+			if xx >= 0 && yy >= 0 && xx < w && yy < h && !label[yy*w+xx] {
+				return true
+			}
+		}
+		return false
+	}
+	out := make([]bool, w*h)
+	seen := make([]bool, w*h)
+	var comp []int
+	for i, v := range cand {
+		if !v || seen[i] || i/w < bandTop || !touchesBackdrop(i) {
+			continue
+		}
+		// Grow one region from this seed. A shadow lies in the band; a region mostly
+		// above it is the product's own colour (a grey product on a white sweep) and
+		// is kept. A thin path out of the band (a grey leg standing in the shadow)
+		// does not save the shadow, but only cells in the band are removed.
+		seen[i] = true
+		comp = append(comp[:0], i)
+		above := 0
+		for q := 0; q < len(comp); q++ {
+			c := comp[q]
+			x, y := c%w, c/w
+			if y < bandTop {
+				above++
+			}
+			for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+				xx, yy := x+d[0], y+d[1]
+				if xx < 0 || yy < 0 || xx >= w || yy >= h {
+					continue
+				}
+				j := yy*w + xx
+				if cand[j] && !seen[j] && math.Abs(float64(s.slab[j].L-s.slab[c].L)) <= shadowStep {
+					seen[j] = true
+					comp = append(comp, j)
+				}
+			}
+		}
+		if float64(above) <= shadowAboveShare*float64(len(comp)) {
+			for _, c := range comp {
+				if c/w >= bandTop {
+					out[c] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Leg recovery: thin legs in a colour close to the backdrop's (beech or white legs on
+// a white sweep) lose the graph cut, whose smoothness term charges every boundary
+// cell, so a chair comes out as a floating seat. Legs hang from the object down to the
+// floor, so below the outline, columns that differ from the backdrop even weakly, and
+// not as a shadow does, are taken back when they run down a good way.
+const (
+	legWeak   = 0.6   // of bg.tLo: the backdrop distance a leg cell must exceed
+	legMinRun = 0.025 // of the outline's height: shorter hanging runs are noise
+	legMaxW   = 0.2   // of the outline's width: wider hanging pieces are not legs
+)
+
+// recoverLegs adds to mask the leg-like runs hanging below it (see above) and returns
+// the new mask and the added cells (nil when none).
+func (s *segmentation) recoverLegs(mask []bool, d []float64, bg *bgModel) ([]bool, []bool) {
+	w, h := s.sw, s.sh
+	top, bottom, left, right := h, -1, w, -1
+	for i, v := range mask {
+		if v {
+			x, y := i%w, i/w
+			top, bottom = min(top, y), max(bottom, y)
+			left, right = min(left, x), max(right, x)
+		}
+	}
+	if bottom < 0 {
+		return mask, nil
+	}
+	H := bottom - top + 1
+	minRun := max(3, int(legMinRun*float64(H)))
+	shadowy := func(i int) bool { return shadowLike(s.slab[i], bg.at(float64(i%w), float64(i/w))) }
+	// For every column, the run of leg-like cells under the column's lowest cell.
+	runEnd := make([]int, w)
+	runStart := make([]int, w)
+	for x := left; x <= right; x++ {
+		runEnd[x] = -1
+		y0 := -1
+		for y := bottom; y >= top; y-- {
+			if mask[y*w+x] {
+				y0 = y
+				break
+			}
+		}
+		if y0 < 0 {
+			continue
+		}
+		y := y0 + 1
+		for y < h && y-y0 <= H {
+			i := y*w + x
+			// Leg-like: apart from the backdrop (even weakly, or darker with a hue of
+			// its own, which the forgiving backdrop distance lets pass) and not a
+			// shadow by the chroma-keeping shadow model.
+			q := bg.at(float64(x), float64(y))
+			darker := float64(q.L-s.slab[i].L) >= shadowMinDarken
+			if d[i] <= legWeak*bg.tLo && !darker || shadowy(i) {
+				break
+			}
+			y++
+		}
+		// A leg hangs from the bottom of the object and reaches below it (a column
+		// at the side of a can, where the outline is not yet at its lowest, does not).
+		if y-1-y0 >= minRun && y0 >= bottom-H/10 && y-1 > bottom && (y == h || d[y*w+x] <= bg.tLo || shadowy(y*w+x)) {
+			runStart[x], runEnd[x] = y0+1, y-1
+		}
+	}
+	// Group the columns into legs; a furniture's legs stand at both sides, so the
+	// outermost legs must be at least half the object's width apart.
+	var groups [][2]int
+	for x := left; x <= right; {
+		if runEnd[x] < 0 {
+			x++
+			continue
+		}
+		x1 := x
+		for x1+1 <= right && runEnd[x1+1] >= 0 {
+			x1++
+		}
+		if float64(x1-x+1) <= legMaxW*float64(right-left+1) {
+			groups = append(groups, [2]int{x, x1})
+		}
+		x = x1 + 1
+	}
+	if len(groups) < 2 || 2*(groups[len(groups)-1][1]-groups[0][0]) < right-left+1 {
+		return mask, nil
+	}
+	out, added := slices.Clone(mask), make([]bool, len(mask))
+	for _, g := range groups {
+		for x := g[0]; x <= g[1]; x++ {
+			for y := runStart[x]; y <= runEnd[x]; y++ {
+				out[y*w+x], added[y*w+x] = true, true
+			}
+		}
+	}
+	return out, added
 }

@@ -1,0 +1,370 @@
+package reconstruct
+
+import (
+	"math"
+	"slices"
+)
+
+// Shape classes reported in Stats.ShapeClass. The class says what kind of product
+// the silhouette was read as, which decides how deep the model is where one photo
+// cannot show it:
+//
+//   - ShapeClassRevolution, ShapeClassMug, ShapeClassBox: the geometric fits (lathe,
+//     lathe with handle, cuboid), whose depth follows from the fit itself;
+//   - ShapeClassFurniture: legs at the bottom under a wide body (chairs, sofas,
+//     tables, desks): a seat or top as deep as the furniture, legs at the front and
+//     rear corners, and the part above the seat (a backrest) as a thin slab at the
+//     rear;
+//   - ShapeClassBulky: wide and low with no legs (a sofa on a plinth, a shoe from the
+//     side): a slab about as deep as it is tall, with rounded edges;
+//   - ShapeClassFlat: everything else (bags, books, frames, watches, phones, and
+//     anything the classifier cannot read): a thin slab whose depth is a fraction of
+//     its width, never a pillow as deep as it is wide.
+const (
+	ShapeClassRevolution = "revolution"
+	ShapeClassMug        = "mug"
+	ShapeClassBox        = "box"
+	ShapeClassFurniture  = "furniture"
+	ShapeClassBulky      = "bulky"
+	ShapeClassFlat       = "flat"
+)
+
+// Depth priors, as fractions of the silhouette's size (pixels), from catalogue
+// products: a side chair is about as deep as it is wide, a sofa about as deep as it
+// is tall, a desk a little shallower than tall; a tote bag, a framed picture or a
+// watch seen face on is a fraction of its width deep.
+const (
+	furnitureDepthOfWidth  = 1.0  // depth ≤ width …
+	furnitureDepthOfHeight = 1.0  // … and ≤ height
+	bulkyDepthOfHeight     = 0.9  // a wide object without legs
+	bulkyMinAspect         = 1.35 // width/height from which a legless object is bulky
+	trayMinAspect          = 3.5  // width/height from which it is a dish or tray
+	flatDepthOfWidth       = 0.12 // a flat good's depth
+	slabRound              = 1.2  // rim rounding: half-thickness ≤ slabRound·√u
+	chairBackOfDepth       = 0.14 // backrest thickness of a chair …
+	sofaBackOfDepth        = 0.24 // … and of a sofa (cushions)
+)
+
+// silClass is the silhouette's class and the measurements its depth profile needs;
+// rows are working-photo pixel rows (y down).
+type silClass struct {
+	class      string
+	confidence float64 // 0..1: how clearly the silhouette shows the class's cue
+	depth      float64 // full depth of the body, pixels
+	legTop     int     // furniture: first row (from the top) of the legs band; else -1
+	backFrom   int     // furniture: rows above this are the backrest; else -1
+	backThick  float64 // backrest thickness, pixels
+	legHalf    float64 // half the typical leg width, pixels
+	// vetoFits is set when the silhouette shows a cue that no solid of revolution
+	// or box has (legs with backdrop between them, a handle loop over the middle),
+	// so the geometric fits are not tried.
+	vetoFits bool
+}
+
+// rowStat summarises one row of the mask: its runs, covered pixels and extent.
+type rowStat struct {
+	runs   int
+	cover  int
+	x0, x1 int
+	maxRun int
+}
+
+// rowRuns lists the [x0, x1) runs of the mask (alpha ≥ 128) in row y.
+func rowRuns(seg *segmentation, y int) [][2]int {
+	var runs [][2]int
+	row := seg.alpha[y*seg.w : (y+1)*seg.w]
+	start := -1
+	for x := seg.bbox.Min.X; x <= seg.bbox.Max.X; x++ {
+		in := x < seg.bbox.Max.X && row[x] >= 128
+		switch {
+		case in && start < 0:
+			start = x
+		case !in && start >= 0:
+			runs = append(runs, [2]int{start, x})
+			start = -1
+		}
+	}
+	return runs
+}
+
+// classifySilhouette reads the class of a silhouette that no geometric fit took.
+// Legs are rows near the bottom made of two or more separate narrow runs that span
+// most of the width, under a body that fills the width: backdrop between the legs is
+// what tells a chair from a blob.
+func classifySilhouette(seg *segmentation) silClass {
+	b := seg.bbox
+	W, H := float64(b.Dx()), float64(b.Dy())
+	out := silClass{class: ShapeClassFlat, legTop: -1, backFrom: -1}
+	if W < 8 || H < 8 || seg.wholeFrame {
+		out.depth = flatDepthOfWidth * W
+		out.confidence = 0.2
+		return out
+	}
+	stats := make([]rowStat, b.Dy())
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		runs := rowRuns(seg, y)
+		st := rowStat{runs: len(runs)}
+		if len(runs) > 0 {
+			st.x0, st.x1 = runs[0][0], runs[len(runs)-1][1]
+		}
+		for _, r := range runs {
+			st.cover += r[1] - r[0]
+			st.maxRun = max(st.maxRun, r[1]-r[0])
+		}
+		stats[y-b.Min.Y] = st
+	}
+	// A leg row is made only of narrow runs; legs at both sides show as two or more
+	// runs spanning much of the width. Under perspective the front legs reach lower
+	// than the rear ones, so the lowest rows may show one leg only.
+	legRow := func(st rowStat) bool {
+		return st.runs >= 1 && float64(st.maxRun) <= 0.2*W && float64(st.cover) <= 0.5*W
+	}
+	spread := func(st rowStat) bool { return st.runs >= 2 && float64(st.x1-st.x0) >= 0.4*W }
+	// Walk up from just above the floor line while leg rows continue; a short break
+	// (a stretcher bar between the legs) is bridged.
+	margin := max(1, int(0.01*H))
+	gapTol := max(2, int(0.05*H))
+	bottom := b.Dy() - 1 - margin
+	lastLeggy, nLeggy, nSpread := -1, 0, 0
+	for i := bottom; i >= 0; i-- {
+		if legRow(stats[i]) {
+			lastLeggy = i
+			nLeggy++
+			if spread(stats[i]) {
+				nSpread++
+			}
+			continue
+		}
+		if lastLeggy < 0 && bottom-i > gapTol || lastLeggy >= 0 && lastLeggy-i > gapTol {
+			break
+		}
+	}
+	if lastLeggy >= 0 {
+		band := bottom - lastLeggy + 1
+		legFrac := float64(band) / H
+		above := lastLeggy - max(2, int(0.03*H))
+		wideAbove := above >= 0 && float64(stats[above].x1-stats[above].x0) >= 0.6*W
+		density := float64(nLeggy) / float64(band)
+		// Furniture legs stay apart up to the seat; a tripod's converge under the
+		// head (a camera on a stand is solid above its legs, no seat and back).
+		topRows, topSpread := 0, 0
+		for i := lastLeggy; i <= lastLeggy+max(1, band/4) && i <= bottom; i++ {
+			topRows++
+			if spread(stats[i]) {
+				topSpread++
+			}
+		}
+		apart := 2*topSpread >= topRows
+		if legFrac >= 0.03 && density >= 0.6 && float64(nSpread) >= 0.3*float64(band) && wideAbove && apart {
+			out := furnitureClass(stats2extent(stats), b.Min.Y, lastLeggy, bottom, W, H, legWidth(seg, b.Min.Y+lastLeggy, b.Min.Y+bottom), density)
+			out.vetoFits = true
+			return out
+		}
+	}
+	if centralLoop(seg) {
+		// A loop over the middle (a tote's or a handbag's handles): no solid of
+		// revolution shows an enclosed hole, and a mug's is at its side.
+		out.vetoFits = true
+		out.depth = flatDepthOfWidth * W
+		out.confidence = 0.6
+		return out
+	}
+	// No cue: most catalogue products that no fit takes (shoes, toys, cameras,
+	// lamps whose outline the lathe could not read, upholstered furniture) are
+	// solid, so the fallback is a rounded prism as deep as it is wide, capped by
+	// its height for wide products: never the pillow-thin inflation, never deeper
+	// than the product is tall.
+	out.class = ShapeClassBulky
+	out.depth = min(W, bulkyDepthOfHeight*H)
+	if W >= trayMinAspect*H {
+		// Far wider than tall (a dish, a tray, a rug): what shows is mostly the top
+		// seen from a little above, so the footprint is about as deep as wide.
+		out.depth = W
+	}
+	out.confidence = 0.3
+	if W >= bulkyMinAspect*H {
+		out.confidence = clamp01(0.4 + 0.3*(W/H-bulkyMinAspect))
+	}
+	return out
+}
+
+// stats2extent returns the per-row extents (rightmost minus leftmost pixel) from the
+// top of the bounding box down.
+func stats2extent(stats []rowStat) []int {
+	out := make([]int, len(stats))
+	for i, s := range stats {
+		out[i] = s.x1 - s.x0
+	}
+	return out
+}
+
+// legWidth is the median width of the runs in rows y0..y1 (the legs band).
+func legWidth(seg *segmentation, y0, y1 int) float64 {
+	var w []float64
+	for y := y0; y <= y1; y++ {
+		for _, r := range rowRuns(seg, y) {
+			w = append(w, float64(r[1]-r[0]))
+		}
+	}
+	if len(w) == 0 {
+		return 1
+	}
+	slices.Sort(w)
+	return w[len(w)/2]
+}
+
+// furnitureClass lays out a piece of furniture: legs below legTop (rows relative to
+// the bounding box top, y0), a seat or top above them as deep as the furniture, and
+// above the seat, where the outline narrows (a sofa's arms end) or a chair's seat
+// ends, a backrest at the rear.
+func furnitureClass(extent []int, y0, legTop, bottom int, W, H, legW, density float64) silClass {
+	out := silClass{class: ShapeClassFurniture, legTop: y0 + legTop, backFrom: -1}
+	out.depth = min(furnitureDepthOfWidth*W, furnitureDepthOfHeight*H)
+	out.legHalf = max(1, legW/2)
+	legFrac := float64(bottom-legTop+1) / H
+	// The seat's width: the widest extent just above the legs.
+	seatW := 0
+	for i := legTop; i >= max(0, legTop-int(0.15*H)); i-- {
+		seatW = max(seatW, extent[i])
+	}
+	// Going up from the seat, the first row clearly narrower than the seat starts
+	// the backrest (a sofa's arms, a chair's seat corners).
+	drop := -1
+	for i := legTop - int(0.05*H); i >= int(0.08*H); i-- {
+		if float64(extent[i]) < 0.85*float64(seatW) {
+			drop = i
+			break
+		}
+	}
+	chair := legFrac >= 0.25
+	var fallback int
+	if chair {
+		// A chair's seat is a thin board: above it (and the top of the seat seen from
+		// a little above) is the back. A table's top is the last band; no back.
+		fallback = legTop - int(0.15*H)
+		out.backThick = chairBackOfDepth * out.depth
+	} else {
+		// A sofa's seat cushion is at about 45 % of its height.
+		fallback = int(0.55 * H)
+		out.backThick = sofaBackOfDepth * out.depth
+	}
+	from := fallback
+	if drop >= 0 {
+		from = min(drop, fallback)
+		if !chair {
+			from = drop
+		}
+	}
+	// A backrest is only laid out for low furniture (sofas, armchairs), whose back
+	// shows above the arms. Above tall legs the silhouette does not tell a chair's
+	// thin back from a solid body (a camera on a tripod, a cabinet on legs), and a
+	// full-depth body is the smaller error for both.
+	if !chair && from > int(0.05*H) {
+		out.backFrom = y0 + from
+	}
+	// Confidence: clear, dense leg rows over a tall enough band.
+	out.confidence = clamp01(0.5 + 0.3*density + 0.5*min(legFrac, 0.4))
+	return out
+}
+
+// depth returns the depth function of the class: centre and half-thickness of the
+// body at each pixel. Every class caps the half-thickness by slabRound·√u so the rim
+// is rounded and thin parts (legs, straps) stay as thin as they look.
+func (c silClass) depthFn(front bool) depthFn {
+	half := c.depth / 2
+	switch c.class {
+	case ShapeClassFurniture:
+		legC := half - c.legHalf
+		if !front {
+			legC = -legC
+		}
+		backC := -half + c.backThick/2
+		return func(px, py, u float64) (float64, float64) {
+			h := slabRound * math.Sqrt(u)
+			switch {
+			case int(py) >= c.legTop:
+				return legC, min(h, c.legHalf*1.2)
+			case c.backFrom >= 0 && int(py) < c.backFrom:
+				return backC, min(h, c.backThick/2)
+			}
+			return 0, min(h, half)
+		}
+	case ShapeClassFlat:
+		return func(px, py, u float64) (float64, float64) {
+			return 0, min(inflateDepth*math.Sqrt(u), half)
+		}
+	}
+	return func(px, py, u float64) (float64, float64) {
+		return 0, min(slabRound*math.Sqrt(u), half)
+	}
+}
+
+// centralLoop reports whether the silhouette encloses a hole of backdrop (at least 2 %
+// of the object's area; smaller ones were filled by the segmenter) whose centre lies
+// in the middle fifth of the width and the upper half of the height: the handles of a
+// bag.
+func centralLoop(seg *segmentation) bool {
+	b := seg.bbox
+	w, h := b.Dx(), b.Dy()
+	seen := make([]bool, w*h)
+	queue := make([]int32, 0, 1024)
+	inside := func(x, y int) bool { return seg.alpha[(b.Min.Y+y)*seg.w+b.Min.X+x] >= 128 }
+	for i := range seen {
+		x, y := i%w, i/w
+		if seen[i] || inside(x, y) {
+			continue
+		}
+		seen[i] = true
+		queue = append(queue[:0], int32(i))
+		touches := false
+		sx, sy := 0, 0
+		for q := 0; q < len(queue); q++ {
+			c := int(queue[q])
+			cx, cy := c%w, c/w
+			sx += cx
+			sy += cy
+			if cx == 0 || cy == 0 || cx == w-1 || cy == h-1 {
+				touches = true
+			}
+			for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+				xx, yy := cx+d[0], cy+d[1]
+				if xx < 0 || yy < 0 || xx >= w || yy >= h {
+					continue
+				}
+				j := yy*w + xx
+				if !seen[j] && !inside(xx, yy) {
+					seen[j] = true
+					queue = append(queue, int32(j))
+				}
+			}
+		}
+		n := len(queue)
+		if touches || n*50 < seg.area {
+			continue
+		}
+		mx, my := float64(sx)/float64(n), float64(sy)/float64(n)
+		if math.Abs(mx-float64(w)/2) <= 0.1*float64(w) && my < 0.5*float64(h) {
+			return true
+		}
+	}
+	return false
+}
+
+// squareOnShare is the share of a fitted box's projected width below which its
+// narrower visible face is too thin to measure the box's depth by.
+const squareOnShare = 0.05
+
+// squareOn reports whether the box was seen (nearly) square on: its narrower visible
+// face is a sliver, so its depth was not measured but assumed (a picture frame turned
+// a little fits a deep box as well as a thin one).
+func (c cuboidFit) squareOn() bool {
+	a := c.wr * math.Abs(math.Cos(c.yaw))
+	b := c.dr * math.Abs(math.Sin(c.yaw))
+	return min(a, b) < squareOnShare*(a+b)
+}
+
+// flatClass is the flat-good class for seg with the given confidence.
+func flatClass(seg *segmentation, confidence float64) silClass {
+	return silClass{class: ShapeClassFlat, confidence: confidence, legTop: -1, backFrom: -1,
+		depth: flatDepthOfWidth * float64(seg.bbox.Dx())}
+}
