@@ -80,7 +80,8 @@ describe('SubscriptionPage', () => {
     const sidebar = screen.getByRole('complementary', { name: 'Workspace' });
     expect(await within(sidebar).findByRole('link', { name: 'Gallery' })).toBeInTheDocument();
     // Issue 29 item 12: during a trial paying for Pro stays possible, not only "Switch to Free".
-    expect(screen.getByRole('button', { name: 'Upgrade to Pro' })).toBeEnabled();
+    // (enabled after the 300 ms double-click cooldown that follows starting the trial)
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Upgrade to Pro' })).toBeEnabled(), { timeout: 3000 });
   });
 
   it('buying credits and views updates the meters and confirms', async () => {
