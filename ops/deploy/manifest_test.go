@@ -19,8 +19,10 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/dbtest"
 	"github.com/photo3d/photo3d/internal/job"
+	"github.com/photo3d/photo3d/internal/upload"
 )
 
 // obj is one rendered Kubernetes object, kept as plain maps: the test reads
@@ -190,6 +192,7 @@ func TestManifests(t *testing.T) {
 			objs := render(t, dir)
 			checkWorkloads(t, objs)
 			checkSecrets(t, objs)
+			checkEveryQueueIsServed(t, objs)
 			api := firstContainer(find(objs, "Deployment", "photo3d-api"))
 			require.NotNil(t, api, "the api Deployment")
 			require.NotEmpty(t, env(objs, api)["TRUSTED_PROXIES"],
@@ -301,6 +304,28 @@ func checkSecrets(t *testing.T, objs []obj) {
 	}
 }
 
+// ourQueues is every River queue the api and the worker insert jobs into.
+var ourQueues = []string{river.QueueDefault, job.QueueReconstruct, upload.QueueCutout, catalog.QueueModel}
+
+// checkEveryQueueIsServed fails when a rendering leaves a queue without a
+// worker: its jobs would wait forever (keda-gpu once served only `default`
+// on the CPU pods, so cut-outs and uploaded models were never prepared).
+func checkEveryQueueIsServed(t *testing.T, objs []obj) {
+	t.Helper()
+	served := map[string]bool{}
+	for _, o := range objs {
+		if o.kind() != "Deployment" || !strings.HasPrefix(o.name(), "photo3d-worker") {
+			continue
+		}
+		for _, q := range servedQueues(objs, firstContainer(o)) {
+			served[q] = true
+		}
+	}
+	for _, q := range ourQueues {
+		require.True(t, served[q], "no worker Deployment serves the %q queue", q)
+	}
+}
+
 // checkScalers runs every ScaledObject's query against a real, migrated
 // database holding one job per queue that our code inserts, so a renamed
 // queue, a typo in a state or broken SQL fails here rather than leaving a
@@ -313,11 +338,13 @@ func checkScalers(t *testing.T, objs []obj) {
 	rc, err := river.NewClient(riverpgxv5.New(db.Pool), &river.Config{})
 	require.NoError(t, err)
 	// One waiting reconstruction, exactly as the api enqueues it, and one job
-	// on the default queue.
+	// on each other queue.
 	_, err = rc.Insert(ctx, job.ReconstructArgs{JobID: "00000000-0000-0000-0000-000000000001"}, nil)
 	require.NoError(t, err)
-	_, err = rc.Insert(ctx, probeArgs{}, &river.InsertOpts{Queue: river.QueueDefault})
-	require.NoError(t, err)
+	for _, q := range []string{river.QueueDefault, upload.QueueCutout, catalog.QueueModel} {
+		_, err = rc.Insert(ctx, probeArgs{}, &river.InsertOpts{Queue: q})
+		require.NoError(t, err)
+	}
 	// Jobs that must not keep pods up: finished, and a retry hours away.
 	_, err = db.Pool.Exec(ctx, `INSERT INTO river_job (kind, queue, state, args, max_attempts, scheduled_at, finalized_at)
 VALUES ('reconstruct', $1, 'completed', '{}', 3, now(), now()), ('reconstruct', $1, 'retryable', '{}', 3, now() + interval '3 hours', NULL)`, job.QueueReconstruct)
@@ -343,7 +370,7 @@ VALUES ('reconstruct', $1, 'completed', '{}', 3, now(), now()), ('reconstruct', 
 		require.NotEmpty(t, queues, "%s: the query names its queues", so.name())
 		served := servedQueues(objs, firstContainer(target))
 		for _, q := range queues {
-			require.Contains(t, []string{river.QueueDefault, job.QueueReconstruct}, q, "%s counts a queue nobody inserts into", so.name())
+			require.Contains(t, ourQueues, q, "%s counts a queue nobody inserts into", so.name())
 			require.Contains(t, served, q, "%s counts queue %q that %s does not serve", so.name(), q, target.name())
 		}
 		var count int64
