@@ -110,7 +110,9 @@ func buyLinks(slug string, cfg catalog.Config, variantID string) []buyLink {
 	for _, l := range own {
 		b := buyLink{Href: "/v/" + slug + "/go/" + l.ID, Label: "Buy", Key: "link", Accent: "#64748B"}
 		if pl := catalog.DetectPlatform(l.URL); pl != nil {
-			b.Label, b.Key, b.Accent = pl.Label, pl.Key, pl.Accent
+			// The chip is a button: it says what it does ("Buy on Amazon"), while the
+			// platform table (shared with the web) keeps the store's bare name.
+			b.Label, b.Key, b.Accent = "Buy on "+pl.Label, pl.Key, pl.Accent
 		}
 		out = append(out, b)
 	}

@@ -16,7 +16,7 @@ test('signup → dashboard → logout → guarded settings → login back → br
   await test.step('landing and public pages', async () => {
     await page.goto('/');
     await expect(page.getByRole('heading', { name: /Turn one product photo/ })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Join the waitlist' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Create an account' }).first()).toBeVisible();
     await snap(page, '01-landing', testInfo);
     await page.goto('/blog');
     await expect(page.getByText('Stories are on their way.')).toBeVisible();

@@ -204,8 +204,8 @@ test('photo to a live product page with variants, hotspot, buy links, email capt
     await expect(viewer).toHaveAttribute('src', /.+/);
     await expect(s.locator('.p3d-hotspot')).toHaveCount(1);
     await expect(s.locator('.p3d-hotspot-title')).toHaveText('Point 1');
-    await expect(s.locator('a.p3d-buy[data-platform="amazon"]')).toHaveText('Amazon');
-    await expect(s.locator('a.p3d-buy[data-platform="etsy"]')).toHaveText('Etsy');
+    await expect(s.locator('a.p3d-buy[data-platform="amazon"]')).toHaveText('Buy on Amazon');
+    await expect(s.locator('a.p3d-buy[data-platform="etsy"]')).toHaveText('Buy on Etsy');
     const arV1 = await s.locator('#ar-file').getAttribute('href');
     expect(arV1).toMatch(/v1\.glb/);
 

@@ -94,7 +94,7 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
     await expect(page.locator('#price')).toHaveText('USD 99.00');
     await expect(page.locator('#sku')).toHaveText('SKU: LC-ORIG');
     await expect(page.locator('a.p3d-buy')).toHaveCount(1);
-    await expect(page.locator('a.p3d-buy')).toHaveText('Amazon');
+    await expect(page.locator('a.p3d-buy')).toHaveText('Buy on Amazon');
     // The model shown is the current variant's own GLB (its materials baked in), the same file
     // Scene Viewer opens for AR, so every AR mode shows the variant the shopper picked.
     await expect(page.locator('model-viewer')).toHaveAttribute('src', gated('v1.glb'));
@@ -111,7 +111,7 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
       .toBe('v2');
     await expect(page.locator('#price')).toHaveText('USD 129.00');
     await expect(page.locator('#sku')).toHaveText('SKU: LC-BLK');
-    await expect(page.locator('a.p3d-buy')).toHaveText('Etsy');
+    await expect(page.locator('a.p3d-buy')).toHaveText('Buy on Etsy');
     await expect(page.locator('.p3d-variant[aria-pressed="true"]')).toHaveText('Black');
     await snap(page, 'product-page-02-variant-2', testInfo);
   });

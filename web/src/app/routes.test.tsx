@@ -76,12 +76,12 @@ describe('routing and guards', () => {
     expect(router.state.location.pathname).toBe('/workspace/analytics');
   });
 
-  it('shows the blog placeholder with the footer newsletter field', async () => {
+  it('shows the blog placeholder with no dead newsletter field in the footer', async () => {
     stubFetch({});
     renderRoutes(routes, ['/blog']);
     expect(await screen.findByText('Stories are on their way.')).toBeInTheDocument();
     expect(screen.getByText('Blog launching soon')).toBeInTheDocument();
-    expect(screen.getByLabelText('Newsletter')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Newsletter')).not.toBeInTheDocument();
     expect(screen.getAllByRole('link', { name: 'Log In' })[0]).toHaveAttribute('href', '/login');
   });
 
@@ -145,6 +145,14 @@ describe('workspace shell', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(sessionStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
     expect(await screen.findByRole('heading', { name: 'Welcome' })).toBeInTheDocument();
+  });
+
+  it('notifications page promises only what it sends (no "collaboration invites")', async () => {
+    signIn();
+    workspaceServer();
+    renderRoutes(routes, ['/workspace/notifications']);
+    expect(await screen.findByText('Updates on gallery activity and system alerts.')).toBeInTheDocument();
+    expect(screen.queryByText(/collaboration invites/)).not.toBeInTheDocument();
   });
 
   it('opening one menu closes the other; outside click closes', async () => {

@@ -57,8 +57,11 @@ export function GoogleButton({
   onCredential,
   onError,
   disabled,
+  text = 'signup_with',
 }: {
   clientId: string;
+  /** Google's button caption: "Sign up with Google" on /signup, "Sign in with Google" on /login. */
+  text?: 'signup_with' | 'signin_with';
   onCredential: (credential: string) => void;
   onError: () => void;
   disabled?: boolean;
@@ -84,14 +87,14 @@ export function GoogleButton({
           arm().catch(() => !cancelled && setFailed(true));
         },
       });
-      gid.renderButton(el.current, { theme: 'outline', size: 'large', text: 'signup_with', shape: 'rectangular', width: 320 });
+      gid.renderButton(el.current, { theme: 'outline', size: 'large', text, shape: 'rectangular', width: 320 });
     };
     arm().catch(() => !cancelled && setFailed(true));
     return () => {
       cancelled = true;
     };
-  }, [clientId]);
+  }, [clientId, text]);
 
-  if (failed) return <p className="muted">Google sign-up is unavailable right now.</p>;
+  if (failed) return <p className="muted">Google sign-in is unavailable right now.</p>;
   return <div ref={el} className={disabled ? 'google-button google-button--disabled' : 'google-button'} aria-busy={disabled} />;
 }

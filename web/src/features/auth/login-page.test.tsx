@@ -1,9 +1,10 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
 import { AUTH_STORAGE_KEY } from '../../lib/auth-storage';
 import { jsonResponse, renderRoutes, stubFetch } from '../../test/render';
+import LoginPage from './login-page';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -14,10 +15,12 @@ async function openLogin(entry: string | { pathname: string; state?: unknown } =
 }
 
 describe('LoginPage', () => {
-  it('shows the spec texts', async () => {
-    stubFetch({});
+  it('shows the spec texts (open server: no "Invite-only access")', async () => {
+    stubFetch({ 'GET /api/config': () => ({ signupMode: 'open' }) });
     await openLogin();
-    expect(screen.getByText('Invite-only access')).toBeInTheDocument();
+    await waitFor(() => expect(vi.mocked(fetch)).toHaveBeenCalled());
+    expect(screen.getByText('Sign in to your account')).toBeInTheDocument();
+    expect(screen.queryByText('Invite-only access')).not.toBeInTheDocument();
     expect(screen.getByLabelText('Email Address')).toBeInTheDocument();
     expect(screen.getByLabelText('Password')).toBeInTheDocument();
     expect(screen.getByLabelText('Remember me')).toBeInTheDocument();
@@ -38,7 +41,8 @@ describe('LoginPage', () => {
     await user.type(screen.getByLabelText('Email Address'), '@shop.in');
     await user.click(submit);
     expect(screen.getByRole('alert')).toHaveTextContent('Please enter your password');
-    expect(fn).not.toHaveBeenCalled();
+    // Only the public config (which says whether the server is invite-only) is read.
+    expect(fn.mock.calls.map(([url]) => String(url))).toEqual(['/api/config']);
   });
 
   it('signs in, saves the session and returns to the origin', async () => {
@@ -68,7 +72,7 @@ describe('LoginPage', () => {
     expect(router.state.location.pathname).toBe('/login');
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeDisabled();
     await waitFor(() => expect(router.state.location.pathname).toBe('/workspace/settings'), { timeout: 2500 });
-    expect(calls[0]).toMatchObject({ method: 'POST', url: '/api/auth/login', body: { email: 'asha@shop.in', password: 'correct horse', remember: true } });
+    expect(calls.find((c) => c.url === '/api/auth/login')).toMatchObject({ method: 'POST', url: '/api/auth/login', body: { email: 'asha@shop.in', password: 'correct horse', remember: true } });
     expect(localStorage.getItem(AUTH_STORAGE_KEY)).toContain('"tok"');
     expect(sessionStorage.getItem(AUTH_STORAGE_KEY)).toContain('"tok"');
     expect(await screen.findByRole('heading', { name: 'Settings' })).toBeInTheDocument();
@@ -125,5 +129,37 @@ describe('LoginPage', () => {
     mode = 'http';
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Login failed. Please try again.'));
+  });
+
+  it('says "Invite-only access" only on an invite-only server', async () => {
+    stubFetch({ 'GET /api/config': () => ({ signupMode: 'invite' }) });
+    await openLogin();
+    expect(await screen.findByText('Invite-only access')).toBeInTheDocument();
+  });
+
+  it('Google sign-in of a returning account signs in without "Account created"', async () => {
+    let callback: ((r: { credential?: string }) => void) | undefined;
+    const rendered: unknown[] = [];
+    window.google = { accounts: { id: { initialize: (cfg) => (callback = cfg.callback), renderButton: (_el, opts) => rendered.push(opts) } } };
+    try {
+      const { calls } = stubFetch({
+        'GET /api/config': () => ({ signupMode: 'open' }),
+        'POST /api/auth/google/nonce': () => ({ nonce: 'n-1', expiresAt: Date.now() + 600_000 }),
+        'POST /api/auth/google': () => ({
+          token: 'tok-1',
+          expiresAt: Date.now() + 3_600_000,
+          user: { id: 'u-1', email: 'asha@shop.in', name: 'Asha', role: 'user', createdAt: '2026-01-01T00:00:00Z' },
+        }),
+      });
+      renderRoutes([{ path: '/login', element: <LoginPage clientId="123.apps.googleusercontent.com" /> }], ['/login']);
+      await waitFor(() => expect(callback).toBeDefined());
+      expect(rendered[0]).toMatchObject({ text: 'signin_with' });
+      await act(async () => callback?.({ credential: 'google-id-token' }));
+      expect(await screen.findByText('Signed in with Google! Redirecting...')).toBeInTheDocument();
+      expect(screen.queryByText(/Account created/)).not.toBeInTheDocument();
+      expect(calls.find((c) => c.method === 'POST' && c.url === '/api/auth/google')).toMatchObject({ body: { credential: 'google-id-token', remember: false } });
+    } finally {
+      delete window.google;
+    }
   });
 });

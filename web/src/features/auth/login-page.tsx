@@ -4,24 +4,29 @@ import { Alert } from '../../components/alert';
 import { errorMessage } from '../../lib/api';
 import { useAppDispatch } from '../../lib/hooks';
 import { signedIn } from '../../lib/session';
-import { useLoginMutation, useResendVerificationForMutation } from './auth-api';
+import type { AuthRecord } from '../../lib/auth-storage';
+import { useGetPublicConfigQuery, useGoogleLoginMutation, useLoginMutation, useResendVerificationForMutation } from './auth-api';
 import { AuthLayout } from './auth-layout';
 import { LOGIN_REDIRECT_MS, redirectTarget, validateLogin } from './auth-rules';
+import { GoogleButton, googleClientId } from './google-button';
 
-/** /login — invite-only sign-in. */
-export default function LoginPage() {
+/** /login — sign-in with a password or, when configured, with Google (returning users). */
+export default function LoginPage({ clientId = googleClientId }: { clientId?: string }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const [login, { isLoading }] = useLoginMutation();
+  const [googleLogin, { isLoading: googleLoading }] = useGoogleLoginMutation();
+  // The subtitle says "invite-only" only when the server really is (SIGNUP_MODE=invite).
+  const inviteOnly = useGetPublicConfigQuery().data?.signupMode === 'invite';
   const [resend, { data: resent, error: resendError, isLoading: resending, reset: resetResend }] = useResendVerificationForMutation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const location = useLocation();
   const timer = useRef<number | undefined>(undefined);
-  const busy = isLoading || success !== null;
+  const busy = isLoading || googleLoading || success !== null;
 
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
@@ -39,21 +44,42 @@ export default function LoginPage() {
       const record = await login({ email: email.trim(), password, remember }).unwrap();
       // The session is announced only when leaving: signed in, this public page would
       // redirect at once and the message would never be seen.
-      setSuccess('Logged in successfully! Redirecting...');
-      const target = redirectTarget(location.state);
-      timer.current = window.setTimeout(() => {
-        dispatch(signedIn(record));
-        navigate(target, { replace: true });
-      }, LOGIN_REDIRECT_MS);
+      finish(record, 'Logged in successfully! Redirecting...');
     } catch (err) {
       setError(errorMessage(err, 'Login failed. Please try again.'));
+    }
+  }
+
+  function finish(record: AuthRecord, message: string) {
+    setSuccess(message);
+    const target = redirectTarget(location.state);
+    timer.current = window.setTimeout(() => {
+      dispatch(signedIn(record));
+      navigate(target, { replace: true });
+    }, LOGIN_REDIRECT_MS);
+  }
+
+  async function onGoogle(credential: string) {
+    setError(null);
+    resetResend();
+    try {
+      // The server signs in the account this Google identity belongs to (or creates it on an open server).
+      finish(await googleLogin({ credential, remember }).unwrap(), 'Signed in with Google! Redirecting...');
+    } catch (err) {
+      setError(errorMessage(err, 'Google login failed. Please try again.'));
     }
   }
 
   return (
     <AuthLayout>
       <h1 className="auth-card__title">Welcome</h1>
-      <p className="auth-card__subtitle">Invite-only access</p>
+      <p className="auth-card__subtitle">{inviteOnly ? 'Invite-only access' : 'Sign in to your account'}</p>
+      {clientId && (
+        <>
+          <GoogleButton clientId={clientId} text="signin_with" onCredential={onGoogle} onError={() => setError('Google login failed. Please try again.')} disabled={busy} />
+          <div className="divider"><span>or sign in with email</span></div>
+        </>
+      )}
       <form className="form" onSubmit={onSubmit} noValidate>
         {error && <Alert tone="error">{error}</Alert>}
         {error && email.includes('@') && !resent && (

@@ -39,7 +39,8 @@ export default function SignupPage({ clientId = googleClientId }: { clientId?: s
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
   function finish(record: AuthRecord) {
-    setSuccess('Account created successfully! Redirecting...');
+    // A Google sign-in may be a returning account (the server signs it in): no "Account created".
+    setSuccess('Signed in with Google! Redirecting...');
     const target = redirectTarget(location.state);
     timer.current = window.setTimeout(() => {
       dispatch(signedIn(record));

@@ -113,7 +113,7 @@ function Processing({ jobId }: { jobId: string }) {
           </Alert>
         ) : (
           <p className="processing__eta" aria-live="polite">
-            This typically takes 30-90 seconds. <span data-testid="processing-eta">{estimate}</span>
+            This usually takes a few seconds. <span data-testid="processing-eta">{estimate}</span>
           </p>
         )}
 

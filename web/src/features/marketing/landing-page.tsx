@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { Link } from 'react-router';
 import { IconChart, IconCube, IconLink, IconSparkle } from '../../components/icons';
+import { useGetPublicConfigQuery } from '../auth/auth-api';
 import { SiteFooter } from './marketing-layout';
 import { useSectionStepper } from './use-section-stepper';
 
@@ -10,6 +11,9 @@ const waitlistUrl = (import.meta.env.VITE_WAITLIST_URL ?? '').trim();
 export default function LandingPage() {
   const root = useRef<HTMLDivElement>(null);
   useSectionStepper(root);
+  // "Join the waitlist" only where a real waitlist form is configured; otherwise the
+  // button says what it does: open sign-up, or sign-up with an invite code.
+  const inviteOnly = useGetPublicConfigQuery().data?.signupMode === 'invite';
   return (
     <div className="landing" ref={root}>
       <section className="landing__section landing__hero" data-step-section aria-labelledby="hero-title">
@@ -24,7 +28,7 @@ export default function LandingPage() {
               </a>
             ) : (
               <Link className="btn btn--primary btn--lg" to="/signup">
-                Join the waitlist
+                {inviteOnly ? 'Sign up with an invite' : 'Create an account'}
               </Link>
             )}
             <Link className="btn btn--secondary btn--lg" to="/demo">

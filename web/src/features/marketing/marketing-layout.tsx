@@ -68,7 +68,7 @@ export default function MarketingLayout() {
   );
 }
 
-/** Footer with links and a newsletter e-mail field (no submit, spec §2). */
+/** Footer with links. (The newsletter field is gone: no server takes sign-ups for it — issue 29 item 15.) */
 export function SiteFooter({ fullScreen = false }: { fullScreen?: boolean }) {
   return (
     <footer className={fullScreen ? 'site-footer site-footer--full' : 'site-footer'}>
@@ -85,10 +85,6 @@ export function SiteFooter({ fullScreen = false }: { fullScreen?: boolean }) {
             <li><Link to="/signup">Create account</Link></li>
           </ul>
         </nav>
-        <div className="newsletter">
-          <label htmlFor={fullScreen ? 'newsletter-email-home' : 'newsletter-email'}>Newsletter</label>
-          <input id={fullScreen ? 'newsletter-email-home' : 'newsletter-email'} type="email" placeholder="you@brand.com" autoComplete="email" />
-        </div>
       </div>
       <p className="site-footer__legal">© {new Date().getFullYear()} Photo3D</p>
     </footer>
