@@ -199,6 +199,15 @@ func scoreScene(t testing.TB, s *qscene, glb []byte) qscore {
 		_ = png.Encode(&buf, ov)
 		_ = os.WriteFile(filepath.Join(dir, s.name+"-iou.png"), buf.Bytes(), 0o644)
 	}
+	f, chamfer := surfaceScore(truth, model)
+	return qscore{IoU: iou(a, b), F5: f, Chamfer: chamfer}
+}
+
+// surfaceScore compares two surfaces already in the same frame (height 1): the
+// F-score at 5 % of height over 6,000 points sampled on each, and the symmetric
+// Chamfer distance in percent of height. The synthetic classes and the real set
+// (scoreShape) score with this one function, so their figures compare.
+func surfaceScore(truth, model []qtri) (f5, chamfer float64) {
 	const n = 6000
 	pt, pm := samplePoints(truth, n, 1), samplePoints(model, n, 2)
 	dm := nearestDists(pm, pt, 0.025) // model → truth (precision)
@@ -214,11 +223,10 @@ func scoreScene(t testing.TB, s *qscene, glb []byte) qscore {
 		ch += dm[i] + dt[i]
 	}
 	prec, rec = prec/n, rec/n
-	f := 0.0
 	if prec+rec > 0 {
-		f = 2 * prec * rec / (prec + rec)
+		f5 = 2 * prec * rec / (prec + rec)
 	}
-	return qscore{IoU: iou(a, b), F5: f, Chamfer: 100 * ch / (2 * n)}
+	return f5, 100 * ch / (2 * n)
 }
 
 // runQuality reconstructs n scenes per class at w×h and returns the scores per class.

@@ -179,26 +179,8 @@ type shapeScore struct {
 // baselines all go through it.
 func scoreShape(truth, model []qtri) shapeScore {
 	truth, model = alignTruth(truth), alignTruth(model)
-	const n = 6000
-	pt, pm := samplePoints(truth, n, 1), samplePoints(model, n, 2)
-	dm := nearestDists(pm, pt, 0.025) // model → truth (precision)
-	dt := nearestDists(pt, pm, 0.025) // truth → model (recall)
-	prec, rec, ch := 0.0, 0.0, 0.0
-	for i := range n {
-		if dm[i] <= 0.05 {
-			prec++
-		}
-		if dt[i] <= 0.05 {
-			rec++
-		}
-		ch += dm[i] + dt[i]
-	}
-	prec, rec = prec/n, rec/n
 	var s shapeScore
-	if prec+rec > 0 {
-		s.F5 = 2 * prec * rec / (prec + rec)
-	}
-	s.Chamfer = 100 * ch / (2 * n)
+	s.F5, s.Chamfer = surfaceScore(truth, model)
 	lt, ht := triBounds(truth)
 	lm, hm := triBounds(model)
 	ext := 1.1 * max(ht[0]-lt[0], hm[0]-lm[0], ht[2]-lt[2], hm[2]-lm[2], 1)
