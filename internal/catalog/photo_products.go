@@ -24,6 +24,11 @@ import (
 var ErrCutoutNotReady = fault.New(fault.Conflict, "cutout_not_ready",
 	"The background-removed photo is not ready yet. Wait for it to appear, then try again.")
 
+// ErrDraftAngles refuses more photos on "Save as draft": a draft keeps one
+// photo, and silently dropping the others would lose the merchant's work.
+var ErrDraftAngles = fault.New(fault.Invalid, "draft_more_images",
+	"More angles are used when the 3D model is generated. Choose \"Generate 3D now\", or remove the extra photos to save a draft.")
+
 // createFromPhoto appends the new product's events for a photo (in the
 // caller's locked transaction): created + photo attached, and when generate
 // is set the build's queued job and its build-started event.
@@ -37,6 +42,14 @@ func (s *Service) createFromPhoto(ctx context.Context, tx pgx.Tx, userID, id, ca
 	if err != nil {
 		return err
 	}
+	if len(in.MoreImages) > 0 && !in.Generate {
+		return ErrDraftAngles
+	}
+	// The further photos get exactly the checks POST /jobs gives them.
+	views, err := s.jobs.ResolveViews(ctx, userID, in.MoreImages)
+	if err != nil {
+		return err
+	}
 	at := s.at()
 	evs := []events.Event{
 		events.ProductCreated{ProductID: id, UserID: userID, CatalogID: catalogID, Name: name,
@@ -47,7 +60,7 @@ func (s *Service) createFromPhoto(ctx context.Context, tx pgx.Tx, userID, id, ca
 	if in.Generate {
 		p := Product{UserID: userID, Name: name, PhotoUploadID: up.ID, PhotoKey: up.BlobKey,
 			CleanEdges: in.CleanEdges, KeepShadow: in.KeepShadow}
-		jobID, err := s.buildFromPhoto(ctx, tx, p)
+		jobID, err := s.buildFromPhoto(ctx, tx, p, views)
 		if err != nil {
 			return err
 		}
@@ -70,8 +83,9 @@ func (s *Service) chooseCatalog(ctx context.Context, tx pgx.Tx, userID, catalogI
 // buildFromPhoto queues a build of the product's photo: from the chosen
 // cutout when an option is on (the reconstructor trusts its alpha), else
 // from the photo itself, which the reconstructor segments exactly as the
-// plain cutout did.
-func (s *Service) buildFromPhoto(ctx context.Context, tx pgx.Tx, p Product) (string, error) {
+// plain cutout did. more are the further angles (already checked); still one
+// job and one credit.
+func (s *Service) buildFromPhoto(ctx context.Context, tx pgx.Tx, p Product, more []events.JobView) (string, error) {
 	imageKey := p.PhotoKey
 	if o := (reconstruct.CutoutOptions{CleanEdges: p.CleanEdges, KeepShadow: p.KeepShadow}); o.CleanEdges || o.KeepShadow {
 		c, err := upload.ReadyCutout(ctx, tx, p.UserID, p.PhotoUploadID, o)
@@ -80,7 +94,23 @@ func (s *Service) buildFromPhoto(ctx context.Context, tx pgx.Tx, p Product) (str
 		}
 		imageKey = c.BlobKey
 	}
-	return s.jobs.QueueBuild(ctx, tx, p.UserID, p.PhotoUploadID, imageKey, p.Name)
+	return s.jobs.QueueBuildViews(ctx, tx, p.UserID, p.PhotoUploadID, imageKey, p.Name, more)
+}
+
+// lastViews are the further photos of the product's last build, which a
+// rebuild keeps (none for a draft, or when that build was deleted).
+func lastViews(ctx context.Context, tx pgx.Tx, p Product) ([]events.JobView, error) {
+	if p.JobID == "" {
+		return nil, nil
+	}
+	j, err := job.Lookup(ctx, tx, p.UserID, p.JobID)
+	if errors.Is(err, job.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return j.MoreViews, nil
 }
 
 // BuildProgress is the current build's real progress for the product page
@@ -89,6 +119,8 @@ func (s *Service) buildFromPhoto(ctx context.Context, tx pgx.Tx, p Product) (str
 type BuildProgress struct {
 	Progress int
 	Stage    string
+	// Views is how many photos the build uses (1 for a single photo).
+	Views int
 }
 
 // Progress reads the current build's progress from the jobs read model;
@@ -115,5 +147,5 @@ func (s *Service) Progress(ctx context.Context, p Product) (BuildProgress, bool,
 	case stage == "":
 		stage = "Processing"
 	}
-	return BuildProgress{Progress: j.Progress, Stage: stage}, true, nil
+	return BuildProgress{Progress: j.Progress, Stage: stage, Views: j.Views()}, true, nil
 }

@@ -103,7 +103,7 @@ func TestProductsFromAPhoto(t *testing.T) {
 	bp, ok, err := s.svc.Progress(ctx, built)
 	require.NoError(t, err)
 	require.True(t, ok)
-	require.Equal(t, catalog.BuildProgress{Progress: 0, Stage: "Queued"}, bp)
+	require.Equal(t, catalog.BuildProgress{Progress: 0, Stage: "Queued", Views: 1}, bp)
 	_, err = s.svc.RebuildProduct(ctx, user, draft.ID)
 	require.ErrorIs(t, err, catalog.ErrStillBuilding)
 

@@ -279,6 +279,9 @@ type NewProduct struct {
 	UploadID               string
 	Generate               bool
 	CleanEdges, KeepShadow bool
+	// MoreImages are further angles of the product (issue 34 §3), checked
+	// like POST /jobs's; only with Generate.
+	MoreImages []job.MoreImage
 }
 
 // Products pages the merchant's products.
@@ -438,7 +441,10 @@ func (s *Service) RebuildProduct(ctx context.Context, userID, id string) (Produc
 		var jobID string
 		switch {
 		case p.PhotoUploadID != "": // a draft's "Generate 3D now", a photo product's "Retry build"
-			jobID, err = s.buildFromPhoto(ctx, tx, p)
+			var more []events.JobView
+			if more, err = lastViews(ctx, tx, p); err == nil {
+				jobID, err = s.buildFromPhoto(ctx, tx, p, more)
+			}
 		case p.JobID != "":
 			jobID, err = s.jobs.Requeue(ctx, tx, userID, p.JobID, p.Name)
 		default:

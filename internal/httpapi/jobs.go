@@ -120,6 +120,16 @@ type moreImageRequest struct {
 	Azimuth  *float64 `json:"azimuth"`
 }
 
+// moreImages converts the request's further photos for internal/job, which
+// checks them (POST /api/jobs and POST /api/products alike).
+func moreImages(req []moreImageRequest) []job.MoreImage {
+	more := make([]job.MoreImage, len(req))
+	for i, m := range req {
+		more[i] = job.MoreImage{ImageURL: m.ImageURL, Azimuth: m.Azimuth}
+	}
+	return more
+}
+
 // createJob serves POST /api/jobs {imageURL, moreImages?: [{imageURL, azimuth?}]}:
 // every imageURL must name one of the caller's uploads (up to 7 more photos of the
 // same product, from other angles); one AI credit is held until the build ends,
@@ -130,11 +140,7 @@ func createJob(s *job.Service) Handler {
 		if err := DecodeJSON(r, &req); err != nil {
 			return err
 		}
-		more := make([]job.MoreImage, len(req.MoreImages))
-		for i, m := range req.MoreImages {
-			more[i] = job.MoreImage{ImageURL: m.ImageURL, Azimuth: m.Azimuth}
-		}
-		j, err := s.CreateViews(r.Context(), currentUser(r), req.ImageURL, more)
+		j, err := s.CreateViews(r.Context(), currentUser(r), req.ImageURL, moreImages(req.MoreImages))
 		if err != nil {
 			return err
 		}

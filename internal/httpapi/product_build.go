@@ -16,6 +16,9 @@ type photoBuildView struct {
 	KeepShadow bool   `json:"keepShadow"`
 	Progress   int    `json:"progress"`
 	Stage      string `json:"stage"`
+	// Views is how many photos the current build uses ("Built from N photos");
+	// absent without a build.
+	Views int `json:"views,omitempty"`
 }
 
 func newPhotoBuildView(ctx context.Context, s *catalog.Service, p catalog.Product) (photoBuildView, error) {
@@ -28,6 +31,6 @@ func newPhotoBuildView(ctx context.Context, s *catalog.Service, p catalog.Produc
 	if err != nil || !ok {
 		return v, err
 	}
-	v.Progress, v.Stage = bp.Progress, bp.Stage
+	v.Progress, v.Stage, v.Views = bp.Progress, bp.Stage, bp.Views
 	return v, nil
 }

@@ -168,6 +168,8 @@ type createProductRequest struct {
 	Generate   bool   `json:"generate"`
 	CleanEdges bool   `json:"cleanEdges"`
 	KeepShadow bool   `json:"keepShadow"`
+	// Further angles, the shape POST /api/jobs takes.
+	MoreImages []moreImageRequest `json:"moreImages"`
 }
 
 // createProduct serves POST /api/products {name, catalogId?, blueprintId}.
@@ -179,7 +181,7 @@ func createProduct(s productDeps) Handler {
 		}
 		p, err := s.CreateProduct(r.Context(), currentUser(r), catalog.NewProduct{Name: req.Name, CatalogID: req.CatalogID,
 			BlueprintID: req.BlueprintID, UploadID: req.UploadID, Generate: req.Generate,
-			CleanEdges: req.CleanEdges, KeepShadow: req.KeepShadow})
+			CleanEdges: req.CleanEdges, KeepShadow: req.KeepShadow, MoreImages: moreImages(req.MoreImages)})
 		if err != nil {
 			return err
 		}

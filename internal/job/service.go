@@ -78,19 +78,9 @@ func (s *Service) CreateViews(ctx context.Context, userID, imageURL string, more
 	if err != nil {
 		return Job{}, err
 	}
-	views := make([]events.JobView, 0, len(more))
-	for i, m := range more {
-		if a := m.Azimuth; a != nil && (math.IsNaN(*a) || *a < 0 || *a > 360) {
-			return Job{}, fault.New(ErrBadAzimuth.Kind, ErrBadAzimuth.Code, fmt.Sprintf("Photo %d: %s", i+2, ErrBadAzimuth.Message))
-		}
-		u, err := s.uploads.Resolve(ctx, userID, m.ImageURL)
-		if err != nil {
-			if fe, ok := fault.As(err); ok {
-				return Job{}, fault.Wrap(err, fe.Kind, fe.Code, fmt.Sprintf("Photo %d: %s", i+2, fe.Message))
-			}
-			return Job{}, err
-		}
-		views = append(views, events.JobView{UploadID: u.ID, ImageKey: u.BlobKey, Azimuth: m.Azimuth})
+	views, err := s.ResolveViews(ctx, userID, more)
+	if err != nil {
+		return Job{}, err
 	}
 	var jobID string
 	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
@@ -102,6 +92,32 @@ func (s *Service) CreateViews(ctx context.Context, userID, imageURL string, more
 		return Job{}, err
 	}
 	return Lookup(ctx, s.db, userID, jobID)
+}
+
+// ResolveViews checks a build's further photos exactly like its first (each
+// one of the caller's completed uploads, azimuth 0–360 when given, at most
+// MaxMoreImages) and returns them as the job records them. Every caller that
+// takes moreImages (POST /jobs, the add-product wizard) goes through here, so
+// a bad photo is the same 400, naming it ("Photo 3: …"), wherever it comes in.
+func (s *Service) ResolveViews(ctx context.Context, userID string, more []MoreImage) ([]events.JobView, error) {
+	if len(more) > MaxMoreImages {
+		return nil, ErrTooManyImages
+	}
+	views := make([]events.JobView, 0, len(more))
+	for i, m := range more {
+		if a := m.Azimuth; a != nil && (math.IsNaN(*a) || *a < 0 || *a > 360) {
+			return nil, fault.New(ErrBadAzimuth.Kind, ErrBadAzimuth.Code, fmt.Sprintf("Photo %d: %s", i+2, ErrBadAzimuth.Message))
+		}
+		u, err := s.uploads.Resolve(ctx, userID, m.ImageURL)
+		if err != nil {
+			if fe, ok := fault.As(err); ok {
+				return nil, fault.Wrap(err, fe.Kind, fe.Code, fmt.Sprintf("Photo %d: %s", i+2, fe.Message))
+			}
+			return nil, err
+		}
+		views = append(views, events.JobView{UploadID: u.ID, ImageKey: u.BlobKey, Azimuth: m.Azimuth})
+	}
+	return views, nil
 }
 
 // Retry starts a new attempt at the caller's failed build: a new job from the
@@ -136,14 +152,10 @@ func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) 
 	return Lookup(ctx, s.db, userID, newID)
 }
 
-// queueTx reserves the build's credit (402 when none are left), appends
-// JobQueued and inserts the River job, all in the caller's tx: the one way a
-// build starts, whether from POST /jobs or a product's rebuild.
-func (s *Service) queueTx(ctx context.Context, tx pgx.Tx, userID, uploadID, imageKey, name string) (string, error) {
-	return s.queueViewsTx(ctx, tx, userID, uploadID, imageKey, name, nil)
-}
-
-// queueViewsTx is queueTx with the further photos of a multi-photo build.
+// queueViewsTx reserves the build's credit (402 when none are left), appends
+// JobQueued (with the further photos of a multi-photo build) and inserts the
+// River job, all in the caller's tx: the one way a build starts, whether from
+// POST /jobs, the wizard or a product's rebuild.
 func (s *Service) queueViewsTx(ctx context.Context, tx pgx.Tx, userID, uploadID, imageKey, name string, more []events.JobView) (string, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -189,10 +201,16 @@ func (s *Service) Requeue(ctx context.Context, tx pgx.Tx, userID, sourceJobID, n
 // for it) inside tx, named name: a product made from a new photo appends
 // its own event beside it. Same credit rules as Create.
 func (s *Service) QueueBuild(ctx context.Context, tx pgx.Tx, userID, uploadID, imageKey, name string) (string, error) {
+	return s.QueueBuildViews(ctx, tx, userID, uploadID, imageKey, name, nil)
+}
+
+// QueueBuildViews is QueueBuild with further photos already checked by
+// ResolveViews: still one job and one credit.
+func (s *Service) QueueBuildViews(ctx context.Context, tx pgx.Tx, userID, uploadID, imageKey, name string, more []events.JobView) (string, error) {
 	if len([]rune(name)) > MaxNameLength {
 		name = string([]rune(name)[:MaxNameLength])
 	}
-	return s.queueTx(ctx, tx, userID, uploadID, imageKey, name)
+	return s.queueViewsTx(ctx, tx, userID, uploadID, imageKey, name, more)
 }
 
 // Get returns the caller's job (GET /jobs/{id}).

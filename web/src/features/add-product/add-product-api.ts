@@ -82,6 +82,8 @@ export interface PhotoProductInput extends CutoutOptions {
   uploadId: string;
   generate: boolean;
   catalogId?: string;
+  /** Further angles (the shared MoreAngles picker): uploaded, then sent as moreImages. */
+  more?: { file: File; azimuth?: number }[];
 }
 
 function creditAware(err: ApiError): ApiError {
@@ -125,7 +127,18 @@ export const addProductApi = configuratorApi.injectEndpoints({
       },
     }),
     createPhotoProduct: build.mutation<ProductDetail, PhotoProductInput>({
-      async queryFn(body, _api, _extra, baseQuery) {
+      async queryFn({ more = [], ...input }, queryApi, extraOptions, baseQuery) {
+        const moreImages: { imageURL: string; azimuth?: number }[] = [];
+        try {
+          for (const m of more) {
+            const up = await uploadPhoto(m.file, baseQuery as ApiBaseQuery, queryApi, extraOptions);
+            moreImages.push(m.azimuth === undefined ? { imageURL: up.url } : { imageURL: up.url, azimuth: m.azimuth });
+          }
+        } catch (e) {
+          const err = e instanceof UploadError ? e : new UploadError(MSG_PROCESS_FAILED);
+          return { error: { status: err.status, message: err.message } };
+        }
+        const body = moreImages.length ? { ...input, moreImages } : input;
         const res = await baseQuery({ url: '/products', method: 'POST', body });
         if (res.error) return { error: creditAware(res.error as ApiError) };
         return { data: parseProductDetail(res.data) };

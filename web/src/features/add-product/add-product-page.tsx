@@ -6,9 +6,11 @@ import { Toast } from '../../components/toast';
 import { errorMessage } from '../../lib/api';
 import { useGetJobQuery } from '../creation/creation-api';
 import { MSG_PROCESS_FAILED } from '../creation/creation-rules';
+import { azimuthsFor, MoreAngles } from '../creation/more-angles';
 import { Configurator } from '../products/configurator';
 import type { ProductDetail } from '../products/product-rules';
 import { useGetProductQuery } from '../products/products-api';
+import { MSG_DRAFT_ANGLES } from './add-product-rules';
 import {
   useCreatePhotoProductMutation,
   useMakeCutoutMutation,
@@ -62,6 +64,8 @@ export default function AddProductPage() {
   const [create, { isLoading: creatingProduct }] = useCreatePhotoProductMutation();
   const [makeCutout, { isLoading: cutting }] = useMakeCutoutMutation();
   const creating = creatingProduct || cutting;
+  // Further angles of the product (issue 34 §3); files live only on this page.
+  const [more, setMore] = useState<File[]>([]);
   const clearToast = useCallback(() => setToast(null), []);
 
   const setDraft = (d: PhotoDraft) => {
@@ -90,13 +94,23 @@ export default function AddProductPage() {
       const cut = await makeCutout({ uploadId: draft.uploadId, ...opts });
       if ('error' in cut && cut.error) return setFailure({ message: errorMessage(cut.error, MSG_PROCESS_FAILED), needsCredits: false });
     }
-    const res = await create({ name: draft.name.trim(), uploadId: draft.uploadId, generate, ...opts });
+    // A draft keeps one photo: say so rather than drop the extra angles.
+    if (!generate && more.length) return setFailure({ message: MSG_DRAFT_ANGLES, needsCredits: false });
+    const az = azimuthsFor(more.length);
+    const res = await create({
+      name: draft.name.trim(),
+      uploadId: draft.uploadId,
+      generate,
+      ...opts,
+      ...(more.length ? { more: more.map((file, i) => ({ file, azimuth: az[i] })) } : {}),
+    });
     if ('error' in res && res.error) {
       const err = res.error as { status?: unknown };
       if (err.status === 403) return navigate('/workspace/subscription');
       return setFailure({ message: errorMessage(res.error, MSG_PROCESS_FAILED), needsCredits: err.status === 402 });
     }
     saveDraft(null);
+    setMore([]);
     if (!generate) return navigate('/workspace/products');
     if (res.data?.id) saveCreated({ id: res.data.id, name: res.data.name || draft.name.trim() });
     setToast(TOAST_BUILDING);
@@ -160,6 +174,7 @@ export default function AddProductPage() {
           onBack={() => go('init')}
         />
       )}
+      {(step === 'init' || step === 'verify') && draft.uploadId && <MoreAngles files={more} onChange={setMore} disabled={creating} />}
       {(step === 'configurator' || step === 'preview' || step === 'publish') && <ProductSteps step={step} productId={productId} onToast={setToast} />}
       <Toast message={toast} ms={TOAST_MS} onDone={clearToast} />
     </div>

@@ -180,3 +180,6 @@ export function startingDraft(navigation: 'POP' | 'PUSH' | 'REPLACE', state: unk
   saveCreated(null);
   return loadDraft();
 }
+
+/** "Save as draft" with further angles: a draft keeps one photo (the server refuses the rest too). */
+export const MSG_DRAFT_ANGLES = 'More angles are used when the 3D model is generated. Choose "Generate 3D now", or remove the extra photos to save a draft.';

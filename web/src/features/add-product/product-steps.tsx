@@ -9,6 +9,7 @@ import { useLockPublicationMutation, useProductChecksQuery, usePublishProductPag
 import { currentOrbit, type ConfigViewerElement } from '../products/configurator';
 import { environmentFor } from '../../public-viewer/environments';
 import { COPIED_MS, SAVED_MS, useFlag } from '../products/use-flag';
+import { viewsLabel } from '../creation/more-angles';
 import { useRebuildProductMutation } from './add-product-api';
 import { CHECK_LABELS, CHECK_ORDER, embedCodeFor, LIVE_TITLE, modalSteps, VERSIONING_NOTE, type BuildState } from './add-product-rules';
 import type { Failure } from './photo-steps';
@@ -55,6 +56,11 @@ export function BuildModal({ product: p, state, progress, onKeepEditing, onHide,
         ))}
       </ol>
       {state === 'processing' && <p className="muted">{progress}% done</p>}
+      {p.views > 0 && (
+        <p className="muted" data-testid="build-views">
+          {viewsLabel(p.views)}
+        </p>
+      )}
       <FailureAlert failure={failure} />
       <div className="btn-row btn-row--end">
         <button type="button" className="btn btn--ghost" onClick={onHide}>
@@ -120,6 +126,11 @@ export function PreviewStep({ product: p, onPublish, onBack }: { product: Produc
         </button>
       </div>
       <div className="card">
+        {p.views > 0 && (
+          <p className="muted" data-testid="preview-views">
+            {viewsLabel(p.views)}
+          </p>
+        )}
         <h2 className="section-title">Checklist</h2>
         {error ? (
           <Alert tone="error">{errorMessage(error, 'The checklist could not be loaded.')}</Alert>

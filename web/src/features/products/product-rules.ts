@@ -70,6 +70,8 @@ export interface ProductDetail extends Product {
   builds: Build[];
   config: ProductConfig;
   publication: ProductPublication | null;
+  /** How many photos the current build uses (0: no build); "Built from N photos". */
+  views: number;
 }
 
 export function parsePublication(raw: unknown): ProductPublication | null {
@@ -165,6 +167,7 @@ export function parseProductDetail(raw: unknown): ProductDetail {
     }),
     config: parseConfig(r),
     publication: parsePublication(r.publication),
+    views: typeof r.views === 'number' && Number.isFinite(r.views) ? r.views : 0,
   };
 }
 
