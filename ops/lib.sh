@@ -78,7 +78,7 @@ need_curl() {
   die "curl is needed: install it (sudo apt-get install -y curl)."
 }
 
-# need_jq: the README's API quick start (run by a Go test) pipes answers
+# need_jq: the API quick start of docs/api.md (run by a Go test) pipes answers
 # through jq.
 need_jq() {
   command -v jq >/dev/null 2>&1 && return 0

@@ -22,7 +22,7 @@ import (
 	"github.com/photo3d/photo3d/internal/pgdb"
 )
 
-// The README's two analyst questions, asked by another tool (DuckDB, from
+// The two analyst questions of docs/operations.md, asked by another tool (DuckDB, from
 // tools/duckdb) of both export formats, must get the answers Postgres gives
 // from the log itself. This proves the files are readable outside our own Go
 // code and that the documented queries work as written.
@@ -83,14 +83,14 @@ func TestDuckDBAnswersTheAnalystQuestionsLikePostgres(t *testing.T) {
 	require.Contains(t, want["credits_per_day"], `"day" : "2026-11-05"`, "the log spans several days")
 	require.Equal(t, 3, strings.Count(want["upload_to_first_publish"], "merchant-"), "three merchants published")
 
-	// The README shows these very queries; it must not drift from what is tested.
-	readme, err := os.ReadFile(filepath.Join(dir, "..", "..", "README.md"))
+	// docs/operations.md shows these very queries; it must not drift from what is tested.
+	readme, err := os.ReadFile(filepath.Join(dir, "..", "..", "docs", "operations.md"))
 	require.NoError(t, err)
 	for _, q := range []string{"credits_per_day", "upload_to_first_publish"} {
 		sql, err := os.ReadFile(filepath.Join(dir, q+".sql"))
 		require.NoError(t, err)
 		for line := range strings.Lines(string(sql)) {
-			require.Contains(t, string(readme), "  "+line, "README's DuckDB section lacks a line of %s.sql", q)
+			require.Contains(t, string(readme), "  "+line, "docs/operations.md's DuckDB section lacks a line of %s.sql", q)
 		}
 	}
 

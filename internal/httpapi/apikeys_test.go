@@ -406,21 +406,21 @@ func flip(c byte) string {
 	return "a"
 }
 
-// TestReadmeAPIQuickStart runs the README's "API quick start" script (curl +
-// jq, exactly as written there) against a live api and worker with a real
+// TestReadmeAPIQuickStart runs the "API quick start" script of docs/api.md
+// (curl + jq, exactly as written there; the README links to it) against a live api and worker with a real
 // key, so the documented sequence cannot drift from the API: photo → upload
 // slot → signed PUT → job with Idempotency-Key → poll → publish → embed code.
 func TestReadmeAPIQuickStart(t *testing.T) {
 	t.Parallel()
 	for _, tool := range []string{"bash", "curl", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is not installed; the README script needs bash, curl and jq (make test installs them: apt-get install -y curl jq)", tool)
+			t.Fatalf("%s is not installed; the docs/api.md script needs bash, curl and jq (make test installs them: apt-get install -y curl jq)", tool)
 		}
 	}
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/api.md")
 	require.NoError(t, err)
 	_, block, ok := strings.Cut(string(readme), "<!-- api-quickstart:begin -->\n```bash\n")
-	require.True(t, ok, "README has the api-quickstart block")
+	require.True(t, ok, "docs/api.md has the api-quickstart block")
 	script, _, ok := strings.Cut(block, "```\n<!-- api-quickstart:end -->")
 	require.True(t, ok)
 
