@@ -10,8 +10,8 @@ import (
 // Store platform detection (spec §3, §5): a purchase link's host names the
 // store it sells on, shown as a chip with the store's label and accent
 // colour. The same rule table exists in TypeScript
-// (web/src/features/products/link-platform.ts); both test suites run the
-// shared vectors in web/src/features/products/link-platform-vectors.json, so
+// (web/src/entities/product/link-platform.ts); both test suites run the
+// shared vectors in web/src/entities/product/link-platform-vectors.json, so
 // the chip the configurator shows is the chip the server answers.
 //
 // To keep the two languages' answers identical, parsing is deliberately

@@ -8,7 +8,7 @@ import (
 
 // The vectors are shared with the web app's Vitest suite: the same file,
 // the same verdicts.
-const linkVectorsFile = "../../web/src/features/products/link-platform-vectors.json"
+const linkVectorsFile = "../../web/src/entities/product/link-platform-vectors.json"
 
 type linkVector struct {
 	URL  string        `json:"url"`

@@ -2,7 +2,7 @@ import { ShellLayout } from '../features/shell/shell-layout';
 import { workspaceNav } from '../features/shell/shell-rules';
 import { NotificationBell } from '../features/notifications/notification-bell';
 import { SearchBox } from '../features/search/search-box';
-import { useGetSubscriptionQuery } from '../features/subscription/subscription-api';
+import { useGetSubscriptionQuery } from '../entities/subscription/subscription-api';
 
 /** Composes the shell with the features it shows: plan-aware nav, search, notifications. */
 export default function WorkspaceShell() {

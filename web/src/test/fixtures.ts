@@ -1,4 +1,4 @@
-import type { Subscription } from '../features/subscription/subscription-api';
+import type { Subscription } from '../entities/subscription/subscription-api';
 
 /** Subscription answer shaped like the server's, for the free plan. */
 export function freeSubscription(over: Partial<Subscription> = {}): Subscription {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { freeSubscription } from '../../test/fixtures';
 import { renderRoutes, signIn, stubFetch } from '../../test/render';
 import AddProductPage from './add-product-page';
-import { MSG_DRAFT_ANGLES } from './add-product-rules';
+import { MSG_DRAFT_ANGLES } from '../../entities/product/add-product-rules';
 
 vi.mock('../../components/model-viewer/load-model-viewer', () => ({
   MODEL_VIEWER_LOAD_ERROR: 'Failed to load model-viewer',

@@ -4,13 +4,13 @@ import { Alert } from '../../components/alert';
 import { LoadingScreen } from '../../components/loading-screen';
 import { Toast } from '../../components/toast';
 import { errorMessage } from '../../lib/api';
-import { useGetJobQuery } from '../creation/creation-api';
-import { MSG_PROCESS_FAILED } from '../creation/creation-rules';
-import { azimuthsFor, MoreAngles } from '../creation/more-angles';
-import { Configurator } from '../products/configurator';
-import type { ProductDetail } from '../products/product-rules';
-import { useGetProductQuery } from '../products/products-api';
-import { MSG_DRAFT_ANGLES } from './add-product-rules';
+import { useGetJobQuery } from '../../entities/creation/creation-api';
+import { MSG_PROCESS_FAILED } from '../../entities/creation/creation-rules';
+import { azimuthsFor, MoreAngles } from '../../entities/creation/more-angles';
+import { Configurator } from '../../entities/product/configurator';
+import type { ProductDetail } from '../../entities/product/product-rules';
+import { useGetProductQuery } from '../../entities/product/products-api';
+import { MSG_DRAFT_ANGLES } from '../../entities/product/add-product-rules';
 import {
   useCreatePhotoProductMutation,
   useMakeCutoutMutation,
@@ -38,7 +38,7 @@ import {
   wizardURL,
   type PhotoDraft,
   type WizardStep,
-} from './add-product-rules';
+} from '../../entities/product/add-product-rules';
 import { FailureAlert, InitStep, VerifyStep, type Failure } from './photo-steps';
 import { BuildModal, PreviewStep, PublishStep } from './product-steps';
 import './add-product.css';

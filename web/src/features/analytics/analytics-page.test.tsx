@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
 import { freeSubscription } from '../../test/fixtures';
 import { renderRoutes, signIn, stubFetch } from '../../test/render';
-import { DEFINITIONS, DRILLDOWN_TEXT } from './analytics-rules';
+import { DEFINITIONS, DRILLDOWN_TEXT } from '../../entities/analytics/analytics-rules';
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useListProductsQuery } from '../products/products-api';
+import { useListProductsQuery } from '../../entities/product/products-api';
 import { DEFAULT_QUERY } from '../../components/list/list-rules';
-import { exportURL, useGetAnalyticsQuery, useGetBreakdownsQuery, type AnalyticsPayload, type AnalyticsQuery, type Breakdown } from './analytics-api';
-import './analytics.css';
+import { exportURL, useGetAnalyticsQuery, useGetBreakdownsQuery, type AnalyticsPayload, type AnalyticsQuery, type Breakdown } from '../../entities/analytics/analytics-api';
+import '../../entities/analytics/analytics.css';
 import { downloadFile } from '../../lib/download';
 import type { BarRow } from './analytics-charts';
 import {
@@ -21,7 +21,7 @@ import {
   regionSourceText,
   secondaryText,
   type RangeKey,
-} from './analytics-rules';
+} from '../../entities/analytics/analytics-rules';
 
 /** The charting library (visx) loads with the first chart, on this route only. */
 const BarChart = lazy(() => import('./analytics-charts'));

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
-import { useForgotPasswordMutation } from './auth-api';
+import { useForgotPasswordMutation } from '../../entities/auth/auth-api';
 import { AuthLayout } from './auth-layout';
 
 /** Neutral answer: never reveals whether an account exists. */

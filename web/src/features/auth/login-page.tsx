@@ -5,9 +5,9 @@ import { errorMessage } from '../../lib/api';
 import { useAppDispatch } from '../../lib/hooks';
 import { signedIn } from '../../lib/session';
 import type { AuthRecord } from '../../lib/auth-storage';
-import { useGetPublicConfigQuery, useGoogleLoginMutation, useLoginMutation, useResendVerificationForMutation } from './auth-api';
+import { useGetPublicConfigQuery, useGoogleLoginMutation, useLoginMutation, useResendVerificationForMutation } from '../../entities/auth/auth-api';
 import { AuthLayout } from './auth-layout';
-import { LOGIN_REDIRECT_MS, redirectTarget, validateLogin } from './auth-rules';
+import { LOGIN_REDIRECT_MS, redirectTarget, validateLogin } from '../../entities/auth/auth-rules';
 import { GoogleButton, googleClientId } from './google-button';
 
 /** /login — sign-in with a password or, when configured, with Google (returning users). */

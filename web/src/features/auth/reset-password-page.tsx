@@ -2,10 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Alert } from '../../components/alert';
 import { errorMessage } from '../../lib/api';
-import { useResetPasswordMutation } from './auth-api';
+import { useResetPasswordMutation } from '../../entities/auth/auth-api';
 import { AuthLayout } from './auth-layout';
-import { MIN_PASSWORD_LENGTH } from './auth-rules';
-import { PasswordStrength } from './password-strength';
+import { MIN_PASSWORD_LENGTH } from '../../entities/auth/auth-rules';
+import { PasswordStrength } from '../../entities/auth/password-strength';
 
 /** /reset-password?token= — sets a new password from an e-mailed link. */
 export default function ResetPasswordPage() {

@@ -6,11 +6,11 @@ import type { AuthRecord } from '../../lib/auth-storage';
 import { useAppDispatch } from '../../lib/hooks';
 import { signedIn } from '../../lib/session';
 import { signupName } from '../../lib/user';
-import { useGetPublicConfigQuery, useGoogleLoginMutation, useResendVerificationForMutation, useSignupMutation } from './auth-api';
+import { useGetPublicConfigQuery, useGoogleLoginMutation, useResendVerificationForMutation, useSignupMutation } from '../../entities/auth/auth-api';
 import { AuthLayout } from './auth-layout';
-import { redirectTarget, SIGNUP_REDIRECT_MS, validateSignup } from './auth-rules';
+import { redirectTarget, SIGNUP_REDIRECT_MS, validateSignup } from '../../entities/auth/auth-rules';
 import { GoogleButton, googleClientId } from './google-button';
-import { PasswordStrength } from './password-strength';
+import { PasswordStrength } from '../../entities/auth/password-strength';
 
 /** /signup — free account creation. */
 export default function SignupPage({ clientId = googleClientId }: { clientId?: string }) {

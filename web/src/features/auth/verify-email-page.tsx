@@ -5,10 +5,10 @@ import { errorMessage } from '../../lib/api';
 import { saveAuth } from '../../lib/auth-storage';
 import { useAppDispatch } from '../../lib/hooks';
 import { signedIn } from '../../lib/session';
-import { toAuthRecord } from './auth-api';
+import { toAuthRecord } from '../../entities/auth/auth-api';
 import { AuthLayout } from './auth-layout';
-import { SIGNUP_REDIRECT_MS } from './auth-rules';
-import { useVerifyEmailMutation } from './verify-email-api';
+import { SIGNUP_REDIRECT_MS } from '../../entities/auth/auth-rules';
+import { useVerifyEmailMutation } from '../../entities/auth/verify-email-api';
 
 /**
  * /verify-email?token= — the link mailed at sign-up. The token is sent once

@@ -5,13 +5,13 @@ import { IconAlert, IconCheck, IconClock, IconCube, IconUpload } from '../../com
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
-import { FidelityBadge, isLowFidelity, LOW_FIDELITY_ADVICE } from '../creation/fidelity';
-import { RetryButton } from '../creation/retry-button';
-import { ActionProblemAlert } from './action-problem';
-import { STATUS_LABEL, validateBlueprintName, type Blueprint } from './blueprint-rules';
-import { useDeleteBlueprintMutation, useGetBlueprintPagesInfiniteQuery, useRenameBlueprintMutation } from './blueprints-api';
-import { useBlueprintActions } from './use-blueprint-actions';
-import './blueprints.css';
+import { FidelityBadge, isLowFidelity, LOW_FIDELITY_ADVICE } from '../../entities/creation/fidelity';
+import { RetryButton } from '../../entities/creation/retry-button';
+import { ActionProblemAlert } from '../../entities/blueprint/action-problem';
+import { STATUS_LABEL, validateBlueprintName, type Blueprint } from '../../entities/blueprint/blueprint-rules';
+import { useDeleteBlueprintMutation, useGetBlueprintPagesInfiniteQuery, useRenameBlueprintMutation } from '../../entities/blueprint/blueprints-api';
+import { useBlueprintActions } from '../../entities/blueprint/use-blueprint-actions';
+import '../../entities/blueprint/blueprints.css';
 
 /** While any blueprint is still being built, the list refreshes at the job polling pace. */
 const LIST_POLL_MS = 2000;

@@ -2,8 +2,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
 import { Dialog } from '../../components/dialog';
 import { errorMessage } from '../../lib/api';
-import { MAX_CATALOG_DESCRIPTION, MAX_CATALOG_NAME, validateCatalogName, type Catalog } from './catalog-rules';
-import { useCreateCatalogMutation, useDeleteCatalogMutation, useUpdateCatalogMutation } from './catalogs-api';
+import { MAX_CATALOG_DESCRIPTION, MAX_CATALOG_NAME, validateCatalogName, type Catalog } from '../../entities/catalog/catalog-rules';
+import { useCreateCatalogMutation, useDeleteCatalogMutation, useUpdateCatalogMutation } from '../../entities/catalog/catalogs-api';
 
 /** Create (no catalog given) or rename and describe a catalog. */
 export function CatalogFormDialog({ catalog, onClose }: { catalog?: Catalog; onClose: () => void }) {

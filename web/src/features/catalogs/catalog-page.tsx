@@ -6,11 +6,11 @@ import { useClampPage, useListQuery } from '../../components/list/use-list-query
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
-import { ProductCard } from '../products/product-card';
-import { firstTag, PRODUCT_STATUS_LABEL } from '../products/product-rules';
-import { useListProductsQuery } from '../products/products-api';
-import { productCountText } from './catalog-rules';
-import { useGetCatalogQuery } from './catalogs-api';
+import { ProductCard } from '../../entities/product/product-card';
+import { firstTag, PRODUCT_STATUS_LABEL } from '../../entities/product/product-rules';
+import { useListProductsQuery } from '../../entities/product/products-api';
+import { productCountText } from '../../entities/catalog/catalog-rules';
+import { useGetCatalogQuery } from '../../entities/catalog/catalogs-api';
 import { useViewMode, ViewToggle } from './view-toggle';
 
 /** /workspace/catalog/{id} — one catalog's products in grid or list view. */

@@ -8,8 +8,8 @@ import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
 import { CatalogFormDialog, DeleteCatalogDialog } from './catalog-dialogs';
-import { productCountText, type Catalog } from './catalog-rules';
-import { useGetCatalogsQuery } from './catalogs-api';
+import { productCountText, type Catalog } from '../../entities/catalog/catalog-rules';
+import { useGetCatalogsQuery } from '../../entities/catalog/catalogs-api';
 import { useViewMode, ViewToggle } from './view-toggle';
 
 /** /workspace/catalogs — All Catalogs: totals, grid or list, create, rename, delete. */

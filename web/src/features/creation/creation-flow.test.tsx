@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderRoutes, signIn, stubFetch } from '../../test/render';
-import { MSG_INVALID_TYPE, MSG_NO_IMAGE_URL, MSG_PROCESS_FAILED, MSG_TOO_LARGE } from './creation-rules';
+import { MSG_INVALID_TYPE, MSG_NO_IMAGE_URL, MSG_PROCESS_FAILED, MSG_TOO_LARGE } from '../../entities/creation/creation-rules';
 import ProcessingPage from './processing-page';
 import UploadPage from './upload-page';
 

@@ -8,14 +8,14 @@ import { ModelViewer } from '../../components/model-viewer/model-viewer';
 import type { ModelViewerElement } from '../../components/model-viewer/model-viewer-element';
 import { sceneParts, setExploded, setSolo, setWireframe, type ScenePart } from '../../components/model-viewer/scene-graph';
 import { errorMessage } from '../../lib/api';
-import { useGetBlueprintsQuery } from '../blueprints/blueprints-api';
-import { ShareDownloadDialog } from '../blueprints/share-download-dialog';
-import { useGetJobQuery } from './creation-api';
-import { processingPath } from './creation-rules';
+import { useGetBlueprintsQuery } from '../../entities/blueprint/blueprints-api';
+import { ShareDownloadDialog } from '../../entities/blueprint/share-download-dialog';
+import { useGetJobQuery } from '../../entities/creation/creation-api';
+import { processingPath } from '../../entities/creation/creation-rules';
 import { PartsPanel } from './parts-panel';
-import { RetryButton } from './retry-button';
-import { FidelityBadge, FidelityWarning } from './fidelity';
-import { viewsLabel } from './more-angles';
+import { RetryButton } from '../../entities/creation/retry-button';
+import { FidelityBadge, FidelityWarning } from '../../entities/creation/fidelity';
+import { viewsLabel } from '../../entities/creation/more-angles';
 import './creation.css';
 
 function prefersReducedMotion(): boolean {

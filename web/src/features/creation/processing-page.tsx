@@ -3,7 +3,7 @@ import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-route
 import { Alert } from '../../components/alert';
 import { IconAlert, IconCheck } from '../../components/icons';
 import { Logo } from '../../components/logo';
-import { useGetJobQuery } from './creation-api';
+import { useGetJobQuery } from '../../entities/creation/creation-api';
 import {
   clampProgress,
   estimateSecondsLeft,
@@ -15,9 +15,9 @@ import {
   PROCESSING_STEPS,
   stepStates,
   type ProgressSample,
-} from './creation-rules';
-import { viewsLabel } from './more-angles';
-import { RetryButton } from './retry-button';
+} from '../../entities/creation/creation-rules';
+import { viewsLabel } from '../../entities/creation/more-angles';
+import { RetryButton } from '../../entities/creation/retry-button';
 import './creation.css';
 
 /** /processing/{jobId} — real progress of the reconstruction, polled every 2 s. */

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderRoutes, signIn, stubFetch } from '../../test/render';
-import { MSG_ONE_IMAGE } from './creation-rules';
+import { MSG_ONE_IMAGE } from '../../entities/creation/creation-rules';
 import UploadPage from './upload-page';
 
 const routes = [

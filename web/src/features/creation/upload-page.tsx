@@ -2,9 +2,9 @@ import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconUpload } from '../../components/icons';
-import { useStartBlueprintMutation } from './creation-api';
-import { ACCEPT_ATTRIBUTE, formatMegabytes, MSG_ONE_IMAGE, MSG_PROCESS_FAILED, processingPath, validateImageFile } from './creation-rules';
-import { azimuthsFor, MoreAngles } from './more-angles';
+import { useStartBlueprintMutation } from '../../entities/creation/creation-api';
+import { ACCEPT_ATTRIBUTE, formatMegabytes, MSG_ONE_IMAGE, MSG_PROCESS_FAILED, processingPath, validateImageFile } from '../../entities/creation/creation-rules';
+import { azimuthsFor, MoreAngles } from '../../entities/creation/more-angles';
 import './creation.css';
 
 interface Failure {

@@ -5,8 +5,8 @@ import { EmptyState, ItemCard, ListToolbar, Pagination } from '../../components/
 import { useClampPage, useListQuery } from '../../components/list/use-list-query';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
-import { firstTag } from '../products/product-rules';
-import { useGetSubscriptionQuery } from '../subscription/subscription-api';
+import { firstTag } from '../../entities/product/product-rules';
+import { useGetSubscriptionQuery } from '../../entities/subscription/subscription-api';
 import { EMPTY_TITLE, GALLERY_STATUS_LABEL, type Gallery } from './gallery-rules';
 import { useListGalleriesQuery } from './galleries-api';
 import { ProGate } from './pro-gate';

@@ -1,6 +1,6 @@
 import { Link, useNavigate } from 'react-router';
 import { LoadingScreen } from '../../components/loading-screen';
-import { useGetSubscriptionQuery } from '../subscription/subscription-api';
+import { useGetSubscriptionQuery } from '../../entities/subscription/subscription-api';
 import { useCreateGalleryMutation } from './galleries-api';
 import { GalleryEditor, type GalleryDraft } from './gallery-editor';
 import { ProGate } from './pro-gate';

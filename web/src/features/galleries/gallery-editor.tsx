@@ -3,8 +3,8 @@ import { Alert } from '../../components/alert';
 import { DEFAULT_QUERY } from '../../components/list/list-rules';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
-import type { Product } from '../products/product-rules';
-import { useListProductsQuery } from '../products/products-api';
+import type { Product } from '../../entities/product/product-rules';
+import { useListProductsQuery } from '../../entities/product/products-api';
 import { effectiveCover, MAX_GALLERY_DESCRIPTION, MAX_GALLERY_NAME, MAX_GALLERY_PRODUCTS, move, validateGalleryName } from './gallery-rules';
 
 export interface GalleryDraft {

@@ -1,5 +1,5 @@
 import type { ItemStatus } from '../../components/list/list-rules';
-import { parseProduct, type Product } from '../products/product-rules';
+import { parseProduct, type Product } from '../../entities/product/product-rules';
 
 /** A gallery as GET /api/galleries reports it (spec §3, with a real cover). */
 export interface Gallery {

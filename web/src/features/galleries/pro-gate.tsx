@@ -3,8 +3,8 @@ import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconGallery } from '../../components/icons';
 import { errorMessage } from '../../lib/api';
-import { useStartTrialMutation, type Subscription } from '../subscription/subscription-api';
-import { TRIAL_DEFAULT_DAYS } from '../subscription/subscription-rules';
+import { useStartTrialMutation, type Subscription } from '../../entities/subscription/subscription-api';
+import { TRIAL_DEFAULT_DAYS } from '../../entities/subscription/subscription-rules';
 import { PRO_GATE_TEXT, PRO_GATE_TITLE } from './gallery-rules';
 
 /** Shown instead of galleries on a plan without them: Upgrade to Pro, or Start free trial (7 days) when no trial was ever started. */

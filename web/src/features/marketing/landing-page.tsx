@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { Link } from 'react-router';
 import { IconChart, IconCube, IconLink, IconSparkle } from '../../components/icons';
-import { useGetPublicConfigQuery } from '../auth/auth-api';
+import { useGetPublicConfigQuery } from '../../entities/auth/auth-api';
 import { SiteFooter } from './marketing-layout';
 import { useSectionStepper } from './use-section-stepper';
 

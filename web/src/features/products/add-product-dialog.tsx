@@ -4,9 +4,9 @@ import { Alert } from '../../components/alert';
 import { Dialog } from '../../components/dialog';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
-import { useGetBlueprintsQuery } from '../blueprints/blueprints-api';
-import { MAX_NAME_LENGTH } from './product-rules';
-import { useCreateProductMutation } from './products-api';
+import { useGetBlueprintsQuery } from '../../entities/blueprint/blueprints-api';
+import { MAX_NAME_LENGTH } from '../../entities/product/product-rules';
+import { useCreateProductMutation } from '../../entities/product/products-api';
 
 /**
  * Add product from an existing blueprint: pick one of the merchant's ready

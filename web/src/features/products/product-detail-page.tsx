@@ -8,10 +8,10 @@ import type { ModelViewerElement } from '../../components/model-viewer/model-vie
 import { resetCamera } from '../../components/model-viewer/scene-graph';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
-import { ActionProblemAlert } from '../blueprints/action-problem';
-import { FidelityBadge, isLowFidelity, LOW_FIDELITY_ADVICE } from '../creation/fidelity';
-import type { ActionProblem } from '../blueprints/use-blueprint-actions';
-import { useGetCatalogsQuery } from '../catalogs/catalogs-api';
+import { ActionProblemAlert } from '../../entities/blueprint/action-problem';
+import { FidelityBadge, isLowFidelity, LOW_FIDELITY_ADVICE } from '../../entities/creation/fidelity';
+import type { ActionProblem } from '../../entities/blueprint/use-blueprint-actions';
+import { useGetCatalogsQuery } from '../../entities/catalog/catalogs-api';
 import {
   addTag,
   BUILD_FAILED_TEXT,
@@ -20,15 +20,15 @@ import {
   normalizeProductURL,
   screenshotFileName,
   type ProductDetail,
-} from './product-rules';
-import { useGetProductQuery, useUpdateProductMutation } from './products-api';
-import { wizardURL } from '../add-product/add-product-rules';
+} from '../../entities/product/product-rules';
+import { useGetProductQuery, useUpdateProductMutation } from '../../entities/product/products-api';
+import { wizardURL } from '../../entities/product/add-product-rules';
 import { EmbedOriginsField } from './embed-origins-field';
 import { RebuildButton } from './rebuild-button';
-import { ProductTiles } from '../analytics/product-tiles';
-import { Configurator } from './configurator';
+import { ProductTiles } from '../../entities/analytics/product-tiles';
+import { Configurator } from '../../entities/product/configurator';
 import { BuildStatus, LeadsPanel } from './product-extras';
-import { COPIED_MS, SAVED_MS, useFlag } from './use-flag';
+import { COPIED_MS, SAVED_MS, useFlag } from '../../lib/use-flag';
 import './products.css';
 
 const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed', draft: 'Draft' } as const;

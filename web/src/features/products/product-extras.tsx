@@ -3,10 +3,10 @@ import { Alert } from '../../components/alert';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
 import { apiURL, downloadFile } from '../../lib/download';
-import { useGetJobQuery } from '../creation/creation-api';
-import { buildProgress, buildState } from '../add-product/add-product-rules';
-import { useDeleteLeadMutation, useProductLeadsQuery, type Lead } from './configurator-api';
-import type { ProductDetail } from './product-rules';
+import { useGetJobQuery } from '../../entities/creation/creation-api';
+import { buildProgress, buildState } from '../../entities/product/add-product-rules';
+import { useDeleteLeadMutation, useProductLeadsQuery, type Lead } from '../../entities/product/configurator-api';
+import type { ProductDetail } from '../../entities/product/product-rules';
 
 /** The running build's real state and progress (the job's), shown on the product page. */
 export function BuildStatus({ product: p }: { product: ProductDetail }) {

@@ -7,11 +7,11 @@ import { hasFilters, PRODUCT_STATUS_FILTERS } from '../../components/list/list-r
 import { useClampPage, useListQuery } from '../../components/list/use-list-query';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
-import { useGetSubscriptionQuery } from '../subscription/subscription-api';
+import { useGetSubscriptionQuery } from '../../entities/subscription/subscription-api';
 import { AddProductDialog } from './add-product-dialog';
-import { ProductCard } from './product-card';
-import { atProductLimit, EMPTY_TEXT, EMPTY_TITLE, FREE_PLAN_NOTICE } from './product-rules';
-import { useListProductsQuery } from './products-api';
+import { ProductCard } from '../../entities/product/product-card';
+import { atProductLimit, EMPTY_TEXT, EMPTY_TITLE, FREE_PLAN_NOTICE } from '../../entities/product/product-rules';
+import { useListProductsQuery } from '../../entities/product/products-api';
 import './products.css';
 
 /** While a product is still being built the list refreshes at the job polling pace (spec §9). */

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Dialog } from '../../components/dialog';
-import type { ActionProblem } from '../blueprints/use-blueprint-actions';
-import { rebuildProblem, type ProductDetail } from './product-rules';
-import { useRebuildProductMutation } from './products-api';
+import type { ActionProblem } from '../../entities/blueprint/use-blueprint-actions';
+import { rebuildProblem, type ProductDetail } from '../../entities/product/product-rules';
+import { useRebuildProductMutation } from '../../entities/product/products-api';
 
 /**
  * Rebuild (Retry build after a failure): a new build of the product's photo,

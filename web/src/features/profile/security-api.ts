@@ -1,7 +1,7 @@
 import { api } from '../../lib/api';
 import { replaceAuth, type AuthRecord } from '../../lib/auth-storage';
 import { signedIn } from '../../lib/session';
-import { toAuthRecord } from '../auth/auth-api';
+import { toAuthRecord } from '../../entities/auth/auth-api';
 
 /**
  * Both calls end every other session and answer with a fresh token for this device; the

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
 import { errorMessage } from '../../lib/api';
-import { MIN_PASSWORD_LENGTH } from '../auth/auth-rules';
-import { PasswordStrength } from '../auth/password-strength';
+import { MIN_PASSWORD_LENGTH } from '../../entities/auth/auth-rules';
+import { PasswordStrength } from '../../entities/auth/password-strength';
 import { useChangePasswordMutation, useSignOutEverywhereMutation } from './security-api';
 
 type Status = { tone: 'success' | 'error'; text: string } | null;

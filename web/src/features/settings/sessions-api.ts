@@ -1,7 +1,7 @@
 import type { BaseQueryApi, QueryReturnValue } from '@reduxjs/toolkit/query';
 import type { ApiArgs, ApiError } from '../../lib/api';
 import { AUTH_STORAGE_KEY, saveAuth, type AuthRecord } from '../../lib/auth-storage';
-import { toAuthRecord } from '../auth/auth-api';
+import { toAuthRecord } from '../../entities/auth/auth-api';
 import { apiKeysApi } from './api-keys-api';
 
 /** Whether this device's session was saved with "remember me" (local storage). */

@@ -1,6 +1,6 @@
 import { errorMessage } from '../../lib/api';
 import { useGetMeQuery } from '../../lib/session-api';
-import { useResendVerificationMutation } from '../auth/verify-email-api';
+import { useResendVerificationMutation } from '../../entities/auth/verify-email-api';
 
 /**
  * Shown in "API access" and "Webhooks" while the account's address is unverified: the

@@ -1,6 +1,6 @@
 import { errorMessage } from '../../lib/api';
 import { useGetMeQuery } from '../../lib/session-api';
-import { useResendVerificationMutation } from '../auth/verify-email-api';
+import { useResendVerificationMutation } from '../../entities/auth/verify-email-api';
 
 /**
  * "Verify your email" notice at the top of the workspace while the signed-in user's

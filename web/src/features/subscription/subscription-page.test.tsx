@@ -5,7 +5,7 @@ import { routes } from '../../app/routes';
 import { freeSubscription, trialSubscription } from '../../test/fixtures';
 import { jsonResponse, renderRoutes, signIn, stubFetch } from '../../test/render';
 import { navigation } from './billing-redirect';
-import type { Subscription } from './subscription-api';
+import type { Subscription } from '../../entities/subscription/subscription-api';
 
 afterEach(() => vi.unstubAllGlobals());
 

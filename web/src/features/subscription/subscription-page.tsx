@@ -19,7 +19,7 @@ import {
   type AddonKind,
   type CheckoutKind,
   type Subscription,
-} from './subscription-api';
+} from '../../entities/subscription/subscription-api';
 import {
   activationDone,
   activationMessage,
@@ -44,7 +44,7 @@ import {
   TRIAL_DEFAULT_DAYS,
   usagePercent,
   VIEWS_PACK_AMOUNT,
-} from './subscription-rules';
+} from '../../entities/subscription/subscription-rules';
 
 const freeFeatures: { text: string; included: boolean }[] = [
   { text: '2 product listings', included: true },

@@ -43,7 +43,7 @@ import {
   type Variant,
 } from './configurator-rules';
 import type { ProductDetail } from './product-rules';
-import { SAVED_MS, useFlag } from './use-flag';
+import { SAVED_MS, useFlag } from '../../lib/use-flag';
 import './configurator.css';
 
 /** The parts of model-viewer's API the configurator uses beyond the shared wrapper's. */

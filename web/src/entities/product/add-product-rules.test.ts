@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MSG_INVALID_TYPE, MSG_ONE_IMAGE, MSG_TOO_LARGE } from '../creation/creation-rules';
-import type { Build } from '../products/product-rules';
+import type { Build } from './product-rules';
 import {
   loadCreated,
   loadDraft,

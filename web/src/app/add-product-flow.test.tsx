@@ -1,14 +1,14 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { freeSubscription, trialSubscription } from '../../test/fixtures';
-import { jsonResponse, renderRoutes, signIn, stubFetch } from '../../test/render';
-import ProductDetailPage from '../products/product-detail-page';
-import AddProductPage from './add-product-page';
-import { LIVE_TITLE, TOAST_BUILDING, TOAST_REMOVING } from './add-product-rules';
+import { freeSubscription, trialSubscription } from '../test/fixtures';
+import { jsonResponse, renderRoutes, signIn, stubFetch } from '../test/render';
+import ProductDetailPage from '../features/products/product-detail-page';
+import AddProductPage from '../features/add-product/add-product-page';
+import { LIVE_TITLE, TOAST_BUILDING, TOAST_REMOVING } from '../entities/product/add-product-rules';
 
 // The real viewer needs WebGL; the element stays a plain unknown element here.
-vi.mock('../../components/model-viewer/load-model-viewer', () => ({
+vi.mock('../components/model-viewer/load-model-viewer', () => ({
   MODEL_VIEWER_LOAD_ERROR: 'Failed to load model-viewer',
   loadModelViewer: () => Promise.resolve(),
 }));

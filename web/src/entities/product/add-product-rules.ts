@@ -1,6 +1,6 @@
 import { MSG_ONE_IMAGE, validateImageFile } from '../creation/creation-rules';
 import type { Job } from '../creation/creation-api';
-import type { ProductDetail, ProductPublication } from '../products/product-rules';
+import type { ProductDetail, ProductPublication } from './product-rules';
 
 /** The wizard's steps in order (spec §2). */
 export const WIZARD_STEPS = ['init', 'verify', 'configurator', 'preview', 'publish'] as const;
