@@ -22,6 +22,11 @@
 #   FLOOR=1 SKIP_WRK=1 SKIP_METER=1 SKIP_LOAD=1 PHONE_RUNS=10 ops/sharebench.sh   the page against its
 #       floor: the same page with a one-triangle model (ops/sharepage-ab.mjs), interleaved; what is
 #       left between the two is all the model costs, the floor is model-viewer's own on this machine
+#   STACK=1 SKIP_PHONE=1 SKIP_METER=1 ops/sharebench.sh   the stack a merchant runs (`make run`): Postgres
+#       with its default durability (fsync on), api and worker at make run's log level (info), all on
+#       this machine's cores, instead of the lean bench settings (fsync off, LOG_LEVEL=warn)
+#   PROFILE=DIR ...   also a CPU profile of the api and of the worker during the api's wrk run (PPROF on
+#       their internal metrics listeners), with `go tool pprof -top` of each printed and the files in DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . ops/lib.sh
@@ -46,17 +51,29 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 PGPORT=$(free_port)
-PG_EXTRA_OPTS="-c fsync=off -c synchronous_commit=off" ops/postgres.sh start "$TMP/pg" "$PGPORT" postgres >/dev/null
+if [ -n "${STACK:-}" ]; then
+  # make run's stack: Postgres as ops/postgres.sh starts it for make run, make run's log level.
+  ops/postgres.sh start "$TMP/pg" "$PGPORT" postgres >/dev/null
+  LOG_LEVEL=${LOG_LEVEL:-info}
+else
+  PG_EXTRA_OPTS="-c fsync=off -c synchronous_commit=off" ops/postgres.sh start "$TMP/pg" "$PGPORT" postgres >/dev/null
+  LOG_LEVEL=${LOG_LEVEL:-warn}
+fi
 export DATABASE_URL="postgres://postgres@127.0.0.1:$PGPORT/postgres?sslmode=disable"
-export DATA_DIR="$TMP/data" LOG_LEVEL=warn DEV_MODE=true PUBLIC_RATE_LIMIT=100000000 TRUSTED_PROXIES=127.0.0.1/32 \
-  WORKER_METRICS_ADDR=127.0.0.1:$(free_port)
+# DEV_MODE only lets the seeding verify its merchants' addresses from the mail outbox; the rate
+# limit and trusted proxy let wrk's viewers (one X-Forwarded-For each) through, as shoppers would be.
+WORKER_MPORT=$(free_port)
+export DATA_DIR="$TMP/data" LOG_LEVEL DEV_MODE=true PUBLIC_RATE_LIMIT=100000000 TRUSTED_PROXIES=127.0.0.1/32 \
+  WORKER_METRICS_ADDR=127.0.0.1:$WORKER_MPORT
 bin/worker migrate >/dev/null
 bin/worker >"$TMP/worker.log" 2>&1 & pids+=($!)
 go build -o "$TMP/loadtest" ./ops/loadtest
 
-start_api() { # $1 binary; sets API_PID and API
-  local port; port=$(free_port)
-  PORT=$port PUBLIC_BASE_URL="http://127.0.0.1:$port" "$1" >"$TMP/api-$port.log" 2>&1 & API_PID=$!
+[ -z "${PROFILE:-}" ] || export PPROF=true
+start_api() { # $1 binary; sets API_PID, API and API_METRICS
+  local port mport; port=$(free_port); mport=$(free_port)
+  API_METRICS="http://127.0.0.1:$mport"
+  METRICS_ADDR=127.0.0.1:$mport PORT=$port PUBLIC_BASE_URL="http://127.0.0.1:$port" "$1" >"$TMP/api-$port.log" 2>&1 & API_PID=$!
   pids+=($API_PID)
   API="http://127.0.0.1:$port"
   wait_http "$API/healthz" 60 || { tail -20 "$TMP/api-$port.log"; die "api $1 did not start"; }
@@ -113,10 +130,22 @@ CONF
 
   if [ -z "${SKIP_WRK:-}" ]; then
   read -r nrps np99 nbad < <(wrk_run "http://127.0.0.1:$NPORT/")
+  if [ -n "${PROFILE:-}" ]; then # profile 10 s in the middle of the api's run
+    mkdir -p "$PROFILE"; tag=$(basename "$bin")
+    (sleep 2; curl -fsS -o "$PROFILE/$tag-api.pprof" "$API_METRICS/debug/pprof/profile?seconds=10") & prof_pids=($!)
+    (sleep 2; curl -fsS -o "$PROFILE/$tag-worker.pprof" "http://127.0.0.1:$WORKER_MPORT/debug/pprof/profile?seconds=10") & prof_pids+=($!)
+  fi
   read -r arps ap99 abad < <(wrk_run "$page")
   ratio=$(awk -v a="$arps" -v n="$nrps" 'BEGIN {printf "%.2f", a/n}')
   printf '%-28s %12s %10s %8s %8s\n' "nginx static" "$nrps" "$np99" "$nbad" "" >&2
   printf '%-28s %12s %10s %8s %8s\n' "$bin /v/{slug}" "$arps" "$ap99" "$abad" "${ratio}x" >&2
+  if [ -n "${PROFILE:-}" ]; then
+    wait "${prof_pids[@]}" || true
+    for who in api worker; do
+      printf '\n%s CPU profile (%s), top 15:\n' "$who" "$PROFILE/$tag-$who.pprof" >&2
+      go tool pprof -top -nodecount=15 "$PROFILE/$tag-$who.pprof" 2>/dev/null | sed -n '1,22p' >&2 || true
+    done
+  fi
   fi
   kill -TERM "$NGINX_PID"; wait "$NGINX_PID" 2>/dev/null || true
 

@@ -258,6 +258,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		mmux := http.NewServeMux()
 		mmux.Handle("GET /metrics", httpapi.MetricsHandler(ms))
+		if cfg.Pprof {
+			metrics.MountPprof(mmux)
+		}
 		msrv := &http.Server{Handler: mmux, ReadHeaderTimeout: 10 * time.Second}
 		go func() { _ = msrv.Serve(mln) }()
 		defer func() { _ = msrv.Close() }()

@@ -286,6 +286,9 @@ func (d *deps) serveMetrics() (*http.Server, error) {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(d.metrics.Registry, promhttp.HandlerOpts{}))
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("ok\n")) })
+	if d.cfg.Pprof {
+		metrics.MountPprof(mux)
+	}
 	ln, err := net.Listen("tcp", d.cfg.WorkerMetricsAddr)
 	if err != nil {
 		return nil, fmt.Errorf("listen for worker metrics on %s: %w", d.cfg.WorkerMetricsAddr, err)

@@ -67,7 +67,10 @@ type Config struct {
 	Queues             []string
 
 	WorkerMetricsAddr string
-	ShutdownTimeout   time.Duration
+	// Pprof serves net/http/pprof on the internal metrics listeners (never the
+	// public port), to find where a server's time goes under load.
+	Pprof           bool
+	ShutdownTimeout time.Duration
 
 	// Shopper analytics (issue 14).
 	AnalyticsCountryHeader string // a trusted proxy/CDN's country header; empty: browser time zone
@@ -129,6 +132,7 @@ var settings = []setting{
 	{"QUEUES", "default,reconstruct,cutout,model", "River queues this worker serves"},
 	{"WORKER_METRICS_ADDR", "127.0.0.1:9091", "where the worker serves /metrics and /healthz"},
 	{"SHUTDOWN_TIMEOUT", "20s", "grace period for draining requests and jobs"},
+	{"PPROF", "false", "serve Go's profiles (/debug/pprof/) on the internal METRICS_ADDR and WORKER_METRICS_ADDR listeners only (never the public port): where a server's CPU goes under load"},
 	{"WEBHOOK_ALLOW_PRIVATE", "false", "let webhook endpoints use http:// and loopback/private/link-local addresses (development and tests only; never in production)"},
 	{"WEBHOOK_RETRY_WINDOW", "24h", "how long a failing webhook delivery is retried (with exponential backoff) after its first attempt"},
 }
@@ -193,6 +197,7 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	c.ReconstructTimeout = parseDuration(get("RECONSTRUCT_TIMEOUT"), "RECONSTRUCT_TIMEOUT", &errs)
 	c.ShutdownTimeout = parseDuration(get("SHUTDOWN_TIMEOUT"), "SHUTDOWN_TIMEOUT", &errs)
 	c.WebhookAllowPrivate = parseBool(get("WEBHOOK_ALLOW_PRIVATE"), "WEBHOOK_ALLOW_PRIVATE", &errs)
+	c.Pprof = parseBool(get("PPROF"), "PPROF", &errs)
 	c.WebhookRetryWindow = parseDuration(get("WEBHOOK_RETRY_WINDOW"), "WEBHOOK_RETRY_WINDOW", &errs)
 	c.BillingGracePeriod = parseDuration(get("BILLING_GRACE_PERIOD"), "BILLING_GRACE_PERIOD", &errs)
 	c.BillingReconcileInterval = parseDuration(get("BILLING_RECONCILE_INTERVAL"), "BILLING_RECONCILE_INTERVAL", &errs)

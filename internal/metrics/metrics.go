@@ -7,6 +7,8 @@ package metrics
 import (
 	"context"
 	"log/slog"
+	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -108,4 +110,16 @@ func (c *dbCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 	ch <- prometheus.MustNewConstMetric(upDesc, prometheus.GaugeValue, up)
+}
+
+// MountPprof adds Go's profiles (/debug/pprof/…) to an internal listener's
+// mux. Callers mount it only on the metrics listeners, never on the public
+// port, and only when PPROF is set: a CPU profile of a server under load is
+// how ops/sharebench.sh finds where a share page's time goes.
+func MountPprof(mux *http.ServeMux) {
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 }
