@@ -63,13 +63,13 @@ export DATABASE_URL="postgres://postgres@127.0.0.1:$PGPORT/postgres?sslmode=disa
 # DEV_MODE only lets the seeding verify its merchants' addresses from the mail outbox; the rate
 # limit and trusted proxy let wrk's viewers (one X-Forwarded-For each) through, as shoppers would be.
 WORKER_MPORT=$(free_port)
+[ -z "${PROFILE:-}" ] || export PPROF=true
 export DATA_DIR="$TMP/data" LOG_LEVEL DEV_MODE=true PUBLIC_RATE_LIMIT=100000000 TRUSTED_PROXIES=127.0.0.1/32 \
   WORKER_METRICS_ADDR=127.0.0.1:$WORKER_MPORT
 bin/worker migrate >/dev/null
-bin/worker >"$TMP/worker.log" 2>&1 & pids+=($!)
+bin/worker >"$TMP/worker.log" 2>&1 & WORKER_PID=$!; pids+=($WORKER_PID)
 go build -o "$TMP/loadtest" ./ops/loadtest
 
-[ -z "${PROFILE:-}" ] || export PPROF=true
 start_api() { # $1 binary; sets API_PID, API and API_METRICS
   local port mport; port=$(free_port); mport=$(free_port)
   API_METRICS="http://127.0.0.1:$mport"
@@ -93,6 +93,12 @@ if [ -z "${SKIP_METER:-}" ]; then
   [ -n "$BALANCE" ] || die "seed did not report the balance: $(cat "$TMP/seed2.err")"
 fi
 stop_api
+
+# CPU seconds (user + system) a process, or every process whose command line
+# names a pattern, has used so far: where a run's time goes across the stack.
+cpu_of_pid() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+cpu_of_cmd() { local t=0 p; for p in $(pgrep -f "$1"); do t=$(awk -v a="$t" -v b="$(cpu_of_pid "$p")" 'BEGIN {print a + b}'); done; echo "$t"; }
+stack_cpu() { echo "$(cpu_of_pid "$API_PID") $(cpu_of_pid "$WORKER_PID") $(cpu_of_cmd "$TMP/pg")"; }
 
 wrk_run() { # $1 url → "req/s p99"
   wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -s ops/sharebench-viewers.lua "$1" >"$TMP/wrk.txt" 2>&1
@@ -135,10 +141,16 @@ CONF
     (sleep 2; curl -fsS -o "$PROFILE/$tag-api.pprof" "$API_METRICS/debug/pprof/profile?seconds=10") & prof_pids=($!)
     (sleep 2; curl -fsS -o "$PROFILE/$tag-worker.pprof" "http://127.0.0.1:$WORKER_MPORT/debug/pprof/profile?seconds=10") & prof_pids+=($!)
   fi
+  read -r c_api0 c_worker0 c_pg0 < <(stack_cpu); t0=$(date +%s.%N)
   read -r arps ap99 abad < <(wrk_run "$page")
+  read -r c_api1 c_worker1 c_pg1 < <(stack_cpu); t1=$(date +%s.%N)
   ratio=$(awk -v a="$arps" -v n="$nrps" 'BEGIN {printf "%.2f", a/n}')
   printf '%-28s %12s %10s %8s %8s\n' "nginx static" "$nrps" "$np99" "$nbad" "" >&2
   printf '%-28s %12s %10s %8s %8s\n' "$bin /v/{slug}" "$arps" "$ap99" "$abad" "${ratio}x" >&2
+  awk -v w="$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" -v a0="$c_api0" -v a1="$c_api1" -v k0="$c_worker0" -v k1="$c_worker1" \
+    -v p0="$c_pg0" -v p1="$c_pg1" -v n="$(nproc)" 'BEGIN {
+      printf "  CPU during the api run (%.1f s wall, %d cores = %.1f core-s): api %.1f, worker %.2f, postgres %.2f core-s; the rest (wrk, the kernel, other load) %.1f\n",
+        w, n, w * n, a1 - a0, k1 - k0, p1 - p0, w * n - (a1 - a0) - (k1 - k0) - (p1 - p0) }' >&2
   if [ -n "${PROFILE:-}" ]; then
     wait "${prof_pids[@]}" || true
     for who in api worker; do

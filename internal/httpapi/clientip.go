@@ -38,18 +38,34 @@ func realClientIP(trusted []netip.Prefix) func(http.Handler) http.Handler {
 				return
 			}
 			client := peer.Addr()
-			hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
-			for i := len(hops) - 1; i >= 0; i-- {
-				a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
-				if err != nil {
-					break // a garbled hop: stop at the last address we could trust
-				}
-				client = a.Unmap()
-				if !isTrusted(client) {
-					break
+			// Walk the hops right to left without joining and splitting the
+			// header values: this runs on every share page view behind an
+			// ingress.
+			values := r.Header.Values("X-Forwarded-For")
+		walk:
+			for v := len(values) - 1; v >= 0; v-- {
+				rest := values[v]
+				for rest != "" {
+					hop := rest
+					if i := strings.LastIndexByte(rest, ','); i >= 0 {
+						hop, rest = rest[i+1:], rest[:i]
+					} else {
+						rest = ""
+					}
+					a, err := netip.ParseAddr(strings.TrimSpace(hop))
+					if err != nil {
+						break walk // a garbled hop: stop at the last address we could trust
+					}
+					client = a.Unmap()
+					if !isTrusted(client) {
+						break walk
+					}
 				}
 			}
-			r2 := r.Clone(r.Context())
+			// A shallow copy, as Request.WithContext makes: only RemoteAddr
+			// changes, so the headers need no deep copy.
+			r2 := new(http.Request)
+			*r2 = *r
 			r2.RemoteAddr = net.JoinHostPort(client.String(), "0")
 			next.ServeHTTP(w, r2)
 		})
