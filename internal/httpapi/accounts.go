@@ -452,7 +452,7 @@ func deleteLogo(accounts *account.Service) Handler {
 // devOutbox lists mail the server would have sent to the signed-in user's
 // own address (DEV_MODE only; the route does not exist otherwise). Other
 // people's mail holds their reset and verification links.
-func devOutbox(outbox *mail.Outbox, accounts *account.Service, d Deps) Handler {
+func devOutbox(outbox mail.Lister, accounts *account.Service, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		u, err := accounts.Get(r.Context(), d.DB, currentUser(r))
 		if err != nil {

@@ -152,7 +152,7 @@ func acctRouter(t *testing.T, db *dbtest.DB, o acctOpts) *acctBundle {
 	accounts, err := account.NewService(db.Pool, store, subs, account.Options{
 		SignupMode: o.signupMode, PublicBaseURL: acctBase,
 		Google: account.NewGoogleVerifier(context.Background(), acctClientID, g.srv.URL, []string{"https://accounts.google.com", "accounts.google.com"}),
-		Mailer: mail.Log{Logger: log, Outbox: outbox}, Bucket: bucket, Logger: log, Now: o.now,
+		Mailer: mail.Immediate{Sender: mail.Log{Logger: log, Outbox: outbox}}, Bucket: bucket, Logger: log, Now: o.now,
 		HashParams: account.HashParams{MemoryKiB: 1024, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16},
 		Revokers:   []account.AccessRevoker{keys, hooks},
 	})

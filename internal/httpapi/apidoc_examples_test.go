@@ -67,7 +67,7 @@ func newExampleStack(t *testing.T) exampleStack {
 	t.Cleanup(func() { _ = meter.Close(context.Background()) })
 	outbox := mail.NewOutbox(10)
 	accounts, err := account.NewService(env.DB.Pool, store, env.Subs, account.Options{SignupMode: "open", PublicBaseURL: creationBase,
-		Mailer: mail.Log{Logger: log, Outbox: outbox}, Bucket: env.Blobs.Bucket, Logger: log,
+		Mailer: mail.Immediate{Sender: mail.Log{Logger: log, Outbox: outbox}}, Bucket: env.Blobs.Bucket, Logger: log,
 		HashParams: account.HashParams{MemoryKiB: 1024, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}})
 	require.NoError(t, err)
 	pages := publish.NewPages(publish.PagesConfig{DB: env.DB.Pool, Store: store, Bucket: env.Blobs.Bucket, Meter: meter,

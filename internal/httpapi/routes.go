@@ -64,7 +64,10 @@ type Deps struct {
 	Accounts      *account.Service
 	Subscriptions *subscription.Service
 	Media         *blob.Bucket  // avatars and logos, served under MediaPath
-	Outbox        *mail.Outbox  // mail kept for GET /api/dev/outbox; served only with DevMode
+	Outbox        mail.Lister   // dev mail for GET /api/dev/outbox and /dev/mail; served only with DevMode
+	// MailDelivery says where account mail goes, for GET /api/config:
+	// "smtp", "dev-outbox" (DEV_MODE without SMTP) or "none" (dropped).
+	MailDelivery  string
 	AuthRateLimit AuthRateLimit // sign-in, signup and reset attempts
 
 	// TrustedProxies are the CIDRs whose X-Forwarded-For is believed
@@ -125,6 +128,9 @@ func NewRouter(d Deps) http.Handler {
 
 	r.Get("/healthz", healthz)
 	r.Get("/readyz", readyz(d.DB))
+	if d.DevMode && d.Outbox != nil {
+		r.Get("/dev/mail", devMailPage(d.Outbox))
+	}
 	// /metrics is not on this (public) router: MetricsHandler is served on
 	// the internal METRICS_ADDR, so route names, error rates and queue sizes
 	// are not readable from the internet.
@@ -155,7 +161,7 @@ func NewRouter(d Deps) http.Handler {
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/resend-verification", resendVerificationPublic(d.Accounts))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/google/nonce", googleNonce(d.Accounts))
 		}
-		api.Method("GET", "/config", publicConfig(d.Accounts))
+		api.Method("GET", "/config", publicConfig(d.Accounts, d.MailDelivery))
 		api.Method("GET", "/openapi.json", serveOpenAPI()) // the API reference (issue 17)
 
 		// Routes for signed-in users.
