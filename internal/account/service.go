@@ -41,9 +41,9 @@ type Options struct {
 	Google        *GoogleVerifier
 	// Mailer queues account mail in the request's transaction (mail.Queue
 	// in servers; the HTTP tests send at once with mail.Immediate).
-	Mailer mail.Enqueuer
-	Bucket        *blob.Bucket
-	HashParams    HashParams
+	Mailer     mail.Enqueuer
+	Bucket     *blob.Bucket
+	HashParams HashParams
 	// Revokers end API keys and webhooks when sessions end or a reset
 	// proves a pre-registered address (see AccessRevoker).
 	Revokers []AccessRevoker

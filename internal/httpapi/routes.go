@@ -63,8 +63,8 @@ type Deps struct {
 	// Accounts, branding and subscriptions.
 	Accounts      *account.Service
 	Subscriptions *subscription.Service
-	Media         *blob.Bucket  // avatars and logos, served under MediaPath
-	Outbox        mail.Lister   // dev mail for GET /api/dev/outbox and /dev/mail; served only with DevMode
+	Media         *blob.Bucket // avatars and logos, served under MediaPath
+	Outbox        mail.Lister  // dev mail for GET /api/dev/outbox and /dev/mail; served only with DevMode
 	// MailDelivery says where account mail goes, for GET /api/config:
 	// "smtp", "dev-outbox" (DEV_MODE without SMTP) or "none" (dropped).
 	MailDelivery  string
