@@ -81,7 +81,7 @@ func newExampleStack(t *testing.T) exampleStack {
 		MaxBodyBytes: 1 << 20, Notifications: notify.NewService(env.DB.Pool), Workspace: items,
 		Dashboard: dashboard.NewService(items, time.Now), Uploads: env.Uploads, Jobs: env.Jobs, Blobs: env.Blobs, DevMode: true,
 		Catalog: cat, Publications: pubs, PublicPages: pages, Accounts: accounts, Subscriptions: env.Subs, Media: env.Blobs.Bucket,
-		Outbox: outbox, AuthRateLimit: AuthRateLimit{PerIP: 1000, PerEmail: 1000}, Analytics: reader,
+		Outbox: outbox, MailDelivery: "dev-outbox", AuthRateLimit: AuthRateLimit{PerIP: 1000, PerEmail: 1000}, Analytics: reader,
 		Shoppers: &analytics.Collector{Pubs: PublicationsOf(pages)}, APIKeys: apikey.NewService(env.DB.Pool, store),
 		Webhooks: webhook.NewService(env.DB.Pool, store, env.River, true)})
 	runner := projection.NewRunner(env.DB.Pool, env.Store, projection.Config{Logger: log}, notify.NewProjection(), workspace.NewProjection())

@@ -23,7 +23,7 @@ func TestPublicConfigTellsTheSignupMode(t *testing.T) {
 			rec, r := b.send(t, acctReq{method: "GET", path: "/api/config"})
 			require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 			require.True(t, r.Success)
-			require.JSONEq(t, `{"signupMode":"`+mode+`","mailDelivery":"none"}`, string(r.Data))
+			require.JSONEq(t, `{"signupMode":"`+mode+`","mailDelivery":"dev-outbox"}`, string(r.Data))
 			require.Equal(t, "no-store", rec.Header().Get("Cache-Control"))
 		})
 	}
@@ -45,5 +45,20 @@ func TestPublicConfigTellsWhereMailGoes(t *testing.T) {
 		rec, r := do(t, h, "GET", "/api/config", "")
 		require.Equal(t, http.StatusOK, rec.Code)
 		require.JSONEq(t, `{"signupMode":"open","mailDelivery":"`+where+`"}`, string(r.Data))
+	}
+}
+
+// On a server that drops mail, no answer claims a link was sent.
+func TestNoMailAnswersSayNothingWasSent(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{mailDelivery: "none"})
+	for _, c := range []acctReq{
+		{method: "POST", path: "/api/auth/signup", body: `{"email":"new@example.com","password":"password1","name":"New"}`},
+		{method: "POST", path: "/api/auth/resend-verification", body: `{"email":"new@example.com"}`},
+		{method: "POST", path: "/api/auth/forgot-password", body: `{"email":"new@example.com"}`},
+	} {
+		_, r := b.send(t, c)
+		require.True(t, r.Success, c.path)
+		require.JSONEq(t, `{"message":"`+MsgNoMail+`"}`, string(r.Data), c.path)
 	}
 }

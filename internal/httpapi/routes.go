@@ -152,13 +152,13 @@ func NewRouter(d Deps) http.Handler {
 		// Public API routes (no sign-in) go here.
 		if d.Accounts != nil {
 			// Each route gets its own per-IP and per-email counters.
-			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/signup", signup(d.Accounts))
+			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/signup", signup(d.Accounts, d.MailDelivery))
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/login", login(d.Accounts, d.Tokens))
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/google", googleLogin(d.Accounts, d.Tokens))
-			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/forgot-password", forgotPassword(d.Accounts))
+			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/forgot-password", forgotPassword(d.Accounts, d.MailDelivery))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/reset-password", resetPassword(d.Accounts))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/verify-email", verifyEmail(d.Accounts, d.Tokens))
-			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/resend-verification", resendVerificationPublic(d.Accounts))
+			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/resend-verification", resendVerificationPublic(d.Accounts, d.MailDelivery))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/google/nonce", googleNonce(d.Accounts))
 		}
 		api.Method("GET", "/config", publicConfig(d.Accounts, d.MailDelivery))
@@ -174,7 +174,7 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("POST", "/auth/logout", logout(d.Accounts))
 				priv.Method("POST", "/auth/logout-everywhere", logoutEverywhere(d.Accounts, d.Tokens))
 				priv.Method("POST", "/users/me/password", changePassword(d.Accounts, d.Tokens))
-				priv.Method("POST", "/users/me/verify-email", resendVerification(d.Accounts))
+				priv.Method("POST", "/users/me/verify-email", resendVerification(d.Accounts, d.MailDelivery))
 				if d.DevMode && d.Outbox != nil {
 					priv.Method("GET", "/dev/outbox", devOutbox(d.Outbox, d.Accounts, d))
 				}
