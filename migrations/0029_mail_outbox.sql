@@ -13,3 +13,8 @@ CREATE TABLE mail_outbox (
     created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX mail_outbox_user ON mail_outbox (user_id);
+
+-- Issue 29 item 15: the processing screen's estimate is the median of the
+-- last 50 completed builds (job.Service.TypicalDuration); this index keeps
+-- that a short index scan however many jobs the table holds.
+CREATE INDEX jobs_completed_recent ON jobs (finished_at DESC) WHERE status = 'completed';

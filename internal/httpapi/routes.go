@@ -209,6 +209,7 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("POST", "/jobs", createJob(d.Jobs))
 				priv.Method("GET", "/jobs/debug/test", debugTest(d.Jobs, d))
 				priv.Method("GET", "/jobs/debug/inference/{id}", debugInference(d.Jobs, d))
+				priv.Method("GET", "/jobs/typical-duration", typicalDuration(d.Jobs))
 				priv.Method("GET", "/jobs/{id}", getJob(d.Jobs))
 				priv.Method("GET", "/jobs/{id}/thumbnail", jobThumbnail(d.Jobs, d.Blobs))
 				priv.Method("POST", "/jobs/{id}/retry", retryJob(d.Jobs))
