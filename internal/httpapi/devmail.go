@@ -80,7 +80,7 @@ func fromLoopback(r *http.Request) bool {
 
 var devMailTemplate = template.Must(template.New("mail").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Outbox · Photo3D (development)</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
 <style>
 body{font:15px/1.5 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1d2330}
 main{max-width:760px;margin:0 auto;padding:24px}
