@@ -15,6 +15,10 @@ export BILLING_PROVIDER=${BILLING_PROVIDER:-test-mode}
 # Webhook receivers under development run on this machine (http://localhost…):
 # let endpoints use http and private addresses here only. Servers refuse them.
 export WEBHOOK_ALLOW_PRIVATE=${WEBHOOK_ALLOW_PRIVATE:-true}
+# A laptop has no mail relay either: DEV_MODE keeps account mail (the
+# verification link a new account needs) in the Outbox page /dev/mail, which
+# only this machine can open. Set SMTP_ADDR to send through a real relay.
+export DEV_MODE=${DEV_MODE:-true}
 PGDIR=.data/pg
 started_pg=0
 if [ -z "${DATABASE_URL:-}" ]; then
@@ -48,6 +52,13 @@ bin/api & pids+=($!)
 
 if wait_http "http://127.0.0.1:$PORT/healthz" 60; then
   say "Photo3D is running at ${PUBLIC_BASE_URL:-http://localhost:$PORT}  (Ctrl-C stops it)"
+  if [ -n "${SMTP_ADDR:-}" ]; then
+    say "account mail: sent through SMTP_ADDR=$SMTP_ADDR"
+  elif [ "$DEV_MODE" = true ]; then
+    say "account mail (sign-up verification, password resets): open the Outbox at http://localhost:$PORT/dev/mail"
+  else
+    say "account mail: dropped (no SMTP_ADDR and DEV_MODE=false) — new accounts cannot verify their address"
+  fi
   if [ "$BILLING_PROVIDER" = test-mode ]; then
     say "billing: test-mode — add-ons and plans are granted without payment (development only)"
   fi

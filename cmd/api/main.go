@@ -136,24 +136,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return upload.QuotaForPlan(string(v.EffectivePlan)), nil
 	})
 
-	// Account mail: SMTP when configured (sent in the background, so timing
-	// never reveals whether an address has an account), else the log plus,
-	// in DEV_MODE, the dev outbox.
-	var outbox *mail.Outbox
-	var mailer mail.Sender
-	if cfg.SMTPAddr != "" {
-		async := &mail.Async{Next: mail.SMTP{Addr: cfg.SMTPAddr, User: cfg.SMTPUser, Password: cfg.SMTPPassword, From: cfg.MailFrom}, Logger: log}
-		defer async.Wait()
-		mailer = async
-	} else {
-		var dir string
-		if cfg.DevMode {
-			outbox = mail.NewOutbox(100)
-			// Also as files: a new account opens its verification link
-			// before it can sign in to read the outbox route.
-			dir = filepath.Join(cfg.DataDir, "outbox")
-		}
-		mailer = mail.Log{Logger: log, Outbox: outbox, Dir: dir}
+	// Account mail: queued in the request's transaction (a mail_outbox row
+	// and a River `mail` job); the worker sends it through SMTP_ADDR or, in
+	// DEV_MODE without a relay, keeps it under DATA_DIR/outbox, which this
+	// process lists at /dev/mail and /api/dev/outbox.
+	mailer := mail.Queue{River: riverClient}
+	var outbox mail.Lister
+	mailDelivery := "none"
+	switch {
+	case cfg.SMTPAddr != "":
+		mailDelivery = "smtp"
+	case cfg.DevMode:
+		mailDelivery = "dev-outbox"
+		outbox = mail.Dir(filepath.Join(cfg.DataDir, "outbox"))
+	default:
+		log.Warn("account mail is dropped: set SMTP_ADDR (sign-up verification cannot reach anyone)")
 	}
 	var google *account.GoogleVerifier
 	if cfg.GoogleClientID != "" {
@@ -235,6 +232,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Subscriptions: credits,
 		Media:         blobs.Bucket,
 		Outbox:        outbox,
+		MailDelivery:  mailDelivery,
 
 		Publications:    publications,
 		PublicPages:     pages,

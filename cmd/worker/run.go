@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -26,6 +27,7 @@ import (
 	"github.com/photo3d/photo3d/internal/config"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/job"
+	"github.com/photo3d/photo3d/internal/mail"
 	"github.com/photo3d/photo3d/internal/metrics"
 	"github.com/photo3d/photo3d/internal/migrate"
 	"github.com/photo3d/photo3d/internal/notify"
@@ -133,6 +135,12 @@ func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
 		return nil, 0, nil, err
 	}
 	n++
+	// Account mail (default queue) from the transactional outbox.
+	if err := river.AddWorkerSafely(w, &mail.SendWorker{DB: d.pool, Sender: mailSender(d.cfg, d.log), Logger: d.log,
+		Sent: d.metrics.MailSent, Failed: d.metrics.MailFailed}); err != nil {
+		return nil, 0, nil, err
+	}
+	n++
 	periodic := []*river.PeriodicJob{upload.PeriodicCleanup(), analytics.PeriodicRollup(0), webhook.PeriodicPrune()}
 	// Billing reconciliation (BILLING_PROVIDER=stripe): repairs missed
 	// webhooks and ends grace periods that ran out.
@@ -150,6 +158,19 @@ func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
 		periodic = append(periodic, subscription.PeriodicReconcile(d.cfg.BillingReconcileInterval))
 	}
 	return w, n, periodic, nil
+}
+
+// mailSender is the SMTP relay when SMTP_ADDR is set; otherwise DEV_MODE
+// keeps mail under DATA_DIR/outbox (the api lists it at /dev/mail) and a
+// server without either drops it with a warning.
+func mailSender(cfg *config.Config, log *slog.Logger) mail.Sender {
+	if cfg.SMTPAddr != "" {
+		return mail.SMTP{Addr: cfg.SMTPAddr, User: cfg.SMTPUser, Password: cfg.SMTPPassword, From: cfg.MailFrom}
+	}
+	if cfg.DevMode {
+		return mail.Log{Logger: log, Dir: filepath.Join(cfg.DataDir, "outbox")}
+	}
+	return mail.Log{Logger: log}
 }
 
 // run starts River and the projection runner and stops both gracefully:

@@ -273,39 +273,35 @@ func (s *Service) ChangePassword(ctx context.Context, userID, current, next stri
 }
 
 // sendVerification stores a single-use link for the user's current address
-// and mails it. The token is 256 random bits kept only as a SHA-256 hash and
-// bound to the address it was sent to, so a changed address needs a new one.
-func (s *Service) sendVerification(ctx context.Context, userID, email string) error {
+// and queues its mail, both in tx. The token is 256 random bits kept only as
+// a SHA-256 hash and bound to the address it was sent to, so a changed
+// address needs a new one.
+func (s *Service) sendVerification(ctx context.Context, tx pgx.Tx, userID, email string) error {
 	token, err := newToken()
 	if err != nil {
 		return err
 	}
 	now := s.opt.Now().UTC()
-	if _, err := s.db.Exec(ctx, `INSERT INTO email_verifications (token_hash, user_id, email, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)`,
+	if _, err := tx.Exec(ctx, `INSERT INTO email_verifications (token_hash, user_id, email, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)`,
 		hashToken(token), userID, email, now.Add(VerifyLinkLifetime), now); err != nil {
 		return fmt.Errorf("store verification token: %w", err)
 	}
-	link := s.opt.PublicBaseURL + "/verify-email?token=" + token
-	return s.opt.Mailer.Send(ctx, mail.Message{
-		To:      email,
-		Subject: "Verify your Photo3D email address",
-		Body: "Welcome to Photo3D. Please confirm that this address is yours by opening this link within 48 hours:\n\n" +
-			link + "\n\nThe link works once. If you did not create a Photo3D account, ignore this mail.\n",
-		SentAt: now,
-	})
+	return s.opt.Mailer.Enqueue(ctx, tx, mail.Mail{UserID: userID, To: email, Kind: mail.KindVerifyEmail,
+		Data: map[string]string{"link": s.opt.PublicBaseURL + "/verify-email?token=" + token}})
 }
 
 // ResendVerification mails a new link to a signed-in, unverified user;
 // sent is false (and nothing is mailed) when the address is verified already.
 func (s *Service) ResendVerification(ctx context.Context, userID string) (sent bool, err error) {
-	u, err := loadUser(ctx, s.db, userID)
-	if err != nil {
-		return false, err
-	}
-	if u.EmailVerified {
-		return false, nil
-	}
-	return true, s.sendVerification(ctx, u.ID, u.Email)
+	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		u, err := loadUser(ctx, tx, userID)
+		if err != nil || u.EmailVerified {
+			return err
+		}
+		sent = true
+		return s.sendVerification(ctx, tx, u.ID, u.Email)
+	})
+	return sent && err == nil, err
 }
 
 // MsgResendAnswer is the one answer to a public "send the verification
@@ -325,20 +321,16 @@ func (s *Service) ResendVerificationTo(ctx context.Context, email string) error 
 	case !strings.Contains(email, "@"):
 		return invalid("email_invalid", MsgValidEmail)
 	}
-	u, err := userByEmail(ctx, s.db, NormalizeEmail(email))
-	if fault.IsKind(err, fault.NotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if u.EmailVerified {
-		return nil
-	}
-	if err := s.sendVerification(ctx, u.ID, u.Email); err != nil {
-		s.opt.Logger.Warn("resend verification mail", "user_id", u.ID, "err", err)
-	}
-	return nil
+	return pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		u, err := userByEmail(ctx, tx, NormalizeEmail(email))
+		if fault.IsKind(err, fault.NotFound) {
+			return nil
+		}
+		if err != nil || u.EmailVerified {
+			return err
+		}
+		return s.sendVerification(ctx, tx, u.ID, u.Email)
+	})
 }
 
 // VerifyEmail uses a verification link: once, before it expires, and only

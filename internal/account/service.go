@@ -39,9 +39,11 @@ type Options struct {
 	SignupMode    string // "open" or "invite"
 	PublicBaseURL string // media URLs and reset links start here
 	Google        *GoogleVerifier
-	Mailer        mail.Sender
-	Bucket        *blob.Bucket
-	HashParams    HashParams
+	// Mailer queues account mail in the request's transaction (mail.Queue
+	// in servers; the HTTP tests send at once with mail.Immediate).
+	Mailer     mail.Enqueuer
+	Bucket     *blob.Bucket
+	HashParams HashParams
 	// Revokers end API keys and webhooks when sessions end or a reset
 	// proves a pre-registered address (see AccessRevoker).
 	Revokers []AccessRevoker
@@ -77,7 +79,7 @@ func NewService(db *pgxpool.Pool, store *eventstore.Store, subs SubscriptionOpen
 		opt.Now = time.Now
 	}
 	if opt.Mailer == nil {
-		opt.Mailer = mail.Log{Logger: opt.Logger}
+		opt.Mailer = mail.Immediate{Sender: mail.Log{Logger: opt.Logger}}
 	}
 	opt.PublicBaseURL = strings.TrimRight(opt.PublicBaseURL, "/")
 	dummy, err := HashPassword("timing-equaliser", opt.HashParams)
@@ -253,9 +255,9 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (User, error) {
 			}
 			claim = c
 		}
-		if _, err := userByEmail(ctx, tx, email); err == nil {
+		if owner, err := userByEmail(ctx, tx, email); err == nil {
 			taken = true
-			return nil
+			return s.mailSignupAttempt(ctx, tx, owner.ID, email)
 		} else if !fault.IsKind(err, fault.NotFound) {
 			return err
 		}
@@ -269,22 +271,20 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (User, error) {
 				return err
 			}
 		}
-		return setPasswordHash(ctx, tx, u.ID, hash)
+		if err := setPasswordHash(ctx, tx, u.ID, hash); err != nil {
+			return err
+		}
+		// The account signs in from the mailed link, which proves the
+		// address is the owner's (Login refuses it until then; Google
+		// sign-in will not link to it either). Queued in this transaction:
+		// the account and its mail exist together or not at all.
+		return s.sendVerification(ctx, tx, u.ID, u.Email)
 	})
 	if err == nil && taken {
-		if err := s.mailSignupAttempt(ctx, email); err != nil {
-			s.opt.Logger.Warn("mail sign-up attempt note", "err", err)
-		}
 		return User{}, errEmailTaken
 	}
 	if err != nil {
 		return User{}, err
-	}
-	// The account signs in from the mailed link, which proves the address
-	// is the owner's (Login refuses it until then; Google sign-in will not
-	// link to it either).
-	if err := s.sendVerification(ctx, u.ID, u.Email); err != nil {
-		s.opt.Logger.Warn("send verification mail", "user_id", u.ID, "err", err)
 	}
 	return s.toUser(u), nil
 }
@@ -292,15 +292,9 @@ func (s *Service) Signup(ctx context.Context, in SignupInput) (User, error) {
 // mailSignupAttempt tells the owner of an address that someone tried to
 // sign up with it: the sign-up answer could not say so without telling
 // everyone which addresses have accounts.
-func (s *Service) mailSignupAttempt(ctx context.Context, email string) error {
-	return s.opt.Mailer.Send(ctx, mail.Message{
-		To:      email,
-		Subject: "Someone tried to sign up with your email",
-		Body: "Someone (perhaps you) tried to create a Photo3D account with this address, but you already have one.\n\n" +
-			"Sign in at " + s.opt.PublicBaseURL + "/login, or reset your password at " + s.opt.PublicBaseURL + "/forgot-password.\n\n" +
-			"If it was not you, ignore this mail: nothing about your account changed.\n",
-		SentAt: s.opt.Now().UTC(),
-	})
+func (s *Service) mailSignupAttempt(ctx context.Context, tx pgx.Tx, ownerID, email string) error {
+	return s.opt.Mailer.Enqueue(ctx, tx, mail.Mail{UserID: ownerID, To: email, Kind: mail.KindSignupAttempt,
+		Data: map[string]string{"login": s.opt.PublicBaseURL + "/login", "reset": s.opt.PublicBaseURL + "/forgot-password"}})
 }
 
 // Login checks a password. Every failure after validation is the same
@@ -640,8 +634,7 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email string) error 
 	if err != nil {
 		return err
 	}
-	var to string
-	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	return pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
 		u, err := userByEmail(ctx, tx, email)
 		if fault.IsKind(err, fault.NotFound) {
 			return nil
@@ -658,20 +651,11 @@ func (s *Service) RequestPasswordReset(ctx context.Context, email string) error 
 			hashToken(token), u.ID, now.Add(ResetTokenLifetime), now); err != nil {
 			return fmt.Errorf("store reset token: %w", err)
 		}
-		to = u.Email
+		if err := s.opt.Mailer.Enqueue(ctx, tx, mail.Mail{UserID: u.ID, To: u.Email, Kind: mail.KindPasswordReset,
+			Data: map[string]string{"link": s.opt.PublicBaseURL + "/reset-password?token=" + token}}); err != nil {
+			return err
+		}
 		return s.apply(withActor(ctx, u.ID), tx, u.ID, u.Version, events.PasswordResetRequested{UserID: u.ID, At: now})
-	})
-	if err != nil || to == "" {
-		return err
-	}
-	link := s.opt.PublicBaseURL + "/reset-password?token=" + token
-	return s.opt.Mailer.Send(ctx, mail.Message{
-		To:      to,
-		Subject: "Reset your Photo3D password",
-		Body: "Someone (hopefully you) asked to reset the password of your Photo3D account.\n\n" +
-			"Open this link within one hour to choose a new password:\n\n" + link + "\n\n" +
-			"The link works once. If you did not ask for this, ignore this mail; your password stays as it is.\n",
-		SentAt: s.opt.Now().UTC(),
 	})
 }
 

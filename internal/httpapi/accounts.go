@@ -128,7 +128,20 @@ func issueSession(w http.ResponseWriter, tokens *auth.Tokens, status int, u acco
 // reason: issue 28 item 14).
 const MsgSignupAccepted = "Thanks! Check your email: open the link we sent to finish creating your account and sign in. If this address already had an account, the mail says how to sign in or reset your password."
 
-func signup(accounts *account.Service) Handler {
+// MsgNoMail replaces every "we sent you a link" answer on a server that
+// drops account mail (no SMTP_ADDR, no DEV_MODE): the app must never claim a
+// send that did not happen (issue 29 item 9).
+const MsgNoMail = "This server does not send email (no mail relay is configured), so no link was sent. Ask the person who runs it to set SMTP_ADDR, then ask for a new link."
+
+// mailed is sent, or MsgNoMail when this server drops mail.
+func mailed(delivery, sent string) string {
+	if delivery == "" || delivery == "none" {
+		return MsgNoMail
+	}
+	return sent
+}
+
+func signup(accounts *account.Service, delivery string) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var body struct {
 			Email           string  `json:"email"`
@@ -146,7 +159,7 @@ func signup(accounts *account.Service) Handler {
 		if err != nil && !errors.Is(err, account.ErrEmailTaken) {
 			return err
 		}
-		WriteJSON(w, http.StatusAccepted, messageAnswer{Message: MsgSignupAccepted})
+		WriteJSON(w, http.StatusAccepted, messageAnswer{Message: mailed(delivery, MsgSignupAccepted)})
 		return nil
 	}
 }
@@ -211,7 +224,7 @@ type messageAnswer struct {
 // MsgResetRequested is the same answer whether or not the address has an account.
 const MsgResetRequested = "If an account exists for this email, we have sent a link to reset the password. It works once, for one hour."
 
-func forgotPassword(accounts *account.Service) Handler {
+func forgotPassword(accounts *account.Service, delivery string) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var body struct {
 			Email string `json:"email"`
@@ -222,7 +235,7 @@ func forgotPassword(accounts *account.Service) Handler {
 		if err := accounts.RequestPasswordReset(r.Context(), body.Email); err != nil {
 			return err
 		}
-		WriteJSON(w, http.StatusOK, messageAnswer{Message: MsgResetRequested})
+		WriteJSON(w, http.StatusOK, messageAnswer{Message: mailed(delivery, MsgResetRequested)})
 		return nil
 	}
 }
@@ -230,7 +243,7 @@ func forgotPassword(accounts *account.Service) Handler {
 // resendVerificationPublic serves POST /api/auth/resend-verification
 // {email}: a new link for an account waiting for verification, and the same
 // answer for every address (account.MsgResendAnswer).
-func resendVerificationPublic(accounts *account.Service) Handler {
+func resendVerificationPublic(accounts *account.Service, delivery string) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var body struct {
 			Email string `json:"email"`
@@ -241,7 +254,7 @@ func resendVerificationPublic(accounts *account.Service) Handler {
 		if err := accounts.ResendVerificationTo(r.Context(), body.Email); err != nil {
 			return err
 		}
-		WriteJSON(w, http.StatusOK, messageAnswer{Message: account.MsgResendAnswer})
+		WriteJSON(w, http.StatusOK, messageAnswer{Message: mailed(delivery, account.MsgResendAnswer)})
 		return nil
 	}
 }
@@ -452,7 +465,7 @@ func deleteLogo(accounts *account.Service) Handler {
 // devOutbox lists mail the server would have sent to the signed-in user's
 // own address (DEV_MODE only; the route does not exist otherwise). Other
 // people's mail holds their reset and verification links.
-func devOutbox(outbox *mail.Outbox, accounts *account.Service, d Deps) Handler {
+func devOutbox(outbox mail.Lister, accounts *account.Service, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		u, err := accounts.Get(r.Context(), d.DB, currentUser(r))
 		if err != nil {

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
@@ -103,6 +104,8 @@ type acctOpts struct {
 	webhooks ProviderWebhooks
 	subsNow  func() time.Time
 	proxies  []netip.Prefix // TrustedProxies
+	// mailDelivery is Deps.MailDelivery; empty means "dev-outbox".
+	mailDelivery string
 }
 
 type acctBundle struct {
@@ -152,14 +155,14 @@ func acctRouter(t *testing.T, db *dbtest.DB, o acctOpts) *acctBundle {
 	accounts, err := account.NewService(db.Pool, store, subs, account.Options{
 		SignupMode: o.signupMode, PublicBaseURL: acctBase,
 		Google: account.NewGoogleVerifier(context.Background(), acctClientID, g.srv.URL, []string{"https://accounts.google.com", "accounts.google.com"}),
-		Mailer: mail.Log{Logger: log, Outbox: outbox}, Bucket: bucket, Logger: log, Now: o.now,
+		Mailer: mail.Immediate{Sender: mail.Log{Logger: log, Outbox: outbox}}, Bucket: bucket, Logger: log, Now: o.now,
 		HashParams: account.HashParams{MemoryKiB: 1024, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16},
 		Revokers:   []account.AccessRevoker{keys, hooks},
 	})
 	require.NoError(t, err)
 	tokens := auth.NewTokens([]byte("0123456789abcdef0123456789abcdef"), acctBase)
 	h := NewRouter(Deps{Logger: log, DB: db.Pool, Tokens: tokens, DevMode: o.devMode,
-		Accounts: accounts, Subscriptions: subs, Media: bucket, Outbox: outbox, AuthRateLimit: o.limits,
+		Accounts: accounts, Subscriptions: subs, Media: bucket, Outbox: outbox, MailDelivery: cmp.Or(o.mailDelivery, "dev-outbox"), AuthRateLimit: o.limits,
 		TrustedProxies: o.proxies, StripeWebhooks: o.webhooks, BillingReturnURL: acctBase, APIKeys: keys, Webhooks: hooks})
 	b := &acctBundle{h: h, db: db, store: store, tokens: tokens, outbox: outbox, bucket: bucket, google: g, accounts: accounts, subs: subs}
 	g.nonce = func(t *testing.T) string {

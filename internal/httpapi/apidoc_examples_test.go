@@ -67,7 +67,7 @@ func newExampleStack(t *testing.T) exampleStack {
 	t.Cleanup(func() { _ = meter.Close(context.Background()) })
 	outbox := mail.NewOutbox(10)
 	accounts, err := account.NewService(env.DB.Pool, store, env.Subs, account.Options{SignupMode: "open", PublicBaseURL: creationBase,
-		Mailer: mail.Log{Logger: log, Outbox: outbox}, Bucket: env.Blobs.Bucket, Logger: log,
+		Mailer: mail.Immediate{Sender: mail.Log{Logger: log, Outbox: outbox}}, Bucket: env.Blobs.Bucket, Logger: log,
 		HashParams: account.HashParams{MemoryKiB: 1024, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}})
 	require.NoError(t, err)
 	pages := publish.NewPages(publish.PagesConfig{DB: env.DB.Pool, Store: store, Bucket: env.Blobs.Bucket, Meter: meter,
@@ -81,7 +81,7 @@ func newExampleStack(t *testing.T) exampleStack {
 		MaxBodyBytes: 1 << 20, Notifications: notify.NewService(env.DB.Pool), Workspace: items,
 		Dashboard: dashboard.NewService(items, time.Now), Uploads: env.Uploads, Jobs: env.Jobs, Blobs: env.Blobs, DevMode: true,
 		Catalog: cat, Publications: pubs, PublicPages: pages, Accounts: accounts, Subscriptions: env.Subs, Media: env.Blobs.Bucket,
-		Outbox: outbox, AuthRateLimit: AuthRateLimit{PerIP: 1000, PerEmail: 1000}, Analytics: reader,
+		Outbox: outbox, MailDelivery: "dev-outbox", AuthRateLimit: AuthRateLimit{PerIP: 1000, PerEmail: 1000}, Analytics: reader,
 		Shoppers: &analytics.Collector{Pubs: PublicationsOf(pages)}, APIKeys: apikey.NewService(env.DB.Pool, store),
 		Webhooks: webhook.NewService(env.DB.Pool, store, env.River, true)})
 	runner := projection.NewRunner(env.DB.Pool, env.Store, projection.Config{Logger: log}, notify.NewProjection(), workspace.NewProjection())

@@ -12,13 +12,19 @@ type publicConfigView struct {
 	// SignupMode is "open" or "invite" (SIGNUP_MODE): in invite mode the
 	// signup form shows an "Invite code" field and Google sign-up sends it.
 	SignupMode string `json:"signupMode"`
+	// MailDelivery is "smtp", "dev-outbox" or "none": the app says "we sent
+	// you a link" only when the server really sends or keeps the mail.
+	MailDelivery string `json:"mailDelivery"`
 }
 
 // publicConfig serves GET /api/config. Without an account service (a router
 // built for other tests) signups are whatever the zero config says: open.
-func publicConfig(accounts *account.Service) Handler {
+func publicConfig(accounts *account.Service, mailDelivery string) Handler {
+	if mailDelivery == "" {
+		mailDelivery = "none"
+	}
 	return func(w http.ResponseWriter, r *http.Request) error {
-		v := publicConfigView{SignupMode: "open"}
+		v := publicConfigView{SignupMode: "open", MailDelivery: mailDelivery}
 		if accounts != nil {
 			v.SignupMode = accounts.SignupMode()
 		}

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -171,6 +172,25 @@ func getJob(s *job.Service) Handler {
 			return err
 		}
 		WriteJSON(w, http.StatusOK, v)
+		return nil
+	}
+}
+
+// typicalDuration serves GET /api/jobs/typical-duration: the median
+// queue-to-done time of recent builds on this server (job.TypicalDuration),
+// which the processing screen quotes ("usually about 3 seconds").
+func typicalDuration(s *job.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		d, n, err := s.TypicalDuration(r.Context())
+		if err != nil {
+			return err
+		}
+		var median *float64
+		if n > 0 {
+			v := math.Round(d.Seconds()*10) / 10
+			median = &v
+		}
+		WriteJSON(w, http.StatusOK, map[string]any{"medianSeconds": median, "samples": n})
 		return nil
 	}
 }

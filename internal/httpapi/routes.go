@@ -63,8 +63,11 @@ type Deps struct {
 	// Accounts, branding and subscriptions.
 	Accounts      *account.Service
 	Subscriptions *subscription.Service
-	Media         *blob.Bucket  // avatars and logos, served under MediaPath
-	Outbox        *mail.Outbox  // mail kept for GET /api/dev/outbox; served only with DevMode
+	Media         *blob.Bucket // avatars and logos, served under MediaPath
+	Outbox        mail.Lister  // dev mail for GET /api/dev/outbox and /dev/mail; served only with DevMode
+	// MailDelivery says where account mail goes, for GET /api/config:
+	// "smtp", "dev-outbox" (DEV_MODE without SMTP) or "none" (dropped).
+	MailDelivery  string
 	AuthRateLimit AuthRateLimit // sign-in, signup and reset attempts
 
 	// TrustedProxies are the CIDRs whose X-Forwarded-For is believed
@@ -125,6 +128,9 @@ func NewRouter(d Deps) http.Handler {
 
 	r.Get("/healthz", healthz)
 	r.Get("/readyz", readyz(d.DB))
+	if d.DevMode && d.Outbox != nil {
+		r.Get("/dev/mail", devMailPage(d.Outbox))
+	}
 	// /metrics is not on this (public) router: MetricsHandler is served on
 	// the internal METRICS_ADDR, so route names, error rates and queue sizes
 	// are not readable from the internet.
@@ -146,16 +152,16 @@ func NewRouter(d Deps) http.Handler {
 		// Public API routes (no sign-in) go here.
 		if d.Accounts != nil {
 			// Each route gets its own per-IP and per-email counters.
-			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/signup", signup(d.Accounts))
+			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/signup", signup(d.Accounts, d.MailDelivery))
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/login", login(d.Accounts, d.Tokens))
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/google", googleLogin(d.Accounts, d.Tokens))
-			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/forgot-password", forgotPassword(d.Accounts))
+			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/forgot-password", forgotPassword(d.Accounts, d.MailDelivery))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/reset-password", resetPassword(d.Accounts))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/verify-email", verifyEmail(d.Accounts, d.Tokens))
-			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/resend-verification", resendVerificationPublic(d.Accounts))
+			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/resend-verification", resendVerificationPublic(d.Accounts, d.MailDelivery))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/google/nonce", googleNonce(d.Accounts))
 		}
-		api.Method("GET", "/config", publicConfig(d.Accounts))
+		api.Method("GET", "/config", publicConfig(d.Accounts, d.MailDelivery))
 		api.Method("GET", "/openapi.json", serveOpenAPI()) // the API reference (issue 17)
 
 		// Routes for signed-in users.
@@ -168,7 +174,7 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("POST", "/auth/logout", logout(d.Accounts))
 				priv.Method("POST", "/auth/logout-everywhere", logoutEverywhere(d.Accounts, d.Tokens))
 				priv.Method("POST", "/users/me/password", changePassword(d.Accounts, d.Tokens))
-				priv.Method("POST", "/users/me/verify-email", resendVerification(d.Accounts))
+				priv.Method("POST", "/users/me/verify-email", resendVerification(d.Accounts, d.MailDelivery))
 				if d.DevMode && d.Outbox != nil {
 					priv.Method("GET", "/dev/outbox", devOutbox(d.Outbox, d.Accounts, d))
 				}
@@ -203,6 +209,7 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("POST", "/jobs", createJob(d.Jobs))
 				priv.Method("GET", "/jobs/debug/test", debugTest(d.Jobs, d))
 				priv.Method("GET", "/jobs/debug/inference/{id}", debugInference(d.Jobs, d))
+				priv.Method("GET", "/jobs/typical-duration", typicalDuration(d.Jobs))
 				priv.Method("GET", "/jobs/{id}", getJob(d.Jobs))
 				priv.Method("GET", "/jobs/{id}/thumbnail", jobThumbnail(d.Jobs, d.Blobs))
 				priv.Method("POST", "/jobs/{id}/retry", retryJob(d.Jobs))

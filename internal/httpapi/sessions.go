@@ -85,7 +85,7 @@ func verifyEmail(accounts *account.Service, tokens *auth.Tokens) Handler {
 }
 
 // resendVerification mails a new link (POST /api/users/me/verify-email).
-func resendVerification(accounts *account.Service) Handler {
+func resendVerification(accounts *account.Service, delivery string) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		sent, err := accounts.ResendVerification(r.Context(), currentUser(r))
 		if err != nil {
@@ -95,7 +95,7 @@ func resendVerification(accounts *account.Service) Handler {
 			WriteJSON(w, http.StatusOK, messageAnswer{Message: "Your email address is already verified."})
 			return nil
 		}
-		WriteJSON(w, http.StatusOK, messageAnswer{Message: "We have sent a new verification link to your email address."})
+		WriteJSON(w, http.StatusOK, messageAnswer{Message: mailed(delivery, "We have sent a new verification link to your email address.")})
 		return nil
 	}
 }

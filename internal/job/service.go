@@ -315,3 +315,30 @@ func defaultName(filename string, at time.Time) string {
 	}
 	return name
 }
+
+// TypicalDurationSample is how many recent builds TypicalDuration looks at.
+const TypicalDurationSample = 50
+
+// TypicalDuration is the median time from queueing to a finished model over
+// the last TypicalDurationSample completed builds on this server, and how
+// many builds that median is over (0: none yet). The processing screen says
+// "usually about N seconds" from it instead of a promise written by hand. It
+// is a property of the server (its workers and queue), not of any account,
+// so every merchant gets the same answer and no one learns anything of
+// another's builds beyond it.
+func (s *Service) TypicalDuration(ctx context.Context) (time.Duration, int, error) {
+	var median *float64
+	var n int
+	err := s.db.QueryRow(ctx, `
+SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY secs), count(*)
+FROM (SELECT extract(epoch FROM finished_at - queued_at) AS secs
+        FROM jobs WHERE status = 'completed' AND finished_at IS NOT NULL
+        ORDER BY finished_at DESC LIMIT $1) recent`, TypicalDurationSample).Scan(&median, &n)
+	if err != nil {
+		return 0, 0, fmt.Errorf("typical build duration: %w", err)
+	}
+	if median == nil {
+		return 0, 0, nil
+	}
+	return time.Duration(*median * float64(time.Second)), n, nil
+}

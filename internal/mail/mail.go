@@ -1,19 +1,25 @@
-// Package mail sends account mail (password resets). Production uses an
-// SMTP relay; without one, mail is written to the log and, in DEV_MODE, kept
-// in an in-memory outbox the developer can read at GET /api/dev/outbox and
-// as files under DATA_DIR/outbox, so the sign-up and reset flows work end to
-// end on a laptop with no mail server.
+// Package mail sends account mail (verification, password reset, notes)
+// without ever losing it. A request queues a mail in its own transaction
+// (Queue.Enqueue: a mail_outbox row with the address and the links, and a
+// River `mail` job naming it); SendWorker in cmd/worker renders and sends it
+// through the SMTP relay, retrying transient failures with backoff. Without
+// a relay, DEV_MODE keeps mail as files under DATA_DIR/outbox, listed on the
+// api's loopback-only /dev/mail page, so sign-up and reset work end to end
+// on a laptop. No log line ever holds an address or a link.
 package mail
 
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/mail"
 	"net/smtp"
+	"net/textproto"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,37 +40,97 @@ type Sender interface {
 	Send(ctx context.Context, m Message) error
 }
 
-// SMTP delivers through a relay at Addr (host:port), with PLAIN auth when a
-// user is set (net/smtp refuses PLAIN over an unencrypted non-local link).
+// SMTP delivers through a relay at Addr (host:port), with STARTTLS when the
+// relay offers it and PLAIN auth when a user is set (net/smtp refuses PLAIN
+// over an unencrypted non-local link). Every step of a send shares one
+// deadline (Timeout, or the context's if sooner), so a relay that accepts
+// the connection and then stalls cannot hold a worker slot.
 type SMTP struct {
 	Addr     string
 	User     string
 	Password string
 	From     string
+	// Timeout bounds one whole send; zero means DefaultSMTPTimeout.
+	Timeout time.Duration
 }
 
-// Send implements Sender.
+// DefaultSMTPTimeout bounds one send when SMTP.Timeout is zero.
+const DefaultSMTPTimeout = 30 * time.Second
+
+// Send implements Sender. SMTP replies come back as *textproto.Error, which
+// Permanent classifies.
 func (s SMTP) Send(ctx context.Context, m Message) error {
 	from, err := mail.ParseAddress(s.From)
 	if err != nil {
-		return fmt.Errorf("parse MAIL_FROM %q: %w", s.From, err)
+		return permanent{fmt.Errorf("parse MAIL_FROM %q: %w", s.From, err)}
 	}
-	var auth smtp.Auth
-	if s.User != "" {
-		host, _, _ := net.SplitHostPort(s.Addr)
-		auth = smtp.PlainAuth("", s.User, s.Password, host)
+	timeout := s.Timeout
+	if timeout <= 0 {
+		timeout = DefaultSMTPTimeout
 	}
-	done := make(chan error, 1)
-	go func() { done <- smtp.SendMail(s.Addr, auth, from.Address, []string{m.To}, Render(s.From, m)) }()
-	select {
-	case err := <-done:
-		if err != nil {
-			return fmt.Errorf("send mail via %s: %w", s.Addr, err)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	deadline, _ := ctx.Deadline()
+	conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", s.Addr)
+	if err != nil {
+		return fmt.Errorf("connect to SMTP relay %s: %w", s.Addr, err)
+	}
+	defer conn.Close()
+	if err := conn.SetDeadline(deadline); err != nil {
+		return err
+	}
+	host, _, _ := net.SplitHostPort(s.Addr)
+	c, err := smtp.NewClient(conn, host)
+	if err != nil {
+		return fmt.Errorf("greeting from SMTP relay %s: %w", s.Addr, err)
+	}
+	defer c.Close()
+	if ok, _ := c.Extension("STARTTLS"); ok {
+		if err := c.StartTLS(&tls.Config{ServerName: host}); err != nil {
+			return fmt.Errorf("STARTTLS with %s: %w", s.Addr, err)
 		}
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("send mail via %s: %w", s.Addr, ctx.Err())
 	}
+	if s.User != "" {
+		if err := c.Auth(smtp.PlainAuth("", s.User, s.Password, host)); err != nil {
+			return fmt.Errorf("authenticate to %s: %w", s.Addr, err)
+		}
+	}
+	if err := c.Mail(from.Address); err != nil {
+		return fmt.Errorf("MAIL FROM: %w", err)
+	}
+	if err := c.Rcpt(m.To); err != nil {
+		return fmt.Errorf("RCPT TO: %w", err)
+	}
+	w, err := c.Data()
+	if err != nil {
+		return fmt.Errorf("DATA: %w", err)
+	}
+	if _, err := w.Write(Render(s.From, m)); err != nil {
+		return fmt.Errorf("write message: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("end of message: %w", err)
+	}
+	_ = c.Quit()
+	return nil
+}
+
+// permanent marks a failure no retry can fix (a bad MAIL_FROM).
+type permanent struct{ error }
+
+func (p permanent) Unwrap() error { return p.error }
+
+// Permanent reports whether a send failed for good: an SMTP 5xx reply
+// (unknown mailbox, rejected content, refused auth) or a configuration
+// error. Everything else (4xx replies, refused connections, timeouts) is
+// transient and worth retrying.
+func Permanent(err error) bool {
+	var p permanent
+	if errors.As(err, &p) {
+		return true
+	}
+	var te *textproto.Error
+	return errors.As(err, &te) && te.Code >= 500 && te.Code < 600
 }
 
 // Render builds the RFC 5322 message bytes.
@@ -104,19 +170,18 @@ func (o *Outbox) List() []Message {
 	return append([]Message(nil), o.msgs...)
 }
 
-// Log writes mail to the log instead of sending it, and to Outbox when set
-// (DEV_MODE). Only in DEV_MODE is the body logged: it holds single-use reset
-// links, which are secrets, and logs outlive them. Without SMTP and without
-// DEV_MODE the log says that a mail was dropped; configure SMTP_ADDR in
-// production.
+// Log stands in for a relay when SMTP_ADDR is unset. In DEV_MODE (Outbox or
+// Dir set) it keeps the message where the developer reads it: the in-memory
+// Outbox and/or JSON files under Dir, which the api lists at /dev/mail.
+// Otherwise the mail is dropped with a warning. The log never holds the
+// address or the body: bodies carry single-use links, which are secrets, and
+// logs outlive them.
 type Log struct {
 	Logger *slog.Logger
 	Outbox *Outbox
-	// Dir, in DEV_MODE only, also keeps every message as a JSON file
+	// Dir, in DEV_MODE only, keeps every message as a JSON file
 	// (<unix nanoseconds>-<random>.json, owner-only): a developer, or a browser
-	// test, can open a new account's verification link without signing in,
-	// which the outbox route requires and a new account cannot do before
-	// verifying.
+	// test, can open a new account's verification link without signing in.
 	Dir string
 }
 
@@ -125,17 +190,19 @@ func (l Log) Send(_ context.Context, m Message) error {
 	if m.SentAt.IsZero() {
 		m.SentAt = time.Now().UTC()
 	}
-	if l.Outbox == nil {
-		l.Logger.Warn("mail dropped: no SMTP_ADDR configured (the body is logged only in DEV_MODE)", "to", m.To, "subject", m.Subject)
+	if l.Outbox == nil && l.Dir == "" {
+		l.Logger.Warn("mail dropped: no SMTP_ADDR configured", "subject", m.Subject)
 		return nil
 	}
-	l.Logger.Info("mail not sent (no SMTP_ADDR configured)", "to", m.To, "subject", m.Subject, "body", m.Body)
-	l.Outbox.Add(m)
+	if l.Outbox != nil {
+		l.Outbox.Add(m)
+	}
 	if l.Dir != "" {
 		if err := writeMailFile(l.Dir, m); err != nil {
-			l.Logger.Warn("keep mail in the dev mail directory", "dir", l.Dir, "err", err)
+			return fmt.Errorf("keep mail in the dev mail directory: %w", err)
 		}
 	}
+	l.Logger.Info("mail kept in the dev outbox (no SMTP_ADDR configured)", "subject", m.Subject)
 	return nil
 }
 
@@ -156,33 +223,35 @@ func writeMailFile(dir string, m Message) error {
 	return os.Rename(tmp, filepath.Join(dir, name))
 }
 
-// Async sends in the background so a request's timing never depends on
-// whether mail went out (which would reveal whether an account exists).
-// Wait drains pending sends at shutdown.
-type Async struct {
-	Next    Sender
-	Logger  *slog.Logger
-	Timeout time.Duration
-	wg      sync.WaitGroup
+// Lister lists kept dev mail, newest first.
+type Lister interface {
+	List() []Message
 }
 
-// Send implements Sender: it returns at once; failures are logged.
-func (a *Async) Send(ctx context.Context, m Message) error {
-	a.wg.Add(1)
-	go func() {
-		defer a.wg.Done()
-		timeout := a.Timeout
-		if timeout <= 0 {
-			timeout = 30 * time.Second
-		}
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
-		defer cancel()
-		if err := a.Next.Send(sctx, m); err != nil {
-			a.Logger.Error("send mail failed", "to", m.To, "subject", m.Subject, "err", err)
-		}
-	}()
-	return nil
-}
+// Dir reads the dev mail files a Log with the same Dir wrote (the worker
+// writes them; the api lists them).
+type Dir string
 
-// Wait blocks until every background send has finished.
-func (a *Async) Wait() { a.wg.Wait() }
+// List implements Lister; unreadable files are skipped. At most 200.
+func (d Dir) List() []Message {
+	entries, err := os.ReadDir(string(d))
+	if err != nil {
+		return nil
+	}
+	var out []Message
+	for i := len(entries) - 1; i >= 0 && len(out) < 200; i-- {
+		e := entries[i]
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(string(d), e.Name()))
+		if err != nil {
+			continue
+		}
+		var m Message
+		if json.Unmarshal(b, &m) == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}

@@ -25,6 +25,9 @@ type Set struct {
 	EventsAppended *prometheus.CounterVec
 	JobDuration    *prometheus.HistogramVec
 	ProjectedTotal *prometheus.CounterVec
+	// MailSent and MailFailed count account mail by kind; a failure is one
+	// that will not be retried (SMTP 5xx or retries exhausted).
+	MailSent, MailFailed *prometheus.CounterVec
 }
 
 // New registers the process, Go runtime and Photo3D metrics on a fresh registry.
@@ -50,9 +53,17 @@ func New() *Set {
 			Name: "photo3d_projection_events_total",
 			Help: "Events applied by async projections in this process.",
 		}, []string{"projection"}),
+		MailSent: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "photo3d_mail_sent_total",
+			Help: "Account mail handed to the SMTP relay (or the dev outbox), by kind.",
+		}, []string{"kind"}),
+		MailFailed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "photo3d_mail_failed_total",
+			Help: "Account mail given up for good (SMTP 5xx or retries exhausted), by kind.",
+		}, []string{"kind"}),
 	}
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		s.HTTPDuration, s.EventsAppended, s.JobDuration, s.ProjectedTotal)
+		s.HTTPDuration, s.EventsAppended, s.JobDuration, s.ProjectedTotal, s.MailSent, s.MailFailed)
 	return s
 }
 

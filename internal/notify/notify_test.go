@@ -334,3 +334,29 @@ func TestBillingNotifications(t *testing.T) {
 	require.Equal(t, []string{"Your Pro plan has ended", "Your Pro payment failed"}, titles(l))
 	require.Equal(t, "We could not charge your card for Pro. Pro stays active until 2 Dec 2026; update your payment method in Manage billing to keep it.", l.Items[1].Message)
 }
+
+// Issue 29 item 15: the merchant hears of a published product page and of
+// every lead its gate captures — named by the product as it was then, never
+// by the shopper (the address is personal data), and not for other owners.
+func TestPublishedPageAndLeadNotifications(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	prod := func(id string) events.Stream { return events.Stream{Type: events.StreamProduct, ID: id} }
+	pub := events.Stream{Type: events.StreamPublication, ID: "pub1"}
+	b.emit(t, prod("p1"), events.ProductCreated{ProductID: "p1", UserID: "u1", Name: "Oak chair"})
+	b.emit(t, pub, events.PublicationCreated{PublicationID: "pub1", UserID: "u1", ProductID: "p1", Slug: "oak"})
+	b.emit(t, prod("p1"), events.ProductRenamed{ProductID: "p1", Name: "Oak armchair"})
+	b.emit(t, pub, events.ProductLeadCaptured{ProductID: "p1", PublicationID: "pub1", LeadID: "l1"})
+	// A blueprint's share link (no product) and a deleted product say nothing.
+	b.emit(t, events.Stream{Type: events.StreamPublication, ID: "pub2"}, events.PublicationCreated{PublicationID: "pub2", UserID: "u1", BlueprintID: "j1", Slug: "j"})
+	b.emit(t, prod("p2"), events.ProductCreated{ProductID: "p2", UserID: "u1", Name: "Gone"}, events.ProductDeleted{ProductID: "p2"})
+	b.emit(t, pub, events.ProductLeadCaptured{ProductID: "p2", PublicationID: "pub1", LeadID: "l2"})
+	b.drain(t)
+
+	l := b.list(t, "u1")
+	require.Equal(t, []string{"New lead", "Your product page is live"}, titles(l))
+	require.Equal(t, "A shopper left their email on “Oak armchair”. See it under Leads on the product page.", l.Items[0].Message)
+	require.Equal(t, "“Oak chair” is public now: shoppers can open its share link, embed or QR code and view it in 3D and AR.", l.Items[1].Message)
+	require.Equal(t, "/workspace/product/p1", *l.Items[0].Link)
+	require.Empty(t, b.list(t, "u2").Items)
+}

@@ -14,6 +14,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -44,6 +45,8 @@ const (
 	KindProductFailed  = "product_failed"
 	KindPaymentFailed  = "payment_failed"
 	KindPlanEnded      = "plan_ended"
+	KindPagePublished  = "page_published"
+	KindLeadCaptured   = "lead_captured"
 )
 
 const subscriptionPath = "/workspace/subscription"
@@ -137,6 +140,16 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 				message: "You are on the Free plan now. Your products are kept; upgrade again any time to share them publicly.",
 				link:    subscriptionPath}
 		}
+	case events.PublicationCreated:
+		if ev.ProductID != "" {
+			n, err = productEventNote(ctx, tx, ev.ProductID, e.Position, KindPagePublished, "Your product page is live",
+				"“%s” is public now: shoppers can open its share link, embed or QR code and view it in 3D and AR.")
+		}
+	case events.ProductLeadCaptured:
+		// The shopper's address is personal data: the note says a lead came
+		// in and where to read it, never who.
+		n, err = productEventNote(ctx, tx, ev.ProductID, e.Position, KindLeadCaptured, "New lead",
+			"A shopper left their email on “%s”. See it under Leads on the product page.")
 	case events.PublicViewsExhausted:
 		n = &note{userID: ev.UserID, kind: KindViewsExhausted, title: "Public views used up",
 			message: "Your share links cannot show your 3D models until you add more public views.",
@@ -157,6 +170,31 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 }
 
 func subject(jobID string) string { return "blueprint-" + jobID }
+
+// productEventNote is a note about a product as the log knew it before
+// position (owner and name at that point: replay writes the same text); nil
+// when the product does not exist or was deleted by then.
+func productEventNote(ctx context.Context, tx pgx.Tx, productID string, position int64, kind, title, format string) (*note, error) {
+	var owner, name *string
+	err := tx.QueryRow(ctx, `
+SELECT (SELECT c.data->>'userId' FROM events c WHERE c.stream_id = $1 AND c.type = 'product.created.v1' AND c.position < $2 LIMIT 1),
+       (SELECT n.data->>'name' FROM events n WHERE n.stream_id = $1 AND n.position < $2
+          AND n.type IN ('product.created.v1', 'product.renamed.v1') ORDER BY n.position DESC LIMIT 1)
+WHERE NOT EXISTS (SELECT 1 FROM events d WHERE d.stream_id = $1 AND d.type = 'product.deleted.v1' AND d.position < $2)`,
+		"product-"+productID, position).Scan(&owner, &name)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && (owner == nil || *owner == "")) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("product %s for a notification: %w", productID, err)
+	}
+	label := "your product"
+	if name != nil && strings.TrimSpace(*name) != "" {
+		label = *name
+	}
+	return &note{userID: *owner, kind: kind, title: title, message: fmt.Sprintf(format, label),
+		link: workspace.ProductPath(productID), subject: "product-" + productID}, nil
+}
 
 // productNote tells the merchant that a product's build finished or failed,
 // linking to the product page instead of the bare blueprint. nil when the

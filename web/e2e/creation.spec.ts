@@ -120,7 +120,7 @@ test('photo → processing → preview (wireframe, exploded, solo) → download 
         const t = document.querySelector('[data-testid="processing-percent"]')?.textContent;
         if (t && w.__pct.at(-1) !== t) w.__pct.push(t);
         if (document.querySelector('h1')?.textContent === 'Processing Your Blueprint') w.__processing.heading = true;
-        if (/This usually takes a few seconds\./.test(document.querySelector('.processing__eta')?.textContent ?? '')) w.__processing.eta = true;
+        if (/Builds here usually take about (a second|\d+ (seconds|minutes?))\.|Waiting for a worker|Estimating time left/.test(document.querySelector('.processing__eta')?.textContent ?? '')) w.__processing.eta = true;
       }).observe(document, { subtree: true, childList: true, characterData: true });
     });
     await page.getByRole('button', { name: 'Use This Photo' }).click();

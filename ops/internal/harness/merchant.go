@@ -87,25 +87,49 @@ type Verifier func(ctx context.Context, m *Merchant, email string) error
 func MailDirVerifier(dir string) Verifier {
 	link := regexp.MustCompile(`/verify-email\?token=([A-Za-z0-9_-]+)`)
 	return func(ctx context.Context, m *Merchant, email string) error {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			return fmt.Errorf("read the dev mail directory (is the api in DEV_MODE with this DATA_DIR?): %w", err)
+		// The worker sends account mail from a River job (issue 31 part 4),
+		// a moment after sign-up answers: look for up to 20 seconds.
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			token, err := findLink(dir, email, link)
+			if token != "" {
+				return m.Call(ctx, "POST", "/api/auth/verify-email", map[string]any{"token": token}, "", nil)
+			}
+			if time.Now().After(deadline) {
+				if err != nil {
+					return err
+				}
+				return fmt.Errorf("no verification mail to %s in %s", email, dir)
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(100 * time.Millisecond):
+			}
 		}
-		for i := len(entries) - 1; i >= 0; i-- { // newest first
-			b, err := os.ReadFile(filepath.Join(dir, entries[i].Name()))
-			if err != nil {
-				continue
-			}
-			var msg struct{ To, Body string }
-			if json.Unmarshal(b, &msg) != nil || !strings.EqualFold(msg.To, email) {
-				continue
-			}
-			if found := link.FindStringSubmatch(msg.Body); found != nil {
-				return m.Call(ctx, "POST", "/api/auth/verify-email", map[string]any{"token": found[1]}, "", nil)
-			}
-		}
-		return fmt.Errorf("no verification mail to %s in %s", email, dir)
 	}
+}
+
+// findLink is the token of the newest verification link mailed to email.
+func findLink(dir, email string, link *regexp.Regexp) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", fmt.Errorf("read the dev mail directory (is the worker in DEV_MODE with this DATA_DIR?): %w", err)
+	}
+	for i := len(entries) - 1; i >= 0; i-- { // newest first
+		b, err := os.ReadFile(filepath.Join(dir, entries[i].Name()))
+		if err != nil {
+			continue
+		}
+		var msg struct{ To, Body string }
+		if json.Unmarshal(b, &msg) != nil || !strings.EqualFold(msg.To, email) {
+			continue
+		}
+		if found := link.FindStringSubmatch(msg.Body); found != nil {
+			return found[1], nil
+		}
+	}
+	return "", nil
 }
 
 // DBVerifier marks the address verified in the stack's database, as opening

@@ -25,6 +25,15 @@ export interface GoogleInput {
 export interface PublicConfig {
   /** "invite" when SIGNUP_MODE=invite: the signup form asks for an invite code. */
   signupMode: 'open' | 'invite';
+  /**
+   * Where account mail goes: a relay ("smtp"), the development Outbox page /dev/mail
+   * ("dev-outbox") or nowhere ("none"): then no screen may say a link was sent.
+   */
+  mailDelivery: 'smtp' | 'dev-outbox' | 'none';
+}
+
+function mailDeliveryOf(v: unknown): PublicConfig['mailDelivery'] {
+  return v === 'smtp' || v === 'dev-outbox' ? v : 'none';
 }
 
 type Flow = 'Login' | 'Signup' | 'Google login';
@@ -113,6 +122,7 @@ export const authApi = api.injectEndpoints({
       query: () => ({ url: '/config' }),
       transformResponse: (raw: unknown): PublicConfig => ({
         signupMode: (raw as { signupMode?: unknown } | null)?.signupMode === 'invite' ? 'invite' : 'open',
+        mailDelivery: mailDeliveryOf((raw as { mailDelivery?: unknown } | null)?.mailDelivery),
       }),
     }),
     forgotPassword: build.mutation<unknown, { email: string }>({

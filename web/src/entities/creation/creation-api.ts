@@ -171,6 +171,10 @@ export const creationApi = api.enhanceEndpoints({ addTagTypes: ['Job', 'Blueprin
       transformResponse: parseJob,
       providesTags: (_r, _e, id) => [{ type: 'Job', id }],
     }),
+    /** Median queue-to-done seconds of recent builds on this server (null before the first). */
+    getTypicalDuration: build.query<{ medianSeconds: number | null; samples: number }, void>({
+      query: () => ({ url: '/jobs/typical-duration' }),
+    }),
     /** Photo in, job id out: upload (signed URL, else content upload), then POST /jobs. */
     startBlueprint: build.mutation<{ jobId: string }, File | { file: File; more: { file: File; azimuth?: number }[] }>({
       async queryFn(arg, queryApi, extraOptions, baseQuery) {
@@ -211,4 +215,4 @@ export const creationApi = api.enhanceEndpoints({ addTagTypes: ['Job', 'Blueprin
   }),
 });
 
-export const { useGetJobQuery, useStartBlueprintMutation, useRetryJobMutation } = creationApi;
+export const { useGetJobQuery, useStartBlueprintMutation, useRetryJobMutation, useGetTypicalDurationQuery } = creationApi;

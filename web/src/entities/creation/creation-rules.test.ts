@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  typicalDurationSentence,
   activeStepIndex,
   contentTypeOf,
   estimateSecondsLeft,
@@ -109,6 +110,10 @@ describe('progress and steps', () => {
     expect(formatEstimate(null, 'queued')).toMatch(/Waiting for a worker/);
     expect(formatEstimate(null, 'processing')).toBe('Estimating time left…');
     expect(formatEstimate(4, 'processing')).toBe('Almost there — a few seconds left.');
+    expect(typicalDurationSentence(null)).toBe('');
+    expect(typicalDurationSentence(0.8)).toBe('Builds here usually take about a second.');
+    expect(typicalDurationSentence(2.6)).toBe('Builds here usually take about 3 seconds.');
+    expect(typicalDurationSentence(200)).toBe('Builds here usually take about 3 minutes.');
     expect(formatEstimate(31, 'processing')).toBe('About 35 seconds left.');
     expect(formatEstimate(100, 'processing')).toBe('About 2 minutes left.');
   });

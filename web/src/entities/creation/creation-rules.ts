@@ -150,6 +150,18 @@ export function estimateSecondsLeft(first: ProgressSample | null, latest: Progre
   return Math.max(1, Math.round((100 - latest.progress) / rate / 1000));
 }
 
+/**
+ * What a build usually takes here, from the median of recent real builds
+ * (GET /api/jobs/typical-duration); empty before the server has finished one.
+ */
+export function typicalDurationSentence(medianSeconds: number | null | undefined): string {
+  if (medianSeconds == null) return '';
+  if (medianSeconds < 1.5) return 'Builds here usually take about a second.';
+  if (medianSeconds < 90) return `Builds here usually take about ${Math.round(medianSeconds)} seconds.`;
+  const min = Math.round(medianSeconds / 60);
+  return `Builds here usually take about ${min} minute${min === 1 ? '' : 's'}.`;
+}
+
 /** The live estimate sentence. */
 export function formatEstimate(seconds: number | null, status: JobStatus | undefined): string {
   if (status === 'queued') return 'Waiting for a worker to pick up your photo…';

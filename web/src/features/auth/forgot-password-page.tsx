@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
 import { useForgotPasswordMutation } from '../../entities/auth/auth-api';
 import { AuthLayout } from './auth-layout';
+import { MailNotice, useMailDelivery } from '../../entities/auth/mail-notice';
 
 /** Neutral answer: never reveals whether an account exists. */
 export const FORGOT_PASSWORD_SENT = 'If an account exists for that email, we sent a reset link.';
@@ -13,6 +14,7 @@ export default function ForgotPasswordPage() {
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState(false);
   const [request, { isLoading }] = useForgotPasswordMutation();
+  const delivery = useMailDelivery();
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -32,7 +34,14 @@ export default function ForgotPasswordPage() {
       <h1 className="auth-card__title">Reset your password</h1>
       <p className="auth-card__subtitle">Enter the email you sign in with and we will send you a reset link.</p>
       {sent ? (
-        <Alert tone="success">{FORGOT_PASSWORD_SENT}</Alert>
+        delivery === 'none' ? (
+          <MailNotice />
+        ) : (
+          <>
+            <Alert tone="success">{FORGOT_PASSWORD_SENT}</Alert>
+            <MailNotice />
+          </>
+        )
       ) : (
         <form className="form" onSubmit={onSubmit} noValidate>
           {error && <Alert tone="error">{error}</Alert>}

@@ -34,6 +34,20 @@ describe('SignupPage', () => {
     expect(document.querySelector('script[src*="accounts.google.com"]')).toBeNull();
   });
 
+  // Issue 29 item 9: a server that sends no mail must not be quoted as having sent a link.
+  it('says no email was sent when the server sends no mail', async () => {
+    stubFetch({
+      'GET /api/config': () => ({ signupMode: 'open', mailDelivery: 'none' }),
+      'POST /api/auth/signup': () => ({ message: 'This server does not send email.' }),
+    });
+    await openSignup();
+    fill('Asha Rao', 'asha@shop.in', 'Password123', 'Password123');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Create Account' }));
+    expect(await screen.findByRole('heading', { name: 'No email was sent' })).toBeInTheDocument();
+    expect(screen.getByText(/does not send email \(no mail relay is configured\)/)).toBeInTheDocument();
+    expect(screen.queryByText(/We sent a link/)).not.toBeInTheDocument();
+  });
+
   it('validates in the spec order', async () => {
     const { fn } = stubFetch({});
     await openSignup();

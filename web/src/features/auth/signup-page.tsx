@@ -8,6 +8,7 @@ import { signedIn } from '../../lib/session';
 import { signupName } from '../../lib/user';
 import { useGetPublicConfigQuery, useGoogleLoginMutation, useResendVerificationForMutation, useSignupMutation } from '../../entities/auth/auth-api';
 import { AuthLayout } from './auth-layout';
+import { MailNotice, useMailDelivery } from '../../entities/auth/mail-notice';
 import { redirectTarget, SIGNUP_REDIRECT_MS, validateSignup } from '../../entities/auth/auth-rules';
 import { GoogleButton, googleClientId } from './google-button';
 import { PasswordStrength } from '../../entities/auth/password-strength';
@@ -150,6 +151,19 @@ export default function SignupPage({ clientId = googleClientId }: { clientId?: s
  */
 function CheckEmail({ email, message }: { email: string; message: string }) {
   const [resend, { data, error, isLoading }] = useResendVerificationForMutation();
+  if (useMailDelivery() === 'none')
+    return (
+      <AuthLayout>
+        <h1 className="auth-card__title">No email was sent</h1>
+        <MailNotice />
+        <p className="field__help">
+          Your sign-up for <strong>{email}</strong> was received, but the account opens only from the link in that email.
+        </p>
+        <p className="auth-card__footer">
+          <Link to="/login">Back to sign in</Link>
+        </p>
+      </AuthLayout>
+    );
   return (
     <AuthLayout>
       <h1 className="auth-card__title">Check your email</h1>
@@ -158,6 +172,7 @@ function CheckEmail({ email, message }: { email: string; message: string }) {
       </p>
       <Alert tone="success">{message}</Alert>
       <p className="field__help">Open the link in that email to finish creating your account: it signs you in. It works once, for 48 hours.</p>
+      <MailNotice />
       <div className="btn-row">
         <button type="button" className="btn btn--secondary" onClick={() => void resend({ email })} disabled={isLoading}>
           {isLoading ? 'Sending...' : 'Send the link again'}

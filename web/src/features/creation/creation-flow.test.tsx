@@ -184,12 +184,15 @@ describe('processing screen', () => {
       job({ progress: 40, step: 'Assembling 3D Model' }),
       job({ status: 'completed', progress: 100, step: 'Finalizing Details', modelURL: '/m.glb' }),
     ];
-    const { calls } = stubFetch({ 'GET /api/jobs/job-1': () => answers.shift() ?? answers.at(-1) });
+    const { calls } = stubFetch({
+      'GET /api/jobs/job-1': () => answers.shift() ?? answers.at(-1),
+      'GET /api/jobs/typical-duration': () => ({ medianSeconds: 2.4, samples: 50 }),
+    });
     const { router } = renderRoutes(processingRoutes, ['/processing/job-1']);
     expect(screen.getByRole('heading', { name: 'Processing Your Blueprint' })).toBeInTheDocument();
     expect(await screen.findByText(/Waiting for a worker/)).toBeInTheDocument();
-    // Builds take seconds here (issue 29 item 15): no "30-90 seconds" promise; the live estimate follows.
-    expect(screen.getByText(/This usually takes a few seconds\./)).toBeInTheDocument();
+    // Issue 29 item 15: the hint is the server's median of real builds, not a "30-90 seconds" promise.
+    expect(await screen.findByText('Builds here usually take about 2 seconds.')).toBeInTheDocument();
     expect(screen.queryByText(/30-90 seconds/)).not.toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'Your uploaded product photo' })).toHaveAttribute('src', '/blobs/uploads/up1.png');
 

@@ -3,7 +3,7 @@ import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-route
 import { Alert } from '../../components/alert';
 import { IconAlert, IconCheck } from '../../components/icons';
 import { Logo } from '../../components/logo';
-import { useGetJobQuery } from '../../entities/creation/creation-api';
+import { useGetJobQuery, useGetTypicalDurationQuery } from '../../entities/creation/creation-api';
 import {
   clampProgress,
   estimateSecondsLeft,
@@ -14,6 +14,7 @@ import {
   previewPath,
   PROCESSING_STEPS,
   stepStates,
+  typicalDurationSentence,
   type ProgressSample,
 } from '../../entities/creation/creation-rules';
 import { viewsLabel } from '../../entities/creation/more-angles';
@@ -28,6 +29,7 @@ export default function ProcessingPage() {
 }
 
 function Processing({ jobId }: { jobId: string }) {
+  const typical = typicalDurationSentence(useGetTypicalDurationQuery().data?.medianSeconds);
   const navigate = useNavigate();
   // /workspace/processing/{jobId} renders inside the workspace shell, which brings its own
   // top bar and <main>; the standalone /processing/{jobId} brings its own.
@@ -113,7 +115,8 @@ function Processing({ jobId }: { jobId: string }) {
           </Alert>
         ) : (
           <p className="processing__eta" aria-live="polite">
-            This usually takes a few seconds. <span data-testid="processing-eta">{estimate}</span>
+            {typical && <span data-testid="processing-typical">{typical} </span>}
+            <span data-testid="processing-eta">{estimate}</span>
           </p>
         )}
 

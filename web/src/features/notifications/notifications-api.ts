@@ -16,7 +16,7 @@ export interface NotificationList {
 /** How often the bell refreshes (ms). */
 export const NOTIFICATION_POLL_MS = 30_000;
 
-/** Workspace updates written by the worker (gallery activity, invites, system alerts). */
+/** Workspace updates written by the worker (builds, published pages, leads, plan and usage alerts). */
 export const notificationsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getNotifications: build.query<NotificationList, void>({

@@ -21,7 +21,7 @@ export default function NotificationsPage() {
       <header className="page__header">
         <div>
           <h1 className="page__title">Notifications</h1>
-          <p className="page__subtitle">Updates on gallery activity and system alerts.</p>
+          <p className="page__subtitle">Your builds, published pages, captured leads and plan.</p>
         </div>
         {items.length > 0 && (
           <button type="button" className="btn btn--secondary" onClick={() => markAll()} disabled={!data?.unreadCount || markingAll}>

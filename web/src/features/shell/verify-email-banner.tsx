@@ -1,5 +1,6 @@
 import { errorMessage } from '../../lib/api';
 import { useGetMeQuery } from '../../lib/session-api';
+import { NO_MAIL, useMailDelivery } from '../../entities/auth/mail-notice';
 import { useResendVerificationMutation } from '../../entities/auth/verify-email-api';
 
 /**
@@ -11,7 +12,16 @@ import { useResendVerificationMutation } from '../../entities/auth/verify-email-
 export function VerifyEmailBanner() {
   const { data: me } = useGetMeQuery();
   const [resend, { data, error, isLoading }] = useResendVerificationMutation();
+  const delivery = useMailDelivery();
   if (me?.emailVerified !== false) return null;
+  if (delivery === 'none')
+    return (
+      <div className="verify-banner" role="region" aria-label="Verify your email">
+        <p>
+          <strong>Verify your email.</strong> {NO_MAIL}
+        </p>
+      </div>
+    );
   return (
     <div className="verify-banner" role="region" aria-label="Verify your email">
       <p>
