@@ -140,6 +140,12 @@ func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
 	if err != nil {
 		return nil, 0, nil, err
 	}
+	// Account erasure (DELETE /api/users/me): files, rows, the provider's
+	// customer, personal data.
+	if err := river.AddWorkerSafely(w, d.eraseWorker(stripeProvider, blobs.Bucket)); err != nil {
+		return nil, 0, nil, err
+	}
+	n++
 	if stripeProvider != nil {
 		subs := subscription.NewService(d.store, subscription.BillingFor(d.cfg.BillingProvider)).
 			WithCheckout(stripeProvider, d.cfg.BillingGracePeriod)

@@ -313,7 +313,7 @@ func (b *acctBundle) signupUnverified(t *testing.T, email, password, name string
 func (b *acctBundle) userID(t *testing.T, email string) string {
 	t.Helper()
 	var id string
-	require.NoError(t, b.db.Pool.QueryRow(context.Background(), `SELECT id FROM users WHERE email = lower($1)`, email).Scan(&id))
+	require.NoError(t, b.db.Pool.QueryRow(context.Background(), `SELECT user_id FROM user_pii WHERE email = lower($1)`, email).Scan(&id))
 	return id
 }
 

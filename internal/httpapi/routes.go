@@ -174,6 +174,7 @@ func NewRouter(d Deps) http.Handler {
 				}
 				priv.Method("GET", "/users/me", getMe(d.Accounts, d))
 				priv.Method("PATCH", "/users/me", patchMe(d.Accounts))
+				priv.Method("DELETE", "/users/me", deleteMe(d.Accounts))
 				priv.Method("POST", "/users/me/avatar", uploadAvatar(d.Accounts))
 				priv.Method("DELETE", "/users/me/avatar", deleteAvatar(d.Accounts))
 				priv.Method("GET", "/branding", getBranding(d.Accounts, d))
