@@ -31,7 +31,11 @@ const (
 var (
 	errErasePassword = fault.New(fault.Invalid, "current_password_invalid", MsgErasePassword)
 	errEraseGoogle   = fault.New(fault.Invalid, "google_confirmation_required", MsgEraseGoogle)
+	errErasing       = fault.New(fault.Conflict, "account_erasing", MsgErasing)
 )
+
+// MsgErasing answers a Google sign-in to an account being deleted.
+const MsgErasing = "This account is being deleted. Once that is done (we'll email you) you can sign up again with this address."
 
 // ErasureConfirmation is how the owner proves it is them: the account's
 // password, or for an account without one a fresh Google sign-in (an ID
@@ -90,24 +94,21 @@ func (s *Service) confirmErasure(ctx context.Context, userID string, c ErasureCo
 	if err != nil {
 		return err
 	}
-	if hasPassword || c.GoogleCredential == "" {
+	if hasPassword {
 		if c.Password == "" {
-			if !hasPassword {
-				return errEraseGoogle
-			}
 			return errSamePasswordInput
-		}
-		if !hasPassword {
-			hash = s.dummy
 		}
 		match, err := s.verifyPassword(ctx, c.Password, hash)
 		if err != nil {
 			return err
 		}
-		if !match || !hasPassword {
+		if !match {
 			return errErasePassword
 		}
 		return nil
+	}
+	if c.GoogleCredential == "" {
+		return errEraseGoogle
 	}
 	id, err := s.opt.Google.Verify(ctx, c.GoogleCredential)
 	if err != nil {

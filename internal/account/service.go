@@ -387,6 +387,9 @@ func (s *Service) Google(ctx context.Context, credential, inviteCode string) (Us
 				names = Names{Name: strings.TrimSpace(id.GivenName + " " + id.FamilyName), FirstName: id.GivenName, LastName: id.FamilyName}
 			}
 			if u, err = s.register(ctx, tx, id.Email, names, "google"); err != nil {
+				if errors.Is(err, errEmailTaken) { // only an account being erased holds it now
+					return errErasing
+				}
 				return err
 			}
 			if claim != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
@@ -24,6 +25,7 @@ import (
 	"github.com/photo3d/photo3d/internal/apikey"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/dbtest"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/glbvariants/glbtest"
 	"github.com/photo3d/photo3d/internal/job"
@@ -337,4 +339,56 @@ func TestPersonalDataLivesInItsTablesAndErasureLeavesNoTrace(t *testing.T) {
 	// The address is free again: a new account, a new id.
 	again, _ := s.signUp(t, email, "a-new-life-2")
 	require.NotEqual(t, user, again)
+}
+
+// A Google-only account has no password: it confirms "Delete account" with
+// a fresh Google sign-in (an ID token carrying a nonce this server issued,
+// for the same Google account), through the in-process fake key server.
+func TestDeleteAccountOfAGoogleOnlyAccountNeedsAFreshGoogleSignIn(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{erasure: func(db *dbtest.DB) account.ErasureScheduler {
+		rc, err := river.NewClient(riverpgxv5.New(db.Pool), &river.Config{})
+		require.NoError(t, err)
+		return privacy.Scheduler(rc)
+	}})
+	g := b.google
+	rec, r := b.send(t, acctReq{method: "POST", path: "/api/auth/google", body: `{"credential":"` + g.token(t, g.key, nil) + `"}`})
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	sess := acctData[session](t, r)
+	del := func(body string) (*httptest.ResponseRecorder, acctReply) {
+		return b.send(t, acctReq{method: "DELETE", path: "/api/users/me", token: sess.Token, body: body})
+	}
+
+	rec, r = del(`{}`)
+	require.Equal(t, http.StatusBadRequest, rec.Code)
+	require.Equal(t, "google_confirmation_required", r.Error.Code)
+	rec, r = del(`{"password":"guessing-a-password"}`)
+	require.Equal(t, http.StatusBadRequest, rec.Code)
+	require.Equal(t, "google_confirmation_required", r.Error.Code, "a Google-only account has no password to give")
+	// Someone else's Google account does not confirm.
+	rec, r = del(`{"googleCredential":"` + g.token(t, g.key, jwt.MapClaims{"sub": "google-sub-2", "email": "other@gmail.com"}) + `"}`)
+	require.Equal(t, http.StatusBadRequest, rec.Code)
+	require.Equal(t, "google_confirmation_required", r.Error.Code)
+	// A token without a nonce of ours (an old one, or one made elsewhere) does not either.
+	noNonce := g.nonce
+	g.nonce = nil
+	stale := g.token(t, g.key, nil)
+	g.nonce = noNonce
+	rec, _ = del(`{"googleCredential":"` + stale + `"}`)
+	require.Equal(t, http.StatusUnauthorized, rec.Code)
+	var pending int
+	require.NoError(t, b.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM river_job WHERE kind = 'account_erase'`).Scan(&pending))
+	require.Zero(t, pending, "nothing is erased without a confirmation")
+
+	rec, _ = del(`{"googleCredential":"` + g.token(t, g.key, nil) + `"}`)
+	require.Equal(t, http.StatusAccepted, rec.Code, rec.Body.String())
+	require.NoError(t, b.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM river_job WHERE kind = 'account_erase' AND args->>'userId' = $1`,
+		sess.User.ID).Scan(&pending))
+	require.Equal(t, 1, pending)
+	// Google sign-in no longer opens the account while it is being erased.
+	rec, r = b.send(t, acctReq{method: "POST", path: "/api/auth/google", body: `{"credential":"` + g.token(t, g.key, nil) + `"}`})
+	require.Equal(t, http.StatusConflict, rec.Code, rec.Body.String())
+	require.Equal(t, account.MsgErasing, r.Error.Message)
+	rec, _ = b.send(t, acctReq{method: "GET", path: "/api/users/me", token: sess.Token})
+	require.Equal(t, http.StatusUnauthorized, rec.Code)
 }
