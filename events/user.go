@@ -107,7 +107,19 @@ type UserErased struct {
 // EventType implements Event.
 func (UserErased) EventType() string { return "user.erased.v1" }
 
+// UserDataExportReady records that a ZIP of the account's data was built
+// (internal/privacy) and can be downloaded from the profile for 7 days. The
+// notification is projected from it; the download link is never in the log.
+type UserDataExportReady struct {
+	UserID   string    `json:"userId"`
+	ExportID string    `json:"exportId"`
+	At       time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (UserDataExportReady) EventType() string { return "user.data_export_ready.v1" }
+
 func userEvents() []Event {
 	return []Event{UserRegistered{}, ProfileUpdated{}, AvatarChanged{}, BrandingUpdated{},
-		PasswordResetRequested{}, PasswordChanged{}, UserErasureRequested{}, UserErased{}}
+		PasswordResetRequested{}, PasswordChanged{}, UserErasureRequested{}, UserErased{}, UserDataExportReady{}}
 }

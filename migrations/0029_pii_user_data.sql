@@ -38,3 +38,18 @@ BEGIN
     END IF;
 END
 $$;
+
+-- Data exports (issue 31 part 3): "Download my data" builds a ZIP in the
+-- blob store (exports/{user}/{id}.zip) with a River job; it can be
+-- downloaded for 7 days, then the ZIP is deleted. Not a read model.
+CREATE TABLE data_exports (
+    id           text        PRIMARY KEY,
+    user_id      text        NOT NULL,
+    status       text        NOT NULL CHECK (status IN ('pending', 'ready', 'failed', 'expired')),
+    blob_key     text        NOT NULL DEFAULT '',
+    requested_at timestamptz NOT NULL,
+    ready_at     timestamptz,
+    expires_at   timestamptz
+);
+CREATE INDEX data_exports_user ON data_exports (user_id, requested_at DESC);
+CREATE INDEX data_exports_expiry ON data_exports (expires_at) WHERE status = 'ready';

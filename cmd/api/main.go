@@ -249,6 +249,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		APIKeys:         apiKeys,
 		APIKeyRateLimit: cfg.APIKeyRateLimit,
 		Webhooks:        webhooks,
+		Exports:         &privacy.Exports{DB: pool, River: riverClient, Signer: blobs},
 
 		StripeWebhooks:   stripeWebhooks,
 		BillingReturnURL: cfg.PublicBaseURL,

@@ -62,15 +62,27 @@ func eraseShopperCmd(ctx context.Context, args []string, getenv func(string) str
 // payment provider (when BILLING_PROVIDER=stripe) and account mail (SMTP,
 // else the log and, in DEV_MODE, the dev mail directory the api also uses).
 func (d *deps) eraseWorker(stripe *stripebilling.Provider, bucket *blob.Bucket) *privacy.EraseWorker {
-	var mailer mail.Sender = mail.Log{Logger: d.log}
-	if d.cfg.SMTPAddr != "" {
-		mailer = mail.SMTP{Addr: d.cfg.SMTPAddr, User: d.cfg.SMTPUser, Password: d.cfg.SMTPPassword, From: d.cfg.MailFrom}
-	} else if d.cfg.DevMode {
-		mailer = mail.Log{Logger: d.log, Outbox: mail.NewOutbox(10), Dir: filepath.Join(d.cfg.DataDir, "outbox")}
-	}
-	w := &privacy.EraseWorker{DB: d.pool, Store: d.store, Bucket: bucket, Mailer: mailer, Logger: d.log, BaseURL: d.cfg.PublicBaseURL}
+	w := &privacy.EraseWorker{DB: d.pool, Store: d.store, Bucket: bucket, Mailer: d.mailer(), Logger: d.log, BaseURL: d.cfg.PublicBaseURL}
 	if stripe != nil { // a nil *Provider in the interface would not be nil
 		w.Billing = stripe
 	}
 	return w
+}
+
+// exportWorker builds "Download my data" ZIPs.
+func (d *deps) exportWorker(bucket *blob.Bucket) *privacy.ExportWorker {
+	return &privacy.ExportWorker{DB: d.pool, Store: d.store, Bucket: bucket, Mailer: d.mailer(), Logger: d.log, BaseURL: d.cfg.PublicBaseURL}
+}
+
+// mailer is the worker's account mail (the privacy jobs' mails until the
+// mail outbox job of issue 31 part 4 replaces it): SMTP when configured,
+// else the log and, in DEV_MODE, the dev mail directory the api also uses.
+func (d *deps) mailer() mail.Sender {
+	if d.cfg.SMTPAddr != "" {
+		return mail.SMTP{Addr: d.cfg.SMTPAddr, User: d.cfg.SMTPUser, Password: d.cfg.SMTPPassword, From: d.cfg.MailFrom}
+	}
+	if d.cfg.DevMode {
+		return mail.Log{Logger: d.log, Outbox: mail.NewOutbox(10), Dir: filepath.Join(d.cfg.DataDir, "outbox")}
+	}
+	return mail.Log{Logger: d.log}
 }

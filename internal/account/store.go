@@ -176,6 +176,8 @@ func Project(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
 		err = bumpVersion(ctx, tx, ev.UserID, v)
 	case events.PasswordChanged:
 		err = bumpVersion(ctx, tx, ev.UserID, v)
+	case events.UserDataExportReady:
+		err = bumpVersion(ctx, tx, ev.UserID, v)
 	default:
 		return nil
 	}

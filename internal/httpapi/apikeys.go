@@ -63,6 +63,8 @@ var sessionOnlyRoutes = map[string]bool{
 	"POST /api/auth/logout-everywhere": true,
 	"POST /api/users/me/password":      true,
 	"DELETE /api/users/me":             true,
+	"POST /api/users/me/export":        true,
+	"GET /api/users/me/export":         true,
 	"POST /api/subscription/plan":      true,
 	"POST /api/subscription/trial":     true,
 	"POST /api/subscription/addons":    true,

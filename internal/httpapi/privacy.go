@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/photo3d/photo3d/internal/account"
+	"github.com/photo3d/photo3d/internal/privacy"
 )
 
 // MsgErasureAccepted answers DELETE /api/users/me: the account is closed
@@ -27,6 +28,34 @@ func deleteMe(accounts *account.Service) Handler {
 			return err
 		}
 		WriteJSON(w, http.StatusAccepted, messageAnswer{Message: MsgErasureAccepted})
+		return nil
+	}
+}
+
+// requestExport serves POST /api/users/me/export: a ZIP of the account's
+// data is built by a job; 202 with the export's status. Session-only: a
+// key in a shop's config must not be able to walk off with every lead.
+func requestExport(x *privacy.Exports) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		e, err := x.Request(r.Context(), currentUser(r))
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusAccepted, e)
+		return nil
+	}
+}
+
+// getExport serves GET /api/users/me/export: {status, url} with a fresh,
+// short-lived download link while the export is ready.
+func getExport(x *privacy.Exports) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		e, err := x.Latest(r.Context(), currentUser(r))
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		WriteJSON(w, http.StatusOK, e)
 		return nil
 	}
 }

@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -51,6 +53,7 @@ type privacyStack struct {
 	projs    []projection.Projection
 	shoppers *analytics.Collector
 	eraser   *privacy.EraseWorker
+	exporter *privacy.ExportWorker
 }
 
 func newPrivacyStack(t *testing.T) privacyStack {
@@ -82,13 +85,15 @@ func newPrivacyStack(t *testing.T) privacyStack {
 	h := NewRouter(Deps{Logger: log, DB: env.DB.Pool, Tokens: tokens, MaxBodyBytes: 1 << 20, Uploads: env.Uploads, Jobs: env.Jobs,
 		Blobs: env.Blobs, Subscriptions: env.Subs, Catalog: svc, Publications: pubs, PublicPages: pages,
 		Accounts: accounts, Media: env.Blobs.Bucket, Outbox: outbox, AuthRateLimit: AuthRateLimit{PerIP: 1000, PerEmail: 1000},
-		APIKeys: keys, Webhooks: hooks})
+		Notifications: notify.NewService(env.DB.Pool), APIKeys: keys, Webhooks: hooks, Exports: &privacy.Exports{DB: env.DB.Pool, River: env.River, Signer: env.Blobs}})
 	projs := []projection.Projection{notify.NewProjection(), workspace.NewProjection(), webhook.NewProjection(env.River, creationBase)}
 	return privacyStack{
 		creationStack: creationStack{env: env, h: h, tokens: tokens},
 		outbox:        outbox, shoppers: shoppers, projs: projs,
 		runner: projection.NewRunner(env.DB.Pool, store, projection.Config{Logger: log}, projs...),
 		eraser: &privacy.EraseWorker{DB: env.DB.Pool, Store: store, Bucket: env.Blobs.Bucket,
+			Mailer: mail.Log{Logger: log, Outbox: outbox}, Logger: log, BaseURL: creationBase},
+		exporter: &privacy.ExportWorker{DB: env.DB.Pool, Store: store, Bucket: env.Blobs.Bucket,
 			Mailer: mail.Log{Logger: log, Outbox: outbox}, Logger: log, BaseURL: creationBase},
 	}
 }
@@ -391,4 +396,140 @@ func TestDeleteAccountOfAGoogleOnlyAccountNeedsAFreshGoogleSignIn(t *testing.T) 
 	require.Equal(t, account.MsgErasing, r.Error.Message)
 	rec, _ = b.send(t, acctReq{method: "GET", path: "/api/users/me", token: sess.Token})
 	require.Equal(t, http.StatusUnauthorized, rec.Code)
+}
+
+// runJobs works the queued River jobs of the given kinds with a real
+// client until one of each has completed.
+func (s privacyStack) runJobs(t *testing.T, kinds ...string) {
+	t.Helper()
+	workers := river.NewWorkers()
+	river.AddWorker(workers, s.eraser)
+	river.AddWorker(workers, s.exporter)
+	rc, err := river.NewClient(riverpgxv5.New(s.env.DB.Pool), &river.Config{Logger: s.env.Logger, Workers: workers,
+		Queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 2}}, FetchCooldown: 50 * time.Millisecond, TestOnly: true})
+	require.NoError(t, err)
+	done, cancel := rc.Subscribe(river.EventKindJobCompleted)
+	defer cancel()
+	require.NoError(t, rc.Start(context.Background()))
+	defer func() { _ = rc.StopAndCancel(context.Background()) }()
+	want := map[string]bool{}
+	for _, k := range kinds {
+		want[k] = true
+	}
+	deadline := time.After(30 * time.Second)
+	for len(want) > 0 {
+		select {
+		case ev := <-done:
+			delete(want, ev.Job.Kind)
+		case <-deadline:
+			t.Fatalf("jobs %v did not complete", want)
+		}
+	}
+}
+
+// Download my data: the export is a River job; its ZIP holds the account,
+// the products, the leads (JSON and CSV) and the files; the link is signed
+// and short-lived, the owner is notified and mailed (a link to the profile,
+// never to the file), and an API key cannot start or read an export.
+func TestDownloadMyDataBuildsAZipOfTheAccount(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := newPrivacyStack(t)
+	const email, password = "dana.download@shop.example", "download-pass-1"
+	user, session := s.signUp(t, email, password)
+	bearer := "Bearer " + session
+	startTrialFor(t, s.creationStack, user)
+	bp := s.env.Blueprint(t, user, "ready")
+	require.NoError(t, s.env.Blobs.Bucket.WriteAll(ctx, "models/"+bp+"/model.glb", glbtest.Model(t), nil))
+	require.NoError(t, s.env.Blobs.Bucket.WriteAll(ctx, "uploads/"+user+"/photo.png", []byte("the photo"), nil))
+	rec := s.send(t, bearer, "POST", "/api/products", fmt.Sprintf(`{"name":"Exported lamp","blueprintId":%q}`, bp))
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	var product struct {
+		Data productReply `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &product))
+	rec = s.send(t, bearer, "POST", "/api/products/"+product.Data.ID+"/publish", `{"requireEmail":true}`)
+	require.Less(t, rec.Code, 300, rec.Body.String())
+	var pub struct {
+		Data publishReply `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &pub))
+	rec = s.send(t, "", "POST", "/v/"+pub.Data.Slug+"/lead?vid=viewer-export-000001", `{"email":"=cmd@buyer.example","consent":true}`)
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+
+	rec = s.send(t, bearer, "GET", "/api/users/me/export", "")
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.JSONEq(t, `{"success":true,"data":{"status":"none"}}`, rec.Body.String())
+	rec = s.send(t, bearer, "POST", "/api/users/me/export", "")
+	require.Equal(t, http.StatusAccepted, rec.Code, rec.Body.String())
+	require.Contains(t, rec.Body.String(), `"status":"pending"`)
+	rec = s.send(t, bearer, "POST", "/api/users/me/export", "")
+	require.Equal(t, http.StatusAccepted, rec.Code)
+	var jobs int
+	require.NoError(t, s.env.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'account_export'`).Scan(&jobs))
+	require.Equal(t, 1, jobs, "asking twice builds one export")
+
+	s.runJobs(t, privacy.ExportArgs{}.Kind())
+	rec = s.send(t, bearer, "GET", "/api/users/me/export", "")
+	require.Equal(t, http.StatusOK, rec.Code)
+	var got struct {
+		Data privacy.Export `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &got))
+	require.Equal(t, "ready", got.Data.Status)
+	require.NotNil(t, got.Data.ExpiresAt)
+	require.WithinDuration(t, time.Now().Add(privacy.ExportLifetime), *got.Data.ExpiresAt, time.Minute)
+	require.Contains(t, got.Data.URL, "exports%2F"+user)
+
+	file := s.send(t, "", "GET", got.Data.URL, "")
+	require.Equal(t, http.StatusOK, file.Code, file.Body.String())
+	zr, err := zip.NewReader(bytes.NewReader(file.Body.Bytes()), int64(file.Body.Len()))
+	require.NoError(t, err)
+	entries := map[string]string{}
+	for _, f := range zr.File {
+		r, err := f.Open()
+		require.NoError(t, err)
+		b, err := io.ReadAll(r)
+		require.NoError(t, err)
+		entries[f.Name] = string(b)
+	}
+	require.Contains(t, entries["account.json"], email)
+	require.Contains(t, entries["products.json"], "Exported lamp")
+	require.Contains(t, entries["publications.json"], pub.Data.Slug)
+	require.Contains(t, entries["subscription-history.json"], "subscription.trial_started")
+	require.Contains(t, entries["leads.json"], "=cmd@buyer.example")
+	require.Contains(t, entries["leads.csv"], "'=cmd@buyer.example", "a formula-like cell is defused")
+	require.Equal(t, "the photo", entries["files/uploads/"+user+"/photo.png"])
+	require.Equal(t, string(glbtest.Model(t)), entries["files/models/"+bp+"/model.glb"])
+	tampered := strings.Replace(got.Data.URL, user, user[:len(user)-1]+"x", 1)
+	require.NotEqual(t, http.StatusOK, s.send(t, "", "GET", tampered, "").Code, "the link is signed")
+
+	// Notified (from the log) and mailed, with a link to the profile only.
+	for _, p := range s.projs {
+		_, err := s.runner.Drain(ctx, p)
+		require.NoError(t, err)
+	}
+	rec = s.send(t, bearer, "GET", "/api/notifications", "")
+	require.Contains(t, rec.Body.String(), "Your data is ready to download")
+	var ready []mail.Message
+	for _, m := range s.outbox.List() {
+		if m.To == email && m.Subject == "Your Photo3D data is ready to download" {
+			ready = append(ready, m)
+		}
+	}
+	require.Len(t, ready, 1)
+	require.Contains(t, ready[0].Body, "/workspace/profile")
+	require.NotContains(t, ready[0].Body, "exports/")
+
+	// Session-only: an API key cannot start or read an export.
+	rec = s.send(t, bearer, "POST", "/api/api-keys", `{"name":"shop","scopes":["read","write"]}`)
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	var key struct {
+		Data struct {
+			Key string `json:"key"`
+		} `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &key))
+	require.Equal(t, http.StatusForbidden, s.send(t, "Bearer "+key.Data.Key, "GET", "/api/users/me/export", "").Code)
+	require.Equal(t, http.StatusForbidden, s.send(t, "Bearer "+key.Data.Key, "POST", "/api/users/me/export", "").Code)
 }

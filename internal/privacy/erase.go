@@ -272,6 +272,7 @@ func (w *EraseWorker) rows(ctx context.Context, userID string) error {
 			`DELETE FROM api_key_secrets WHERE key_id IN (SELECT id FROM api_keys WHERE user_id = $1)`,
 			`DELETE FROM invites WHERE used_by = $1`,
 			`DELETE FROM revoked_tokens WHERE user_id = $1`,
+			`DELETE FROM data_exports WHERE user_id = $1`,
 		} {
 			if _, err := tx.Exec(ctx, q, userID); err != nil {
 				return fmt.Errorf("delete account rows (%s): %w", q, err)
