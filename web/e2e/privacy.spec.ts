@@ -56,3 +56,28 @@ test('Delete account: password confirmation, signed out at once, address free ag
   expect(again.user.id).not.toBe(first.user.id);
   expect(errors.filter((e) => !e.includes('401') && !e.includes('400'))).toEqual([]);
 });
+
+/** Issue 31 part 3: Profile → Download my data builds a ZIP in the worker; the page shows the link. */
+test('Download my data: the worker builds a ZIP and the profile offers it', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const email = uniqueEmail('export');
+  const password = 'Sup3r-secret-pw';
+  const { token } = await apiSignUp(request, { email, password, name: 'Dana Download' });
+  await page.goto('/login');
+  await page.getByLabel('Email Address').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/my-home');
+  await page.goto('/workspace/profile');
+  await page.getByRole('button', { name: 'Download my data' }).click();
+  await expect(page.getByText('Your data is ready.')).toBeVisible({ timeout: 60_000 });
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download ZIP' }).click();
+  const file = await (await download).path();
+  const zip = readFileSync(file);
+  expect(zip.subarray(0, 2).toString()).toBe('PK');
+  expect(zip.includes(Buffer.from('account.json'))).toBe(true); // the central directory names every entry
+  expect(zip.includes(Buffer.from('leads.csv'))).toBe(true);
+  const res = await request.get('/api/users/me/export', { headers: { Authorization: `Bearer ${token}` } });
+  expect(((await res.json()) as { data: { status: string } }).data.status).toBe('ready');
+});

@@ -6,12 +6,12 @@ import { clearAuth } from '../../lib/auth-storage';
 import { useAppDispatch } from '../../lib/hooks';
 import { signedOut } from '../../lib/session';
 import { GoogleButton, googleClientId } from '../auth/google-button';
-import { useDeleteAccountMutation } from './privacy-api';
+import { useDeleteAccountMutation, useGetDataExportQuery, useRequestDataExportMutation, type DataExport } from './privacy-api';
 
 /** Where the app lands after the account is deleted; the sign-in page shows the notice. */
 export const ACCOUNT_DELETED_PATH = '/login?accountDeleted=1';
 
-/** Profile → Your data: delete the account (issue 31). */
+/** Profile → Your data: download a copy and delete the account (issue 31). */
 export function PrivacyPanel({ clientId = googleClientId }: { clientId?: string }) {
   const [open, setOpen] = useState(false);
   return (
@@ -19,6 +19,7 @@ export function PrivacyPanel({ clientId = googleClientId }: { clientId?: string 
       <h2 id="privacy-title" className="section-title">
         Your data
       </h2>
+      <DownloadData />
       <div className="security-sessions">
         <h3 className="security__heading">Delete account</h3>
         <p className="field__help">
@@ -32,6 +33,58 @@ export function PrivacyPanel({ clientId = googleClientId }: { clientId?: string 
       </div>
       {open && <DeleteAccountDialog clientId={clientId} onClose={() => setOpen(false)} />}
     </section>
+  );
+}
+
+const exportDate = (iso?: string) => (iso ? new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' }) : '');
+
+function exportStatus(e: DataExport | undefined): string {
+  switch (e?.status) {
+    case 'pending':
+      return 'Preparing your data… This can take a few minutes; we will email you and notify you here when it is ready.';
+    case 'ready':
+      return `Your data is ready. The download is available until ${exportDate(e.expiresAt)}.`;
+    case 'expired':
+      return 'Your last download has expired. Ask for a new one.';
+    case 'failed':
+      return 'Your last export could not be built. Please try again.';
+    default:
+      return '';
+  }
+}
+
+/** "Download my data": a ZIP built in the background, downloadable for 7 days. */
+function DownloadData() {
+  const [pending, setPending] = useState(false);
+  const { data, error: loadError } = useGetDataExportQuery(undefined, { pollingInterval: pending ? 2000 : 0 });
+  const [requestExport, { isLoading, error }] = useRequestDataExportMutation();
+  const status = data?.status;
+  if (pending !== (status === 'pending')) setPending(status === 'pending');
+  const text = exportStatus(data);
+  return (
+    <div className="security-sessions">
+      <h3 className="security__heading">Download my data</h3>
+      <p className="field__help">
+        A ZIP with your account, branding, subscription history, products and their settings, photos and 3D models, published pages and
+        leads (JSON and CSV).
+      </p>
+      {text && (
+        <Alert tone={status === 'failed' ? 'error' : status === 'ready' ? 'success' : 'info'}>
+          {text}
+        </Alert>
+      )}
+      {(error || loadError) && <Alert tone="error">{errorMessage(error ?? loadError, 'Your data export could not be started. Please try again.')}</Alert>}
+      <div className="btn-row">
+        {status === 'ready' && data?.url && (
+          <a className="btn btn--primary" href={data.url} download>
+            Download ZIP
+          </a>
+        )}
+        <button type="button" className="btn btn--secondary" onClick={() => void requestExport()} disabled={isLoading || status === 'pending'}>
+          {status === 'ready' ? 'Prepare a new copy' : 'Download my data'}
+        </button>
+      </div>
+    </div>
   );
 }
 
