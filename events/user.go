@@ -5,27 +5,41 @@ import "time"
 // User events. They describe what happened to an account; they never carry a
 // password, a password hash, a reset token or a session token, because the event
 // log is what analysts replay.
+//
+// Personal data (issue 31). Events are kept forever and read by analysts; a
+// person's data must go when they ask. The two known designs are
+// crypto-shredding (personal fields encrypted in the event with a per-user
+// key that erasure deletes) and a mutable table keyed by the user id, with
+// events carrying ids only. Photo3D uses the mutable table, user_pii
+// (email, name, first and last name), because:
+//   - the only personal fields events ever held were the user's address and
+//     names (leads already live in product_leads, invites and verification
+//     links in their own tables), so no event needs its own ciphertext;
+//   - readers (projections, replay, the analyst role, webhooks) never need a
+//     key service, and an erased user is simply an id with no user_pii row:
+//     replays after erasure rebuild the same rows as before it, minus nothing;
+//   - there is no key to lose or to back up separately, and no ciphertext left
+//     in the log that a future break of the cipher would expose.
+// So UserRegistered and ProfileUpdated say that something happened, by id;
+// the values are in user_pii, written in the same transaction as the event.
+// Events stored before that carried email and names; `worker migrate-pii`
+// copies them into user_pii (if missing) and strips them from the log.
 
-// UserRegistered is the first event of a user-{id} stream.
+// UserRegistered is the first event of a user-{id} stream. The address and
+// names are in user_pii (see above), never here.
 type UserRegistered struct {
-	UserID    string    `json:"userId"`
-	Email     string    `json:"email"`
-	Name      string    `json:"name"`
-	FirstName string    `json:"firstName"`
-	LastName  string    `json:"lastName"`
-	Method    string    `json:"method"` // "password" or "google"
-	At        time.Time `json:"at"`
+	UserID string    `json:"userId"`
+	Method string    `json:"method"` // "password" or "google"
+	At     time.Time `json:"at"`
 }
 
 // EventType implements Event.
 func (UserRegistered) EventType() string { return "user.registered.v1" }
 
-// ProfileUpdated records the new names (already trimmed and rebuilt).
+// ProfileUpdated records that the user changed their names; the names
+// themselves are in user_pii.
 type ProfileUpdated struct {
-	UserID    string `json:"userId"`
-	Name      string `json:"name"`
-	FirstName string `json:"firstName"`
-	LastName  string `json:"lastName"`
+	UserID string `json:"userId"`
 }
 
 // EventType implements Event.
@@ -70,7 +84,42 @@ type PasswordChanged struct {
 // EventType implements Event.
 func (PasswordChanged) EventType() string { return "user.password_changed.v1" }
 
+// UserErasureRequested records that the owner asked for the account to be
+// deleted (with their password or a fresh Google sign-in). From this event on
+// the account cannot sign in, its pages answer 410 Gone and a River job
+// erases its data (internal/privacy).
+type UserErasureRequested struct {
+	UserID string    `json:"userId"`
+	At     time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (UserErasureRequested) EventType() string { return "user.erasure_requested.v1" }
+
+// UserErased records that the erasure job finished: personal data, files,
+// leads and analytics of the account are gone and its address may sign up
+// again (as a new user id).
+type UserErased struct {
+	UserID string    `json:"userId"`
+	At     time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (UserErased) EventType() string { return "user.erased.v1" }
+
+// UserDataExportReady records that a ZIP of the account's data was built
+// (internal/privacy) and can be downloaded from the profile for 7 days. The
+// notification is projected from it; the download link is never in the log.
+type UserDataExportReady struct {
+	UserID   string    `json:"userId"`
+	ExportID string    `json:"exportId"`
+	At       time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (UserDataExportReady) EventType() string { return "user.data_export_ready.v1" }
+
 func userEvents() []Event {
 	return []Event{UserRegistered{}, ProfileUpdated{}, AvatarChanged{}, BrandingUpdated{},
-		PasswordResetRequested{}, PasswordChanged{}}
+		PasswordResetRequested{}, PasswordChanged{}, UserErasureRequested{}, UserErased{}, UserDataExportReady{}}
 }

@@ -40,6 +40,7 @@ import (
 	"github.com/photo3d/photo3d/internal/metrics"
 	"github.com/photo3d/photo3d/internal/notify"
 	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/privacy"
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/subscription/stripebilling"
@@ -163,6 +164,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	accounts, err := account.NewService(pool, store, credits, account.Options{
 		SignupMode: cfg.SignupMode, PublicBaseURL: cfg.PublicBaseURL, Google: google,
 		Mailer: mailer, Bucket: blobs.Bucket, Logger: log, Revokers: []account.AccessRevoker{apiKeys, webhooks},
+		Erasure: privacy.Scheduler(riverClient),
 	})
 	if err != nil {
 		return fmt.Errorf("create account service: %w", err)
@@ -245,6 +247,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		APIKeys:         apiKeys,
 		APIKeyRateLimit: cfg.APIKeyRateLimit,
 		Webhooks:        webhooks,
+		Exports:         &privacy.Exports{DB: pool, River: riverClient, Signer: blobs},
 
 		StripeWebhooks:   stripeWebhooks,
 		BillingReturnURL: cfg.PublicBaseURL,

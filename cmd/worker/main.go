@@ -14,6 +14,8 @@
 //	worker convert IMAGE [MORE…] OUT.glb  run the photo(s) → 3D pipeline offline (-azimuths 0,90,180,270)
 //	worker invite create EMAIL     make a single-use signup invite (SIGNUP_MODE=invite)
 //	worker samples [-out DIR]      regenerate the procedural demo models
+//	worker migrate-pii             move personal fields of old user events to user_pii (safe to re-run)
+//	worker erase-shopper EMAIL     delete a shopper's leads at every merchant
 package main
 
 import (
@@ -58,8 +60,12 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		return samplesCmd(ctx, rest, stdout, stderr)
 	case "invite":
 		err = inviteCmd(ctx, rest, getenv, stdout, stderr)
+	case "migrate-pii":
+		err = migratePIICmd(ctx, rest, getenv, stdout, stderr)
+	case "erase-shopper":
+		err = eraseShopperCmd(ctx, rest, getenv, stdout, stderr)
 	default:
-		fmt.Fprintf(stderr, "worker: unknown command %q (run, migrate, replay, export, events, convert, invite, samples)\n", sub)
+		fmt.Fprintf(stderr, "worker: unknown command %q (run, migrate, replay, export, events, convert, invite, samples, migrate-pii, erase-shopper)\n", sub)
 		return 2
 	}
 	if errors.Is(err, flag.ErrHelp) {

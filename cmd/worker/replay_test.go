@@ -43,7 +43,7 @@ func TestReplayOfEveryWorkerProjectionEqualsIncremental(t *testing.T) {
 		var evs []appended
 		if i < 6 {
 			evs = append(evs,
-				appended{events.StreamUser, u, events.UserRegistered{UserID: u, Email: u + "@example.com", Name: "Shop " + u, At: at}},
+				appended{events.StreamUser, u, events.UserRegistered{UserID: u, Method: "password", At: at}},
 				appended{events.StreamSubscription, u, events.SubscriptionOpened{UserID: u, Plan: "free", At: at}},
 				appended{events.StreamSubscription, u, events.TrialStarted{UserID: u, Days: 14, At: at}})
 		}

@@ -32,6 +32,7 @@ import (
 	"github.com/photo3d/photo3d/internal/migrate"
 	"github.com/photo3d/photo3d/internal/notify"
 	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/privacy"
 	"github.com/photo3d/photo3d/internal/projection"
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
@@ -148,6 +149,21 @@ func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
 	if err != nil {
 		return nil, 0, nil, err
 	}
+	// Account erasure (DELETE /api/users/me): files, rows, the provider's
+	// customer, personal data.
+	if err := river.AddWorkerSafely(w, d.eraseWorker(stripeProvider, blobs.Bucket)); err != nil {
+		return nil, 0, nil, err
+	}
+	n++
+	// "Download my data": the ZIP, and the hourly clean-up of expired ones.
+	if err := river.AddWorkerSafely(w, d.exportWorker(blobs.Bucket)); err != nil {
+		return nil, 0, nil, err
+	}
+	if err := river.AddWorkerSafely(w, &privacy.ExportCleanupWorker{DB: d.pool, Bucket: blobs.Bucket}); err != nil {
+		return nil, 0, nil, err
+	}
+	n += 2
+	periodic = append(periodic, privacy.PeriodicExportCleanup())
 	if stripeProvider != nil {
 		subs := subscription.NewService(d.store, subscription.BillingFor(d.cfg.BillingProvider)).
 			WithCheckout(stripeProvider, d.cfg.BillingGracePeriod)

@@ -169,7 +169,7 @@ func (s *Service) SessionValid(ctx context.Context, userID string, version int64
 	var revoked bool
 	err := s.db.QueryRow(ctx, `SELECT COALESCE((SELECT session_version FROM account_security WHERE user_id = u.id), 0),
 		EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $2)
-		FROM users u WHERE u.id = $1`, userID, tokenID).Scan(&current, &revoked)
+		FROM users u WHERE u.id = $1 AND u.erasure_requested_at IS NULL`, userID, tokenID).Scan(&current, &revoked)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, nil
 	}

@@ -47,8 +47,11 @@ type Options struct {
 	// Revokers end API keys and webhooks when sessions end or a reset
 	// proves a pre-registered address (see AccessRevoker).
 	Revokers []AccessRevoker
-	Logger   *slog.Logger
-	Now      func() time.Time
+	// Erasure queues an account's erasure (RequestErasure); cmd/api wires
+	// internal/privacy's scheduler.
+	Erasure ErasureScheduler
+	Logger  *slog.Logger
+	Now     func() time.Time
 }
 
 // Service runs every account use case.
@@ -198,12 +201,11 @@ func (s *Service) SignupMode() string {
 func (s *Service) register(ctx context.Context, tx pgx.Tx, email string, names Names, method string) (userRow, error) {
 	id := uuid.NewString()
 	ctx = withActor(ctx, id)
-	ev := events.UserRegistered{UserID: id, Email: email, Name: names.Name, FirstName: names.FirstName,
-		LastName: names.LastName, Method: method, At: s.opt.Now().UTC()}
-	if err := s.apply(ctx, tx, id, 0, ev); err != nil {
-		if pgdb.IsUniqueViolation(err, "users_email_key") {
-			return userRow{}, errEmailTaken
-		}
+	now := s.opt.Now().UTC()
+	if err := insertPII(ctx, tx, id, email, names, now); err != nil {
+		return userRow{}, err
+	}
+	if err := s.apply(ctx, tx, id, 0, events.UserRegistered{UserID: id, Method: method, At: now}); err != nil {
 		return userRow{}, err
 	}
 	if err := s.subs.Open(ctx, tx, id); err != nil {
@@ -379,6 +381,9 @@ func (s *Service) Google(ctx context.Context, credential, inviteCode string) (Us
 				names = Names{Name: strings.TrimSpace(id.GivenName + " " + id.FamilyName), FirstName: id.GivenName, LastName: id.FamilyName}
 			}
 			if u, err = s.register(ctx, tx, id.Email, names, "google"); err != nil {
+				if errors.Is(err, errEmailTaken) { // only an account being erased holds it now
+					return errErasing
+				}
 				return err
 			}
 			if claim != nil {
@@ -442,7 +447,10 @@ func (s *Service) UpdateProfile(ctx context.Context, userID string, p ProfilePat
 		}
 		var evs []events.Event
 		if names != (Names{Name: cur.Name, FirstName: cur.FirstName, LastName: cur.LastName}) {
-			evs = append(evs, events.ProfileUpdated{UserID: userID, Name: names.Name, FirstName: names.FirstName, LastName: names.LastName})
+			if err := updatePIINames(ctx, tx, userID, names, s.opt.Now().UTC()); err != nil {
+				return err
+			}
+			evs = append(evs, events.ProfileUpdated{UserID: userID})
 		}
 		if p.AvatarURL.Set {
 			curURL := ""

@@ -15,8 +15,9 @@ import (
 )
 
 // This file is the package's only SQL: the users and branding read models
-// (maintained by Project), credentials, Google identities, reset tokens and
-// invites.
+// (maintained by Project), the user's personal data (user_pii, written by
+// the service beside the events, never projected), credentials, Google
+// identities, reset tokens and invites.
 
 var errUserNotFound = fault.New(fault.NotFound, "not_found", "User not found.")
 
@@ -33,7 +34,11 @@ type userRow struct {
 	SessionVersion int64
 }
 
-const userColumns = `id, email, name, first_name, last_name, avatar_key, version, created_at,
+// userFrom joins the read model to the personal data: an erased user (no
+// user_pii row) is not found by any of the account's reads.
+const userFrom = `users JOIN user_pii p ON p.user_id = users.id`
+
+const userColumns = `users.id, p.email, p.name, p.first_name, p.last_name, users.avatar_key, users.version, users.created_at,
 	COALESCE((SELECT s.email_verified_at IS NOT NULL FROM account_security s WHERE s.user_id = users.id), false),
 	COALESCE((SELECT s.session_version FROM account_security s WHERE s.user_id = users.id), 0)`
 
@@ -51,17 +56,17 @@ func scanUser(row pgx.Row) (userRow, error) {
 }
 
 func loadUser(ctx context.Context, q pgdb.Querier, id string) (userRow, error) {
-	return scanUser(q.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id))
+	return scanUser(q.QueryRow(ctx, `SELECT `+userColumns+` FROM `+userFrom+` WHERE users.id = $1 AND users.erasure_requested_at IS NULL`, id))
 }
 
 // lockUser row-locks a user for the rest of tx so the append that follows
 // uses the version the decision was made on.
 func lockUser(ctx context.Context, tx pgx.Tx, id string) (userRow, error) {
-	return scanUser(tx.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1 FOR UPDATE`, id))
+	return scanUser(tx.QueryRow(ctx, `SELECT `+userColumns+` FROM `+userFrom+` WHERE users.id = $1 AND users.erasure_requested_at IS NULL FOR UPDATE OF users`, id))
 }
 
 func userByEmail(ctx context.Context, q pgdb.Querier, email string) (userRow, error) {
-	return scanUser(q.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE email = $1`, email))
+	return scanUser(q.QueryRow(ctx, `SELECT `+userColumns+` FROM `+userFrom+` WHERE p.email = $1 AND users.erasure_requested_at IS NULL`, email))
 }
 
 func passwordHash(ctx context.Context, q pgdb.Querier, userID string) (string, bool, error) {
@@ -74,6 +79,29 @@ func passwordHash(ctx context.Context, q pgdb.Querier, userID string) (string, b
 		return "", false, fmt.Errorf("read credentials: %w", err)
 	}
 	return h, true, nil
+}
+
+// insertPII stores a new user's address and names; the address is unique
+// among accounts that are not erased yet.
+func insertPII(ctx context.Context, tx pgx.Tx, userID, email string, n Names, at time.Time) error {
+	_, err := tx.Exec(ctx, `INSERT INTO user_pii (user_id, email, name, first_name, last_name, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6)`, userID, email, n.Name, n.FirstName, n.LastName, at)
+	if pgdb.IsUniqueViolation(err, "user_pii_email_key") {
+		return errEmailTaken
+	}
+	if err != nil {
+		return fmt.Errorf("store personal data: %w", err)
+	}
+	return nil
+}
+
+func updatePIINames(ctx context.Context, tx pgx.Tx, userID string, n Names, at time.Time) error {
+	_, err := tx.Exec(ctx, `UPDATE user_pii SET name = $2, first_name = $3, last_name = $4, updated_at = $5 WHERE user_id = $1`,
+		userID, n.Name, n.FirstName, n.LastName, at)
+	if err != nil {
+		return fmt.Errorf("store names: %w", err)
+	}
+	return nil
 }
 
 func setPasswordHash(ctx context.Context, tx pgx.Tx, userID, hash string) error {
@@ -119,11 +147,20 @@ func Project(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
 	var err error
 	switch ev := e.Data.(type) {
 	case events.UserRegistered:
-		_, err = tx.Exec(ctx, `INSERT INTO users (id, email, name, first_name, last_name, version, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`, ev.UserID, ev.Email, ev.Name, ev.FirstName, ev.LastName, v, ev.At)
+		_, err = tx.Exec(ctx, `INSERT INTO users (id, version, created_at, updated_at)
+			VALUES ($1, $2, $3, $3)`, ev.UserID, v, ev.At)
 	case events.ProfileUpdated:
-		_, err = tx.Exec(ctx, `UPDATE users SET name = $2, first_name = $3, last_name = $4, version = $5, updated_at = $6
-			WHERE id = $1`, ev.UserID, ev.Name, ev.FirstName, ev.LastName, v, at)
+		_, err = tx.Exec(ctx, `UPDATE users SET version = $2, updated_at = $3 WHERE id = $1`, ev.UserID, v, at)
+	case events.UserErasureRequested:
+		_, err = tx.Exec(ctx, `UPDATE users SET erasure_requested_at = $2, version = $3, updated_at = $4 WHERE id = $1`,
+			ev.UserID, ev.At, v, at)
+	case events.UserErased:
+		// The avatar's blob is gone; so is the branding (name, colour, logo).
+		_, err = tx.Exec(ctx, `UPDATE users SET erased_at = $2, avatar_key = NULL, version = $3, updated_at = $4 WHERE id = $1;`,
+			ev.UserID, ev.At, v, at)
+		if err == nil {
+			_, err = tx.Exec(ctx, `DELETE FROM branding WHERE user_id = $1`, ev.UserID)
+		}
 	case events.AvatarChanged:
 		_, err = tx.Exec(ctx, `UPDATE users SET avatar_key = $2, version = $3, updated_at = $4 WHERE id = $1`,
 			ev.UserID, nullIfEmpty(ev.AvatarKey), v, at)
@@ -138,6 +175,8 @@ func Project(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
 	case events.PasswordResetRequested:
 		err = bumpVersion(ctx, tx, ev.UserID, v)
 	case events.PasswordChanged:
+		err = bumpVersion(ctx, tx, ev.UserID, v)
+	case events.UserDataExportReady:
 		err = bumpVersion(ctx, tx, ev.UserID, v)
 	default:
 		return nil
@@ -154,7 +193,8 @@ func bumpVersion(ctx context.Context, tx pgx.Tx, userID string, v int64) error {
 }
 
 // Rebuild recreates the users and branding read models from the log in tx.
-// Credentials and identities are not events and are kept as they are.
+// Credentials, identities and personal data (user_pii) are not events and
+// are kept as they are.
 func Rebuild(ctx context.Context, tx pgx.Tx, store *eventstore.Store) error {
 	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE keep_credentials ON COMMIT DROP AS SELECT * FROM password_credentials;
 		CREATE TEMP TABLE keep_identities ON COMMIT DROP AS SELECT * FROM google_identities;

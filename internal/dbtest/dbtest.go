@@ -171,8 +171,12 @@ func (d *DB) PoolOf(t testing.TB, n int32) *pgxpool.Pool {
 func (d *DB) VerifiedUser(t testing.TB, id string) {
 	t.Helper()
 	ctx := context.Background()
-	_, err := d.Pool.Exec(ctx, `INSERT INTO users (id, email, name, version, created_at) VALUES ($1, $1 || '@example.test', 'Test user', 0, now())
+	_, err := d.Pool.Exec(ctx, `INSERT INTO users (id, version, created_at) VALUES ($1, 0, now())
 		ON CONFLICT (id) DO NOTHING`, id)
+	if err == nil {
+		_, err = d.Pool.Exec(ctx, `INSERT INTO user_pii (user_id, email, name) VALUES ($1, lower($1) || '@example.test', 'Test user')
+			ON CONFLICT (user_id) DO NOTHING`, id)
+	}
 	if err == nil {
 		_, err = d.Pool.Exec(ctx, `INSERT INTO account_security (user_id, email_verified_at) VALUES ($1, now())
 			ON CONFLICT (user_id) DO UPDATE SET email_verified_at = coalesce(account_security.email_verified_at, now())`, id)

@@ -49,7 +49,8 @@ func TestAnalystRoleIsReadOnlyAndKeptFromSecrets(t *testing.T) {
 		`SELECT * FROM password_resets`,
 		`SELECT * FROM invites`,
 		`SELECT * FROM google_identities`,
-		`SELECT email FROM users`,
+		`SELECT email FROM user_pii`, // issue 31: personal data lives here only
+		`SELECT * FROM users`,
 		`SELECT count(*) FROM events`, // the raw log holds emails (migration 0021)
 		`INSERT INTO events (stream_id, stream_type, version, type, data) VALUES ('x-1', 'x', 1, 'x.v1', '{}')`,
 		`DELETE FROM events`,

@@ -83,7 +83,10 @@ func (c *Cache) ensure(ctx context.Context, key, modelKey string, build func([]b
 		if err != nil {
 			return nil, fmt.Errorf("build %s from %s: %w", key, modelKey, err)
 		}
-		if err := c.Bucket.WriteAll(ctx, key, out, &blob.WriterOptions{ContentType: "model/gltf-binary"}); err != nil {
+		// The source model is recorded so that erasing its owner finds
+		// the variant files built from it (internal/privacy).
+		opts := &blob.WriterOptions{ContentType: "model/gltf-binary", Metadata: map[string]string{"model": modelKey}}
+		if err := c.Bucket.WriteAll(ctx, key, out, opts); err != nil {
 			return nil, fmt.Errorf("store %s: %w", key, err)
 		}
 		return nil, nil

@@ -106,6 +106,8 @@ type acctOpts struct {
 	proxies  []netip.Prefix // TrustedProxies
 	// mailDelivery is Deps.MailDelivery; empty means "dev-outbox".
 	mailDelivery string
+	// erasure builds the account erasure scheduler over the test's database.
+	erasure func(*dbtest.DB) account.ErasureScheduler
 }
 
 type acctBundle struct {
@@ -152,12 +154,16 @@ func acctRouter(t *testing.T, db *dbtest.DB, o acctOpts) *acctBundle {
 	bucket := memblob.OpenBucket(nil)
 	t.Cleanup(func() { _ = bucket.Close() })
 	g := newFakeGoogle(t)
+	var erasure account.ErasureScheduler
+	if o.erasure != nil {
+		erasure = o.erasure(db)
+	}
 	accounts, err := account.NewService(db.Pool, store, subs, account.Options{
 		SignupMode: o.signupMode, PublicBaseURL: acctBase,
 		Google: account.NewGoogleVerifier(context.Background(), acctClientID, g.srv.URL, []string{"https://accounts.google.com", "accounts.google.com"}),
 		Mailer: mail.Immediate{Sender: mail.Log{Logger: log, Outbox: outbox}}, Bucket: bucket, Logger: log, Now: o.now,
 		HashParams: account.HashParams{MemoryKiB: 1024, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16},
-		Revokers:   []account.AccessRevoker{keys, hooks},
+		Revokers:   []account.AccessRevoker{keys, hooks}, Erasure: erasure,
 	})
 	require.NoError(t, err)
 	tokens := auth.NewTokens([]byte("0123456789abcdef0123456789abcdef"), acctBase)
@@ -316,7 +322,7 @@ func (b *acctBundle) signupUnverified(t *testing.T, email, password, name string
 func (b *acctBundle) userID(t *testing.T, email string) string {
 	t.Helper()
 	var id string
-	require.NoError(t, b.db.Pool.QueryRow(context.Background(), `SELECT id FROM users WHERE email = lower($1)`, email).Scan(&id))
+	require.NoError(t, b.db.Pool.QueryRow(context.Background(), `SELECT user_id FROM user_pii WHERE email = lower($1)`, email).Scan(&id))
 	return id
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/mail"
 	"github.com/photo3d/photo3d/internal/notify"
+	"github.com/photo3d/photo3d/internal/privacy"
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/subscription/stripebilling"
@@ -41,7 +42,7 @@ func everyRouteDeps() Deps {
 		Publications: &publish.Service{}, PublicPages: &publish.Pages{}, Accounts: &account.Service{},
 		Subscriptions: &subscription.Service{}, Outbox: &mail.Outbox{}, Shoppers: &analytics.Collector{},
 		Analytics: &analytics.Reader{}, Web: http.NotFoundHandler(), APIKeys: &apikey.Service{}, Webhooks: &webhook.Service{},
-		StripeWebhooks: &stripebilling.Provider{}}
+		StripeWebhooks: &stripebilling.Provider{}, Exports: &privacy.Exports{}}
 }
 
 // routedAPI lists "METHOD /api/path" for every route the real router serves

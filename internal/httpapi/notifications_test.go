@@ -91,10 +91,10 @@ func (w wsHarness) notifications(t *testing.T, user string) notify.List {
 func TestNotificationRoutes(t *testing.T) {
 	t.Parallel()
 	w := newWSHarness(t)
-	w.emit(t, events.Stream{Type: events.StreamUser, ID: "u1"}, events.UserRegistered{UserID: "u1", Email: "a@example.com"})
+	w.emit(t, events.Stream{Type: events.StreamUser, ID: "u1"}, events.UserRegistered{UserID: "u1"})
 	w.emit(t, events.Stream{Type: events.StreamJob, ID: "j1"}, events.JobQueued{JobID: "j1", UserID: "u1", Name: "Oak chair"})
 	w.emit(t, events.Stream{Type: events.StreamJob, ID: "j1"}, events.JobCompleted{JobID: "j1"})
-	w.emit(t, events.Stream{Type: events.StreamUser, ID: "u2"}, events.UserRegistered{UserID: "u2", Email: "b@example.com"})
+	w.emit(t, events.Stream{Type: events.StreamUser, ID: "u2"}, events.UserRegistered{UserID: "u2"})
 
 	list := w.notifications(t, "u1")
 	require.Len(t, list.Items, 2)

@@ -23,6 +23,7 @@ import (
 	"github.com/photo3d/photo3d/internal/mail"
 	"github.com/photo3d/photo3d/internal/metrics"
 	"github.com/photo3d/photo3d/internal/notify"
+	"github.com/photo3d/photo3d/internal/privacy"
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/upload"
@@ -96,6 +97,8 @@ type Deps struct {
 	// route) and the base URL Checkout and the portal return to.
 	StripeWebhooks   ProviderWebhooks
 	BillingReturnURL string
+	// Exports: "Download my data" (issue 31); nil: no export routes.
+	Exports *privacy.Exports
 }
 
 // MetricsHandler serves the api's Prometheus metrics; cmd/api mounts it on
@@ -180,6 +183,11 @@ func NewRouter(d Deps) http.Handler {
 				}
 				priv.Method("GET", "/users/me", getMe(d.Accounts, d))
 				priv.Method("PATCH", "/users/me", patchMe(d.Accounts))
+				priv.Method("DELETE", "/users/me", deleteMe(d.Accounts))
+				if d.Exports != nil {
+					priv.Method("POST", "/users/me/export", requestExport(d.Exports))
+					priv.Method("GET", "/users/me/export", getExport(d.Exports))
+				}
 				priv.Method("POST", "/users/me/avatar", uploadAvatar(d.Accounts))
 				priv.Method("DELETE", "/users/me/avatar", deleteAvatar(d.Accounts))
 				priv.Method("GET", "/branding", getBranding(d.Accounts, d))

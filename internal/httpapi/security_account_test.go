@@ -258,8 +258,8 @@ func TestSecurityAPIKeysAndWebhooksDoNotSurviveATakeover(t *testing.T) {
 	require.Equal(t, http.StatusAccepted, rec.Code, rec.Body.String())
 	var userID string
 	var version int64
-	require.NoError(t, b.db.Pool.QueryRow(ctx, `SELECT u.id, coalesce(a.session_version, 0) FROM users u
-		LEFT JOIN account_security a ON a.user_id = u.id WHERE u.email = 'shop@corp.example'`).Scan(&userID, &version))
+	require.NoError(t, b.db.Pool.QueryRow(ctx, `SELECT u.user_id, coalesce(a.session_version, 0) FROM user_pii u
+		LEFT JOIN account_security a ON a.user_id = u.user_id WHERE u.email = 'shop@corp.example'`).Scan(&userID, &version))
 	// A session of the attacker's (minted directly: whether an unverified
 	// account may sign in at all is item 14's business).
 	attacker, _, err := b.tokens.IssueSession(userID, version)

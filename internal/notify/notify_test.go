@@ -78,7 +78,7 @@ func titles(l notify.List) []string {
 func TestJobNotificationsAreAttributedToTheJobOwner(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	b.emit(t, usr("u1"), events.UserRegistered{UserID: "u1", Email: "a@example.com", Name: "Asha"})
+	b.emit(t, usr("u1"), events.UserRegistered{UserID: "u1"})
 	b.emit(t, job("j1"), events.JobQueued{JobID: "j1", UserID: "u1", Name: "Oak chair"})
 	b.emit(t, job("j1"), events.JobStarted{JobID: "j1", Attempt: 1}, events.JobProgressed{JobID: "j1", Step: "Analyzing Image", Percent: 10})
 	b.emit(t, job("j1"), events.BlueprintRenamed{JobID: "j1", Name: "Oak armchair"})
@@ -203,7 +203,7 @@ func TestReadMarksAreScopedToTheOwner(t *testing.T) {
 		b.emit(t, job(fmt.Sprint("j", i)), events.JobQueued{JobID: fmt.Sprint("j", i), UserID: "u1", Name: fmt.Sprint("Chair ", i)})
 		b.emit(t, job(fmt.Sprint("j", i)), events.JobCompleted{JobID: fmt.Sprint("j", i)})
 	}
-	b.emit(t, usr("u2"), events.UserRegistered{UserID: "u2", Email: "b@example.com"})
+	b.emit(t, usr("u2"), events.UserRegistered{UserID: "u2"})
 	b.drain(t)
 
 	l := b.list(t, "u1")

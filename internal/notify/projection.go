@@ -47,6 +47,7 @@ const (
 	KindPlanEnded      = "plan_ended"
 	KindPagePublished  = "page_published"
 	KindLeadCaptured   = "lead_captured"
+	KindDataExport     = "data_export_ready"
 )
 
 const subscriptionPath = "/workspace/subscription"
@@ -122,6 +123,11 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 		n = &note{userID: owner, kind: KindJobFailed, title: "Your 3D model could not be built",
 			message: failedMessage(name, ev.Reason),
 			link:    workspace.BlueprintPath(ev.JobID, workspace.StatusError), subject: subject(ev.JobID)}
+	case events.UserDataExportReady:
+		// The link itself is signed and short-lived: the profile mints it.
+		n = &note{userID: ev.UserID, kind: KindDataExport, title: "Your data is ready to download",
+			message: "The copy of your Photo3D data you asked for is ready. Download it from your profile within 7 days.",
+			link:    "/workspace/profile"}
 	case events.TrialStarted:
 		n = &note{userID: ev.UserID, kind: KindTrialStarted, title: "Your Pro trial has started",
 			message: fmt.Sprintf("Enjoy Pro features for %s: galleries, public share links and %d AI credits.",

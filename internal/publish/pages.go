@@ -114,6 +114,7 @@ type Pages struct {
 // pageEntry is one slug's ready-to-send pages.
 type pageEntry struct {
 	missing        bool
+	gone           bool // the owner deleted the account: 410 with a neutral notice
 	pubID, ownerID string
 	subjectID      string // what the publication shows (analytics' product dimension)
 	slug           string
@@ -281,6 +282,11 @@ var DefaultBrand = Brand{Name: "Photo3D", Color: "#2E5BBA"}
 // version, else the blueprint's live state) and renders every page variant.
 func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 	now := p.now()
+	if erased, err := ownerErased(ctx, p.cfg.DB, slug); err != nil {
+		return nil, err
+	} else if erased {
+		return &pageEntry{missing: true, gone: true, loaded: now}, nil
+	}
 	r, locked, err := liveBySlug(ctx, p.cfg.DB, slug)
 	if errors.Is(err, errNoRow) {
 		return &pageEntry{missing: true, loaded: now}, nil
@@ -479,6 +485,10 @@ func (p *Pages) ServeViewer(w http.ResponseWriter, r *http.Request, slug string,
 		return
 	}
 	pageHeaders(w, embed, e.embedOrigins)
+	if e.gone {
+		p.gonePage(w, embed)
+		return
+	}
 	if e.missing {
 		p.notFound(w, embed)
 		return
@@ -524,10 +534,32 @@ var notFoundPage = sync.OnceValues(func() ([2][]byte, error) {
 	return out, err
 })
 
+var gonePages = sync.OnceValues(func() ([2][]byte, error) {
+	var out [2][]byte
+	v := pageView{Brand: DefaultBrand}
+	var err error
+	if out[0], err = render("gone", v); err != nil {
+		return out, err
+	}
+	v.Embed = true
+	out[1], err = render("gone", v)
+	return out, err
+})
+
+// gonePage answers a page of an account that was deleted: 410 Gone, with a
+// notice that names neither the merchant nor why.
+func (p *Pages) gonePage(w http.ResponseWriter, embed bool) {
+	p.notice(w, embed, gonePages, http.StatusGone)
+}
+
 func (p *Pages) notFound(w http.ResponseWriter, embed bool) {
-	pages, err := notFoundPage()
+	p.notice(w, embed, notFoundPage, http.StatusNotFound)
+}
+
+func (p *Pages) notice(w http.ResponseWriter, embed bool, page func() ([2][]byte, error), status int) {
+	pages, err := page()
 	if err != nil {
-		http.Error(w, "Link not found", http.StatusNotFound)
+		http.Error(w, http.StatusText(status), status)
 		return
 	}
 	body := pages[0]
@@ -536,7 +568,7 @@ func (p *Pages) notFound(w http.ResponseWriter, embed bool) {
 	}
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusNotFound)
+	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
 

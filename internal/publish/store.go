@@ -178,6 +178,18 @@ func versionsOf(ctx context.Context, q pgdb.Querier, id string) ([]versionRow, e
 	return out, rows.Err()
 }
 
+// ownerErased reports whether the slug's publication belongs to an account
+// whose deletion was requested: its pages answer 410 from that moment.
+func ownerErased(ctx context.Context, q pgdb.Querier, slug string) (bool, error) {
+	var erased bool
+	err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM publications p JOIN users u ON u.id = p.user_id
+		WHERE p.slug = $1 AND u.erasure_requested_at IS NOT NULL)`, slug).Scan(&erased)
+	if err != nil {
+		return false, fmt.Errorf("read page owner: %w", err)
+	}
+	return erased, nil
+}
+
 // liveBySlug is the public pages' one query: the live publication behind a
 // slug and, when it is locked, the locked snapshot. It is a primary-key-like
 // lookup on the unique slug index.

@@ -213,7 +213,7 @@ func (s *Service) Remove(ctx context.Context, userID, id string) error {
 // is removed (a webhook.removed.v1 each, in tx): whoever registered the
 // address first may have set them up. Ending sessions alone keeps them.
 func (s *Service) EndAccess(ctx context.Context, tx pgx.Tx, userID string, why account.AccessEnd, at time.Time) error {
-	if why != account.AddressProven {
+	if why != account.AddressProven && why != account.AccountErased {
 		return nil
 	}
 	rows, err := tx.Query(ctx, `UPDATE webhook_endpoints SET removed_at = $2

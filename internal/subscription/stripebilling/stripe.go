@@ -142,6 +142,30 @@ func (p *Provider) Subscription(ctx context.Context, id string) (subscription.Pr
 	return fromSubscription(s), nil
 }
 
+// EraseCustomer cancels the customer's subscription at once (no proration
+// or period end: the account is being deleted) and deletes the customer,
+// which removes the address and payment methods Stripe holds for us. Both
+// are idempotent: a subscription or customer already gone is success, so
+// the erasure job can run it again after a crash.
+func (p *Provider) EraseCustomer(ctx context.Context, customerID, subscriptionID string) error {
+	if subscriptionID != "" {
+		if _, err := p.client.V1Subscriptions.Cancel(ctx, subscriptionID, nil); err != nil && !missing(err) {
+			return p.scrub("cancel stripe subscription "+subscriptionID, err)
+		}
+	}
+	if customerID != "" {
+		if _, err := p.client.V1Customers.Delete(ctx, customerID, nil); err != nil && !missing(err) {
+			return p.scrub("delete stripe customer "+customerID, err)
+		}
+	}
+	return nil
+}
+
+func missing(err error) bool {
+	var se *stripe.Error
+	return errors.As(err, &se) && se.Code == stripe.ErrorCodeResourceMissing
+}
+
 func fromSubscription(s *stripe.Subscription) subscription.ProviderSubscription {
 	out := subscription.ProviderSubscription{ID: s.ID, Status: string(s.Status), CancelAtPeriodEnd: s.CancelAtPeriodEnd}
 	if s.Customer != nil {

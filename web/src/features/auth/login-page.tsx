@@ -81,6 +81,9 @@ export default function LoginPage({ clientId = googleClientId }: { clientId?: st
         </>
       )}
       <form className="form" onSubmit={onSubmit} noValidate>
+        {new URLSearchParams(location.search).has('accountDeleted') && !error && !success && (
+          <Alert tone="info">Your account is being deleted. We&apos;ll email you when your data is gone.</Alert>
+        )}
         {error && <Alert tone="error">{error}</Alert>}
         {error && email.includes('@') && !resent && (
           // A new account signs in from its mailed link; the answer is the same for every address.

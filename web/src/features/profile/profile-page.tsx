@@ -6,6 +6,7 @@ import { useAppSelector } from '../../lib/hooks';
 import { selectAuthUser } from '../../lib/session';
 import { useGetMeQuery, useRemoveAvatarMutation, useUpdateProfileMutation, useUploadAvatarMutation } from '../../lib/session-api';
 import { initials } from '../../lib/user';
+import { PrivacyPanel } from './privacy-panel';
 import { SecurityPanel } from './security-panel';
 
 const AVATAR_TYPES = 'image/png,image/jpeg';
@@ -136,6 +137,7 @@ export default function ProfilePage() {
         </div>
       </form>
       <SecurityPanel />
+      <PrivacyPanel />
     </div>
   );
 }

@@ -1,0 +1,359 @@
+// Package privacy erases personal data: a merchant's whole account (the
+// "Delete account" button, a River job) and a shopper's leads across
+// merchants (`worker erase-shopper`), and moves personal fields of events
+// stored before issue 31 out of the log (`worker migrate-pii`).
+//
+// Where personal data lives (see events/user.go for why a mutable table and
+// not crypto-shredding): a merchant's address and names in user_pii, the
+// shoppers' addresses in product_leads, invite and verification addresses in
+// invites and email_verifications, files in the blob store under the
+// user's id. Events carry ids only, so erasure never rewrites the log and
+// every replay gives the same read models before and after it.
+package privacy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/account"
+	"github.com/photo3d/photo3d/internal/analytics"
+	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/mail"
+	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/publish"
+)
+
+// EraseArgs is the River job that erases one account. It carries the user
+// id only: job arguments outlive the job in River's table.
+type EraseArgs struct {
+	UserID string `json:"userId"`
+}
+
+// Kind implements river.JobArgs.
+func (EraseArgs) Kind() string { return "account_erase" }
+
+// InsertOpts implements river.JobArgsWithInsertOpts: one erasure per account
+// however often it is asked for, and retries for as long as it takes (every
+// step is idempotent, so an attempt cut off half-way is simply run again).
+func (EraseArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: river.QueueDefault, MaxAttempts: 100,
+		UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// Scheduler returns the account.ErasureScheduler cmd/api wires: in the
+// request's transaction it queues the erasure job and tells every api
+// instance to drop the account's cached public pages (they answer 410 Gone
+// from then on, publish.Pages checks the account's erasure state).
+func Scheduler(rc *river.Client[pgx.Tx]) account.ErasureScheduler {
+	return func(ctx context.Context, tx pgx.Tx, userID string) error {
+		if _, err := rc.InsertTx(ctx, tx, EraseArgs{UserID: userID}, nil); err != nil {
+			return fmt.Errorf("queue account erasure: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `SELECT pg_notify($1, slug) FROM publications WHERE user_id = $2`,
+			publish.NotifyChannel, userID); err != nil {
+			return fmt.Errorf("take pages down: %w", err)
+		}
+		return nil
+	}
+}
+
+// Billing ends what a payment provider holds for the account: the running
+// subscription (cancelled now, not at period end) and the customer record
+// with its address. stripebilling.Provider implements it; it must be
+// idempotent.
+type Billing interface {
+	EraseCustomer(ctx context.Context, customerID, subscriptionID string) error
+}
+
+// EraseWorker runs an account's erasure in steps, each idempotent, so a
+// worker killed at any point leaves a job River runs again and that run
+// finishes the work: billing, files, database rows, then personal data and
+// the final mail.
+type EraseWorker struct {
+	river.WorkerDefaults[EraseArgs]
+	DB      *pgxpool.Pool
+	Store   *eventstore.Store
+	Bucket  *blob.Bucket
+	Billing Billing // nil when no payment provider is configured
+	Mailer  mail.Sender
+	Logger  *slog.Logger
+	// BaseURL starts the sign-up link of the final mail.
+	BaseURL string
+	Now     func() time.Time
+	// afterStep, in tests, runs after each step (to cut a run short).
+	afterStep func(ctx context.Context, step string) error
+}
+
+// Timeout implements river.Worker: a large account has many files.
+func (w *EraseWorker) Timeout(*river.Job[EraseArgs]) time.Duration { return 30 * time.Minute }
+
+// Work implements river.Worker.
+func (w *EraseWorker) Work(ctx context.Context, j *river.Job[EraseArgs]) error {
+	return w.Erase(ctx, j.Args.UserID)
+}
+
+// Steps of an erasure, in order.
+const (
+	StepBilling = "billing"
+	StepFiles   = "files"
+	StepRows    = "rows"
+	StepFinal   = "final"
+)
+
+// Erase runs every step for userID; an account that was never asked to be
+// erased is left alone (the job cannot be used to delete someone else).
+func (w *EraseWorker) Erase(ctx context.Context, userID string) error {
+	var requested, erased *time.Time
+	err := w.DB.QueryRow(ctx, `SELECT erasure_requested_at, erased_at FROM users WHERE id = $1`, userID).Scan(&requested, &erased)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && requested == nil) {
+		w.Logger.Warn("erasure job for an account that did not ask for it; nothing done", "user_id", userID)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read account: %w", err)
+	}
+	if erased != nil {
+		return nil
+	}
+	steps := []struct {
+		name string
+		run  func(context.Context, string) error
+	}{{StepBilling, w.billing}, {StepFiles, w.files}, {StepRows, w.rows}, {StepFinal, w.final}}
+	for _, s := range steps {
+		if err := s.run(ctx, userID); err != nil {
+			return fmt.Errorf("erase account, step %s: %w", s.name, err)
+		}
+		if w.afterStep != nil {
+			if err := w.afterStep(ctx, s.name); err != nil {
+				return err
+			}
+		}
+	}
+	w.Logger.Info("account erased", "user_id", userID)
+	return nil
+}
+
+func (w *EraseWorker) billing(ctx context.Context, userID string) error {
+	var customer, sub *string
+	err := w.DB.QueryRow(ctx, `SELECT billing_customer_id, billing_subscription_id FROM subscriptions WHERE user_id = $1`, userID).
+		Scan(&customer, &sub)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && customer == nil && sub == nil) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read billing ids: %w", err)
+	}
+	if w.Billing == nil {
+		return errors.New("the account has a payment provider customer but no provider is configured on this worker")
+	}
+	return w.Billing.EraseCustomer(ctx, deref(customer), deref(sub))
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// ownedPrefixes are the blob key prefixes under which everything belongs to
+// one user (see upload, job, catalog, account): photos, cut-outs, models,
+// thumbnails, masks, avatars, logos and data exports.
+var ownedPrefixes = []string{"uploads/", "cutouts/", "models/", "avatars/", "logos/", "thumbnails/", "exports/"}
+
+// files deletes every blob of the account: its own prefixes, every key its
+// rows name, and the variant GLBs built from its models (glbvariants keys
+// them by a hash, so they are found through the model key recorded in their
+// metadata; listing every variant is fine for a rare, background job).
+func (w *EraseWorker) files(ctx context.Context, userID string) error {
+	for _, p := range ownedPrefixes {
+		if err := w.deleteAll(ctx, p+userID+"/", nil); err != nil {
+			return err
+		}
+	}
+	// Keys the account's rows name, wherever they are (older layouts).
+	rows, err := w.DB.Query(ctx, `SELECT k FROM (
+			SELECT blob_key AS k FROM uploads WHERE user_id = $1
+			UNION SELECT blob_key FROM upload_cutouts WHERE user_id = $1
+			UNION SELECT unnest(ARRAY[image_key, model_key, thumbnail_key, mask_key, parts_map_key]) FROM jobs WHERE user_id = $1
+			UNION SELECT key FROM assets WHERE user_id = $1
+			UNION SELECT unnest(source_keys || ARRAY[model_key, thumbnail_key]) FROM product_models WHERE user_id = $1) keys
+		WHERE k <> ''`, userID)
+	if err != nil {
+		return fmt.Errorf("list the account's files: %w", err)
+	}
+	keys, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return fmt.Errorf("list the account's files: %w", err)
+	}
+	models := map[string]bool{}
+	for _, k := range keys {
+		if strings.HasSuffix(k, ".glb") {
+			models[k] = true
+		}
+		if err := w.Bucket.Delete(ctx, k); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+			return fmt.Errorf("delete %s: %w", k, err)
+		}
+	}
+	modelPrefix := "models/" + userID + "/"
+	return w.deleteAll(ctx, "variants/", func(key string) (bool, error) {
+		a, err := w.Bucket.Attributes(ctx, key)
+		if err != nil {
+			return false, err
+		}
+		m := a.Metadata["model"]
+		return strings.HasPrefix(m, modelPrefix) || models[m], nil
+	})
+}
+
+func (w *EraseWorker) deleteAll(ctx context.Context, prefix string, keep func(string) (bool, error)) error {
+	it := w.Bucket.List(&blob.ListOptions{Prefix: prefix})
+	for {
+		obj, err := it.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("list %s: %w", prefix, err)
+		}
+		if obj.IsDir {
+			continue
+		}
+		if keep != nil {
+			del, err := keep(obj.Key)
+			if err != nil {
+				return fmt.Errorf("read %s: %w", obj.Key, err)
+			}
+			if !del {
+				continue
+			}
+		}
+		if err := w.Bucket.Delete(ctx, obj.Key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+			return fmt.Errorf("delete %s: %w", obj.Key, err)
+		}
+	}
+}
+
+// rows deletes, in one transaction, every row that is not a read model of
+// the log and holds the account's data or its shoppers': leads, raw
+// analytics and their roll-ups, webhook deliveries (payloads), idempotency
+// records (stored response bodies), API key secrets, invites it used,
+// sign-out records. Read models rebuilt from the log keep ids and product
+// names only (no personal data) as tombstones, so replays stay identical.
+func (w *EraseWorker) rows(ctx context.Context, userID string) error {
+	var days []time.Time
+	err := pgdb.WithTx(ctx, w.DB, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `WITH d AS (DELETE FROM shopper_events WHERE user_id = $1 RETURNING at)
+			SELECT DISTINCT date_trunc('day', at AT TIME ZONE 'UTC') FROM d`, userID)
+		if err != nil {
+			return fmt.Errorf("delete analytics: %w", err)
+		}
+		if days, err = pgx.CollectRows(rows, pgx.RowTo[time.Time]); err != nil {
+			return fmt.Errorf("delete analytics: %w", err)
+		}
+		for _, q := range []string{
+			`DELETE FROM product_leads WHERE user_id = $1`,
+			`DELETE FROM shopper_days WHERE user_id = $1`,
+			`DELETE FROM shopper_day_cells WHERE user_id = $1`,
+			`DELETE FROM webhook_deliveries WHERE user_id = $1`,
+			`DELETE FROM idempotency_keys WHERE user_id = $1`,
+			`DELETE FROM api_key_secrets WHERE key_id IN (SELECT id FROM api_keys WHERE user_id = $1)`,
+			`DELETE FROM invites WHERE used_by = $1`,
+			`DELETE FROM revoked_tokens WHERE user_id = $1`,
+			`DELETE FROM data_exports WHERE user_id = $1`,
+		} {
+			if _, err := tx.Exec(ctx, q, userID); err != nil {
+				return fmt.Errorf("delete account rows (%s): %w", q, err)
+			}
+		}
+		// Unsent account mail (a verification or reset link) holds the
+		// address: it goes too, and its mail jobs end without sending.
+		return mail.ErasePending(ctx, tx, userID)
+	})
+	if err != nil {
+		return err
+	}
+	// The global per-day bookkeeping follows the raw rows that are left.
+	for _, d := range days {
+		if _, err := analytics.Rollup(ctx, w.DB, time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// final sends the goodbye mail, then deletes the personal data and records
+// user.erased.v1 in one transaction: the address may sign up again from
+// that commit. A crash between the mail and the commit sends it twice,
+// never zero times.
+func (w *EraseWorker) final(ctx context.Context, userID string) error {
+	var email string
+	err := w.DB.QueryRow(ctx, `SELECT email FROM user_pii WHERE user_id = $1`, userID).Scan(&email)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("read address: %w", err)
+	}
+	if email != "" {
+		if err := w.sendErasedMail(ctx, email); err != nil {
+			return err
+		}
+	}
+	ctx = eventstore.WithMetadata(ctx, eventstore.Metadata{Actor: "system-erasure"})
+	return pgdb.WithTx(ctx, w.DB, func(tx pgx.Tx) error {
+		for _, q := range []string{
+			`DELETE FROM user_pii WHERE user_id = $1`,
+			`DELETE FROM account_security WHERE user_id = $1`,
+			`DELETE FROM notification_reads WHERE user_id = $1`,
+		} {
+			if _, err := tx.Exec(ctx, q, userID); err != nil {
+				return fmt.Errorf("delete personal data: %w", err)
+			}
+		}
+		envs, err := w.Store.Append(ctx, tx, account.UserStream(userID), eventstore.AnyVersion,
+			events.UserErased{UserID: userID, At: w.now().UTC()})
+		if err != nil {
+			return err
+		}
+		for _, e := range envs {
+			if err := account.Project(ctx, tx, e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// sendErasedMail is the only place the erasure mails. It sends from this
+// River job rather than through the mail outbox: the job is already durable
+// and retried with backoff (a failed send fails the step, and the attempt is
+// run again), and an outbox row would put the address back into a table the
+// moment the account's personal data is deleted.
+func (w *EraseWorker) sendErasedMail(ctx context.Context, to string) error {
+	err := w.Mailer.Send(ctx, mail.Message{To: to, Subject: "Your Photo3D account has been deleted",
+		Body: "Your Photo3D account and its data have been deleted as you asked: your products, 3D models, photos, " +
+			"published pages, leads and analytics are gone, and your subscription was cancelled.\n\n" +
+			"You can create a new account with this address at any time: " + strings.TrimRight(w.BaseURL, "/") + "/signup\n",
+		SentAt: w.now().UTC()})
+	if err != nil {
+		return fmt.Errorf("send the erasure mail: %w", err)
+	}
+	return nil
+}
+
+func (w *EraseWorker) now() time.Time {
+	if w.Now != nil {
+		return w.Now()
+	}
+	return time.Now()
+}

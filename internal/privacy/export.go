@@ -1,0 +1,451 @@
+package privacy
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"gocloud.dev/blob"
+	"gocloud.dev/gcerrors"
+
+	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/account"
+	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/mail"
+	"github.com/photo3d/photo3d/internal/pgdb"
+)
+
+// ExportLifetime is how long a data export can be downloaded; then its
+// ZIP is deleted (PeriodicExportCleanup) and the status says "expired".
+const ExportLifetime = 7 * 24 * time.Hour
+
+// ExportLinkLifetime is how long one download URL works. GET
+// /api/users/me/export mints a fresh one each time while the export lives,
+// so a link copied out of the browser stops working soon, and the mail and
+// the notification point at the signed-in profile page, never at the file.
+const ExportLinkLifetime = time.Hour
+
+// ExportArgs is the River job that builds one export (ids only).
+type ExportArgs struct {
+	ExportID string `json:"exportId"`
+}
+
+// Kind implements river.JobArgs.
+func (ExportArgs) Kind() string { return "account_export" }
+
+// InsertOpts implements river.JobArgsWithInsertOpts.
+func (ExportArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: river.QueueDefault, MaxAttempts: 10, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// Export is what GET /api/users/me/export answers.
+type Export struct {
+	Status      string     `json:"status"` // none, pending, ready, failed, expired
+	URL         string     `json:"url,omitempty"`
+	RequestedAt *time.Time `json:"requestedAt,omitempty"`
+	ExpiresAt   *time.Time `json:"expiresAt,omitempty"`
+}
+
+// Signer mints download URLs (blobstore.Store).
+type Signer interface {
+	SignedGetURL(ctx context.Context, key string, expiry time.Duration) (string, error)
+}
+
+// Exports starts and reads a merchant's data exports (issue 31 part 3).
+type Exports struct {
+	DB     *pgxpool.Pool
+	River  *river.Client[pgx.Tx]
+	Signer Signer
+	Now    func() time.Time
+}
+
+func (x *Exports) now() time.Time {
+	if x.Now != nil {
+		return x.Now()
+	}
+	return time.Now()
+}
+
+// Request starts an export, or returns the one already being built.
+func (x *Exports) Request(ctx context.Context, userID string) (Export, error) {
+	err := pgdb.WithTx(ctx, x.DB, func(tx pgx.Tx) error {
+		// One at a time per account: lock the account's row of the read model.
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, userID); err != nil {
+			return fmt.Errorf("lock account: %w", err)
+		}
+		var pending bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM data_exports WHERE user_id = $1 AND status = 'pending')`,
+			userID).Scan(&pending); err != nil {
+			return fmt.Errorf("read exports: %w", err)
+		}
+		if pending {
+			return nil
+		}
+		id := uuid.NewString()
+		if _, err := tx.Exec(ctx, `INSERT INTO data_exports (id, user_id, status, requested_at) VALUES ($1, $2, 'pending', $3)`,
+			id, userID, x.now().UTC()); err != nil {
+			return fmt.Errorf("record export: %w", err)
+		}
+		if _, err := x.River.InsertTx(ctx, tx, ExportArgs{ExportID: id}, nil); err != nil {
+			return fmt.Errorf("queue export: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return Export{}, err
+	}
+	return x.Latest(ctx, userID)
+}
+
+// Latest is the newest export of the account, with a fresh download URL
+// while it is ready and not expired.
+func (x *Exports) Latest(ctx context.Context, userID string) (Export, error) {
+	var e Export
+	var key string
+	var requested time.Time
+	var expires *time.Time
+	err := x.DB.QueryRow(ctx, `SELECT status, blob_key, requested_at, expires_at FROM data_exports
+		WHERE user_id = $1 ORDER BY requested_at DESC, id DESC LIMIT 1`, userID).Scan(&e.Status, &key, &requested, &expires)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Export{Status: "none"}, nil
+	}
+	if err != nil {
+		return Export{}, fmt.Errorf("read export: %w", err)
+	}
+	e.RequestedAt, e.ExpiresAt = &requested, expires
+	if e.Status == "ready" && expires != nil && !x.now().Before(*expires) {
+		e.Status = "expired"
+	}
+	if e.Status == "ready" {
+		if e.URL, err = x.Signer.SignedGetURL(ctx, key, ExportLinkLifetime); err != nil {
+			return Export{}, fmt.Errorf("sign export link: %w", err)
+		}
+	}
+	return e, nil
+}
+
+var errExportGone = fault.New(fault.NotFound, "not_found", "Export not found.")
+
+// ExportWorker builds the ZIP of an account's data into the blob store.
+type ExportWorker struct {
+	river.WorkerDefaults[ExportArgs]
+	DB     *pgxpool.Pool
+	Store  *eventstore.Store
+	Bucket *blob.Bucket
+	// Mail queues the "ready" mail; nil: the mail outbox through the River
+	// client running this job.
+	Mail    mail.Enqueuer
+	Logger  *slog.Logger
+	BaseURL string
+	Now     func() time.Time
+}
+
+// Timeout implements river.Worker: an account's models and photos may be large.
+func (w *ExportWorker) Timeout(*river.Job[ExportArgs]) time.Duration { return 30 * time.Minute }
+
+// Work implements river.Worker. It is idempotent: a retry rewrites the
+// same ZIP key and marks the export ready once.
+func (w *ExportWorker) Work(ctx context.Context, j *river.Job[ExportArgs]) error {
+	var userID, status string
+	// An account being erased gets no export (the erasure deletes exports/).
+	err := w.DB.QueryRow(ctx, `SELECT d.user_id, d.status FROM data_exports d JOIN users u ON u.id = d.user_id
+		WHERE d.id = $1 AND u.erasure_requested_at IS NULL`, j.Args.ExportID).Scan(&userID, &status)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return river.JobCancel(errExportGone)
+	}
+	if err != nil {
+		return fmt.Errorf("read export: %w", err)
+	}
+	if status != "pending" {
+		return nil
+	}
+	key := "exports/" + userID + "/" + j.Args.ExportID + ".zip"
+	if err := w.build(ctx, userID, key); err != nil {
+		return err
+	}
+	now := w.now().UTC()
+	var email string
+	err = pgdb.WithTx(ctx, w.DB, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE data_exports SET status = 'ready', blob_key = $2, ready_at = $3, expires_at = $4
+			WHERE id = $1 AND status = 'pending'`, j.Args.ExportID, key, now, now.Add(ExportLifetime))
+		if err != nil || tag.RowsAffected() == 0 {
+			return err
+		}
+		// The notification comes from the log (notify projection), so a replay keeps it.
+		envs, err := w.Store.Append(ctx, tx, account.UserStream(userID), eventstore.AnyVersion,
+			events.UserDataExportReady{UserID: userID, ExportID: j.Args.ExportID, At: now})
+		if err != nil {
+			return err
+		}
+		for _, e := range envs {
+			if err := account.Project(ctx, tx, e); err != nil {
+				return err
+			}
+		}
+		err = tx.QueryRow(ctx, `SELECT email FROM user_pii WHERE user_id = $1`, userID).Scan(&email)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return w.queueExportMail(ctx, tx, userID, email)
+	})
+	if err != nil {
+		return fmt.Errorf("mark export ready: %w", err)
+	}
+	return nil
+}
+
+// queueExportMail queues "your data is ready" in the transaction that marks
+// the export ready (the mail outbox of issue 31 part 4: sent by the mail job
+// with retries, never lost, and the address stays out of the job's
+// arguments). It links to the profile page, never to the file.
+func (w *ExportWorker) queueExportMail(ctx context.Context, tx pgx.Tx, userID, to string) error {
+	q := w.Mail
+	if q == nil {
+		q = mail.Queue{River: river.ClientFromContext[pgx.Tx](ctx)}
+	}
+	return q.Enqueue(ctx, tx, mail.Mail{UserID: userID, To: to, Kind: mail.KindText, Data: map[string]string{
+		"subject": "Your Photo3D data is ready to download",
+		"body": "The copy of your Photo3D data you asked for is ready. Download it from your profile within 7 days:\n\n" +
+			strings.TrimRight(w.BaseURL, "/") + "/workspace/profile\n",
+	}})
+}
+
+func (w *ExportWorker) now() time.Time {
+	if w.Now != nil {
+		return w.Now()
+	}
+	return time.Now()
+}
+
+// build writes the ZIP: JSON (and CSV for leads) of the account, branding,
+// subscription and its history, products with their configuration,
+// catalogs, galleries, publications and leads, plus the files (photos,
+// models, thumbnails, avatar, logo) under files/.
+func (w *ExportWorker) build(ctx context.Context, userID, key string) error {
+	bw, err := w.Bucket.NewWriter(ctx, key, &blob.WriterOptions{ContentType: "application/zip"})
+	if err != nil {
+		return fmt.Errorf("open export: %w", err)
+	}
+	zw := zip.NewWriter(bw)
+	fail := func(err error) error {
+		_ = zw.Close()
+		_ = bw.Close()
+		return err
+	}
+	docs := []struct{ name, sql string }{
+		{"account.json", `SELECT json_build_object('id', u.id, 'email', p.email, 'name', p.name, 'firstName', p.first_name,
+			'lastName', p.last_name, 'createdAt', u.created_at, 'avatarKey', u.avatar_key) FROM users u JOIN user_pii p ON p.user_id = u.id WHERE u.id = $1`},
+		{"branding.json", `SELECT row_to_json(b) FROM branding b WHERE user_id = $1`},
+		{"subscription.json", `SELECT row_to_json(s) FROM subscriptions s WHERE user_id = $1`},
+		{"subscription-history.json", `SELECT json_build_object('type', type, 'at', occurred_at, 'data', data) FROM events
+			WHERE stream_id = 'subscription-' || $1 ORDER BY position`},
+		{"products.json", `SELECT row_to_json(p) FROM products p WHERE user_id = $1 ORDER BY created_at`},
+		{"catalogs.json", `SELECT row_to_json(c) FROM catalogs c WHERE user_id = $1`},
+		{"galleries.json", `SELECT row_to_json(g) FROM galleries g WHERE user_id = $1`},
+		{"blueprints.json", `SELECT row_to_json(j) FROM jobs j WHERE user_id = $1 ORDER BY created_at`},
+		{"publications.json", `SELECT json_build_object('publication', row_to_json(p), 'versions',
+			(SELECT coalesce(json_agg(row_to_json(v) ORDER BY v.version), '[]') FROM publication_versions v WHERE v.publication_id = p.id))
+			FROM publications p WHERE user_id = $1 ORDER BY created_at`},
+		{"leads.json", `SELECT json_build_object('id', id, 'productId', product_id, 'publicationId', publication_id, 'email', email,
+			'variantId', variant_id, 'consent', consent, 'createdAt', created_at) FROM product_leads WHERE user_id = $1 ORDER BY created_at`},
+	}
+	for _, d := range docs {
+		if err := w.jsonArray(ctx, zw, d.name, d.sql, userID); err != nil {
+			return fail(err)
+		}
+	}
+	if err := w.leadsCSV(ctx, zw, userID); err != nil {
+		return fail(err)
+	}
+	if err := w.files(ctx, zw, userID); err != nil {
+		return fail(err)
+	}
+	if err := zw.Close(); err != nil {
+		_ = bw.Close()
+		return fmt.Errorf("finish export: %w", err)
+	}
+	if err := bw.Close(); err != nil {
+		return fmt.Errorf("store export: %w", err)
+	}
+	return nil
+}
+
+func (w *ExportWorker) jsonArray(ctx context.Context, zw *zip.Writer, name, sql, userID string) error {
+	rows, err := w.DB.Query(ctx, sql, userID)
+	if err != nil {
+		return fmt.Errorf("export %s: %w", name, err)
+	}
+	docs, err := pgx.CollectRows(rows, pgx.RowTo[json.RawMessage])
+	if err != nil {
+		return fmt.Errorf("export %s: %w", name, err)
+	}
+	f, err := zw.Create(name)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	buf.WriteString("[\n")
+	for i, d := range docs {
+		if i > 0 {
+			buf.WriteString(",\n")
+		}
+		if err := json.Indent(&buf, d, "  ", "  "); err != nil {
+			return fmt.Errorf("export %s: %w", name, err)
+		}
+	}
+	buf.WriteString("\n]\n")
+	_, err = f.Write(buf.Bytes())
+	return err
+}
+
+func (w *ExportWorker) leadsCSV(ctx context.Context, zw *zip.Writer, userID string) error {
+	rows, err := w.DB.Query(ctx, `SELECT product_id, email, created_at, variant_id FROM product_leads WHERE user_id = $1 ORDER BY created_at`, userID)
+	if err != nil {
+		return fmt.Errorf("export leads: %w", err)
+	}
+	defer rows.Close()
+	f, err := zw.Create("leads.csv")
+	if err != nil {
+		return err
+	}
+	cw := csv.NewWriter(f)
+	_ = cw.Write([]string{"productId", "email", "createdAt", "variantId"})
+	for rows.Next() {
+		var product, email, variant string
+		var at time.Time
+		if err := rows.Scan(&product, &email, &at, &variant); err != nil {
+			return fmt.Errorf("export leads: %w", err)
+		}
+		_ = cw.Write([]string{product, csvSafe(email), at.UTC().Format(time.RFC3339), csvSafe(variant)})
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
+	return rows.Err()
+}
+
+// csvSafe keeps a spreadsheet from reading a cell as a formula.
+func csvSafe(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// files copies the account's blobs into files/, by their key.
+func (w *ExportWorker) files(ctx context.Context, zw *zip.Writer, userID string) error {
+	seen := map[string]bool{}
+	for _, p := range []string{"uploads/", "cutouts/", "models/", "avatars/", "logos/", "thumbnails/"} {
+		it := w.Bucket.List(&blob.ListOptions{Prefix: p + userID + "/"})
+		for {
+			obj, err := it.Next(ctx)
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return fmt.Errorf("list %s: %w", p, err)
+			}
+			if !obj.IsDir {
+				seen[obj.Key] = true
+			}
+		}
+	}
+	rows, err := w.DB.Query(ctx, `SELECT k FROM (SELECT blob_key AS k FROM uploads WHERE user_id = $1
+			UNION SELECT unnest(ARRAY[model_key, thumbnail_key]) FROM jobs WHERE user_id = $1
+			UNION SELECT unnest(ARRAY[model_key, thumbnail_key]) FROM product_models WHERE user_id = $1) keys WHERE k <> ''`, userID)
+	if err != nil {
+		return fmt.Errorf("list files: %w", err)
+	}
+	keys, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return fmt.Errorf("list files: %w", err)
+	}
+	for _, k := range keys {
+		seen[k] = true
+	}
+	for k := range seen {
+		r, err := w.Bucket.NewReader(ctx, k, nil)
+		if gcerrors.Code(err) == gcerrors.NotFound {
+			continue // purged already (a deleted blueprint)
+		}
+		if err != nil {
+			return fmt.Errorf("read %s: %w", k, err)
+		}
+		f, err := zw.Create(path.Join("files", k))
+		if err == nil {
+			_, err = io.Copy(f, r)
+		}
+		_ = r.Close()
+		if err != nil {
+			return fmt.Errorf("export %s: %w", k, err)
+		}
+	}
+	return nil
+}
+
+// ExportCleanupArgs is the daily job that deletes expired exports' ZIPs.
+type ExportCleanupArgs struct{}
+
+// Kind implements river.JobArgs.
+func (ExportCleanupArgs) Kind() string { return "account_export_cleanup" }
+
+// PeriodicExportCleanup schedules ExportCleanupWorker hourly.
+func PeriodicExportCleanup() *river.PeriodicJob {
+	return river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
+		func() (river.JobArgs, *river.InsertOpts) { return ExportCleanupArgs{}, nil }, &river.PeriodicJobOpts{RunOnStart: true})
+}
+
+// ExportCleanupWorker deletes the ZIPs of exports past their lifetime.
+type ExportCleanupWorker struct {
+	river.WorkerDefaults[ExportCleanupArgs]
+	DB     *pgxpool.Pool
+	Bucket *blob.Bucket
+	Now    func() time.Time
+}
+
+// Work implements river.Worker.
+func (w *ExportCleanupWorker) Work(ctx context.Context, _ *river.Job[ExportCleanupArgs]) error {
+	now := time.Now()
+	if w.Now != nil {
+		now = w.Now()
+	}
+	rows, err := w.DB.Query(ctx, `SELECT id, blob_key FROM data_exports WHERE status = 'ready' AND expires_at <= $1`, now)
+	if err != nil {
+		return fmt.Errorf("find expired exports: %w", err)
+	}
+	type exp struct{ id, key string }
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (exp, error) {
+		var e exp
+		return e, r.Scan(&e.id, &e.key)
+	})
+	if err != nil {
+		return fmt.Errorf("find expired exports: %w", err)
+	}
+	for _, e := range list {
+		if err := w.Bucket.Delete(ctx, e.key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+			return fmt.Errorf("delete %s: %w", e.key, err)
+		}
+		if _, err := w.DB.Exec(ctx, `UPDATE data_exports SET status = 'expired', blob_key = '' WHERE id = $1`, e.id); err != nil {
+			return fmt.Errorf("expire export: %w", err)
+		}
+	}
+	return nil
+}
