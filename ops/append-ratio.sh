@@ -8,9 +8,10 @@
 #     and "committed+notifier" (one coalesced NOTIFY, as the api and worker run),
 #     both group-committed, and "committed-1by1" (group commit off: one
 #     transaction per append, what AppendCommitted did before).
-# Each round runs 1 writer on 1 stream, then 32 writers on 32 streams, ceiling
-# first, and prints the ratios with the load average (the machine is shared:
-# only ratios within a round mean something).
+# Each round runs 1 writer on 1 stream, then 32 writers on 32 streams: the
+# ceiling, the store, the ceiling again; it prints the store's ratio to the
+# mean of the two ceilings, with the load average (the machine is shared: only
+# ratios within a round mean something).
 #
 #   ops/append-ratio.sh                       3 rounds of 5 s runs
 #   ROUNDS=5 SECONDS_PER_RUN=8 ops/append-ratio.sh
@@ -66,11 +67,16 @@ fsync_tool=$(dirname "$(readlink -f "$PGBENCH")")/pg_test_fsync
 for round in $(seq 1 "$ROUNDS"); do
   for writers in 1 32; do
     load=$(uptime | sed 's/.*load average: //')
-    c=$(ceiling "$writers")
+    before=$(ceiling "$writers")
+    results=$(store "Append/^committed(-1by1|\+notifier)?\$/^streams=$writers\$")
+    after=$(ceiling "$writers")
+    # The disk's flush rate drifts with the neighbours' load: the store is
+    # held to the mean of the ceilings measured just before and just after it.
+    c=$(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.0f", (a + b) / 2 }')
     report "## round $round, $writers writer(s) on $writers stream(s), load $load"
-    report "ceiling (pgbench)          $c tps"
-    store "Append/^committed(-1by1|\+notifier)?\$/^streams=$writers\$" | while read -r mode eps rest; do
+    report "ceiling (pgbench)          $c tps (before $before, after $after)"
+    while read -r mode eps rest; do
       report "$(printf '%-26s %s events/s  %s  -> %sx ceiling' "$mode" "$eps" "$rest" "$(ratio "$eps" "$c")")"
-    done
+    done <<<"$results"
   done
 done

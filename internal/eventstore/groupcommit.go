@@ -52,7 +52,7 @@ type GroupCommit struct {
 	// turns group commit off: one transaction per append).
 	MaxBatch int
 	// MaxInFlight is how many batches of one pool commit at once, each on
-	// its own connection (default 4).
+	// its own connection (default 8).
 	MaxInFlight int
 }
 
@@ -64,7 +64,7 @@ func (g GroupCommit) withDefaults() GroupCommit {
 		g.MaxBatch = 64
 	}
 	if g.MaxInFlight <= 0 {
-		g.MaxInFlight = 4
+		g.MaxInFlight = 8
 	}
 	return g
 }
