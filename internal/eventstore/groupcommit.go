@@ -60,7 +60,7 @@ type GroupCommit struct {
 func WithGroupCommit(g GroupCommit) Option { return func(s *Store) { s.group = g } }
 
 func (g GroupCommit) withDefaults() GroupCommit {
-	if g.MaxBatch == 0 {
+	if g.MaxBatch <= 0 {
 		g.MaxBatch = 64
 	}
 	if g.MaxInFlight <= 0 {
