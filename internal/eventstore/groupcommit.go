@@ -17,13 +17,14 @@ import (
 // GroupCommit tunes how AppendCommitted batches concurrent appends into one
 // transaction (group commit).
 //
-// Why: a durable commit waits for a WAL flush, and Postgres shares a flush
-// among the backends committing at that moment only, one transaction each.
-// The event store's appends are independent of each other (each checks its
-// own stream's version), so it commits many of them in one transaction: one
-// BEGIN/COMMIT, one round trip and one flush for a whole batch. That is what
-// lets 32 writers exceed what Postgres does with one append per transaction
-// (ops/append-ceiling.sh; docs/benchmarks.md).
+// Why: with one append per transaction, every append pays a statement, a
+// commit record, a round trip and a wait for a WAL flush (shared only with
+// the transactions committing at that moment). The event store's appends are
+// independent of each other (each checks its own stream's version), so it
+// commits many of them in one transaction: one statement, one commit and one
+// flush for a whole batch. That is what lets 32 writers exceed what Postgres
+// does with one append per transaction (ops/append-ratio.sh measures both in
+// one run; docs/benchmarks.md).
 //
 // How a batch forms: an append joins the queue of its pool; when fewer than
 // MaxInFlight batches are committing, a batch of up to MaxBatch queued
