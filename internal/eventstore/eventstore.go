@@ -12,10 +12,12 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/pgdb"
@@ -100,6 +102,10 @@ type Store struct {
 	inline   []Inline
 	observe  func(eventType string)
 	notifier *pgdb.Notifier
+
+	group      GroupCommit
+	groupMu    sync.Mutex
+	committers map[*pgxpool.Pool]*committer
 }
 
 // Option configures a Store.
@@ -172,14 +178,17 @@ type BatchSender interface {
 	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
-// AppendCommitted appends evs to stream in a transaction of its own and
+// AppendCommitted appends evs to stream outside any caller's transaction and
 // returns once it has committed, with the same concurrency check and errors as
-// Append. Without inline projections it costs one round trip instead of three
-// (BEGIN, append, COMMIT): BEGIN, the version-checked insert, COMMIT and the
-// NOTIFY go out as one pipelined batch (one Sync; see send for why the
-// NOTIFY follows the commit). With inline
-// projections, which read the appended rows from Go inside the transaction,
-// it falls back to an explicit transaction.
+// Append. On a pool, concurrent calls are group-committed: many appends in
+// one transaction and one flush, each with its own answer (see GroupCommit).
+// On a connection it costs one round trip instead of three (BEGIN, append,
+// COMMIT): BEGIN, the version-checked insert, COMMIT and the NOTIFY go out as
+// one pipelined batch (one Sync; see send for why the NOTIFY follows the
+// commit). With inline projections, which read the appended rows from Go
+// inside the transaction, it falls back to an explicit transaction per
+// append. Appends that must commit together with other writes (the API's
+// events and River jobs) use Append in the caller's transaction instead.
 func (s *Store) AppendCommitted(ctx context.Context, db BatchSender, stream events.Stream, expected int64, evs ...events.Event) ([]Envelope, error) {
 	if len(evs) == 0 {
 		return nil, nil
@@ -196,6 +205,9 @@ func (s *Store) AppendCommitted(ctx context.Context, db BatchSender, stream even
 	req, err := s.encode(ctx, stream, evs)
 	if err != nil {
 		return nil, err
+	}
+	if pool, ok := db.(*pgxpool.Pool); ok && s.group.MaxBatch != 1 {
+		return s.committerFor(pool).append(ctx, req, expected)
 	}
 	out, err := s.send(ctx, db, req, expected, true)
 	if err != nil {
@@ -310,27 +322,8 @@ func (s *Store) send(ctx context.Context, db BatchSender, req appendRequest, exp
 		_ = br.Close()
 		return nil, s.mapErr(err, id, expected)
 	}
-	out := make([]Envelope, 0, len(req.evs))
-	for rows.Next() {
-		var e Envelope
-		var xid string
-		if err := rows.Scan(&e.Position, &e.Version, &e.OccurredAt, &xid); err != nil {
-			rows.Close()
-			_ = br.Close()
-			return nil, fmt.Errorf("scan appended event: %w", err)
-		}
-		fmt.Sscan(xid, &e.TransactionID)
-		out = append(out, e)
-	}
-	rows.Close()
-	// RETURNING order is not guaranteed; versions are contiguous, so sorting by
-	// version lines the rows up with evs.
-	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
-	for i := range out {
-		out[i].StreamID, out[i].StreamType, out[i].Type, out[i].Data, out[i].Raw, out[i].Metadata =
-			id, req.stream.Type, req.types[i], req.evs[i], json.RawMessage(req.datas[i]), req.md
-	}
-	if err := rows.Err(); err != nil {
+	out, err := scanAppended(rows, req)
+	if err != nil {
 		_ = br.Close()
 		return nil, s.mapErr(err, id, expected)
 	}
@@ -339,6 +332,33 @@ func (s *Store) send(ctx context.Context, db BatchSender, req appendRequest, exp
 	}
 	if len(out) == 0 {
 		return nil, &ConflictError{Stream: id, Expected: expected}
+	}
+	return out, nil
+}
+
+// scanAppended reads appendSQL's RETURNING rows (closing rows) into req's
+// envelopes in version order; none when the expected version was stale.
+func scanAppended(rows pgx.Rows, req appendRequest) ([]Envelope, error) {
+	defer rows.Close()
+	out := make([]Envelope, 0, len(req.evs))
+	for rows.Next() {
+		var e Envelope
+		var xid string
+		if err := rows.Scan(&e.Position, &e.Version, &e.OccurredAt, &xid); err != nil {
+			return nil, fmt.Errorf("scan appended event: %w", err)
+		}
+		fmt.Sscan(xid, &e.TransactionID)
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// RETURNING order is not guaranteed; versions are contiguous, so sorting by
+	// version lines the rows up with evs.
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	for i := range out {
+		out[i].StreamID, out[i].StreamType, out[i].Type, out[i].Data, out[i].Raw, out[i].Metadata =
+			req.id, req.stream.Type, req.types[i], req.evs[i], json.RawMessage(req.datas[i]), req.md
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -370,10 +371,18 @@ func TestNotifierWakesListenersAfterEveryWayToAppend(t *testing.T) {
 // on its own stream (what many users acting at once look like). "in-tx" is
 // BEGIN, Append, COMMIT (three round trips); "committed" is AppendCommitted
 // (one round trip). Run with fsync on to see what a durable commit costs.
+//
+// On a pool AppendCommitted group-commits concurrent appends (GroupCommit);
+// "committed-1by1" is the same with group commit off (one transaction per
+// append), for comparison. The 32-writer runs also report each append's
+// latency (p50, p99).
 func BenchmarkAppend(b *testing.B) {
-	for _, mode := range []string{"in-tx", "committed", "in-tx+notifier", "committed+notifier"} {
-		appendTo := appenders[strings.TrimSuffix(mode, "+notifier")]
+	for _, mode := range []string{"in-tx", "committed", "committed-1by1", "in-tx+notifier", "committed+notifier"} {
+		appendTo := appenders[strings.TrimSuffix(strings.TrimSuffix(mode, "+notifier"), "-1by1")]
 		setup := func(b *testing.B) bundle {
+			if strings.HasSuffix(mode, "-1by1") {
+				return setup(b, eventstore.WithGroupCommit(eventstore.GroupCommit{MaxBatch: 1}))
+			}
 			if !strings.HasSuffix(mode, "+notifier") {
 				return setup(b)
 			}
@@ -425,19 +434,175 @@ func BenchmarkAppend(b *testing.B) {
 			var next atomic.Int64
 			// 32 writers whatever GOMAXPROCS is.
 			b.SetParallelism((32 + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+			var mu sync.Mutex
+			var latencies []time.Duration
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
 				s := events.Stream{Type: "bench", ID: fmt.Sprint(next.Add(1))}
 				v := int64(0)
+				var mine []time.Duration
 				for pb.Next() {
+					start := time.Now()
 					if err := appendTo(bu, ctx, s, v, counted{int(v)}); err != nil {
 						b.Error(err)
 						return
 					}
+					mine = append(mine, time.Since(start))
 					v++
 				}
+				mu.Lock()
+				latencies = append(latencies, mine...)
+				mu.Unlock()
 			})
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+			if len(latencies) > 0 {
+				slices.Sort(latencies)
+				b.ReportMetric(float64(latencies[len(latencies)/2].Microseconds()), "p50-µs")
+				b.ReportMetric(float64(latencies[len(latencies)*99/100].Microseconds()), "p99-µs")
+			}
 		})
 	}
+}
+
+// TestGroupCommitConflictsFailAlone: AppendCommitted commits concurrent
+// appends in one transaction, and each keeps its own answer. One batch holds
+// appends to new streams, two appends to the same stream in queue order, an
+// append with a stale version and one that loses a race to a transaction
+// still open when it runs (a unique violation, which aborts the batch's
+// transaction): those two fail alone, the others commit together.
+//
+// Every batch shape: BEGIN…COMMIT followed by a NOTIFY, or (with a Notifier)
+// the inserts alone in the pipeline's implicit transaction; one statement
+// per append (a stream twice in the batch) or one for the whole batch
+// (distinct streams), which a lost race makes resend one by one.
+func TestGroupCommitConflictsFailAlone(t *testing.T) {
+	t.Parallel()
+	for _, withNotifier := range []bool{false, true} {
+		for _, sameStreamTwice := range []bool{false, true} {
+			t.Run(fmt.Sprintf("notifier=%v/same-stream-twice=%v", withNotifier, sameStreamTwice), func(t *testing.T) {
+				t.Parallel()
+				testGroupCommitConflictsFailAlone(t, withNotifier, sameStreamTwice)
+			})
+		}
+	}
+}
+
+func testGroupCommitConflictsFailAlone(t *testing.T, withNotifier, sameStreamTwice bool) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := []eventstore.Option{eventstore.WithGroupCommit(eventstore.GroupCommit{MaxInFlight: 1})}
+	db := dbtest.New(t)
+	if withNotifier {
+		opts = append(opts, eventstore.WithNotifier(pgdb.StartNotifier(ctx, db.Pool, eventstore.NotifyChannel)))
+	}
+	b := bundle{db: db, store: eventstore.New(events.NewRegistry(counted{}), opts...)}
+	pool := b.db.PoolOf(t, 8)
+	stream := func(id string) events.Stream { return events.Stream{Type: "test", ID: id} }
+	require.NoError(t, b.appendTx(ctx, stream("stale"), 0, counted{1}))
+
+	// holdVersion1 appends version 1 of a stream in a transaction left open.
+	holdVersion1 := func(id string) pgx.Tx {
+		tx, err := b.db.Pool.Begin(ctx)
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = tx.Rollback(ctx) })
+		_, err = b.store.Append(ctx, tx, stream(id), 0, counted{100})
+		require.NoError(t, err)
+		return tx
+	}
+	// waitersOnLocks counts backends waiting for a lock (here: for an open
+	// transaction's row with the same stream version).
+	waitForLockWaiters := func(n int) {
+		require.Eventually(t, func() bool {
+			var waiting int
+			require.NoError(t, b.db.Pool.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE NOT granted`).Scan(&waiting))
+			return waiting >= n
+		}, 10*time.Second, 5*time.Millisecond)
+	}
+	type result struct {
+		out []eventstore.Envelope
+		err error
+	}
+	results := map[string]chan result{}
+	submit := func(key, id string, expected int64, ns ...int) {
+		evs := make([]events.Event, len(ns))
+		for i, n := range ns {
+			evs[i] = counted{n}
+		}
+		ch := make(chan result, 1)
+		results[key] = ch
+		queued := b.store.QueuedAppends(pool)
+		go func() {
+			out, err := b.store.AppendCommitted(ctx, pool, stream(id), expected, evs...)
+			ch <- result{out, err}
+		}()
+		// Line the appends up in this order.
+		require.Eventually(t, func() bool { return b.store.QueuedAppends(pool) > queued }, 10*time.Second, time.Millisecond)
+	}
+
+	// The first batch waits on the gate (version 1 held by an open
+	// transaction), so the next appends queue behind it as one batch.
+	gate := holdVersion1("gate")
+	gateDone := make(chan error, 1)
+	go func() {
+		_, err := b.store.AppendCommitted(ctx, pool, stream("gate"), 0, counted{0})
+		gateDone <- err
+	}()
+	waitForLockWaiters(1)
+	require.Zero(t, b.store.QueuedAppends(pool), "the gate's batch is committing")
+
+	raced := holdVersion1("raced")
+	submit("a1", "a", 0, 1)
+	submit("b", "b", 0, 2, 7)      // two events in one append
+	submit("stale", "stale", 0, 3) // the stream is at version 1
+	submit("raced", "raced", 0, 4) // version 1 is taken by an open transaction
+	want := map[string][]int{"a": {1}, "b": {2, 7}, "c": {6}, "stale": {1}, "raced": {100}, "gate": {100}}
+	committed := []string{"a1", "b", "c"}
+	if sameStreamTwice {
+		submit("a2", "a", 1, 5) // the same stream, after a1 in the same batch
+		want["a"] = []int{1, 5}
+		committed = append(committed, "a2")
+	}
+	submit("c", "c", 0, 6)
+
+	require.NoError(t, gate.Commit(ctx)) // the gate append loses; the batch runs
+	require.ErrorIs(t, <-gateDone, eventstore.ErrConflict)
+	waitForLockWaiters(1) // the batch waits on raced's version 1
+	require.NoError(t, raced.Commit(ctx))
+
+	var ce *eventstore.ConflictError
+	stale := <-results["stale"]
+	require.ErrorAs(t, stale.err, &ce)
+	require.Equal(t, "test-stale", ce.Stream)
+	require.Zero(t, ce.Expected)
+	require.ErrorIs(t, (<-results["raced"]).err, eventstore.ErrConflict)
+
+	var xid uint64
+	for _, key := range committed {
+		r := <-results[key]
+		require.NoError(t, r.err, key)
+		events := 1
+		if key == "b" {
+			events = 2 // b appends two events, the others one
+		}
+		require.Len(t, r.out, events, key)
+		if xid == 0 {
+			xid = r.out[0].TransactionID
+		}
+		require.Equal(t, xid, r.out[0].TransactionID, "%s committed in the batch's one transaction", key)
+	}
+
+	// What is stored: each stream as if the appends had run one by one.
+	stored := 0
+	for id, want := range want {
+		stored += len(want)
+		got, version, err := b.store.Load(ctx, b.db.Pool, stream(id))
+		require.NoError(t, err)
+		require.Equal(t, int64(len(want)), version, id)
+		for i, e := range got {
+			require.Equal(t, counted{want[i]}, e.Data, id)
+		}
+	}
+	var rows int
+	require.NoError(t, b.db.Pool.QueryRow(ctx, `SELECT count(*) FROM events`).Scan(&rows))
+	require.Equal(t, stored, rows, "nothing from the failed appends, nothing twice")
 }

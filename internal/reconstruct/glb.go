@@ -1,12 +1,9 @@
 package reconstruct
 
 import (
-	"bytes"
-	"encoding/binary"
-	"fmt"
-	"math"
-
 	"github.com/qmuntal/gltf"
+
+	"github.com/photo3d/photo3d/internal/glbwrite"
 )
 
 // Material variants offered in the configurator (spec: matte-black, snow-white,
@@ -45,39 +42,6 @@ type glbPart struct {
 	offset    [3]float64 // exploded-view translation
 }
 
-// binWriter accumulates the GLB binary chunk with 4-byte alignment per view.
-type binWriter struct {
-	doc *gltf.Document
-	buf bytes.Buffer
-}
-
-func (b *binWriter) view(data []byte, target gltf.Target) int {
-	for b.buf.Len()%4 != 0 {
-		b.buf.WriteByte(0)
-	}
-	off := b.buf.Len()
-	b.buf.Write(data)
-	b.doc.BufferViews = append(b.doc.BufferViews, &gltf.BufferView{
-		Buffer: 0, ByteOffset: off, ByteLength: len(data), Target: target,
-	})
-	return len(b.doc.BufferViews) - 1
-}
-
-func (b *binWriter) accessor(view int, ct gltf.ComponentType, at gltf.AccessorType, count int, lo, hi []float64) int {
-	b.doc.Accessors = append(b.doc.Accessors, &gltf.Accessor{
-		BufferView: gltf.Index(view), ComponentType: ct, Type: at, Count: count, Min: lo, Max: hi,
-	})
-	return len(b.doc.Accessors) - 1
-}
-
-func f32Bytes(v []float32) []byte {
-	out := make([]byte, 4*len(v))
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(f))
-	}
-	return out
-}
-
 // encodeGLB writes parts, the atlas, the variants and the Explode animation as one
 // self-contained glTF 2.0 binary.
 func encodeGLB(parts []glbPart, atlasJPEG []byte, generator string, mainPart int) ([]byte, error) {
@@ -86,9 +50,9 @@ func encodeGLB(parts []glbPart, atlasJPEG []byte, generator string, mainPart int
 		Scene:  gltf.Index(0),
 		Scenes: []*gltf.Scene{{Name: "Product", Nodes: []int{0}}},
 	}
-	bw := &binWriter{doc: doc}
+	bw := glbwrite.New(doc)
 	doc.Nodes = append(doc.Nodes, &gltf.Node{Name: "Product"})
-	imgView := bw.view(atlasJPEG, gltf.TargetNone)
+	imgView := bw.View(atlasJPEG, gltf.TargetNone)
 	doc.Images = []*gltf.Image{{Name: "atlas", MimeType: "image/jpeg", BufferView: gltf.Index(imgView)}}
 	doc.Samplers = []*gltf.Sampler{{
 		MagFilter: gltf.MagLinear, MinFilter: gltf.MinLinearMipMapLinear,
@@ -123,8 +87,8 @@ func encodeGLB(parts []glbPart, atlasJPEG []byte, generator string, mainPart int
 	}
 
 	anim := &gltf.Animation{Name: ExplodeAnimation}
-	times := bw.view(f32Bytes([]float32{0, explodeSeconds}), gltf.TargetNone)
-	timeAcc := bw.accessor(times, gltf.ComponentFloat, gltf.AccessorScalar, 2, []float64{0}, []float64{explodeSeconds})
+	times := bw.View(glbwrite.Float32s([]float32{0, explodeSeconds}), gltf.TargetNone)
+	timeAcc := bw.Accessor(times, gltf.ComponentFloat, gltf.AccessorScalar, 2, []float64{0}, []float64{explodeSeconds})
 
 	for pi, p := range parts {
 		m := p.mesh
@@ -134,34 +98,20 @@ func encodeGLB(parts []glbPart, atlasJPEG []byte, generator string, mainPart int
 		for _, v := range m.pos {
 			flat = append(flat, v[0], v[1], v[2])
 		}
-		posAcc := bw.accessor(bw.view(f32Bytes(flat), gltf.TargetArrayBuffer), gltf.ComponentFloat, gltf.AccessorVec3, nv,
+		posAcc := bw.Accessor(bw.View(glbwrite.Float32s(flat), gltf.TargetArrayBuffer), gltf.ComponentFloat, gltf.AccessorVec3, nv,
 			[]float64{float64(lo[0]), float64(lo[1]), float64(lo[2])},
 			[]float64{float64(hi[0]), float64(hi[1]), float64(hi[2])})
 		flat = flat[:0]
 		for _, v := range m.nrm {
 			flat = append(flat, v[0], v[1], v[2])
 		}
-		nrmAcc := bw.accessor(bw.view(f32Bytes(flat), gltf.TargetArrayBuffer), gltf.ComponentFloat, gltf.AccessorVec3, nv, nil, nil)
+		nrmAcc := bw.Accessor(bw.View(glbwrite.Float32s(flat), gltf.TargetArrayBuffer), gltf.ComponentFloat, gltf.AccessorVec3, nv, nil, nil)
 		flat = flat[:0]
 		for _, v := range m.uv {
 			flat = append(flat, v[0], v[1])
 		}
-		uvAcc := bw.accessor(bw.view(f32Bytes(flat), gltf.TargetArrayBuffer), gltf.ComponentFloat, gltf.AccessorVec2, nv, nil, nil)
-		var idxBytes []byte
-		ct := gltf.ComponentUint
-		if nv <= math.MaxUint16 {
-			ct = gltf.ComponentUshort
-			idxBytes = make([]byte, 2*len(m.idx))
-			for i, v := range m.idx {
-				binary.LittleEndian.PutUint16(idxBytes[2*i:], uint16(v))
-			}
-		} else {
-			idxBytes = make([]byte, 4*len(m.idx))
-			for i, v := range m.idx {
-				binary.LittleEndian.PutUint32(idxBytes[4*i:], v)
-			}
-		}
-		idxAcc := bw.accessor(bw.view(idxBytes, gltf.TargetElementArrayBuffer), ct, gltf.AccessorScalar, len(m.idx), nil, nil)
+		uvAcc := bw.Accessor(bw.View(glbwrite.Float32s(flat), gltf.TargetArrayBuffer), gltf.ComponentFloat, gltf.AccessorVec2, nv, nil, nil)
+		idxAcc := bw.Indices(m.idx, nv)
 		prim := &gltf.Primitive{
 			Attributes: gltf.PrimitiveAttributes{
 				gltf.POSITION: posAcc, gltf.NORMAL: nrmAcc, gltf.TEXCOORD_0: uvAcc,
@@ -182,8 +132,8 @@ func encodeGLB(parts []glbPart, atlasJPEG []byte, generator string, mainPart int
 		doc.Nodes[0].Children = append(doc.Nodes[0].Children, node)
 
 		o := p.offset
-		out := bw.view(f32Bytes([]float32{0, 0, 0, float32(o[0]), float32(o[1]), float32(o[2])}), gltf.TargetNone)
-		outAcc := bw.accessor(out, gltf.ComponentFloat, gltf.AccessorVec3, 2, nil, nil)
+		out := bw.View(glbwrite.Float32s([]float32{0, 0, 0, float32(o[0]), float32(o[1]), float32(o[2])}), gltf.TargetNone)
+		outAcc := bw.Accessor(out, gltf.ComponentFloat, gltf.AccessorVec3, 2, nil, nil)
 		anim.Samplers = append(anim.Samplers, &gltf.AnimationSampler{Input: timeAcc, Output: outAcc, Interpolation: gltf.InterpolationLinear})
 		anim.Channels = append(anim.Channels, &gltf.AnimationChannel{
 			Sampler: len(anim.Samplers) - 1,
@@ -192,17 +142,7 @@ func encodeGLB(parts []glbPart, atlasJPEG []byte, generator string, mainPart int
 	}
 	doc.Animations = []*gltf.Animation{anim}
 	addVariantsExtension(doc)
-	for bw.buf.Len()%4 != 0 {
-		bw.buf.WriteByte(0)
-	}
-	doc.Buffers = []*gltf.Buffer{{ByteLength: bw.buf.Len(), Data: bw.buf.Bytes()}}
-	var out bytes.Buffer
-	enc := gltf.NewEncoder(&out)
-	enc.AsBinary = true
-	if err := enc.Encode(doc); err != nil {
-		return nil, fmt.Errorf("encode glb: %w", err)
-	}
-	return out.Bytes(), nil
+	return bw.Encode()
 }
 
 // addVariantsExtension declares the variant names at the document level.

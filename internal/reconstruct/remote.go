@@ -49,6 +49,8 @@ import (
 	"time"
 
 	"github.com/qmuntal/gltf"
+
+	"github.com/photo3d/photo3d/internal/glbwrite"
 )
 
 // RemoteConfig configures the GPU inference client.
@@ -530,10 +532,10 @@ func addRemoteExtras(doc *gltf.Document, bodyNode, mainMesh int) error {
 	appendView := func(data []byte) int { return appendBufferView(doc, data) }
 	// Explode: one part, so it stays in place; the animation exists so viewers can
 	// rely on it for every model.
-	tv := appendView(f32Bytes([]float32{0, explodeSeconds}))
+	tv := appendView(glbwrite.Float32s([]float32{0, explodeSeconds}))
 	doc.Accessors = append(doc.Accessors, &gltf.Accessor{BufferView: gltf.Index(tv), ComponentType: gltf.ComponentFloat, Type: gltf.AccessorScalar, Count: 2, Min: []float64{0}, Max: []float64{explodeSeconds}})
 	tin := len(doc.Accessors) - 1
-	ov := appendView(f32Bytes(make([]float32, 6)))
+	ov := appendView(glbwrite.Float32s(make([]float32, 6)))
 	doc.Accessors = append(doc.Accessors, &gltf.Accessor{BufferView: gltf.Index(ov), ComponentType: gltf.ComponentFloat, Type: gltf.AccessorVec3, Count: 2})
 	tout := len(doc.Accessors) - 1
 	doc.Animations = append(doc.Animations, &gltf.Animation{

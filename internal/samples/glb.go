@@ -1,12 +1,13 @@
 package samples
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
 
 	"github.com/qmuntal/gltf"
+
+	"github.com/photo3d/photo3d/internal/glbwrite"
 )
 
 const (
@@ -19,51 +20,6 @@ const (
 	generatorName    = "Photo3D samples generator"
 )
 
-// glbWriter accumulates the binary chunk with 4-byte aligned buffer views. It is our
-// own small copy of the idea in internal/reconstruct, which we must not couple to:
-// that writer bakes in the photo texture and the material variants.
-type glbWriter struct {
-	doc *gltf.Document
-	buf bytes.Buffer
-}
-
-func (w *glbWriter) view(data []byte, target gltf.Target) int {
-	for w.buf.Len()%4 != 0 {
-		w.buf.WriteByte(0)
-	}
-	off := w.buf.Len()
-	w.buf.Write(data)
-	w.doc.BufferViews = append(w.doc.BufferViews, &gltf.BufferView{
-		Buffer: 0, ByteOffset: off, ByteLength: len(data), Target: target,
-	})
-	return len(w.doc.BufferViews) - 1
-}
-
-func (w *glbWriter) accessor(data []byte, target gltf.Target, ct gltf.ComponentType, at gltf.AccessorType, count int, lo, hi []float64) int {
-	v := w.view(data, target)
-	w.doc.Accessors = append(w.doc.Accessors, &gltf.Accessor{
-		BufferView: gltf.Index(v), ComponentType: ct, Type: at, Count: count, Min: lo, Max: hi,
-	})
-	return len(w.doc.Accessors) - 1
-}
-
-// vec3Data packs vectors as float32 and returns the per-component bounds of the
-// packed values (the validator compares min/max with the stored floats exactly).
-func vec3Data(vs []vec3) ([]byte, []float64, []float64) {
-	out := make([]byte, 12*len(vs))
-	lo := []float64{math.Inf(1), math.Inf(1), math.Inf(1)}
-	hi := []float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
-	for i, v := range vs {
-		for c := range 3 {
-			f := float32(v[c])
-			binary.LittleEndian.PutUint32(out[12*i+4*c:], math.Float32bits(f))
-			lo[c] = min(lo[c], float64(f))
-			hi[c] = max(hi[c], float64(f))
-		}
-	}
-	return out, lo, hi
-}
-
 // encodeGLB writes the model as one self-contained glTF 2.0 binary: a root node named
 // after the model with one child node (and mesh) per part, one primitive per piece.
 func encodeGLB(m *model) ([]byte, error) {
@@ -73,7 +29,7 @@ func encodeGLB(m *model) ([]byte, error) {
 		Scenes: []*gltf.Scene{{Name: m.name, Nodes: []int{0}}},
 		Nodes:  []*gltf.Node{{Name: m.name}},
 	}
-	w := &glbWriter{doc: doc}
+	w := glbwrite.New(doc)
 	for _, mt := range m.materials {
 		c := [4]float64{srgbToLinear(mt.color[0]), srgbToLinear(mt.color[1]), srgbToLinear(mt.color[2]), mt.alpha}
 		gm := &gltf.Material{
@@ -101,25 +57,18 @@ func encodeGLB(m *model) ([]byte, error) {
 			ease[k] = t * t * (3 - 2*t) // smoothstep: parts start and stop gently
 			binary.LittleEndian.PutUint32(times[4*k:], math.Float32bits(float32(t*explodeSeconds)))
 		}
-		timeAcc = w.accessor(times, gltf.TargetNone, gltf.ComponentFloat, gltf.AccessorScalar, explodeKeys,
+		timeAcc = w.Data(times, gltf.TargetNone, gltf.ComponentFloat, gltf.AccessorScalar, explodeKeys,
 			[]float64{0}, []float64{float64(float32(explodeSeconds))})
 	}
 
 	for _, p := range m.parts {
 		gmesh := &gltf.Mesh{Name: p.name}
 		for _, pc := range p.pieces {
-			if len(pc.mesh.pos) > math.MaxUint16+1 {
-				return nil, fmt.Errorf("part %s: %d vertices exceed 16-bit indices", p.name, len(pc.mesh.pos))
-			}
-			data, lo, hi := vec3Data(pc.mesh.pos)
-			posAcc := w.accessor(data, gltf.TargetArrayBuffer, gltf.ComponentFloat, gltf.AccessorVec3, len(pc.mesh.pos), lo, hi)
-			data, _, _ = vec3Data(pc.mesh.nrm)
-			nrmAcc := w.accessor(data, gltf.TargetArrayBuffer, gltf.ComponentFloat, gltf.AccessorVec3, len(pc.mesh.nrm), nil, nil)
-			idx := make([]byte, 2*len(pc.mesh.idx))
-			for i, v := range pc.mesh.idx {
-				binary.LittleEndian.PutUint16(idx[2*i:], uint16(v))
-			}
-			idxAcc := w.accessor(idx, gltf.TargetElementArrayBuffer, gltf.ComponentUshort, gltf.AccessorScalar, len(pc.mesh.idx), nil, nil)
+			data, lo, hi := glbwrite.Vec3s(pc.mesh.pos)
+			posAcc := w.Data(data, gltf.TargetArrayBuffer, gltf.ComponentFloat, gltf.AccessorVec3, len(pc.mesh.pos), lo, hi)
+			data, _, _ = glbwrite.Vec3s(pc.mesh.nrm)
+			nrmAcc := w.Data(data, gltf.TargetArrayBuffer, gltf.ComponentFloat, gltf.AccessorVec3, len(pc.mesh.nrm), nil, nil)
+			idxAcc := w.Indices(pc.mesh.idx, len(pc.mesh.pos))
 			gmesh.Primitives = append(gmesh.Primitives, &gltf.Primitive{
 				Attributes: gltf.PrimitiveAttributes{gltf.POSITION: posAcc, gltf.NORMAL: nrmAcc},
 				Indices:    gltf.Index(idxAcc),
@@ -142,8 +91,8 @@ func encodeGLB(m *model) ([]byte, error) {
 		for k, e := range ease {
 			keys[k] = p.explode.scale(e)
 		}
-		data, _, _ := vec3Data(keys)
-		out := w.accessor(data, gltf.TargetNone, gltf.ComponentFloat, gltf.AccessorVec3, explodeKeys, nil, nil)
+		data, _, _ := glbwrite.Vec3s(keys)
+		out := w.Data(data, gltf.TargetNone, gltf.ComponentFloat, gltf.AccessorVec3, explodeKeys, nil, nil)
 		anim.Samplers = append(anim.Samplers, &gltf.AnimationSampler{Input: timeAcc, Output: out, Interpolation: gltf.InterpolationLinear})
 		anim.Channels = append(anim.Channels, &gltf.AnimationChannel{
 			Sampler: len(anim.Samplers) - 1,
@@ -153,15 +102,9 @@ func encodeGLB(m *model) ([]byte, error) {
 	if anim != nil {
 		doc.Animations = []*gltf.Animation{anim}
 	}
-	for w.buf.Len()%4 != 0 {
-		w.buf.WriteByte(0)
+	glb, err := w.Encode()
+	if err != nil {
+		return nil, fmt.Errorf("sample %s: %w", m.name, err)
 	}
-	doc.Buffers = []*gltf.Buffer{{ByteLength: w.buf.Len(), Data: w.buf.Bytes()}}
-	var out bytes.Buffer
-	enc := gltf.NewEncoder(&out)
-	enc.AsBinary = true
-	if err := enc.Encode(doc); err != nil {
-		return nil, fmt.Errorf("encode %s glb: %w", m.name, err)
-	}
-	return out.Bytes(), nil
+	return glb, nil
 }
