@@ -127,6 +127,11 @@ type pageEntry struct {
 	unavailEmbed   pageBody
 	loaded         time.Time
 	product        *productEntry // set for a product page
+	title          string        // the page's title and the owner's brand name (oEmbed)
+	brandName      string
+
+	thumbOnce      sync.Once // the poster's size, read once for oEmbed answers
+	thumbW, thumbH int
 
 	embedOrigins []string // frame-ancestors of the embed page; empty: any site
 
@@ -266,6 +271,7 @@ type pageView struct {
 	Styles       []string
 	Environment  string // the share page's and embed's lighting map, preloaded
 	ViewToken    string // signed into the page for its beacons (pagetoken.go); empty on notices
+	OEmbedURL    string // the oEmbed discovery link (internal/channels/oembed)
 	JSONLD       any
 	Embed        bool
 	Product      *productView // a product page's variants, hotspots, presets, buy links
@@ -329,14 +335,15 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 		brand.LogoKey = b.LogoKey
 	}
 	tag := assetTag(snap.ModelKey, snap.ThumbnailKey)
-	e := &pageEntry{pubID: r.ID, ownerID: r.UserID, subjectID: cmp.Or(r.ProductID, r.BlueprintID), slug: slug, modelKey: snap.ModelKey, posterKey: snap.ThumbnailKey,
-		logoKey: brand.LogoKey, loaded: now, locked: locked != nil, tag: tag, embedOrigins: r.EmbedOrigins}
-
-	links := LinksFor(p.cfg.BaseURL, slug)
 	title := strings.TrimSpace(snap.Name)
 	if title == "" {
 		title = "3D product"
 	}
+	e := &pageEntry{pubID: r.ID, ownerID: r.UserID, subjectID: cmp.Or(r.ProductID, r.BlueprintID), slug: slug, modelKey: snap.ModelKey, posterKey: snap.ThumbnailKey,
+		logoKey: brand.LogoKey, loaded: now, locked: locked != nil, tag: tag, embedOrigins: r.EmbedOrigins,
+		title: title, brandName: brand.Name}
+
+	links := LinksFor(p.cfg.BaseURL, slug)
 	v := pageView{
 		Slug: slug, Title: title, Brand: brand, ShareURL: links.Share,
 		Description: title + " in interactive 3D: turn it, zoom in and place it in your room.",
@@ -345,6 +352,7 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 		Script:      p.cfg.Assets.Script, Preload: p.cfg.Assets.Preload, Styles: p.cfg.Assets.Styles,
 		Environment: p.cfg.Assets.Environment,
 		ViewToken:   p.tokens.sign(purposeView, slug, r.ID, now.Add(ViewTokenTTL)),
+		OEmbedURL:   OEmbedURL(p.cfg.BaseURL, links.Share),
 	}
 	if snap.ThumbnailKey != "" {
 		v.PosterURL = "/v/" + slug + "/poster.png?v=" + tag
