@@ -78,12 +78,12 @@ func TestOEmbedDiscoveryAndAnswer(t *testing.T) {
 	require.Equal(t, [2]int{320, 240}, [2]int{got.Width, got.Height})
 
 	for q, status := range map[string]int{
-		"url=" + url.QueryEscape(p.ShareURL) + "&format=xml":                                 http.StatusNotImplemented,
+		"url=" + url.QueryEscape(p.ShareURL) + "&format=xml":                                http.StatusNotImplemented,
 		"url=" + url.QueryEscape(p.ShareURL) + "&maxwidth=wide":                             http.StatusBadRequest,
 		"url=" + url.QueryEscape(strings.Replace(p.ShareURL, "://", "://evil.example@", 1)): http.StatusNotFound,
-		"url=" + url.QueryEscape("https://evil.example/v/"+p.Slug):                         http.StatusNotFound,
-		"url=" + url.QueryEscape(publishtest.BaseURL+"/v/AAAAAAAAAAAAAAAAAAAAAA"):          http.StatusNotFound,
-		"url=" + url.QueryEscape(publishtest.BaseURL+"/api/products"):                      http.StatusNotFound,
+		"url=" + url.QueryEscape("https://evil.example/v/"+p.Slug):                          http.StatusNotFound,
+		"url=" + url.QueryEscape(publishtest.BaseURL+"/v/AAAAAAAAAAAAAAAAAAAAAA"):           http.StatusNotFound,
+		"url=" + url.QueryEscape(publishtest.BaseURL+"/api/products"):                       http.StatusNotFound,
 		"": http.StatusNotFound,
 	} {
 		res, _ := ask(q)

@@ -26,6 +26,8 @@ import (
 	"gocloud.dev/gcerrors"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/photo3d/photo3d/internal/channels"
+	"github.com/photo3d/photo3d/internal/channels/usdz"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/glbvariants"
 )
@@ -72,6 +74,9 @@ type PagesConfig struct {
 	ProductAssets Assets
 	// Variants builds and caches product pages' variant GLBs; nil: one over Bucket.
 	Variants *glbvariants.Cache
+	// Packager builds the channel files (the Quick Look USDZ); nil: one
+	// over Bucket and Variants.
+	Packager *channels.Packager
 	BaseURL  string
 	CacheTTL time.Duration // default 5s; unpublish on this instance (or via NOTIFY) is immediate
 	Log      *slog.Logger
@@ -101,6 +106,7 @@ type PagesConfig struct {
 type Pages struct {
 	cfg      PagesConfig
 	variants *glbvariants.Cache
+	packager *channels.Packager
 	seen     *recentViewers
 	addrs    *addressCeiling // per-address ceiling of counted views (viewcount.go)
 	tokens   tokenSigner     // view and gate tokens (pagetoken.go)
@@ -156,7 +162,11 @@ func NewPages(cfg PagesConfig) *Pages {
 	if cfg.Now != nil {
 		now = cfg.Now
 	}
-	return &Pages{cfg: cfg, variants: variants, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, now: now,
+	packager := cfg.Packager
+	if packager == nil && cfg.Bucket != nil {
+		packager = channels.NewPackager(cfg.Bucket, variants)
+	}
+	return &Pages{cfg: cfg, variants: variants, packager: packager, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, now: now,
 		addrs: newAddressCeiling(cfg.ViewsPerAddress, ViewWindow), tokens: newTokenSigner(cfg.TokenKey)}
 }
 
@@ -562,6 +572,8 @@ const (
 	AssetModel  = "model"
 	AssetPoster = "poster"
 	AssetLogo   = "logo"
+	// AssetUSDZ is a variant's Quick Look file (/v/{slug}/ar/{id}.usdz).
+	AssetUSDZ = "usdz"
 )
 
 // ServeAsset streams a publication's model, poster or the owner's logo from
@@ -604,8 +616,12 @@ func (p *Pages) ServeAsset(w http.ResponseWriter, r *http.Request, slug, kind st
 // stream sends one blob of a live page (model, AR file, poster or logo).
 func (p *Pages) stream(w http.ResponseWriter, r *http.Request, e *pageEntry, key, kind string) {
 	ctype, corp := "", "cross-origin"
-	if kind == AssetModel {
+	switch kind {
+	case AssetModel:
 		ctype, corp = "model/gltf-binary", "same-origin"
+	case AssetUSDZ:
+		// AR Quick Look downloads the file itself (not a page's fetch).
+		ctype = usdz.ContentType
 	}
 	rd, err := p.cfg.Bucket.NewReader(r.Context(), key, nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
@@ -620,7 +636,7 @@ func (p *Pages) stream(w http.ResponseWriter, r *http.Request, e *pageEntry, key
 	if ctype == "" {
 		ctype = rd.ContentType()
 	}
-	if !strings.HasPrefix(ctype, "image/") && kind != AssetModel {
+	if !strings.HasPrefix(ctype, "image/") && kind != AssetModel && kind != AssetUSDZ {
 		ctype = "application/octet-stream"
 	}
 	h := w.Header()

@@ -58,8 +58,9 @@ test('oEmbed: discover from the share page, embed in another site, the model ren
   const box = await page.locator('#embed iframe').boundingBox();
   expect(box?.width).toBe(480);
   expect(box?.height).toBe(360);
-  const frame = page.frames().find((f) => f.url().includes(`/embed/${pub.slug}`));
+  const frame = await (await page.locator('#embed iframe').elementHandle())!.contentFrame();
   expect(frame, 'the embed is framed').toBeTruthy();
+  await frame!.waitForURL(new RegExp(`/embed/${pub.slug}$`));
   await frame!.waitForFunction(() => (document.querySelector('model-viewer') as (HTMLElement & { loaded?: boolean }) | null)?.loaded === true, undefined, {
     timeout: 90_000,
   });
