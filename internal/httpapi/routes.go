@@ -17,6 +17,7 @@ import (
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/channels"
 	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/job"
@@ -248,6 +249,11 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("GET", "/products/{id}/model/{submissionId}", productModelSubmission(d.Catalog))
 				priv.Method("GET", "/products/{id}/checks", productChecks(d.Catalog))
 				mountProductPublishing(priv, pd, d.PublicPages)
+				var packager *channels.Packager // issue 32: channel files and their budgets
+				if d.Blobs != nil {
+					packager = channels.NewPackager(d.Blobs.Bucket, pd.variants)
+				}
+				priv.Method("GET", "/products/{id}/channels", productChannels(d.Catalog, packager))
 			}
 
 			if d.Analytics != nil && d.Subscriptions != nil {

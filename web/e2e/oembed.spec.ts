@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect as baseExpect, test } from '@playwright/test';
 import { productPhotoPNG } from './fixtures/product-photo';
 import { Api, apiSignUp, blueprintFromPhoto, uniqueEmail } from './helpers';
@@ -6,7 +8,9 @@ import { Api, apiSignUp, blueprintFromPhoto, uniqueEmail } from './helpers';
  * Issue 32, item 4: Photo3D as an oEmbed provider, seen from a consumer. A merchant publishes a
  * model; a blog (a page on another origin, served by the test) is given the share link, reads the
  * share page, discovers the oEmbed endpoint from its <link rel="alternate">, asks it for a 480-pixel
- * column and puts the returned html into its post. Chromium then shows the model inside the blog's
+ * column and puts the returned html into its post (served by a small HTTP server of this test on
+ * 127.0.0.1, another origin than the app's localhost; both local, so Chromium's private-network
+ * rules allow the frame as they would between two public sites). Chromium then shows the model inside the blog's
  * page at the requested size. After unpublishing, the endpoint answers 404.
  */
 test.setTimeout(240_000);
@@ -45,16 +49,16 @@ test('oEmbed: discover from the share page, embed in another site, the model ren
   expect(oe.html).toMatch(/^<iframe src="[^"]+\/embed\/[A-Za-z0-9_-]+" /);
 
   // The blog renders the html in its post; the model loads inside it.
+  const blog = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html><head><title>Blog</title></head><body><h1>My post</h1><div id="embed">${oe.html}</div></body></html>`);
+  });
+  await new Promise<void>((resolve) => blog.listen(0, '127.0.0.1', resolve));
+  const blogURL = `http://127.0.0.1:${(blog.address() as AddressInfo).port}/post`;
+  expect(new URL(blogURL).origin).not.toBe(new URL(oe.html.match(/src="([^"]+)"/)![1]).origin);
   const reader = await browser.newContext();
-  await reader.route('http://blog.example/**', (route) =>
-    route.fulfill({
-      status: 200,
-      contentType: 'text/html',
-      body: `<!doctype html><html><head><title>Blog</title></head><body><h1>My post</h1><div id="embed">${oe.html}</div></body></html>`,
-    }),
-  );
   const page = await reader.newPage();
-  await page.goto('http://blog.example/post');
+  await page.goto(blogURL);
   const box = await page.locator('#embed iframe').boundingBox();
   expect(box?.width).toBe(480);
   expect(box?.height).toBe(360);
@@ -65,6 +69,7 @@ test('oEmbed: discover from the share page, embed in another site, the model ren
     timeout: 90_000,
   });
   await reader.close();
+  blog.close();
 
   // Unpublished: the provider has nothing for this URL any more.
   await api.call('delete', `/api/publications/${pub.id}`);
