@@ -30,6 +30,7 @@ import (
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/channels/googlefeed"
 	"github.com/photo3d/photo3d/internal/config"
 	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/dispatch"
@@ -247,6 +248,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		APIKeys:         apiKeys,
 		APIKeyRateLimit: cfg.APIKeyRateLimit,
 		Webhooks:        webhooks,
+		Feeds: &googlefeed.Service{DB: pool, BaseURL: cfg.PublicBaseURL, Live: meter.Available,
+			Brand: func(ctx context.Context, userID string) (string, error) {
+				b, err := accounts.Branding(ctx, pool, userID)
+				return b.BrandName, err
+			}},
 
 		StripeWebhooks:   stripeWebhooks,
 		BillingReturnURL: cfg.PublicBaseURL,

@@ -62,7 +62,7 @@ func shopperFirst(pub *chi.Mux) func(http.Handler) http.Handler {
 		pub.NotFound(next.ServeHTTP)
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			p := r.URL.Path
-			if strings.HasPrefix(p, "/v/") || strings.HasPrefix(p, "/embed/") || p == "/t" || p == "/oembed" {
+			if strings.HasPrefix(p, "/v/") || strings.HasPrefix(p, "/embed/") || p == "/t" || p == "/oembed" || strings.HasPrefix(p, "/feeds/") {
 				pub.ServeHTTP(w, r)
 				return
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/channels"
+	"github.com/photo3d/photo3d/internal/channels/googlefeed"
 	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/job"
@@ -94,6 +95,8 @@ type Deps struct {
 	// route) and the base URL Checkout and the portal return to.
 	StripeWebhooks   ProviderWebhooks
 	BillingReturnURL string
+	// Feeds serves merchants' Google Merchant Center feeds (issue 32); nil: none.
+	Feeds *googlefeed.Service
 }
 
 // MetricsHandler serves the api's Prometheus metrics; cmd/api mounts it on
@@ -272,6 +275,7 @@ func NewRouter(d Deps) http.Handler {
 			priv.Method("PUT", "/publications/{id}/embed-origins", setEmbedOrigins(d.Publications, d.PublicPages))
 			priv.Method("GET", "/publications/{id}/qr.png", publicationQR(d.Publications))
 			mountWebhooks(priv, d.Webhooks)
+			mountFeedSettings(priv, d.Feeds)
 			mountBilling(api, priv, d)
 		})
 
@@ -287,6 +291,7 @@ func NewRouter(d Deps) http.Handler {
 	// see shopperRouter.
 	mountPublicPages(pub, d.PublicPages, d.PublicRateLimit)
 	mountBeacons(pub, d.Shoppers, d.BeaconRateLimit)
+	mountFeeds(pub, d.Feeds, d.PublicRateLimit)
 
 	if d.Web != nil {
 		r.NotFound(appHeaders(AppCSP(d.AssetOrigins...), d.Web).ServeHTTP)

@@ -574,6 +574,8 @@ const (
 	AssetLogo   = "logo"
 	// AssetUSDZ is a variant's Quick Look file (/v/{slug}/ar/{id}.usdz).
 	AssetUSDZ = "usdz"
+	// AssetCommerce is a variant's commerce GLB (/v/{slug}/ar/{id}.commerce.glb).
+	AssetCommerce = "commerce"
 )
 
 // ServeAsset streams a publication's model, poster or the owner's logo from
@@ -622,6 +624,10 @@ func (p *Pages) stream(w http.ResponseWriter, r *http.Request, e *pageEntry, key
 	case AssetUSDZ:
 		// AR Quick Look downloads the file itself (not a page's fetch).
 		ctype = usdz.ContentType
+	case AssetCommerce:
+		// Google's and Shopify's viewers load it from their own origins.
+		ctype = "model/gltf-binary"
+		w.Header().Set("Access-Control-Allow-Origin", "*")
 	}
 	rd, err := p.cfg.Bucket.NewReader(r.Context(), key, nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
@@ -636,7 +642,7 @@ func (p *Pages) stream(w http.ResponseWriter, r *http.Request, e *pageEntry, key
 	if ctype == "" {
 		ctype = rd.ContentType()
 	}
-	if !strings.HasPrefix(ctype, "image/") && kind != AssetModel && kind != AssetUSDZ {
+	if !strings.HasPrefix(ctype, "image/") && kind != AssetModel && kind != AssetUSDZ && kind != AssetCommerce {
 		ctype = "application/octet-stream"
 	}
 	h := w.Header()

@@ -260,8 +260,10 @@ func (p *Pages) productPage(w http.ResponseWriter, r *http.Request, slug string)
 	return e, true
 }
 
-// ServeAR answers /v/{slug}/ar/{variantId}.glb, the variant's AR file, and
-// /v/{slug}/ar/{variantId}.usdz, its Quick Look file (issue 32), both built
+// ServeAR answers /v/{slug}/ar/{variantId}.glb, the variant's AR file,
+// /v/{slug}/ar/{variantId}.usdz, its Quick Look file, and
+// /v/{slug}/ar/{variantId}.commerce.glb, the GLB within Google's and
+// Shopify's budgets that feeds link as virtual_model_link (issue 32), all built
 // from the published model on first request and kept per version and
 // variant. Like the model they are served only while the link is live and
 // its owner has views left.
@@ -270,8 +272,12 @@ func (p *Pages) ServeAR(w http.ResponseWriter, r *http.Request, slug, file strin
 	if !ok {
 		return
 	}
-	id, ok := strings.CutSuffix(file, ".glb")
-	kind := AssetModel
+	id, ok := strings.CutSuffix(file, ".commerce.glb")
+	kind := AssetCommerce
+	if !ok {
+		id, ok = strings.CutSuffix(file, ".glb")
+		kind = AssetModel
+	}
 	if !ok {
 		id, ok = strings.CutSuffix(file, ".usdz")
 		kind = AssetUSDZ
@@ -295,9 +301,12 @@ func (p *Pages) ServeAR(w http.ResponseWriter, r *http.Request, slug, file strin
 	}
 	var key string
 	var err error
-	if kind == AssetUSDZ {
+	switch kind {
+	case AssetUSDZ:
 		key, err = p.packager.USDZKey(r.Context(), e.product.sourceModelKey, e.product.variants[i])
-	} else {
+	case AssetCommerce:
+		key, err = p.packager.CommerceKey(r.Context(), e.product.sourceModelKey, e.product.variants[i])
+	default:
 		key, err = p.variants.ARKey(r.Context(), e.product.sourceModelKey, e.product.variants[i])
 	}
 	if err != nil {
