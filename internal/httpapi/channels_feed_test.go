@@ -14,7 +14,9 @@ import (
 	"github.com/photo3d/photo3d/internal/gltfvalidate"
 )
 
-var feedField = func(name string) *regexp.Regexp { return regexp.MustCompile(`<g:` + name + `>([^<]*)</g:` + name + `>`) }
+var feedField = func(name string) *regexp.Regexp {
+	return regexp.MustCompile(`<g:` + name + `>([^<]*)</g:` + name + `>`)
+}
 
 // Issue 32, items 3 and 5: a merchant's Google Merchant Center feed lists
 // each priced variant of their published products with the attributes

@@ -21,18 +21,18 @@ func TestValidateCatchesEachBrokenRule(t *testing.T) {
 	t.Parallel()
 	require.Empty(t, googlefeed.Validate(googlefeed.Render("Acme", "https://p3d.example", []googlefeed.Item{good()})))
 	for want, edit := range map[string]func(*googlefeed.Item){
-		"id has 51 characters":         func(it *googlefeed.Item) { it.ID = strings.Repeat("a", 51) },
-		"title has 151 characters":     func(it *googlefeed.Item) { it.Title = strings.Repeat("t", 151) },
-		"description has 5001":         func(it *googlefeed.Item) { it.Description = strings.Repeat("d", 5001) },
-		"brand has 71":                 func(it *googlefeed.Item) { it.Brand = strings.Repeat("b", 71) },
-		`price "899 rupees"`:           func(it *googlefeed.Item) { it.Price = "899 rupees" },
-		`price "899.000 INR"`:          func(it *googlefeed.Item) { it.Price = "899.000 INR" },
-		`availability "available"`:     func(it *googlefeed.Item) { it.Availability = "available" },
-		"link \"ftp://":                func(it *googlefeed.Item) { it.Link = "ftp://shop.example/p/1" },
-		"link \"/v/":                   func(it *googlefeed.Item) { it.Link = "/v/AAAAAAAAAAAAAAAA" },
-		"image_link has 2001":          func(it *googlefeed.Item) { it.ImageLink = "https://p3d.example/" + strings.Repeat("i", 1981) },
-		"not a GLB or glTF":            func(it *googlefeed.Item) { it.ModelLink = "https://p3d.example/v/A/ar/v1.usdz" },
-		"image_link is required":       func(it *googlefeed.Item) { it.ImageLink = "" },
+		"id has 51 characters":     func(it *googlefeed.Item) { it.ID = strings.Repeat("a", 51) },
+		"title has 151 characters": func(it *googlefeed.Item) { it.Title = strings.Repeat("t", 151) },
+		"description has 5001":     func(it *googlefeed.Item) { it.Description = strings.Repeat("d", 5001) },
+		"brand has 71":             func(it *googlefeed.Item) { it.Brand = strings.Repeat("b", 71) },
+		`price "899 rupees"`:       func(it *googlefeed.Item) { it.Price = "899 rupees" },
+		`price "899.000 INR"`:      func(it *googlefeed.Item) { it.Price = "899.000 INR" },
+		`availability "available"`: func(it *googlefeed.Item) { it.Availability = "available" },
+		"link \"ftp://":            func(it *googlefeed.Item) { it.Link = "ftp://shop.example/p/1" },
+		"link \"/v/":               func(it *googlefeed.Item) { it.Link = "/v/AAAAAAAAAAAAAAAA" },
+		"image_link has 2001":      func(it *googlefeed.Item) { it.ImageLink = "https://p3d.example/" + strings.Repeat("i", 1981) },
+		"not a GLB or glTF":        func(it *googlefeed.Item) { it.ModelLink = "https://p3d.example/v/A/ar/v1.usdz" },
+		"image_link is required":   func(it *googlefeed.Item) { it.ImageLink = "" },
 	} {
 		it := good()
 		edit(&it)
