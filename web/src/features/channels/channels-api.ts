@@ -57,3 +57,21 @@ export const channelsApi = api.enhanceEndpoints({ addTagTypes: ['Product'] }).in
 });
 
 export const { useProductChannelsQuery } = channelsApi;
+
+/** Settings → Channels: the merchant's Google Merchant Center feed URL and its rotation. */
+export const feedApi = api.enhanceEndpoints({ addTagTypes: ['GoogleFeed'] }).injectEndpoints({
+  endpoints: (build) => ({
+    googleFeed: build.query<string, void>({
+      query: () => ({ url: '/channels/google-feed' }),
+      transformResponse: (raw: unknown) => String((raw as { url?: unknown } | null)?.url ?? ''),
+      providesTags: ['GoogleFeed'],
+    }),
+    rotateGoogleFeed: build.mutation<string, void>({
+      query: () => ({ url: '/channels/google-feed/rotate', method: 'POST' }),
+      transformResponse: (raw: unknown) => String((raw as { url?: unknown } | null)?.url ?? ''),
+      invalidatesTags: ['GoogleFeed'],
+    }),
+  }),
+});
+
+export const { useGoogleFeedQuery, useRotateGoogleFeedMutation } = feedApi;
