@@ -31,6 +31,7 @@ import (
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/channels/googlefeed"
+	"github.com/photo3d/photo3d/internal/channels/shopify"
 	"github.com/photo3d/photo3d/internal/config"
 	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/dispatch"
@@ -253,6 +254,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 				b, err := accounts.Branding(ctx, pool, userID)
 				return b.BrandName, err
 			}},
+		Shopify: &shopify.Service{DB: pool, Key: shopify.TokenKey(cfg.JWTSecret), APIBase: cfg.ShopifyAPIBase},
 
 		StripeWebhooks:   stripeWebhooks,
 		BillingReturnURL: cfg.PublicBaseURL,

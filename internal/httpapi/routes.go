@@ -19,6 +19,7 @@ import (
 	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/channels"
 	"github.com/photo3d/photo3d/internal/channels/googlefeed"
+	"github.com/photo3d/photo3d/internal/channels/shopify"
 	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/job"
@@ -97,6 +98,8 @@ type Deps struct {
 	BillingReturnURL string
 	// Feeds serves merchants' Google Merchant Center feeds (issue 32); nil: none.
 	Feeds *googlefeed.Service
+	// Shopify keeps merchants' store connections and sends models (issue 32); nil: none.
+	Shopify *shopify.Service
 }
 
 // MetricsHandler serves the api's Prometheus metrics; cmd/api mounts it on
@@ -257,6 +260,7 @@ func NewRouter(d Deps) http.Handler {
 					packager = channels.NewPackager(d.Blobs.Bucket, pd.variants)
 				}
 				priv.Method("GET", "/products/{id}/channels", productChannels(d.Catalog, packager))
+				mountShopify(priv, d.Shopify, d.Catalog, packager)
 			}
 
 			if d.Analytics != nil && d.Subscriptions != nil {
