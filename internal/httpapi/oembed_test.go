@@ -65,7 +65,7 @@ func TestOEmbedDiscoveryAndAnswer(t *testing.T) {
 	require.Equal(t, publishtest.BaseURL, got.ProviderURL)
 	require.Equal(t, 800, got.Width)
 	require.Equal(t, 600, got.Height)
-	require.Equal(t, `<iframe src="`+p.EmbedURL+`" title="Rocking &lt;chair&gt; &amp; &#34;stool&#34; in 3D" width="800" height="600" style="border:0" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`, got.HTML)
+	require.Equal(t, `<iframe src="`+p.EmbedURL+`?utm_source=oembed" title="Rocking &lt;chair&gt; &amp; &#34;stool&#34; in 3D" width="800" height="600" style="border:0" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`, got.HTML)
 	require.Regexp(t, `^`+regexp.QuoteMeta(publishtest.BaseURL+"/v/"+p.Slug+"/poster.png?v=")+`[0-9a-f]{12}$`, got.ThumbnailURL)
 	require.Equal(t, 64, got.ThumbnailWidth)
 	require.Equal(t, 48, got.ThumbnailHeight)

@@ -46,7 +46,8 @@ test('oEmbed: discover from the share page, embed in another site, the model ren
   expect(res.status()).toBe(200);
   const oe = (await res.json()) as OEmbed;
   expect(oe).toMatchObject({ version: '1.0', type: 'rich', provider_name: 'Photo3D', width: 480, height: 360 });
-  expect(oe.html).toMatch(/^<iframe src="[^"]+\/embed\/[A-Za-z0-9_-]+" /);
+  // The embed's own utm_source: analytics counts these views as coming from oEmbed consumers.
+  expect(oe.html).toMatch(/^<iframe src="[^"]+\/embed\/[A-Za-z0-9_-]+\?utm_source=oembed" /);
 
   // The blog renders the html in its post; the model loads inside it.
   const blog = createServer((_req, res) => {
@@ -64,7 +65,7 @@ test('oEmbed: discover from the share page, embed in another site, the model ren
   expect(box?.height).toBe(360);
   const frame = await (await page.locator('#embed iframe').elementHandle())!.contentFrame();
   expect(frame, 'the embed is framed').toBeTruthy();
-  await frame!.waitForURL(new RegExp(`/embed/${pub.slug}$`));
+  await frame!.waitForURL(new RegExp(`/embed/${pub.slug}\\?utm_source=oembed$`));
   await frame!.waitForFunction(() => (document.querySelector('model-viewer') as (HTMLElement & { loaded?: boolean }) | null)?.loaded === true, undefined, {
     timeout: 90_000,
   });

@@ -30,6 +30,10 @@ const (
 	minSide       = 120
 )
 
+// UTMSource marks views of embeds made through oEmbed in shopper
+// analytics (the embed page's beacons report the utm_source of its URL).
+const UTMSource = "oembed"
+
 // CacheAge is the answer's cache_age in seconds: short, because an
 // unpublished page must stop being embedded soon.
 const CacheAge = 300
@@ -98,7 +102,7 @@ func Handler(src Source, log *slog.Logger) http.Handler {
 		}
 		resp := Response{Version: "1.0", Type: "rich", Title: info.Title, AuthorName: info.BrandName,
 			ProviderName: ProviderName, ProviderURL: src.BaseURL(), CacheAge: CacheAge,
-			HTML:  publish.EmbedCodeSized(info.EmbedURL, info.Title, width, height),
+			HTML:  publish.EmbedCodeSized(info.EmbedURL+"?utm_source="+UTMSource, info.Title, width, height),
 			Width: width, Height: height, ThumbnailURL: info.ThumbnailURL,
 			ThumbnailWidth: info.ThumbnailWidth, ThumbnailHeight: info.ThumbnailHeight}
 		b, err := json.Marshal(resp)
