@@ -75,3 +75,61 @@ export const feedApi = api.enhanceEndpoints({ addTagTypes: ['GoogleFeed'] }).inj
 });
 
 export const { useGoogleFeedQuery, useRotateGoogleFeedMutation } = feedApi;
+
+/** The merchant's Shopify connection (the token is never returned). */
+export interface ShopifyConnection {
+  shop: string;
+  connected: boolean;
+}
+
+export interface ShopifyProduct {
+  id: string;
+  title: string;
+}
+
+export interface ShopifySent {
+  shopifyProductId: string;
+  media: { id: string; mediaContentType: string }[];
+  replaced: number;
+}
+
+export const shopifyApi = api.enhanceEndpoints({ addTagTypes: ['Shopify'] }).injectEndpoints({
+  endpoints: (build) => ({
+    shopifyConnection: build.query<ShopifyConnection, void>({
+      query: () => ({ url: '/channels/shopify' }),
+      transformResponse: (raw: unknown) => {
+        const r = (raw ?? {}) as Record<string, unknown>;
+        return { shop: typeof r.shop === 'string' ? r.shop : '', connected: r.connected === true };
+      },
+      providesTags: ['Shopify'],
+    }),
+    connectShopify: build.mutation<ShopifyConnection, { shop: string; token: string }>({
+      query: (body) => ({ url: '/channels/shopify', method: 'PUT', body }),
+      invalidatesTags: ['Shopify'],
+    }),
+    disconnectShopify: build.mutation<unknown, void>({
+      query: () => ({ url: '/channels/shopify', method: 'DELETE' }),
+      invalidatesTags: ['Shopify'],
+    }),
+    searchShopifyProducts: build.query<ShopifyProduct[], string>({
+      query: (q) => ({ url: '/channels/shopify/products', params: { query: q } }),
+      transformResponse: (raw: unknown) => {
+        const items = (raw as { items?: unknown } | null)?.items;
+        return Array.isArray(items)
+          ? items.filter((i): i is ShopifyProduct => typeof i?.id === 'string' && typeof i?.title === 'string')
+          : [];
+      },
+    }),
+    sendToShopify: build.mutation<ShopifySent, { productId: string; shopifyProductId: string }>({
+      query: ({ productId, shopifyProductId }) => ({ url: `/products/${encodeURIComponent(productId)}/channels/shopify`, method: 'POST', body: { shopifyProductId } }),
+    }),
+  }),
+});
+
+export const {
+  useShopifyConnectionQuery,
+  useConnectShopifyMutation,
+  useDisconnectShopifyMutation,
+  useLazySearchShopifyProductsQuery,
+  useSendToShopifyMutation,
+} = shopifyApi;

@@ -1,4 +1,5 @@
 import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeStore } from '../../app/store';
@@ -62,5 +63,24 @@ describe('ChannelsPanel', () => {
     expect(formatSize(15 * MB)).toBe('15 MB');
     expect(formatSize(1.25 * MB)).toBe('1.3 MB');
     expect(formatSize(300 * 1024)).toBe('300 KB');
+  });
+
+  it('sends the model to the Shopify product the merchant finds by title', async () => {
+    const { calls } = stubFetch({
+      'GET /api/products/p1/channels': () => ({ productId: 'p1', assets: [] }),
+      'GET /api/channels/shopify': () => ({ shop: 'my-store.myshopify.com', connected: true }),
+      'GET /api/channels/shopify/products': ({ url }) => (url.searchParams.get('query') === 'lounge' ? { items: [{ id: 'gid://shopify/Product/42', title: 'Lounge Chair' }] } : { items: [] }),
+      'POST /api/products/p1/channels/shopify': () => ({ shopifyProductId: 'gid://shopify/Product/42', media: [{ id: 'm1', mediaContentType: 'MODEL_3D' }, { id: 'm2', mediaContentType: 'IMAGE' }], replaced: 2 }),
+    });
+    render(
+      <Provider store={makeStore()}>
+        <ChannelsPanel productId="p1" ready />
+      </Provider>,
+    );
+    await userEvent.type(await screen.findByLabelText('Shopify product title'), 'lounge');
+    await userEvent.click(screen.getByRole('button', { name: 'Find' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Send model' }));
+    expect(await screen.findByText('Sent to “Lounge Chair”: 2 file(s) attached, the 2 sent before replaced.')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ shopifyProductId: 'gid://shopify/Product/42' });
   });
 });

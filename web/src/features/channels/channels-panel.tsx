@@ -1,6 +1,7 @@
 import { Alert } from '../../components/alert';
 import { errorMessage } from '../../lib/api';
 import { formatSize, useProductChannelsQuery, type ChannelAsset } from './channels-api';
+import { SendToShopify } from './send-to-shopify';
 import './channels.css';
 
 const STATUS_TEXT: Record<ChannelAsset['status'], string> = {
@@ -59,6 +60,7 @@ export function ChannelsPanel({ productId, ready }: { productId: string; ready: 
           ))}
         </ul>
       )}
+      <SendToShopify productId={productId} />
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert } from '../../components/alert';
 import { errorMessage } from '../../lib/api';
 import { useGoogleFeedQuery, useRotateGoogleFeedMutation } from './channels-api';
+import { ShopifyConnect } from './shopify-connect';
 
 /**
  * Settings → Channels (issue 32): the Google Merchant Center feed URL to add in Merchant Center
@@ -48,6 +49,7 @@ export function ChannelsSettings() {
           New URL
         </button>
       </div>
+      <ShopifyConnect />
     </section>
   );
 }
