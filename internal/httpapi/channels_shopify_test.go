@@ -103,7 +103,7 @@ func TestShopifyConnectSearchSendAndReplace(t *testing.T) {
 	require.NoError(t, json.Unmarshal(s.ok(t, user, "POST", "/api/products/"+id+"/channels/shopify", map[string]any{"shopifyProductId": "gid://shopify/Product/42"}), &sent))
 	require.Len(t, *waits, 2)
 	for _, w := range *waits {
-		require.Equal(t, 100*time.Millisecond, w, "(10 requested − 5 available) / 100 per second = 50 ms, at least 100 ms")
+		require.Equal(t, 500*time.Millisecond, w, "(60 requested − 10 available) / 100 restored per second")
 	}
 	require.Len(t, sent.Media, 2)
 	require.Zero(t, sent.Replaced)

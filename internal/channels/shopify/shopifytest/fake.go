@@ -85,8 +85,8 @@ func (f *Fake) graphql(w http.ResponseWriter, r *http.Request) {
 		"throttleStatus": map[string]any{"maximumAvailable": 2000, "currentlyAvailable": 1990, "restoreRate": 100}}
 	if f.ThrottleNext > 0 {
 		f.ThrottleNext--
-		cost = map[string]any{"requestedQueryCost": 10, "actualQueryCost": nil,
-			"throttleStatus": map[string]any{"maximumAvailable": 2000, "currentlyAvailable": 5, "restoreRate": 100}}
+		cost = map[string]any{"requestedQueryCost": 60, "actualQueryCost": nil,
+			"throttleStatus": map[string]any{"maximumAvailable": 2000, "currentlyAvailable": 10, "restoreRate": 100}}
 		writeJSON(w, map[string]any{"errors": []any{map[string]any{"message": "Throttled", "extensions": map[string]any{"code": "THROTTLED",
 			"documentation": "https://shopify.dev/api/usage/rate-limits"}}}, "extensions": map[string]any{"cost": cost}})
 		return
