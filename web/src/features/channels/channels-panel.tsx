@@ -24,7 +24,7 @@ export function ChannelsPanel({ productId, ready }: { productId: string; ready: 
         Channels
       </h2>
       {isLoading && <p className="muted">Preparing the channel files…</p>}
-      {error && <Alert tone="error">{errorMessage(error)}</Alert>}
+      {error && <Alert tone="error">{errorMessage(error, 'The channel files could not be made. Please try again.')}</Alert>}
       {data && (
         <ul className="channels">
           {data.map((a) => (
