@@ -90,11 +90,12 @@ func writeMesh(b *bytes.Buffer, m meshOut, mats []materialOut) {
 		b.WriteByte('3')
 	}
 	b.WriteString("]\n        int[] faceVertexIndices = [")
+	var scratch [32]byte
 	for i, v := range m.indices {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(strconv.Itoa(v))
+		b.Write(strconv.AppendInt(scratch[:0], int64(v), 10))
 	}
 	b.WriteString("]\n        rel material:binding = </Root/Materials/" + mat + ">\n")
 	if len(m.normals) > 0 {
@@ -103,7 +104,7 @@ func writeMesh(b *bytes.Buffer, m meshOut, mats []materialOut) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(tuple(n[0], n[1], n[2]))
+			writeTuple(b, n[0], n[1], n[2])
 		}
 		b.WriteString("] (\n            interpolation = \"vertex\"\n        )\n")
 	}
@@ -112,7 +113,7 @@ func writeMesh(b *bytes.Buffer, m meshOut, mats []materialOut) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(tuple(p[0], p[1], p[2]))
+		writeTuple(b, p[0], p[1], p[2])
 	}
 	b.WriteString("]\n")
 	if len(m.st) > 0 {
@@ -121,7 +122,7 @@ func writeMesh(b *bytes.Buffer, m meshOut, mats []materialOut) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(tuple(t[0], t[1]))
+			writeTuple(b, t[0], t[1])
 		}
 		b.WriteString("] (\n            interpolation = \"vertex\"\n        )\n")
 	}
@@ -150,3 +151,20 @@ func clamp01(f float64) float64 { return math.Max(0, math.Min(1, f)) }
 
 // diffuseColor takes glTF's linear base colour factor as it is:
 // UsdPreviewSurface's colour inputs are linear too.
+
+// writeTuple is tuple without the intermediate strings (the mesh arrays
+// are most of the layer and of the time it takes to write).
+func writeTuple(b *bytes.Buffer, v ...float64) {
+	var scratch [32]byte
+	b.WriteByte('(')
+	for i, f := range v {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			f = 0
+		}
+		b.Write(strconv.AppendFloat(scratch[:0], f, 'g', 7, 32))
+	}
+	b.WriteByte(')')
+}
