@@ -30,6 +30,8 @@ import (
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/channels/googlefeed"
+	"github.com/photo3d/photo3d/internal/channels/shopify"
 	"github.com/photo3d/photo3d/internal/config"
 	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/dispatch"
@@ -248,6 +250,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		APIKeyRateLimit: cfg.APIKeyRateLimit,
 		Webhooks:        webhooks,
 		Exports:         &privacy.Exports{DB: pool, River: riverClient, Signer: blobs},
+		Feeds: &googlefeed.Service{DB: pool, BaseURL: cfg.PublicBaseURL, Live: meter.Available,
+			Brand: func(ctx context.Context, userID string) (string, error) {
+				b, err := accounts.Branding(ctx, pool, userID)
+				return b.BrandName, err
+			}},
+		Shopify: &shopify.Service{DB: pool, Key: shopify.TokenKey(cfg.JWTSecret), APIBase: cfg.ShopifyAPIBase},
 
 		StripeWebhooks:   stripeWebhooks,
 		BillingReturnURL: cfg.PublicBaseURL,

@@ -36,8 +36,9 @@ type Config struct {
 	DevMode       bool
 	MaxBodyBytes  int64
 
-	PublicRateLimit int // requests per minute per IP on the public share/embed pages
-	APIKeyRateLimit int // requests per minute per API key
+	PublicRateLimit int    // requests per minute per IP on the public share/embed pages
+	ShopifyAPIBase  string // SHOPIFY_API_BASE (issue 32)
+	APIKeyRateLimit int    // requests per minute per API key
 
 	SignupMode      string // open | invite
 	GoogleClientID  string
@@ -120,6 +121,7 @@ var settings = []setting{
 	{"STRIPE_PRICE_CREDITS", "", "Stripe Price id of one add-on pack of 20 AI credits (₹500, one-time)"},
 	{"STRIPE_PRICE_VIEWS", "", "Stripe Price id of one add-on pack of 10,000 public views (₹500, one-time)"},
 	{"STRIPE_API_BASE", "", "Stripe API base URL; empty: Stripe itself (tests point it at stripe-mock)"},
+	{"SHOPIFY_API_BASE", "", "Shopify Admin API base URL; empty: each merchant's own https://{shop}.myshopify.com (tests point it at a fake)"},
 	{"BILLING_GRACE_PERIOD", "168h", "how long Pro stays after a failed renewal before falling back to Free"},
 	{"BILLING_RECONCILE_INTERVAL", "15m", "how often the worker compares paying accounts with the provider and repairs drift"},
 	{"TRUSTED_PROXIES", "", "comma-separated CIDRs of the reverse proxies/ingress in front of the api; only their X-Forwarded-For is believed"},
@@ -190,6 +192,7 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	c.DevMode = parseBool(get("DEV_MODE"), "DEV_MODE", &errs)
 	c.MaxBodyBytes = int64(parseInt(get("MAX_BODY_BYTES"), "MAX_BODY_BYTES", &errs))
 	c.PublicRateLimit = parseInt(get("PUBLIC_RATE_LIMIT"), "PUBLIC_RATE_LIMIT", &errs)
+	c.ShopifyAPIBase = strings.TrimRight(get("SHOPIFY_API_BASE"), "/")
 	c.APIKeyRateLimit = parseInt(get("API_KEY_RATE_LIMIT"), "API_KEY_RATE_LIMIT", &errs)
 	c.AnalyticsCountryHeader = strings.TrimSpace(get("ANALYTICS_COUNTRY_HEADER"))
 	c.AnalyticsRetentionDays = parseInt(get("ANALYTICS_RETENTION_DAYS"), "ANALYTICS_RETENTION_DAYS", &errs)

@@ -30,6 +30,8 @@ import (
 	"github.com/photo3d/photo3d/internal/apikey"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/channels/googlefeed"
+	"github.com/photo3d/photo3d/internal/channels/shopify"
 	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/glbvariants/glbtest"
@@ -83,7 +85,8 @@ func newExampleStack(t *testing.T) exampleStack {
 		Catalog: cat, Publications: pubs, PublicPages: pages, Accounts: accounts, Subscriptions: env.Subs, Media: env.Blobs.Bucket,
 		Outbox: outbox, MailDelivery: "dev-outbox", AuthRateLimit: AuthRateLimit{PerIP: 1000, PerEmail: 1000}, Analytics: reader,
 		Shoppers: &analytics.Collector{Pubs: PublicationsOf(pages)}, APIKeys: apikey.NewService(env.DB.Pool, store),
-		Webhooks: webhook.NewService(env.DB.Pool, store, env.River, true)})
+		Webhooks: webhook.NewService(env.DB.Pool, store, env.River, true), Feeds: &googlefeed.Service{DB: env.DB.Pool, BaseURL: env.BaseURL},
+		Shopify: &shopify.Service{DB: env.DB.Pool, Key: shopify.TokenKey([]byte("apidoc-example-secret-0123456789abcdef"))}})
 	runner := projection.NewRunner(env.DB.Pool, env.Store, projection.Config{Logger: log}, notify.NewProjection(), workspace.NewProjection())
 	return exampleStack{env: env, h: h, runner: runner, outbox: outbox}
 }

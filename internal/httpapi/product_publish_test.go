@@ -20,6 +20,7 @@ import (
 	"github.com/photo3d/photo3d/internal/analytics"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/channels/googlefeed"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/glbvariants/glbtest"
 	"github.com/photo3d/photo3d/internal/gltfvalidate"
@@ -58,7 +59,8 @@ func newProductPubStack(t *testing.T, shoppers ...*analytics.Collector) productP
 	tokens := auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), env.BaseURL)
 	h := NewRouter(Deps{Logger: log, DB: env.DB.Pool, Tokens: tokens, MaxBodyBytes: 1 << 20, Uploads: env.Uploads, Jobs: env.Jobs,
 		Blobs: env.Blobs, Subscriptions: env.Subs, Catalog: svc, Publications: pubs, PublicPages: pages,
-		Webhooks: webhook.NewService(env.DB.Pool, store, env.River, true)})
+		Webhooks: webhook.NewService(env.DB.Pool, store, env.River, true),
+		Feeds:    &googlefeed.Service{DB: env.DB.Pool, BaseURL: creationBase, Live: meter.Available}})
 	return productPubStack{creationStack{env: env, h: h, tokens: tokens}}
 }
 

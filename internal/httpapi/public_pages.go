@@ -8,6 +8,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/httprate"
 
+	"github.com/photo3d/photo3d/internal/channels/oembed"
 	"github.com/photo3d/photo3d/internal/publish"
 )
 
@@ -61,7 +62,7 @@ func shopperFirst(pub *chi.Mux) func(http.Handler) http.Handler {
 		pub.NotFound(next.ServeHTTP)
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			p := r.URL.Path
-			if strings.HasPrefix(p, "/v/") || strings.HasPrefix(p, "/embed/") || p == "/t" {
+			if strings.HasPrefix(p, "/v/") || strings.HasPrefix(p, "/embed/") || p == "/t" || p == "/oembed" || strings.HasPrefix(p, "/feeds/") {
 				pub.ServeHTTP(w, r)
 				return
 			}
@@ -113,6 +114,10 @@ func mountPublicPages(r chi.Router, pages *publish.Pages, perMinute int) {
 				pages.ServeQR(w, r, chi.URLParam(r, "slug"))
 			})
 		}
+		// oEmbed (issue 32): blogs and CMSs turn a share link into our embed.
+		oe := oembed.Handler(pages, nil)
+		pub.Method(http.MethodGet, "/oembed", oe)
+		pub.Method(http.MethodHead, "/oembed", oe)
 		// Product pages: per-variant AR files and buy-button redirects.
 		for _, m := range []string{http.MethodGet, http.MethodHead} {
 			pub.MethodFunc(m, "/v/{slug}/ar/{file}", func(w http.ResponseWriter, r *http.Request) {

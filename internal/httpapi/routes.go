@@ -17,6 +17,9 @@ import (
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/channels"
+	"github.com/photo3d/photo3d/internal/channels/googlefeed"
+	"github.com/photo3d/photo3d/internal/channels/shopify"
 	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/job"
@@ -99,6 +102,10 @@ type Deps struct {
 	BillingReturnURL string
 	// Exports: "Download my data" (issue 31); nil: no export routes.
 	Exports *privacy.Exports
+	// Feeds serves merchants' Google Merchant Center feeds (issue 32); nil: none.
+	Feeds *googlefeed.Service
+	// Shopify keeps merchants' store connections and sends models (issue 32); nil: none.
+	Shopify *shopify.Service
 }
 
 // MetricsHandler serves the api's Prometheus metrics; cmd/api mounts it on
@@ -263,6 +270,12 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("GET", "/products/{id}/model/{submissionId}", productModelSubmission(d.Catalog))
 				priv.Method("GET", "/products/{id}/checks", productChecks(d.Catalog))
 				mountProductPublishing(priv, pd, d.PublicPages)
+				var packager *channels.Packager // issue 32: channel files and their budgets
+				if d.Blobs != nil {
+					packager = channels.NewPackager(d.Blobs.Bucket, pd.variants)
+				}
+				priv.Method("GET", "/products/{id}/channels", productChannels(d.Catalog, packager))
+				mountShopify(priv, d.Shopify, d.Catalog, packager)
 			}
 
 			if d.Analytics != nil && d.Subscriptions != nil {
@@ -281,6 +294,7 @@ func NewRouter(d Deps) http.Handler {
 			priv.Method("PUT", "/publications/{id}/embed-origins", setEmbedOrigins(d.Publications, d.PublicPages))
 			priv.Method("GET", "/publications/{id}/qr.png", publicationQR(d.Publications))
 			mountWebhooks(priv, d.Webhooks)
+			mountFeedSettings(priv, d.Feeds)
 			mountBilling(api, priv, d)
 		})
 
@@ -296,6 +310,7 @@ func NewRouter(d Deps) http.Handler {
 	// see shopperRouter.
 	mountPublicPages(pub, d.PublicPages, d.PublicRateLimit)
 	mountBeacons(pub, d.Shoppers, d.BeaconRateLimit)
+	mountFeeds(pub, d.Feeds, d.PublicRateLimit)
 
 	if d.Web != nil {
 		r.NotFound(appHeaders(AppCSP(d.AssetOrigins...), d.Web).ServeHTTP)

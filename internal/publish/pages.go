@@ -26,6 +26,8 @@ import (
 	"gocloud.dev/gcerrors"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/photo3d/photo3d/internal/channels"
+	"github.com/photo3d/photo3d/internal/channels/usdz"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/glbvariants"
 )
@@ -72,6 +74,9 @@ type PagesConfig struct {
 	ProductAssets Assets
 	// Variants builds and caches product pages' variant GLBs; nil: one over Bucket.
 	Variants *glbvariants.Cache
+	// Packager builds the channel files (the Quick Look USDZ); nil: one
+	// over Bucket and Variants.
+	Packager *channels.Packager
 	BaseURL  string
 	CacheTTL time.Duration // default 5s; unpublish on this instance (or via NOTIFY) is immediate
 	Log      *slog.Logger
@@ -101,6 +106,7 @@ type PagesConfig struct {
 type Pages struct {
 	cfg      PagesConfig
 	variants *glbvariants.Cache
+	packager *channels.Packager
 	seen     *recentViewers
 	addrs    *addressCeiling // per-address ceiling of counted views (viewcount.go)
 	tokens   tokenSigner     // view and gate tokens (pagetoken.go)
@@ -128,6 +134,11 @@ type pageEntry struct {
 	unavailEmbed   pageBody
 	loaded         time.Time
 	product        *productEntry // set for a product page
+	title          string        // the page's title and the owner's brand name (oEmbed)
+	brandName      string
+
+	thumbOnce      sync.Once // the poster's size, read once for oEmbed answers
+	thumbW, thumbH int
 
 	embedOrigins []string // frame-ancestors of the embed page; empty: any site
 
@@ -152,7 +163,11 @@ func NewPages(cfg PagesConfig) *Pages {
 	if cfg.Now != nil {
 		now = cfg.Now
 	}
-	return &Pages{cfg: cfg, variants: variants, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, now: now,
+	packager := cfg.Packager
+	if packager == nil && cfg.Bucket != nil {
+		packager = channels.NewPackager(cfg.Bucket, variants)
+	}
+	return &Pages{cfg: cfg, variants: variants, packager: packager, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, now: now,
 		addrs: newAddressCeiling(cfg.ViewsPerAddress, ViewWindow), tokens: newTokenSigner(cfg.TokenKey)}
 }
 
@@ -267,6 +282,7 @@ type pageView struct {
 	Styles       []string
 	Environment  string // the share page's and embed's lighting map, preloaded
 	ViewToken    string // signed into the page for its beacons (pagetoken.go); empty on notices
+	OEmbedURL    string // the oEmbed discovery link (internal/channels/oembed)
 	JSONLD       any
 	Embed        bool
 	Product      *productView // a product page's variants, hotspots, presets, buy links
@@ -335,14 +351,15 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 		brand.LogoKey = b.LogoKey
 	}
 	tag := assetTag(snap.ModelKey, snap.ThumbnailKey)
-	e := &pageEntry{pubID: r.ID, ownerID: r.UserID, subjectID: cmp.Or(r.ProductID, r.BlueprintID), slug: slug, modelKey: snap.ModelKey, posterKey: snap.ThumbnailKey,
-		logoKey: brand.LogoKey, loaded: now, locked: locked != nil, tag: tag, embedOrigins: r.EmbedOrigins}
-
-	links := LinksFor(p.cfg.BaseURL, slug)
 	title := strings.TrimSpace(snap.Name)
 	if title == "" {
 		title = "3D product"
 	}
+	e := &pageEntry{pubID: r.ID, ownerID: r.UserID, subjectID: cmp.Or(r.ProductID, r.BlueprintID), slug: slug, modelKey: snap.ModelKey, posterKey: snap.ThumbnailKey,
+		logoKey: brand.LogoKey, loaded: now, locked: locked != nil, tag: tag, embedOrigins: r.EmbedOrigins,
+		title: title, brandName: brand.Name}
+
+	links := LinksFor(p.cfg.BaseURL, slug)
 	v := pageView{
 		Slug: slug, Title: title, Brand: brand, ShareURL: links.Share,
 		Description: title + " in interactive 3D: turn it, zoom in and place it in your room.",
@@ -351,6 +368,7 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 		Script:      p.cfg.Assets.Script, Preload: p.cfg.Assets.Preload, Styles: p.cfg.Assets.Styles,
 		Environment: p.cfg.Assets.Environment,
 		ViewToken:   p.tokens.sign(purposeView, slug, r.ID, now.Add(ViewTokenTTL)),
+		OEmbedURL:   OEmbedURL(p.cfg.BaseURL, links.Share),
 	}
 	if snap.ThumbnailKey != "" {
 		v.PosterURL = "/v/" + slug + "/poster.png?v=" + tag
@@ -586,6 +604,10 @@ const (
 	AssetModel  = "model"
 	AssetPoster = "poster"
 	AssetLogo   = "logo"
+	// AssetUSDZ is a variant's Quick Look file (/v/{slug}/ar/{id}.usdz).
+	AssetUSDZ = "usdz"
+	// AssetCommerce is a variant's commerce GLB (/v/{slug}/ar/{id}.commerce.glb).
+	AssetCommerce = "commerce"
 )
 
 // ServeAsset streams a publication's model, poster or the owner's logo from
@@ -628,8 +650,16 @@ func (p *Pages) ServeAsset(w http.ResponseWriter, r *http.Request, slug, kind st
 // stream sends one blob of a live page (model, AR file, poster or logo).
 func (p *Pages) stream(w http.ResponseWriter, r *http.Request, e *pageEntry, key, kind string) {
 	ctype, corp := "", "cross-origin"
-	if kind == AssetModel {
+	switch kind {
+	case AssetModel:
 		ctype, corp = "model/gltf-binary", "same-origin"
+	case AssetUSDZ:
+		// AR Quick Look downloads the file itself (not a page's fetch).
+		ctype = usdz.ContentType
+	case AssetCommerce:
+		// Google's and Shopify's viewers load it from their own origins.
+		ctype = "model/gltf-binary"
+		w.Header().Set("Access-Control-Allow-Origin", "*")
 	}
 	rd, err := p.cfg.Bucket.NewReader(r.Context(), key, nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
@@ -644,7 +674,7 @@ func (p *Pages) stream(w http.ResponseWriter, r *http.Request, e *pageEntry, key
 	if ctype == "" {
 		ctype = rd.ContentType()
 	}
-	if !strings.HasPrefix(ctype, "image/") && kind != AssetModel {
+	if !strings.HasPrefix(ctype, "image/") && kind != AssetModel && kind != AssetUSDZ && kind != AssetCommerce {
 		ctype = "application/octet-stream"
 	}
 	h := w.Header()

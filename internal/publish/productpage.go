@@ -56,12 +56,14 @@ type productView struct {
 }
 
 type variantView struct {
-	ID    string    `json:"id"`
-	Name  string    `json:"name"`
-	SKU   string    `json:"sku"`
-	Price string    `json:"price"`
-	ARURL string    `json:"arUrl"`
-	Links []buyLink `json:"links"`
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	SKU   string `json:"sku"`
+	Price string `json:"price"`
+	ARURL string `json:"arUrl"`
+	// USDZURL is the Quick Look file model-viewer's ios-src names.
+	USDZURL string    `json:"usdzUrl"`
+	Links   []buyLink `json:"links"`
 }
 
 type buyLink struct {
@@ -138,7 +140,7 @@ func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap 
 	for _, cv := range cfg.Variants {
 		pe.variants = append(pe.variants, glbvariants.Variant{ID: cv.ID, Material: cv.Material, Parts: cv.Parts})
 		pv.Variants = append(pv.Variants, variantView{ID: cv.ID, Name: cv.Name, SKU: cv.SKU, Price: priceLabel(cv),
-			ARURL: "/v/" + e.slug + "/ar/" + cv.ID + ".glb", Links: buyLinks(e.slug, cfg, cv.ID)})
+			ARURL: "/v/" + e.slug + "/ar/" + cv.ID + ".glb", USDZURL: "/v/" + e.slug + "/ar/" + cv.ID + ".usdz", Links: buyLinks(e.slug, cfg, cv.ID)})
 	}
 	if len(pv.Variants) == 0 {
 		return fmt.Errorf("product %s has no variants", snap.ProductID)
@@ -258,16 +260,29 @@ func (p *Pages) productPage(w http.ResponseWriter, r *http.Request, slug string)
 	return e, true
 }
 
-// ServeAR answers /v/{slug}/ar/{variantId}.glb: the variant's AR file, built
-// from the published model on first request. Like the model it is served
-// only while the link is live and its owner has views left.
+// ServeAR answers /v/{slug}/ar/{variantId}.glb, the variant's AR file,
+// /v/{slug}/ar/{variantId}.usdz, its Quick Look file, and
+// /v/{slug}/ar/{variantId}.commerce.glb, the GLB within Google's and
+// Shopify's budgets that feeds link as virtual_model_link (issue 32), all built
+// from the published model on first request and kept per version and
+// variant. Like the model they are served only while the link is live and
+// its owner has views left.
 func (p *Pages) ServeAR(w http.ResponseWriter, r *http.Request, slug, file string) {
 	e, ok := p.productPage(w, r, slug)
 	if !ok {
 		return
 	}
-	id, ok := strings.CutSuffix(file, ".glb")
-	if !ok || p.variants == nil {
+	id, ok := strings.CutSuffix(file, ".commerce.glb")
+	kind := AssetCommerce
+	if !ok {
+		id, ok = strings.CutSuffix(file, ".glb")
+		kind = AssetModel
+	}
+	if !ok {
+		id, ok = strings.CutSuffix(file, ".usdz")
+		kind = AssetUSDZ
+	}
+	if !ok || p.variants == nil || p.packager == nil {
 		http.NotFound(w, r)
 		return
 	}
@@ -284,12 +299,21 @@ func (p *Pages) ServeAR(w http.ResponseWriter, r *http.Request, slug, file strin
 		http.NotFound(w, r)
 		return
 	}
-	key, err := p.variants.ARKey(r.Context(), e.product.sourceModelKey, e.product.variants[i])
+	var key string
+	var err error
+	switch kind {
+	case AssetUSDZ:
+		key, err = p.packager.USDZKey(r.Context(), e.product.sourceModelKey, e.product.variants[i])
+	case AssetCommerce:
+		key, err = p.packager.CommerceKey(r.Context(), e.product.sourceModelKey, e.product.variants[i])
+	default:
+		key, err = p.variants.ARKey(r.Context(), e.product.sourceModelKey, e.product.variants[i])
+	}
 	if err != nil {
 		p.fail(w, r, err)
 		return
 	}
-	p.stream(w, r, e, key, AssetModel)
+	p.stream(w, r, e, key, kind)
 }
 
 // ServeGo answers /v/{slug}/go/{linkId}: a 302 to the URL the merchant

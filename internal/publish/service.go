@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -386,13 +387,17 @@ func LinksFor(baseURL, slug string) Links {
 
 // EmbedCode is the iframe snippet merchants paste: 800×600 as the spec says,
 // fullscreen and WebXR allowed, lazy, borderless, titled for screen readers.
-func EmbedCode(embedURL, name string) string {
+func EmbedCode(embedURL, name string) string { return EmbedCodeSized(embedURL, name, 800, 600) }
+
+// EmbedCodeSized is EmbedCode for a box of width×height pixels (oEmbed
+// consumers ask for one with maxwidth and maxheight).
+func EmbedCodeSized(embedURL, name string, width, height int) string {
 	title := "3D view"
 	if name != "" {
 		title = name + " in 3D"
 	}
 	return `<iframe src="` + html.EscapeString(embedURL) + `" title="` + html.EscapeString(title) +
-		`" width="800" height="600" style="border:0" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`
+		`" width="` + strconv.Itoa(width) + `" height="` + strconv.Itoa(height) + `" style="border:0" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`
 }
 
 func (s *Service) view(r record, vs []versionRow) Publication {

@@ -12,12 +12,12 @@ function page(requireEmail: boolean): string {
     leadUrl: '/v/AAAAAAAAAAAAAAAA/lead',
     lighting: 'Neutral',
     variants: [
-      { id: 'v1', name: 'Default', sku: '', price: '', arUrl: '/v/A/ar/v1.glb', links: [{ href: '/v/A/go/l1', label: 'Amazon', key: 'amazon', accent: '#FF9900' }] },
-      { id: 'v2', name: 'Black', sku: '<b>S-2</b>', price: 'USD 129.00', arUrl: '/v/A/ar/v2.glb', links: [{ href: '/v/A/go/l2', label: 'Etsy', key: 'etsy', accent: '#F1641E' }] },
+      { id: 'v1', name: 'Default', sku: '', price: '', arUrl: '/v/A/ar/v1.glb', usdzUrl: '/v/A/ar/v1.usdz', links: [{ href: '/v/A/go/l1', label: 'Amazon', key: 'amazon', accent: '#FF9900' }] },
+      { id: 'v2', name: 'Black', sku: '<b>S-2</b>', price: 'USD 129.00', arUrl: '/v/A/ar/v2.glb', usdzUrl: '/v/A/ar/v2.usdz', links: [{ href: '/v/A/go/l2', label: 'Etsy', key: 'etsy', accent: '#F1641E' }] },
     ],
   };
   return `${requireEmail ? '<form id="gate"><input id="gate-email"><input type="checkbox" id="gate-consent"><p id="gate-error" hidden></p><button type="submit">Go</button></form>' : ''}
-<div class="p3d-stage"><model-viewer id="viewer" data-src="/v/A/model.glb" data-background="Solid Color" data-background-color="#112233">
+<div class="p3d-stage"><model-viewer id="viewer" data-src="/v/A/model.glb" data-ios-src="/v/A/ar/v1.usdz"${requireEmail ? '' : ' ios-src="/v/A/ar/v1.usdz"'} data-background="Solid Color" data-background-color="#112233">
 <button class="p3d-hotspot" data-hotspot="h1"></button></model-viewer></div>
 <section class="p3d-panel"><button class="p3d-variant" data-variant="v1" aria-pressed="true"></button><button class="p3d-variant" data-variant="v2" aria-pressed="false"></button>
 <p id="price" hidden></p><p id="sku" hidden><span id="sku-value"></span></p><div id="buy"><a class="p3d-buy" href="/v/A/go/l1" data-accent="#FF9900">Amazon</a></div><a id="ar-file" href="/v/A/ar/v1.glb"></a></section>
@@ -48,6 +48,8 @@ describe('product page script', () => {
     expect(document.getElementById('ar-file')?.getAttribute('href')).toBe('/v/A/ar/v2.glb');
     // The variant's own GLB is what the viewer (and Scene Viewer) loads.
     expect(viewer.dataset.src).toBe('/v/A/ar/v2.glb');
+    // iPhones get the variant's server-built USDZ (issue 32).
+    expect(viewer.getAttribute('ios-src')).toBe('/v/A/ar/v2.usdz');
     expect(new URL(window.location.href).searchParams.get('variant')).toBe('v2');
     expect(viewer.style.background).not.toBe('');
   });
@@ -78,6 +80,7 @@ describe('product page script', () => {
     form.dispatchEvent(new Event('submit', { cancelable: true }));
     // The model URLs carry the token the gate answered (the server refuses them without it).
     await vi.waitFor(() => expect(viewer.getAttribute('src')).toBe(`/v/A/model.glb?gt=${token}`));
+    expect(viewer.getAttribute('ios-src')).toBe(`/v/A/ar/v1.usdz?gt=${token}`);
     expect(document.getElementById('ar-file')?.getAttribute('href')).toBe(`/v/A/ar/v1.glb?gt=${token}`);
     (document.querySelector('[data-variant="v2"].p3d-variant') as HTMLButtonElement).click();
     expect(viewer.getAttribute('src')).toBe(`/v/A/ar/v2.glb?gt=${token}`);

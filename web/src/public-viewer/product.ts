@@ -24,6 +24,8 @@ interface PageVariant {
   sku: string;
   price: string;
   arUrl: string;
+  /** The variant's Quick Look file (USDZ built on the server), model-viewer's ios-src. */
+  usdzUrl: string;
   links: BuyLink[];
 }
 
@@ -141,6 +143,10 @@ export function wireProduct(viewer: ProductViewer, data: PageData): void {
     // opens src itself, Quick Look and WebXR use the scene on screen.
     viewer.dataset.src = model;
     if (viewer.hasAttribute('src')) viewer.setAttribute('src', model);
+    // iPhones open the server-built USDZ at once instead of converting the GLB on the phone.
+    const usdz = withGate(v.usdzUrl);
+    viewer.dataset.iosSrc = usdz;
+    if (viewer.hasAttribute('ios-src')) viewer.setAttribute('ios-src', usdz);
     document.querySelectorAll<HTMLButtonElement>('.p3d-variant').forEach((b) => {
       b.setAttribute('aria-pressed', String(b.dataset.variant === id));
     });
@@ -208,6 +214,11 @@ function wireGate(viewer: ProductViewer, data: PageData): void {
       viewer.dataset.src = src;
       viewer.dataset.arSrc = src;
       viewer.setAttribute('src', src);
+    }
+    const iosSrc = viewer.dataset.iosSrc ? withGate(viewer.dataset.iosSrc) : '';
+    if (iosSrc) {
+      viewer.dataset.iosSrc = iosSrc;
+      viewer.setAttribute('ios-src', iosSrc);
     }
     const ar = document.getElementById('ar-file');
     if (ar instanceof HTMLAnchorElement) ar.href = withGate(ar.getAttribute('href') ?? '');

@@ -8,7 +8,7 @@ import type { AuthRecord } from '../../lib/auth-storage';
 import { useGetPublicConfigQuery, useGoogleLoginMutation, useLoginMutation, useResendVerificationForMutation } from '../../entities/auth/auth-api';
 import { AuthLayout } from './auth-layout';
 import { LOGIN_REDIRECT_MS, redirectTarget, validateLogin } from '../../entities/auth/auth-rules';
-import { GoogleButton, googleClientId } from './google-button';
+import { GoogleButton, googleClientId } from '../../entities/auth/google-button';
 
 /** /login — sign-in with a password or, when configured, with Google (returning users). */
 export default function LoginPage({ clientId = googleClientId }: { clientId?: string }) {

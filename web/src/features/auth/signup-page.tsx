@@ -10,7 +10,7 @@ import { useGetPublicConfigQuery, useGoogleLoginMutation, useResendVerificationF
 import { AuthLayout } from './auth-layout';
 import { MailNotice, useMailDelivery } from '../../entities/auth/mail-notice';
 import { redirectTarget, SIGNUP_REDIRECT_MS, validateSignup } from '../../entities/auth/auth-rules';
-import { GoogleButton, googleClientId } from './google-button';
+import { GoogleButton, googleClientId } from '../../entities/auth/google-button';
 import { PasswordStrength } from '../../entities/auth/password-strength';
 
 /** /signup — free account creation. */

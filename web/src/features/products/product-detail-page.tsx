@@ -28,6 +28,7 @@ import { RebuildButton } from './rebuild-button';
 import { ProductTiles } from '../../entities/analytics/product-tiles';
 import { Configurator } from '../../entities/product/configurator';
 import { BuildStatus, LeadsPanel } from './product-extras';
+import { ChannelsPanel } from '../../entities/channels/channels-panel';
 import { COPIED_MS, SAVED_MS, useFlag } from '../../lib/use-flag';
 import './products.css';
 
@@ -165,6 +166,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
             <ViewerPanel product={p} publication={publication} publishURL={publishURL} />
             <Timeline product={p} />
             <LeadsPanel product={p} />
+            <ChannelsPanel productId={p.id} ready={p.status === 'ready'} />
           </div>
           <DetailsPanel product={p} />
         </div>

@@ -5,7 +5,7 @@ import { errorMessage } from '../../lib/api';
 import { clearAuth } from '../../lib/auth-storage';
 import { useAppDispatch } from '../../lib/hooks';
 import { signedOut } from '../../lib/session';
-import { GoogleButton, googleClientId } from '../auth/google-button';
+import { GoogleButton, googleClientId } from '../../entities/auth/google-button';
 import { useDeleteAccountMutation, useGetDataExportQuery, useRequestDataExportMutation, type DataExport } from './privacy-api';
 
 /** Where the app lands after the account is deleted; the sign-in page shows the notice. */

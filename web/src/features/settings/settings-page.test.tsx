@@ -20,6 +20,7 @@ describe('SettingsPage', () => {
       'GET /api/subscription': () => freeSubscription(),
       'GET /api/notifications': () => ({ items: [], unreadCount: 0 }),
       'GET /api/webhooks': () => ({ items: [], eventTypes: [] }),
+      'GET /api/channels/google-feed': () => ({ url: 'https://p3d.example/feeds/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/google.xml' }),
       'GET /api/branding': () => branding,
       'PUT /api/branding': ({ body }) => {
         const b = body as typeof branding;
@@ -85,6 +86,7 @@ describe('SettingsPage', () => {
       'GET /api/subscription': () => freeSubscription(),
       'GET /api/notifications': () => ({ items: [], unreadCount: 0 }),
       'GET /api/webhooks': () => ({ items: [], eventTypes: [] }),
+      'GET /api/channels/google-feed': () => ({ url: 'https://p3d.example/feeds/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/google.xml' }),
       'GET /api/branding': () => branding,
       'PUT /api/branding': ({ body }) => {
         branding = { ...branding, ...(body as typeof branding) };
@@ -137,6 +139,7 @@ describe('SettingsPage', () => {
       'GET /api/subscription': () => freeSubscription(),
       'GET /api/notifications': () => ({ items: [], unreadCount: 0 }),
       'GET /api/webhooks': () => ({ items: [], eventTypes: [] }),
+      'GET /api/channels/google-feed': () => ({ url: 'https://p3d.example/feeds/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/google.xml' }),
       'GET /api/branding': () => ({ brandName: 'Your Brand', brandColor: '#2E5BBA', logoUrl: null }),
     });
     signIn();

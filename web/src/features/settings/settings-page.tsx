@@ -16,6 +16,7 @@ import {
 } from './branding-api';
 import { SessionsPanel } from './sessions-panel';
 import { WebhooksPanel } from './webhooks-panel';
+import { ChannelsSettings } from '../../entities/channels/channels-settings';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
@@ -168,6 +169,7 @@ export default function SettingsPage() {
       </form>
       <ApiKeysPanel />
       <WebhooksPanel />
+      <ChannelsSettings />
       <SessionsPanel />
     </div>
   );

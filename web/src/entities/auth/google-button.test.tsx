@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '../../test/render';
 import { makeStore } from '../../app/store';
-import SignupPage from './signup-page';
+import SignupPage from '../../features/auth/signup-page';
 
 afterEach(() => {
   document.querySelectorAll('script[src*="accounts.google.com"]').forEach((s) => s.remove());

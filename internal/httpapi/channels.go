@@ -1,0 +1,44 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/channels"
+	"github.com/photo3d/photo3d/internal/fault"
+)
+
+// errChannelsNotReady: the product has no model to package yet.
+var errChannelsNotReady = fault.New(fault.Conflict, "product_not_ready",
+	"This product's 3D model is not ready yet. Its channel files are made when the build has finished.")
+
+// productChannels serves GET /api/products/{id}/channels (issue 32): every
+// channel file of the caller's product with its size against the
+// channel's budget, built on first request and cached per model and
+// variant. Another merchant's product is a 404.
+func productChannels(s *catalog.Service, pk *channels.Packager) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := s.ProductConfig(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		if pk == nil {
+			return fault.New(fault.Unavailable, "channels_unavailable", "Channel files cannot be made on this server (no file store).")
+		}
+		if p.Status != catalog.StatusReady || p.ModelKey == "" {
+			return errChannelsNotReady
+		}
+		names := map[string]string{}
+		for _, v := range p.Config.Variants {
+			names[v.ID] = v.Name
+		}
+		assets, err := pk.Report(r.Context(), p.ModelKey, variantsOf(p.Config), names)
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, map[string]any{"productId": p.ID, "assets": assets})
+		return nil
+	}
+}
