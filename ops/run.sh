@@ -48,6 +48,7 @@ bin/api & pids+=($!)
 
 if wait_http "http://127.0.0.1:$PORT/healthz" 60; then
   say "Photo3D is running at ${PUBLIC_BASE_URL:-http://localhost:$PORT}  (Ctrl-C stops it)"
+  bin/api phone-hint | while IFS= read -r l; do say "$l"; done || true
   if [ "$BILLING_PROVIDER" = test-mode ]; then
     say "billing: test-mode — add-ons and plans are granted without payment (development only)"
   fi

@@ -65,6 +65,16 @@ func main() {
 // run wires the api from configuration and serves until ctx is cancelled,
 // then drains in-flight requests within SHUTDOWN_TIMEOUT.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "phone-hint" { // `make run`'s banner (phone.go)
+		cfg, err := config.Load("api", args[1:], getenv, stderr)
+		if err != nil {
+			return err
+		}
+		for _, l := range phoneHint(cfg.Host, cfg.Port, !cfg.PublicBaseURLDefaulted, interfaceAddrs()) {
+			fmt.Fprintln(stdout, l)
+		}
+		return nil
+	}
 	cfg, err := config.Load("api", args, getenv, stderr)
 	if err != nil {
 		return err
@@ -250,6 +260,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 		StripeWebhooks:   stripeWebhooks,
 		BillingReturnURL: cfg.PublicBaseURL,
+
+		LinksFromRequestHost: cfg.PublicBaseURLDefaulted, // issue 29 item 10
 	})
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)

@@ -77,6 +77,11 @@ type Config struct {
 	// reach loopback/private addresses: for tests and local development only.
 	WebhookAllowPrivate bool
 	WebhookRetryWindow  time.Duration // how long a failing delivery is retried
+
+	// PublicBaseURLDefaulted: PUBLIC_BASE_URL was unset, so PublicBaseURL is
+	// http://localhost:PORT and public links follow each request's host
+	// instead (issue 29 item 10).
+	PublicBaseURLDefaulted bool
 }
 
 type setting struct {
@@ -203,6 +208,7 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	}
 	if c.PublicBaseURL == "" {
 		c.PublicBaseURL = fmt.Sprintf("http://localhost:%d", c.Port)
+		c.PublicBaseURLDefaulted = true
 	}
 	if u, err := url.Parse(c.PublicBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		errs = append(errs, fmt.Errorf("PUBLIC_BASE_URL must be an absolute http(s) URL, got %q", c.PublicBaseURL))

@@ -59,6 +59,10 @@ type Deps struct {
 	Publications    *publish.Service // share links, embeds, QR codes
 	PublicPages     *publish.Pages   // /v/{slug}, /embed/{slug} and their assets
 	PublicRateLimit int              // requests per minute per IP on public pages (default 600)
+	// LinksFromRequestHost: PUBLIC_BASE_URL is unset, so share links, embed
+	// codes and QR codes name the host each request was made to
+	// (publish.BaseURLFromRequest), e.g. the LAN address a phone can open.
+	LinksFromRequestHost bool
 
 	// Accounts, branding and subscriptions.
 	Accounts      *account.Service
@@ -112,6 +116,9 @@ func NewRouter(d Deps) http.Handler {
 	r := chi.NewRouter()
 	pub := shopperRouter(d)
 	r.Use(shopperFirst(pub))
+	if d.LinksFromRequestHost {
+		r.Use(publish.BaseURLFromRequest)
+	}
 	r.Use(realClientIP(d.TrustedProxies))
 	r.Use(requestID(d.Logger))
 	var hist = d.Metrics

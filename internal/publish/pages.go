@@ -108,7 +108,34 @@ type Pages struct {
 
 	mu    sync.RWMutex
 	cache map[string]*pageEntry
+	bases map[string]struct{} // request base URLs with their own cache entries (cacheKey)
 	now   func() time.Time
+}
+
+// maxRequestBases bounds how many hosts other than the configured one get
+// pages of their own (a laptop's localhost, 127.0.0.1 and LAN address);
+// requests to further hosts are answered with the configured base's links.
+const maxRequestBases = 8
+
+// cacheKey is the cache (and singleflight) key of a slug's pages for the
+// request's base URL, and that base: the configured base's pages are keyed
+// by the slug alone; a request base (a server without PUBLIC_BASE_URL,
+// baseurl.go) adds it, so a page's links, JSON-LD and QR name the host the
+// shopper used.
+func (p *Pages) cacheKey(ctx context.Context, slug string) (string, string) {
+	base := baseURLFrom(ctx, p.cfg.BaseURL)
+	if base == p.cfg.BaseURL {
+		return slug, base
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.bases[base]; !ok {
+		if len(p.bases) >= maxRequestBases {
+			return slug, p.cfg.BaseURL
+		}
+		p.bases[base] = struct{}{}
+	}
+	return slug + " " + base, base
 }
 
 // pageEntry is one slug's ready-to-send pages.
@@ -117,6 +144,7 @@ type pageEntry struct {
 	pubID, ownerID string
 	subjectID      string // what the publication shows (analytics' product dimension)
 	slug           string
+	base           string // the base URL its links name (PUBLIC_BASE_URL's, or the request's host: baseurl.go)
 	modelKey       string
 	posterKey      string
 	logoKey        string
@@ -151,7 +179,7 @@ func NewPages(cfg PagesConfig) *Pages {
 	if cfg.Now != nil {
 		now = cfg.Now
 	}
-	return &Pages{cfg: cfg, variants: variants, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, now: now,
+	return &Pages{cfg: cfg, variants: variants, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, bases: map[string]struct{}{}, now: now,
 		addrs: newAddressCeiling(cfg.ViewsPerAddress, ViewWindow), tokens: newTokenSigner(cfg.TokenKey)}
 }
 
@@ -162,8 +190,17 @@ var validSlug = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
 func (p *Pages) Invalidate(slug string) {
 	p.mu.Lock()
 	delete(p.cache, slug)
+	keys := make([]string, 0, len(p.bases))
+	for b := range p.bases {
+		k := slug + " " + b
+		delete(p.cache, k)
+		keys = append(keys, k)
+	}
 	p.mu.Unlock()
 	p.flight.Forget(slug)
+	for _, k := range keys {
+		p.flight.Forget(k)
+	}
 }
 
 // InvalidateAll drops every cached page (after losing the NOTIFY connection).
@@ -218,14 +255,15 @@ func (p *Pages) entry(ctx context.Context, slug string) (*pageEntry, error) {
 		return &pageEntry{missing: true}, nil
 	}
 	now := p.now()
+	key, base := p.cacheKey(ctx, slug)
 	p.mu.RLock()
-	e, ok := p.cache[slug]
+	e, ok := p.cache[key]
 	p.mu.RUnlock()
 	if ok && now.Sub(e.loaded) < p.cfg.CacheTTL {
 		return e, nil
 	}
-	v, err, _ := p.flight.Do(slug, func() (any, error) {
-		e, err := p.load(context.WithoutCancel(ctx), slug)
+	v, err, _ := p.flight.Do(key, func() (any, error) {
+		e, err := p.load(context.WithoutCancel(ctx), slug, base)
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +276,7 @@ func (p *Pages) entry(ctx context.Context, slug string) (*pageEntry, error) {
 				}
 			}
 		}
-		p.cache[slug] = e
+		p.cache[key] = e
 		p.mu.Unlock()
 		return e, nil
 	})
@@ -279,7 +317,7 @@ var DefaultBrand = Brand{Name: "Photo3D", Color: "#2E5BBA"}
 
 // load reads a slug's publication, resolves what it shows (the locked
 // version, else the blueprint's live state) and renders every page variant.
-func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
+func (p *Pages) load(ctx context.Context, slug, base string) (*pageEntry, error) {
 	now := p.now()
 	r, locked, err := liveBySlug(ctx, p.cfg.DB, slug)
 	if errors.Is(err, errNoRow) {
@@ -329,10 +367,10 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 		brand.LogoKey = b.LogoKey
 	}
 	tag := assetTag(snap.ModelKey, snap.ThumbnailKey)
-	e := &pageEntry{pubID: r.ID, ownerID: r.UserID, subjectID: cmp.Or(r.ProductID, r.BlueprintID), slug: slug, modelKey: snap.ModelKey, posterKey: snap.ThumbnailKey,
+	e := &pageEntry{pubID: r.ID, ownerID: r.UserID, subjectID: cmp.Or(r.ProductID, r.BlueprintID), slug: slug, base: base, modelKey: snap.ModelKey, posterKey: snap.ThumbnailKey,
 		logoKey: brand.LogoKey, loaded: now, locked: locked != nil, tag: tag, embedOrigins: r.EmbedOrigins}
 
-	links := LinksFor(p.cfg.BaseURL, slug)
+	links := LinksFor(base, slug)
 	title := strings.TrimSpace(snap.Name)
 	if title == "" {
 		title = "3D product"
@@ -348,12 +386,12 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 	}
 	if snap.ThumbnailKey != "" {
 		v.PosterURL = "/v/" + slug + "/poster.png?v=" + tag
-		v.PosterAbsURL = p.cfg.BaseURL + v.PosterURL
+		v.PosterAbsURL = base + v.PosterURL
 	}
 	if brand.LogoKey != "" {
 		v.LogoURL = "/v/" + slug + "/logo?v=" + assetTag(brand.LogoKey)
 	}
-	v.JSONLD = jsonLD(v, p.cfg.BaseURL)
+	v.JSONLD = jsonLD(v, base)
 
 	if r.ProductID != "" {
 		if err := p.loadProduct(ctx, e, v, snap, r.RequireEmail, r.AllowDeepLinks); err != nil {
@@ -638,7 +676,7 @@ func (p *Pages) ServeQR(w http.ResponseWriter, r *http.Request, slug string) {
 		http.NotFound(w, r)
 		return
 	}
-	e.qrOnce.Do(func() { e.qr, e.qrErr = QRCode(LinksFor(p.cfg.BaseURL, slug).Share) })
+	e.qrOnce.Do(func() { e.qr, e.qrErr = QRCode(LinksFor(e.base, slug).Share) })
 	if e.qrErr != nil {
 		p.fail(w, r, e.qrErr)
 		return

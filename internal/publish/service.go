@@ -199,7 +199,7 @@ func (s *Service) Get(ctx context.Context, userID, id string) (Publication, erro
 	if err != nil {
 		return Publication{}, err
 	}
-	return s.view(r, vs), nil
+	return s.view(ctx, r, vs), nil
 }
 
 // List returns the user's publications, live first, newest first; blueprintID
@@ -215,7 +215,7 @@ func (s *Service) List(ctx context.Context, userID, blueprintID string) ([]Publi
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s.view(r, vs))
+		out = append(out, s.view(ctx, r, vs))
 	}
 	return out, nil
 }
@@ -395,8 +395,8 @@ func EmbedCode(embedURL, name string) string {
 		`" width="800" height="600" style="border:0" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`
 }
 
-func (s *Service) view(r record, vs []versionRow) Publication {
-	links := LinksFor(s.baseURL, r.Slug)
+func (s *Service) view(ctx context.Context, r record, vs []versionRow) Publication {
+	links := LinksFor(baseURLFrom(ctx, s.baseURL), r.Slug)
 	p := Publication{
 		ID: r.ID, PublicationID: r.ID, BlueprintID: r.BlueprintID, ProductID: r.ProductID,
 		RequireEmail: r.RequireEmail, AllowDeepLinks: r.AllowDeepLinks, Locked: r.LockedVersion != 0, Slug: r.Slug,
