@@ -35,6 +35,7 @@ import (
 // projection, the real bucket, the real meter).
 type productPubStack struct {
 	creationStack
+	meter *publish.Meter
 }
 
 func newProductPubStack(t *testing.T, shoppers ...*analytics.Collector) productPubStack {
@@ -67,7 +68,7 @@ func buildProductPubStack(t *testing.T, tweak func(*Deps), shoppers ...*analytic
 		Webhooks: webhook.NewService(env.DB.Pool, store, env.River, true)}
 	tweak(&d)
 	h := NewRouter(d)
-	return productPubStack{creationStack{env: env, h: h, tokens: tokens}}
+	return productPubStack{creationStack{env: env, h: h, tokens: tokens}, meter}
 }
 
 // shopper requests a public URL without signing in.

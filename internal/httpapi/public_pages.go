@@ -56,7 +56,7 @@ func shopperRouter(d Deps) *chi.Mux {
 	return pub
 }
 
-// shopperFirst is the app router's first middleware: /v/…, /embed/… and /t
+// shopperFirst is the app router's first middleware: /v/…, /embed/…, /g/… and /t
 // go to the shopper router, and what that does not route (an unknown path
 // under /v/) continues through the app's own chain, as does everything else.
 func shopperFirst(pub *chi.Mux) func(http.Handler) http.Handler {
@@ -64,7 +64,7 @@ func shopperFirst(pub *chi.Mux) func(http.Handler) http.Handler {
 		pub.NotFound(next.ServeHTTP)
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			p := r.URL.Path
-			if strings.HasPrefix(p, "/v/") || strings.HasPrefix(p, "/embed/") || p == "/t" {
+			if strings.HasPrefix(p, "/v/") || strings.HasPrefix(p, "/embed/") || strings.HasPrefix(p, "/g/") || p == "/t" {
 				pub.ServeHTTP(w, r)
 				return
 			}
@@ -116,6 +116,7 @@ func mountPublicPages(r chi.Router, pages *publish.Pages, perMinute int) {
 				pages.ServeQR(w, r, chi.URLParam(r, "slug"))
 			})
 		}
+		mountGalleryPages(pub, pages) // /g/{slug}: a gallery's live products (gallery_pages.go)
 		// Product pages: per-variant AR files and buy-button redirects.
 		for _, m := range []string{http.MethodGet, http.MethodHead} {
 			pub.MethodFunc(m, "/v/{slug}/ar/{file}", func(w http.ResponseWriter, r *http.Request) {

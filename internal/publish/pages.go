@@ -155,6 +155,7 @@ type pageEntry struct {
 	unavailEmbed   pageBody
 	loaded         time.Time
 	product        *productEntry // set for a product page
+	gallery        *galleryEntry // set for a gallery page (/g/{slug}; gallery.go)
 
 	embedOrigins []string // frame-ancestors of the embed page; empty: any site
 
@@ -327,7 +328,9 @@ func (p *Pages) load(ctx context.Context, slug, base string) (*pageEntry, error)
 		return nil, err
 	}
 	var snap Snapshot
-	if r.ProductID != "" {
+	if r.GalleryID != "" {
+		snap = Snapshot{Name: "Gallery"}
+	} else if r.ProductID != "" {
 		// Deleting the product takes its page down whatever the lock says.
 		current, err := productSnapshot(ctx, p.cfg.DB, r.UserID, r.ProductID)
 		switch {
@@ -393,7 +396,14 @@ func (p *Pages) load(ctx context.Context, slug, base string) (*pageEntry, error)
 	}
 	v.JSONLD = jsonLD(v, base)
 
-	if r.ProductID != "" {
+	if r.GalleryID != "" {
+		if err := p.loadGallery(ctx, e, r, v); err != nil {
+			return nil, err
+		}
+		if e.missing {
+			return e, nil
+		}
+	} else if r.ProductID != "" {
 		if err := p.loadProduct(ctx, e, v, snap, r.RequireEmail, r.AllowDeepLinks); err != nil {
 			return nil, err
 		}
@@ -517,7 +527,7 @@ func (p *Pages) ServeViewer(w http.ResponseWriter, r *http.Request, slug string,
 		return
 	}
 	pageHeaders(w, embed, e.embedOrigins)
-	if e.missing {
+	if e.missing || e.gallery != nil {
 		p.notFound(w, embed)
 		return
 	}
@@ -676,7 +686,13 @@ func (p *Pages) ServeQR(w http.ResponseWriter, r *http.Request, slug string) {
 		http.NotFound(w, r)
 		return
 	}
-	e.qrOnce.Do(func() { e.qr, e.qrErr = QRCode(LinksFor(e.base, slug).Share) })
+	e.qrOnce.Do(func() {
+		link := LinksFor(e.base, slug).Share
+		if e.gallery != nil {
+			link = GalleryLinksFor(e.base, slug).Share
+		}
+		e.qr, e.qrErr = QRCode(link)
+	})
 	if e.qrErr != nil {
 		p.fail(w, r, e.qrErr)
 		return

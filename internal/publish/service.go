@@ -50,6 +50,7 @@ type Publication struct {
 	PublicationID  string        `json:"publicationId"` // = ID, the name the product publish answer uses
 	BlueprintID    string        `json:"blueprintId"`
 	ProductID      string        `json:"productId"`
+	GalleryID      string        `json:"galleryId"`
 	RequireEmail   bool          `json:"requireEmail"`
 	AllowDeepLinks bool          `json:"allowDeepLinks"`
 	Locked         bool          `json:"locked"`
@@ -384,6 +385,16 @@ func LinksFor(baseURL, slug string) Links {
 	}
 }
 
+// GalleryLinksFor are a gallery page's links (/g/{slug}, its embed and QR).
+func GalleryLinksFor(baseURL, slug string) Links {
+	esc := url.PathEscape(slug)
+	return Links{
+		Share: baseURL + "/g/" + esc,
+		Embed: baseURL + "/g/" + esc + "/embed",
+		QR:    baseURL + "/g/" + esc + "/qr.png",
+	}
+}
+
 // EmbedCode is the iframe snippet merchants paste: 800×600 as the spec says,
 // fullscreen and WebXR allowed, lazy, borderless, titled for screen readers.
 func EmbedCode(embedURL, name string) string {
@@ -397,8 +408,11 @@ func EmbedCode(embedURL, name string) string {
 
 func (s *Service) view(ctx context.Context, r record, vs []versionRow) Publication {
 	links := LinksFor(baseURLFrom(ctx, s.baseURL), r.Slug)
+	if r.GalleryID != "" {
+		links = GalleryLinksFor(baseURLFrom(ctx, s.baseURL), r.Slug)
+	}
 	p := Publication{
-		ID: r.ID, PublicationID: r.ID, BlueprintID: r.BlueprintID, ProductID: r.ProductID,
+		ID: r.ID, PublicationID: r.ID, BlueprintID: r.BlueprintID, ProductID: r.ProductID, GalleryID: r.GalleryID,
 		RequireEmail: r.RequireEmail, AllowDeepLinks: r.AllowDeepLinks, Locked: r.LockedVersion != 0, Slug: r.Slug,
 		ShareURL: links.Share, EmbedURL: links.Embed, QRURL: links.QR,
 		Version: r.CurrentVersion, LockedVersion: r.LockedVersion, Status: "live",
