@@ -82,7 +82,7 @@ func TestGalleryPublicPage(t *testing.T) {
 	// Only the published product, linking to its own page; the other is never shown.
 	tiles := regexp.MustCompile(`<li class="p3d-tile">`).FindAllString(body, -1)
 	require.Len(t, tiles, 1)
-	require.Contains(t, body, `href="`+livePub.ShareURL+`"`)
+	require.Contains(t, body, `href="/v/`+livePub.Slug+`"`)
 	require.NotContains(t, body, "Unpublished bowl")
 	require.Contains(t, body, `/g/`+pub.Slug+`/t/0.png`)
 	// Escaped text, no script at all (the page works without JavaScript).
@@ -113,7 +113,7 @@ func TestGalleryPublicPage(t *testing.T) {
 	embed := s.shopper(t, "GET", "/g/"+pub.Slug+"/embed", "")
 	require.Equal(t, http.StatusOK, embed.Code)
 	require.Equal(t, publish.CSPEmbed, embed.Header().Get("Content-Security-Policy"))
-	require.Contains(t, embed.Body.String(), `target="_blank" rel="noopener"`)
+	require.Contains(t, embed.Body.String(), `href="`+livePub.ShareURL+`" target="_blank" rel="noopener"`)
 
 	// A gallery link is not a 3D page, and unknown links are 404.
 	require.Equal(t, http.StatusNotFound, s.shopper(t, "GET", "/v/"+pub.Slug, "").Code)

@@ -82,7 +82,8 @@ func (s *Service) ForGallery(ctx context.Context, userID, galleryID string) (*Pu
 // galleryTile is one product in the grid.
 type galleryTile struct {
 	Name     string
-	URL      string // the product's own page (/v/{slug})
+	URL      string // the product's own page, on the host the shopper used (/v/{slug})
+	AbsURL   string // the same, absolute: what an embed on another site opens
 	ThumbURL string // "" for a gated product: its picture waits behind the email gate
 }
 
@@ -136,7 +137,7 @@ func (p *Pages) loadGallery(ctx context.Context, e *pageEntry, r record, v pageV
 		if err != nil {
 			return err
 		}
-		t := galleryTile{Name: strings.TrimSpace(snap.Name), URL: LinksFor(e.base, pr.Slug).Share}
+		t := galleryTile{Name: strings.TrimSpace(snap.Name), URL: "/v/" + pr.Slug, AbsURL: LinksFor(e.base, pr.Slug).Share}
 		if t.Name == "" {
 			t.Name = "3D product"
 		}
