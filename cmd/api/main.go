@@ -32,6 +32,7 @@ import (
 	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/config"
 	"github.com/photo3d/photo3d/internal/dashboard"
+	"github.com/photo3d/photo3d/internal/describe"
 	"github.com/photo3d/photo3d/internal/dispatch"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/httpapi"
@@ -262,6 +263,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		BillingReturnURL: cfg.PublicBaseURL,
 
 		LinksFromRequestHost: cfg.PublicBaseURLDefaulted, // issue 29 item 10
+		Describer:            describe.New(describe.Config{URL: cfg.LLMURL, Model: cfg.LLMModel, APIKey: cfg.LLMAPIKey}),
 	})
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)

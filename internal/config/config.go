@@ -82,6 +82,12 @@ type Config struct {
 	// http://localhost:PORT and public links follow each request's host
 	// instead (issue 29 item 10).
 	PublicBaseURLDefaulted bool
+
+	// "Generate with AI" for product descriptions (internal/describe): an
+	// OpenAI-compatible chat server; off while LLMURL is empty.
+	LLMURL    string
+	LLMModel  string
+	LLMAPIKey string
 }
 
 type setting struct {
@@ -135,6 +141,9 @@ var settings = []setting{
 	{"WORKER_METRICS_ADDR", "127.0.0.1:9091", "where the worker serves /metrics and /healthz"},
 	{"SHUTDOWN_TIMEOUT", "20s", "grace period for draining requests and jobs"},
 	{"WEBHOOK_ALLOW_PRIVATE", "false", "let webhook endpoints use http:// and loopback/private/link-local addresses (development and tests only; never in production)"},
+	{"LLM_URL", "", "base URL of an OpenAI-compatible chat server (POST {LLM_URL}/v1/chat/completions) for Generate with AI descriptions; empty: off"},
+	{"LLM_MODEL", "", "model name sent to LLM_URL"},
+	{"LLM_API_KEY", "", "bearer key sent to LLM_URL (empty: none)"},
 	{"WEBHOOK_RETRY_WINDOW", "24h", "how long a failing webhook delivery is retried (with exponential backoff) after its first attempt"},
 }
 
@@ -199,6 +208,7 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	c.ShutdownTimeout = parseDuration(get("SHUTDOWN_TIMEOUT"), "SHUTDOWN_TIMEOUT", &errs)
 	c.WebhookAllowPrivate = parseBool(get("WEBHOOK_ALLOW_PRIVATE"), "WEBHOOK_ALLOW_PRIVATE", &errs)
 	c.WebhookRetryWindow = parseDuration(get("WEBHOOK_RETRY_WINDOW"), "WEBHOOK_RETRY_WINDOW", &errs)
+	c.LLMURL, c.LLMModel, c.LLMAPIKey = strings.TrimRight(get("LLM_URL"), "/"), get("LLM_MODEL"), get("LLM_API_KEY")
 	c.BillingGracePeriod = parseDuration(get("BILLING_GRACE_PERIOD"), "BILLING_GRACE_PERIOD", &errs)
 	c.BillingReconcileInterval = parseDuration(get("BILLING_RECONCILE_INTERVAL"), "BILLING_RECONCILE_INTERVAL", &errs)
 	if h, err := strconv.ParseFloat(get("MODEL_HEIGHT_METRES"), 64); err != nil || h <= 0 || h > 100 {

@@ -12,13 +12,16 @@ type publicConfigView struct {
 	// SignupMode is "open" or "invite" (SIGNUP_MODE): in invite mode the
 	// signup form shows an "Invite code" field and Google sign-up sends it.
 	SignupMode string `json:"signupMode"`
+	// AIDescriptions: LLM_URL is configured, so the product page shows
+	// "Generate with AI" (POST /api/products/{id}/describe).
+	AIDescriptions bool `json:"aiDescriptions"`
 }
 
 // publicConfig serves GET /api/config. Without an account service (a router
 // built for other tests) signups are whatever the zero config says: open.
-func publicConfig(accounts *account.Service) Handler {
+func publicConfig(accounts *account.Service, aiDescriptions bool) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		v := publicConfigView{SignupMode: "open"}
+		v := publicConfigView{SignupMode: "open", AIDescriptions: aiDescriptions}
 		if accounts != nil {
 			v.SignupMode = accounts.SignupMode()
 		}

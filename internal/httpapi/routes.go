@@ -18,6 +18,7 @@ import (
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/dashboard"
+	"github.com/photo3d/photo3d/internal/describe"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/mail"
@@ -63,6 +64,9 @@ type Deps struct {
 	// codes and QR codes name the host each request was made to
 	// (publish.BaseURLFromRequest), e.g. the LAN address a phone can open.
 	LinksFromRequestHost bool
+	// Describer writes product descriptions with a chat model (LLM_URL);
+	// nil: "Generate with AI" is off.
+	Describer *describe.Writer
 
 	// Accounts, branding and subscriptions.
 	Accounts      *account.Service
@@ -162,7 +166,7 @@ func NewRouter(d Deps) http.Handler {
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/resend-verification", resendVerificationPublic(d.Accounts))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/google/nonce", googleNonce(d.Accounts))
 		}
-		api.Method("GET", "/config", publicConfig(d.Accounts))
+		api.Method("GET", "/config", publicConfig(d.Accounts, d.Describer.Enabled()))
 		api.Method("GET", "/openapi.json", serveOpenAPI()) // the API reference (issue 17)
 
 		// Routes for signed-in users.
@@ -235,6 +239,7 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("PATCH", "/products/{id}", patchProduct(pd))
 				priv.Method("DELETE", "/products/{id}", deleteProduct(d.Catalog))
 				priv.Method("POST", "/products/{id}/rebuild", rebuildProduct(pd))
+				mountProductDescribe(priv, d.Catalog, d.Describer) // Generate with AI (product_describe.go)
 				priv.Method("GET", "/galleries", listGalleries(d.Catalog))
 				priv.Method("POST", "/galleries", createGallery(d.Catalog))
 				priv.Method("GET", "/galleries/{id}", getGalleryWithPage(d.Catalog, d.Publications))
