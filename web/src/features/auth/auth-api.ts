@@ -25,6 +25,8 @@ export interface GoogleInput {
 export interface PublicConfig {
   /** "invite" when SIGNUP_MODE=invite: the signup form asks for an invite code. */
   signupMode: 'open' | 'invite';
+  /** LLM_URL is configured: the product page offers "Generate with AI" for descriptions. */
+  aiDescriptions: boolean;
 }
 
 type Flow = 'Login' | 'Signup' | 'Google login';
@@ -113,6 +115,7 @@ export const authApi = api.injectEndpoints({
       query: () => ({ url: '/config' }),
       transformResponse: (raw: unknown): PublicConfig => ({
         signupMode: (raw as { signupMode?: unknown } | null)?.signupMode === 'invite' ? 'invite' : 'open',
+        aiDescriptions: (raw as { aiDescriptions?: unknown } | null)?.aiDescriptions === true,
       }),
     }),
     forgotPassword: build.mutation<unknown, { email: string }>({
