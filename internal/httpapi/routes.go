@@ -240,6 +240,7 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("DELETE", "/products/{id}", deleteProduct(d.Catalog))
 				priv.Method("POST", "/products/{id}/rebuild", rebuildProduct(pd))
 				mountProductDescribe(priv, d.Catalog, d.Describer) // Generate with AI (product_describe.go)
+				priv.Method("POST", "/products/{id}/photo", replacePhoto(pd))
 				priv.Method("GET", "/galleries", listGalleries(d.Catalog))
 				priv.Method("POST", "/galleries", createGallery(d.Catalog))
 				priv.Method("GET", "/galleries/{id}", getGalleryWithPage(d.Catalog, d.Publications))
