@@ -34,7 +34,7 @@ func TestReplaceProductPhoto(t *testing.T) {
 	require.NotEqual(t, before.JobID, after.JobID)
 	require.NotEmpty(t, after.PhotoURL, "the product shows its new photo")
 	var cfg struct {
-		Variants []struct{ Name string } `json:"variants"`
+		Variants []struct{ Name string }  `json:"variants"`
 		Hotspots []struct{ Title string } `json:"hotspots"`
 		Links    []struct{ URL string }   `json:"links"`
 	}
