@@ -27,6 +27,7 @@ import { useGetPublicConfigQuery } from '../auth/auth-api';
 import { wizardURL } from '../add-product/add-product-rules';
 import { EmbedOriginsField } from './embed-origins-field';
 import { RebuildButton } from './rebuild-button';
+import { ReplacePhotoButton } from './replace-photo-button';
 import { ProductTiles } from '../analytics/product-tiles';
 import { Configurator } from './configurator';
 import { BuildStatus, LeadsPanel } from './product-extras';
@@ -99,6 +100,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
               </span>
             )}
             <RebuildButton product={p} onProblem={setProblem} />
+            <ReplacePhotoButton product={p} onProblem={setProblem} />
             {p.updatedAt && (
               <span className="muted">
                 Updated <time dateTime={p.updatedAt}>{relativeTime(p.updatedAt)}</time>

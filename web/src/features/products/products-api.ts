@@ -61,6 +61,12 @@ export const productsApi = api.enhanceEndpoints({ addTagTypes: ['Product', 'Cata
       transformResponse: parseProductDetail,
       invalidatesTags: (_r, _e, id) => [{ type: 'Product', id }, { type: 'Product', id: 'LIST' }, 'Gallery', 'Subscription', 'Dashboard', 'Search'],
     }),
+    /** A new photo for the product, rebuilt from it (one credit); its configuration stays (issue 29 item 17). */
+    replaceProductPhoto: build.mutation<ProductDetail, { id: string; uploadId: string }>({
+      query: ({ id, uploadId }) => ({ url: `/products/${encodeURIComponent(id)}/photo`, method: 'POST', body: { uploadId } }),
+      transformResponse: parseProductDetail,
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Product', id }, { type: 'Product', id: 'LIST' }, 'Gallery', 'Subscription', 'Dashboard', 'Search'],
+    }),
     deleteProduct: build.mutation<unknown, string>({
       query: (id) => ({ url: `/products/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: [{ type: 'Product', id: 'LIST' }, { type: 'Catalog', id: 'LIST' }, 'Gallery', 'Subscription', 'Dashboard', 'Search'],
@@ -84,5 +90,5 @@ export const productsApi = api.enhanceEndpoints({ addTagTypes: ['Product', 'Cata
   }),
 });
 
-export const { useProductPublicationQuery, usePublishProductMutation, useRebuildProductMutation } = productsApi;
+export const { useProductPublicationQuery, usePublishProductMutation, useRebuildProductMutation, useReplaceProductPhotoMutation } = productsApi;
 export const { useListProductsQuery, useGetProductQuery, useCreateProductMutation, useUpdateProductMutation, useDeleteProductMutation } = productsApi;
