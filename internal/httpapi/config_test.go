@@ -19,7 +19,7 @@ func TestPublicConfigTellsTheSignupMode(t *testing.T) {
 			rec, r := b.send(t, acctReq{method: "GET", path: "/api/config"})
 			require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 			require.True(t, r.Success)
-			require.JSONEq(t, `{"signupMode":"`+mode+`"}`, string(r.Data))
+			require.JSONEq(t, `{"signupMode":"`+mode+`","aiDescriptions":false}`, string(r.Data))
 			require.Equal(t, "no-store", rec.Header().Get("Cache-Control"))
 		})
 	}
@@ -29,5 +29,5 @@ func TestPublicConfigWithoutAccountsIsOpen(t *testing.T) {
 	t.Parallel()
 	rec, r := do(t, setup(t, nil), "GET", "/api/config", "")
 	require.Equal(t, http.StatusOK, rec.Code)
-	require.JSONEq(t, `{"signupMode":"open"}`, string(r.Data))
+	require.JSONEq(t, `{"signupMode":"open","aiDescriptions":false}`, string(r.Data))
 }
