@@ -73,6 +73,8 @@ func TestGalleryPublicPage(t *testing.T) {
 	}](t, s.ok(t, user, "GET", "/api/galleries/"+g.ID, nil))
 	require.NotNil(t, detail.Publication)
 	require.Equal(t, pub.ShareURL, detail.Publication.ShareURL)
+	require.Equal(t, pub.EmbedCode, detail.Publication.EmbedCode, "the embed is titled with the gallery's name")
+	require.Contains(t, pub.EmbedCode, `title="Summer &#34;edit&#34; &lt;b&gt; in 3D"`)
 
 	before := s.viewsConsumed(t, user)
 	page := s.shopper(t, "GET", "/g/"+pub.Slug, "")

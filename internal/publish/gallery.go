@@ -75,7 +75,11 @@ func (s *Service) ForGallery(ctx context.Context, userID, galleryID string) (*Pu
 	if err != nil {
 		return nil, fmt.Errorf("read gallery publication: %w", err)
 	}
-	p := s.view(ctx, r, nil)
+	vs, err := versionsOf(ctx, s.db, r.ID)
+	if err != nil {
+		return nil, err
+	}
+	p := s.view(ctx, r, vs)
 	return &p, nil
 }
 
