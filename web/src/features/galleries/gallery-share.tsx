@@ -32,7 +32,9 @@ export function GalleryShare({ gallery: g }: { gallery: GalleryDetail }) {
     g.products.length === 0
       ? 'Add products to this gallery to show them on its page.'
       : live === g.products.length
-        ? `All ${live} ${live === 1 ? 'product is' : 'products are'} live and shown on the page.`
+        ? live === 1
+          ? 'Its product is live and shown on the page.'
+          : `All ${live} products are live and shown on the page.`
         : `${live} of ${g.products.length} products are live and shown. Publish the others from their product pages to show them too.`;
 
   return (
