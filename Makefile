@@ -7,7 +7,7 @@ SHELL := /bin/bash
 help: ## list the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
 
-run: ## install what is missing, start Postgres (unless DATABASE_URL), migrate, build, run api + worker on :8080
+run: ## install what is missing, start Postgres (unless DATABASE_URL), migrate, build, run api + worker on :8080 (HOST=0.0.0.0: reachable from a phone)
 	@ops/run.sh
 
 test: ## the whole suite against a throwaway Postgres: Go (-race), Vitest, Playwright + Chromium

@@ -12,7 +12,10 @@ type PublicationCreated struct {
 	UserID        string `json:"userId"`
 	BlueprintID   string `json:"blueprintId"`
 	// ProductID is set (and BlueprintID empty) when the subject is a product.
-	ProductID string    `json:"productId,omitempty"`
+	ProductID string `json:"productId,omitempty"`
+	// GalleryID is set (and the other two empty) when the subject is a
+	// gallery: its public page /g/{slug} (issue 29 item 14).
+	GalleryID string    `json:"galleryId,omitempty"`
 	Slug      string    `json:"slug"`
 	At        time.Time `json:"at"`
 }

@@ -59,6 +59,7 @@ if wait_http "http://127.0.0.1:$PORT/healthz" 60; then
   else
     say "account mail: dropped (no SMTP_ADDR and DEV_MODE=false) — new accounts cannot verify their address"
   fi
+  bin/api phone-hint | while IFS= read -r l; do say "$l"; done || true
   if [ "$BILLING_PROVIDER" = test-mode ]; then
     say "billing: test-mode — add-ons and plans are granted without payment (development only)"
   fi

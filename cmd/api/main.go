@@ -34,6 +34,7 @@ import (
 	"github.com/photo3d/photo3d/internal/channels/shopify"
 	"github.com/photo3d/photo3d/internal/config"
 	"github.com/photo3d/photo3d/internal/dashboard"
+	"github.com/photo3d/photo3d/internal/describe"
 	"github.com/photo3d/photo3d/internal/dispatch"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/httpapi"
@@ -68,6 +69,16 @@ func main() {
 // run wires the api from configuration and serves until ctx is cancelled,
 // then drains in-flight requests within SHUTDOWN_TIMEOUT.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "phone-hint" { // `make run`'s banner (phone.go)
+		cfg, err := config.Load("api", args[1:], getenv, stderr)
+		if err != nil {
+			return err
+		}
+		for _, l := range phoneHint(cfg.Host, cfg.Port, !cfg.PublicBaseURLDefaulted, interfaceAddrs()) {
+			fmt.Fprintln(stdout, l)
+		}
+		return nil
+	}
 	cfg, err := config.Load("api", args, getenv, stderr)
 	if err != nil {
 		return err
@@ -259,6 +270,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 		StripeWebhooks:   stripeWebhooks,
 		BillingReturnURL: cfg.PublicBaseURL,
+
+		LinksFromRequestHost: cfg.PublicBaseURLDefaulted, // issue 29 item 10
+		Describer:            describe.New(describe.Config{URL: cfg.LLMURL, Model: cfg.LLMModel, APIKey: cfg.LLMAPIKey}),
 	})
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/reconstruct"
@@ -148,4 +149,42 @@ func (s *Service) Progress(ctx context.Context, p Product) (BuildProgress, bool,
 		stage = "Processing"
 	}
 	return BuildProgress{Progress: j.Progress, Stage: stage, Views: j.Views()}, true, nil
+}
+
+// ReplacePhoto gives an existing product a new photo and rebuilds it from
+// that photo (issue 29 item 17): one job and one credit, as any build. The
+// configuration is product data, not the build's, so variants, hotspots,
+// buy links and presets stay; a part they name that the new model lacks is
+// reported by the product's checks rather than silently dropped. The new
+// photo is built as it is (no cutout options): its cutout was never shown
+// to the merchant. A product still building is refused, as a rebuild is.
+func (s *Service) ReplacePhoto(ctx context.Context, userID, id, uploadID string) (Product, error) {
+	err := s.write(ctx, userID, func(tx pgx.Tx) error {
+		p, err := getProduct(ctx, tx, userID, id)
+		if err != nil {
+			return err
+		}
+		if p.Status == StatusProcessing {
+			return ErrStillBuilding
+		}
+		up, err := upload.UsablePhoto(ctx, tx, userID, uploadID)
+		if err != nil {
+			return err
+		}
+		next := p
+		next.PhotoUploadID, next.PhotoKey, next.CleanEdges, next.KeepShadow = up.ID, up.BlobKey, false, false
+		jobID, err := s.buildFromPhoto(ctx, tx, next, nil)
+		if err != nil {
+			return err
+		}
+		at := s.at()
+		_, err = s.store.Append(ctx, tx, productStream(id), eventstore.AnyVersion,
+			events.ProductPhotoAttached{ProductID: id, UploadID: up.ID, PhotoKey: up.BlobKey, At: at},
+			events.ProductBuildStarted{ProductID: id, JobID: jobID, At: at})
+		return err
+	})
+	if err != nil {
+		return Product{}, err
+	}
+	return s.Product(ctx, userID, id)
 }

@@ -519,3 +519,24 @@ func productsByIDs(ctx context.Context, q pgdb.Querier, userID string, ids []str
 	}
 	return out, wrap(rows.Err(), "read gallery products")
 }
+
+// LoadGallery reads a gallery whoever owns it (ok=false when there is none
+// or it was deleted): its public page (internal/publish) needs no owner to
+// look it up, as LoadProduct does for products. Only the stored columns are
+// filled, not the derived ones.
+func LoadGallery(ctx context.Context, q pgdb.Querier, id string) (Gallery, bool, error) {
+	if _, err := uuid.Parse(id); err != nil {
+		return Gallery{}, false, nil
+	}
+	var g Gallery
+	err := q.QueryRow(ctx, `SELECT id, user_id, name, description, product_ids, cover_product_id, created_at, updated_at
+		FROM galleries WHERE id = $1 AND deleted_at IS NULL`, id).
+		Scan(&g.ID, &g.UserID, &g.Name, &g.Description, &g.ProductIDs, &g.CoverProductID, &g.CreatedAt, &g.UpdatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Gallery{}, false, nil
+	}
+	if err != nil {
+		return Gallery{}, false, fmt.Errorf("read gallery %s: %w", id, err)
+	}
+	return g, true, nil
+}

@@ -81,6 +81,17 @@ type Config struct {
 	// reach loopback/private addresses: for tests and local development only.
 	WebhookAllowPrivate bool
 	WebhookRetryWindow  time.Duration // how long a failing delivery is retried
+
+	// PublicBaseURLDefaulted: PUBLIC_BASE_URL was unset, so PublicBaseURL is
+	// http://localhost:PORT and public links follow each request's host
+	// instead (issue 29 item 10).
+	PublicBaseURLDefaulted bool
+
+	// "Generate with AI" for product descriptions (internal/describe): an
+	// OpenAI-compatible chat server; off while LLMURL is empty.
+	LLMURL    string
+	LLMModel  string
+	LLMAPIKey string
 }
 
 type setting struct {
@@ -136,6 +147,9 @@ var settings = []setting{
 	{"SHUTDOWN_TIMEOUT", "20s", "grace period for draining requests and jobs"},
 	{"PPROF", "false", "serve Go's profiles (/debug/pprof/) on the internal METRICS_ADDR and WORKER_METRICS_ADDR listeners only (never the public port): where a server's CPU goes under load"},
 	{"WEBHOOK_ALLOW_PRIVATE", "false", "let webhook endpoints use http:// and loopback/private/link-local addresses (development and tests only; never in production)"},
+	{"LLM_URL", "", "base URL of an OpenAI-compatible chat server (POST {LLM_URL}/v1/chat/completions) for Generate with AI descriptions; empty: off"},
+	{"LLM_MODEL", "", "model name sent to LLM_URL"},
+	{"LLM_API_KEY", "", "bearer key sent to LLM_URL (empty: none)"},
 	{"WEBHOOK_RETRY_WINDOW", "24h", "how long a failing webhook delivery is retried (with exponential backoff) after its first attempt"},
 }
 
@@ -202,6 +216,7 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	c.WebhookAllowPrivate = parseBool(get("WEBHOOK_ALLOW_PRIVATE"), "WEBHOOK_ALLOW_PRIVATE", &errs)
 	c.Pprof = parseBool(get("PPROF"), "PPROF", &errs)
 	c.WebhookRetryWindow = parseDuration(get("WEBHOOK_RETRY_WINDOW"), "WEBHOOK_RETRY_WINDOW", &errs)
+	c.LLMURL, c.LLMModel, c.LLMAPIKey = strings.TrimRight(get("LLM_URL"), "/"), get("LLM_MODEL"), get("LLM_API_KEY")
 	c.BillingGracePeriod = parseDuration(get("BILLING_GRACE_PERIOD"), "BILLING_GRACE_PERIOD", &errs)
 	c.BillingReconcileInterval = parseDuration(get("BILLING_RECONCILE_INTERVAL"), "BILLING_RECONCILE_INTERVAL", &errs)
 	if h, err := strconv.ParseFloat(get("MODEL_HEIGHT_METRES"), 64); err != nil || h <= 0 || h > 100 {
@@ -211,6 +226,7 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	}
 	if c.PublicBaseURL == "" {
 		c.PublicBaseURL = fmt.Sprintf("http://localhost:%d", c.Port)
+		c.PublicBaseURLDefaulted = true
 	}
 	if u, err := url.Parse(c.PublicBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		errs = append(errs, fmt.Errorf("PUBLIC_BASE_URL must be an absolute http(s) URL, got %q", c.PublicBaseURL))

@@ -41,6 +41,7 @@ var publishRoutes = map[string]bool{
 	"POST /api/publications/{id}/lock":         true,
 	"PUT /api/publications/{id}/embed-origins": true,
 	"POST /api/products/{id}/publish":          true,
+	"POST /api/galleries/{id}/publish":         true,
 }
 
 // sessionOnlyRoutes refuse API keys whatever their scopes. A key is a

@@ -54,7 +54,7 @@ func shopifyStack(t *testing.T) (productPubStack, *shopifytest.Fake, *[]time.Dur
 	tokens := auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), env.BaseURL)
 	h := NewRouter(Deps{Logger: log, DB: env.DB.Pool, Tokens: tokens, MaxBodyBytes: 1 << 20, Uploads: env.Uploads, Jobs: env.Jobs,
 		Blobs: env.Blobs, Subscriptions: env.Subs, Catalog: cat, Shopify: svc})
-	return productPubStack{creationStack{env: env, h: h, tokens: tokens}}, fake, waits
+	return productPubStack{creationStack: creationStack{env: env, h: h, tokens: tokens}}, fake, waits
 }
 
 // Issue 32, item 2, against a fake Shopify speaking the Admin GraphQL

@@ -15,16 +15,19 @@ type publicConfigView struct {
 	// MailDelivery is "smtp", "dev-outbox" or "none": the app says "we sent
 	// you a link" only when the server really sends or keeps the mail.
 	MailDelivery string `json:"mailDelivery"`
+	// AIDescriptions: LLM_URL is configured, so the product page shows
+	// "Generate with AI" (POST /api/products/{id}/describe).
+	AIDescriptions bool `json:"aiDescriptions"`
 }
 
 // publicConfig serves GET /api/config. Without an account service (a router
 // built for other tests) signups are whatever the zero config says: open.
-func publicConfig(accounts *account.Service, mailDelivery string) Handler {
+func publicConfig(accounts *account.Service, mailDelivery string, aiDescriptions bool) Handler {
 	if mailDelivery == "" {
 		mailDelivery = "none"
 	}
 	return func(w http.ResponseWriter, r *http.Request) error {
-		v := publicConfigView{SignupMode: "open", MailDelivery: mailDelivery}
+		v := publicConfigView{SignupMode: "open", MailDelivery: mailDelivery, AIDescriptions: aiDescriptions}
 		if accounts != nil {
 			v.SignupMode = accounts.SignupMode()
 		}

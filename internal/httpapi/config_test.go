@@ -23,7 +23,7 @@ func TestPublicConfigTellsTheSignupMode(t *testing.T) {
 			rec, r := b.send(t, acctReq{method: "GET", path: "/api/config"})
 			require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 			require.True(t, r.Success)
-			require.JSONEq(t, `{"signupMode":"`+mode+`","mailDelivery":"dev-outbox"}`, string(r.Data))
+			require.JSONEq(t, `{"signupMode":"`+mode+`","mailDelivery":"dev-outbox","aiDescriptions":false}`, string(r.Data))
 			require.Equal(t, "no-store", rec.Header().Get("Cache-Control"))
 		})
 	}
@@ -33,7 +33,7 @@ func TestPublicConfigWithoutAccountsIsOpen(t *testing.T) {
 	t.Parallel()
 	rec, r := do(t, setup(t, nil), "GET", "/api/config", "")
 	require.Equal(t, http.StatusOK, rec.Code)
-	require.JSONEq(t, `{"signupMode":"open","mailDelivery":"none"}`, string(r.Data))
+	require.JSONEq(t, `{"signupMode":"open","mailDelivery":"none","aiDescriptions":false}`, string(r.Data))
 }
 
 // Issue 29 item 9: the app says "we sent a link" only when the server sends
@@ -44,7 +44,7 @@ func TestPublicConfigTellsWhereMailGoes(t *testing.T) {
 		h := NewRouter(Deps{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Metrics: metrics.New(), MailDelivery: where})
 		rec, r := do(t, h, "GET", "/api/config", "")
 		require.Equal(t, http.StatusOK, rec.Code)
-		require.JSONEq(t, `{"signupMode":"open","mailDelivery":"`+where+`"}`, string(r.Data))
+		require.JSONEq(t, `{"signupMode":"open","mailDelivery":"`+where+`","aiDescriptions":false}`, string(r.Data))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/publish"
 )
 
 // galleryView is one gallery card: status derived from its products (error
@@ -52,9 +53,19 @@ func newGalleryView(r *http.Request, s *catalog.Service, g catalog.Gallery) (gal
 type galleryDetail struct {
 	galleryView
 	Products []productView `json:"products"`
+	// Publication is the gallery's live public page (GET only; absent: none).
+	Publication *publish.Publication `json:"publication,omitempty"`
 }
 
 func writeGallery(w http.ResponseWriter, r *http.Request, s *catalog.Service, status int, g catalog.Gallery, ps []catalog.Product) error {
+	return writeGalleryStatus(w, r, s, status, g, ps, nil)
+}
+
+func writeGalleryPage(w http.ResponseWriter, r *http.Request, s *catalog.Service, g catalog.Gallery, ps []catalog.Product, page *publish.Publication) error {
+	return writeGalleryStatus(w, r, s, http.StatusOK, g, ps, page)
+}
+
+func writeGalleryStatus(w http.ResponseWriter, r *http.Request, s *catalog.Service, status int, g catalog.Gallery, ps []catalog.Product, page *publish.Publication) error {
 	v, err := newGalleryView(r, s, g)
 	if err != nil {
 		return err
@@ -71,7 +82,7 @@ func writeGallery(w http.ResponseWriter, r *http.Request, s *catalog.Service, st
 	if status == http.StatusCreated {
 		w.Header().Set("Location", "/api/galleries/"+g.ID)
 	}
-	WriteJSON(w, status, galleryDetail{galleryView: v, Products: items})
+	WriteJSON(w, status, galleryDetail{galleryView: v, Products: items, Publication: page})
 	return nil
 }
 
@@ -119,17 +130,6 @@ func createGallery(s *catalog.Service) Handler {
 			return err
 		}
 		return writeGallery(w, r, s, http.StatusCreated, g, ps)
-	}
-}
-
-// getGallery serves GET /api/galleries/{id}.
-func getGallery(s *catalog.Service) Handler {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		g, ps, err := s.Gallery(r.Context(), currentUser(r), chi.URLParam(r, "id"))
-		if err != nil {
-			return err
-		}
-		return writeGallery(w, r, s, http.StatusOK, g, ps)
 	}
 }
 

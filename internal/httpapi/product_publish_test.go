@@ -36,9 +36,16 @@ import (
 // projection, the real bucket, the real meter).
 type productPubStack struct {
 	creationStack
+	meter *publish.Meter
 }
 
 func newProductPubStack(t *testing.T, shoppers ...*analytics.Collector) productPubStack {
+	t.Helper()
+	return buildProductPubStack(t, func(*Deps) {}, shoppers...)
+}
+
+// buildProductPubStack is newProductPubStack with tweak applied to the router's Deps.
+func buildProductPubStack(t *testing.T, tweak func(*Deps), shoppers ...*analytics.Collector) productPubStack {
 	t.Helper()
 	env := jobtest.New(t, creationBase)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -57,11 +64,13 @@ func newProductPubStack(t *testing.T, shoppers ...*analytics.Collector) productP
 		pages = ShopperPages(pc, shoppers[0])
 	}
 	tokens := auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), env.BaseURL)
-	h := NewRouter(Deps{Logger: log, DB: env.DB.Pool, Tokens: tokens, MaxBodyBytes: 1 << 20, Uploads: env.Uploads, Jobs: env.Jobs,
+	d := Deps{Logger: log, DB: env.DB.Pool, Tokens: tokens, MaxBodyBytes: 1 << 20, Uploads: env.Uploads, Jobs: env.Jobs,
 		Blobs: env.Blobs, Subscriptions: env.Subs, Catalog: svc, Publications: pubs, PublicPages: pages,
 		Webhooks: webhook.NewService(env.DB.Pool, store, env.River, true),
-		Feeds:    &googlefeed.Service{DB: env.DB.Pool, BaseURL: creationBase, Live: meter.Available}})
-	return productPubStack{creationStack{env: env, h: h, tokens: tokens}}
+		Feeds:    &googlefeed.Service{DB: env.DB.Pool, BaseURL: creationBase, Live: meter.Available}}
+	tweak(&d)
+	h := NewRouter(d)
+	return productPubStack{creationStack{env: env, h: h, tokens: tokens}, meter}
 }
 
 // shopper requests a public URL without signing in.

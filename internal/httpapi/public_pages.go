@@ -44,6 +44,9 @@ func leadsTooMany(w http.ResponseWriter, _ *http.Request) {
 // each of those cost a share page view time and allocations under load.
 func shopperRouter(d Deps) *chi.Mux {
 	pub := chi.NewRouter()
+	if d.LinksFromRequestHost {
+		pub.Use(publish.BaseURLFromRequest)
+	}
 	pub.Use(realClientIP(d.TrustedProxies), requestIDFor(d.Logger, false))
 	if d.Metrics != nil {
 		pub.Use(observe(d.Metrics.HTTPDuration))
@@ -54,7 +57,7 @@ func shopperRouter(d Deps) *chi.Mux {
 	return pub
 }
 
-// shopperFirst is the app router's first middleware: /v/…, /embed/… and /t
+// shopperFirst is the app router's first middleware: /v/…, /embed/…, /g/… and /t
 // go to the shopper router, and what that does not route (an unknown path
 // under /v/) continues through the app's own chain, as does everything else.
 func shopperFirst(pub *chi.Mux) func(http.Handler) http.Handler {
@@ -62,7 +65,7 @@ func shopperFirst(pub *chi.Mux) func(http.Handler) http.Handler {
 		pub.NotFound(next.ServeHTTP)
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			p := r.URL.Path
-			if strings.HasPrefix(p, "/v/") || strings.HasPrefix(p, "/embed/") || p == "/t" || p == "/oembed" || strings.HasPrefix(p, "/feeds/") {
+			if strings.HasPrefix(p, "/v/") || strings.HasPrefix(p, "/embed/") || strings.HasPrefix(p, "/g/") || p == "/t" || p == "/oembed" || strings.HasPrefix(p, "/feeds/") {
 				pub.ServeHTTP(w, r)
 				return
 			}
@@ -118,6 +121,7 @@ func mountPublicPages(r chi.Router, pages *publish.Pages, perMinute int) {
 		oe := oembed.Handler(pages, nil)
 		pub.Method(http.MethodGet, "/oembed", oe)
 		pub.Method(http.MethodHead, "/oembed", oe)
+		mountGalleryPages(pub, pages) // /g/{slug}: a gallery's live products (gallery_pages.go)
 		// Product pages: per-variant AR files and buy-button redirects.
 		for _, m := range []string{http.MethodGet, http.MethodHead} {
 			pub.MethodFunc(m, "/v/{slug}/ar/{file}", func(w http.ResponseWriter, r *http.Request) {

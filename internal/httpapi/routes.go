@@ -21,6 +21,7 @@ import (
 	"github.com/photo3d/photo3d/internal/channels/googlefeed"
 	"github.com/photo3d/photo3d/internal/channels/shopify"
 	"github.com/photo3d/photo3d/internal/dashboard"
+	"github.com/photo3d/photo3d/internal/describe"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/mail"
@@ -63,6 +64,13 @@ type Deps struct {
 	Publications    *publish.Service // share links, embeds, QR codes
 	PublicPages     *publish.Pages   // /v/{slug}, /embed/{slug} and their assets
 	PublicRateLimit int              // requests per minute per IP on public pages (default 600)
+	// LinksFromRequestHost: PUBLIC_BASE_URL is unset, so share links, embed
+	// codes and QR codes name the host each request was made to
+	// (publish.BaseURLFromRequest), e.g. the LAN address a phone can open.
+	LinksFromRequestHost bool
+	// Describer writes product descriptions with a chat model (LLM_URL);
+	// nil: "Generate with AI" is off.
+	Describer *describe.Writer
 
 	// Accounts, branding and subscriptions.
 	Accounts      *account.Service
@@ -125,6 +133,9 @@ func NewRouter(d Deps) http.Handler {
 	r := chi.NewRouter()
 	pub := shopperRouter(d)
 	r.Use(shopperFirst(pub))
+	if d.LinksFromRequestHost {
+		r.Use(publish.BaseURLFromRequest)
+	}
 	r.Use(realClientIP(d.TrustedProxies))
 	r.Use(requestID(d.Logger))
 	var hist = d.Metrics
@@ -171,7 +182,7 @@ func NewRouter(d Deps) http.Handler {
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/resend-verification", resendVerificationPublic(d.Accounts, d.MailDelivery))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/google/nonce", googleNonce(d.Accounts))
 		}
-		api.Method("GET", "/config", publicConfig(d.Accounts, d.MailDelivery))
+		api.Method("GET", "/config", publicConfig(d.Accounts, d.MailDelivery, d.Describer.Enabled()))
 		api.Method("GET", "/openapi.json", serveOpenAPI()) // the API reference (issue 17)
 
 		// Routes for signed-in users.
@@ -250,9 +261,12 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("PATCH", "/products/{id}", patchProduct(pd))
 				priv.Method("DELETE", "/products/{id}", deleteProduct(d.Catalog))
 				priv.Method("POST", "/products/{id}/rebuild", rebuildProduct(pd))
+				mountProductDescribe(priv, d.Catalog, d.Describer) // Generate with AI (product_describe.go)
+				priv.Method("POST", "/products/{id}/photo", replacePhoto(pd))
 				priv.Method("GET", "/galleries", listGalleries(d.Catalog))
 				priv.Method("POST", "/galleries", createGallery(d.Catalog))
-				priv.Method("GET", "/galleries/{id}", getGallery(d.Catalog))
+				priv.Method("GET", "/galleries/{id}", getGalleryWithPage(d.Catalog, d.Publications))
+				mountGalleryPublishing(priv, d.Publications, d.PublicPages)
 				priv.Method("PATCH", "/galleries/{id}", patchGallery(d.Catalog))
 				priv.Method("DELETE", "/galleries/{id}", deleteGallery(d.Catalog))
 				priv.Method("PUT", "/galleries/{id}/products", putGalleryProducts(d.Catalog))

@@ -27,6 +27,11 @@ func renderBody(name string, v pageView) (pageBody, error) {
 	if err != nil {
 		return pageBody{}, err
 	}
+	return compressBody(name, raw)
+}
+
+// compressBody keeps a rendered page with its gzip form.
+func compressBody(name string, raw []byte) (pageBody, error) {
 	var buf bytes.Buffer
 	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 	if err != nil {

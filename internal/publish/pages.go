@@ -114,7 +114,34 @@ type Pages struct {
 
 	mu    sync.RWMutex
 	cache map[string]*pageEntry
+	bases map[string]struct{} // request base URLs with their own cache entries (cacheKey)
 	now   func() time.Time
+}
+
+// maxRequestBases bounds how many hosts other than the configured one get
+// pages of their own (a laptop's localhost, 127.0.0.1 and LAN address);
+// requests to further hosts are answered with the configured base's links.
+const maxRequestBases = 8
+
+// cacheKey is the cache (and singleflight) key of a slug's pages for the
+// request's base URL, and that base: the configured base's pages are keyed
+// by the slug alone; a request base (a server without PUBLIC_BASE_URL,
+// baseurl.go) adds it, so a page's links, JSON-LD and QR name the host the
+// shopper used.
+func (p *Pages) cacheKey(ctx context.Context, slug string) (string, string) {
+	base := baseURLFrom(ctx, p.cfg.BaseURL)
+	if base == p.cfg.BaseURL {
+		return slug, base
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.bases[base]; !ok {
+		if len(p.bases) >= maxRequestBases {
+			return slug, p.cfg.BaseURL
+		}
+		p.bases[base] = struct{}{}
+	}
+	return slug + " " + base, base
 }
 
 // pageEntry is one slug's ready-to-send pages.
@@ -124,6 +151,7 @@ type pageEntry struct {
 	pubID, ownerID string
 	subjectID      string // what the publication shows (analytics' product dimension)
 	slug           string
+	base           string // the base URL its links name (PUBLIC_BASE_URL's, or the request's host: baseurl.go)
 	modelKey       string
 	posterKey      string
 	logoKey        string
@@ -134,6 +162,7 @@ type pageEntry struct {
 	unavailEmbed   pageBody
 	loaded         time.Time
 	product        *productEntry // set for a product page
+	gallery        *galleryEntry // set for a gallery page (/g/{slug}; gallery.go)
 	title          string        // the page's title and the owner's brand name (oEmbed)
 	brandName      string
 
@@ -167,7 +196,7 @@ func NewPages(cfg PagesConfig) *Pages {
 	if packager == nil && cfg.Bucket != nil {
 		packager = channels.NewPackager(cfg.Bucket, variants)
 	}
-	return &Pages{cfg: cfg, variants: variants, packager: packager, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, now: now,
+	return &Pages{cfg: cfg, variants: variants, packager: packager, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, bases: map[string]struct{}{}, now: now,
 		addrs: newAddressCeiling(cfg.ViewsPerAddress, ViewWindow), tokens: newTokenSigner(cfg.TokenKey)}
 }
 
@@ -178,8 +207,17 @@ var validSlug = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
 func (p *Pages) Invalidate(slug string) {
 	p.mu.Lock()
 	delete(p.cache, slug)
+	keys := make([]string, 0, len(p.bases))
+	for b := range p.bases {
+		k := slug + " " + b
+		delete(p.cache, k)
+		keys = append(keys, k)
+	}
 	p.mu.Unlock()
 	p.flight.Forget(slug)
+	for _, k := range keys {
+		p.flight.Forget(k)
+	}
 }
 
 // InvalidateAll drops every cached page (after losing the NOTIFY connection).
@@ -234,14 +272,15 @@ func (p *Pages) entry(ctx context.Context, slug string) (*pageEntry, error) {
 		return &pageEntry{missing: true}, nil
 	}
 	now := p.now()
+	key, base := p.cacheKey(ctx, slug)
 	p.mu.RLock()
-	e, ok := p.cache[slug]
+	e, ok := p.cache[key]
 	p.mu.RUnlock()
 	if ok && now.Sub(e.loaded) < p.cfg.CacheTTL {
 		return e, nil
 	}
-	v, err, _ := p.flight.Do(slug, func() (any, error) {
-		e, err := p.load(context.WithoutCancel(ctx), slug)
+	v, err, _ := p.flight.Do(key, func() (any, error) {
+		e, err := p.load(context.WithoutCancel(ctx), slug, base)
 		if err != nil {
 			return nil, err
 		}
@@ -254,7 +293,7 @@ func (p *Pages) entry(ctx context.Context, slug string) (*pageEntry, error) {
 				}
 			}
 		}
-		p.cache[slug] = e
+		p.cache[key] = e
 		p.mu.Unlock()
 		return e, nil
 	})
@@ -296,7 +335,7 @@ var DefaultBrand = Brand{Name: "Photo3D", Color: "#2E5BBA"}
 
 // load reads a slug's publication, resolves what it shows (the locked
 // version, else the blueprint's live state) and renders every page variant.
-func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
+func (p *Pages) load(ctx context.Context, slug, base string) (*pageEntry, error) {
 	now := p.now()
 	if erased, err := ownerErased(ctx, p.cfg.DB, slug); err != nil {
 		return nil, err
@@ -311,7 +350,9 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 		return nil, err
 	}
 	var snap Snapshot
-	if r.ProductID != "" {
+	if r.GalleryID != "" {
+		snap = Snapshot{Name: "Gallery"}
+	} else if r.ProductID != "" {
 		// Deleting the product takes its page down whatever the lock says.
 		current, err := productSnapshot(ctx, p.cfg.DB, r.UserID, r.ProductID)
 		switch {
@@ -355,11 +396,11 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 	if title == "" {
 		title = "3D product"
 	}
-	e := &pageEntry{pubID: r.ID, ownerID: r.UserID, subjectID: cmp.Or(r.ProductID, r.BlueprintID), slug: slug, modelKey: snap.ModelKey, posterKey: snap.ThumbnailKey,
+	e := &pageEntry{pubID: r.ID, ownerID: r.UserID, subjectID: cmp.Or(r.ProductID, r.BlueprintID), slug: slug, base: base, modelKey: snap.ModelKey, posterKey: snap.ThumbnailKey,
 		logoKey: brand.LogoKey, loaded: now, locked: locked != nil, tag: tag, embedOrigins: r.EmbedOrigins,
 		title: title, brandName: brand.Name}
 
-	links := LinksFor(p.cfg.BaseURL, slug)
+	links := LinksFor(base, slug)
 	v := pageView{
 		Slug: slug, Title: title, Brand: brand, ShareURL: links.Share,
 		Description: title + " in interactive 3D: turn it, zoom in and place it in your room.",
@@ -368,18 +409,25 @@ func (p *Pages) load(ctx context.Context, slug string) (*pageEntry, error) {
 		Script:      p.cfg.Assets.Script, Preload: p.cfg.Assets.Preload, Styles: p.cfg.Assets.Styles,
 		Environment: p.cfg.Assets.Environment,
 		ViewToken:   p.tokens.sign(purposeView, slug, r.ID, now.Add(ViewTokenTTL)),
-		OEmbedURL:   OEmbedURL(p.cfg.BaseURL, links.Share),
+		OEmbedURL:   OEmbedURL(base, links.Share),
 	}
 	if snap.ThumbnailKey != "" {
 		v.PosterURL = "/v/" + slug + "/poster.png?v=" + tag
-		v.PosterAbsURL = p.cfg.BaseURL + v.PosterURL
+		v.PosterAbsURL = base + v.PosterURL
 	}
 	if brand.LogoKey != "" {
 		v.LogoURL = "/v/" + slug + "/logo?v=" + assetTag(brand.LogoKey)
 	}
-	v.JSONLD = jsonLD(v, p.cfg.BaseURL)
+	v.JSONLD = jsonLD(v, base)
 
-	if r.ProductID != "" {
+	if r.GalleryID != "" {
+		if err := p.loadGallery(ctx, e, r, v); err != nil {
+			return nil, err
+		}
+		if e.missing {
+			return e, nil
+		}
+	} else if r.ProductID != "" {
 		if err := p.loadProduct(ctx, e, v, snap, r.RequireEmail, r.AllowDeepLinks); err != nil {
 			return nil, err
 		}
@@ -507,7 +555,7 @@ func (p *Pages) ServeViewer(w http.ResponseWriter, r *http.Request, slug string,
 		p.gonePage(w, embed)
 		return
 	}
-	if e.missing {
+	if e.missing || e.gallery != nil {
 		p.notFound(w, embed)
 		return
 	}
@@ -700,7 +748,13 @@ func (p *Pages) ServeQR(w http.ResponseWriter, r *http.Request, slug string) {
 		http.NotFound(w, r)
 		return
 	}
-	e.qrOnce.Do(func() { e.qr, e.qrErr = QRCode(LinksFor(p.cfg.BaseURL, slug).Share) })
+	e.qrOnce.Do(func() {
+		link := LinksFor(e.base, slug).Share
+		if e.gallery != nil {
+			link = GalleryLinksFor(e.base, slug).Share
+		}
+		e.qr, e.qrErr = QRCode(link)
+	})
 	if e.qrErr != nil {
 		p.fail(w, r, e.qrErr)
 		return

@@ -121,6 +121,6 @@ func (s *Service) ForProduct(ctx context.Context, userID, productID string) (*Pu
 	if err != nil {
 		return nil, err
 	}
-	p := s.view(r, vs)
+	p := s.view(ctx, r, vs)
 	return &p, nil
 }

@@ -165,13 +165,13 @@ func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap 
 	}
 	e.tag = assetTag(e.modelKey, e.posterKey)
 	v.ModelURL = "/v/" + e.slug + "/model.glb?v=" + e.tag
-	v.JSONLD = jsonLD(v, p.cfg.BaseURL)
+	v.JSONLD = jsonLD(v, e.base)
 	if requireEmail {
 		// The gated page names no working model: its model routes answer
 		// only with the gate's token, and the poster (a picture of the
 		// model) is not on the page or in its previews.
 		v.PosterURL, v.PosterAbsURL = "", ""
-		ld := jsonLD(v, p.cfg.BaseURL)
+		ld := jsonLD(v, e.base)
 		delete(ld, "subjectOf")
 		v.JSONLD = ld
 	}

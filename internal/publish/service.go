@@ -51,6 +51,7 @@ type Publication struct {
 	PublicationID  string        `json:"publicationId"` // = ID, the name the product publish answer uses
 	BlueprintID    string        `json:"blueprintId"`
 	ProductID      string        `json:"productId"`
+	GalleryID      string        `json:"galleryId"`
 	RequireEmail   bool          `json:"requireEmail"`
 	AllowDeepLinks bool          `json:"allowDeepLinks"`
 	Locked         bool          `json:"locked"`
@@ -200,7 +201,7 @@ func (s *Service) Get(ctx context.Context, userID, id string) (Publication, erro
 	if err != nil {
 		return Publication{}, err
 	}
-	return s.view(r, vs), nil
+	return s.view(ctx, r, vs), nil
 }
 
 // List returns the user's publications, live first, newest first; blueprintID
@@ -216,7 +217,7 @@ func (s *Service) List(ctx context.Context, userID, blueprintID string) ([]Publi
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s.view(r, vs))
+		out = append(out, s.view(ctx, r, vs))
 	}
 	return out, nil
 }
@@ -385,6 +386,16 @@ func LinksFor(baseURL, slug string) Links {
 	}
 }
 
+// GalleryLinksFor are a gallery page's links (/g/{slug}, its embed and QR).
+func GalleryLinksFor(baseURL, slug string) Links {
+	esc := url.PathEscape(slug)
+	return Links{
+		Share: baseURL + "/g/" + esc,
+		Embed: baseURL + "/g/" + esc + "/embed",
+		QR:    baseURL + "/g/" + esc + "/qr.png",
+	}
+}
+
 // EmbedCode is the iframe snippet merchants paste: 800×600 as the spec says,
 // fullscreen and WebXR allowed, lazy, borderless, titled for screen readers.
 func EmbedCode(embedURL, name string) string { return EmbedCodeSized(embedURL, name, 800, 600) }
@@ -400,10 +411,13 @@ func EmbedCodeSized(embedURL, name string, width, height int) string {
 		`" width="` + strconv.Itoa(width) + `" height="` + strconv.Itoa(height) + `" style="border:0" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`
 }
 
-func (s *Service) view(r record, vs []versionRow) Publication {
-	links := LinksFor(s.baseURL, r.Slug)
+func (s *Service) view(ctx context.Context, r record, vs []versionRow) Publication {
+	links := LinksFor(baseURLFrom(ctx, s.baseURL), r.Slug)
+	if r.GalleryID != "" {
+		links = GalleryLinksFor(baseURLFrom(ctx, s.baseURL), r.Slug)
+	}
 	p := Publication{
-		ID: r.ID, PublicationID: r.ID, BlueprintID: r.BlueprintID, ProductID: r.ProductID,
+		ID: r.ID, PublicationID: r.ID, BlueprintID: r.BlueprintID, ProductID: r.ProductID, GalleryID: r.GalleryID,
 		RequireEmail: r.RequireEmail, AllowDeepLinks: r.AllowDeepLinks, Locked: r.LockedVersion != 0, Slug: r.Slug,
 		ShareURL: links.Share, EmbedURL: links.Embed, QRURL: links.QR,
 		Version: r.CurrentVersion, LockedVersion: r.LockedVersion, Status: "live",

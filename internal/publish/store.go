@@ -24,8 +24,8 @@ type Projection struct{}
 func (Projection) Apply(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
 	switch ev := e.Data.(type) {
 	case events.PublicationCreated:
-		_, err := tx.Exec(ctx, `INSERT INTO publications (id, user_id, blueprint_id, product_id, slug, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $6)`, ev.PublicationID, ev.UserID, ev.BlueprintID, ev.ProductID, ev.Slug, ev.At)
+		_, err := tx.Exec(ctx, `INSERT INTO publications (id, user_id, blueprint_id, product_id, gallery_id, slug, created_at, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`, ev.PublicationID, ev.UserID, ev.BlueprintID, ev.ProductID, ev.GalleryID, ev.Slug, ev.At)
 		if err != nil {
 			return fmt.Errorf("insert publication %s: %w", ev.PublicationID, err)
 		}
@@ -78,6 +78,7 @@ type record struct {
 	UserID         string
 	BlueprintID    string
 	ProductID      string // set instead of BlueprintID for a product page
+	GalleryID      string // set instead of both for a gallery page (/g/{slug})
 	RequireEmail   bool
 	AllowDeepLinks bool
 	Slug           string
@@ -96,12 +97,12 @@ type versionRow struct {
 	CreatedAt time.Time
 }
 
-const recordColumns = `id, user_id, blueprint_id, product_id, require_email, allow_deep_links, slug, current_version,
+const recordColumns = `id, user_id, blueprint_id, product_id, gallery_id, require_email, allow_deep_links, slug, current_version,
 	locked_version, unpublished_at, created_at, updated_at, embed_origins`
 
 func scanRecord(row pgx.Row) (record, error) {
 	var r record
-	err := row.Scan(&r.ID, &r.UserID, &r.BlueprintID, &r.ProductID, &r.RequireEmail, &r.AllowDeepLinks, &r.Slug,
+	err := row.Scan(&r.ID, &r.UserID, &r.BlueprintID, &r.ProductID, &r.GalleryID, &r.RequireEmail, &r.AllowDeepLinks, &r.Slug,
 		&r.CurrentVersion, &r.LockedVersion, &r.UnpublishedAt, &r.CreatedAt, &r.UpdatedAt, &r.EmbedOrigins)
 	return r, err
 }
@@ -130,6 +131,11 @@ func liveByProduct(ctx context.Context, q pgdb.Querier, productID string) (recor
 	return oneRecord(ctx, q, `product_id = $1 AND product_id <> '' AND unpublished_at IS NULL`, productID)
 }
 
+// liveByGallery finds the live publication of a gallery, if any.
+func liveByGallery(ctx context.Context, q pgdb.Querier, galleryID string) (record, error) {
+	return oneRecord(ctx, q, `gallery_id = $1 AND gallery_id <> '' AND unpublished_at IS NULL`, galleryID)
+}
+
 // byID reads a publication whatever its state.
 func byID(ctx context.Context, q pgdb.Querier, id string) (record, error) {
 	return oneRecord(ctx, q, `id = $1`, id)
@@ -138,7 +144,7 @@ func byID(ctx context.Context, q pgdb.Querier, id string) (record, error) {
 // listByUser lists a user's publications, newest first, optionally for one blueprint.
 func listByUser(ctx context.Context, q pgdb.Querier, userID, blueprintID string) ([]record, error) {
 	rows, err := q.Query(ctx, `SELECT `+recordColumns+` FROM publications
-		WHERE user_id = $1 AND ($2 = '' OR blueprint_id = $2 OR product_id = $2)
+		WHERE user_id = $1 AND ($2 = '' OR blueprint_id = $2 OR product_id = $2 OR gallery_id = $2)
 		ORDER BY unpublished_at IS NOT NULL, created_at DESC, id DESC LIMIT 500`, userID, blueprintID)
 	if err != nil {
 		return nil, fmt.Errorf("list publications: %w", err)
@@ -196,12 +202,12 @@ func ownerErased(ctx context.Context, q pgdb.Querier, slug string) (bool, error)
 func liveBySlug(ctx context.Context, q pgdb.Querier, slug string) (record, *Snapshot, error) {
 	var r record
 	var raw []byte
-	err := q.QueryRow(ctx, `SELECT p.id, p.user_id, p.blueprint_id, p.product_id, p.require_email, p.allow_deep_links,
+	err := q.QueryRow(ctx, `SELECT p.id, p.user_id, p.blueprint_id, p.product_id, p.gallery_id, p.require_email, p.allow_deep_links,
 			p.slug, p.current_version, p.locked_version, p.unpublished_at, p.created_at, p.updated_at, p.embed_origins, v.snapshot
 		FROM publications p
 		LEFT JOIN publication_versions v ON v.publication_id = p.id AND v.version = p.locked_version
 		WHERE p.slug = $1 AND p.unpublished_at IS NULL`, slug).
-		Scan(&r.ID, &r.UserID, &r.BlueprintID, &r.ProductID, &r.RequireEmail, &r.AllowDeepLinks, &r.Slug,
+		Scan(&r.ID, &r.UserID, &r.BlueprintID, &r.ProductID, &r.GalleryID, &r.RequireEmail, &r.AllowDeepLinks, &r.Slug,
 			&r.CurrentVersion, &r.LockedVersion, &r.UnpublishedAt, &r.CreatedAt, &r.UpdatedAt, &r.EmbedOrigins, &raw)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return record{}, nil, errNoRow

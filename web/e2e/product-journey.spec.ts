@@ -174,10 +174,12 @@ test('photo to a live product page with variants, hotspot, buy links, email capt
   let shareURL = '';
   await test.step('publish with email capture and deep links', async () => {
     await page.getByRole('button', { name: 'Publish' }).click();
+    // The options come first; the page goes live with them (issue 29 item 6).
+    await page.getByRole('checkbox', { name: 'Require email capture' }).check();
+    await page.getByRole('checkbox', { name: 'Allow deep links to variants' }).check();
+    await page.getByRole('button', { name: 'Publish now' }).click();
     await expect(page.getByRole('heading', { name: 'Live! Your 3D is ready to share.' })).toBeVisible();
-    await page.getByRole('checkbox', { name: 'Require email capture' }).click();
     await expect(page.getByRole('checkbox', { name: 'Require email capture' })).toBeChecked();
-    await page.getByRole('checkbox', { name: 'Allow deep links to variants' }).click();
     await expect(page.getByRole('checkbox', { name: 'Allow deep links to variants' })).toBeChecked();
     shareURL = await page.getByTestId('share-url').inputValue();
     expect(shareURL).toMatch(/\/v\/[\w-]+$/);

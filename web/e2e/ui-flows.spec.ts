@@ -267,6 +267,7 @@ test.describe('issue 29 item 8: one public page per product', () => {
 
     await page.getByRole('link', { name: 'Publish', exact: true }).first().click();
     await page.waitForURL(/step=publish/);
+    await page.getByRole('button', { name: 'Publish now' }).click();
     await expect
       .poll(async () => ((await api.call<{ publication: { shareURL: string } | null }>('get', `/api/products/${product.id}`)).publication?.shareURL ?? ''), { timeout: 30_000 })
       .not.toBe('');

@@ -275,14 +275,18 @@ describe('Add Product wizard', () => {
 
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Publish' }));
+    // Issue 29 item 6: the options come first; nothing is public until "Publish now".
+    await user.click(await screen.findByRole('checkbox', { name: 'Require email capture' }));
+    expect(screen.getByRole('checkbox', { name: 'Require email capture' })).toBeChecked();
+    expect(calls.filter((c) => c.url === '/api/products/p1/publish')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Publish now' }));
     expect(await screen.findByRole('heading', { name: LIVE_TITLE })).toBeInTheDocument();
     expect(screen.getByTestId('share-url')).toHaveValue('http://localhost/v/abc');
-    await user.click(screen.getByRole('checkbox', { name: 'Require email capture' }));
-    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Require email capture' })).toBeChecked());
+    expect(screen.getByRole('checkbox', { name: 'Require email capture' })).toBeChecked();
     await user.click(screen.getByRole('checkbox', { name: 'Allow deep links to variants' }));
-    await waitFor(() => expect(screen.getByRole('checkbox', { name: 'Allow deep links to variants' })).toBeChecked());
+    expect(screen.getByRole('checkbox', { name: 'Allow deep links to variants' })).toBeChecked();
+    expect(await screen.findByText('Saved')).toBeInTheDocument();
     expect(calls.filter((c) => c.url === '/api/products/p1/publish').map((c) => c.body)).toEqual([
-      { requireEmail: false, allowDeepLinks: false },
       { requireEmail: true, allowDeepLinks: false },
       { requireEmail: true, allowDeepLinks: true },
     ]);
@@ -304,6 +308,31 @@ describe('Add Product wizard', () => {
     expect(screen.getByTestId('versioning-note')).toHaveTextContent('Edits update your live page right away, unless a version is locked.');
     await user.click(screen.getByRole('button', { name: 'Done' }));
     expect(router.state.location.pathname).toBe('/workspace/products');
+  });
+
+  it('publish step: a refused change rolls the option back and says why (issue 29 item 6)', async () => {
+    const live = { publicationId: 'pub1', slug: 'abc', shareURL: 'http://localhost/v/abc', embedCode: '', qrURL: '', version: 1, locked: false, requireEmail: false, allowDeepLinks: false };
+    let release: () => void = () => undefined;
+    const answered = new Promise<void>((r) => (release = r));
+    stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/products/p1': () => detail({ publication: live }),
+      'POST /api/products/p1/publish': async () => {
+        await answered;
+        return jsonResponse({ success: false, error: { code: 'upgrade_required', message: 'Public sharing is a Pro feature.' } }, 403);
+      },
+    });
+    render('/workspace/add-product?step=publish&product=p1');
+    const user = userEvent.setup();
+    const gate = await screen.findByRole('checkbox', { name: 'Require email capture' });
+    await user.click(gate);
+    // Optimistic: ticked at once, "Saving…" until the server answers.
+    expect(gate).toBeChecked();
+    expect(screen.getByTestId('publish-save-state')).toHaveTextContent('Saving…');
+    release();
+    expect(await screen.findByText('Public sharing is a Pro feature.')).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Require email capture' })).not.toBeChecked();
+    expect(screen.getByTestId('publish-save-state')).toHaveTextContent('Not saved');
   });
 
   it('product page: Configurator tab (variants: add, Default not deletable), leads with CSV download', async () => {

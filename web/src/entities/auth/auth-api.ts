@@ -30,6 +30,8 @@ export interface PublicConfig {
    * ("dev-outbox") or nowhere ("none"): then no screen may say a link was sent.
    */
   mailDelivery: 'smtp' | 'dev-outbox' | 'none';
+  /** LLM_URL is configured: the product page offers "Generate with AI" for descriptions. */
+  aiDescriptions: boolean;
 }
 
 function mailDeliveryOf(v: unknown): PublicConfig['mailDelivery'] {
@@ -123,6 +125,7 @@ export const authApi = api.injectEndpoints({
       transformResponse: (raw: unknown): PublicConfig => ({
         signupMode: (raw as { signupMode?: unknown } | null)?.signupMode === 'invite' ? 'invite' : 'open',
         mailDelivery: mailDeliveryOf((raw as { mailDelivery?: unknown } | null)?.mailDelivery),
+        aiDescriptions: (raw as { aiDescriptions?: unknown } | null)?.aiDescriptions === true,
       }),
     }),
     forgotPassword: build.mutation<unknown, { email: string }>({

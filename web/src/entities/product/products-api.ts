@@ -2,27 +2,6 @@ import { parsePage, toApiParams, type ListQuery, type Page } from '../../compone
 import { api } from '../../lib/api';
 import { parseProduct, parseProductDetail, type Product, type ProductDetail } from './product-rules';
 
-/** A live share link for the product's model (from the publications API). */
-export interface PublicationLinks {
-  shareURL: string;
-  embedCode: string | null;
-  qrURL: string | null;
-  /** The publication's id and the sites allowed to embed it ([]: any site). */
-  id?: string;
-  embedOrigins?: string[];
-}
-
-function parseLinks(raw: unknown): PublicationLinks {
-  const r = (raw ?? {}) as Record<string, unknown>;
-  return {
-    shareURL: typeof r.shareURL === 'string' ? r.shareURL : '',
-    embedCode: typeof r.embedCode === 'string' ? r.embedCode : null,
-    qrURL: typeof r.qrURL === 'string' ? r.qrURL : null,
-    id: typeof r.id === 'string' ? r.id : undefined,
-    embedOrigins: Array.isArray(r.embedOrigins) ? r.embedOrigins.filter((o): o is string => typeof o === 'string') : [],
-  };
-}
-
 export interface ProductPatch {
   id: string;
   name?: string;
@@ -61,28 +40,18 @@ export const productsApi = api.enhanceEndpoints({ addTagTypes: ['Product', 'Cata
       transformResponse: parseProductDetail,
       invalidatesTags: (_r, _e, id) => [{ type: 'Product', id }, { type: 'Product', id: 'LIST' }, 'Gallery', 'Subscription', 'Dashboard', 'Search'],
     }),
+    /** A new photo for the product, rebuilt from it (one credit); its configuration stays (issue 29 item 17). */
+    replaceProductPhoto: build.mutation<ProductDetail, { id: string; uploadId: string }>({
+      query: ({ id, uploadId }) => ({ url: `/products/${encodeURIComponent(id)}/photo`, method: 'POST', body: { uploadId } }),
+      transformResponse: parseProductDetail,
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Product', id }, { type: 'Product', id: 'LIST' }, 'Gallery', 'Subscription', 'Dashboard', 'Search'],
+    }),
     deleteProduct: build.mutation<unknown, string>({
       query: (id) => ({ url: `/products/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: [{ type: 'Product', id: 'LIST' }, { type: 'Catalog', id: 'LIST' }, 'Gallery', 'Subscription', 'Dashboard', 'Search'],
     }),
-    /** The live publication of this model, if the merchant already shared it. */
-    productPublication: build.query<PublicationLinks | null, string>({
-      query: () => ({ url: '/publications' }),
-      transformResponse: (raw: unknown, _m, jobId) => {
-        const items = ((raw as { items?: unknown[] } | null)?.items ?? []) as Record<string, unknown>[];
-        const live = items.find((x) => x.blueprintId === jobId && x.status !== 'unpublished');
-        return live ? parseLinks(live) : null;
-      },
-      providesTags: ['Publication'],
-    }),
-    /** Publishes the product's model (idempotent on the server). */
-    publishProduct: build.mutation<PublicationLinks, { blueprintId: string }>({
-      query: (body) => ({ url: '/publications', method: 'POST', body }),
-      transformResponse: parseLinks,
-      invalidatesTags: ['Publication', 'Subscription'],
-    }),
   }),
 });
 
-export const { useProductPublicationQuery, usePublishProductMutation, useRebuildProductMutation } = productsApi;
+export const { useRebuildProductMutation, useReplaceProductPhotoMutation } = productsApi;
 export const { useListProductsQuery, useGetProductQuery, useCreateProductMutation, useUpdateProductMutation, useDeleteProductMutation } = productsApi;

@@ -18,7 +18,7 @@ import {
   useUploadProductModelMutation,
   useWaitProductModelMutation,
   type CutoutOptions,
-} from './add-product-api';
+} from '../../entities/product/add-product-api';
 import {
   buildProgress,
   buildState,

@@ -4,7 +4,7 @@ import { Alert } from '../../components/alert';
 import { IconUpload } from '../../components/icons';
 import { errorMessage } from '../../lib/api';
 import { ACCEPT_ATTRIBUTE, MSG_PROCESS_FAILED } from '../../entities/creation/creation-rules';
-import { useMakeCutoutMutation, useUploadProductPhotoMutation, type Cutout, type CutoutOptions } from './add-product-api';
+import { useMakeCutoutMutation, useUploadProductPhotoMutation, type Cutout, type CutoutOptions } from '../../entities/product/add-product-api';
 import { canAct, checkWizardPhoto, type PhotoDraft } from '../../entities/product/add-product-rules';
 
 export interface Failure {

@@ -10,7 +10,7 @@ import { currentOrbit, type ConfigViewerElement } from '../../entities/product/c
 import { environmentFor } from '../../public-viewer/environments';
 import { COPIED_MS, SAVED_MS, useFlag } from '../../lib/use-flag';
 import { viewsLabel } from '../../entities/creation/more-angles';
-import { useRebuildProductMutation } from './add-product-api';
+import { useRebuildProductMutation } from '../../entities/product/add-product-api';
 import { CHECK_LABELS, CHECK_ORDER, embedCodeFor, LIVE_TITLE, modalSteps, VERSIONING_NOTE, type BuildState } from '../../entities/product/add-product-rules';
 import type { Failure } from './photo-steps';
 import { FailureAlert } from './photo-steps';
@@ -164,7 +164,21 @@ export function PreviewStep({ product: p, onPublish, onBack }: { product: Produc
   );
 }
 
-/** publish: the live page's link, embed code, QR, its two options and version lock (spec §2). */
+/** The publish step's two options (spec §2): chosen before the page goes live, changed after. */
+interface PageOptions {
+  requireEmail: boolean;
+  allowDeepLinks: boolean;
+}
+
+/** Where a change of the options stands: the server's answer decides "Saved" (issue 29 item 6). */
+type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
+
+/**
+ * publish: first the page's options (email gate, deep links), then "Publish now" makes it live
+ * with them, so the page is never public without the gate the merchant wanted (issue 29 item 6).
+ * Once live: the link, embed code, QR, version lock, and the options, which change at once on
+ * screen (optimistic), say "Saved" when the server has them and roll back when it refuses.
+ */
 export function PublishStep({ product: p, onDone }: { product: ProductDetail; onDone: () => void }) {
   const id = useId();
   const [publish, { isLoading, data: answered }] = usePublishProductPageMutation();
@@ -174,23 +188,40 @@ export function PublishStep({ product: p, onDone }: { product: ProductDetail; on
   const [codeCopied, flashCodeCopied] = useFlag(COPIED_MS);
   const [showCode, setShowCode] = useState(false);
   const pub = p.publication ?? answered ?? null;
-  const started = useRef(false);
+  // Before going live: what the merchant chose. After: what the screen shows while a change is
+  // on its way (null: the server's values), and the last values the server confirmed.
+  const [choice, setChoice] = useState<PageOptions>({ requireEmail: false, allowDeepLinks: false });
+  const [pending, setPending] = useState<PageOptions | null>(null);
+  const [confirmed, setConfirmed] = useState<PageOptions | null>(null);
+  const [saveState, setSaveState] = useState<SaveState>('idle');
+  const latest = useRef(0);
 
-  const send = async (requireEmail: boolean, allowDeepLinks: boolean) => {
+  const goLive = async () => {
     setProblem(null);
-    const res = await publish({ productId: p.id, requireEmail, allowDeepLinks });
+    const res = await publish({ productId: p.id, ...choice });
     if ('error' in res && res.error) {
       const err = res.error as { status?: unknown };
       setProblem({ message: errorMessage(res.error, 'The product could not be published. Please try again.'), needsCredits: err.status === 402 || err.status === 403 });
     }
   };
 
-  // Arriving here publishes (again: the server keeps the slug and updates the settings).
-  useEffect(() => {
-    if (started.current || p.publication) return;
-    started.current = true;
-    void send(false, false);
-  }, [p.publication]); // eslint-disable-line react-hooks/exhaustive-deps
+  const change = async (next: PageOptions) => {
+    const n = ++latest.current;
+    setProblem(null);
+    setPending(next);
+    setSaveState('saving');
+    const res = await publish({ productId: p.id, ...next });
+    if (n !== latest.current) return; // a later change is on its way; its answer decides
+    setPending(null);
+    if ('error' in res && res.error) {
+      const err = res.error as { status?: unknown };
+      setSaveState('failed');
+      setProblem({ message: errorMessage(res.error, 'The change could not be saved. Please try again.'), needsCredits: err.status === 402 || err.status === 403 });
+      return;
+    }
+    setConfirmed({ requireEmail: res.data.requireEmail, allowDeepLinks: res.data.allowDeepLinks });
+    setSaveState('saved');
+  };
 
   const copy = async (text: string, flash: () => void) => {
     try {
@@ -203,21 +234,37 @@ export function PublishStep({ product: p, onDone }: { product: ProductDetail; on
 
   if (!pub) {
     return (
-      <section className="card wizard__card">
-        {isLoading && (
-          <p role="status">
-            <span className="spinner spinner--sm" aria-hidden="true" /> Publishing…
-          </p>
-        )}
+      <section className="card wizard__card" aria-labelledby={`${id}-title`}>
+        <h2 id={`${id}-title`} className="page__title">
+          Publish {p.name || 'your product'}
+        </h2>
+        <p className="muted">Choose how your page works, then publish it. You can change these later.</p>
+        <div className="wizard__toggles">
+          <label className="checkbox">
+            <input type="checkbox" checked={choice.requireEmail} disabled={isLoading} onChange={(e) => setChoice({ ...choice, requireEmail: e.target.checked })} />
+            Require email capture
+          </label>
+          <label className="checkbox">
+            <input type="checkbox" checked={choice.allowDeepLinks} disabled={isLoading} onChange={(e) => setChoice({ ...choice, allowDeepLinks: e.target.checked })} />
+            Allow deep links to variants
+          </label>
+        </div>
         <FailureAlert failure={problem} />
-        {problem && (
-          <button type="button" className="btn btn--primary" onClick={() => void send(false, false)}>
-            Try again
+        <div className="btn-row btn-row--end">
+          <button type="button" className="btn btn--primary" disabled={isLoading} onClick={() => void goLive()}>
+            {isLoading ? (
+              <>
+                <span className="spinner spinner--sm" aria-hidden="true" /> Publishing…
+              </>
+            ) : (
+              'Publish now'
+            )}
           </button>
-        )}
+        </div>
       </section>
     );
   }
+  const shown: PageOptions = pending ?? confirmed ?? { requireEmail: pub.requireEmail, allowDeepLinks: pub.allowDeepLinks };
   const code = embedCodeFor(pub);
   return (
     <section className="card wizard__card" aria-labelledby={`${id}-title`}>
@@ -258,13 +305,16 @@ export function PublishStep({ product: p, onDone }: { product: ProductDetail; on
       {showCode && <textarea className="embed-code" readOnly value={code} aria-label="Embed code" onFocus={(e) => e.currentTarget.select()} />}
       <div className="wizard__toggles">
         <label className="checkbox">
-          <input type="checkbox" checked={pub.requireEmail} disabled={isLoading} onChange={(e) => void send(e.target.checked, pub.allowDeepLinks)} />
+          <input type="checkbox" checked={shown.requireEmail} onChange={(e) => void change({ ...shown, requireEmail: e.target.checked })} />
           Require email capture
         </label>
         <label className="checkbox">
-          <input type="checkbox" checked={pub.allowDeepLinks} disabled={isLoading} onChange={(e) => void send(pub.requireEmail, e.target.checked)} />
+          <input type="checkbox" checked={shown.allowDeepLinks} onChange={(e) => void change({ ...shown, allowDeepLinks: e.target.checked })} />
           Allow deep links to variants
         </label>
+        <span className="muted" role="status" data-testid="publish-save-state" data-state={saveState}>
+          {saveState === 'saving' ? 'Saving…' : saveState === 'saved' ? 'Saved' : saveState === 'failed' ? 'Not saved' : ''}
+        </span>
       </div>
       <p className="muted" data-testid="versioning-note">
         {VERSIONING_NOTE} {pub.locked ? `Version ${pub.version} is locked: edits wait until you unlock it.` : `The page shows version ${pub.version}.`}

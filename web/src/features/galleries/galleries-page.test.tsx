@@ -38,7 +38,10 @@ describe('My Gallery', () => {
     expect(screen.getByRole('link', { name: 'Upgrade to Pro' })).toHaveAttribute('href', '/workspace/subscription');
     expect(calls.some((c) => c.url.startsWith('/api/galleries'))).toBe(false);
     await userEvent.click(screen.getByRole('button', { name: 'Start free trial (7 days)' }));
-    expect(await screen.findByText('No galleries match your filters')).toBeInTheDocument();
+    // No gallery and no filter: what a gallery is for, not "match your filters" (issue 29 item 14).
+    expect(await screen.findByText('No galleries yet')).toBeInTheDocument();
+    expect(screen.queryByText('No galleries match your filters')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create your first gallery' })).toBeEnabled();
     expect(screen.getByTestId('range-text')).toHaveTextContent('0 items');
     expect(screen.getByTestId('page-text')).toHaveTextContent('Page 1 of 1');
   });
@@ -89,4 +92,36 @@ describe('My Gallery', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/workspace/gallery/g9'));
     expect(created).toEqual([{ name: 'Summer', description: '', productIds: ['p2', 'p1'], coverProductId: 'p1' }]);
   }, 20_000);
+
+  it('share: Publish gallery page shows its link, embed code and QR (issue 29 item 14)', async () => {
+    signIn();
+    let pub: Record<string, unknown> | null = null;
+    const { calls } = stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/galleries/g1': () => ({ id: 'g1', name: 'Living room', products: [{ ...product('p1', 'Vase'), live: true }, product('p2', 'Lamp')], publication: pub }),
+      'POST /api/galleries/g1/publish': () => {
+        pub = { id: 'pg', publicationId: 'pg', galleryId: 'g1', slug: 'gslug', shareURL: 'http://localhost/g/gslug', embedCode: '<iframe src="http://localhost/g/gslug/embed"></iframe>', qrURL: 'http://localhost/g/gslug/qr.png' };
+        return pub;
+      },
+      'GET /api/galleries': () => ({ items: [], total: 0, page: 1, pageSize: 10 }),
+    });
+    renderRoutes(routes, ['/workspace/gallery/g1']);
+    expect(await screen.findByTestId('gallery-live-note')).toHaveTextContent('1 of 2 products are live and shown.');
+    await userEvent.click(screen.getByRole('button', { name: 'Publish gallery page' }));
+    expect(await screen.findByTestId('gallery-share-url')).toHaveValue('http://localhost/g/gslug');
+    expect(screen.getByLabelText('Embed code')).toHaveValue('<iframe src="http://localhost/g/gslug/embed"></iframe>');
+    expect(screen.getByRole('img', { name: 'QR code that opens this gallery on your phone' })).toHaveAttribute('src', 'http://localhost/g/gslug/qr.png');
+    expect(calls.filter((c) => c.url === '/api/galleries/g1/publish')).toHaveLength(1);
+  });
+
+  it('a search that finds nothing says so and offers Reset filters', async () => {
+    signIn();
+    stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/galleries': () => ({ items: [], total: 0, page: 1, pageSize: 10 }),
+    });
+    renderRoutes(routes, ['/workspace/gallery?q=zzz']);
+    expect(await screen.findByText('No galleries match your filters')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Reset filters' })).toBeInTheDocument();
+  });
 });

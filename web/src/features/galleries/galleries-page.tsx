@@ -7,7 +7,8 @@ import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
 import { firstTag } from '../../entities/product/product-rules';
 import { useGetSubscriptionQuery } from '../../entities/subscription/subscription-api';
-import { EMPTY_TITLE, GALLERY_STATUS_LABEL, type Gallery } from './gallery-rules';
+import { hasFilters } from '../../components/list/list-rules';
+import { EMPTY_TITLE, GALLERY_STATUS_LABEL, NONE_YET_TEXT, NONE_YET_TITLE, type Gallery } from './gallery-rules';
 import { useListGalleriesQuery } from './galleries-api';
 import { ProGate } from './pro-gate';
 import './galleries.css';
@@ -47,6 +48,12 @@ export default function GalleriesPage() {
           {error && <Alert tone="error">{errorMessage(error, 'Your galleries could not be loaded.')}</Alert>}
           {isLoading ? (
             <LoadingScreen />
+          ) : items.length === 0 && !error && !hasFilters(query) ? (
+            <EmptyState testId="galleries-none" icon={<IconGallery size={40} />} title={NONE_YET_TITLE} text={NONE_YET_TEXT}>
+              <button type="button" className="btn btn--primary" onClick={() => navigate('/workspace/gallery/create')} disabled={atLimit}>
+                Create your first gallery
+              </button>
+            </EmptyState>
           ) : items.length === 0 && !error ? (
             <EmptyState testId="galleries-empty" icon={<IconGallery size={40} />} title={EMPTY_TITLE}>
               <button type="button" className="btn btn--secondary" onClick={clear}>

@@ -8,6 +8,7 @@ import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
 import { useDeleteGalleryMutation, useGetGalleryQuery, useSetGalleryProductsMutation, useUpdateGalleryMutation } from './galleries-api';
 import { GalleryEditor, type GalleryDraft } from './gallery-editor';
+import { GalleryShare } from './gallery-share';
 import type { GalleryDetail } from './gallery-rules';
 import './galleries.css';
 
@@ -90,6 +91,7 @@ function GalleryView({ gallery: g }: { gallery: GalleryDetail }) {
           ))}
         </ol>
       )}
+      <GalleryShare gallery={g} />
       <section className="card" aria-labelledby="edit-gallery">
         <h2 id="edit-gallery" className="section-title">
           Edit gallery

@@ -1,5 +1,5 @@
 import type { ItemStatus } from '../../components/list/list-rules';
-import { parseProduct, type Product } from '../../entities/product/product-rules';
+import { parseProduct, parsePublication, type Product, type ProductPublication } from '../../entities/product/product-rules';
 
 /** A gallery as GET /api/galleries reports it (spec §3, with a real cover). */
 export interface Gallery {
@@ -19,12 +19,17 @@ export interface Gallery {
 export interface GalleryDetail extends Gallery {
   /** In gallery order. */
   products: Product[];
+  /** The gallery's live public page (/g/{slug}); null: not shared. */
+  publication: ProductPublication | null;
 }
 
 /** Spec §2 gate texts, word for word. */
 export const PRO_GATE_TITLE = 'Galleries are a Pro feature';
 export const PRO_GATE_TEXT = 'Pro allows up to 10 galleries and public sharing of collections';
 export const EMPTY_TITLE = 'No galleries match your filters';
+/** A merchant with no gallery at all (no filters): what a gallery is for, not "match your filters". */
+export const NONE_YET_TITLE = 'No galleries yet';
+export const NONE_YET_TEXT = 'Group products into a gallery and share them together: one link, embed or QR code for the whole collection.';
 /** Gallery labels in the list: error reads Needs attention (spec §3). */
 export const GALLERY_STATUS_LABEL: Record<ItemStatus, string> = { ready: 'Ready', processing: 'Processing', error: 'Needs attention' };
 
@@ -53,7 +58,7 @@ export function parseGallery(raw: unknown): Gallery {
 
 export function parseGalleryDetail(raw: unknown): GalleryDetail {
   const r = (raw ?? {}) as Record<string, unknown>;
-  return { ...parseGallery(raw), products: Array.isArray(r.products) ? r.products.map(parseProduct) : [] };
+  return { ...parseGallery(raw), products: Array.isArray(r.products) ? r.products.map(parseProduct) : [], publication: parsePublication(r.publication) };
 }
 
 export function validateGalleryName(name: string): string | null {

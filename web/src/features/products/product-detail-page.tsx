@@ -22,9 +22,12 @@ import {
   type ProductDetail,
 } from '../../entities/product/product-rules';
 import { useGetProductQuery, useUpdateProductMutation } from '../../entities/product/products-api';
+import { useDescribeProductMutation } from './describe-api';
+import { useGetPublicConfigQuery } from '../../entities/auth/auth-api';
 import { wizardURL } from '../../entities/product/add-product-rules';
 import { EmbedOriginsField } from './embed-origins-field';
 import { RebuildButton } from './rebuild-button';
+import { ReplacePhotoButton } from './replace-photo-button';
 import { ProductTiles } from '../../entities/analytics/product-tiles';
 import { Configurator } from '../../entities/product/configurator';
 import { BuildStatus, LeadsPanel } from './product-extras';
@@ -98,6 +101,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
               </span>
             )}
             <RebuildButton product={p} onProblem={setProblem} />
+            <ReplacePhotoButton product={p} onProblem={setProblem} />
             {p.updatedAt && (
               <span className="muted">
                 Updated <time dateTime={p.updatedAt}>{relativeTime(p.updatedAt)}</time>
@@ -391,6 +395,20 @@ function DetailsPanel({ product: p }: { product: ProductDetail }) {
   const [saved, flashSaved] = useFlag(SAVED_MS);
   const [update, { isLoading: saving }] = useUpdateProductMutation();
   const { data: catalogs } = useGetCatalogsQuery();
+  const aiOn = useGetPublicConfigQuery().data?.aiDescriptions === true;
+  const [describe, { isLoading: writing }] = useDescribeProductMutation();
+  const [aiWritten, setAiWritten] = useState(false);
+
+  // Generate with AI (issue 29 item 17): fills the field for the merchant to read and save.
+  const generate = async () => {
+    setProblem(null);
+    const res = await describe(p.id);
+    if ('error' in res && res.error) return setProblem(errorMessage(res.error, 'The AI writer could not write a description just now.'));
+    if (res.data) {
+      setDescription(res.data);
+      setAiWritten(true);
+    }
+  };
 
   // A fresh server copy (another tab, a rename elsewhere) replaces the form.
   useEffect(() => {
@@ -438,8 +456,16 @@ function DetailsPanel({ product: p }: { product: ProductDetail }) {
           <input id={`${id}-url`} type="text" inputMode="url" value={url} maxLength={2048} placeholder="https://shop.example.com/item" onChange={(e) => setUrl(e.target.value)} />
         </div>
         <div className="field">
-          <label htmlFor={`${id}-desc`}>Description</label>
+          <div className="field__label-row">
+            <label htmlFor={`${id}-desc`}>Description</label>
+            {aiOn && (
+              <button type="button" className="btn btn--ghost btn--sm" onClick={() => void generate()} disabled={writing}>
+                {writing ? 'Writing…' : 'Generate with AI'}
+              </button>
+            )}
+          </div>
           <textarea id={`${id}-desc`} value={description} maxLength={2000} rows={4} onChange={(e) => setDescription(e.target.value)} />
+          {aiWritten && <p className="muted" data-testid="ai-note">Written by AI from this product's details. Check it, then Save Details.</p>}
         </div>
         <fieldset className="field">
           <legend>Tags</legend>

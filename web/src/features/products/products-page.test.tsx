@@ -230,6 +230,52 @@ describe('Product detail', () => {
   }, 20_000);
 });
 
+describe('Generate with AI (issue 29 item 17)', () => {
+  function aiServer(aiDescriptions: boolean, answer: () => unknown) {
+    const posts: string[] = [];
+    stubFetch({
+      'GET /api/config': () => ({ signupMode: 'open', aiDescriptions }),
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/catalogs': () => ({ items: [] }),
+      'GET /api/publications': () => ({ items: [] }),
+      'GET /api/products/p1': () => ({ ...product(1), timeline: [] }),
+      'POST /api/products/p1/describe': ({ url }) => {
+        posts.push(url.pathname);
+        return answer();
+      },
+    });
+    return posts;
+  }
+
+  it('fills the description for the merchant to check and save', async () => {
+    signIn();
+    aiServer(true, () => ({ description: 'A hand-turned oak vase.' }));
+    render('/workspace/product/p1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Generate with AI' }));
+    await waitFor(() => expect(screen.getByLabelText('Description')).toHaveValue('A hand-turned oak vase.'));
+    expect(screen.getByTestId('ai-note')).toHaveTextContent('Check it, then Save Details.');
+  });
+
+  it('says why when the model server is busy', async () => {
+    signIn();
+    aiServer(true, () => jsonResponse({ success: false, error: { code: 'ai_busy', message: 'The AI writer is busy right now. Please try again in a minute.' } }, 429));
+    render('/workspace/product/p1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Generate with AI' }));
+    expect(await screen.findByText('The AI writer is busy right now. Please try again in a minute.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Description')).toHaveValue('');
+  });
+
+  it('is hidden when the server has no LLM_URL', async () => {
+    signIn();
+    const posts = aiServer(false, () => ({ description: 'x' }));
+    render('/workspace/product/p1');
+    expect(await screen.findByRole('heading', { name: 'Product 1', level: 1 })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText('Description')).toBeInTheDocument());
+    expect(screen.queryByRole('button', { name: 'Generate with AI' })).not.toBeInTheDocument();
+    expect(posts).toHaveLength(0);
+  });
+});
+
 describe('Product rebuild', () => {
   function rebuildServer(answer: () => unknown, status = 'ready') {
     let current = product(1, { status });

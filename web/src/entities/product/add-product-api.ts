@@ -1,8 +1,8 @@
 import type { ApiError } from '../../lib/api';
 import { uploadPhoto, UploadError, type ApiBaseQuery } from '../../entities/creation/creation-api';
 import { MSG_NO_CREDITS, MSG_PROCESS_FAILED } from '../../entities/creation/creation-rules';
-import { parseProductDetail, type ProductDetail } from '../../entities/product/product-rules';
-import { configuratorApi } from '../../entities/product/configurator-api';
+import { parseProductDetail, type ProductDetail } from './product-rules';
+import { configuratorApi } from './configurator-api';
 
 /**
  * The photo as stored by the upload API: its id (for the cutout and the product), its URL

@@ -1,0 +1,130 @@
+import { expect, test, type Page } from '@playwright/test';
+import { productPhotoPNG } from './fixtures/product-photo';
+import { Api, apiSignUp, blueprintFromPhoto, snap, uniqueEmail } from './helpers';
+
+/**
+ * Issue 29 items 6 and 14 on the real stack: the publish step goes live only with the options the
+ * merchant chose (and says Saved, or rolls back), and a gallery can be shared as a public page
+ * whose tiles open the products' own pages.
+ */
+
+const PASSWORD = 'Sup3r-secret-pw';
+
+async function signIn(page: Page, email: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email Address').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/my-home');
+}
+
+/** A Pro merchant with one ready product built by the worker from a photo. */
+async function merchantWithProduct(page: Page, prefix: string, name: string) {
+  const email = uniqueEmail(prefix);
+  const { token } = await apiSignUp(page.request, { email, password: PASSWORD, name: 'Publish Tester' });
+  const api = new Api(page.request, token);
+  await api.call('post', '/api/subscription/plan', { plan: 'pro' });
+  const jobId = await blueprintFromPhoto(api, page.request, productPhotoPNG(160, 200), 'vase.png');
+  const product = await api.call<{ id: string }>('post', '/api/products', { name, blueprintId: jobId });
+  await expect.poll(async () => (await api.call<{ status: string }>('get', `/api/products/${product.id}`)).status, { timeout: 60_000 }).toBe('ready');
+  return { email, api, productId: product.id };
+}
+
+type Detail = { publication: { shareURL: string; requireEmail: boolean; allowDeepLinks: boolean } | null };
+
+test('publish step: choose the email gate first, then Publish now; changes say Saved or roll back (issue 29 item 6)', async ({ page, browser }, testInfo) => {
+  test.setTimeout(180_000);
+  const { email, api, productId } = await merchantWithProduct(page, 'choosefirst', 'Gated vase');
+  await signIn(page, email);
+  await page.goto(`/workspace/add-product?step=publish&product=${productId}`);
+  const gate = page.getByRole('checkbox', { name: 'Require email capture' });
+  await gate.check();
+  // Nothing is public while the merchant is choosing.
+  expect((await api.call<Detail>('get', `/api/products/${productId}`)).publication).toBeNull();
+  await snap(page, 'publish-choose-first', testInfo);
+  await page.getByRole('button', { name: 'Publish now' }).click();
+  await expect(page.getByRole('heading', { name: 'Live! Your 3D is ready to share.' })).toBeVisible();
+  const shareURL = await page.getByTestId('share-url').inputValue();
+
+  // The very first shopper meets the gate.
+  const shopper = await browser.newContext({ baseURL: new URL(page.url()).origin });
+  const s = await shopper.newPage();
+  await s.goto(new URL(shareURL).pathname);
+  await expect(s.locator('#gate')).toBeVisible();
+  await shopper.close();
+
+  // A change shows at once and says Saved when the server has it.
+  await page.getByRole('checkbox', { name: 'Allow deep links to variants' }).check();
+  await expect(page.getByTestId('publish-save-state')).toHaveText('Saved');
+  expect((await api.call<Detail>('get', `/api/products/${productId}`)).publication).toMatchObject({ requireEmail: true, allowDeepLinks: true });
+
+  // The server refuses (the plan no longer shares): the box rolls back and says why.
+  await api.call('post', '/api/subscription/plan', { plan: 'free' });
+  await gate.uncheck();
+  await expect(page.getByTestId('publish-save-state')).toHaveText('Not saved');
+  await expect(page.getByText('Public sharing is a Pro feature.', { exact: false })).toBeVisible();
+  await expect(gate).toBeChecked();
+  expect((await api.call<Detail>('get', `/api/products/${productId}`)).publication?.requireEmail).toBe(true);
+});
+
+test('a gallery is shared as one page whose tiles open the products (issue 29 item 14)', async ({ page, browser }, testInfo) => {
+  test.setTimeout(180_000);
+  const { email, api, productId } = await merchantWithProduct(page, 'gallerypage', 'Studio vase');
+  await signIn(page, email);
+  await page.goto('/workspace/gallery');
+  await expect(page.getByText('No galleries yet')).toBeVisible();
+  await expect(page.getByText('No galleries match your filters')).toHaveCount(0);
+
+  const product = await api.call<{ shareURL: string }>('post', `/api/products/${productId}/publish`, { requireEmail: false, allowDeepLinks: false });
+  const gallery = await api.call<{ id: string }>('post', '/api/galleries', { name: 'Summer <edit>', productIds: [productId] });
+  await page.goto(`/workspace/gallery/${gallery.id}`);
+  await page.getByRole('button', { name: 'Publish gallery page' }).click();
+  const link = page.getByTestId('gallery-share-url');
+  await expect(link).toHaveValue(/\/g\/[\w-]+$/);
+  await expect(page.getByLabel('Embed code')).toHaveValue(/\/g\/[\w-]+\/embed/);
+  const qr = page.getByRole('img', { name: 'QR code that opens this gallery on your phone' });
+  await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+  await snap(page, 'gallery-share', testInfo);
+  const galleryURL = await link.inputValue();
+
+  // A shopper, without JavaScript: the grid works and opens the product's own page.
+  const shopper = await browser.newContext({ baseURL: new URL(page.url()).origin, javaScriptEnabled: false });
+  const s = await shopper.newPage();
+  await s.goto(new URL(galleryURL).pathname);
+  await expect(s.getByRole('heading', { name: 'Summer <edit>' })).toBeVisible();
+  const tile = s.getByRole('link', { name: /Studio vase/ });
+  await expect(tile).toHaveCount(1);
+  await snap(s, 'gallery-public', testInfo);
+  await tile.click();
+  await expect(s).toHaveURL(new RegExp(`${new URL(product.shareURL).pathname}$`));
+  await expect(s.locator('model-viewer#viewer')).toHaveCount(1);
+  await shopper.close();
+
+  // Unpublish: the link stops working.
+  await page.getByRole('button', { name: 'Unpublish' }).click();
+  await expect(page.getByRole('button', { name: 'Publish gallery page' })).toBeVisible();
+  expect((await page.request.get(new URL(galleryURL).pathname)).status()).toBe(404);
+});
+
+test('replace a product photo on the product page: rebuilt from it, configuration kept (issue 29 item 17)', async ({ page }, testInfo) => {
+  test.setTimeout(300_000);
+  const { email, api, productId } = await merchantWithProduct(page, 'newphoto', 'Photo vase');
+  await api.call('post', `/api/products/${productId}/variants`, { name: 'Night', material: 'matte-black' });
+  type P = { status: string; jobId: string; variants: { name: string }[] };
+  const before = await api.call<P>('get', `/api/products/${productId}`);
+  await signIn(page, email);
+  await page.goto(`/workspace/product/${productId}`);
+  await expect(page.getByTestId('product-status')).toHaveText('Ready');
+  await page.getByTestId('replace-photo-input').setInputFiles({ name: 'new-angle.png', mimeType: 'image/png', buffer: productPhotoPNG(200, 240) });
+  await expect(page.getByRole('alertdialog')).toContainText('new-angle.png');
+  await page.getByRole('button', { name: 'Replace and rebuild' }).click();
+  // The page follows the new build: Processing 3D… until the worker has built the new photo.
+  await expect(page.getByTestId('product-status')).toHaveText(/Processing/, { timeout: 30_000 });
+  await expect.poll(async () => (await api.call<P>('get', `/api/products/${productId}`)).status, { timeout: 120_000 }).toBe('ready');
+  await expect(page.getByTestId('product-status')).toHaveText('Ready', { timeout: 30_000 });
+  const after = await api.call<P>('get', `/api/products/${productId}`);
+  expect(after.jobId).not.toBe(before.jobId);
+  expect(after.variants.map((v) => v.name)).toEqual(before.variants.map((v) => v.name));
+  expect(after.variants).toHaveLength(2);
+  await snap(page, 'product-photo-replaced', testInfo);
+});
