@@ -211,6 +211,9 @@ function wireGate(viewer: ProductViewer, data: PageData): void {
     }
     const ar = document.getElementById('ar-file');
     if (ar instanceof HTMLAnchorElement) ar.href = withGate(ar.getAttribute('href') ?? '');
+    // The model is in view now: the beacons' visible-time clock starts (beacons.ts).
+    viewer.removeAttribute('data-gated');
+    viewer.dispatchEvent(new CustomEvent('p3d:gate-open', {}));
   };
   // One email per visit: reloading or opening another variant's link in this tab does not ask again.
   const stored = liveToken(sessionStorage.getItem(remembered));
