@@ -21,6 +21,7 @@ import {
   regionSourceText,
   secondaryText,
   type RangeKey,
+  variantText,
 } from './analytics-rules';
 
 /** The charting library (visx) loads with the first chart, on this route only. */
@@ -186,7 +187,7 @@ export default function AnalyticsPage() {
               name="best_variant_uplift"
               label="Best variant uplift"
               locked={!premium}
-              value={k.best_variant_uplift ? `${k.best_variant_uplift.option} ${pp(k.best_variant_uplift.pp)}` : '—'}
+              value={variantText(k.best_variant_uplift)}
               sub={k.best_variant_uplift && !k.best_variant_uplift.reliable ? 'Not yet reliable (< 100 shoppers)' : undefined}
             />
             <Kpi
@@ -323,7 +324,7 @@ function snapshotView(tab: 'regions' | 'features', data: AnalyticsPayload | unde
     head: ['Feature before the click', 'Share of clicks'],
     info: 'topFeaturesAdding',
     rows: (data?.charts.snapshot.topFeaturesAdding ?? []).map(
-      (f): BarRow => ({ key: f.feature, label: featureLabel(f.feature), pct: f.share, text: `${f.share.toFixed(1)}%`, help: DEFINITIONS.topFeaturesAdding }),
+      (f): BarRow => ({ key: f.feature, label: featureLabel(f.feature, f.label), pct: f.share, text: `${f.share.toFixed(1)}%`, help: DEFINITIONS.topFeaturesAdding }),
     ),
   };
 }
