@@ -56,12 +56,16 @@ type productView struct {
 }
 
 type variantView struct {
-	ID    string    `json:"id"`
-	Name  string    `json:"name"`
-	SKU   string    `json:"sku"`
-	Price string    `json:"price"`
-	ARURL string    `json:"arUrl"`
-	Links []buyLink `json:"links"`
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	SKU   string `json:"sku"`
+	Price string `json:"price"`
+	// Amount and Currency let the page's script format the price in the
+	// shopper's locale (Intl.NumberFormat); Price is the server's rendering.
+	Amount   *float64  `json:"amount"`
+	Currency string    `json:"currency"`
+	ARURL    string    `json:"arUrl"`
+	Links    []buyLink `json:"links"`
 }
 
 type buyLink struct {
@@ -84,12 +88,13 @@ func vec(v [3]float64) string {
 		strconv.FormatFloat(v[2], 'g', 6, 64) + "m"
 }
 
-// priceLabel formats a variant's price as "USD 129.00" ("" without a price).
+// priceLabel formats a variant's price as shoppers read it, "₹899" or
+// "$129.50" (FormatPrice; "" without a price).
 func priceLabel(v catalog.Variant) string {
 	if v.Price == nil {
 		return ""
 	}
-	return strings.TrimSpace(v.Currency + " " + strconv.FormatFloat(*v.Price, 'f', 2, 64))
+	return FormatPrice(*v.Price, v.Currency)
 }
 
 // buyLinks are a variant's own links when it has any, else the product's.
@@ -137,7 +142,7 @@ func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap 
 		RequireEmail: requireEmail, Consent: ConsentText(v.Brand.Name)}
 	for _, cv := range cfg.Variants {
 		pe.variants = append(pe.variants, glbvariants.Variant{ID: cv.ID, Material: cv.Material, Parts: cv.Parts})
-		pv.Variants = append(pv.Variants, variantView{ID: cv.ID, Name: cv.Name, SKU: cv.SKU, Price: priceLabel(cv),
+		pv.Variants = append(pv.Variants, variantView{ID: cv.ID, Name: cv.Name, SKU: cv.SKU, Price: priceLabel(cv), Amount: cv.Price, Currency: cv.Currency,
 			ARURL: "/v/" + e.slug + "/ar/" + cv.ID + ".glb", Links: buyLinks(e.slug, cfg, cv.ID)})
 	}
 	if len(pv.Variants) == 0 {

@@ -7,9 +7,15 @@
  * It dispatches CustomEvents on the model-viewer element (#viewer) for the analytics script:
  * `p3d:variant` {detail:{variant}}, `p3d:hotspot` {detail:{hotspot}}, `p3d:lead` {}.
  */
+import { formatPrice } from '../lib/money';
 import './viewer';
 import './product.css';
 import { environmentFor } from './environments';
+
+/** A variant's price in the shopper's locale ("₹899"), else the server's rendering. */
+export function priceText(v: Pick<PageVariant, 'price' | 'amount' | 'currency'>): string {
+  return typeof v.amount === 'number' && v.currency ? formatPrice(v.amount, v.currency) : v.price;
+}
 
 interface BuyLink {
   href: string;
@@ -23,6 +29,9 @@ interface PageVariant {
   name: string;
   sku: string;
   price: string;
+  /** The price as a number with its ISO currency: formatted here in the shopper's locale. */
+  amount?: number | null;
+  currency?: string;
   arUrl: string;
   links: BuyLink[];
 }
@@ -146,7 +155,7 @@ export function wireProduct(viewer: ProductViewer, data: PageData): void {
     });
     const price = document.getElementById('price');
     if (price) {
-      price.textContent = v.price;
+      price.textContent = priceText(v);
       price.hidden = v.price === '';
     }
     const sku = document.getElementById('sku');
@@ -177,6 +186,11 @@ export function wireProduct(viewer: ProductViewer, data: PageData): void {
       viewer.dispatchEvent(new CustomEvent('p3d:hotspot', { detail: { hotspot: h.dataset.hotspot } }));
     });
   });
+
+  // The server rendered the price for English readers; the shopper's locale formats it now.
+  const shown = data.variants.find((v) => v.id === viewer.dataset.variant);
+  const priceEl = document.getElementById('price');
+  if (shown && priceEl && shown.price) priceEl.textContent = priceText(shown);
 
   if (data.requireEmail) wireGate(viewer, data);
 }
