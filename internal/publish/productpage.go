@@ -323,6 +323,9 @@ type leadBody struct {
 	Email     string `json:"email"`
 	Consent   bool   `json:"consent"`
 	VariantID string `json:"variantId"`
+	// Surface is "embed" from an embed, else the share page; anything else
+	// counts as the page (it only labels the lead).
+	Surface string `json:"surface"`
 }
 
 // ServeLead answers POST /v/{slug}/lead {email, consent:true, variantId?}
@@ -361,7 +364,7 @@ func (p *Pages) ServeLead(w http.ResponseWriter, r *http.Request, slug string) {
 	if slices.ContainsFunc(e.product.variants, func(v glbvariants.Variant) bool { return v.ID == body.VariantID }) {
 		variant = body.VariantID
 	}
-	isNew, err := captureLead(r.Context(), p.cfg.DB, p.cfg.Store, e, email, variant, e.product.view.Product.Consent, p.now().UTC())
+	isNew, err := captureLead(r.Context(), p.cfg.DB, p.cfg.Store, e, email, variant, e.product.view.Product.Consent, body.Surface, p.now().UTC())
 	if err != nil {
 		p.fail(w, r, err)
 		return

@@ -83,7 +83,7 @@ describe('product page script', () => {
     expect(document.getElementById('ar-file')?.getAttribute('href')).toBe(`/v/A/ar/v1.glb?gt=${token}`);
     (document.querySelector('[data-variant="v2"].p3d-variant') as HTMLButtonElement).click();
     expect(viewer.getAttribute('src')).toBe(`/v/A/ar/v2.glb?gt=${token}`);
-    expect(JSON.parse(fetchMock.mock.calls[0][1].body as string)).toEqual({ email: 'shopper@example.com', consent: true, variantId: '' });
+    expect(JSON.parse(fetchMock.mock.calls[0][1].body as string)).toEqual({ email: 'shopper@example.com', consent: true, variantId: '', surface: 'page' });
     expect(leads).toHaveLength(1);
     // The beacons' visible-time clock starts only now (beacons.ts).
     expect(opened).toHaveLength(1);

@@ -254,7 +254,7 @@ function wireGate(viewer: ProductViewer, data: PageData): void {
     void fetch(withViewerId(data.leadUrl), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: value, consent: true, variantId: viewer.dataset.variant ?? '' }),
+      body: JSON.stringify({ email: value, consent: true, variantId: viewer.dataset.variant ?? '', surface: window.location.pathname.startsWith('/embed/') ? 'embed' : 'page' }),
     })
       .then(async (res) => {
         const body = (await res.json().catch(() => null)) as { gateToken?: string; error?: { message?: string } } | null;
