@@ -180,6 +180,22 @@ export function wireProduct(viewer: ProductViewer, data: PageData): void {
     b.addEventListener('click', () => select(b.dataset.variant ?? ''));
   });
 
+  // Hotspot labels open towards the middle of the frame, so none is clipped at a phone's edge.
+  let sidePending = false;
+  const sideHotspots = () => {
+    sidePending = false;
+    const box = viewer.getBoundingClientRect();
+    viewer.querySelectorAll<HTMLElement>('.p3d-hotspot').forEach((h) => {
+      const r = h.getBoundingClientRect();
+      h.dataset.side = r.left + r.width / 2 > box.left + box.width / 2 ? 'left' : 'right';
+    });
+  };
+  viewer.addEventListener('camera-change', () => {
+    if (sidePending) return;
+    sidePending = true;
+    requestAnimationFrame(sideHotspots);
+  });
+
   viewer.querySelectorAll<HTMLButtonElement>('.p3d-hotspot').forEach((h) => {
     h.addEventListener('click', () => {
       h.classList.toggle('p3d-open');

@@ -3,6 +3,7 @@ import { loadModelViewer, MODEL_VIEWER_LOAD_ERROR } from './load-model-viewer';
 import type { ModelViewerElement } from './model-viewer-element';
 import './model-viewer-element';
 import './model-viewer.css';
+import { DEFAULT_CAMERA_ORBIT } from './scene-graph';
 
 /** What the wrapper reports about the model it shows. */
 export type ModelState = 'script' | 'loading' | 'loaded' | 'error';
@@ -136,6 +137,7 @@ export function ModelViewer({
           exposure={String(exposure)}
           shadow-intensity={String(shadowIntensity)}
           interaction-prompt="none"
+          camera-orbit={DEFAULT_CAMERA_ORBIT}
           className="model-viewer__element"
         >
           {children}

@@ -4,6 +4,7 @@ import { useListProductsQuery } from '../products/products-api';
 import { DEFAULT_QUERY } from '../../components/list/list-rules';
 import { exportURL, useGetAnalyticsQuery, useGetBreakdownsQuery, type AnalyticsPayload, type AnalyticsQuery, type Breakdown } from './analytics-api';
 import './analytics.css';
+import { IconInfo, IconLock } from '../../components/icons';
 import { downloadFile } from '../../lib/download';
 import type { BarRow } from './analytics-charts';
 import {
@@ -31,7 +32,7 @@ function Info({ k, text = DEFINITIONS[k] }: { k: string; text?: string }) {
   if (!text) return null;
   return (
     <span className="analytics__info" title={text} aria-label={text} role="img">
-      ⓘ
+      <IconInfo size={14} />
     </span>
   );
 }
@@ -39,7 +40,7 @@ function Info({ k, text = DEFINITIONS[k] }: { k: string; text?: string }) {
 function Lock() {
   return (
     <span className="analytics__lock" role="img" aria-label="Locked: Pro plan">
-      🔒
+      <IconLock size={14} />
     </span>
   );
 }
@@ -247,7 +248,7 @@ export default function AnalyticsPage() {
           <section className="analytics__snapshot card" aria-labelledby="snapshot-title">
             <div className="analytics__section-head">
               <h2 id="snapshot-title">Snapshot</h2>
-              <div role="tablist" aria-label="Snapshot">
+              <div className="tabs analytics__tabs" role="tablist" aria-label="Snapshot">
                 <button type="button" role="tab" aria-selected={snapshot === 'regions'} onClick={() => setSnapshot('regions')}>
                   Top Regions
                 </button>
