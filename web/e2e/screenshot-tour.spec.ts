@@ -123,7 +123,13 @@ test('screenshot tour: every screen at 1366×850 and 390×844, no broken image, 
         if (vp.width <= 390) problems.push(line);
         else wide.push(line);
       }
-      await page.screenshot({ path: join(dir, `tour-${name}-${vp.width}.png`), fullPage: true });
+      // The whole page, cut at 8,000 px so a person (and an image viewer) can still open it.
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      await page.screenshot({
+        path: join(dir, `tour-${name}-${vp.width}.png`),
+        fullPage: true,
+        clip: { x: 0, y: 0, width: vp.width, height: Math.min(height, 8000) },
+      });
     }
   };
 
