@@ -140,6 +140,8 @@ export function ModelViewer({
           camera-orbit={DEFAULT_CAMERA_ORBIT}
           className="model-viewer__element"
         >
+          {/* The wrapper's overlay shows the progress; model-viewer's own bar left a grey strip across the top. */}
+          <div slot="progress-bar" className="model-viewer__no-bar" />
           {children}
         </model-viewer>
       )}
