@@ -54,7 +54,8 @@ async function settle(page: Page) {
 }
 
 test('screenshot tour: every screen at 1366×850 and 390×844, no broken image, nothing wider than a phone', async ({ page }) => {
-  test.setTimeout(600_000);
+  // About 60 page loads: a few minutes alone, far more on a busy shared test machine.
+  test.setTimeout(1_200_000);
   const dir = join(screensDir, 'tour');
   mkdirSync(dir, { recursive: true });
   const email = uniqueEmail('tour');
