@@ -47,6 +47,10 @@ test('issue 29 polish: styled controls after a reload, swatches, currency list, 
   expect(s.width).toBeGreaterThanOrEqual(14);
   expect(Math.abs(s.width - s.height)).toBeLessThan(1);
   expect(await page.locator('.configurator fieldset').first().evaluate((el) => getComputedStyle(el).borderTopStyle)).toBe('none');
+  // Publish sits on Save's row, not wrapped below it.
+  const save = await box(page.locator('.configurator__footer').getByRole('button', { name: 'Save', exact: true }));
+  const publish = await box(page.locator('.configurator__footer').getByRole('button', { name: 'Publish' }));
+  expect(Math.abs(publish.y - save.y)).toBeLessThan(4);
 
   // Currency: a list with the merchant's currency, the price as shoppers will read it, USD on one line.
   await page.getByRole('tab', { name: 'Variants' }).click();
