@@ -159,7 +159,9 @@ export default function AnalyticsPage() {
               Source <input value={search.get('source') ?? ''} maxLength={64} placeholder="e.g. instagram.com" onChange={(e) => set('source', e.target.value)} />
             </label>
             <label>
-              Region <Info k="region" text={`Region of the shopper. ${regionSourceText(data?.regionSource)}`} />{' '}
+              <span>
+                Region <Info k="region" text={`Region of the shopper. ${regionSourceText(data?.regionSource)}`} />
+              </span>
               <input value={search.get('region') ?? ''} maxLength={2} placeholder="e.g. IN" onChange={(e) => set('region', e.target.value.toUpperCase())} />
             </label>
           </>
