@@ -93,11 +93,15 @@ type KPIs struct {
 	secondary           secondaryKPIs // computed always; gated when building the payload
 }
 
-// VariantLift is best_variant_uplift.
+// VariantLift is best_variant_uplift. Option is the variant's id; Label is
+// what the merchant reads ("Blue · Ceramic vase"), resolved by the Reader
+// from the products' configuration (labels.go).
 type VariantLift struct {
-	Option   string  `json:"option"`
-	PP       float64 `json:"pp"`
-	Reliable bool    `json:"reliable"`
+	Option    string  `json:"option"`
+	ProductID string  `json:"productId"`
+	Label     string  `json:"label,omitempty"`
+	PP        float64 `json:"pp"`
+	Reliable  bool    `json:"reliable"`
 }
 
 // GeoIndex is geo_opportunity_index.
@@ -130,6 +134,9 @@ type RegionStat struct {
 type FeatureStat struct {
 	Feature string  `json:"feature"`
 	Share   float64 `json:"share"`
+	// Label is the feature as the merchant reads it: a hotspot's title
+	// instead of "hotspot:h1" (labels.go); empty for the fixed features.
+	Label string `json:"label,omitempty"`
 }
 
 // Result is everything Compute derives from a set of shoppers.
@@ -361,7 +368,7 @@ func bestVariant(products map[string]*groupAgg, variants map[[2]string]*groupAgg
 		}
 		pp := round1((rate(a.clickers, a.n) - rate(p.clickers, p.n)) * 100)
 		if best == nil || pp > best.PP || pp == best.PP && (key[0] < bestKey[0] || key[0] == bestKey[0] && key[1] < bestKey[1]) {
-			best = &VariantLift{Option: key[1], PP: pp, Reliable: a.n >= ReliableGroup && p.n >= ReliableGroup}
+			best = &VariantLift{Option: key[1], ProductID: key[0], PP: pp, Reliable: a.n >= ReliableGroup && p.n >= ReliableGroup}
 			bestKey = key
 		}
 	}

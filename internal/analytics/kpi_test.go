@@ -68,7 +68,7 @@ func TestComputeFunnelAndPrimaryKPIs(t *testing.T) {
 	require.Nil(t, k.secondary.uplift, "under 100 shoppers the secondary KPIs are a dash")
 	require.Nil(t, k.secondary.perEngaged)
 	// 4 clicks in all: AR preceded 2 (50 %), zoom 1 (25 %).
-	require.Equal(t, []FeatureStat{{"ar", 50}, {"zoom", 25}}, res.Features)
+	require.Equal(t, []FeatureStat{{Feature: "ar", Share: 50}, {Feature: "zoom", Share: 25}}, res.Features)
 }
 
 // Uplift and adds per engaged with a population of 200: 50 engaged of
@@ -116,13 +116,13 @@ func TestBestVariantUplift(t *testing.T) {
 	// Product p2 with one variant only: nothing to compare.
 	recs = append(recs, shopper("x", func(s *Shopper) { s.Product, s.Variants, s.Clicks = "p2", []string{"v9"}, 1 }))
 	got := Compute(recs).KPIs.secondary.variant
-	require.Equal(t, &VariantLift{Option: "v2", PP: 10, Reliable: true}, got)
+	require.Equal(t, &VariantLift{Option: "v2", ProductID: "p1", PP: 10, Reliable: true}, got)
 
 	// Under 100 shoppers in a group: not reliable.
 	small := append(append([]Shopper{}, recs[:20]...), recs[100:150]...)
 	got = Compute(small).KPIs.secondary.variant
 	// v1: 10 of 20 clicked; v2: 30 of 50; product: 40 of 70 → v2, 60 − 57.1 = 2.9 pp.
-	require.Equal(t, &VariantLift{Option: "v2", PP: 2.9, Reliable: false}, got)
+	require.Equal(t, &VariantLift{Option: "v2", ProductID: "p1", PP: 2.9, Reliable: false}, got)
 }
 
 func TestGeoOpportunityAndTopRegions(t *testing.T) {

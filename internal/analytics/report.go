@@ -220,17 +220,23 @@ func Shoppers(rows []dayRow) []Shopper {
 // happens in Postgres (tally_sql.go); the definitions applied to the counts
 // are the same code as Compute's (tallies.finish).
 func (r *Reader) Report(ctx context.Context, userID string, f Filters, tier string) (Payload, error) {
+	var p Payload
 	if c, ok, err := r.rangeCell(ctx, userID, f, true, true); err != nil || ok {
 		if err != nil {
 			return Payload{}, err
 		}
-		return BuildPayload(c.tallies().finish(), tier), nil
+		p = BuildPayload(c.tallies().finish(), tier)
+	} else {
+		t, err := r.tally(ctx, userID, f)
+		if err != nil {
+			return Payload{}, err
+		}
+		p = BuildPayload(t.finish(), tier)
 	}
-	t, err := r.tally(ctx, userID, f)
-	if err != nil {
+	if err := r.label(ctx, userID, f.SKU, &p); err != nil {
 		return Payload{}, err
 	}
-	return BuildPayload(t.finish(), tier), nil
+	return p, nil
 }
 
 // ReportFromRows is Report computed in Go from the loaded shopper_days rows
@@ -240,7 +246,11 @@ func (r *Reader) ReportFromRows(ctx context.Context, userID string, f Filters, t
 	if err != nil {
 		return Payload{}, err
 	}
-	return BuildPayload(Compute(Shoppers(rows)), tier), nil
+	p := BuildPayload(Compute(Shoppers(rows)), tier)
+	if err := r.label(ctx, userID, f.SKU, &p); err != nil {
+		return Payload{}, err
+	}
+	return p, nil
 }
 
 // ProductSummary is the product page's metric tiles.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -127,11 +128,15 @@ func leadsCSV(pd productDeps) Handler {
 		if err != nil {
 			return err
 		}
+		x, err := pd.pubs.LeadsExportFor(r.Context(), currentUser(r), id)
+		if err != nil {
+			return err
+		}
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-		w.Header().Set("Content-Disposition", `attachment; filename="leads-`+id+`.csv"`)
+		w.Header().Set("Content-Disposition", `attachment; filename="`+x.FileName(time.Now())+`"`)
 		w.Header().Set("Cache-Control", "private, no-store")
 		w.WriteHeader(http.StatusOK)
-		return pd.pubs.WriteLeadsCSV(r.Context(), w, currentUser(r), id)
+		return pd.pubs.WriteLeadsCSV(r.Context(), w, currentUser(r), id, x)
 	}
 }
 

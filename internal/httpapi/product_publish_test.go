@@ -194,7 +194,7 @@ func TestProductPublishingAndPublicPage(t *testing.T) {
 	require.Contains(t, mv, `data-src="/v/`+pub.Slug+`/ar/v2.glb"`,
 		"the model shown (and opened by Scene Viewer) is the variant's own GLB")
 	deep := s.shopper(t, "GET", "/embed/"+pub.Slug+"?variant=v2", "").Body.String()
-	require.Contains(t, deep, `USD 129.00`)
+	require.Contains(t, deep, `id="price">$129</p>`)
 	require.Contains(t, deep, `href="/v/`+pub.Slug+`/go/l2"`, "the variant's own links")
 	require.NotContains(t, deep, `class="p3d-buy" href="/v/`+pub.Slug+`/go/l1"`, "not the product's")
 	require.Contains(t, viewerTag.FindString(s.shopper(t, "GET", "/v/"+pub.Slug+"?variant=v9", "").Body.String()), `variant-name="v1"`)
@@ -236,9 +236,9 @@ func TestProductPublishingAndPublicPage(t *testing.T) {
 	// Snapshots: a locked version keeps showing what was published.
 	s.ok(t, user, "POST", "/api/publications/"+pub.PublicationID+"/lock", map[string]any{"version": 1})
 	s.ok(t, user, "PATCH", "/api/products/"+id+"/variants/v2", map[string]any{"price": 99})
-	require.Contains(t, s.shopper(t, "GET", "/embed/"+pub.Slug+"?variant=v2", "").Body.String(), "USD 129.00", "locked")
+	require.Contains(t, s.shopper(t, "GET", "/embed/"+pub.Slug+"?variant=v2", "").Body.String(), `id="price">$129</p>`, "locked")
 	s.ok(t, user, "POST", "/api/publications/"+pub.PublicationID+"/lock", map[string]any{"version": 0})
-	require.Contains(t, s.shopper(t, "GET", "/embed/"+pub.Slug+"?variant=v2", "").Body.String(), "USD 99.00", "live again")
+	require.Contains(t, s.shopper(t, "GET", "/embed/"+pub.Slug+"?variant=v2", "").Body.String(), `id="price">$99</p>`, "live again")
 	v2 := decodeAs[publishReply](t, s.ok(t, user, "POST", "/api/publications/"+pub.PublicationID+"/versions", nil))
 	require.Equal(t, 2, v2.Version)
 
@@ -247,6 +247,56 @@ func TestProductPublishingAndPublicPage(t *testing.T) {
 	for _, path := range []string{"/v/" + pub.Slug, "/v/" + pub.Slug + "/ar/v1.glb", "/v/" + pub.Slug + "/go/l1"} {
 		require.Equal(t, http.StatusNotFound, s.shopper(t, "GET", path, "").Code, path)
 	}
+}
+
+// Issue 29 item 20: one shopper is one lead per product, whether they left
+// the address on the share page, in an embed or on the page published again
+// under a new link; the lead keeps the latest surface and variant. The CSV is
+// named after the product and the day and reads names, not ids.
+func TestLeadsOnePerShopperAcrossSurfacesAndNamedExport(t *testing.T) {
+	t.Parallel()
+	s := newProductPubStack(t)
+	user, id := s.readyProduct(t, "Brass Lamp: Ø 20 cm")
+	startTrialFor(t, s.creationStack, user)
+	s.ok(t, user, "POST", "/api/products/"+id+"/variants", map[string]any{"name": "Matte black", "material": "matte-black"})
+	pub := decodeAs[publishReply](t, s.ok(t, user, "POST", "/api/products/"+id+"/publish", map[string]any{"requireEmail": true}))
+
+	require.Equal(t, http.StatusOK, s.shopper(t, "POST", "/v/"+pub.Slug+"/lead", `{"email":"Asha@example.com","consent":true,"variantId":"v1"}`).Code)
+	require.Equal(t, http.StatusOK, s.shopper(t, "POST", "/v/"+pub.Slug+"/lead", `{"email":"asha@example.com","consent":true,"variantId":"v2","surface":"embed"}`).Code)
+	// Published again: a new publication, the same shopper.
+	s.ok(t, user, "DELETE", "/api/publications/"+pub.PublicationID, nil)
+	again := decodeAs[publishReply](t, s.ok(t, user, "POST", "/api/products/"+id+"/publish", map[string]any{"requireEmail": true}))
+	require.NotEqual(t, pub.PublicationID, again.PublicationID)
+	require.Equal(t, http.StatusOK, s.shopper(t, "POST", "/v/"+again.Slug+"/lead", `{"email":"ASHA@example.com","consent":true,"variantId":"v2","surface":"embed"}`).Code)
+	require.Equal(t, http.StatusOK, s.shopper(t, "POST", "/v/"+again.Slug+"/lead", `{"email":"ravi@example.com","consent":true,"surface":"<script>"}`).Code)
+
+	type leadList struct {
+		Items []struct{ Email, VariantID, Surface string } `json:"items"`
+	}
+	leads := decodeAs[leadList](t, s.ok(t, user, "GET", "/api/products/"+id+"/leads", nil))
+	require.Len(t, leads.Items, 2, "the same shopper through page, embed and a new link is one lead")
+	byEmail := map[string]string{}
+	for _, l := range leads.Items {
+		byEmail[strings.ToLower(l.Email)] = l.VariantID + "/" + l.Surface
+	}
+	require.Equal(t, map[string]string{"asha@example.com": "v2/embed", "ravi@example.com": "/page"}, byEmail)
+	var captured int
+	require.NoError(t, s.env.DB.Pool.QueryRow(context.Background(),
+		`SELECT count(*) FROM events WHERE type = 'product.lead_captured.v1'`).Scan(&captured))
+	require.Equal(t, 2, captured, "no second lead.captured (and webhook) for a returning shopper")
+
+	rec, _ := s.call(t, user, "GET", "/api/products/"+id+"/leads.csv", "", nil)
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Equal(t, `attachment; filename="leads-brass-lamp-20-cm-`+time.Now().UTC().Format(time.DateOnly)+`.csv"`, rec.Header().Get("Content-Disposition"))
+	recs, err := csv.NewReader(bytes.NewReader(rec.Body.Bytes())).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, recs, 3)
+	rows := map[string][]string{}
+	for _, r := range recs[1:] {
+		rows[strings.ToLower(r[0])] = r[1:4]
+	}
+	require.Equal(t, []string{"Brass Lamp: Ø 20 cm", "Matte black", "embed"}, rows["asha@example.com"])
+	require.Equal(t, []string{"Brass Lamp: Ø 20 cm", "", "page"}, rows["ravi@example.com"])
 }
 
 func TestLeadsAreCapturedListedExportedAndOwnerScoped(t *testing.T) {
@@ -301,7 +351,7 @@ func TestLeadsAreCapturedListedExportedAndOwnerScoped(t *testing.T) {
 	require.Equal(t, "text/csv; charset=utf-8", rec.Header().Get("Content-Type"))
 	recs, err := csv.NewReader(bytes.NewReader(rec.Body.Bytes())).ReadAll()
 	require.NoError(t, err)
-	require.Equal(t, []string{"email", "createdAt", "variantId"}, recs[0])
+	require.Equal(t, []string{"email", "product", "variant", "surface", "createdAt"}, recs[0])
 	require.Len(t, recs, 3)
 	require.Contains(t, rec.Body.String(), "'=cmd@example.com", "a formula-looking cell is defused")
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/csv"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/mail"
@@ -39,7 +41,16 @@ type Lead struct {
 	Email     string    `json:"email"`
 	CreatedAt time.Time `json:"createdAt"`
 	VariantID string    `json:"variantId"`
+	// Surface is where the shopper last left the address: "page" (the share
+	// link) or "embed" (the product on the merchant's own site).
+	Surface string `json:"surface"`
 }
+
+// Lead surfaces: the share page or an embed.
+const (
+	SurfacePage  = "page"
+	SurfaceEmbed = "embed"
+)
 
 var (
 	errInvalidEmail = fault.New(fault.Invalid, "invalid_email", "Enter a valid email address, for example name@example.com.")
@@ -72,17 +83,22 @@ func CleanEmail(raw string) (string, error) {
 
 // captureLead stores a lead for a live product page and records the fact
 // (not the address) in the log, in one transaction. An address already
-// captured on this publication (case-insensitively) updates its lead (the
-// variant and the consent wording) and records nothing: no second
+// captured for this product (case-insensitively, through the page, an embed
+// or an earlier publication) updates its lead with the latest publication,
+// variant, consent wording and surface, and records nothing: no second
 // lead.captured event, so no second webhook. isNew says which it was.
-func captureLead(ctx context.Context, db pgdb.Beginner, store *eventstore.Store, e *pageEntry, email, variantID, consent string, at time.Time) (isNew bool, err error) {
+func captureLead(ctx context.Context, db pgdb.Beginner, store *eventstore.Store, e *pageEntry, email, variantID, consent, surface string, at time.Time) (isNew bool, err error) {
+	if surface != SurfaceEmbed {
+		surface = SurfacePage
+	}
 	id := uuid.NewString()
 	err = pgdb.WithTx(ctx, db, func(tx pgx.Tx) error {
 		var stored string
-		if err := tx.QueryRow(ctx, `INSERT INTO product_leads (id, user_id, product_id, publication_id, email, variant_id, consent, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-			ON CONFLICT (publication_id, lower(email)) DO UPDATE SET variant_id = EXCLUDED.variant_id, consent = EXCLUDED.consent
-			RETURNING id`, id, e.ownerID, e.product.productID, e.pubID, email, variantID, consent, at).Scan(&stored); err != nil {
+		if err := tx.QueryRow(ctx, `INSERT INTO product_leads (id, user_id, product_id, publication_id, email, variant_id, consent, surface, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+			ON CONFLICT (user_id, product_id, lower(email)) DO UPDATE SET publication_id = EXCLUDED.publication_id,
+				variant_id = EXCLUDED.variant_id, consent = EXCLUDED.consent, surface = EXCLUDED.surface
+			RETURNING id`, id, e.ownerID, e.product.productID, e.pubID, email, variantID, consent, surface, at).Scan(&stored); err != nil {
 			return fmt.Errorf("store lead: %w", err)
 		}
 		if isNew = stored == id; !isNew {
@@ -197,7 +213,7 @@ func (s *Service) leadsAfter(ctx context.Context, userID, productID string, afte
 	if after != nil {
 		at, id = &after.at, &after.id
 	}
-	rows, err := s.db.Query(ctx, `SELECT id, email, created_at, variant_id FROM product_leads
+	rows, err := s.db.Query(ctx, `SELECT id, email, created_at, variant_id, surface FROM product_leads
 		WHERE user_id = $1 AND product_id = $2 AND ($3::timestamptz IS NULL OR (created_at, id) < ($3, $4::text))
 		ORDER BY created_at DESC, id DESC LIMIT $5`, userID, productID, at, id, n)
 	if err != nil {
@@ -207,7 +223,7 @@ func (s *Service) leadsAfter(ctx context.Context, userID, productID string, afte
 	out := []Lead{}
 	for rows.Next() {
 		var l Lead
-		if err := rows.Scan(&l.ID, &l.Email, &l.CreatedAt, &l.VariantID); err != nil {
+		if err := rows.Scan(&l.ID, &l.Email, &l.CreatedAt, &l.VariantID, &l.Surface); err != nil {
 			return nil, fmt.Errorf("scan lead: %w", err)
 		}
 		out = append(out, l)
@@ -229,16 +245,90 @@ func (s *Service) DeleteLead(ctx context.Context, userID, productID, leadID stri
 	return nil
 }
 
-// WriteLeadsCSV writes every lead of the product as CSV (email, createdAt,
-// variantId), streamed from the database in batches, newest first. A cell a
-// spreadsheet would read as a formula is prefixed with an apostrophe.
-func (s *Service) WriteLeadsCSV(ctx context.Context, w io.Writer, userID, productID string) error {
+// LeadsExport names a product's leads download: the product's name and its
+// variants' names, so the file reads without ids.
+type LeadsExport struct {
+	ProductName string
+	variants    map[string]string // id → name
+}
+
+// FileName is "leads-<product-slug>-<YYYY-MM-DD>.csv" for the day given.
+func (x LeadsExport) FileName(day time.Time) string {
+	slug := fileSlug(x.ProductName)
+	if slug == "" {
+		slug = "product"
+	}
+	return "leads-" + slug + "-" + day.UTC().Format(time.DateOnly) + ".csv"
+}
+
+// VariantName is the variant's name as the product names it now; a variant
+// deleted since reads "Deleted variant", none "".
+func (x LeadsExport) VariantName(id string) string {
+	if id == "" {
+		return ""
+	}
+	if n, ok := x.variants[id]; ok && n != "" {
+		return n
+	}
+	return "Deleted variant"
+}
+
+// fileSlug is a name as lower-case ASCII words joined by hyphens, at most 60
+// characters: safe in a Content-Disposition file name.
+func fileSlug(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			if b.Len() >= 60 {
+				break
+			}
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
+
+// LeadsExportFor reads what the leads download of one of userID's products
+// needs (another merchant's product is not found).
+func (s *Service) LeadsExportFor(ctx context.Context, userID, productID string) (LeadsExport, error) {
+	var x LeadsExport
+	var vj []byte
+	err := s.db.QueryRow(ctx, `SELECT name, COALESCE(config->'variants', '[]'::jsonb) FROM products WHERE id = $1 AND user_id = $2`,
+		productID, userID).Scan(&x.ProductName, &vj)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return x, fault.New(fault.NotFound, "not_found", "Product not found.")
+	}
+	if err != nil {
+		return x, fmt.Errorf("read product for leads: %w", err)
+	}
+	var vs []struct{ ID, Name string }
+	_ = json.Unmarshal(vj, &vs) // a configuration that does not parse names no variant: "Deleted variant"
+	x.variants = map[string]string{}
+	for _, v := range vs {
+		x.variants[v.ID] = v.Name
+	}
+	return x, nil
+}
+
+// WriteLeadsCSV writes every lead of the product as CSV (email, product,
+// variant, surface, createdAt) with the product's and variants' names,
+// streamed from the database in batches, newest first. A cell a spreadsheet
+// would read as a formula is prefixed with an apostrophe.
+func (s *Service) WriteLeadsCSV(ctx context.Context, w io.Writer, userID, productID string, x LeadsExport) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"email", "createdAt", "variantId"}); err != nil {
+	if err := cw.Write([]string{"email", "product", "variant", "surface", "createdAt"}); err != nil {
 		return err
 	}
 	err := s.EachLead(ctx, userID, productID, func(l Lead) error {
-		return cw.Write([]string{csvCell(l.Email), l.CreatedAt.UTC().Format(time.RFC3339), csvCell(l.VariantID)})
+		return cw.Write([]string{csvCell(l.Email), csvCell(x.ProductName), csvCell(x.VariantName(l.VariantID)), l.Surface,
+			l.CreatedAt.UTC().Format(time.RFC3339)})
 	})
 	if err != nil {
 		return err

@@ -60,7 +60,11 @@ type variantView struct {
 	Name  string `json:"name"`
 	SKU   string `json:"sku"`
 	Price string `json:"price"`
-	ARURL string `json:"arUrl"`
+	// Amount and Currency let the page's script format the price in the
+	// shopper's locale (Intl.NumberFormat); Price is the server's rendering.
+	Amount   *float64 `json:"amount"`
+	Currency string   `json:"currency"`
+	ARURL    string   `json:"arUrl"`
 	// USDZURL is the Quick Look file model-viewer's ios-src names.
 	USDZURL string    `json:"usdzUrl"`
 	Links   []buyLink `json:"links"`
@@ -86,12 +90,13 @@ func vec(v [3]float64) string {
 		strconv.FormatFloat(v[2], 'g', 6, 64) + "m"
 }
 
-// priceLabel formats a variant's price as "USD 129.00" ("" without a price).
+// priceLabel formats a variant's price as shoppers read it, "₹899" or
+// "$129.50" (FormatPrice; "" without a price).
 func priceLabel(v catalog.Variant) string {
 	if v.Price == nil {
 		return ""
 	}
-	return strings.TrimSpace(v.Currency + " " + strconv.FormatFloat(*v.Price, 'f', 2, 64))
+	return FormatPrice(*v.Price, v.Currency)
 }
 
 // buyLinks are a variant's own links when it has any, else the product's.
@@ -139,7 +144,7 @@ func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap 
 		RequireEmail: requireEmail, Consent: ConsentText(v.Brand.Name)}
 	for _, cv := range cfg.Variants {
 		pe.variants = append(pe.variants, glbvariants.Variant{ID: cv.ID, Material: cv.Material, Parts: cv.Parts})
-		pv.Variants = append(pv.Variants, variantView{ID: cv.ID, Name: cv.Name, SKU: cv.SKU, Price: priceLabel(cv),
+		pv.Variants = append(pv.Variants, variantView{ID: cv.ID, Name: cv.Name, SKU: cv.SKU, Price: priceLabel(cv), Amount: cv.Price, Currency: cv.Currency,
 			ARURL: "/v/" + e.slug + "/ar/" + cv.ID + ".glb", USDZURL: "/v/" + e.slug + "/ar/" + cv.ID + ".usdz", Links: buyLinks(e.slug, cfg, cv.ID)})
 	}
 	if len(pv.Variants) == 0 {
@@ -342,6 +347,9 @@ type leadBody struct {
 	Email     string `json:"email"`
 	Consent   bool   `json:"consent"`
 	VariantID string `json:"variantId"`
+	// Surface is "embed" from an embed, else the share page; anything else
+	// counts as the page (it only labels the lead).
+	Surface string `json:"surface"`
 }
 
 // ServeLead answers POST /v/{slug}/lead {email, consent:true, variantId?}
@@ -380,7 +388,7 @@ func (p *Pages) ServeLead(w http.ResponseWriter, r *http.Request, slug string) {
 	if slices.ContainsFunc(e.product.variants, func(v glbvariants.Variant) bool { return v.ID == body.VariantID }) {
 		variant = body.VariantID
 	}
-	isNew, err := captureLead(r.Context(), p.cfg.DB, p.cfg.Store, e, email, variant, e.product.view.Product.Consent, p.now().UTC())
+	isNew, err := captureLead(r.Context(), p.cfg.DB, p.cfg.Store, e, email, variant, e.product.view.Product.Consent, body.Surface, p.now().UTC())
 	if err != nil {
 		p.fail(w, r, err)
 		return

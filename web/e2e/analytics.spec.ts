@@ -50,6 +50,11 @@ function simulate(pageURL: string): Expected {
   return JSON.parse(out) as Expected;
 }
 
+/** The payload less the names the server resolves from the products (the simulator predicts numbers, not names). */
+function withoutLabels<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v, (k, x: unknown) => (k === 'label' ? undefined : x))) as T;
+}
+
 function pp(v: number) {
   return `${v > 0 ? '+' : ''}${v.toFixed(1)} pp`;
 }
@@ -82,6 +87,7 @@ test('analytics: 150 simulated shoppers → exact KPIs and funnel; Free locks; t
   let productId = '';
   let slug = '';
   let expected!: Expected;
+  let served!: Payload;
 
   await test.step('a Pro merchant publishes a product with two variants, a hotspot and two store links', async () => {
     api.token = await signUpAndSignIn(page, 'analytics');
@@ -111,11 +117,18 @@ test('analytics: 150 simulated shoppers → exact KPIs and funnel; Free locks; t
       .poll(
         async () => {
           const p = await api.call<Payload>('get', '/api/analytics?range=7d');
-          return { kpis: p.kpis, charts: p.charts };
+          served = p;
+          return { kpis: withoutLabels(p.kpis), charts: withoutLabels(p.charts) };
         },
         { timeout: 240_000, intervals: [1000, 2000, 5000] },
       )
       .toEqual({ kpis: expected.payload.kpis, charts: expected.payload.charts });
+    // Issue 29 item 11: what the merchant reads names the hotspot and the variant, never their ids.
+    const features = (served.charts.snapshot as { topFeaturesAdding?: { feature: string; label?: string }[] }).topFeaturesAdding ?? [];
+    const hotspot = features.find((f) => f.feature === 'hotspot:h1');
+    expect(hotspot?.label).toBe('Hotspot: Seat');
+    const best = served.kpis.best_variant_uplift as { option: string; label?: string } | null | undefined;
+    if (best) expect(best.label).toMatch(/^(Default|Black) · Analytics Armchair$/);
   });
 
   const e = expected.payload.kpis;

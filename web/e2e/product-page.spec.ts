@@ -91,7 +91,7 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
     await modelLoaded(page);
     await expect(page.locator('[slot="hotspot-h1"]')).toContainText('Stitched seat');
     await expect(page.getByRole('heading', { name: 'Lounge <Chair>' })).toBeVisible();
-    await expect(page.locator('#price')).toHaveText('USD 99.00');
+    await expect(page.locator('#price')).toHaveText('$99');
     await expect(page.locator('#sku')).toHaveText('SKU: LC-ORIG');
     await expect(page.locator('a.p3d-buy')).toHaveCount(1);
     await expect(page.locator('a.p3d-buy')).toHaveText('Buy on Amazon');
@@ -109,7 +109,7 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
     await expect
       .poll(() => page.evaluate(() => (document.querySelector('model-viewer') as HTMLElement & { variantName: string | null }).variantName))
       .toBe('v2');
-    await expect(page.locator('#price')).toHaveText('USD 129.00');
+    await expect(page.locator('#price')).toHaveText('$129');
     await expect(page.locator('#sku')).toHaveText('SKU: LC-BLK');
     await expect(page.locator('a.p3d-buy')).toHaveText('Buy on Etsy');
     await expect(page.locator('.p3d-variant[aria-pressed="true"]')).toHaveText('Black');

@@ -7,8 +7,9 @@ import { Api, apiSignUp, blueprintFromPhoto, screensDir, uniqueEmail } from './h
 /**
  * The screenshot tour (issue 29): every screen at a laptop (1366×850) and a phone (390×844)
  * viewport, saved under artifacts/ (ops/test.sh sets ARTIFACTS_DIR) as tour-<screen>-<width>.png
- * for a person to look at. No screen may show a broken image at either width (asserted);
- * screens wider than the viewport are listed in the report; the look is for the eye.
+ * for a person to look at. No screen may show a broken image at either width, nor scroll
+ * sideways at 390 px (document scrollWidth > innerWidth; asserted, naming the elements that
+ * stick out); laptop overflow is listed in the report; the look is for the eye.
  */
 
 const VIEWPORTS = [
@@ -25,6 +26,23 @@ async function brokenImages(page: Page): Promise<string[]> {
   );
 }
 
+/** The elements that stick out past the right edge, innermost first: what to fix. */
+async function widest(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const w = window.innerWidth;
+    const out: string[] = [];
+    for (const el of Array.from(document.body.querySelectorAll<HTMLElement>('*'))) {
+      const r = el.getBoundingClientRect();
+      if (r.right <= w + 1 || r.width === 0) continue;
+      if (Array.from(el.children).some((c) => c.getBoundingClientRect().right > w + 1)) continue;
+      const cls = typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+      out.push(`${el.tagName.toLowerCase()}${cls} right=${Math.round(r.right)}`);
+      if (out.length >= 4) break;
+    }
+    return out;
+  });
+}
+
 /** The screen has rendered: loaded, its main heading (or the share page's viewer) present, images done. */
 async function settle(page: Page) {
   await page.waitForLoadState('load');
@@ -35,8 +53,9 @@ async function settle(page: Page) {
   await page.waitForTimeout(300);
 }
 
-test('screenshot tour: every screen at 1366×850 and 390×844, no broken image', async ({ page }) => {
-  test.setTimeout(600_000);
+test('screenshot tour: every screen at 1366×850 and 390×844, no broken image, nothing wider than a phone', async ({ page }) => {
+  // About 60 page loads: a few minutes alone, far more on a busy shared test machine.
+  test.setTimeout(1_200_000);
   const dir = join(screensDir, 'tour');
   mkdirSync(dir, { recursive: true });
   const email = uniqueEmail('tour');
@@ -88,8 +107,8 @@ test('screenshot tour: every screen at 1366×850 and 390×844, no broken image',
   ];
 
   const problems: string[] = [];
-  // Sideways overflow is reported (annotation and log) for a person to fix, not failed on:
-  // the long unverified-email banner still overflows phones by a few pixels.
+  // Sideways overflow on a phone fails the tour (issue 29: api-docs and the gallery page
+  // scrolled sideways at 390 px); on the laptop it is reported for a person to look at.
   const wide: string[] = [];
   const shoot = async (name: string, url: string) => {
     for (const vp of VIEWPORTS) {
@@ -99,8 +118,19 @@ test('screenshot tour: every screen at 1366×850 and 390×844, no broken image',
       const broken = await brokenImages(page);
       if (broken.length) problems.push(`${name} @${vp.width}: broken images ${broken.join(', ')}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      if (overflow > 1) wide.push(`${name} @${vp.width}: ${overflow}px wider than the screen`);
-      await page.screenshot({ path: join(dir, `tour-${name}-${vp.width}.png`), fullPage: true });
+      if (overflow > 1) {
+        const culprits = await widest(page);
+        const line = `${name} @${vp.width}: ${overflow}px wider than the screen (${culprits.join('; ')})`;
+        if (vp.width <= 390) problems.push(line);
+        else wide.push(line);
+      }
+      // The whole page, cut at 8,000 px so a person (and an image viewer) can still open it.
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      await page.screenshot({
+        path: join(dir, `tour-${name}-${vp.width}.png`),
+        fullPage: true,
+        clip: { x: 0, y: 0, width: vp.width, height: Math.min(height, 8000) },
+      });
     }
   };
 

@@ -85,3 +85,9 @@ export const IconLink = (p: IconProps) => (
 export const IconLightbulb = (p: IconProps) => (
   <svg {...base(p)}><path d="M9 18h6M10 22h4" /><path d="M12 2a7 7 0 0 0-4 12.7V17h8v-2.3A7 7 0 0 0 12 2z" /></svg>
 );
+export const IconInfo = (p: IconProps) => (
+  <svg {...base(p)}><circle cx="12" cy="12" r="9" /><path d="M12 11v5M12 8h.01" /></svg>
+);
+export const IconLock = (p: IconProps) => (
+  <svg {...base(p)}><rect x="5" y="11" width="14" height="10" rx="2" /><path d="M8 11V7a4 4 0 0 1 8 0v4" /></svg>
+);

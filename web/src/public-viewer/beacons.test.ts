@@ -13,10 +13,10 @@ interface Sent {
 
 const token = '1893456000.AAAAAAAAAAAAAAAAAAAAAA';
 
-function setup(search = '') {
+function setup(search = '', gated = false) {
   window.history.replaceState(null, '', `/v/${slug}${search}`);
   document.head.innerHTML = `<meta name="p3d-view-token" content="${token}">`;
-  document.body.innerHTML = `<model-viewer id="viewer"></model-viewer><a class="p3d-buy" href="/v/${slug}/go/l1">Buy</a>`;
+  document.body.innerHTML = `<model-viewer id="viewer"${gated ? ' data-gated' : ''}></model-viewer><a class="p3d-buy" href="/v/${slug}/go/l1">Buy</a>`;
   const sent: Sent[] = [];
   const viewer = document.getElementById('viewer');
   const handle = startBeacons({
@@ -78,5 +78,20 @@ describe('public viewer beacons', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0].events.map((e) => e.t)).toEqual(['view']);
     expect(window.localStorage.getItem('p3d.viewer')).toBeNull();
+  });
+
+  it('does not count visible time while the email gate covers the model', () => {
+    let now = 1_000;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+    const { sent, viewer } = setup('', true);
+    now += 30_000; // 30 s in front of the gate
+    window.dispatchEvent(new Event('pagehide'));
+    expect(sent.flatMap((b) => b.events).filter((e) => e.t === 'visible')).toEqual([]);
+    viewer.removeAttribute('data-gated');
+    viewer.dispatchEvent(new CustomEvent('p3d:gate-open'));
+    now += 12_000; // 12 s with the model in view
+    window.dispatchEvent(new Event('pagehide'));
+    const visible = sent.flatMap((b) => b.events).filter((e) => e.t === 'visible');
+    expect(visible.reduce((n, e) => n + (e.ms ?? 0), 0)).toBe(12_000);
   });
 });

@@ -116,8 +116,16 @@ export function startBeacons({ viewer, send }: BeaconOptions): { flush: () => vo
     a.href = url.pathname + url.search;
   });
 
-  // Visible time: heartbeats while visible, the remainder when hidden.
-  let visibleSince = document.visibilityState === 'visible' ? performance.now() : -1;
+  // Visible time: heartbeats while visible, the remainder when hidden. While the
+  // email gate covers the model (data-gated until the product script opens it
+  // and says so with p3d:gate-open) the shopper sees no model: the clock waits.
+  let gated = viewer?.hasAttribute('data-gated') ?? false;
+  let visibleSince = document.visibilityState === 'visible' && !gated ? performance.now() : -1;
+  viewer?.addEventListener('p3d:gate-open', () => {
+    if (!gated) return;
+    gated = false;
+    if (document.visibilityState === 'visible') visibleSince = performance.now();
+  });
   const settleVisible = () => {
     if (visibleSince < 0) return;
     const now = performance.now();
@@ -139,7 +147,7 @@ export function startBeacons({ viewer, send }: BeaconOptions): { flush: () => vo
       settleVisible();
       visibleSince = -1;
       flush();
-    } else {
+    } else if (!gated) {
       visibleSince = performance.now();
     }
   });

@@ -13,11 +13,11 @@ function page(requireEmail: boolean): string {
     lighting: 'Neutral',
     variants: [
       { id: 'v1', name: 'Default', sku: '', price: '', arUrl: '/v/A/ar/v1.glb', usdzUrl: '/v/A/ar/v1.usdz', links: [{ href: '/v/A/go/l1', label: 'Amazon', key: 'amazon', accent: '#FF9900' }] },
-      { id: 'v2', name: 'Black', sku: '<b>S-2</b>', price: 'USD 129.00', arUrl: '/v/A/ar/v2.glb', usdzUrl: '/v/A/ar/v2.usdz', links: [{ href: '/v/A/go/l2', label: 'Etsy', key: 'etsy', accent: '#F1641E' }] },
+      { id: 'v2', name: 'Black', sku: '<b>S-2</b>', price: 'INR 899.00', amount: 899, currency: 'INR', arUrl: '/v/A/ar/v2.glb', usdzUrl: '/v/A/ar/v2.usdz', links: [{ href: '/v/A/go/l2', label: 'Etsy', key: 'etsy', accent: '#F1641E' }] },
     ],
   };
   return `${requireEmail ? '<form id="gate"><input id="gate-email"><input type="checkbox" id="gate-consent"><p id="gate-error" hidden></p><button type="submit">Go</button></form>' : ''}
-<div class="p3d-stage"><model-viewer id="viewer" data-src="/v/A/model.glb" data-ios-src="/v/A/ar/v1.usdz"${requireEmail ? '' : ' ios-src="/v/A/ar/v1.usdz"'} data-background="Solid Color" data-background-color="#112233">
+<div class="p3d-stage"><model-viewer id="viewer"${requireEmail ? ' data-gated' : ''} data-src="/v/A/model.glb" data-ios-src="/v/A/ar/v1.usdz"${requireEmail ? '' : ' ios-src="/v/A/ar/v1.usdz"'} data-background="Solid Color" data-background-color="#112233">
 <button class="p3d-hotspot" data-hotspot="h1"></button></model-viewer></div>
 <section class="p3d-panel"><button class="p3d-variant" data-variant="v1" aria-pressed="true"></button><button class="p3d-variant" data-variant="v2" aria-pressed="false"></button>
 <p id="price" hidden></p><p id="sku" hidden><span id="sku-value"></span></p><div id="buy"><a class="p3d-buy" href="/v/A/go/l1" data-accent="#FF9900">Amazon</a></div><a id="ar-file" href="/v/A/ar/v1.glb"></a></section>
@@ -39,7 +39,7 @@ describe('product page script', () => {
     (document.querySelector('[data-variant="v2"].p3d-variant') as HTMLButtonElement).click();
     expect(seen).toEqual(['v2']);
     expect(viewer.getAttribute('variant-name')).toBe('v2');
-    expect(document.getElementById('price')?.textContent).toBe('USD 129.00');
+    expect(document.getElementById('price')?.textContent).toBe('₹899'); // issue 29 item 20: not "INR 899.00"
     expect(document.getElementById('sku')?.hidden).toBe(false);
     expect(document.getElementById('sku-value')?.textContent).toBe('<b>S-2</b>');
     expect(document.querySelector('#sku-value b')).toBeNull();
@@ -69,6 +69,8 @@ describe('product page script', () => {
     const viewer = await load(true);
     const leads: Event[] = [];
     viewer.addEventListener('p3d:lead', (e) => leads.push(e));
+    const opened: Event[] = [];
+    viewer.addEventListener('p3d:gate-open', (e) => opened.push(e));
     expect(viewer.hasAttribute('src')).toBe(false);
     expect((document.querySelector('.p3d-stage') as HTMLElement).hidden).toBe(true);
     (document.getElementById('gate-email') as HTMLInputElement).value = 'shopper@example.com';
@@ -84,8 +86,11 @@ describe('product page script', () => {
     expect(document.getElementById('ar-file')?.getAttribute('href')).toBe(`/v/A/ar/v1.glb?gt=${token}`);
     (document.querySelector('[data-variant="v2"].p3d-variant') as HTMLButtonElement).click();
     expect(viewer.getAttribute('src')).toBe(`/v/A/ar/v2.glb?gt=${token}`);
-    expect(JSON.parse(fetchMock.mock.calls[0][1].body as string)).toEqual({ email: 'shopper@example.com', consent: true, variantId: '' });
+    expect(JSON.parse(fetchMock.mock.calls[0][1].body as string)).toEqual({ email: 'shopper@example.com', consent: true, variantId: '', surface: 'page' });
     expect(leads).toHaveLength(1);
+    // The beacons' visible-time clock starts only now (beacons.ts).
+    expect(opened).toHaveLength(1);
+    expect(viewer.hasAttribute('data-gated')).toBe(false);
     vi.unstubAllGlobals();
   });
 });

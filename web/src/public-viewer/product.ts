@@ -7,9 +7,15 @@
  * It dispatches CustomEvents on the model-viewer element (#viewer) for the analytics script:
  * `p3d:variant` {detail:{variant}}, `p3d:hotspot` {detail:{hotspot}}, `p3d:lead` {}.
  */
+import { formatPrice } from '../lib/money';
 import './viewer';
 import './product.css';
 import { environmentFor } from './environments';
+
+/** A variant's price in the shopper's locale ("₹899"), else the server's rendering. */
+export function priceText(v: Pick<PageVariant, 'price' | 'amount' | 'currency'>): string {
+  return typeof v.amount === 'number' && v.currency ? formatPrice(v.amount, v.currency) : v.price;
+}
 
 interface BuyLink {
   href: string;
@@ -23,6 +29,9 @@ interface PageVariant {
   name: string;
   sku: string;
   price: string;
+  /** The price as a number with its ISO currency: formatted here in the shopper's locale. */
+  amount?: number | null;
+  currency?: string;
   arUrl: string;
   /** The variant's Quick Look file (USDZ built on the server), model-viewer's ios-src. */
   usdzUrl: string;
@@ -152,7 +161,7 @@ export function wireProduct(viewer: ProductViewer, data: PageData): void {
     });
     const price = document.getElementById('price');
     if (price) {
-      price.textContent = v.price;
+      price.textContent = priceText(v);
       price.hidden = v.price === '';
     }
     const sku = document.getElementById('sku');
@@ -177,12 +186,33 @@ export function wireProduct(viewer: ProductViewer, data: PageData): void {
     b.addEventListener('click', () => select(b.dataset.variant ?? ''));
   });
 
+  // Hotspot labels open towards the middle of the frame, so none is clipped at a phone's edge.
+  let sidePending = false;
+  const sideHotspots = () => {
+    sidePending = false;
+    const box = viewer.getBoundingClientRect();
+    viewer.querySelectorAll<HTMLElement>('.p3d-hotspot').forEach((h) => {
+      const r = h.getBoundingClientRect();
+      h.dataset.side = r.left + r.width / 2 > box.left + box.width / 2 ? 'left' : 'right';
+    });
+  };
+  viewer.addEventListener('camera-change', () => {
+    if (sidePending) return;
+    sidePending = true;
+    requestAnimationFrame(sideHotspots);
+  });
+
   viewer.querySelectorAll<HTMLButtonElement>('.p3d-hotspot').forEach((h) => {
     h.addEventListener('click', () => {
       h.classList.toggle('p3d-open');
       viewer.dispatchEvent(new CustomEvent('p3d:hotspot', { detail: { hotspot: h.dataset.hotspot } }));
     });
   });
+
+  // The server rendered the price for English readers; the shopper's locale formats it now.
+  const shown = data.variants.find((v) => v.id === viewer.dataset.variant);
+  const priceEl = document.getElementById('price');
+  if (shown && priceEl && shown.price) priceEl.textContent = priceText(shown);
 
   if (data.requireEmail) wireGate(viewer, data);
 }
@@ -222,6 +252,9 @@ function wireGate(viewer: ProductViewer, data: PageData): void {
     }
     const ar = document.getElementById('ar-file');
     if (ar instanceof HTMLAnchorElement) ar.href = withGate(ar.getAttribute('href') ?? '');
+    // The model is in view now: the beacons' visible-time clock starts (beacons.ts).
+    viewer.removeAttribute('data-gated');
+    viewer.dispatchEvent(new CustomEvent('p3d:gate-open', {}));
   };
   // One email per visit: reloading or opening another variant's link in this tab does not ask again.
   const stored = liveToken(sessionStorage.getItem(remembered));
@@ -248,7 +281,7 @@ function wireGate(viewer: ProductViewer, data: PageData): void {
     void fetch(withViewerId(data.leadUrl), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: value, consent: true, variantId: viewer.dataset.variant ?? '' }),
+      body: JSON.stringify({ email: value, consent: true, variantId: viewer.dataset.variant ?? '', surface: window.location.pathname.startsWith('/embed/') ? 'embed' : 'page' }),
     })
       .then(async (res) => {
         const body = (await res.json().catch(() => null)) as { gateToken?: string; error?: { message?: string } } | null;

@@ -3,6 +3,7 @@ import { loadModelViewer, MODEL_VIEWER_LOAD_ERROR } from './load-model-viewer';
 import type { ModelViewerElement } from './model-viewer-element';
 import './model-viewer-element';
 import './model-viewer.css';
+import { DEFAULT_CAMERA_ORBIT } from './scene-graph';
 
 /** What the wrapper reports about the model it shows. */
 export type ModelState = 'script' | 'loading' | 'loaded' | 'error';
@@ -136,8 +137,11 @@ export function ModelViewer({
           exposure={String(exposure)}
           shadow-intensity={String(shadowIntensity)}
           interaction-prompt="none"
+          camera-orbit={DEFAULT_CAMERA_ORBIT}
           className="model-viewer__element"
         >
+          {/* The wrapper's overlay shows the progress; model-viewer's own bar left a grey strip across the top. */}
+          <div slot="progress-bar" className="model-viewer__no-bar" />
           {children}
         </model-viewer>
       )}

@@ -125,8 +125,13 @@ export function setSolo(el: ModelViewerElement, part: ScenePart | null): number 
   return shown;
 }
 
-/** Model-viewer's default orbit (controls.ts DEFAULT_CAMERA_ORBIT). */
-export const DEFAULT_CAMERA_ORBIT = '0deg 75deg 105%';
+/**
+ * The app's default orbit: model-viewer's angles (controls.ts) a little further out than its
+ * 105 %, so a model has air around it instead of touching the frame's edges.
+ */
+export const DEFAULT_CAMERA_ORBIT = '0deg 75deg 118%';
+/** How far out the camera goes for the exploded view: the parts fly apart and stay in frame. */
+export const EXPLODED_RADIUS = '175%';
 
 /**
  * Puts the camera back on the default orbit. User drags do not change the
@@ -157,6 +162,7 @@ export function setExploded(el: ModelViewerElement, on: boolean, { instant = fal
   const name = names.find((n) => n === EXPLODE_ANIMATION) ?? names.find((n) => /explode/i.test(n));
   if (!name) return false;
   el.animationName = name;
+  frameFor(el, on ? EXPLODED_RADIUS : DEFAULT_CAMERA_ORBIT.split(' ')[2]);
   if (!on) {
     el.pause();
     el.currentTime = 0;
@@ -171,4 +177,10 @@ export function setExploded(el: ModelViewerElement, on: boolean, { instant = fal
     el.currentTime = 0;
   }
   return true;
+}
+
+/** Moves the camera to a radius (a percentage of the framing distance), keeping the shopper's angles. */
+function frameFor(el: ModelViewerElement, radius: string): void {
+  const orbit = (el as ModelViewerElement & { getCameraOrbit?: () => { theta: number; phi: number } }).getCameraOrbit?.();
+  el.cameraOrbit = orbit ? `${orbit.theta}rad ${orbit.phi}rad ${radius}` : `0deg 75deg ${radius}`;
 }

@@ -18,12 +18,13 @@ export interface AnalyticsPayload {
     adds_from_3d: number;
     engagement_uplift?: number | null;
     adds_per_engaged?: number | null;
-    best_variant_uplift?: { option: string; pp: number; reliable: boolean } | null;
+    /** option is the variant id; label its name and product, resolved by the server. */
+    best_variant_uplift?: { option: string; productId?: string; label?: string; pp: number; reliable: boolean } | null;
     geo_opportunity_index?: { region: string; value: number } | null;
   };
   charts: {
     progress_ladder: { steps: Step[] };
-    snapshot: { topRegions: { region: string; engagedPer1k: number }[]; topFeaturesAdding: { feature: string; share: number }[] };
+    snapshot: { topRegions: { region: string; engagedPer1k: number }[]; topFeaturesAdding: { feature: string; share: number; label?: string }[] };
   };
 }
 export interface Breakdown {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barWidth, featureLabel, geoText, percent, rangeFromQuery, regionLabel, secondaryText, pp } from './analytics-rules';
+import { barWidth, featureLabel, geoText, percent, rangeFromQuery, regionLabel, secondaryText, pp, variantText } from './analytics-rules';
 
 describe('business overview rules', () => {
   it('reads the range from the query string, default 7d', () => {
@@ -19,7 +19,6 @@ describe('business overview rules', () => {
     expect(secondaryText(99, 12.5, pp)).toBe('—');
     expect(secondaryText(100, 12.5, pp)).toBe('+12.5 pp');
     expect(secondaryText(500, null, pp)).toBe('—');
-    expect(featureLabel('hotspot:h2')).toBe('Hotspot h2');
   });
 });
 
@@ -30,5 +29,16 @@ describe('labels (issue 29 item 11)', () => {
     expect(regionLabel('in')).toBe('IN');
     expect(geoText({ region: 'ZZ', value: 1000 })).toBe('Unknown region · 1,000.0 engaged per 1,000');
     expect(geoText(null)).toBe('—');
+  });
+});
+
+describe('hotspots and variants by name (issue 29 item 11)', () => {
+  it('shows the server-resolved titles, never a hotspot or variant id', () => {
+    expect(featureLabel('hotspot:h2', 'Hotspot: Hand-thrown rim')).toBe('Hotspot: Hand-thrown rim');
+    expect(featureLabel('hotspot:h2')).not.toContain('h2');
+    expect(featureLabel('ar')).toBe('AR view');
+    expect(variantText({ option: 'v2', label: 'Terracotta · Ceramic vase', pp: 12.5 })).toBe('Terracotta · Ceramic vase +12.5 pp');
+    expect(variantText({ option: 'v2', pp: -1 })).not.toContain('v2');
+    expect(variantText(null)).toBe('—');
   });
 });

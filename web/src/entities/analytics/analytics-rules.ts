@@ -76,12 +76,19 @@ export function regionSourceText(source: string | undefined): string {
 }
 
 /** Feature keys of topFeaturesAdding as people read them. */
-export function featureLabel(f: string): string {
+export function featureLabel(f: string, label?: string): string {
+  if (label) return label; // the server's: a hotspot's title, or "Deleted hotspot"
   if (f === 'ar') return 'AR view';
   if (f === 'variant') return 'Variant change';
   if (f === 'zoom') return 'Zoom / orbit';
-  if (f.startsWith('hotspot:')) return `Hotspot ${f.slice('hotspot:'.length)}`;
+  if (f.startsWith('hotspot:')) return 'Hotspot';
   return f;
+}
+
+/** The Best variant uplift KPI: the variant's name (never its id) and the uplift. */
+export function variantText(v: { option: string; label?: string; pp: number } | null | undefined): string {
+  if (!v) return '—';
+  return `${v.label || 'Variant'} ${pp(v.pp)}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { useGetProductAnalyticsQuery } from './analytics-api';
 import { DEFINITIONS } from './analytics-rules';
 import './analytics.css';
+import { IconInfo } from '../../components/icons';
 
 const TILE_HELP = {
   engagement: DEFINITIONS.engaged,
@@ -27,7 +28,7 @@ export function ProductTiles({ productId }: { productId: string }) {
           <div className="analytics__kpi-label">
             {t.label}{' '}
             <span className="analytics__info" title={t.help} aria-label={t.help} role="img">
-              ⓘ
+              <IconInfo size={14} />
             </span>
           </div>
           <div className="analytics__kpi-value">{t.value}</div>

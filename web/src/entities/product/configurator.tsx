@@ -1,3 +1,4 @@
+import { CURRENCIES, defaultCurrency, formatPrice } from '../../lib/money';
 import { useEffect, useId, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
@@ -387,7 +388,7 @@ function VariantsTab({ product: p, onPick }: { product: ProductDetail; onPick: (
     <div className="stack">
       <ul className="config-list" aria-label="Variants">
         {p.config.variants.map((v) => (
-          <VariantRow key={v.id} productId={p.id} variant={v} />
+          <VariantRow key={v.id} productId={p.id} variant={v} currencies={p.config.variants.map((x) => x.currency)} />
         ))}
       </ul>
       {problem && <Alert tone="error">{problem}</Alert>}
@@ -410,12 +411,14 @@ function VariantsTab({ product: p, onPick }: { product: ProductDetail; onPick: (
   );
 }
 
-function VariantRow({ productId, variant: v }: { productId: string; variant: Variant }) {
+function VariantRow({ productId, variant: v, currencies }: { productId: string; variant: Variant; currencies: string[] }) {
   const id = useId();
   const [name, setName] = useState(v.name);
   const [sku, setSku] = useState(v.sku);
   const [price, setPrice] = useState(v.price === null ? '' : String(v.price));
-  const [currency, setCurrency] = useState(v.currency || 'USD');
+  // A new price starts in the currency the merchant's prices already use (else their locale's).
+  const fallbackCurrency = defaultCurrency(currencies);
+  const [currency, setCurrency] = useState(v.currency || fallbackCurrency);
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, flashSaved] = useFlag(SAVED_MS);
   const [change, { isLoading }] = useChangeVariantMutation();
@@ -426,7 +429,7 @@ function VariantRow({ productId, variant: v }: { productId: string; variant: Var
     setName(v.name);
     setSku(v.sku);
     setPrice(v.price === null ? '' : String(v.price));
-    setCurrency(v.currency || 'USD');
+    setCurrency(v.currency || fallbackCurrency);
   }, [serverKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const save = async () => {
@@ -450,7 +453,18 @@ function VariantRow({ productId, variant: v }: { productId: string; variant: Var
         <input id={`${id}-sku`} value={sku} maxLength={64} onChange={(e) => setSku(e.target.value)} placeholder="Optional" />
         <label htmlFor={`${id}-price`}>Price</label>
         <input id={`${id}-price`} value={price} inputMode="decimal" onChange={(e) => setPrice(e.target.value)} placeholder="Optional" className="input--price" />
-        <input aria-label="Currency" value={currency} maxLength={3} onChange={(e) => setCurrency(e.target.value)} className="input--currency" />
+        <select aria-label="Currency" value={currency} onChange={(e) => setCurrency(e.target.value)} className="input--currency">
+          {(CURRENCIES.some((c) => c.code === currency) ? CURRENCIES : [{ code: currency, name: currency }, ...CURRENCIES]).map((c) => (
+            <option key={c.code} value={c.code} title={c.name}>
+              {c.code}
+            </option>
+          ))}
+        </select>
+        {parsePrice(price) != null && (
+          <span className="config-item__price-preview" data-testid="price-preview">
+            Shoppers see {formatPrice(parsePrice(price) as number, currency)}
+          </span>
+        )}
       </div>
       <div className="btn-row">
         <button type="button" className="btn btn--secondary btn--sm" onClick={save} disabled={isLoading}>

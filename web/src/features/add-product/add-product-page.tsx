@@ -261,13 +261,14 @@ function ConfiguratorStep({
         product={p}
         footer={
           <>
-            <OwnModel productId={p.id} />
+            {/* The wizard's next steps sit beside Save; the optional own-model upload comes last, so it is what wraps on a narrow panel. */}
             <button type="button" className="btn btn--secondary" onClick={onPreview}>
               Preview
             </button>
             <button type="button" className="btn btn--secondary" onClick={onPublish} disabled={!p.modelURL}>
               Publish
             </button>
+            <OwnModel productId={p.id} />
           </>
         }
       />

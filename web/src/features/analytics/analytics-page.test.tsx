@@ -52,7 +52,7 @@ describe('AnalyticsPage', () => {
     const ladder = screen.getByRole('region', { name: 'Progress Ladder' });
     fireEvent.click(within(ladder).getByRole('button', { name: 'Show as table' }));
     const rows = within(within(ladder).getByRole('table')).getAllByRole('row').map((r) => r.textContent);
-    expect(rows).toContain('ATC ⓘ32.0%');
+    expect(rows).toContain('ATC 32.0%');
     expect(within(ladder).getByRole('img', { name: DEFINITIONS.ATC })).toHaveAttribute('title', 'ATC: clicked a buy link.');
     expect(within(ladder).queryByRole('img', { name: /Progress Ladder/ })).not.toBeInTheDocument();
     expect(screen.getByText(/Regions come from the shopper’s browser time zone/)).toBeInTheDocument();
@@ -72,7 +72,7 @@ describe('AnalyticsPage', () => {
         adds_from_3d: 5,
         engagement_uplift: null,
         adds_per_engaged: null,
-        best_variant_uplift: { option: 'v2', pp: 4.2, reliable: false },
+        best_variant_uplift: { option: 'v2', productId: 'p1', label: 'Terracotta · Ceramic vase', pp: 4.2, reliable: false },
         geo_opportunity_index: { region: 'DE', value: 400 },
       },
       charts: { progress_ladder: { steps }, snapshot: { topRegions: [{ region: 'IN', engagedPer1k: 500 }], topFeaturesAdding: [] } },
@@ -80,7 +80,7 @@ describe('AnalyticsPage', () => {
     renderRoutes(routes, ['/workspace/analytics']);
     expect(await screen.findByRole('button', { name: 'Breakdowns' })).toBeInTheDocument();
     expect(screen.getByLabelText(/Device/)).toBeInTheDocument();
-    expect(screen.getByText('v2 +4.2 pp')).toBeInTheDocument();
+    expect(screen.getByText('Terracotta · Ceramic vase +4.2 pp')).toBeInTheDocument();
     expect(screen.getByText('DE · 400.0 engaged per 1,000')).toBeInTheDocument();
     const uplift = screen.getByText('Engagement uplift', { selector: '.analytics__kpi-label' }).parentElement as HTMLElement;
     expect(within(uplift).getByText('—')).toBeInTheDocument();

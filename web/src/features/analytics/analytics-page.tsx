@@ -4,6 +4,7 @@ import { useListProductsQuery } from '../../entities/product/products-api';
 import { DEFAULT_QUERY } from '../../components/list/list-rules';
 import { exportURL, useGetAnalyticsQuery, useGetBreakdownsQuery, type AnalyticsPayload, type AnalyticsQuery, type Breakdown } from '../../entities/analytics/analytics-api';
 import '../../entities/analytics/analytics.css';
+import { IconInfo, IconLock } from '../../components/icons';
 import { downloadFile } from '../../lib/download';
 import type { BarRow } from './analytics-charts';
 import {
@@ -21,6 +22,7 @@ import {
   regionSourceText,
   secondaryText,
   type RangeKey,
+  variantText,
 } from '../../entities/analytics/analytics-rules';
 
 /** The charting library (visx) loads with the first chart, on this route only. */
@@ -30,7 +32,7 @@ function Info({ k, text = DEFINITIONS[k] }: { k: string; text?: string }) {
   if (!text) return null;
   return (
     <span className="analytics__info" title={text} aria-label={text} role="img">
-      ⓘ
+      <IconInfo size={14} />
     </span>
   );
 }
@@ -38,7 +40,7 @@ function Info({ k, text = DEFINITIONS[k] }: { k: string; text?: string }) {
 function Lock() {
   return (
     <span className="analytics__lock" role="img" aria-label="Locked: Pro plan">
-      🔒
+      <IconLock size={14} />
     </span>
   );
 }
@@ -157,7 +159,9 @@ export default function AnalyticsPage() {
               Source <input value={search.get('source') ?? ''} maxLength={64} placeholder="e.g. instagram.com" onChange={(e) => set('source', e.target.value)} />
             </label>
             <label>
-              Region <Info k="region" text={`Region of the shopper. ${regionSourceText(data?.regionSource)}`} />{' '}
+              <span>
+                Region <Info k="region" text={`Region of the shopper. ${regionSourceText(data?.regionSource)}`} />
+              </span>
               <input value={search.get('region') ?? ''} maxLength={2} placeholder="e.g. IN" onChange={(e) => set('region', e.target.value.toUpperCase())} />
             </label>
           </>
@@ -186,7 +190,7 @@ export default function AnalyticsPage() {
               name="best_variant_uplift"
               label="Best variant uplift"
               locked={!premium}
-              value={k.best_variant_uplift ? `${k.best_variant_uplift.option} ${pp(k.best_variant_uplift.pp)}` : '—'}
+              value={variantText(k.best_variant_uplift)}
               sub={k.best_variant_uplift && !k.best_variant_uplift.reliable ? 'Not yet reliable (< 100 shoppers)' : undefined}
             />
             <Kpi
@@ -246,7 +250,7 @@ export default function AnalyticsPage() {
           <section className="analytics__snapshot card" aria-labelledby="snapshot-title">
             <div className="analytics__section-head">
               <h2 id="snapshot-title">Snapshot</h2>
-              <div role="tablist" aria-label="Snapshot">
+              <div className="tabs analytics__tabs" role="tablist" aria-label="Snapshot">
                 <button type="button" role="tab" aria-selected={snapshot === 'regions'} onClick={() => setSnapshot('regions')}>
                   Top Regions
                 </button>
@@ -323,7 +327,7 @@ function snapshotView(tab: 'regions' | 'features', data: AnalyticsPayload | unde
     head: ['Feature before the click', 'Share of clicks'],
     info: 'topFeaturesAdding',
     rows: (data?.charts.snapshot.topFeaturesAdding ?? []).map(
-      (f): BarRow => ({ key: f.feature, label: featureLabel(f.feature), pct: f.share, text: `${f.share.toFixed(1)}%`, help: DEFINITIONS.topFeaturesAdding }),
+      (f): BarRow => ({ key: f.feature, label: featureLabel(f.feature, f.label), pct: f.share, text: `${f.share.toFixed(1)}%`, help: DEFINITIONS.topFeaturesAdding }),
     ),
   };
 }

@@ -25,7 +25,7 @@ export default function CatalogPage() {
   useClampPage(products, query, change);
 
   const back = (
-    <Link to="/workspace/catalogs" className="btn btn--ghost btn--sm">
+    <Link to="/workspace/catalogs" className="back-link">
       ← Back to Catalogs
     </Link>
   );
@@ -77,6 +77,9 @@ export default function CatalogPage() {
             <li key={p.id}>
               <article className="card list-row" data-testid="product-card">
                 <StatusIcon status={p.status} label={PRODUCT_STATUS_LABEL[p.status]} />
+                <span className="list-row__thumb" aria-hidden="true">
+                  {p.thumbnailURL ? <img src={p.thumbnailURL} alt="" loading="lazy" data-testid="list-thumb" /> : <IconBox size={22} />}
+                </span>
                 <div className="list-row__main">
                   <Link to={`/workspace/product/${encodeURIComponent(p.id)}`} className="item-card__name">
                     {p.name}

@@ -61,4 +61,26 @@ describe('All Catalogs', () => {
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Summer');
     expect(screen.getByRole('link', { name: '← Back to Catalogs' })).toHaveAttribute('href', '/workspace/catalogs');
   });
+
+  it('the list view shows each product’s thumbnail (issue 29 item 18)', async () => {
+    signIn();
+    stubFetch({
+      'GET /api/catalogs/c2': () => ({ id: 'c2', name: 'Summer', productCount: 2, isDefault: false }),
+      'GET /api/catalogs/c2/products': () => ({
+        items: [
+          { id: 'p1', name: 'Vase', status: 'ready', tags: [], live: true, thumbnailURL: '/blobs/thumb-p1.png', updatedAt: '2026-11-25T00:00:00Z' },
+          { id: 'p2', name: 'Jug', status: 'draft', tags: [], live: false, thumbnailURL: null, updatedAt: '2026-11-25T00:00:00Z' },
+        ],
+        total: 2,
+        page: 1,
+        pageSize: 10,
+      }),
+    });
+    renderRoutes(routes, ['/workspace/catalog/c2?view=list']);
+    expect(await screen.findByText('Vase')).toBeInTheDocument();
+    const thumbs = screen.getAllByTestId('list-thumb');
+    expect(thumbs).toHaveLength(1);
+    expect(thumbs[0]).toHaveAttribute('src', '/blobs/thumb-p1.png');
+    expect(screen.getByRole('link', { name: '← Back to Catalogs' })).toHaveClass('back-link');
+  });
 });

@@ -19,7 +19,7 @@ export default function GalleryCreatePage() {
 
   return (
     <div className="page page-narrow gallery-create">
-      <Link to="/workspace/gallery" className="btn btn--ghost btn--sm">
+      <Link to="/workspace/gallery" className="back-link">
         ← Back to galleries
       </Link>
       <header className="page__header">

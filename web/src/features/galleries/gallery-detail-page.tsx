@@ -17,7 +17,7 @@ export default function GalleryDetailPage() {
   const { galleryId = '' } = useParams();
   const { data: g, isLoading, error } = useGetGalleryQuery(galleryId, { skip: !galleryId });
   const back = (
-    <Link to="/workspace/gallery" className="btn btn--ghost btn--sm">
+    <Link to="/workspace/gallery" className="back-link">
       ← Back to galleries
     </Link>
   );

@@ -2,6 +2,7 @@ import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
 import { renderRoutes, stubFetch } from '../../test/render';
+import { HERO_MODEL } from './landing-page';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -28,5 +29,19 @@ describe('LandingPage hero button', () => {
     renderRoutes(routes, ['/']);
     await screen.findByRole('link', { name: 'Create an account' });
     expect(screen.queryByLabelText('Newsletter')).not.toBeInTheDocument();
+  });
+});
+
+// Issue 29 item 18: the hero's right half was empty; it shows a live model from a sample
+// bundled with the app (a file that exists, so the hero never shows a broken model).
+describe('LandingPage hero model', () => {
+  it('shows a bundled sample model beside the copy', async () => {
+    stubFetch({ 'GET /api/config': () => ({ signupMode: 'open' }) });
+    renderRoutes(routes, ['/']);
+    const figure = await screen.findByTestId('hero-model');
+    expect(figure).toHaveTextContent('drag to turn it');
+    expect(HERO_MODEL).toMatch(/^\/demo\/.+\.glb$/);
+    // A lazy glob only lists the files: the sample is one of the bundled ones.
+    expect(Object.keys(import.meta.glob('../../../public/demo/*/model.glb'))).toContain(`../../../public${HERO_MODEL}`);
   });
 });

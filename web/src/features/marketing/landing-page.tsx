@@ -2,8 +2,12 @@ import { useRef } from 'react';
 import { Link } from 'react-router';
 import { IconChart, IconCube, IconLink, IconSparkle } from '../../components/icons';
 import { useGetPublicConfigQuery } from '../../entities/auth/auth-api';
+import { ModelViewer } from '../../components/model-viewer/model-viewer';
 import { SiteFooter } from './marketing-layout';
 import { useSectionStepper } from './use-section-stepper';
+
+/** The hero's live model: one of the samples bundled with the app (web/public/demo). */
+export const HERO_MODEL = '/demo/table/model.glb';
 
 const waitlistUrl = (import.meta.env.VITE_WAITLIST_URL ?? '').trim();
 
@@ -17,24 +21,31 @@ export default function LandingPage() {
   return (
     <div className="landing" ref={root}>
       <section className="landing__section landing__hero" data-step-section aria-labelledby="hero-title">
-        <div className="landing__inner">
-          <p className="eyebrow">Photo → 3D → Link</p>
-          <h1 id="hero-title" className="landing__title">Turn one product photo into an interactive 3D model</h1>
-          <p className="landing__lead">Upload a single photo. Our AI builds a tappable 3D view you can share by link, embed on your store, or open in AR.</p>
-          <div className="btn-row">
-            {waitlistUrl ? (
-              <a className="btn btn--primary btn--lg" href={waitlistUrl} target="_blank" rel="noopener noreferrer">
-                Join the waitlist
-              </a>
-            ) : (
-              <Link className="btn btn--primary btn--lg" to="/signup">
-                {inviteOnly ? 'Sign up with an invite' : 'Create an account'}
+        <div className="landing__inner landing__hero-grid">
+          <div className="landing__hero-copy">
+            <p className="eyebrow">Photo → 3D → Link</p>
+            <h1 id="hero-title" className="landing__title">Turn one product photo into an interactive 3D model</h1>
+            <p className="landing__lead">Upload a single photo. Our AI builds a tappable 3D view you can share by link, embed on your store, or open in AR.</p>
+            <div className="btn-row">
+              {waitlistUrl ? (
+                <a className="btn btn--primary btn--lg" href={waitlistUrl} target="_blank" rel="noopener noreferrer">
+                  Join the waitlist
+                </a>
+              ) : (
+                <Link className="btn btn--primary btn--lg" to="/signup">
+                  {inviteOnly ? 'Sign up with an invite' : 'Create an account'}
+                </Link>
+              )}
+              <Link className="btn btn--secondary btn--lg" to="/demo">
+                See the demo
               </Link>
-            )}
-            <Link className="btn btn--secondary btn--lg" to="/demo">
-              See the demo
-            </Link>
+            </div>
           </div>
+          {/* A live model from the bundled samples (web/public/demo): what a shopper gets, to spin right here. */}
+          <figure className="landing__hero-model" data-testid="hero-model">
+            <ModelViewer src={HERO_MODEL} alt="A sample product in interactive 3D: drag to turn it" ar={false} shadowIntensity={0.8} />
+            <figcaption className="muted">A sample model, live: drag to turn it.</figcaption>
+          </figure>
         </div>
       </section>
       <section className="landing__section landing__features" data-step-section aria-labelledby="features-title">

@@ -85,7 +85,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
 
   return (
     <div className="page product-detail">
-      <Link to="/workspace/products" className="product-detail__back">
+      <Link to="/workspace/products" className="back-link product-detail__back">
         ← Back to products
       </Link>
       <header className="page__header">

@@ -30,7 +30,7 @@ export function BuildStatus({ product: p }: { product: ProductDetail }) {
 /** One captured lead with its delete button. */
 function LeadRow({ lead: l, product: p }: { lead: Lead; product: ProductDetail }) {
   const [remove] = useDeleteLeadMutation();
-  const variantName = (id: string) => p.config.variants.find((v) => v.id === id)?.name ?? id;
+  const variantName = (id: string) => p.config.variants.find((v) => v.id === id)?.name ?? 'Deleted variant';
   return (
     <li className="config-item config-item--link">
       <span className="link-short">{l.email}</span>
