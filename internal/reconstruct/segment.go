@@ -435,6 +435,20 @@ func (s *segmentation) fromColour(ctx context.Context, p *photo) error {
 	mask := largestComponent(joinPieces(label, s.sw, s.sh), s.sw, s.sh)
 	mask = closeMask(mask, s.sw, s.sh)
 	mask, legs := s.recoverLegs(mask, d, bg)
+	// Enclosed cells inside the recovered outline are kept whole through refine (their
+	// colour is near the backdrop's, which is why the cut lost them); those on the
+	// outline are re-decided by colour like the rest, which trims the backdrop the
+	// grid cells straddle.
+	mask, enclosed := s.encloseRecover(mask, d, bg)
+	if enclosed != nil {
+		inner := erode(mask, s.sw, s.sh)
+		if legs == nil {
+			legs = make([]bool, len(mask))
+		}
+		for i, v := range enclosed {
+			legs[i] = legs[i] || v && inner[i]
+		}
+	}
 	mask = fillHoles(mask, s.sw, s.sh, 0.04)
 	s.smask = mask
 	return s.refine(ctx, p, bg, fgModel, bgMix, legs)
