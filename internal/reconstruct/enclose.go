@@ -28,6 +28,9 @@ const (
 	// encloseMinContrast is the least median plain ΔE from the backdrop model a
 	// recovered region must have (a pocket of backdrop has about the noise).
 	encloseMinContrast = 4.0
+	encloseMaxContrast = 25.0
+	// enclosePieceMin is the least size of a recovered region, of the mask's area.
+	enclosePieceMin = 0.02
 )
 
 // stepDist is the colour step between neighbouring cells a and b, with a darkening
@@ -48,8 +51,11 @@ func stepDist(a, b lab) float64 {
 }
 
 // encloseRecover returns mask with the enclosed object regions next to it added, and
-// the added cells (nil when nothing was added). d is the backdrop distance per cell.
-func (s *segmentation) encloseRecover(mask []bool, d []float64, bg *bgModel) ([]bool, []bool) {
+// the added cells (nil when nothing was added). d is the backdrop distance per cell;
+// shadowed marks the cells the contact-shadow model took out of the cut, which stay
+// backdrop here too (a grey stand's base disc on a grey sweep is read as shadow, as
+// before, rather than reopened by its crisp rim).
+func (s *segmentation) encloseRecover(mask []bool, d []float64, bg *bgModel, shadowed []bool) ([]bool, []bool) {
 	w, h := s.sw, s.sh
 	n := w * h
 	if w < 8 || h < 8 {
@@ -118,7 +124,7 @@ func (s *segmentation) encloseRecover(mask []bool, d []float64, bg *bgModel) ([]
 		return i/w >= bandTop && shadowLike(s.slab[i], bg.at(float64(i%w), float64(i/w)))
 	}
 	push := func(i int) {
-		if !reached[i] && (!edge[i] || passShadow(i)) && !mask[i] {
+		if !reached[i] && (!edge[i] || shadowed[i] || passShadow(i)) && !mask[i] {
 			reached[i] = true
 			queue = append(queue, int32(i))
 		}
@@ -205,13 +211,20 @@ func (s *segmentation) encloseRecover(mask []bool, d []float64, bg *bgModel) ([]
 		des = des[:0]
 		for _, c := range queue {
 			q := bg.at(float64(int(c)%w), float64(int(c)/w))
-			if shadowLike(s.slab[c], q) {
+			if shadowLike(s.slab[c], q) || shadowed[c] {
 				sh++
 			}
 			des = append(des, math.Sqrt(labDist2(s.slab[c], q)))
 		}
-		distinct := median(des) >= max(encloseMinContrast, 2*thr)
-		if (touchObj || touchNear) && touchBack && distinct && float64(sh) < encloseMaxShadow*float64(len(queue)) {
+		// A region far from the backdrop's colour that the cut still left out was
+		// left out on purpose (read as a contact shadow, or a separate piece):
+		// recovery is for parts close to the backdrop's colour.
+		md := median(des)
+		distinct := md >= max(encloseMinContrast, 2*thr) && md <= encloseMaxContrast
+		// Slivers (a notch between a neck and the shoulders, a cell of halo) are
+		// left to the colour cut: they change little but the outline's symmetry.
+		big := float64(len(queue)) >= enclosePieceMin*float64(area)
+		if (touchObj || touchNear) && touchBack && distinct && big && float64(sh) < encloseMaxShadow*float64(len(queue)) {
 			for _, c := range queue {
 				out[c], added[c] = true, true
 			}

@@ -392,6 +392,7 @@ func (s *segmentation) fromColour(ctx context.Context, p *photo) error {
 	}
 	var fgModel, bgMix *gmm
 	beta := contrastBeta(s.slab, s.sw, s.sh)
+	shadowed := make([]bool, n) // cells the contact-shadow model took out
 	for iter := range 2 {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -421,6 +422,7 @@ func (s *segmentation) fromColour(ctx context.Context, p *photo) error {
 			if v {
 				label[i] = false
 				d[i] = 0
+				shadowed[i] = true
 			}
 		}
 	}
@@ -439,7 +441,7 @@ func (s *segmentation) fromColour(ctx context.Context, p *photo) error {
 	// colour is near the backdrop's, which is why the cut lost them); those on the
 	// outline are re-decided by colour like the rest, which trims the backdrop the
 	// grid cells straddle.
-	mask, enclosed := s.encloseRecover(mask, d, bg)
+	mask, enclosed := s.encloseRecover(mask, d, bg, shadowed)
 	if enclosed != nil {
 		inner := erode(mask, s.sw, s.sh)
 		if legs == nil {
