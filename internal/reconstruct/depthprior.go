@@ -40,9 +40,15 @@ const (
 	bulkyMinAspect         = 1.35 // width/height from which a legless object is bulky
 	trayMinAspect          = 3.5  // width/height from which it is a dish or tray
 	flatDepthOfWidth       = 0.12 // a flat good's depth
-	slabRound              = 1.2  // rim rounding: half-thickness ≤ slabRound·√u
-	chairBackOfDepth       = 0.14 // backrest thickness of a chair …
-	sofaBackOfDepth        = 0.24 // … and of a sofa (cushions)
+	// loopDepthOfWidth is the depth of a product with a handle loop over its middle:
+	// a tote or handbag (a 40 cm tote is 12–18 cm deep when packed, a handbag about
+	// 0.4 of its width), but also a boom box, a basket or a cooler carried by a top
+	// handle, which are deeper. One photo cannot tell them apart, so the depth sits
+	// between, where neither reading is wildly wrong.
+	loopDepthOfWidth = 0.3
+	slabRound        = 1.2  // rim rounding: half-thickness ≤ slabRound·√u
+	chairBackOfDepth = 0.14 // backrest thickness of a chair …
+	sofaBackOfDepth  = 0.24 // … and of a sofa (cushions)
 )
 
 // silClass is the silhouette's class and the measurements its depth profile needs;
@@ -165,7 +171,7 @@ func classifySilhouette(seg *segmentation) silClass {
 		// A loop over the middle (a tote's or a handbag's handles): no solid of
 		// revolution shows an enclosed hole, and a mug's is at its side.
 		out.vetoFits = true
-		out.depth = flatDepthOfWidth * W
+		out.depth = loopDepthOfWidth * W
 		out.confidence = 0.6
 		return out
 	}

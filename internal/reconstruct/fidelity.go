@@ -348,7 +348,7 @@ func latheEvidenced(seg *segmentation) bool {
 	}
 	rows := measureRows(seg)
 	fit := fitLathe(rows)
-	if fit.symmetry < fidelityLatheSymmetry {
+	if fit.symmetry < fidelityLatheSymmetry || roundTop(rows) {
 		return false
 	}
 	if roundEnds(rows) {
@@ -356,6 +356,29 @@ func latheEvidenced(seg *segmentation) bool {
 	}
 	return float64(seg.bbox.Dx()) <= 1.1*float64(seg.bbox.Dy()) && fit.variation >= 0.15
 }
+
+// roundTop reports whether the outline's top is a disc or ball facing the camera
+// rather than a rim: a rim seen from a phone's elevation (at most about 30°) is an
+// ellipse at most half as tall as wide, while a round top about as tall as wide (a
+// wall lamp's back plate, a globe) says nothing about depth, and a lathe turns it
+// into a sphere that may not be there.
+func roundTop(sr *silhouetteRows) bool {
+	n := len(sr.l)
+	if n < 16 {
+		return false
+	}
+	hw := func(k int) float64 { return max(0, (sr.r[k]-sr.l[k])/2) }
+	maxHW := 0.0
+	for k := range n {
+		maxHW = max(maxHW, hw(k))
+	}
+	b, r := fitRimEllipse(func(t int) float64 { return hw(min(n-1, t)) }, n)
+	return r >= max(8, 0.2*maxHW) && b > fidelityRimMaxRatio*r
+}
+
+// fidelityRimMaxRatio is the most a rim ellipse's height may be of its width: sin 30°
+// with room for the fit's error.
+const fidelityRimMaxRatio = 0.65
 
 // fidelityLatheSymmetry is the least overlap of the whole outline with its mirror
 // image about the axis for a solid of revolution to count as evidenced: a mug's

@@ -392,6 +392,7 @@ func (s *segmentation) fromColour(ctx context.Context, p *photo) error {
 	}
 	var fgModel, bgMix *gmm
 	beta := contrastBeta(s.slab, s.sw, s.sh)
+	shadowed := make([]bool, n) // cells the contact-shadow model took out
 	for iter := range 2 {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -421,6 +422,7 @@ func (s *segmentation) fromColour(ctx context.Context, p *photo) error {
 			if v {
 				label[i] = false
 				d[i] = 0
+				shadowed[i] = true
 			}
 		}
 	}
@@ -435,6 +437,20 @@ func (s *segmentation) fromColour(ctx context.Context, p *photo) error {
 	mask := largestComponent(joinPieces(label, s.sw, s.sh), s.sw, s.sh)
 	mask = closeMask(mask, s.sw, s.sh)
 	mask, legs := s.recoverLegs(mask, d, bg)
+	// Enclosed cells inside the recovered outline are kept whole through refine (their
+	// colour is near the backdrop's, which is why the cut lost them); those on the
+	// outline are re-decided by colour like the rest, which trims the backdrop the
+	// grid cells straddle.
+	mask, enclosed := s.encloseRecover(mask, d, bg, shadowed)
+	if enclosed != nil {
+		inner := erode(mask, s.sw, s.sh)
+		if legs == nil {
+			legs = make([]bool, len(mask))
+		}
+		for i, v := range enclosed {
+			legs[i] = legs[i] || v && inner[i]
+		}
+	}
 	mask = fillHoles(mask, s.sw, s.sh, 0.04)
 	s.smask = mask
 	return s.refine(ctx, p, bg, fgModel, bgMix, legs)
