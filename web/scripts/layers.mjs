@@ -67,8 +67,11 @@ function resolveImport(file, spec) {
   return base;
 }
 
-/** Every import in src that breaks the layers: [{file, line, target, why}]. */
-export function checkLayers(src) {
+/** web/src, found from this script's own place. */
+export const webSrc = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src');
+
+/** Every import in src (default web/src) that breaks the layers: [{file, line, target, why}]. */
+export function checkLayers(src = webSrc) {
   const out = [];
   for (const file of sources(src)) {
     const from = relative(src, file);
@@ -86,8 +89,7 @@ export function checkLayers(src) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  const src = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src');
-  const found = checkLayers(src);
+  const found = checkLayers();
   for (const v of found) console.error(`src/${v.file}:${v.line}: imports src/${v.target}: ${v.why}`);
   if (found.length) process.exit(1);
   console.log('layers: every import follows lib → components → entities → features → app');
