@@ -101,29 +101,9 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	pr := &progressReporter{fn: progress}
 	tm := newStageTimer()
 	pr.report(StepAnalyzing, 0)
-	az := Azimuths(views)
-	vs := make([]*mvView, len(views))
-	var warnings []string
-	for i, v := range views {
-		p, err := decodePhoto(ctx, v.Image, opts.WorkingSize)
-		if err != nil {
-			return nil, fmt.Errorf("photo %d: %w", i+1, err)
-		}
-		seg, err := segment(ctx, p)
-		if err != nil {
-			return nil, fmt.Errorf("segment photo %d: %w", i+1, err)
-		}
-		if !subjectSeparated(seg) {
-			if opts.StrictSubject {
-				return nil, ErrSubjectNotSeparated
-			}
-			warnings = append(warnings, ErrSubjectNotSeparated.Error())
-		}
-		if seg.area == 0 {
-			return nil, ErrSubjectNotSeparated
-		}
-		vs[i] = newMVView(p, seg, az[i]*math.Pi/180)
-		pr.report(StepAnalyzing, 5+20*(i+1)/len(views))
+	vs, warnings, err := prepareViews(ctx, views, opts, pr)
+	if err != nil {
+		return nil, err
 	}
 	tm.done(StageAnalyze)
 
@@ -186,6 +166,37 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	}
 	pr.report(StepFinalizing, 100)
 	return res, nil
+}
+
+// prepareViews decodes and segments every photo and sets its starting pose.
+func prepareViews(ctx context.Context, views []View, opts Options, pr *progressReporter) ([]*mvView, []string, error) {
+	az := Azimuths(views)
+	vs := make([]*mvView, len(views))
+	var warnings []string
+	for i, v := range views {
+		p, err := decodePhoto(ctx, v.Image, opts.WorkingSize)
+		if err != nil {
+			return nil, nil, fmt.Errorf("photo %d: %w", i+1, err)
+		}
+		seg, err := segment(ctx, p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("segment photo %d: %w", i+1, err)
+		}
+		if !subjectSeparated(seg) {
+			if opts.StrictSubject {
+				return nil, nil, ErrSubjectNotSeparated
+			}
+			warnings = append(warnings, ErrSubjectNotSeparated.Error())
+		}
+		if seg.area == 0 {
+			return nil, nil, ErrSubjectNotSeparated
+		}
+		vs[i] = newMVView(p, seg, az[i]*math.Pi/180)
+		if pr != nil {
+			pr.report(StepAnalyzing, 5+20*(i+1)/len(views))
+		}
+	}
+	return vs, warnings, nil
 }
 
 // wholePartMap is the parts map of a one-part model: the front photo's mask on the
