@@ -3,9 +3,9 @@ package reconstruct
 import (
 	"context"
 	"fmt"
-	"math"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
