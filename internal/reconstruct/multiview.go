@@ -84,8 +84,11 @@ type mvView struct {
 	lw, lh int
 	lcell  float64
 	lcov   []float32
-	// alpha is the mask carved from: seg.alpha less contact shadow (measureShadow).
+	// alpha is the mask carved from: seg.alpha grown by growMask.
 	alpha []uint8
+	// distrust leaves the view out of the carve (hullField); set only by the
+	// real-set experiment in realmulti_diag_test.go.
+	distrust bool
 }
 
 // ReconstructViews builds one model from several photos of the same product; see the
@@ -154,11 +157,12 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 		h.Write(v.Image)
 	}
 	tm.done(StageFinalize)
-	// No fidelity score: the natural one, silhouette coherence (the share of every
-	// photo's silhouette the carved model re-projects onto), reads 93–100 on the
-	// real-product benchmark even where F@5 is 0.15 after a wrong pose, so it would
-	// tell the merchant "accurate" when it is not. Stats.Fidelity stays nil (as for
-	// the remote reconstructor) until a score that tracks shape error exists.
+	// No fidelity score: neither silhouette coherence (93–100 on the real-product
+	// benchmark even where F@5 is 0.15 after a wrong pose) nor the views' mutual
+	// agreement (each mask against the hull of the others: Pearson −0.13 with F@5
+	// on that benchmark, docs/incoming/multi.md) tracks shape error, so a score
+	// would tell the merchant "accurate" when it is not. Stats.Fidelity stays nil
+	// (as for the remote reconstructor) until one that tracks shape error exists.
 	res.Stats = Stats{
 		ShapeKind: ShapeMultiView, Triangles: m.triangles(), Vertices: len(m.pos), Parts: len(parts), Bytes: len(glb),
 		StepMillis: tm.marks, TotalMillis: tm.total(), Reconstructor: "builtin", Version: Version,

@@ -79,15 +79,6 @@ func (v *mvView) growMask() {
 			}
 		}
 	}
-	if debugGrow {
-		cnt := 0
-		for _, c := range cand {
-			if c {
-				cnt++
-			}
-		}
-		println("grow: mask", inMask, "cand", cnt, "added", n)
-	}
 	if n == 0 || float64(n+inMask) > mvGrowMax*float64(sw*sh) {
 		return
 	}
@@ -122,5 +113,3 @@ func alphaBounds(alpha []uint8, w, h int, def image.Rectangle) image.Rectangle {
 	}
 	return image.Rect(x0, y0, x1+1, y1+1)
 }
-
-var debugGrow = false

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,9 +109,20 @@ func TestRealSetFourPhotosDiag(t *testing.T) {
 				}
 			}
 		}
+		if os.Getenv("PHOTO3D_FORGIVE") != "" {
+			d := 0.2
+			distrustMasks(vs, poseResult{lo: [3]float64{lo[0] - d, lo[1] - d, lo[2] - d}, hi: [3]float64{hi[0] + d, hi[1] + d, hi[2] + d}})
+			for i, v := range vs {
+				if v.distrust {
+					fmt.Printf("  view %d distrusted\n", i)
+				}
+			}
+		}
 		mm, err := carveMesh(ctx, vs, poseResult{lo: lo, hi: hi, voxel: 0.02}, DefaultMaxTriangles, false)
 		require.NoError(t, err)
 		fm := f5(alignTruth(meshTris(mm)), truth)
+		mlo, mhi := mm.bounds()
+		fmt.Printf("  truth box %.2f..%.2f  hull box %.2f..%.2f\n", lo, hi, mlo, mhi)
 		sumMask += fm
 		fmt.Printf("%-26s masks+exact F@5 %.3f |%s\n", e.name, fm, line)
 	}
@@ -148,4 +160,104 @@ func TestRealSetFourPhotosMasks(t *testing.T) {
 			f.Close()
 		}
 	}
+}
+
+// An experiment kept for the record (docs/incoming/multi.md), not in the pipeline:
+// leave out the one view whose mask disagrees with the others.
+
+// mvDistrust switches distrustMasks' decision on. Off: with exact cameras it
+// recovers a lost lamp base (real set IridescenceLamp 0.11 → 0.78, GlassHurricane
+// 0.75 → 0.85, AnisotropyBarnLamp 0.39 → 0.65 with our masks), but with the
+// estimated poses a view's miss is as much pose error as mask error, and leaving
+// a view out cost more than it gave (IridescenceLamp 0.57 → 0.49, synthetic tote
+// 0.97 → 0.56: a side view that carves a thin bag's depth left out).
+var mvDistrust = true
+
+// Mask consistency: each view's mask against the hull carved from the others.
+const (
+	// mvDistrustMiss is the share of the others' hull, projected into a view, that
+	// the view's mask may miss before the mask is distrusted.
+	mvDistrustMiss = 0.1
+	// mvDistrustRatio: a distrusted view misses at least this many times as much
+	// as the median view (a wrong pose makes every view miss a little).
+	mvDistrustRatio = 2.5
+	// mvDistrustHeight is the share of the others' hull's height a view's mask may
+	// cut off before it is distrusted.
+	mvDistrustHeight = 0.06
+)
+
+// distrustMasks marks the one view, if any, whose mask misses much more of the hull
+// carved from the other views than the rest do: its segmentation lost part of the
+// product (the others agree it is there), so carving with it would cut that part
+// out of the model. With fewer than four views every view is needed and none is
+// marked.
+//
+// It returns each view's miss: the share of the hull carved from the other views
+// that the view's mask leaves out.
+func distrustMasks(vs []*mvView, pose poseResult) []float64 {
+	for _, v := range vs {
+		v.distrust = false
+	}
+	m := 0.1 * max(pose.hi[1]-pose.lo[1], 1e-3)
+	g := gridFor([3]float64{pose.lo[0] - m, pose.lo[1] - m, pose.lo[2] - m}, [3]float64{pose.hi[0] + m, pose.hi[1] + m, pose.hi[2] + m}, 64)
+	miss := make([]float64, len(vs))
+	loss := make([]float64, len(vs))
+	for i, vi := range vs {
+		var in, out float64
+		// Lowest and highest layer of the others' hull (o) and of the whole hull (a).
+		oLo, oHi, aLo, aHi := g.ny, -1, g.ny, -1
+		for k := range g.nz {
+			for j := range g.ny {
+				for l := range g.nx {
+					c := g.centre(l, j, k)
+					ok := true
+					for jv, v := range vs {
+						if jv == i {
+							continue
+						}
+						u, w, z := v.cam.project(c)
+						if z <= 0 || v.coverAt(u, w) < 0.5 {
+							ok = false
+							break
+						}
+					}
+					if !ok {
+						continue
+					}
+					oLo, oHi = min(oLo, j), max(oHi, j)
+					u, w, z := vi.cam.project(c)
+					if z > 0 && vi.coverAt(u, w) >= 0.5 {
+						in++
+						aLo, aHi = min(aLo, j), max(aHi, j)
+					} else {
+						out++
+					}
+				}
+			}
+		}
+		if in+out > 0 {
+			miss[i] = out / (in + out)
+		}
+		if oHi > oLo {
+			loss[i] = float64(min(aLo, oHi)-oLo) / float64(oHi-oLo)
+		}
+	}
+	// A mask that cuts off the bottom of what the others show (a lamp's white base
+	// lost on a white sweep, a grey foot taken for contact shadow) loses little
+	// volume but a share of the height, and with it the model's proportions.
+	if len(vs) < 4 || !mvDistrust {
+		return miss
+	}
+	if w := slices.Index(loss, slices.Max(loss)); loss[w] > mvDistrustHeight {
+		vs[w].distrust = true
+		return miss
+	}
+	sorted := append([]float64(nil), miss...)
+	slices.Sort(sorted)
+	med := sorted[len(sorted)/2]
+	worst := slices.Index(miss, sorted[len(sorted)-1])
+	if miss[worst] > mvDistrustMiss && miss[worst] > mvDistrustRatio*med {
+		vs[worst].distrust = true
+	}
+	return miss
 }
