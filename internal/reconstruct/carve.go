@@ -31,8 +31,8 @@ func (v *mvView) alphaAt(u, w float64) float32 {
 	return (top*(1-fy) + bot*fy) / 255
 }
 
-// hullField samples the soft hull at the corners of g's voxels; the outermost layer
-// is forced to zero so the surface is closed.
+// hullField samples the soft hull at the corners of g's voxels (distrusted views
+// do not carve); the outermost layer is forced to zero so the surface is closed.
 func hullField(ctx context.Context, vs []*mvView, g voxGrid) ([]float32, error) {
 	nx, ny, nz := g.nx+1, g.ny+1, g.nz+1
 	f := make([]float32, nx*ny*nz)
@@ -45,6 +45,9 @@ func hullField(ctx context.Context, vs []*mvView, g voxGrid) ([]float32, error) 
 				p := [3]float64{g.lo[0] + float64(i)*g.s, g.lo[1] + float64(j)*g.s, g.lo[2] + float64(k)*g.s}
 				o := float32(1)
 				for _, v := range vs {
+					if v.distrust {
+						continue
+					}
 					u, w, z := v.cam.project(p)
 					if z <= 0 {
 						o = 0

@@ -84,8 +84,11 @@ type mvView struct {
 	lw, lh int
 	lcell  float64
 	lcov   []float32
-	// alpha is the mask carved from: seg.alpha less contact shadow (measureShadow).
+	// alpha is the mask carved from: seg.alpha grown by growMask.
 	alpha []uint8
+	// distrust leaves the view out of the carve (hullField); set only by the
+	// real-set experiment in realmulti_diag_test.go.
+	distrust bool
 }
 
 // ReconstructViews builds one model from several photos of the same product; see the
@@ -101,29 +104,9 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	pr := &progressReporter{fn: progress}
 	tm := newStageTimer()
 	pr.report(StepAnalyzing, 0)
-	az := Azimuths(views)
-	vs := make([]*mvView, len(views))
-	var warnings []string
-	for i, v := range views {
-		p, err := decodePhoto(ctx, v.Image, opts.WorkingSize)
-		if err != nil {
-			return nil, fmt.Errorf("photo %d: %w", i+1, err)
-		}
-		seg, err := segment(ctx, p)
-		if err != nil {
-			return nil, fmt.Errorf("segment photo %d: %w", i+1, err)
-		}
-		if !subjectSeparated(seg) {
-			if opts.StrictSubject {
-				return nil, ErrSubjectNotSeparated
-			}
-			warnings = append(warnings, ErrSubjectNotSeparated.Error())
-		}
-		if seg.area == 0 {
-			return nil, ErrSubjectNotSeparated
-		}
-		vs[i] = newMVView(p, seg, az[i]*math.Pi/180)
-		pr.report(StepAnalyzing, 5+20*(i+1)/len(views))
+	vs, warnings, err := prepareViews(ctx, views, opts, pr)
+	if err != nil {
+		return nil, err
 	}
 	tm.done(StageAnalyze)
 
@@ -174,11 +157,12 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 		h.Write(v.Image)
 	}
 	tm.done(StageFinalize)
-	// No fidelity score: the natural one, silhouette coherence (the share of every
-	// photo's silhouette the carved model re-projects onto), reads 93–100 on the
-	// real-product benchmark even where F@5 is 0.15 after a wrong pose, so it would
-	// tell the merchant "accurate" when it is not. Stats.Fidelity stays nil (as for
-	// the remote reconstructor) until a score that tracks shape error exists.
+	// No fidelity score: neither silhouette coherence (93–100 on the real-product
+	// benchmark even where F@5 is 0.15 after a wrong pose) nor the views' mutual
+	// agreement (each mask against the hull of the others: Pearson −0.13 with F@5
+	// on that benchmark, docs/incoming/multi.md) tracks shape error, so a score
+	// would tell the merchant "accurate" when it is not. Stats.Fidelity stays nil
+	// (as for the remote reconstructor) until one that tracks shape error exists.
 	res.Stats = Stats{
 		ShapeKind: ShapeMultiView, Triangles: m.triangles(), Vertices: len(m.pos), Parts: len(parts), Bytes: len(glb),
 		StepMillis: tm.marks, TotalMillis: tm.total(), Reconstructor: "builtin", Version: Version,
@@ -186,6 +170,37 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	}
 	pr.report(StepFinalizing, 100)
 	return res, nil
+}
+
+// prepareViews decodes and segments every photo and sets its starting pose.
+func prepareViews(ctx context.Context, views []View, opts Options, pr *progressReporter) ([]*mvView, []string, error) {
+	az := Azimuths(views)
+	vs := make([]*mvView, len(views))
+	var warnings []string
+	for i, v := range views {
+		p, err := decodePhoto(ctx, v.Image, opts.WorkingSize)
+		if err != nil {
+			return nil, nil, fmt.Errorf("photo %d: %w", i+1, err)
+		}
+		seg, err := segment(ctx, p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("segment photo %d: %w", i+1, err)
+		}
+		if !subjectSeparated(seg) {
+			if opts.StrictSubject {
+				return nil, nil, ErrSubjectNotSeparated
+			}
+			warnings = append(warnings, ErrSubjectNotSeparated.Error())
+		}
+		if seg.area == 0 {
+			return nil, nil, ErrSubjectNotSeparated
+		}
+		vs[i] = newMVView(p, seg, az[i]*math.Pi/180)
+		if pr != nil {
+			pr.report(StepAnalyzing, 5+20*(i+1)/len(views))
+		}
+	}
+	return vs, warnings, nil
 }
 
 // wholePartMap is the parts map of a one-part model: the front photo's mask on the

@@ -60,8 +60,12 @@ func rotAzEl(az, el float64) [3][3]float64 {
 // origin on the silhouette's bounding-box centre.
 func newMVView(p *photo, seg *segmentation, az float64) *mvView {
 	v := &mvView{p: p, seg: seg, az: az, az0: az, el: 10 * math.Pi / 180}
-	v.measureShadow()
-	b := seg.bbox
+	if mvGrow {
+		v.growMask()
+	} else {
+		v.measureShadow()
+	}
+	b := alphaBounds(v.alpha, p.w, p.h, seg.bbox)
 	v.bbox = [4]float64{float64(b.Min.X), float64(b.Min.Y), float64(b.Max.X), float64(b.Max.Y)}
 	v.f0 = phoneFocal35 / 43.27 * math.Hypot(float64(p.w), float64(p.h))
 	v.cam = mvCam{f: v.f0, cx: float64(p.w) / 2, cy: float64(p.h) / 2}
