@@ -38,30 +38,12 @@ func NewPackager(bucket *blob.Bucket, variants *glbvariants.Cache) *Packager {
 // USDZKey returns the blob key of the variant's Quick Look file, building
 // it from the variant's AR GLB (its materials baked in) when missing.
 func (p *Packager) USDZKey(ctx context.Context, modelKey string, v glbvariants.Variant) (string, error) {
-	arKey, err := p.Variants.ARKey(ctx, modelKey, v)
-	if err != nil {
-		return "", err
-	}
-	key := strings.TrimSuffix(arKey, ".glb") + ".v" + usdzVersion + ".usdz"
-	_, err, _ = p.flight.Do(key, func() (any, error) {
-		ok, err := p.Bucket.Exists(ctx, key)
-		if err != nil || ok {
-			return nil, err
-		}
-		glb, err := p.read(ctx, arKey)
-		if err != nil {
-			return nil, err
-		}
+	return p.derived(ctx, modelKey, v, func(arKey string) string {
+		return strings.TrimSuffix(arKey, ".glb") + ".v" + usdzVersion + ".usdz"
+	}, func(glb []byte) ([]byte, *blob.WriterOptions, error) {
 		out, err := usdz.FromGLB(glb)
-		if err != nil {
-			return nil, fmt.Errorf("build %s: %w", key, err)
-		}
-		if err := p.Bucket.WriteAll(ctx, key, out, &blob.WriterOptions{ContentType: usdz.ContentType}); err != nil {
-			return nil, fmt.Errorf("store %s: %w", key, err)
-		}
-		return nil, nil
+		return out, &blob.WriterOptions{ContentType: usdz.ContentType}, err
 	})
-	return key, err
 }
 
 func (p *Packager) read(ctx context.Context, key string) ([]byte, error) {
@@ -88,11 +70,24 @@ const metaNotes = "p3d-notes"
 // GLB (the variant's materials as defaults, which Google's and Shopify's
 // viewers show) fitted to CommerceBudget; built when missing.
 func (p *Packager) CommerceKey(ctx context.Context, modelKey string, v glbvariants.Variant) (string, error) {
+	return p.derived(ctx, modelKey, v, func(arKey string) string {
+		return strings.TrimSuffix(arKey, "ar.glb") + "commerce.v" + commerceVersion + ".glb"
+	}, func(glb []byte) ([]byte, *blob.WriterOptions, error) {
+		out, notes, err := FitGLB(glb, CommerceBudget)
+		return out, &blob.WriterOptions{ContentType: "model/gltf-binary", Metadata: map[string]string{metaNotes: strings.Join(notes, "\n")}}, err
+	})
+}
+
+// derived returns the key of a file built from the variant's AR GLB (keyOf
+// names it after the AR file's key), building and storing it once when the
+// blob store lacks it: concurrent requests for the same key share one build.
+func (p *Packager) derived(ctx context.Context, modelKey string, v glbvariants.Variant, keyOf func(arKey string) string,
+	build func(glb []byte) ([]byte, *blob.WriterOptions, error)) (string, error) {
 	arKey, err := p.Variants.ARKey(ctx, modelKey, v)
 	if err != nil {
 		return "", err
 	}
-	key := strings.TrimSuffix(arKey, "ar.glb") + "commerce.v" + commerceVersion + ".glb"
+	key := keyOf(arKey)
 	_, err, _ = p.flight.Do(key, func() (any, error) {
 		ok, err := p.Bucket.Exists(ctx, key)
 		if err != nil || ok {
@@ -102,11 +97,10 @@ func (p *Packager) CommerceKey(ctx context.Context, modelKey string, v glbvarian
 		if err != nil {
 			return nil, err
 		}
-		out, notes, err := FitGLB(glb, CommerceBudget)
+		out, opts, err := build(glb)
 		if err != nil {
 			return nil, fmt.Errorf("build %s: %w", key, err)
 		}
-		opts := &blob.WriterOptions{ContentType: "model/gltf-binary", Metadata: map[string]string{metaNotes: strings.Join(notes, "\n")}}
 		if err := p.Bucket.WriteAll(ctx, key, out, opts); err != nil {
 			return nil, fmt.Errorf("store %s: %w", key, err)
 		}

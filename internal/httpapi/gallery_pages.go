@@ -30,14 +30,7 @@ func publishGallery(pubs *publish.Service, pages *publish.Pages) Handler {
 		if err != nil {
 			return err
 		}
-		if pages != nil {
-			pages.Invalidate(p.Slug)
-		}
-		status := http.StatusOK
-		if created {
-			status = http.StatusCreated
-		}
-		WriteJSON(w, status, p)
+		writePublished(w, pages, p.Slug, p, created)
 		return nil
 	}
 }

@@ -77,16 +77,22 @@ func publishProduct(pd productDeps, pages *publish.Pages) Handler {
 		if err != nil {
 			return err
 		}
-		if pages != nil {
-			pages.Invalidate(p.Slug)
-		}
-		status := http.StatusOK
-		if created {
-			status = http.StatusCreated
-		}
-		WriteJSON(w, status, p)
+		writePublished(w, pages, p.Slug, p, created)
 		return nil
 	}
+}
+
+// writePublished answers a publish request: 201 with a new link, 200 with
+// the live one; the public page drops its cached copy first.
+func writePublished(w http.ResponseWriter, pages *publish.Pages, slug string, v any, created bool) {
+	if pages != nil {
+		pages.Invalidate(slug)
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	WriteJSON(w, status, v)
 }
 
 // ownProduct checks the product is the caller's (404 otherwise).
