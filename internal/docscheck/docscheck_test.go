@@ -234,6 +234,8 @@ func checkGoTest(fail func(string, ...any), args []string, src *sourceIndex) {
 		return
 	}
 	testSrc := src.testsOf(dir, strings.HasSuffix(pkg, "..."))
+	pkgAt := slices.Index(args, pkg)
+	afterArgs := false
 	known := map[string]bool{"-run": true, "-bench": true, "-cpu": true, "-benchtime": true, "-benchmem": true, "-count": true, "-v": true, "-race": true, "-fuzz": true, "-update": true, "-list": true, "-timeout": true, "-short": true}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -259,9 +261,21 @@ func checkGoTest(fail func(string, ...any), args []string, src *sourceIndex) {
 			}
 		case "-cpu", "-benchtime", "-count", "-timeout":
 			i++
+		case "-args":
+			afterArgs = true
 		default:
-			if !known[name] && !strings.Contains(testSrc, `"`+strings.TrimPrefix(name, "-")+`"`) {
+			if known[name] {
+				continue
+			}
+			if !strings.Contains(testSrc, `"`+strings.TrimPrefix(name, "-")+`"`) {
 				fail("flag %s is not defined by %s's tests", name, dir)
+			}
+			// go test hands the first flag it does not know, and everything
+			// after it, to the test binary: a package named after it is
+			// never built ("no Go files in ."). The test's own flags go
+			// after the package, best behind -args.
+			if !afterArgs && i < pkgAt {
+				fail("the test flag %s comes before the package %s: go test would not test that package (put it after the package, behind -args)", name, pkg)
 			}
 		}
 	}
@@ -393,6 +407,7 @@ func TestDocsCheckerCatchesRot(t *testing.T) {
 		"NO_SUCH_SETTING_XYZ=1 make quality",
 		"bin/worker no-such-subcommand",
 		"go run ./ops/no-such-tool",
+		"go test -run TestRealSetRegression -realset.four ./internal/reconstruct",
 	} {
 		fake := &recorder{}
 		checkOne(fake, command{doc: "test", line: bad, text: bad}, bad, targets, src)

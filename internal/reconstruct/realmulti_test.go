@@ -15,7 +15,7 @@ import (
 // scored by F@5 beside the visual hull carved from the TRUE silhouettes with the
 // EXACT cameras.
 //
-//	go test -run TestRealSetFourPhotos -realset.four ./internal/reconstruct
+//	go test ./internal/reconstruct -run TestRealSetFourPhotos -args -realset.four
 
 var realFour = flag.Bool("realset.four", false, "run the real-product benchmark with four photos per model and print the table")
 
