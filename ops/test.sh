@@ -83,6 +83,17 @@ if want go; then
   fi
 fi
 
+if want go; then
+  # Issue 31: back up a small seeded stack, restore it into a fresh cluster
+  # and blob directory, replay every projection and compare (ops/backup-restore.sh).
+  say "backup and restore drill"
+  if ! ops/backup-restore.sh drill >"$ARTIFACTS/backup-drill.log" 2>&1; then
+    tail -30 "$ARTIFACTS/backup-drill.log" >&2; failed+=(backup-drill)
+  else
+    grep -iE 'identical|recovery|restored' "$ARTIFACTS/backup-drill.log" | tail -5 || true
+  fi
+fi
+
 if want web; then
   say "web unit tests (Vitest)"
   (cd web && npm test --silent) || failed+=(web)
