@@ -234,8 +234,10 @@ func TestEraseShopperDeletesTheirLeadsAtEveryMerchant(t *testing.T) {
 	b := setup(t)
 	for i, l := range [][2]string{{"m1", "Sam.Shopper@buyer.example"}, {"m2", "sam.shopper@buyer.example"},
 		{"m2", "sam.shopper@buyer.example"}, {"m1", "someone@else.example"}} {
+		// One lead per shopper and product (migration 0033): the shopper's two
+		// leads at m2 are on two products.
 		_, err := b.db.Pool.Exec(b.ctx, `INSERT INTO product_leads (id, user_id, product_id, publication_id, email, consent, created_at)
-			VALUES ($1, $2, 'p', $3, $4, 'ok', now())`, "lead-"+string(rune('a'+i)), l[0], "pub-"+string(rune('a'+i)), l[1])
+			VALUES ($1, $2, $3, $4, $5, 'ok', now())`, "lead-"+string(rune('a'+i)), l[0], "p-"+string(rune('a'+i)), "pub-"+string(rune('a'+i)), l[1])
 		require.NoError(t, err)
 	}
 	res, err := EraseShopper(b.ctx, b.db.Pool, "SAM.shopper@buyer.example")
