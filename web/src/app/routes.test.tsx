@@ -151,7 +151,7 @@ describe('workspace shell', () => {
     signIn();
     workspaceServer();
     renderRoutes(routes, ['/workspace/notifications']);
-    expect(await screen.findByText('Updates on gallery activity and system alerts.')).toBeInTheDocument();
+    expect(await screen.findByText('Your builds, published pages, captured leads and plan.')).toBeInTheDocument();
     expect(screen.queryByText(/collaboration invites/)).not.toBeInTheDocument();
   });
 
