@@ -132,7 +132,7 @@ test('blueprint → product → filters and paging → details → screenshot �
     await expect(page.getByRole('link', { name: 'Upgrade to Pro' })).toHaveAttribute('href', '/workspace/subscription');
     await snap(page, 'catalogue-02-gallery-pro-gate', testInfo);
     await page.getByRole('button', { name: 'Start free trial (7 days)' }).click();
-    await expect(page.getByText('No galleries match your filters')).toBeVisible();
+    await expect(page.getByText('No galleries yet')).toBeVisible();
     await expect(page.getByTestId('range-text')).toHaveText('0 items');
     await expect(page.locator('#workspace-sidebar').getByRole('link', { name: 'Gallery' })).toBeVisible();
   });
