@@ -42,5 +42,5 @@ test('notifications popover: "Mark all as read" is never clipped', async ({ page
     await expectInside(page);
   }
   await page.goto('/workspace/notifications');
-  await expect(page.getByText('Updates on gallery activity and system alerts.')).toBeVisible();
+  await expect(page.getByText('Your builds, published pages, captured leads and plan.')).toBeVisible();
 });
