@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
 /** Where screenshots of each screen go (ops/test.sh sets ARTIFACTS_DIR). */
@@ -55,7 +55,7 @@ function outboxDir(): string {
  * The newest verification link mailed to email ("/verify-email?token=…"), read from the dev
  * mail store. A new password account signs in only through it (issue 28 item 14).
  */
-export async function verificationLink(email: string): Promise<string> {
+export async function verificationLink(email: string, since = 0): Promise<string> {
   const want = email.toLowerCase();
   let link = '';
   await expect
@@ -63,7 +63,14 @@ export async function verificationLink(email: string): Promise<string> {
       () => {
         const dir = outboxDir();
         if (!existsSync(dir)) return '';
-        for (const f of readdirSync(dir).sort().reverse()) {
+        // Newest first by write time: the worker names mail files by outbox id,
+        // and an address that signs up again gets a second, newer link.
+        const files = readdirSync(dir)
+          .map((f) => ({ f, t: statSync(join(dir, f)).mtimeMs }))
+          .filter((x) => x.t >= since) // only mail written after the request that asked for it
+          .sort((a, b) => b.t - a.t)
+          .map((x) => x.f);
+        for (const f of files) {
           const m = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { to: string; body: string };
           const found = m.to.toLowerCase() === want ? /\/verify-email\?token=([A-Za-z0-9_-]+)/.exec(m.body) : null;
           if (found) return (link = found[0]);
@@ -83,9 +90,12 @@ export async function verificationLink(email: string): Promise<string> {
  * session comes from the mailed verification link, as when the merchant opens it.
  */
 export async function apiSignUp(request: APIRequestContext, data: { email: string; password: string; name: string }): Promise<AuthAnswer> {
+  // The worker writes the mail a moment after the sign-up (mail outbox): wait for one
+  // written after this request, not an older link to the same address.
+  const since = Date.now() - 20; // same clock as the mail files' mtime; a little slack for its rounding
   const res = await request.post('/api/auth/signup', { data });
   if (res.status() !== 202) throw new Error(`signup failed: ${res.status()} ${await res.text()}`);
-  const token = new URL(await verificationLink(data.email), 'http://x').searchParams.get('token');
+  const token = new URL(await verificationLink(data.email, since), 'http://x').searchParams.get('token');
   const verified = await request.post('/api/auth/verify-email', { data: { token } });
   if (!verified.ok()) throw new Error(`verification after signup failed: ${verified.status()} ${await verified.text()}`);
   return ((await verified.json()) as { data: AuthAnswer }).data;

@@ -170,7 +170,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
             <ViewerPanel product={p} publication={publication} publishURL={publishURL} />
             <Timeline product={p} />
             <LeadsPanel product={p} />
-            <ChannelsPanel productId={p.id} ready={p.status === 'ready'} />
+            <ChannelsPanel productId={p.id} ready={p.status === 'ready' && !!p.modelURL} />
           </div>
           <DetailsPanel product={p} />
         </div>
