@@ -28,7 +28,11 @@ func productChannels(s *catalog.Service, pk *channels.Packager) Handler {
 			return fault.New(fault.Unavailable, "channels_unavailable", "Channel files cannot be made on this server (no file store).")
 		}
 		if p.Status != catalog.StatusReady || p.ModelKey == "" {
-			return errChannelsNotReady
+			// No model yet: no channel files yet (the panel says so). An
+			// empty list, not an error: the product page asks as soon as
+			// it shows a product, which may still be building.
+			WriteJSON(w, http.StatusOK, map[string]any{"productId": p.ID, "assets": []channels.Asset{}})
+			return nil
 		}
 		names := map[string]string{}
 		for _, v := range p.Config.Variants {

@@ -25,7 +25,8 @@ export function ChannelsPanel({ productId, ready }: { productId: string; ready: 
       </h2>
       {isLoading && <p className="muted">Preparing the channel files…</p>}
       {error && <Alert tone="error">{errorMessage(error, 'The channel files could not be made. Please try again.')}</Alert>}
-      {data && (
+      {data && data.length === 0 && <p className="muted">Channel files are made once the 3D model is ready.</p>}
+      {data && data.length > 0 && (
         <ul className="channels">
           {data.map((a) => (
             <li key={`${a.channel}-${a.variantId}`} className={`channels__item channels__item--${a.status}`} data-channel={a.channel} data-status={a.status}>
