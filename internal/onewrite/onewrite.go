@@ -15,9 +15,8 @@
 // context; Write holds the connection, lets net/http write the response
 // into it, flushes, and sends everything held as one write. Nothing about
 // the response changes: same status, headers and bytes, only fewer syscalls.
-// Where the response fits net/http's buffer anyway, on HTTP/2, on HEAD, or
-// on a connection that did not come from Listener, Write is an ordinary
-// WriteHeader and Write.
+// On HTTP/2, on HEAD, or on a connection that did not come from Listener
+// (httptest, a TLS listener), Write is an ordinary WriteHeader and Write.
 package onewrite
 
 import (
@@ -30,8 +29,7 @@ import (
 )
 
 // bufSize is net/http's per-connection write buffer (server.go:
-// newBufioWriterSize(checkConnErrorWriter{c}, 4<<10)): a response that fits
-// it leaves in one write without help.
+// newBufioWriterSize(checkConnErrorWriter{c}, 4<<10)).
 const bufSize = 4 << 10
 
 // maxHold bounds what a connection holds: past it, what is held and the rest
@@ -136,30 +134,18 @@ func (c *Conn) release() error {
 // Content-Length first: a response without one is chunked and gains nothing.
 func Write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	c, _ := r.Context().Value(connKey{}).(*Conn)
-	if c == nil || c.held != nil || r.ProtoMajor != 1 || r.Method == http.MethodHead || fits(w.Header(), len(body)) {
+	if c == nil || c.held != nil || r.ProtoMajor != 1 || r.Method == http.MethodHead {
 		w.WriteHeader(status)
 		if r.Method != http.MethodHead {
 			_, _ = w.Write(body)
 		}
 		return
 	}
+	// Held even when the response would fit net/http's buffer: copying a
+	// few KB costs less than working out whether it fits.
 	c.hold()
 	defer func() { _ = c.release() }() // a panic below still sends what was written
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 	_ = http.NewResponseController(w).Flush()
-}
-
-// fits reports whether a response with header h and an n-byte body fits
-// net/http's write buffer, so it leaves in one write anyway. It counts
-// generously: the status line and Date (which net/http adds), and room for
-// a Connection or other header it might add.
-func fits(h http.Header, n int) bool {
-	size := n + len("HTTP/1.1 200 OK\r\n") + len("Date: Mon, 02 Jan 2006 15:04:05 GMT\r\n") + len("\r\n") + 64
-	for k, vs := range h {
-		for _, v := range vs {
-			size += len(k) + len(v) + 4
-		}
-	}
-	return size <= bufSize
 }
