@@ -54,11 +54,13 @@ func IsCrawler(ua string) bool {
 	return false
 }
 
+var prefetchHeaders = []string{"Sec-Purpose", "Purpose", "X-Purpose", "X-Moz"}
+
 // isPrefetch reports a speculative load (link prefetch, speculation rules):
 // the shopper has not looked yet.
 func isPrefetch(r *http.Request) bool {
-	for _, h := range []string{"Sec-Purpose", "Purpose", "X-Purpose", "X-Moz"} {
-		if strings.Contains(strings.ToLower(r.Header.Get(h)), "prefetch") {
+	for _, h := range prefetchHeaders { // canonical keys: the map is read directly
+		if v := r.Header[h]; len(v) > 0 && strings.Contains(strings.ToLower(v[0]), "prefetch") {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -32,6 +33,50 @@ func TestIsCrawler(t *testing.T) {
 	for _, ua := range browsers {
 		if IsCrawler(ua) {
 			t.Errorf("IsCrawler(%.60q) = true, want false", ua)
+		}
+	}
+}
+
+// TestValidSlug: the shape check of page slugs (^[A-Za-z0-9_-]{16,64}$).
+func TestValidSlug(t *testing.T) {
+	t.Parallel()
+	for s, want := range map[string]bool{
+		"A6uQniXE3lRwffpB":       true,
+		"abc_DEF-0123456789":     true,
+		strings.Repeat("a", 64):  true,
+		strings.Repeat("a", 15):  false,
+		strings.Repeat("a", 65):  false,
+		"":                       false,
+		"A6uQniXE3lRwffp.":       false,
+		"A6uQniXE3lRwffp/":       false,
+		"A6uQniXE3lRwffpB%2e":    false,
+		"A6uQniXE3lRwffpé":       false,
+		"A6uQniXE3lRwffp B":      false,
+		"A6uQniXE3lRwffpB\n":     false,
+		"../../A6uQniXE3lRwffpB": false,
+	} {
+		if validSlug(s) != want {
+			t.Errorf("validSlug(%q) = %v, want %v", s, !want, want)
+		}
+	}
+}
+
+// TestPrefetchIsNoView: speculative loads, in any of the headers browsers
+// use and in any letter case, are not views; other requests are.
+func TestPrefetchIsNoView(t *testing.T) {
+	t.Parallel()
+	for h, want := range map[[2]string]bool{
+		{"Sec-Purpose", "prefetch;prerender"}: false,
+		{"Purpose", "Prefetch"}:               false,
+		{"X-Purpose", "preview"}:              true,
+		{"X-Moz", "prefetch"}:                 false,
+		{"Accept", "text/html"}:               true,
+	} {
+		r := httptest.NewRequest("GET", "/v/A6uQniXE3lRwffpB", nil)
+		r.Header.Set("User-Agent", "Mozilla/5.0 (Linux; Android 14) Chrome/140.0 Mobile")
+		r.Header.Set(h[0], h[1])
+		if counts(r) != want {
+			t.Errorf("%s: %s counts = %v, want %v", h[0], h[1], !want, want)
 		}
 	}
 }
