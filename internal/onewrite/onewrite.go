@@ -37,7 +37,10 @@ const bufSize = 4 << 10
 const maxHold = 64 << 10
 
 // Listener returns ln with connections that Write can hold (see the package
-// comment). Serve with ConnContext as the server's ConnContext.
+// comment). Serve with ConnContext as the server's ConnContext. Wrap the TCP
+// listener itself: a TLS listener goes around it, never inside it (net/http
+// recognises TLS by its *tls.Conn). A handler that hijacks the connection
+// gets a *Conn, not a *net.TCPConn.
 func Listener(ln net.Listener) net.Listener { return listener{ln} }
 
 type listener struct{ net.Listener }
