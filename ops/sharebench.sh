@@ -25,6 +25,8 @@
 #   STACK=1 SKIP_PHONE=1 SKIP_METER=1 ops/sharebench.sh   the stack a merchant runs (`make run`): Postgres
 #       with its default durability (fsync on), api and worker at make run's log level (info), all on
 #       this machine's cores, instead of the lean bench settings (fsync off, LOG_LEVEL=warn)
+#   BROWSER=1 ...   every request asks as Chrome does (Accept-Encoding: gzip, deflate, br, zstd): the api
+#       sends its gzip page, nginx the same gzip bytes (gzip_static); without it, the plain page (curl, crawlers)
 #   PROFILE=DIR ...   also a CPU profile of the api and of the worker during the api's wrk run (PPROF on
 #       their internal metrics listeners), with `go tool pprof -top` of each printed and the files in DIR
 set -euo pipefail
@@ -100,6 +102,7 @@ cpu_of_pid() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}
 cpu_of_cmd() { local t=0 p; for p in $(pgrep -f "$1"); do t=$(awk -v a="$t" -v b="$(cpu_of_pid "$p")" 'BEGIN {print a + b}'); done; echo "$t"; }
 stack_cpu() { echo "$(cpu_of_pid "$API_PID") $(cpu_of_pid "$WORKER_PID") $(cpu_of_cmd "$TMP/pg")"; }
 
+[ -z "${BROWSER:-}" ] || export ACCEPT_ENCODING="gzip, deflate, br, zstd" # read by ops/sharebench-viewers.lua
 wrk_run() { # $1 url → "req/s p99"
   wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -s ops/sharebench-viewers.lua "$1" >"$TMP/wrk.txt" 2>&1
   local rps p99
@@ -116,6 +119,10 @@ for bin in $API_BINS; do
   # nginx serves exactly the bytes this build sends for the page.
   mkdir -p "$TMP/www"
   curl -fsS -A "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 sharebench" "$page" >"$TMP/www/page.html"
+  if [ -n "${BROWSER:-}" ]; then # the api's own gzip bytes, for nginx's gzip_static
+    curl -fsS -H "Accept-Encoding: gzip" -A "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 sharebench" "$page" >"$TMP/www/page.html.gz"
+    gzip -t "$TMP/www/page.html.gz" || die "the api sent no gzip page"
+  fi
   NPORT=$(free_port)
   cat >"$TMP/nginx.conf" <<CONF
 worker_processes $(nproc);
@@ -127,12 +134,17 @@ http {
   client_body_temp_path $TMP/nginx-tmp; proxy_temp_path $TMP/nginx-tmp; fastcgi_temp_path $TMP/nginx-tmp;
   uwsgi_temp_path $TMP/nginx-tmp; scgi_temp_path $TMP/nginx-tmp;
   server { listen 127.0.0.1:$NPORT; root $TMP/www; default_type text/html;
-    location / { try_files /page.html =404; add_header Cache-Control "private, no-store"; } }
+    location / { try_files /page.html =404; add_header Cache-Control "private, no-store"; gzip_static on; gzip_vary on; } }
 }
 CONF
   mkdir -p "$TMP/nginx-tmp"
   "$NGINX" -c "$TMP/nginx.conf" -g 'daemon off;' 2>"$TMP/nginx.err" & NGINX_PID=$!; pids+=($NGINX_PID)
   wait_http "http://127.0.0.1:$NPORT/" 10 || die "nginx did not start: $(cat "$TMP/nginx.err")"
+  if [ -n "${BROWSER:-}" ]; then
+    for u in "http://127.0.0.1:$NPORT/" "$page"; do
+      curl -fsS -o /dev/null -D - -H "Accept-Encoding: $ACCEPT_ENCODING" "$u" | grep -qi '^content-encoding: gzip' || die "$u sent no gzip page"
+    done
+  fi
 
   if [ -z "${SKIP_WRK:-}" ]; then
   read -r nrps np99 nbad < <(wrk_run "http://127.0.0.1:$NPORT/")

@@ -42,6 +42,7 @@ import (
 	"github.com/photo3d/photo3d/internal/mail"
 	"github.com/photo3d/photo3d/internal/metrics"
 	"github.com/photo3d/photo3d/internal/notify"
+	"github.com/photo3d/photo3d/internal/onewrite"
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/privacy"
 	"github.com/photo3d/photo3d/internal/publish"
@@ -293,8 +294,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr(), err)
 	}
+	ln = onewrite.Listener(ln) // share pages leave in one write syscall (internal/onewrite)
 	srv := &http.Server{
 		Handler:           router,
+		ConnContext:       onewrite.ConnContext,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
 		WriteTimeout:      5 * time.Minute,

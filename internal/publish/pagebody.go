@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/photo3d/photo3d/internal/acceptenc"
+	"github.com/photo3d/photo3d/internal/onewrite"
 )
 
 // pageBody is one rendered page, kept with its gzip encoding: pages are
@@ -70,10 +71,9 @@ func (b pageBody) write(w http.ResponseWriter, r *http.Request) {
 		length = []string{strconv.Itoa(len(body))}
 	}
 	h["Content-Length"] = length
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(body)
-	}
+	// Headers and page in one write syscall, as nginx sends a static page:
+	// net/http alone needs two once they pass its 4 KiB buffer (onewrite).
+	onewrite.Write(w, r, http.StatusOK, body)
 }
 
 var (

@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -14,29 +15,52 @@ import (
 // crawlerMarkers are lower-case substrings of the user agents of search
 // crawlers and link unfurlers (chat apps and social sites fetching a preview).
 // Their requests get the full page but never cost the owner a view.
-var crawlerMarkers = []string{
+var crawlerMarkers = byteStrings(
 	"bot", "crawl", "spider", "slurp", "facebookexternalhit", "facebookcatalog", "meta-externalagent",
 	"embedly", "iframely", "whatsapp", "skypeuripreview", "vkshare", "pinterest", "bitly",
 	"outbrain", "quora link preview", "redditbot", "tumblr", "flipboard", "nuzzel", "mastodon",
 	"google-inspectiontool", "feedfetcher", "lighthouse", "preview", "validator", "ia_archiver",
+)
+
+func byteStrings(s ...string) [][]byte {
+	out := make([][]byte, len(s))
+	for i, v := range s {
+		out[i] = []byte(v)
+	}
+	return out
 }
 
 // IsCrawler reports whether a user agent belongs to a known crawler or unfurler.
+// It runs on every page view: the user agent is lower-cased (ASCII: every
+// marker is ASCII) into a stack buffer rather than a new string.
 func IsCrawler(ua string) bool {
-	ua = strings.ToLower(ua)
+	var buf [512]byte
+	lower := buf[:0]
+	if len(ua) > len(buf) {
+		lower = make([]byte, 0, len(ua))
+	}
+	for i := 0; i < len(ua); i++ {
+		c := ua[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower = append(lower, c)
+	}
 	for _, m := range crawlerMarkers {
-		if strings.Contains(ua, m) {
+		if bytes.Contains(lower, m) {
 			return true
 		}
 	}
 	return false
 }
 
+var prefetchHeaders = []string{"Sec-Purpose", "Purpose", "X-Purpose", "X-Moz"}
+
 // isPrefetch reports a speculative load (link prefetch, speculation rules):
 // the shopper has not looked yet.
 func isPrefetch(r *http.Request) bool {
-	for _, h := range []string{"Sec-Purpose", "Purpose", "X-Purpose", "X-Moz"} {
-		if strings.Contains(strings.ToLower(r.Header.Get(h)), "prefetch") {
+	for _, h := range prefetchHeaders { // canonical keys: the map is read directly
+		if v := r.Header[h]; len(v) > 0 && strings.Contains(strings.ToLower(v[0]), "prefetch") {
 			return true
 		}
 	}
