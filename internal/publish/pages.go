@@ -110,6 +110,7 @@ type Pages struct {
 	seen     *recentViewers
 	addrs    *addressCeiling // per-address ceiling of counted views (viewcount.go)
 	tokens   tokenSigner     // view and gate tokens (pagetoken.go)
+	teasers  teaserCache     // the email gate's teasers of posters (teaser.go)
 	flight   singleflight.Group
 
 	mu    sync.RWMutex
@@ -314,6 +315,7 @@ type pageView struct {
 	ModelURL     string
 	PosterURL    string
 	PosterAbsURL string
+	TeaserURL    string // a gated page's teaser of the poster behind its card (teaser.go)
 	LogoURL      string
 	QRURL        string
 	Script       string
@@ -673,7 +675,7 @@ func (p *Pages) ServeAsset(w http.ResponseWriter, r *http.Request, slug, kind st
 	switch kind {
 	case AssetModel:
 		key = e.modelKey
-	case AssetPoster:
+	case AssetPoster, AssetTeaser:
 		key = e.posterKey
 	case AssetLogo:
 		key = e.logoKey
@@ -682,7 +684,8 @@ func (p *Pages) ServeAsset(w http.ResponseWriter, r *http.Request, slug, kind st
 		http.NotFound(w, r)
 		return
 	}
-	if kind != AssetLogo && !p.gateOpen(r, e) {
+	// The teaser is what a gated page shows before the email (teaser.go).
+	if kind != AssetLogo && kind != AssetTeaser && !p.gateOpen(r, e) {
 		gateClosed(w)
 		return
 	}
@@ -690,6 +693,10 @@ func (p *Pages) ServeAsset(w http.ResponseWriter, r *http.Request, slug, kind st
 		// The views ran out: the page shows its notice, and the model and
 		// poster are not handed out behind its back.
 		http.NotFound(w, r)
+		return
+	}
+	if kind == AssetTeaser {
+		p.serveTeaser(w, r, e)
 		return
 	}
 	p.stream(w, r, e, key, kind)

@@ -175,6 +175,11 @@ func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap 
 		// The gated page names no working model: its model routes answer
 		// only with the gate's token, and the poster (a picture of the
 		// model) is not on the page or in its previews.
+		// Behind the gate's card: the teaser, a few dozen pixels made from
+		// the poster (teaser.go), not the poster.
+		if v.PosterURL != "" {
+			v.TeaserURL = "/v/" + e.slug + "/teaser.jpg?v=" + e.tag
+		}
 		v.PosterURL, v.PosterAbsURL = "", ""
 		ld := jsonLD(v, e.base)
 		delete(ld, "subjectOf")

@@ -229,6 +229,13 @@ function wireGate(viewer: ProductViewer, data: PageData): void {
   if (!(form instanceof HTMLFormElement) || !(email instanceof HTMLInputElement) || !(consent instanceof HTMLInputElement) || !error) {
     return;
   }
+  // The card and the blurred teaser behind it (teaser.go) go away together.
+  const card = document.getElementById('gate-wrap') ?? form;
+  const teaser = document.getElementById('gate-teaser');
+  // A poster the server could not make a teaser of: the card alone, never a broken image.
+  teaser?.addEventListener('error', () => {
+    teaser.hidden = true;
+  });
   const stage = document.querySelector<HTMLElement>('.p3d-stage') ?? viewer;
   const panel = document.querySelector<HTMLElement>('.p3d-panel');
   stage.hidden = true;
@@ -236,7 +243,7 @@ function wireGate(viewer: ProductViewer, data: PageData): void {
   const remembered = `p3d-lead:${data.slug}`;
   const open = (token: string) => {
     gateToken = token;
-    form.hidden = true;
+    card.hidden = true;
     stage.hidden = false;
     if (panel) panel.hidden = false;
     const src = viewer.dataset.src ? withGate(viewer.dataset.src) : '';
