@@ -26,6 +26,7 @@ import (
 	"gocloud.dev/gcerrors"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/channels"
 	"github.com/photo3d/photo3d/internal/channels/usdz"
 	"github.com/photo3d/photo3d/internal/eventstore"
@@ -326,6 +327,7 @@ type pageView struct {
 	OEmbedURL    string // the oEmbed discovery link (internal/channels/oembed)
 	JSONLD       any
 	Embed        bool
+	CameraOrbit  string       // a blueprint page's camera (catalog.DefaultCameraOrbit: the model with air around it)
 	Product      *productView // a product page's variants, hotspots, presets, buy links
 }
 
@@ -412,6 +414,7 @@ func (p *Pages) load(ctx context.Context, slug, base string) (*pageEntry, error)
 		Environment: p.cfg.Assets.Environment,
 		ViewToken:   p.tokens.sign(purposeView, slug, r.ID, now.Add(ViewTokenTTL)),
 		OEmbedURL:   OEmbedURL(base, links.Share),
+		CameraOrbit: catalog.DefaultCameraOrbit,
 	}
 	if snap.ThumbnailKey != "" {
 		v.PosterURL = "/v/" + slug + "/poster.png?v=" + tag

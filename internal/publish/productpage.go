@@ -140,7 +140,7 @@ func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap 
 		pe.linkVariant[l.ID] = l.VariantID
 	}
 	pv := &productView{Lighting: cfg.Presets.Lighting, Background: cfg.Presets.Background,
-		BackgroundCol: cfg.Presets.BackgroundColor, CameraOrbit: cfg.Presets.CameraOrbit, Autospin: cfg.Presets.Autospin,
+		BackgroundCol: cfg.Presets.BackgroundColor, CameraOrbit: catalog.PublicCameraOrbit(cfg.Presets.CameraOrbit), Autospin: cfg.Presets.Autospin,
 		RequireEmail: requireEmail, Consent: ConsentText(v.Brand.Name)}
 	for _, cv := range cfg.Variants {
 		pe.variants = append(pe.variants, glbvariants.Variant{ID: cv.ID, Material: cv.Material, Parts: cv.Parts})
