@@ -47,6 +47,14 @@ func TestPublicPageFramesLikeTheApp(t *testing.T) {
 	}
 	put("0deg 75deg 140%")
 	require.Equal(t, "0deg 75deg 140%", orbit("/v/"+pub.Slug))
+	// The stage colour reaches the page script as written: html/template
+	// escaped a data-background attribute as a URL ("Solid%20Color"), so the
+	// Solid Color and Gradient presets never showed.
+	s.ok(t, user, "PUT", "/api/products/"+id+"/presets", map[string]any{"lighting": "Studio", "background": "Solid Color",
+		"backgroundColor": "#FF00FF", "cameraOrbit": "", "autospin": true})
+	tag := viewerTag.FindString(s.shopper(t, "GET", "/v/"+pub.Slug, "").Body.String())
+	require.Contains(t, tag, ` data-backdrop="Solid Color" data-background-color="#FF00FF"`)
+	require.Contains(t, tag, ` camera-orbit="`+catalog.DefaultCameraOrbit+`"`)
 
 	// A blueprint's own share page (no presets) frames the same way.
 	bp := s.env.Blueprint(t, user, "ready")

@@ -17,7 +17,7 @@ function page(requireEmail: boolean): string {
     ],
   };
   return `${requireEmail ? '<div id="gate-wrap"><img id="gate-teaser" src="/v/A/teaser.jpg" alt=""><form id="gate"><input id="gate-email"><input type="checkbox" id="gate-consent"><p id="gate-error" hidden></p><button type="submit">Go</button></form></div>' : ''}
-<div class="p3d-stage"><model-viewer id="viewer"${requireEmail ? ' data-gated' : ''} data-src="/v/A/model.glb" data-ios-src="/v/A/ar/v1.usdz"${requireEmail ? '' : ' ios-src="/v/A/ar/v1.usdz"'} data-background="Solid Color" data-background-color="#112233">
+<div class="p3d-stage"><model-viewer id="viewer"${requireEmail ? ' data-gated' : ''} data-src="/v/A/model.glb" data-ios-src="/v/A/ar/v1.usdz"${requireEmail ? '' : ' ios-src="/v/A/ar/v1.usdz"'} data-backdrop="Solid Color" data-background-color="#112233">
 <button class="p3d-hotspot" data-hotspot="h1"></button></model-viewer></div>
 <section class="p3d-panel"><button class="p3d-variant" data-variant="v1" aria-pressed="true"></button><button class="p3d-variant" data-variant="v2" aria-pressed="false"></button>
 <p id="price" hidden></p><p id="sku" hidden><span id="sku-value"></span></p><div id="buy"><a class="p3d-buy" href="/v/A/go/l1" data-accent="#FF9900">Amazon</a></div><a id="ar-file" href="/v/A/ar/v1.glb"></a></section>

@@ -65,13 +65,15 @@ function readData(): PageData | null {
   }
 }
 
-/** Lighting → environment map; background → the stage behind the model (colour validated). */
+/** Lighting → environment map; background (data-backdrop) → the stage behind the model (colour validated). */
 export function applyPresets(viewer: HTMLElement, lighting: string): void {
   viewer.setAttribute('environment-image', environmentFor(lighting));
   const color = viewer.dataset.backgroundColor ?? '';
   if (!COLOR.test(color)) return;
-  if (viewer.dataset.background === 'Solid Color') viewer.style.background = color;
-  if (viewer.dataset.background === 'Gradient') viewer.style.background = `linear-gradient(180deg, ${color}, #ffffff)`;
+  // data-backdrop, not data-background: html/template reads a "background" attribute as a URL and
+  // escapes "Solid Color" to "Solid%20Color", so the preset never matched.
+  if (viewer.dataset.backdrop === 'Solid Color') viewer.style.background = color;
+  if (viewer.dataset.backdrop === 'Gradient') viewer.style.background = `linear-gradient(180deg, ${color}, #ffffff)`;
 }
 
 function paintChip(a: HTMLElement): void {
