@@ -56,6 +56,11 @@ const (
 	// LegacyDefaultCameraOrbit is the default products were made with before
 	// (model-viewer's own): stored, it means "no camera chosen", not a choice.
 	LegacyDefaultCameraOrbit = "0deg 75deg 105%"
+	// MaxCameraOrbit is how far out a viewer's camera may go. model-viewer's
+	// default stops at its own 105 % framing distance, which clamped
+	// DefaultCameraOrbit's 118 % back to 105 %; its percentage is of that
+	// distance, so 200 % allows 210 % (MAX_CAMERA_ORBIT in the app).
+	MaxCameraOrbit = "auto auto 200%"
 )
 
 // PublicCameraOrbit is the camera-orbit a public page (share page, embed)

@@ -54,7 +54,8 @@ func TestPublicPageFramesLikeTheApp(t *testing.T) {
 		"backgroundColor": "#FF00FF", "cameraOrbit": "", "autospin": true})
 	tag := viewerTag.FindString(s.shopper(t, "GET", "/v/"+pub.Slug, "").Body.String())
 	require.Contains(t, tag, ` data-backdrop="Solid Color" data-background-color="#FF00FF"`)
-	require.Contains(t, tag, ` camera-orbit="`+catalog.DefaultCameraOrbit+`"`)
+	require.Contains(t, tag, ` camera-orbit="`+catalog.DefaultCameraOrbit+`" max-camera-orbit="auto auto 200%"`,
+		"model-viewer clamps the orbit to its max-camera-orbit, 105 % unless the page says otherwise")
 
 	// A blueprint's own share page (no presets) frames the same way.
 	bp := s.env.Blueprint(t, user, "ready")

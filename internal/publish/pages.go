@@ -327,8 +327,11 @@ type pageView struct {
 	OEmbedURL    string // the oEmbed discovery link (internal/channels/oembed)
 	JSONLD       any
 	Embed        bool
-	CameraOrbit  string       // a blueprint page's camera (catalog.DefaultCameraOrbit: the model with air around it)
-	Product      *productView // a product page's variants, hotspots, presets, buy links
+	CameraOrbit  string // a blueprint page's camera (catalog.DefaultCameraOrbit: the model with air around it)
+	// MaxCameraOrbit lets the camera stand further out than model-viewer's
+	// 105 % (catalog.MaxCameraOrbit), or the framing above is clamped back.
+	MaxCameraOrbit string
+	Product        *productView // a product page's variants, hotspots, presets, buy links
 }
 
 var validColor = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
@@ -414,7 +417,7 @@ func (p *Pages) load(ctx context.Context, slug, base string) (*pageEntry, error)
 		Environment: p.cfg.Assets.Environment,
 		ViewToken:   p.tokens.sign(purposeView, slug, r.ID, now.Add(ViewTokenTTL)),
 		OEmbedURL:   OEmbedURL(base, links.Share),
-		CameraOrbit: catalog.DefaultCameraOrbit,
+		CameraOrbit: catalog.DefaultCameraOrbit, MaxCameraOrbit: catalog.MaxCameraOrbit,
 	}
 	if snap.ThumbnailKey != "" {
 		v.PosterURL = "/v/" + slug + "/poster.png?v=" + tag
