@@ -37,16 +37,16 @@ var (
 
 // Limits on configuration input.
 const (
-	MaxVariants        = 20
-	MaxVariantParts    = 12
-	MaxPartNameLength  = 40
-	MaxSKULength       = 64
-	MaxPrice           = 1e9
-	MaxHotspots        = 50
-	MaxHotspotTitle    = 100
-	MaxHotspotText     = 500
-	MaxLinks           = 20
-	MaxCoordinate      = 1e6
+	MaxVariants       = 20
+	MaxVariantParts   = 12
+	MaxPartNameLength = 40
+	MaxSKULength      = 64
+	MaxPrice          = 1e9
+	MaxHotspots       = 50
+	MaxHotspotTitle   = 100
+	MaxHotspotText    = 500
+	MaxLinks          = 20
+	MaxCoordinate     = 1e6
 	// DefaultCameraOrbit frames a model with air around it (issue 29 item
 	// 19): model-viewer's angles a little further out than its 105 %, the
 	// merchant app's DEFAULT_CAMERA_ORBIT (web/src/components/model-viewer/
