@@ -117,9 +117,19 @@ type Branding struct {
 	LogoKey    string  `json:"-"`
 }
 
-// MediaURL is the public address of a stored avatar or logo (served by the
-// api's /media route, so it never expires like a signed URL would).
-func (s *Service) MediaURL(key string) string { return s.opt.PublicBaseURL + "/media/" + key }
+// MediaURL is the address of a stored avatar or logo (served by the api's
+// /media route, so it never expires like a signed URL would). Like the file
+// store's signed URLs it is a same-origin relative URL: the app opened at
+// http://192.168.1.20:8080 (make run on a LAN, PUBLIC_BASE_URL unset) loads
+// it from there, not from http://localhost:8080 (issue 29 item 10).
+func (s *Service) MediaURL(key string) string { return "/media/" + key }
+
+// isMediaURL reports whether u names key's media: the relative form MediaURL
+// answers, or the absolute one on PUBLIC_BASE_URL that older answers carried
+// (a profile form still open in a tab may send it back).
+func (s *Service) isMediaURL(u, key string) bool {
+	return u == s.MediaURL(key) || u == s.opt.PublicBaseURL+s.MediaURL(key)
+}
 
 func (s *Service) toUser(u userRow) User {
 	out := User{ID: u.ID, Email: u.Email, Name: u.Name, FirstName: u.FirstName, LastName: u.LastName, CreatedAt: u.CreatedAt,
@@ -453,17 +463,13 @@ func (s *Service) UpdateProfile(ctx context.Context, userID string, p ProfilePat
 			evs = append(evs, events.ProfileUpdated{UserID: userID})
 		}
 		if p.AvatarURL.Set {
-			curURL := ""
-			if cur.AvatarKey != nil {
-				curURL = s.MediaURL(*cur.AvatarKey)
-			}
 			switch {
 			case p.AvatarURL.Value == nil || *p.AvatarURL.Value == "":
 				if cur.AvatarKey != nil {
 					oldKey = *cur.AvatarKey
 					evs = append(evs, events.AvatarChanged{UserID: userID})
 				}
-			case *p.AvatarURL.Value != curURL:
+			case cur.AvatarKey == nil || !s.isMediaURL(*p.AvatarURL.Value, *cur.AvatarKey):
 				return errNotYourAvatar
 			}
 		}

@@ -37,18 +37,42 @@ var (
 
 // Limits on configuration input.
 const (
-	MaxVariants        = 20
-	MaxVariantParts    = 12
-	MaxPartNameLength  = 40
-	MaxSKULength       = 64
-	MaxPrice           = 1e9
-	MaxHotspots        = 50
-	MaxHotspotTitle    = 100
-	MaxHotspotText     = 500
-	MaxLinks           = 20
-	MaxCoordinate      = 1e6
-	DefaultCameraOrbit = "0deg 75deg 105%"
+	MaxVariants       = 20
+	MaxVariantParts   = 12
+	MaxPartNameLength = 40
+	MaxSKULength      = 64
+	MaxPrice          = 1e9
+	MaxHotspots       = 50
+	MaxHotspotTitle   = 100
+	MaxHotspotText    = 500
+	MaxLinks          = 20
+	MaxCoordinate     = 1e6
+	// DefaultCameraOrbit frames a model with air around it (issue 29 item
+	// 19): model-viewer's angles a little further out than its 105 %, the
+	// merchant app's DEFAULT_CAMERA_ORBIT (web/src/components/model-viewer/
+	// scene-graph.ts). Public pages show it for a product whose merchant chose
+	// no camera (PublicCameraOrbit).
+	DefaultCameraOrbit = "0deg 75deg 118%"
+	// LegacyDefaultCameraOrbit is the default products were made with before
+	// (model-viewer's own): stored, it means "no camera chosen", not a choice.
+	LegacyDefaultCameraOrbit = "0deg 75deg 105%"
+	// MaxCameraOrbit is how far out a viewer's camera may go. model-viewer's
+	// default stops at its own 105 % framing distance, which clamped
+	// DefaultCameraOrbit's 118 % back to 105 %; its percentage is of that
+	// distance, so 200 % allows 210 % (MAX_CAMERA_ORBIT in the app).
+	MaxCameraOrbit = "auto auto 200%"
 )
+
+// PublicCameraOrbit is the camera-orbit a public page (share page, embed)
+// opens a product with: the merchant's saved orbit as it is, and the framed
+// default where none was chosen (empty, or the old default every product was
+// made with until the default moved out to DefaultCameraOrbit).
+func PublicCameraOrbit(stored string) string {
+	if s := strings.Join(strings.Fields(stored), " "); s != "" && s != LegacyDefaultCameraOrbit {
+		return s
+	}
+	return DefaultCameraOrbit
+}
 
 // Variant is one sellable version of the product.
 type Variant struct {

@@ -120,3 +120,20 @@ func TestConfigurationInputRules(t *testing.T) {
 		require.Equal(t, "invalid_camera_orbit", faultCode(err), orbit)
 	}
 }
+
+// Issue 29 item 19: public pages open a product on the framed default unless
+// its merchant saved a camera; the old stored default is no choice.
+func TestPublicCameraOrbit(t *testing.T) {
+	t.Parallel()
+	for stored, want := range map[string]string{
+		"":                    catalog.DefaultCameraOrbit,
+		"0deg 75deg 105%":     catalog.DefaultCameraOrbit,
+		" 0deg  75deg 105% ":  catalog.DefaultCameraOrbit,
+		"0deg 75deg 118%":     "0deg 75deg 118%",
+		"0.5rad 1.2rad 3.4m":  "0.5rad 1.2rad 3.4m",
+		"0deg 75deg 140%":     "0deg 75deg 140%",
+		"-1.5rad 0.2rad 2.5m": "-1.5rad 0.2rad 2.5m",
+	} {
+		require.Equal(t, want, catalog.PublicCameraOrbit(stored), stored)
+	}
+}

@@ -112,6 +112,7 @@ func mountPublicPages(r chi.Router, pages *publish.Pages, perMinute int) {
 			pub.Method(m, "/embed/{slug}", viewer(true))
 			pub.Method(m, "/v/{slug}/model.glb", asset(publish.AssetModel))
 			pub.Method(m, "/v/{slug}/poster.png", asset(publish.AssetPoster))
+			pub.Method(m, "/v/{slug}/teaser.jpg", asset(publish.AssetTeaser)) // the email gate's teaser (issue 29 item 19)
 			pub.Method(m, "/v/{slug}/logo", asset(publish.AssetLogo))
 			pub.MethodFunc(m, "/v/{slug}/qr.png", func(w http.ResponseWriter, r *http.Request) {
 				pages.ServeQR(w, r, chi.URLParam(r, "slug"))

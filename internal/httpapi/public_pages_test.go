@@ -165,7 +165,7 @@ func TestSharePage(t *testing.T) {
 	// The viewer: model, poster, camera controls, auto-rotate, AR modes, noscript, QR.
 	require.Contains(t, body, `<model-viewer id="viewer" src="/v/`+p.Slug+`/model.glb?v=`)
 	require.Contains(t, body, `poster="/v/`+p.Slug+`/poster.png?v=`)
-	require.Contains(t, body, `camera-controls auto-rotate ar ar-modes="webxr scene-viewer quick-look"`)
+	require.Contains(t, body, `camera-controls auto-rotate camera-orbit="0deg 75deg 118%" max-camera-orbit="auto auto 200%" ar ar-modes="webxr scene-viewer quick-look"`)
 	require.Contains(t, body, "<noscript>")
 	require.Contains(t, body, "View in your space")
 	require.Contains(t, body, `src="/v/`+p.Slug+`/qr.png"`)

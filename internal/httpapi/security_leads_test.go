@@ -6,16 +6,44 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/internal/glbvariants/glbtest"
+	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/publish"
+	"github.com/photo3d/photo3d/internal/subscription"
 )
+
+// posterPNG is a w×h poster, its left half red and its right half blue.
+func posterPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	im := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			c := color.RGBA{R: 220, G: 30, B: 30, A: 255}
+			if x >= w/2 {
+				c = color.RGBA{R: 30, G: 30, B: 220, A: 255}
+			}
+			im.SetRGBA(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	require.NoError(t, png.Encode(&buf, im))
+	return buf.Bytes()
+}
 
 // shopperFrom requests a public URL from ip without signing in.
 func (s productPubStack) shopperFrom(t *testing.T, ip, method, path, body string) *httptest.ResponseRecorder {
@@ -161,7 +189,8 @@ func TestSecurityGatedModelNeedsTheGateToken(t *testing.T) {
 	user := s.env.User(t)
 	bp := s.env.Blueprint(t, user, "ready")
 	require.NoError(t, s.env.Blobs.Bucket.WriteAll(ctx, "models/"+bp+"/model.glb", glbtest.Model(t), nil))
-	require.NoError(t, s.env.Blobs.Bucket.WriteAll(ctx, "models/"+bp+"/thumbnail.png", []byte("\x89PNG\r\n\x1a\n poster"), nil))
+	poster := posterPNG(t, 640, 480)
+	require.NoError(t, s.env.Blobs.Bucket.WriteAll(ctx, "models/"+bp+"/thumbnail.png", poster, nil))
 	rec, r := s.json(t, user, "POST", "/api/products", map[string]any{"name": "Gated vase", "blueprintId": bp})
 	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
 	id := decodeAs[productReply](t, r.Data).ID
@@ -187,9 +216,61 @@ func TestSecurityGatedModelNeedsTheGateToken(t *testing.T) {
 		require.Equal(t, http.StatusOK, rec.Code, path)
 		require.NotZero(t, rec.Body.Len(), path)
 	}
+	// Issue 29 item 19: behind the gate's card the page shows a teaser made
+	// from the poster, a few dozen pixels, not the poster; it needs no token.
+	teaserPath := "/v/" + pub.Slug + "/teaser.jpg"
+	require.Contains(t, page, `class="p3d-gate-teaser"`)
+	require.Regexp(t, `src="`+regexp.QuoteMeta(teaserPath)+`\?v=[0-9a-f]{12}"`, page)
+	rec = s.shopper(t, "GET", teaserPath, "")
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	require.Equal(t, "image/jpeg", rec.Header().Get("Content-Type"))
+	teaser, err := jpeg.Decode(bytes.NewReader(rec.Body.Bytes()))
+	require.NoError(t, err)
+	tb := teaser.Bounds()
+	require.LessOrEqual(t, max(tb.Dx(), tb.Dy()), 48, "the teaser is at most 48 px on its long side")
+	require.Equal(t, publish.TeaserMaxSide, tb.Dx(), "640×480 fits 32×24")
+	require.Equal(t, 24, tb.Dy())
+	// It shows the poster's colours (its left half red, its right half blue), nothing sharper.
+	lr, _, lb, _ := teaser.At(2, tb.Dy()/2).RGBA()
+	rr, _, rb, _ := teaser.At(tb.Dx()-3, tb.Dy()/2).RGBA()
+	require.Greater(t, lr, lb, "left is red")
+	require.Greater(t, rb, rr, "right is blue")
+	require.Equal(t, http.StatusNotFound, s.shopper(t, "GET", "/v/AAAAAAAAAAAAAAAAAAAAAA/teaser.jpg", "").Code)
+	require.Equal(t, http.StatusNotFound, s.shopper(t, "GET", "/v/"+other.Slug+"/teaser.jpg", "").Code, "a product without a poster has no teaser")
+
 	// A page without the gate is as before.
 	open := decodeAs[publishReply](t, s.ok(t, user, "POST", "/api/products/"+id+"/publish", map[string]any{"requireEmail": false}))
 	require.Equal(t, http.StatusOK, s.shopper(t, "GET", "/v/"+open.Slug+"/model.glb", "").Code)
+	// The teaser follows the poster's rules: unpublished, it is gone too.
+	require.Equal(t, http.StatusOK, s.shopper(t, "GET", "/v/"+open.Slug+"/teaser.jpg", "").Code)
+	s.ok(t, user, "DELETE", "/api/publications/"+open.PublicationID, nil)
+	require.Equal(t, http.StatusNotFound, s.shopper(t, "GET", "/v/"+open.Slug+"/teaser.jpg", "").Code, "unpublished")
+	require.Equal(t, http.StatusNotFound, s.shopper(t, "GET", "/v/"+open.Slug+"/poster.png", "").Code, "unpublished")
+
+	// An owner whose views ran out: the page shows its notice, and neither the
+	// poster (even with the gate's token) nor its teaser is handed out.
+	owner := s.env.User(t)
+	bp2 := s.env.Blueprint(t, owner, "ready")
+	require.NoError(t, s.env.Blobs.Bucket.WriteAll(ctx, "models/"+bp2+"/model.glb", glbtest.Model(t), nil))
+	require.NoError(t, s.env.Blobs.Bucket.WriteAll(ctx, "models/"+bp2+"/thumbnail.png", poster, nil))
+	rec, r = s.json(t, owner, "POST", "/api/products", map[string]any{"name": "Spent vase", "blueprintId": bp2})
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	startTrialFor(t, s.creationStack, owner)
+	spent := decodeAs[publishReply](t, s.ok(t, owner, "POST", "/api/products/"+decodeAs[productReply](t, r.Data).ID+"/publish", map[string]any{"requireEmail": true}))
+	spentToken := s.gateToken(t, spent.Slug, "late@example.com")
+	require.NoError(t, pgdb.WithTx(ctx, s.env.DB.Pool, func(tx pgx.Tx) error {
+		if _, err := s.env.Subs.ChangePlan(ctx, tx, owner, subscription.PlanFree); err != nil {
+			return err
+		}
+		v, err := s.env.Subs.Get(ctx, tx, owner)
+		if err != nil || v.PublicViewsBalance == nil || *v.PublicViewsBalance == 0 {
+			return err
+		}
+		_, err = s.env.Subs.LeaseViews(ctx, tx, owner, "spend-them-all", *v.PublicViewsBalance, time.Hour)
+		return err
+	}))
+	require.Equal(t, http.StatusNotFound, s.shopper(t, "GET", "/v/"+spent.Slug+"/poster.png?gt="+spentToken, "").Code, "views ran out")
+	require.Equal(t, http.StatusNotFound, s.shopper(t, "GET", "/v/"+spent.Slug+"/teaser.jpg", "").Code, "views ran out")
 }
 
 // productOf makes another ready product of user and returns its id.

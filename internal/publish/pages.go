@@ -26,6 +26,7 @@ import (
 	"gocloud.dev/gcerrors"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/channels"
 	"github.com/photo3d/photo3d/internal/channels/usdz"
 	"github.com/photo3d/photo3d/internal/eventstore"
@@ -110,6 +111,7 @@ type Pages struct {
 	seen     *recentViewers
 	addrs    *addressCeiling // per-address ceiling of counted views (viewcount.go)
 	tokens   tokenSigner     // view and gate tokens (pagetoken.go)
+	teasers  teaserCache     // the email gate's teasers of posters (teaser.go)
 	flight   singleflight.Group
 
 	mu    sync.RWMutex
@@ -327,6 +329,7 @@ type pageView struct {
 	ModelURL     string
 	PosterURL    string
 	PosterAbsURL string
+	TeaserURL    string // a gated page's teaser of the poster behind its card (teaser.go)
 	LogoURL      string
 	QRURL        string
 	Script       string
@@ -337,7 +340,11 @@ type pageView struct {
 	OEmbedURL    string // the oEmbed discovery link (internal/channels/oembed)
 	JSONLD       any
 	Embed        bool
-	Product      *productView // a product page's variants, hotspots, presets, buy links
+	CameraOrbit  string // a blueprint page's camera (catalog.DefaultCameraOrbit: the model with air around it)
+	// MaxCameraOrbit lets the camera stand further out than model-viewer's
+	// 105 % (catalog.MaxCameraOrbit), or the framing above is clamped back.
+	MaxCameraOrbit string
+	Product        *productView // a product page's variants, hotspots, presets, buy links
 }
 
 var validColor = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
@@ -423,6 +430,7 @@ func (p *Pages) load(ctx context.Context, slug, base string) (*pageEntry, error)
 		Environment: p.cfg.Assets.Environment,
 		ViewToken:   p.tokens.sign(purposeView, slug, r.ID, now.Add(ViewTokenTTL)),
 		OEmbedURL:   OEmbedURL(base, links.Share),
+		CameraOrbit: catalog.DefaultCameraOrbit, MaxCameraOrbit: catalog.MaxCameraOrbit,
 	}
 	if snap.ThumbnailKey != "" {
 		v.PosterURL = "/v/" + slug + "/poster.png?v=" + tag
@@ -686,7 +694,7 @@ func (p *Pages) ServeAsset(w http.ResponseWriter, r *http.Request, slug, kind st
 	switch kind {
 	case AssetModel:
 		key = e.modelKey
-	case AssetPoster:
+	case AssetPoster, AssetTeaser:
 		key = e.posterKey
 	case AssetLogo:
 		key = e.logoKey
@@ -695,7 +703,8 @@ func (p *Pages) ServeAsset(w http.ResponseWriter, r *http.Request, slug, kind st
 		http.NotFound(w, r)
 		return
 	}
-	if kind != AssetLogo && !p.gateOpen(r, e) {
+	// The teaser is what a gated page shows before the email (teaser.go).
+	if kind != AssetLogo && kind != AssetTeaser && !p.gateOpen(r, e) {
 		gateClosed(w)
 		return
 	}
@@ -703,6 +712,10 @@ func (p *Pages) ServeAsset(w http.ResponseWriter, r *http.Request, slug, kind st
 		// The views ran out: the page shows its notice, and the model and
 		// poster are not handed out behind its back.
 		http.NotFound(w, r)
+		return
+	}
+	if kind == AssetTeaser {
+		p.serveTeaser(w, r, e)
 		return
 	}
 	p.stream(w, r, e, key, kind)

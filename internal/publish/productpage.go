@@ -140,7 +140,7 @@ func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap 
 		pe.linkVariant[l.ID] = l.VariantID
 	}
 	pv := &productView{Lighting: cfg.Presets.Lighting, Background: cfg.Presets.Background,
-		BackgroundCol: cfg.Presets.BackgroundColor, CameraOrbit: cfg.Presets.CameraOrbit, Autospin: cfg.Presets.Autospin,
+		BackgroundCol: cfg.Presets.BackgroundColor, CameraOrbit: catalog.PublicCameraOrbit(cfg.Presets.CameraOrbit), Autospin: cfg.Presets.Autospin,
 		RequireEmail: requireEmail, Consent: ConsentText(v.Brand.Name)}
 	for _, cv := range cfg.Variants {
 		pe.variants = append(pe.variants, glbvariants.Variant{ID: cv.ID, Material: cv.Material, Parts: cv.Parts})
@@ -175,6 +175,11 @@ func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap 
 		// The gated page names no working model: its model routes answer
 		// only with the gate's token, and the poster (a picture of the
 		// model) is not on the page or in its previews.
+		// Behind the gate's card: the teaser, a few dozen pixels made from
+		// the poster (teaser.go), not the poster.
+		if v.PosterURL != "" {
+			v.TeaserURL = "/v/" + e.slug + "/teaser.jpg?v=" + e.tag
+		}
 		v.PosterURL, v.PosterAbsURL = "", ""
 		ld := jsonLD(v, e.base)
 		delete(ld, "subjectOf")

@@ -82,6 +82,25 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
     }
     await expect(page.getByRole('heading', { name: 'Enter your email to view this product in 3D' })).toBeVisible();
     await expect(page.locator('model-viewer')).toBeHidden();
+    // Behind the card: the teaser, a picture of a few dozen pixels the server makes from the poster,
+    // scaled up and blurred (issue 29 item 19), never a broken image and never the poster itself.
+    const teaser = page.locator('#gate-teaser');
+    await expect(teaser).toBeVisible();
+    await expect(teaser).toHaveAttribute('src', new RegExp(`^/v/${pub.slug}/teaser\\.jpg\\?v=[0-9a-f]{12}$`));
+    await expect.poll(() => teaser.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    const look = await teaser.evaluate((img: HTMLImageElement) => {
+      const card = document.getElementById('gate')!.getBoundingClientRect();
+      const box = img.getBoundingClientRect();
+      return {
+        natural: Math.max(img.naturalWidth, img.naturalHeight),
+        filter: getComputedStyle(img).filter,
+        covers: box.left <= card.left && box.right >= card.right && box.top <= card.top && box.bottom >= card.bottom,
+      };
+    });
+    expect(look.natural).toBeLessThanOrEqual(48);
+    expect(look.filter).toMatch(/blur\(\d+px\)/);
+    expect(look.covers, 'the teaser fills the stage behind the card').toBe(true);
+    await snap(page, 'product-page-00-gate', testInfo);
     await page.locator('#gate-email').fill('not-an-email');
     await page.getByRole('button', { name: 'View in 3D' }).click();
     await expect(page.getByRole('alert')).toHaveText('Enter a valid email address, for example name@example.com.');

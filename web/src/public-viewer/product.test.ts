@@ -16,8 +16,8 @@ function page(requireEmail: boolean): string {
       { id: 'v2', name: 'Black', sku: '<b>S-2</b>', price: 'INR 899.00', amount: 899, currency: 'INR', arUrl: '/v/A/ar/v2.glb', usdzUrl: '/v/A/ar/v2.usdz', links: [{ href: '/v/A/go/l2', label: 'Etsy', key: 'etsy', accent: '#F1641E' }] },
     ],
   };
-  return `${requireEmail ? '<form id="gate"><input id="gate-email"><input type="checkbox" id="gate-consent"><p id="gate-error" hidden></p><button type="submit">Go</button></form>' : ''}
-<div class="p3d-stage"><model-viewer id="viewer"${requireEmail ? ' data-gated' : ''} data-src="/v/A/model.glb" data-ios-src="/v/A/ar/v1.usdz"${requireEmail ? '' : ' ios-src="/v/A/ar/v1.usdz"'} data-background="Solid Color" data-background-color="#112233">
+  return `${requireEmail ? '<div id="gate-wrap"><img id="gate-teaser" src="/v/A/teaser.jpg" alt=""><form id="gate"><input id="gate-email"><input type="checkbox" id="gate-consent"><p id="gate-error" hidden></p><button type="submit">Go</button></form></div>' : ''}
+<div class="p3d-stage"><model-viewer id="viewer"${requireEmail ? ' data-gated' : ''} data-src="/v/A/model.glb" data-ios-src="/v/A/ar/v1.usdz"${requireEmail ? '' : ' ios-src="/v/A/ar/v1.usdz"'} data-backdrop="Solid Color" data-background-color="#112233">
 <button class="p3d-hotspot" data-hotspot="h1"></button></model-viewer></div>
 <section class="p3d-panel"><button class="p3d-variant" data-variant="v1" aria-pressed="true"></button><button class="p3d-variant" data-variant="v2" aria-pressed="false"></button>
 <p id="price" hidden></p><p id="sku" hidden><span id="sku-value"></span></p><div id="buy"><a class="p3d-buy" href="/v/A/go/l1" data-accent="#FF9900">Amazon</a></div><a id="ar-file" href="/v/A/ar/v1.glb"></a></section>
@@ -91,6 +91,17 @@ describe('product page script', () => {
     // The beacons' visible-time clock starts only now (beacons.ts).
     expect(opened).toHaveLength(1);
     expect(viewer.hasAttribute('data-gated')).toBe(false);
+    // The card goes with the blurred teaser behind it (issue 29 item 19).
+    expect(document.getElementById('gate-wrap')?.hidden).toBe(true);
     vi.unstubAllGlobals();
+  });
+
+  it('shows the card alone when the teaser cannot load, never a broken image', async () => {
+    await load(true);
+    const teaser = document.getElementById('gate-teaser') as HTMLImageElement;
+    expect(teaser.hidden).toBe(false);
+    teaser.dispatchEvent(new Event('error'));
+    expect(teaser.hidden).toBe(true);
+    expect(document.getElementById('gate-wrap')?.hidden).toBe(false);
   });
 });

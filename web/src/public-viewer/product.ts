@@ -65,13 +65,15 @@ function readData(): PageData | null {
   }
 }
 
-/** Lighting → environment map; background → the stage behind the model (colour validated). */
+/** Lighting → environment map; background (data-backdrop) → the stage behind the model (colour validated). */
 export function applyPresets(viewer: HTMLElement, lighting: string): void {
   viewer.setAttribute('environment-image', environmentFor(lighting));
   const color = viewer.dataset.backgroundColor ?? '';
   if (!COLOR.test(color)) return;
-  if (viewer.dataset.background === 'Solid Color') viewer.style.background = color;
-  if (viewer.dataset.background === 'Gradient') viewer.style.background = `linear-gradient(180deg, ${color}, #ffffff)`;
+  // data-backdrop, not data-background: html/template reads a "background" attribute as a URL and
+  // escapes "Solid Color" to "Solid%20Color", so the preset never matched.
+  if (viewer.dataset.backdrop === 'Solid Color') viewer.style.background = color;
+  if (viewer.dataset.backdrop === 'Gradient') viewer.style.background = `linear-gradient(180deg, ${color}, #ffffff)`;
 }
 
 function paintChip(a: HTMLElement): void {
@@ -229,6 +231,13 @@ function wireGate(viewer: ProductViewer, data: PageData): void {
   if (!(form instanceof HTMLFormElement) || !(email instanceof HTMLInputElement) || !(consent instanceof HTMLInputElement) || !error) {
     return;
   }
+  // The card and the blurred teaser behind it (teaser.go) go away together.
+  const card = document.getElementById('gate-wrap') ?? form;
+  const teaser = document.getElementById('gate-teaser');
+  // A poster the server could not make a teaser of: the card alone, never a broken image.
+  teaser?.addEventListener('error', () => {
+    teaser.hidden = true;
+  });
   const stage = document.querySelector<HTMLElement>('.p3d-stage') ?? viewer;
   const panel = document.querySelector<HTMLElement>('.p3d-panel');
   stage.hidden = true;
@@ -236,7 +245,7 @@ function wireGate(viewer: ProductViewer, data: PageData): void {
   const remembered = `p3d-lead:${data.slug}`;
   const open = (token: string) => {
     gateToken = token;
-    form.hidden = true;
+    card.hidden = true;
     stage.hidden = false;
     if (panel) panel.hidden = false;
     const src = viewer.dataset.src ? withGate(viewer.dataset.src) : '';

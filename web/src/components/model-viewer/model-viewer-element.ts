@@ -45,6 +45,7 @@ export interface ModelViewerAttributes extends HTMLAttributes<ModelViewerElement
   'animation-name'?: string;
   'interaction-prompt'?: 'auto' | 'none';
   'camera-orbit'?: string;
+  'max-camera-orbit'?: string;
 }
 
 declare module 'react' {

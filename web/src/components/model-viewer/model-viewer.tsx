@@ -3,7 +3,7 @@ import { loadModelViewer, MODEL_VIEWER_LOAD_ERROR } from './load-model-viewer';
 import type { ModelViewerElement } from './model-viewer-element';
 import './model-viewer-element';
 import './model-viewer.css';
-import { DEFAULT_CAMERA_ORBIT } from './scene-graph';
+import { DEFAULT_CAMERA_ORBIT, MAX_CAMERA_ORBIT } from './scene-graph';
 
 /** What the wrapper reports about the model it shows. */
 export type ModelState = 'script' | 'loading' | 'loaded' | 'error';
@@ -138,6 +138,7 @@ export function ModelViewer({
           shadow-intensity={String(shadowIntensity)}
           interaction-prompt="none"
           camera-orbit={DEFAULT_CAMERA_ORBIT}
+          max-camera-orbit={MAX_CAMERA_ORBIT}
           className="model-viewer__element"
         >
           {/* The wrapper's overlay shows the progress; model-viewer's own bar left a grey strip across the top. */}

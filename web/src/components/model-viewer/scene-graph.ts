@@ -132,6 +132,13 @@ export function setSolo(el: ModelViewerElement, part: ScenePart | null): number 
 export const DEFAULT_CAMERA_ORBIT = '0deg 75deg 118%';
 /** How far out the camera goes for the exploded view: the parts fly apart and stay in frame. */
 export const EXPLODED_RADIUS = '175%';
+/**
+ * How far out the camera may go. model-viewer's default ("auto") stops at its own 105 % framing
+ * distance, which silently clamped DEFAULT_CAMERA_ORBIT's 118 % and EXPLODED_RADIUS's 175 % back to
+ * 105 %. Its percentage is of that 105 % distance: 200 % allows 210 % of the framing distance. The
+ * public pages use the same value (internal/catalog MaxCameraOrbit).
+ */
+export const MAX_CAMERA_ORBIT = 'auto auto 200%';
 
 /**
  * Puts the camera back on the default orbit. User drags do not change the

@@ -55,6 +55,11 @@ describe('configurator rules', () => {
     const c = parseConfig({ variants: 'x', hotspots: [{ id: 'h1', position: [1, 2, 3], normal: [0, 1, 0], title: 'Point 1' }], presets: { autospin: false } });
     expect(c.variants).toEqual([{ id: 'v1', name: 'Default', material: 'original', parts: {}, sku: '', price: null, currency: '' }]);
     expect(c.hotspots[0]).toMatchObject({ position: [1, 2, 3], x: 0.5, y: 0.5 });
-    expect(c.presets).toEqual({ lighting: 'Studio', background: 'Transparent', backgroundColor: '#FFFFFF', cameraOrbit: '0deg 75deg 105%', autospin: false });
+    expect(c.presets).toEqual({ lighting: 'Studio', background: 'Transparent', backgroundColor: '#FFFFFF', cameraOrbit: '0deg 75deg 118%', autospin: false });
+  });
+
+  it('opens a product without a chosen camera on the framed default, and keeps a saved one (issue 29 item 19)', () => {
+    expect(parseConfig({ presets: { cameraOrbit: '0deg 75deg 105%' } }).presets.cameraOrbit).toBe('0deg 75deg 118%');
+    expect(parseConfig({ presets: { cameraOrbit: '0.5rad 1.2rad 3.4m' } }).presets.cameraOrbit).toBe('0.5rad 1.2rad 3.4m');
   });
 });

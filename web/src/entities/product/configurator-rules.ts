@@ -1,3 +1,4 @@
+import { DEFAULT_CAMERA_ORBIT } from '../../components/model-viewer/scene-graph';
 import { detectPlatform, normalizeLinkUrl, type LinkPlatform } from './link-platform';
 
 /*
@@ -77,9 +78,16 @@ export const DEFAULT_PRESETS: Presets = {
   lighting: 'Studio',
   background: 'Transparent',
   backgroundColor: '#FFFFFF',
-  cameraOrbit: '0deg 75deg 105%',
+  cameraOrbit: DEFAULT_CAMERA_ORBIT,
   autospin: true,
 };
+
+/**
+ * The default every product was stored with before the framed one (model-viewer's own 105 %): it
+ * means "no camera chosen", so it opens on the framed default like the public page does
+ * (catalog.PublicCameraOrbit). A camera the merchant saved is kept as it is.
+ */
+export const LEGACY_DEFAULT_CAMERA_ORBIT = '0deg 75deg 105%';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const num = (v: unknown, d: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
@@ -124,7 +132,7 @@ export function parsePresets(raw: unknown): Presets {
     lighting: str(r.lighting) || DEFAULT_PRESETS.lighting,
     background: str(r.background) || DEFAULT_PRESETS.background,
     backgroundColor: str(r.backgroundColor) || DEFAULT_PRESETS.backgroundColor,
-    cameraOrbit: str(r.cameraOrbit) || DEFAULT_PRESETS.cameraOrbit,
+    cameraOrbit: str(r.cameraOrbit) && str(r.cameraOrbit) !== LEGACY_DEFAULT_CAMERA_ORBIT ? str(r.cameraOrbit) : DEFAULT_PRESETS.cameraOrbit,
     autospin: typeof r.autospin === 'boolean' ? r.autospin : DEFAULT_PRESETS.autospin,
   };
 }
