@@ -3,7 +3,8 @@ import { useStoreDefaultCurrency } from '../settings/store-settings-api';
 import { useEffect, useId, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
-import { IconBox } from '../../components/icons';
+import { EmptyState } from '../../components/empty-state';
+import { IconBox, IconSparkle } from '../../components/icons';
 import { ModelViewer } from '../../components/model-viewer/model-viewer';
 import type { ModelViewerElement } from '../../components/model-viewer/model-viewer-element';
 import { sceneParts } from '../../components/model-viewer/scene-graph';
@@ -502,7 +503,7 @@ function HotspotsTab({ product: p }: { product: ProductDetail }) {
     <div className="stack">
       {!p.modelURL && <p className="muted">Hotspots are placed on the model once it is ready.</p>}
       {hs.length === 0 ? (
-        <p className="muted">No hotspots yet. Click the model to place one.</p>
+        <EmptyState variant="inline" icon={<IconSparkle />} title="No hotspots yet." text="Click the model to place one: a point shoppers tap to read about a detail." />
       ) : (
         <ul className="config-list" aria-label="Hotspots">
           {hs.map((h) => (
