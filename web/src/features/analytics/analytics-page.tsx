@@ -346,7 +346,9 @@ function Chart({ title, rows }: { title: string; rows: BarRow[] }): ReactNode {
   if (rows.length === 0)
     return (
       <EmptyState variant="inline" testId="chart-empty" icon={<IconChart />} title="No data in this range yet" text="Shoppers' views, AR launches and clicks on your published pages appear here.">
-        <Link to="/workspace/products">Share a product</Link>
+        <Link to="/workspace/products" className="btn btn--secondary btn--sm">
+          Share a product
+        </Link>
       </EmptyState>
     );
   return (

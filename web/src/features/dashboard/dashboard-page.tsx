@@ -81,7 +81,9 @@ export default function DashboardPage() {
             </ol>
           ) : (
             <EmptyState variant="inline" icon={<IconChart />} title="No shopper activity yet" text="Once your products are viewed, the most engaging ones appear here.">
-              <Link to="/workspace/products">Share a product</Link>
+              <Link to="/workspace/products" className="btn btn--secondary btn--sm">
+                Share a product
+              </Link>
             </EmptyState>
           )}
         </section>
