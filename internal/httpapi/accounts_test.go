@@ -623,7 +623,8 @@ func TestStoreSettingsScenarios(t *testing.T) {
 
 	b.run(t, []scenario{
 		{"bob picks euros", put(other.Token, `{"defaultCurrency":"EUR"}`), 200, "", "", []string{"user.store_settings_updated.v1"}},
-		{"unknown code keeps INR", put(s.Token, `{"defaultCurrency":"RUPEES"}`), 400, "invalid_currency", "", nil},
+		{"unknown code keeps INR", put(s.Token, `{"defaultCurrency":"RUPEES"}`), 400, "invalid_currency",
+			"RUPEES is not a currency Photo3D supports. Choose one of: " + strings.Join(currency.Codes, ", ") + ".", nil},
 	})
 	require.JSONEq(t, `{"defaultCurrency":"INR"}`, get(s.Token))
 	require.JSONEq(t, `{"defaultCurrency":"EUR"}`, get(other.Token))
