@@ -65,6 +65,17 @@ type BrandingUpdated struct {
 // EventType implements Event.
 func (BrandingUpdated) EventType() string { return "user.branding_updated.v1" }
 
+// StoreSettingsUpdated records the merchant's store-wide settings: for now
+// the currency a new price starts in (issue 29 item 20). Existing prices
+// keep their own currency.
+type StoreSettingsUpdated struct {
+	UserID          string `json:"userId"`
+	DefaultCurrency string `json:"defaultCurrency"`
+}
+
+// EventType implements Event.
+func (StoreSettingsUpdated) EventType() string { return "user.store_settings_updated.v1" }
+
 // PasswordResetRequested records that a reset mail was sent. The token itself
 // lives only (hashed) in the password_resets table.
 type PasswordResetRequested struct {
@@ -120,6 +131,6 @@ type UserDataExportReady struct {
 func (UserDataExportReady) EventType() string { return "user.data_export_ready.v1" }
 
 func userEvents() []Event {
-	return []Event{UserRegistered{}, ProfileUpdated{}, AvatarChanged{}, BrandingUpdated{},
+	return []Event{UserRegistered{}, ProfileUpdated{}, AvatarChanged{}, BrandingUpdated{}, StoreSettingsUpdated{},
 		PasswordResetRequested{}, PasswordChanged{}, UserErasureRequested{}, UserErased{}, UserDataExportReady{}}
 }

@@ -19,6 +19,7 @@ import (
 	"gocloud.dev/blob"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/currency"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/mail"
@@ -115,6 +116,12 @@ type Branding struct {
 	BrandColor string  `json:"brandColor"`
 	LogoURL    *string `json:"logoUrl"`
 	LogoKey    string  `json:"-"`
+}
+
+// StoreSettings are the merchant's store-wide settings. DefaultCurrency is
+// the currency a new price starts in; nil until the merchant chooses one.
+type StoreSettings struct {
+	DefaultCurrency *string `json:"defaultCurrency"`
 }
 
 // MediaURL is the address of a stored avatar or logo (served by the api's
@@ -541,6 +548,32 @@ func (s *Service) UpdateBranding(ctx context.Context, userID, name, color string
 		return Branding{}, err
 	}
 	return s.changeBranding(ctx, userID, func(b *brandingRow) { b.Name, b.Color = name, color })
+}
+
+// StoreSettings returns a user's store settings (DefaultCurrency nil when
+// never chosen).
+func (s *Service) StoreSettings(ctx context.Context, q pgdb.Querier, userID string) (StoreSettings, error) {
+	return loadStoreSettings(ctx, q, userID)
+}
+
+// UpdateStoreSettings saves the default currency, which must be one of the
+// currencies prices are taken in (internal/currency).
+func (s *Service) UpdateStoreSettings(ctx context.Context, userID, defaultCurrency string) (StoreSettings, error) {
+	code, err := currency.Check(defaultCurrency)
+	if err != nil {
+		return StoreSettings{}, err
+	}
+	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		cur, err := lockUser(ctx, tx, userID)
+		if err != nil {
+			return err
+		}
+		return s.apply(ctx, tx, userID, cur.Version, events.StoreSettingsUpdated{UserID: userID, DefaultCurrency: code})
+	})
+	if err != nil {
+		return StoreSettings{}, err
+	}
+	return StoreSettings{DefaultCurrency: &code}, nil
 }
 
 // SetLogo stores a checked (and for SVG, sanitised) logo.

@@ -132,6 +132,20 @@ func loadBranding(ctx context.Context, q pgdb.Querier, userID string) (brandingR
 	return b, nil
 }
 
+// loadStoreSettings reads a user's store settings; an empty currency means
+// the merchant has not chosen one.
+func loadStoreSettings(ctx context.Context, q pgdb.Querier, userID string) (StoreSettings, error) {
+	var cur string
+	err := q.QueryRow(ctx, `SELECT default_currency FROM store_settings WHERE user_id = $1`, userID).Scan(&cur)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return StoreSettings{}, nil
+	}
+	if err != nil {
+		return StoreSettings{}, fmt.Errorf("read store settings: %w", err)
+	}
+	return StoreSettings{DefaultCurrency: &cur}, nil
+}
+
 func nullIfEmpty(s string) *string {
 	if s == "" {
 		return nil
@@ -139,7 +153,8 @@ func nullIfEmpty(s string) *string {
 	return &s
 }
 
-// Project applies one user event to the users and branding read models.
+// Project applies one user event to the users, branding and store settings
+// read models.
 // The Service calls it for every event it appends, in the same transaction;
 // Rebuild replays it over the log. Other events are ignored.
 func Project(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
@@ -161,6 +176,9 @@ func Project(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
 		if err == nil {
 			_, err = tx.Exec(ctx, `DELETE FROM branding WHERE user_id = $1`, ev.UserID)
 		}
+		if err == nil {
+			_, err = tx.Exec(ctx, `DELETE FROM store_settings WHERE user_id = $1`, ev.UserID)
+		}
 	case events.AvatarChanged:
 		_, err = tx.Exec(ctx, `UPDATE users SET avatar_key = $2, version = $3, updated_at = $4 WHERE id = $1`,
 			ev.UserID, nullIfEmpty(ev.AvatarKey), v, at)
@@ -169,6 +187,13 @@ func Project(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
 			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO UPDATE SET brand_name = excluded.brand_name,
 			brand_color = excluded.brand_color, logo_key = excluded.logo_key, updated_at = excluded.updated_at`,
 			ev.UserID, ev.BrandName, ev.BrandColor, nullIfEmpty(ev.LogoKey), at)
+		if err == nil {
+			err = bumpVersion(ctx, tx, ev.UserID, v)
+		}
+	case events.StoreSettingsUpdated:
+		_, err = tx.Exec(ctx, `INSERT INTO store_settings (user_id, default_currency, updated_at) VALUES ($1, $2, $3)
+			ON CONFLICT (user_id) DO UPDATE SET default_currency = excluded.default_currency, updated_at = excluded.updated_at`,
+			ev.UserID, ev.DefaultCurrency, at)
 		if err == nil {
 			err = bumpVersion(ctx, tx, ev.UserID, v)
 		}

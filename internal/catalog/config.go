@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/currency"
 	"github.com/photo3d/photo3d/internal/fault"
 )
 
@@ -285,10 +286,17 @@ func CheckMaterials(material string, parts map[string]string) error {
 	return nil
 }
 
-var currencyPattern = regexp.MustCompile(`^[A-Z]{3}$`)
+// legacyCurrency is what prices were checked against before the supported
+// list (internal/currency): a variant that already has such a code keeps it.
+var legacyCurrency = regexp.MustCompile(`^[A-Z]{3}$`)
 
-// CheckVariant validates a whole variant (name, materials, SKU, price).
-func CheckVariant(v Variant) (Variant, error) {
+// CheckVariant validates a whole variant (name, materials, SKU, price); a
+// price's currency must be on the supported list.
+func CheckVariant(v Variant) (Variant, error) { return checkVariant(v, "") }
+
+// checkVariant is CheckVariant that also accepts kept, the currency the
+// variant had before the change: existing prices keep their own currency.
+func checkVariant(v Variant, kept string) (Variant, error) {
 	v.Name = strings.TrimSpace(v.Name)
 	if v.Name == "" {
 		return v, fault.Invalidf("variant_name_required", "Please enter a variant name.")
@@ -310,9 +318,14 @@ func CheckVariant(v Variant) (Variant, error) {
 	if math.IsNaN(*v.Price) || *v.Price < 0 || *v.Price > MaxPrice {
 		return v, fault.Invalidf("invalid_price", "Enter a price of 0 or more (at most 1,000,000,000).")
 	}
-	if !currencyPattern.MatchString(v.Currency) {
-		return v, fault.Invalidf("invalid_currency", "Enter the price's currency as a 3-letter ISO code, for example INR or USD.")
+	if kept != "" && v.Currency == kept && legacyCurrency.MatchString(kept) {
+		return v, nil
 	}
+	c, err := currency.Check(v.Currency)
+	if err != nil {
+		return v, err
+	}
+	v.Currency = c
 	return v, nil
 }
 

@@ -114,7 +114,7 @@ func (s *Service) ChangeVariant(ctx context.Context, userID, productID, variantI
 		if err := s.checkParts(ctx, tx, userID, in); err != nil {
 			return nil, err
 		}
-		v, err := CheckVariant(in.applyTo(cur))
+		v, err := checkVariant(in.applyTo(cur), cur.Currency)
 		if err != nil {
 			return nil, err
 		}

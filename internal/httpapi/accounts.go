@@ -436,6 +436,38 @@ func putBranding(accounts *account.Service) Handler {
 	}
 }
 
+// getStoreSettings answers the merchant's store settings; defaultCurrency
+// is null until chosen.
+func getStoreSettings(accounts *account.Service, d Deps) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		st, err := accounts.StoreSettings(r.Context(), d.DB, currentUser(r))
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, st)
+		return nil
+	}
+}
+
+// putStoreSettings sets the default currency (one of internal/currency's
+// codes; anything else is a 400 invalid_currency naming the list).
+func putStoreSettings(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			DefaultCurrency string `json:"defaultCurrency"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		st, err := accounts.UpdateStoreSettings(r.Context(), currentUser(r), body.DefaultCurrency)
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, st)
+		return nil
+	}
+}
+
 func uploadLogo(accounts *account.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		data, err := readUpload(w, r, account.MaxLogoBytes, errLogoTooLarge)

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/memblob"
@@ -32,9 +33,11 @@ import (
 	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/apikey"
 	"github.com/photo3d/photo3d/internal/auth"
+	"github.com/photo3d/photo3d/internal/currency"
 	"github.com/photo3d/photo3d/internal/dbtest"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/mail"
+	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/webhook"
 )
@@ -585,6 +588,54 @@ func TestBrandingScenarios(t *testing.T) {
 	require.Equal(t, 404, b.media(t, *br.LogoURL).Code)
 	_, r = b.send(t, acctReq{method: "GET", path: "/api/branding", token: s.Token})
 	require.JSONEq(t, `{"brandName":"Acme","brandColor":"#A1B2C3","logoUrl":null}`, string(r.Data))
+}
+
+// TestStoreSettingsScenarios: issue 29 item 20, the merchant's default
+// currency. Set, read back, an unknown code refused with the list and
+// nothing stored, another merchant untouched, and the setting survives a
+// rebuild of the read model from the log.
+func TestStoreSettingsScenarios(t *testing.T) {
+	t.Parallel()
+	b := acctSetup(t, acctOpts{})
+	s := b.signup(t, "ada@example.com", "password1", "Ada")
+	other := b.signup(t, "bob@example.com", "password1", "Bob")
+	b.newEvents(t)
+	put := func(token, body string) acctReq {
+		return acctReq{method: "PUT", path: "/api/settings/store", token: token, body: body}
+	}
+	get := func(token string) string {
+		_, r := b.send(t, acctReq{method: "GET", path: "/api/settings/store", token: token})
+		return string(r.Data)
+	}
+	require.JSONEq(t, `{"defaultCurrency":null}`, get(s.Token), "not chosen yet")
+	unknown := "XYZ is not a currency Photo3D supports. Choose one of: " + strings.Join(currency.Codes, ", ") + "."
+	b.run(t, []scenario{
+		{"unknown code", put(s.Token, `{"defaultCurrency":"XYZ"}`), 400, "invalid_currency", unknown, nil},
+		{"empty", put(s.Token, `{"defaultCurrency":""}`), 400, "invalid_currency", "Choose a currency, for example INR or USD.", nil},
+		{"a long string is not echoed", put(s.Token, `{"defaultCurrency":"`+strings.Repeat("A", 500)+`"}`), 400, "invalid_currency",
+			"AAAAAAAA… is not a currency Photo3D supports. Choose one of: " + strings.Join(currency.Codes, ", ") + ".", nil},
+		{"ok, lower case taken", put(s.Token, `{"defaultCurrency":" inr "}`), 200, "", "", []string{"user.store_settings_updated.v1"}},
+	})
+	require.JSONEq(t, `{"defaultCurrency":"INR"}`, get(s.Token))
+	require.JSONEq(t, `{"defaultCurrency":null}`, get(other.Token), "another merchant's settings are untouched")
+	rec, _ := b.send(t, acctReq{method: "PUT", path: "/api/settings/store", body: `{"defaultCurrency":"INR"}`})
+	require.Equal(t, http.StatusUnauthorized, rec.Code, "not signed in")
+
+	b.run(t, []scenario{
+		{"bob picks euros", put(other.Token, `{"defaultCurrency":"EUR"}`), 200, "", "", []string{"user.store_settings_updated.v1"}},
+		{"unknown code keeps INR", put(s.Token, `{"defaultCurrency":"RUPEES"}`), 400, "invalid_currency",
+			"RUPEES is not a currency Photo3D supports. Choose one of: " + strings.Join(currency.Codes, ", ") + ".", nil},
+	})
+	require.JSONEq(t, `{"defaultCurrency":"INR"}`, get(s.Token))
+	require.JSONEq(t, `{"defaultCurrency":"EUR"}`, get(other.Token))
+
+	// The read model is a projection of the log: rebuilt, it says the same.
+	ctx := context.Background()
+	require.NoError(t, pgdb.WithTx(ctx, b.db.Pool, func(tx pgx.Tx) error {
+		return account.Rebuild(ctx, tx, eventstore.New(events.Domain()))
+	}))
+	require.JSONEq(t, `{"defaultCurrency":"INR"}`, get(s.Token))
+	require.JSONEq(t, `{"defaultCurrency":"EUR"}`, get(other.Token))
 }
 
 var resetLink = regexp.MustCompile(`/reset-password\?token=([A-Za-z0-9_-]+)`)

@@ -86,6 +86,20 @@ func TestGalleryPublicPage(t *testing.T) {
 	require.Len(t, tiles, 1)
 	require.Contains(t, body, `href="/v/`+livePub.Slug+`"`)
 	require.NotContains(t, body, "Unpublished bowl")
+	// The server is the authority on what the page shows: an unpublished product stays in
+	// the gallery (it joins the page once published) and the gallery's answer says which
+	// products are live, which the editor labels "Not shown until published".
+	members := decodeAs[struct {
+		Products []struct {
+			ID   string `json:"id"`
+			Live bool   `json:"live"`
+		} `json:"products"`
+	}](t, s.ok(t, user, "GET", "/api/galleries/"+g.ID, nil)).Products
+	require.Len(t, members, 2)
+	require.Equal(t, other, members[0].ID)
+	require.False(t, members[0].Live, "not on the page, so not live")
+	require.Equal(t, live, members[1].ID)
+	require.True(t, members[1].Live)
 	require.Contains(t, body, `/g/`+pub.Slug+`/t/0.png`)
 	// Escaped text, no script at all (the page works without JavaScript).
 	require.Contains(t, body, `Summer &#34;edit&#34; &lt;b&gt;`)

@@ -72,6 +72,7 @@ func TestProductConfigurationOverHTTP(t *testing.T) {
 		{"POST", base + "/variants", map[string]any{"price": -1, "currency": "USD"}, "invalid_price"},
 		{"POST", base + "/variants", map[string]any{"price": "ten", "currency": "USD"}, "invalid_price"},
 		{"POST", base + "/variants", map[string]any{"price": 10}, "invalid_currency"},
+		{"POST", base + "/variants", map[string]any{"price": 10, "currency": "XYZ"}, "invalid_currency"},
 		{"POST", base + "/variants", map[string]any{"name": "  "}, "variant_name_required"},
 		{"POST", base + "/hotspots", map[string]any{"x": 0.5}, "hotspot_point_required"},
 		{"POST", base + "/hotspots", map[string]any{"position": []float64{1, 2}, "normal": []float64{0, 1, 0}}, "invalid_position"},

@@ -212,6 +212,8 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("PUT", "/branding", putBranding(d.Accounts))
 				priv.Method("POST", "/branding/logo", uploadLogo(d.Accounts))
 				priv.Method("DELETE", "/branding/logo", deleteLogo(d.Accounts))
+				priv.Method("GET", "/settings/store", getStoreSettings(d.Accounts, d))
+				priv.Method("PUT", "/settings/store", putStoreSettings(d.Accounts))
 			}
 			if d.Subscriptions != nil {
 				priv.Method("GET", "/subscription", getSubscription(d.Subscriptions, d))

@@ -5,7 +5,7 @@ import { Api, blueprintFromPhoto, signUpAndSignIn } from './helpers';
 /**
  * Issue 29 items 18–20 where a person notices them, on the real stack: controls styled
  * when a screen is opened directly (reload), round material swatches, a currency chosen
- * from a list and shown the way people write it, icons drawn without a font, the
+ * from a list (new prices in the merchant's default from Settings) and shown the way people write it, icons drawn without a font, the
  * navigation column the page's full height, thumbnails in the list view and a live model in
  * the home page's hero.
  */
@@ -61,6 +61,22 @@ test('issue 29 polish: styled controls after a reload, swatches, currency list, 
   await currency.selectOption('USD');
   const c = await box(currency);
   expect(c.height).toBeLessThan(48); // "USD" does not wrap onto a second line
+
+  // The merchant's default currency (Settings → Store): a new price starts in it, while a
+  // price already set keeps its own (v1 in USD; the browser's locale would also say USD).
+  await api.call('patch', `/api/products/${product.id}/variants/v1`, { price: 899, currency: 'USD' });
+  await page.goto('/workspace/settings');
+  await page.getByLabel('Default currency').selectOption('INR');
+  await page.getByRole('button', { name: 'Save store settings' }).click();
+  await expect(page.getByText('Store settings saved')).toBeVisible();
+  await page.goto(`/workspace/product/${product.id}?tab=configurator`);
+  await page.getByRole('tab', { name: 'Variants' }).click();
+  await page.getByRole('button', { name: '+ Add variant' }).click();
+  const added = page.locator('[data-variant-id="v2"]');
+  await expect(added.getByRole('combobox', { name: 'Currency' })).toHaveValue('INR');
+  await added.getByLabel('Price').fill('899');
+  await expect(added.getByTestId('price-preview')).toHaveText('Shoppers see ₹899');
+  await expect(page.locator('[data-variant-id="v1"]').getByRole('combobox', { name: 'Currency' })).toHaveValue('USD');
 
   // Analytics: info icons are drawn (SVG), Snapshot tabs styled, filters not bare native boxes.
   await page.goto('/workspace/analytics');

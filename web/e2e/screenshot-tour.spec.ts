@@ -143,7 +143,29 @@ test('screenshot tour: every screen at 1366×850 and 390×844, no broken image, 
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL('**/my-home');
   for (const [name, url] of screens) await shoot(name, url);
+  // A new merchant's empty screens: one shared empty state (icon, one line, next action),
+  // nothing clipped at either width (issue 29 item 18).
+  const fresh = uniqueEmail('tour-empty');
+  const freshAuth = await apiSignUp(page.request, { email: fresh, password: PASSWORD, name: 'Ravi Shah' });
+  await new Api(page.request, freshAuth.token).call('post', '/api/subscription/plan', { plan: 'pro' });
+  await page.evaluate(() => (localStorage.clear(), sessionStorage.clear())); // still on the workspace's origin
+  await page.setViewportSize(VIEWPORTS[0]);
+  await page.goto('/login');
+  await page.getByLabel('Email Address').fill(fresh);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/my-home');
+  for (const [name, url] of [
+    ['empty-products', '/workspace/products'],
+    ['empty-catalogs', '/workspace/catalogs'],
+    ['empty-galleries', '/workspace/gallery'],
+    ['empty-dashboard', '/my-home'],
+  ] as [string, string][]) {
+    await shoot(name, url);
+    await expect(page.locator('.empty-state').first()).toBeVisible();
+  }
   await shoot(...publicScreens[5]);
+
   for (const w of wide) test.info().annotations.push({ type: 'overflow', description: w });
   if (wide.length) console.log(`screens wider than the viewport:\n  ${wide.join('\n  ')}`);
   expect(problems).toEqual([]);

@@ -131,6 +131,6 @@ export const apiBaseQuery: BaseQueryFn<ApiArgs | string, unknown, ApiError> = as
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: apiBaseQuery,
-  tagTypes: ['Me', 'Branding', 'Subscription', 'Notifications', 'Dashboard', 'Search', 'Demo'],
+  tagTypes: ['Me', 'Branding', 'StoreSettings', 'Subscription', 'Notifications', 'Dashboard', 'Search', 'Demo'],
   endpoints: () => ({}),
 });

@@ -5,7 +5,7 @@
  * server rendering (internal/publish/price.go) writes the same for English locales.
  */
 
-/** The currencies the configurator offers, most used by our merchants first. */
+/** The currencies the configurator offers, most used by our merchants first: the server's list (internal/currency, kept equal by a Go test). */
 export const CURRENCIES: { code: string; name: string }[] = [
   { code: 'INR', name: 'Indian rupee' },
   { code: 'USD', name: 'US dollar' },

@@ -167,18 +167,6 @@ export function ListToolbar({
   );
 }
 
-/** An empty list: icon, title, optional text and the actions that get the merchant going again. */
-export function EmptyState({ testId, icon, title, text, children }: { testId?: string; icon: ReactNode; title: string; text?: ReactNode; children?: ReactNode }) {
-  return (
-    <div className="card empty-state" data-testid={testId}>
-      {icon}
-      <p className="empty-state__title">{title}</p>
-      {text && <p className="muted">{text}</p>}
-      {children && <div>{children}</div>}
-    </div>
-  );
-}
-
 /** Footer: range text, Rows per page, Prev/Next (disabled at the ends) and Page X of Y. */
 export function Pagination({
   query,

@@ -1,4 +1,6 @@
 import { Alert } from '../../components/alert';
+import { EmptyState } from '../../components/empty-state';
+import { IconCube } from '../../components/icons';
 import { errorMessage } from '../../lib/api';
 import { formatSize, useProductChannelsQuery, type ChannelAsset } from './channels-api';
 import { SendToShopify } from './send-to-shopify';
@@ -25,7 +27,9 @@ export function ChannelsPanel({ productId, ready }: { productId: string; ready: 
       </h2>
       {isLoading && <p className="muted">Preparing the channel files…</p>}
       {error && <Alert tone="error">{errorMessage(error, 'The channel files could not be made. Please try again.')}</Alert>}
-      {data && data.length === 0 && <p className="muted">Channel files are made once the 3D model is ready.</p>}
+      {data && data.length === 0 && (
+        <EmptyState variant="inline" testId="channels-empty" icon={<IconCube />} title="No channel files yet" text="Channel files are made once the 3D model is ready." />
+      )}
       {data && data.length > 0 && (
         <ul className="channels">
           {data.map((a) => (

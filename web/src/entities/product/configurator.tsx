@@ -1,8 +1,10 @@
 import { CURRENCIES, defaultCurrency, formatPrice } from '../../lib/money';
+import { useStoreDefaultCurrency } from '../settings/store-settings-api';
 import { useEffect, useId, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
-import { IconBox } from '../../components/icons';
+import { EmptyState } from '../../components/empty-state';
+import { IconBox, IconSparkle } from '../../components/icons';
 import { ModelViewer } from '../../components/model-viewer/model-viewer';
 import type { ModelViewerElement } from '../../components/model-viewer/model-viewer-element';
 import { sceneParts } from '../../components/model-viewer/scene-graph';
@@ -383,12 +385,16 @@ function allowedMaterialsWithAll(partMaterials: string[]) {
 
 function VariantsTab({ product: p, onPick }: { product: ProductDetail; onPick: (id: string) => void }) {
   const [add, { isLoading }] = useAddVariantMutation();
+  // A new price starts in the merchant's default currency (Settings → Store), else the one
+  // their prices already use, else their locale's. A price keeps its own currency.
+  const storeDefault = useStoreDefaultCurrency();
+  const fallbackCurrency = storeDefault ?? defaultCurrency(p.config.variants.map((x) => x.currency));
   const [problem, setProblem] = useState<string | null>(null);
   return (
     <div className="stack">
       <ul className="config-list" aria-label="Variants">
         {p.config.variants.map((v) => (
-          <VariantRow key={v.id} productId={p.id} variant={v} currencies={p.config.variants.map((x) => x.currency)} />
+          <VariantRow key={v.id} productId={p.id} variant={v} fallbackCurrency={fallbackCurrency} />
         ))}
       </ul>
       {problem && <Alert tone="error">{problem}</Alert>}
@@ -411,13 +417,11 @@ function VariantsTab({ product: p, onPick }: { product: ProductDetail; onPick: (
   );
 }
 
-function VariantRow({ productId, variant: v, currencies }: { productId: string; variant: Variant; currencies: string[] }) {
+function VariantRow({ productId, variant: v, fallbackCurrency }: { productId: string; variant: Variant; fallbackCurrency: string }) {
   const id = useId();
   const [name, setName] = useState(v.name);
   const [sku, setSku] = useState(v.sku);
   const [price, setPrice] = useState(v.price === null ? '' : String(v.price));
-  // A new price starts in the currency the merchant's prices already use (else their locale's).
-  const fallbackCurrency = defaultCurrency(currencies);
   const [currency, setCurrency] = useState(v.currency || fallbackCurrency);
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, flashSaved] = useFlag(SAVED_MS);
@@ -431,6 +435,10 @@ function VariantRow({ productId, variant: v, currencies }: { productId: string; 
     setPrice(v.price === null ? '' : String(v.price));
     setCurrency(v.currency || fallbackCurrency);
   }, [serverKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The merchant's default arrives after the first render: a variant without a price follows it.
+  useEffect(() => {
+    if (!v.currency) setCurrency(fallbackCurrency);
+  }, [fallbackCurrency]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const save = async () => {
     setProblem(null);
@@ -495,7 +503,7 @@ function HotspotsTab({ product: p }: { product: ProductDetail }) {
     <div className="stack">
       {!p.modelURL && <p className="muted">Hotspots are placed on the model once it is ready.</p>}
       {hs.length === 0 ? (
-        <p className="muted">No hotspots yet. Click the model to place one.</p>
+        <EmptyState variant="inline" icon={<IconSparkle />} title="No hotspots yet." text="Click the model to place one: a point shoppers tap to read about a detail." />
       ) : (
         <ul className="config-list" aria-label="Hotspots">
           {hs.map((h) => (

@@ -4,7 +4,8 @@ import { useListProductsQuery } from '../../entities/product/products-api';
 import { DEFAULT_QUERY } from '../../components/list/list-rules';
 import { exportURL, useGetAnalyticsQuery, useGetBreakdownsQuery, type AnalyticsPayload, type AnalyticsQuery, type Breakdown } from '../../entities/analytics/analytics-api';
 import '../../entities/analytics/analytics.css';
-import { IconInfo, IconLock } from '../../components/icons';
+import { IconChart, IconInfo, IconLock } from '../../components/icons';
+import { EmptyState } from '../../components/empty-state';
 import { downloadFile } from '../../lib/download';
 import type { BarRow } from './analytics-charts';
 import {
@@ -342,7 +343,14 @@ function TableToggle({ table, onToggle }: { table: boolean; onToggle: () => void
 }
 
 function Chart({ title, rows }: { title: string; rows: BarRow[] }): ReactNode {
-  if (rows.length === 0) return <p className="muted">No data in this range yet.</p>;
+  if (rows.length === 0)
+    return (
+      <EmptyState variant="inline" testId="chart-empty" icon={<IconChart />} title="No data in this range yet" text="Shoppers' views, AR launches and clicks on your published pages appear here.">
+        <Link to="/workspace/products" className="btn btn--secondary btn--sm">
+          Share a product
+        </Link>
+      </EmptyState>
+    );
   return (
     <Suspense fallback={<p role="status">Loading chart…</p>}>
       <BarChart title={title} rows={rows} />

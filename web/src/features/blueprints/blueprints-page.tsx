@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
+import { EmptyState } from '../../components/empty-state';
 import { IconAlert, IconCheck, IconClock, IconCube, IconUpload } from '../../components/icons';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
@@ -48,15 +49,11 @@ export default function BlueprintsPage() {
       {isLoading ? (
         <LoadingScreen />
       ) : items.length === 0 && !error ? (
-        <div className="card empty-state">
-          <IconCube size={40} />
-          <p className="blueprints__empty-title">No blueprints found</p>
-          <div>
-            <Link to="/workspace/upload" className="btn btn--primary">
-              Upload Your First Photo
-            </Link>
-          </div>
-        </div>
+        <EmptyState testId="blueprints-empty" icon={<IconCube />} title="No blueprints found" text="A blueprint is the 3D model built from one product photo.">
+          <Link to="/workspace/upload" className="btn btn--primary">
+            Upload Your First Photo
+          </Link>
+        </EmptyState>
       ) : (
         <ul className="blueprint-grid" aria-label="Blueprints">
           {items.map((b) => (

@@ -1,7 +1,8 @@
 import { Link, useParams } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconBox } from '../../components/icons';
-import { EmptyState, Pagination, StatusIcon } from '../../components/list/list-controls';
+import { Pagination, StatusIcon } from '../../components/list/list-controls';
+import { EmptyState } from '../../components/empty-state';
 import { useClampPage, useListQuery } from '../../components/list/use-list-query';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
@@ -55,14 +56,15 @@ export default function CatalogPage() {
         <LoadingScreen />
       ) : items.length === 0 ? (
         <EmptyState
-          icon={<IconBox size={40} />}
+          testId="catalog-empty"
+          icon={<IconBox />}
           title="No Products Yet"
-          text={
-            <>
-              Move a product here from its page, or <Link to="/workspace/products">add a product</Link>.
-            </>
-          }
-        />
+          text="Move a product here from its page, or add a new one."
+        >
+          <Link to="/workspace/add-product" className="btn btn--primary">
+            Add product
+          </Link>
+        </EmptyState>
       ) : mode === 'grid' ? (
         <ul className="card-grid" aria-label="Products">
           {items.map((p) => (

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
-import { IconBox } from '../../components/icons';
-import { EmptyState } from '../../components/list/list-controls';
+import { IconFolder } from '../../components/icons';
+import { EmptyState } from '../../components/empty-state';
 import '../../components/list/list.css';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
@@ -42,7 +42,11 @@ export default function CatalogsPage() {
       {isLoading ? (
         <LoadingScreen />
       ) : items.length === 0 && !error ? (
-        <EmptyState icon={<IconBox size={40} />} title="No Catalogs Yet" text="Your default catalog is created with your first product. You can also create one now." />
+        <EmptyState testId="catalogs-empty" icon={<IconFolder />} title="No Catalogs Yet" text="Your default catalog is created with your first product. You can also create one now.">
+          <button type="button" className="btn btn--secondary" onClick={() => setCreating(true)}>
+            Create your first catalog
+          </button>
+        </EmptyState>
       ) : (
         <>
           <div className="list-toolbar">

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
+import { EmptyState } from '../../components/empty-state';
 import { IconAlert, IconBox, IconChart, IconCheck, IconClock, IconCube, IconGallery, IconLightbulb } from '../../components/icons';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
@@ -56,9 +57,11 @@ export default function DashboardPage() {
             ))}
           </ul>
         ) : (
-          <div className="card empty-state">
-            <p>Nothing to resume yet. Products, galleries and blueprints you work on will appear here.</p>
-          </div>
+          <EmptyState testId="resume-empty" icon={<IconClock />} title="Nothing to resume yet" text="Products, galleries and blueprints you work on will appear here.">
+            <Link to="/workspace/add-product" className="btn btn--primary">
+              Add your first product
+            </Link>
+          </EmptyState>
         )}
       </section>
 
@@ -77,7 +80,11 @@ export default function DashboardPage() {
               ))}
             </ol>
           ) : (
-            <p className="muted">No shopper activity yet. Once your products are viewed, the most engaging ones appear here.</p>
+            <EmptyState variant="inline" icon={<IconChart />} title="No shopper activity yet" text="Once your products are viewed, the most engaging ones appear here.">
+              <Link to="/workspace/products" className="btn btn--secondary btn--sm">
+                Share a product
+              </Link>
+            </EmptyState>
           )}
         </section>
         <section aria-labelledby="insights-title" className="card dashboard__section">

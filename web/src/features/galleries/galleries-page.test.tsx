@@ -114,6 +114,38 @@ describe('My Gallery', () => {
     expect(calls.filter((c) => c.url === '/api/galleries/g1/publish')).toHaveLength(1);
   });
 
+  it('an unpublished product can be picked but is labelled "Not shown until published", as the server decides (live)', async () => {
+    signIn();
+    stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/products': () => ({ items: [{ ...product('p1', 'Vase'), live: true }, { ...product('p2', 'Draft jug'), status: 'draft' }], total: 2, page: 1, pageSize: 50 }),
+      'GET /api/galleries/g1': () => ({ id: 'g1', name: 'Kitchen', products: [{ ...product('p1', 'Vase'), live: true }, { ...product('p2', 'Draft jug'), status: 'draft' }] }),
+    });
+    renderRoutes(routes, ['/workspace/gallery/create']);
+    const jug = (await screen.findByRole('checkbox', { name: 'Draft jug' })).closest('label') as HTMLElement;
+    expect(within(jug).getByText('Not shown until published')).toBeInTheDocument();
+    const vase = screen.getByRole('checkbox', { name: 'Vase' }).closest('label') as HTMLElement;
+    expect(within(vase).queryByText('Not shown until published')).toBeNull();
+    expect(screen.getByText(/appear on its public page only once you publish them/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Draft jug' }));
+    const order = screen.getByRole('list', { name: 'Gallery order' });
+    expect(within(order).getByText('Not shown until published')).toBeInTheDocument();
+  });
+
+  it('the gallery screen marks the products its public page does not show', async () => {
+    signIn();
+    stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/products': () => ({ items: [], total: 0, page: 1, pageSize: 50 }),
+      'GET /api/galleries/g1': () => ({ id: 'g1', name: 'Kitchen', products: [{ ...product('p1', 'Vase'), live: true }, { ...product('p2', 'Draft jug'), status: 'draft' }] }),
+    });
+    renderRoutes(routes, ['/workspace/gallery/g1']);
+    const list = await screen.findByRole('list', { name: 'Products in this gallery' });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows[0]).not.toHaveTextContent('Not shown until published');
+    expect(rows[1]).toHaveTextContent('Draft jugNot shown until published');
+  });
+
   it('a search that finds nothing says so and offers Reset filters', async () => {
     signIn();
     stubFetch({

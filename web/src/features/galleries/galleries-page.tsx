@@ -1,7 +1,8 @@
 import { useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
-import { IconGallery } from '../../components/icons';
-import { EmptyState, ItemCard, ListToolbar, Pagination } from '../../components/list/list-controls';
+import { IconGallery, IconSearch } from '../../components/icons';
+import { ItemCard, ListToolbar, Pagination } from '../../components/list/list-controls';
+import { EmptyState } from '../../components/empty-state';
 import { useClampPage, useListQuery } from '../../components/list/use-list-query';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
@@ -49,13 +50,13 @@ export default function GalleriesPage() {
           {isLoading ? (
             <LoadingScreen />
           ) : items.length === 0 && !error && !hasFilters(query) ? (
-            <EmptyState testId="galleries-none" icon={<IconGallery size={40} />} title={NONE_YET_TITLE} text={NONE_YET_TEXT}>
+            <EmptyState testId="galleries-none" icon={<IconGallery />} title={NONE_YET_TITLE} text={NONE_YET_TEXT}>
               <button type="button" className="btn btn--primary" onClick={() => navigate('/workspace/gallery/create')} disabled={atLimit}>
                 Create your first gallery
               </button>
             </EmptyState>
           ) : items.length === 0 && !error ? (
-            <EmptyState testId="galleries-empty" icon={<IconGallery size={40} />} title={EMPTY_TITLE}>
+            <EmptyState testId="galleries-empty" icon={<IconSearch />} title={EMPTY_TITLE} text="Try other words or clear the filters.">
               <button type="button" className="btn btn--secondary" onClick={clear}>
                 Reset filters
               </button>

@@ -9,7 +9,7 @@ import { relativeTime } from '../../lib/format';
 import { useDeleteGalleryMutation, useGetGalleryQuery, useSetGalleryProductsMutation, useUpdateGalleryMutation } from './galleries-api';
 import { GalleryEditor, type GalleryDraft } from './gallery-editor';
 import { GalleryShare } from './gallery-share';
-import type { GalleryDetail } from './gallery-rules';
+import { NOT_SHOWN_LABEL, type GalleryDetail } from './gallery-rules';
 import './galleries.css';
 
 /** /workspace/gallery/{id} — the gallery's cover and products; edit, reorder, choose the cover, delete. */
@@ -86,6 +86,7 @@ function GalleryView({ gallery: g }: { gallery: GalleryDetail }) {
               <Link to={`/workspace/product/${encodeURIComponent(p.id)}`} className="gallery-order__name">
                 {p.name}
               </Link>
+              {!p.live && <span className="badge badge--muted">{NOT_SHOWN_LABEL}</span>}
               {p.id === cover?.id && <span className="badge">Cover</span>}
             </li>
           ))}

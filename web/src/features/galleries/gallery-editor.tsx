@@ -1,11 +1,14 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
+import { EmptyState } from '../../components/empty-state';
+import { IconBox } from '../../components/icons';
+import { Link } from 'react-router';
 import { DEFAULT_QUERY } from '../../components/list/list-rules';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
 import type { Product } from '../../entities/product/product-rules';
 import { useListProductsQuery } from '../../entities/product/products-api';
-import { effectiveCover, MAX_GALLERY_DESCRIPTION, MAX_GALLERY_NAME, MAX_GALLERY_PRODUCTS, move, validateGalleryName } from './gallery-rules';
+import { effectiveCover, MAX_GALLERY_DESCRIPTION, MAX_GALLERY_NAME, MAX_GALLERY_PRODUCTS, move, NOT_SHOWN_HELP, NOT_SHOWN_LABEL, validateGalleryName } from './gallery-rules';
 
 export interface GalleryDraft {
   name: string;
@@ -81,24 +84,42 @@ export function GalleryEditor({
         ) : error ? (
           <Alert tone="error">{errorMessage(error, 'Your products could not be loaded.')}</Alert>
         ) : (data?.items.length ?? 0) === 0 ? (
-          <p className="muted">You have no products yet. Add products first, then collect them here.</p>
+          <EmptyState variant="inline" icon={<IconBox />} title="You have no products yet" text="Add products first, then collect them here.">
+            <Link to="/workspace/add-product" className="btn btn--secondary btn--sm">
+              Add product
+            </Link>
+          </EmptyState>
         ) : (
-          <ul className="gallery-pick" aria-label="Pick products">
-            {data!.items.map((p) => {
-              const on = productIds.includes(p.id);
-              return (
-                <li key={p.id}>
-                  <label className={on ? 'gallery-pick__item gallery-pick__item--on' : 'gallery-pick__item'}>
-                    {p.thumbnailURL ? <img src={p.thumbnailURL} alt="" /> : <span className="gallery-pick__blank" />}
-                    <span className="checkbox">
-                      <input type="checkbox" checked={on} onChange={(e) => toggle(p.id, e.target.checked)} />
-                      {p.name}
-                    </span>
-                  </label>
-                </li>
-              );
-            })}
-          </ul>
+          <>
+            {data!.items.some((p) => !p.live) && <p className="field__help">{NOT_SHOWN_HELP}</p>}
+            <ul className="gallery-pick" aria-label="Pick products">
+              {data!.items.map((p) => {
+                const on = productIds.includes(p.id);
+                return (
+                  <li key={p.id}>
+                    <label className={on ? 'gallery-pick__item gallery-pick__item--on' : 'gallery-pick__item'}>
+                      {p.thumbnailURL ? <img src={p.thumbnailURL} alt="" /> : <span className="gallery-pick__blank" />}
+                      <span className="checkbox">
+                        <input
+                          type="checkbox"
+                          checked={on}
+                          onChange={(e) => toggle(p.id, e.target.checked)}
+                          aria-label={p.name}
+                          aria-describedby={p.live ? undefined : `${id}-state-${p.id}`}
+                        />
+                        {p.name}
+                      </span>
+                      {!p.live && (
+                        <span className="badge badge--muted" id={`${id}-state-${p.id}`}>
+                          {NOT_SHOWN_LABEL}
+                        </span>
+                      )}
+                    </label>
+                  </li>
+                );
+              })}
+            </ul>
+          </>
         )}
       </fieldset>
 
@@ -112,7 +133,10 @@ export function GalleryEditor({
               return (
                 <li key={pid} className="card" data-testid="gallery-order-item">
                   {p?.thumbnailURL ? <img src={p.thumbnailURL} alt="" /> : <span className="gallery-pick__blank" />}
-                  <span className="gallery-order__name">{label}</span>
+                  <span className="gallery-order__name">
+                    {label}
+                    {p && !p.live && <span className="badge badge--muted gallery-order__state">{NOT_SHOWN_LABEL}</span>}
+                  </span>
                   <label className="checkbox">
                     <input type="radio" name={`${id}-cover`} checked={chosenCover === pid} onChange={() => setCover(pid)} aria-label={`Use ${label} as cover`} />
                     Cover

@@ -83,3 +83,10 @@ export function effectiveCover(productIds: string[], cover: string | null): stri
   if (cover && productIds.includes(cover)) return cover;
   return productIds[0] ?? null;
 }
+
+/**
+ * The gallery's public page (/g/{slug}) shows only published products; the server keeps an
+ * unpublished one in the gallery (it joins the page once published) and says which are live.
+ */
+export const NOT_SHOWN_LABEL = 'Not shown until published';
+export const NOT_SHOWN_HELP = 'Products marked “Not shown until published” stay in the gallery but appear on its public page only once you publish them.';

@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { EmptyState } from '../../components/empty-state';
 import { IconBell } from '../../components/icons';
 import { moveMenuFocus, useDismiss } from '../../components/use-dismiss';
 import { relativeTime } from '../../lib/format';
@@ -58,7 +59,7 @@ export function NotificationBell() {
             </button>
           </div>
           {items.length === 0 ? (
-            <p className="menu__empty">No new notifications right now.</p>
+            <EmptyState variant="menu" icon={<IconBell />} title="No new notifications right now." text="Builds, leads and published pages are announced here." />
           ) : (
             <ul className="notifications-list">
               {items.slice(0, 8).map((n) => (

@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
+import { EmptyState } from '../../components/empty-state';
+import { IconBell } from '../../components/icons';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
@@ -34,9 +36,11 @@ export default function NotificationsPage() {
       ) : error ? (
         <Alert tone="error">{errorMessage(error, 'Notifications could not be loaded.')}</Alert>
       ) : items.length === 0 ? (
-        <div className="empty-state card">
-          <p>No new notifications right now.</p>
-        </div>
+        <EmptyState testId="notifications-empty" icon={<IconBell />} title="No new notifications right now." text="Finished builds, captured leads and published pages are announced here.">
+          <Link to="/workspace/products" className="btn btn--secondary">
+            Go to your products
+          </Link>
+        </EmptyState>
       ) : (
         <ul className="card notification-page-list">
           {items.map((n) => (

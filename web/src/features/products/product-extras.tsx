@@ -1,10 +1,13 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
+import { EmptyState } from '../../components/empty-state';
+import { IconMail } from '../../components/icons';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
 import { apiURL, downloadFile } from '../../lib/download';
 import { useGetJobQuery } from '../../entities/creation/creation-api';
-import { buildProgress, buildState } from '../../entities/product/add-product-rules';
+import { buildProgress, buildState, wizardURL } from '../../entities/product/add-product-rules';
 import { useDeleteLeadMutation, useProductLeadsQuery, type Lead } from '../../entities/product/configurator-api';
 import type { ProductDetail } from '../../entities/product/product-rules';
 
@@ -102,7 +105,11 @@ export function LeadsPanel({ product: p }: { product: ProductDetail }) {
       ) : error ? (
         <Alert tone="error">{errorMessage(error, 'The leads could not be loaded.')}</Alert>
       ) : leads.length === 0 ? (
-        <p className="muted">No leads yet. Turn on Require email capture when you publish to collect shoppers' emails.</p>
+        <EmptyState variant="inline" testId="leads-empty" icon={<IconMail />} title="No leads yet" text="Turn on Require email capture when you publish to collect shoppers' emails.">
+          <Link to={wizardURL('publish', p.id)} className="btn btn--secondary btn--sm">
+            Publishing options
+          </Link>
+        </EmptyState>
       ) : (
         <ul className="config-list" data-testid="leads">
           {leads.map((l) => (

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Alert } from '../../components/alert';
-import { IconBox } from '../../components/icons';
-import { EmptyState, ListToolbar, Pagination } from '../../components/list/list-controls';
+import { IconBox, IconSearch } from '../../components/icons';
+import { ListToolbar, Pagination } from '../../components/list/list-controls';
+import { EmptyState } from '../../components/empty-state';
 import { hasFilters, PRODUCT_STATUS_FILTERS } from '../../components/list/list-rules';
 import { useClampPage, useListQuery } from '../../components/list/use-list-query';
 import { LoadingScreen } from '../../components/loading-screen';
@@ -65,13 +66,13 @@ export default function ProductsPage() {
         <LoadingScreen />
       ) : items.length === 0 && !error ? (
         hasFilters(query) ? (
-          <EmptyState testId="products-empty" icon={<IconBox size={40} />} title={EMPTY_TITLE} text={EMPTY_TEXT}>
+          <EmptyState testId="products-empty" icon={<IconSearch />} title={EMPTY_TITLE} text={EMPTY_TEXT}>
             <button type="button" className="btn btn--secondary" onClick={clear}>
               Reset filters
             </button>
           </EmptyState>
         ) : (
-          <EmptyState testId="products-empty" icon={<IconBox size={40} />} title="No Products Yet" text="Add a product from one of your 3D blueprints to start your catalogue.">
+          <EmptyState testId="products-empty" icon={<IconBox />} title="No Products Yet" text="Add a product from one of your 3D blueprints to start your catalogue.">
             <button type="button" className="btn btn--primary" onClick={onAdd}>
               Add product
             </button>

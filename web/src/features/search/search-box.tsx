@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
+import { EmptyState } from '../../components/empty-state';
 import { IconSearch } from '../../components/icons';
 import { useDismiss } from '../../components/use-dismiss';
 import { useMenu } from '../../lib/ui-slice';
@@ -114,9 +115,22 @@ export function SearchBox() {
               ))}
             </ul>
           ) : (
-            <p id={listId} className="search__empty" role="status">
-              {isFetching && !noMatch ? 'Searching…' : 'No matches found'}
-            </p>
+            <div id={listId} className="search__empty" role="status">
+              {isFetching && !noMatch ? (
+                'Searching…'
+              ) : (
+                <EmptyState variant="menu" icon={<IconSearch />} title="No matches found" text="Try another word: product names, tags, descriptions, catalogs and galleries are searched.">
+                  <a
+                    href="/workspace/products"
+                    className="btn btn--secondary btn--sm"
+                    onMouseDown={(e) => e.preventDefault()}
+                    onClick={(e) => (e.preventDefault(), go('/workspace/products'))}
+                  >
+                    Browse all products
+                  </a>
+                </EmptyState>
+              )}
+            </div>
           )}
         </div>
       )}

@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
+import { EmptyState } from '../../components/empty-state';
+import { IconKey } from '../../components/icons';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
@@ -150,7 +152,11 @@ export function ApiKeysPanel() {
       {isLoading ? (
         <p className="muted">Loading keys...</p>
       ) : keys.length === 0 ? (
-        <p className="muted">No API keys yet.</p>
+        <EmptyState variant="inline" testId="api-keys-empty" icon={<IconKey />} title="No API keys yet." text="A key lets your own scripts and stores use the Photo3D API.">
+          <a href="#api-key-name" className="btn btn--secondary btn--sm" onClick={(e) => (e.preventDefault(), document.getElementById('api-key-name')?.focus())}>
+            Name your first key
+          </a>
+        </EmptyState>
       ) : (
         <table className="api-keys-table">
           <caption className="visually-hidden">Your API keys</caption>

@@ -22,6 +22,7 @@ describe('SettingsPage', () => {
       'GET /api/webhooks': () => ({ items: [], eventTypes: [] }),
       'GET /api/channels/google-feed': () => ({ url: 'https://p3d.example/feeds/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/google.xml' }),
       'GET /api/branding': () => branding,
+      'GET /api/settings/store': () => ({ defaultCurrency: 'INR' }),
       'PUT /api/branding': ({ body }) => {
         const b = body as typeof branding;
         if (!/^#[0-9A-Fa-f]{6}$/.test(b.brandColor))
@@ -88,6 +89,7 @@ describe('SettingsPage', () => {
       'GET /api/webhooks': () => ({ items: [], eventTypes: [] }),
       'GET /api/channels/google-feed': () => ({ url: 'https://p3d.example/feeds/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/google.xml' }),
       'GET /api/branding': () => branding,
+      'GET /api/settings/store': () => ({ defaultCurrency: 'INR' }),
       'PUT /api/branding': ({ body }) => {
         branding = { ...branding, ...(body as typeof branding) };
         return branding;
@@ -141,6 +143,7 @@ describe('SettingsPage', () => {
       'GET /api/webhooks': () => ({ items: [], eventTypes: [] }),
       'GET /api/channels/google-feed': () => ({ url: 'https://p3d.example/feeds/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/google.xml' }),
       'GET /api/branding': () => ({ brandName: 'Your Brand', brandColor: '#2E5BBA', logoUrl: null }),
+      'GET /api/settings/store': () => ({ defaultCurrency: 'INR' }),
     });
     signIn();
     renderRoutes(routes, ['/workspace/settings']);

@@ -15,6 +15,7 @@ import {
   useUploadLogoMutation,
 } from './branding-api';
 import { SessionsPanel } from './sessions-panel';
+import { StoreSettingsPanel } from './store-settings-panel';
 import { WebhooksPanel } from './webhooks-panel';
 import { ChannelsSettings } from '../../entities/channels/channels-settings';
 
@@ -105,7 +106,7 @@ export default function SettingsPage() {
       <header className="page__header">
         <div>
           <h1 className="page__title">Settings</h1>
-          <p className="page__subtitle">Branding used on share pages, embeds and billing documents.</p>
+          <p className="page__subtitle">Branding used on share pages, embeds and billing documents, and your store's default currency.</p>
           <p className="muted">
             Invoices and receipts: <Link to="/workspace/subscription#billing">Subscription → Manage billing</Link>
           </p>
@@ -167,6 +168,7 @@ export default function SettingsPage() {
           </button>
         </div>
       </form>
+      <StoreSettingsPanel />
       <ApiKeysPanel />
       <WebhooksPanel />
       <ChannelsSettings />

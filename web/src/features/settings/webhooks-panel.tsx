@@ -1,5 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
+import { EmptyState } from '../../components/empty-state';
+import { IconClock, IconPlug } from '../../components/icons';
 import { errorMessage } from '../../lib/api';
 import {
   WEBHOOK_EVENTS,
@@ -99,7 +101,13 @@ export function WebhooksPanel() {
           </button>
         </div>
       </form>
-      {!isLoading && hooks.length === 0 && !loadError && <p className="muted">No webhook endpoints yet.</p>}
+      {!isLoading && hooks.length === 0 && !loadError && (
+        <EmptyState variant="inline" testId="webhooks-empty" icon={<IconPlug />} title="No webhook endpoints yet." text="An endpoint receives a signed POST when a build finishes, a page is published or a lead arrives.">
+          <a href="#webhook-url" className="btn btn--secondary btn--sm" onClick={(e) => (e.preventDefault(), document.getElementById('webhook-url')?.focus())}>
+            Add your first endpoint
+          </a>
+        </EmptyState>
+      )}
       <ul className="webhooks__list">
         {hooks.map((h) => (
           <WebhookItem key={h.id} hook={h} />
@@ -183,7 +191,7 @@ function DeliveryLog({ id }: { id: string }) {
         </button>
       </div>
       {data.length === 0 ? (
-        <p className="muted">No deliveries yet.</p>
+        <EmptyState variant="inline" icon={<IconClock />} title="No deliveries yet." text="Send a test event to see what this endpoint receives." />
       ) : (
         <table aria-label="Deliveries">
           <thead>
