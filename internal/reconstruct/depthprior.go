@@ -167,12 +167,20 @@ func classifySilhouette(seg *segmentation) silClass {
 			return out
 		}
 	}
-	if centralLoop(seg) {
+	if holeBottom, ok := centralLoop(seg); ok {
 		// A loop over the middle (a tote's or a handbag's handles): no solid of
 		// revolution shows an enclosed hole, and a mug's is at its side.
 		out.vetoFits = true
 		out.depth = loopDepthOfWidth * W
 		out.confidence = 0.6
+		if bw, fill := bodyBelow(seg, holeBottom); fill <= roundBodyFill {
+			// The body under the handle is round, not a bag's straight-sided panel
+			// (a round speaker, a kettlebell, a basket): as deep as it is wide,
+			// never a slab (and, like any bulky product, not deeper than tall).
+			out.class = ShapeClassBulky
+			out.depth = min(bw, bulkyDepthOfHeight*H)
+			out.confidence = 0.3
+		}
 		return out
 	}
 	// No cue: most catalogue products that no fit takes (shoes, toys, cameras,
@@ -305,11 +313,36 @@ func (c silClass) depthFn(front bool) depthFn {
 	}
 }
 
+// roundBodyFill is the share of its bounding box that a body under a handle loop
+// fills at most to be read as round: an ellipse fills π/4 ≈ 0.79, a bag's panel
+// (a rectangle, a trapezoid narrowing to 0.8 of its width at the top, or either with
+// its bottom edge slanted by the view) 0.88–1.
+const roundBodyFill = 0.83
+
+// bodyBelow measures the mask under row y (working pixels; the bottom of a handle
+// loop's hole): its bounding box's width and the share of that box it fills (1 when
+// there is no body).
+func bodyBelow(seg *segmentation, y int) (w, fill float64) {
+	x0, x1, y0, y1, area := seg.w, -1, seg.h, -1, 0
+	for yy := max(0, y+1); yy < seg.bbox.Max.Y; yy++ {
+		for _, r := range rowRuns(seg, yy) {
+			x0, x1 = min(x0, r[0]), max(x1, r[1])
+			y0, y1 = min(y0, yy), max(y1, yy)
+			area += r[1] - r[0]
+		}
+	}
+	if x1 < 0 {
+		return 0, 1
+	}
+	w = float64(x1 - x0)
+	return w, float64(area) / (w * float64(y1-y0+1))
+}
+
 // centralLoop reports whether the silhouette encloses a hole of backdrop (at least 2 %
 // of the object's area; smaller ones were filled by the segmenter) whose centre lies
 // in the middle fifth of the width and the upper half of the height: the handles of a
-// bag.
-func centralLoop(seg *segmentation) bool {
+// bag. bottom is the hole's lowest row (working pixels).
+func centralLoop(seg *segmentation) (bottom int, ok bool) {
 	b := seg.bbox
 	w, h := b.Dx(), b.Dy()
 	seen := make([]bool, w*h)
@@ -323,12 +356,13 @@ func centralLoop(seg *segmentation) bool {
 		seen[i] = true
 		queue = append(queue[:0], int32(i))
 		touches := false
-		sx, sy := 0, 0
+		sx, sy, maxY := 0, 0, 0
 		for q := 0; q < len(queue); q++ {
 			c := int(queue[q])
 			cx, cy := c%w, c/w
 			sx += cx
 			sy += cy
+			maxY = max(maxY, cy)
 			if cx == 0 || cy == 0 || cx == w-1 || cy == h-1 {
 				touches = true
 			}
@@ -350,10 +384,10 @@ func centralLoop(seg *segmentation) bool {
 		}
 		mx, my := float64(sx)/float64(n), float64(sy)/float64(n)
 		if math.Abs(mx-float64(w)/2) <= 0.1*float64(w) && my < 0.5*float64(h) {
-			return true
+			return b.Min.Y + maxY, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 // squareOnShare is the share of a fitted box's projected width below which its

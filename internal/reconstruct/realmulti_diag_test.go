@@ -99,6 +99,27 @@ func TestRealSetFourPhotosDiag(t *testing.T) {
 		_ = pose
 		for i, v := range vs {
 			v.cam = trueMVCam(m.cams[i], v.p.w)
+			// The mask carved from against the true silhouette: recall (share of
+			// the product kept) matters most, since carving removes whatever any
+			// one view leaves out.
+			want := silhouette(m.base.tris, m.cams[i])
+			var inter, tp, mp int
+			for y := range v.p.h {
+				for x := range v.p.w {
+					a := want[(y*m.cams[i].h/v.p.h)*m.cams[i].w+x*m.cams[i].w/v.p.w]
+					b := v.alpha[y*v.p.w+x] >= 128
+					if a && b {
+						inter++
+					}
+					if a {
+						tp++
+					}
+					if b {
+						mp++
+					}
+				}
+			}
+			line += fmt.Sprintf(" v%d mask R%.2f P%.2f", i, float64(inter)/float64(max(tp, 1)), float64(inter)/float64(max(mp, 1)))
 		}
 		truth := alignTruth(m.base.tris)
 		lo, hi := v3{math.Inf(1), math.Inf(1), math.Inf(1)}, v3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
