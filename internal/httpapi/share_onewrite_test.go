@@ -7,60 +7,16 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/internal/onewrite"
+	"github.com/photo3d/photo3d/internal/onewrite/onewritetest"
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/publish/publishtest"
 )
-
-// writeCounter is a listener whose connections record every write they
-// make: one entry per write syscall the kernel would see.
-type writeCounter struct {
-	net.Listener
-	mu     sync.Mutex
-	writes []int
-}
-
-func (l *writeCounter) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	return &countedConn{Conn: c, l: l}, nil
-}
-
-type countedConn struct {
-	net.Conn
-	l *writeCounter
-}
-
-func (c *countedConn) Write(p []byte) (int, error) {
-	c.l.mu.Lock()
-	c.l.writes = append(c.l.writes, len(p))
-	c.l.mu.Unlock()
-	return c.Conn.Write(p)
-}
-
-// settle waits until the connection has written n times and no more follow.
-func (l *writeCounter) settle(t *testing.T, n int) []int {
-	t.Helper()
-	var got []int
-	take := func() {
-		l.mu.Lock()
-		got = append(got, l.writes...)
-		l.writes = nil
-		l.mu.Unlock()
-	}
-	require.Eventually(t, func() bool { take(); return len(got) >= n }, 2*time.Second, time.Millisecond)
-	time.Sleep(20 * time.Millisecond)
-	take()
-	return got
-}
 
 // TestSharePageInOneWrite: the share page, served as cmd/api serves it
 // (onewrite's listener), reaches the kernel in one write syscall per view,
@@ -77,7 +33,7 @@ func TestSharePageInOneWrite(t *testing.T) {
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	counter := &writeCounter{Listener: ln}
+	counter := onewritetest.Wrap(ln)
 	srv := &http.Server{Handler: b.h, ConnContext: onewrite.ConnContext, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(onewrite.Listener(counter)) }()
 	t.Cleanup(func() { _ = srv.Close() })
@@ -109,7 +65,7 @@ func TestSharePageInOneWrite(t *testing.T) {
 
 	for _, enc := range []string{"", "gzip, deflate, br, zstd"} { // curl and crawlers; a browser
 		resp, body := send("GET", enc)
-		writes := counter.settle(t, 1)
+		writes := counter.Settle(t, 1)
 		require.Len(t, writes, 1, "Accept-Encoding %q: one write, got %v", enc, writes)
 		require.Equal(t, http.StatusOK, resp.StatusCode)
 		require.Equal(t, want.Body.String(), body, "the page is the one the handler renders")
@@ -141,5 +97,5 @@ func TestSharePageInOneWrite(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	require.Empty(t, body)
 	require.Equal(t, want.Header().Get("Content-Length"), resp.Header.Get("Content-Length"))
-	require.Len(t, counter.settle(t, 1), 1)
+	require.Len(t, counter.Settle(t, 1), 1)
 }

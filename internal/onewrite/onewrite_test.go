@@ -10,50 +10,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/internal/onewrite"
+	"github.com/photo3d/photo3d/internal/onewrite/onewritetest"
 )
-
-// countingListener records the size of every write its connections make:
-// what the kernel sees, one entry per write syscall.
-type countingListener struct {
-	net.Listener
-	mu     sync.Mutex
-	writes []int
-}
-
-func (l *countingListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	return &countingConn{Conn: c, l: l}, nil
-}
-
-func (l *countingListener) take() []int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	w := l.writes
-	l.writes = nil
-	return w
-}
-
-type countingConn struct {
-	net.Conn
-	l *countingListener
-}
-
-func (c *countingConn) Write(p []byte) (int, error) {
-	c.l.mu.Lock()
-	c.l.writes = append(c.l.writes, len(p))
-	c.l.mu.Unlock()
-	return c.Conn.Write(p)
-}
 
 // page is a share page's shape: about 4.2 KB of HTML under the share page's
 // headers, more than net/http's 4 KiB connection buffer holds.
@@ -77,11 +41,11 @@ func pageHandler(w http.ResponseWriter, r *http.Request) {
 
 // serve runs handler on a loopback server whose connections count their
 // writes; with wrap, through onewrite as cmd/api serves.
-func serve(t *testing.T, wrap bool, handler http.HandlerFunc) (*countingListener, string) {
+func serve(t *testing.T, wrap bool, handler http.HandlerFunc) (*onewritetest.Counter, string) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	cl := &countingListener{Listener: ln}
+	cl := onewritetest.Wrap(ln)
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second}
 	var served net.Listener = cl
 	if wrap {
@@ -125,19 +89,6 @@ func bodyOf(t *testing.T, resp *http.Response) []byte {
 	return b
 }
 
-// waitWrites waits until the server has written n times (the response is
-// read before the server's last write call returns).
-func waitWrites(t *testing.T, l *countingListener, n int) []int {
-	t.Helper()
-	var got []int
-	require.Eventually(t, func() bool {
-		got = append(got, l.take()...)
-		return len(got) >= n
-	}, 2*time.Second, time.Millisecond)
-	time.Sleep(20 * time.Millisecond) // and no further write follows
-	return append(got, l.take()...)
-}
-
 func TestPageLeavesInOneWrite(t *testing.T) {
 	t.Parallel()
 	// Without onewrite net/http needs two writes for it: headers and the
@@ -145,13 +96,13 @@ func TestPageLeavesInOneWrite(t *testing.T) {
 	plain, addr := serve(t, false, pageHandler)
 	resp := exchange(t, addr, get(t, "GET", "/"))[0]
 	require.Equal(t, page, bodyOf(t, resp))
-	before := waitWrites(t, plain, 2)
+	before := plain.Settle(t, 2)
 	require.Len(t, before, 2, "net/http alone: %v", before)
 	require.Equal(t, 4096, before[0])
 
 	l, addr := serve(t, true, pageHandler)
 	resps := exchange(t, addr, get(t, "GET", "/"), get(t, "GET", "/"), get(t, "GET", "/"))
-	writes := waitWrites(t, l, 3)
+	writes := l.Settle(t, 3)
 	require.Len(t, writes, 3, "one write per response on a kept-alive connection: %v", writes)
 	require.Equal(t, before[0]+before[1], writes[0], "the same bytes")
 	for _, resp := range resps {
@@ -173,12 +124,12 @@ func TestHeadSmallAndLargeResponses(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	require.Equal(t, strconv.Itoa(len(page)), resp.Header.Get("Content-Length"))
 	require.Empty(t, bodyOf(t, resp))
-	require.Len(t, waitWrites(t, l, 1), 1)
+	require.Len(t, l.Settle(t, 1), 1)
 
 	// A response that fits the buffer leaves in one write as before.
 	resp = exchange(t, addr, get(t, "GET", "/?n=1000"))[0]
 	require.Len(t, bodyOf(t, resp), 1000)
-	require.Len(t, waitWrites(t, l, 1), 1)
+	require.Len(t, l.Settle(t, 1), 1)
 
 	// Past what a connection holds (64 KiB), bytes go out as they come, all
 	// of them, in order.
