@@ -65,7 +65,10 @@ export async function verificationLink(email: string, since = 0): Promise<string
         if (!existsSync(dir)) return '';
         // Newest first by write time: the worker names mail files by outbox id,
         // and an address that signs up again gets a second, newer link.
+        // Dot files are mail being written (the store writes a temporary file and
+        // renames it): they vanish between the listing and the read.
         const files = readdirSync(dir)
+          .filter((f) => !f.startsWith('.'))
           .map((f) => ({ f, t: statSync(join(dir, f)).mtimeMs }))
           .filter((x) => x.t >= since) // only mail written after the request that asked for it
           .sort((a, b) => b.t - a.t)

@@ -45,7 +45,9 @@ test('Delete account: password confirmation, signed out at once, address free ag
     .poll(
       () =>
         existsSync(outbox) &&
-        readdirSync(outbox).some((f) => {
+        readdirSync(outbox)
+          .filter((f) => !f.startsWith('.')) // a mail still being written (temporary file, then renamed)
+          .some((f) => {
           const m = JSON.parse(readFileSync(join(outbox, f), 'utf8')) as { to: string; subject: string };
           return m.to === email && m.subject === 'Your Photo3D account has been deleted';
         }),

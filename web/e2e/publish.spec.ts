@@ -60,7 +60,8 @@ test('publish step: choose the email gate first, then Publish now; changes say S
 
   // The server refuses (the plan no longer shares): the box rolls back and says why.
   await api.call('post', '/api/subscription/plan', { plan: 'free' });
-  await gate.uncheck();
+  // click, not uncheck(): the refusal may roll the box back before uncheck() looks.
+  await gate.click();
   await expect(page.getByTestId('publish-save-state')).toHaveText('Not saved');
   await expect(page.getByText('Public sharing is a Pro feature.', { exact: false })).toBeVisible();
   await expect(gate).toBeChecked();
