@@ -172,15 +172,25 @@ func (e *coherenceEval) score() float64 {
 		clear(p)
 	}
 	n := 0
+	// Neighbouring voxels are mostly rejected by the same view, so the view that
+	// rejected the last one is asked first (the answer, an AND over the views, does
+	// not depend on the order); a voxel every view keeps reuses its projections.
+	first := 0
+	type projected struct{ u, w, z float64 }
+	at := make([]projected, len(e.vs))
 	for k := range g.nz {
 		for j := range g.ny {
 			for i := range g.nx {
 				c := g.centre(i, j, k)
 				in := true
-				for _, v := range e.vs {
-					u, w, _ := v.cam.project(c)
+				for q := range e.vs {
+					vi := (first + q) % len(e.vs)
+					v := e.vs[vi]
+					u, w, z := v.cam.project(c)
+					at[vi] = projected{u, w, z}
 					if v.coverAt(u, w) < 0.5 {
 						in = false
+						first = vi
 						break
 					}
 				}
@@ -195,7 +205,7 @@ func (e *coherenceEval) score() float64 {
 					e.hi[a] = max(e.hi[a], c[a]+g.s/2)
 				}
 				for vi, v := range e.vs {
-					u, w, z := v.cam.project(c)
+					u, w, z := at[vi].u, at[vi].w, at[vi].z
 					r := v.cam.f * g.s / (z * v.lcell) * 0.5
 					cx, cy := u/v.lcell-0.5, w/v.lcell-0.5
 					x0, x1 := int(math.Ceil(cx-r)), int(math.Floor(cx+r))
