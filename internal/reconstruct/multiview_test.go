@@ -194,16 +194,7 @@ func exactHull(t testing.TB, m *mvScene, maxTris int) []qtri {
 	}
 	mesh, err := carveMesh(context.Background(), vs, poseResult{lo: lo, hi: hi, voxel: 0.02}, maxTris, false)
 	require.NoError(t, err)
-	var out []qtri
-	for k := 0; k+2 < len(mesh.idx); k += 3 {
-		var tr qtri
-		for c := range 3 {
-			p := mesh.pos[mesh.idx[k+c]]
-			tr.p[c] = v3{float64(p[0]), float64(p[1]), float64(p[2])}
-		}
-		out = append(out, tr)
-	}
-	return out
+	return meshTris(mesh)
 }
 
 // f5 scores aligned model triangles against aligned truth (quality_test.go's F@5).
