@@ -79,7 +79,7 @@ func runRealSet(t *testing.T, views []studioView, w, h int, only string) []realR
 				// says so (the message is the warning).
 				r.Err, r.Warned = err.Error(), true
 			} else {
-				r.Kind = res.Stats.ShapeKind
+				r.Kind = res.Stats.ShapeKind + " " + res.Stats.ShapeClass
 				r.Ours = scoreGLB(t, sh.truth, res.GLB)
 				if res.Stats.Fidelity != nil {
 					r.Fidelity = float64(*res.Stats.Fidelity)
