@@ -46,7 +46,10 @@ const (
 	// handle, which are deeper. One photo cannot tell them apart, so the depth sits
 	// between, where neither reading is wildly wrong.
 	loopDepthOfWidth = 0.3
-	slabRound        = 1.2  // rim rounding: half-thickness ≤ slabRound·√u
+	slabRound        = 1.2 // rim rounding: half-thickness ≤ slabRound·√u
+	// furnitureRoundIn is how far into the body (as a share of its half-height)
+	// a furniture body's rounded edge reaches its full depth.
+	furnitureRoundIn = 0.1
 	chairBackOfDepth = 0.14 // backrest thickness of a chair …
 	sofaBackOfDepth  = 0.24 // … and of a sofa (cushions)
 )
@@ -61,6 +64,7 @@ type silClass struct {
 	backFrom   int     // furniture: rows above this are the backrest; else -1
 	backThick  float64 // backrest thickness, pixels
 	legHalf    float64 // half the typical leg width, pixels
+	top        int     // furniture: first row of the silhouette
 	// vetoFits is set when the silhouette shows a cue that no solid of revolution
 	// or box has (legs with backdrop between them, a handle loop over the middle),
 	// so the geometric fits are not tried.
@@ -232,7 +236,7 @@ func legWidth(seg *segmentation, y0, y1 int) float64 {
 // above the seat, where the outline narrows (a sofa's arms end) or a chair's seat
 // ends, a backrest at the rear.
 func furnitureClass(extent []int, y0, legTop, bottom int, W, H, legW, density float64) silClass {
-	out := silClass{class: ShapeClassFurniture, legTop: y0 + legTop, backFrom: -1}
+	out := silClass{class: ShapeClassFurniture, legTop: y0 + legTop, backFrom: -1, top: y0}
 	out.depth = min(furnitureDepthOfWidth*W, furnitureDepthOfHeight*H)
 	out.legHalf = max(1, legW/2)
 	legFrac := float64(bottom-legTop+1) / H
@@ -293,8 +297,16 @@ func (c silClass) depthFn(front bool) depthFn {
 			legC = -legC
 		}
 		backC := -half + c.backThick/2
+		// The body (seat, top, and a chair's back) is a slab as deep as the piece,
+		// rounded only near its outline. With the bare slabRound·√u it was a pillow:
+		// √u grows with the distance to the outline, so a seat band a fifth of the
+		// width tall (more than half of it the seat's top seen from above) came out
+		// a third as deep as the legs stand apart. The rounding reaches the full
+		// depth furnitureRoundIn of the way into a band half the body's height.
+		bodyHalf := max(4, float64(c.legTop-c.top)/2)
+		r := max(slabRound, half/(math.Sqrt(2*furnitureRoundIn*(2-furnitureRoundIn))*bodyHalf))
 		return func(px, py, u float64) (float64, float64) {
-			h := slabRound * math.Sqrt(u)
+			h := r * math.Sqrt(u)
 			switch {
 			case int(py) >= c.legTop:
 				return legC, min(h, c.legHalf*1.2)
