@@ -65,6 +65,9 @@ type silClass struct {
 	backThick  float64 // backrest thickness, pixels
 	legHalf    float64 // half the typical leg width, pixels
 	top        int     // furniture: first row of the silhouette
+	// slabHalf, when positive, is the half-height (pixels) of a bulky body that
+	// is a slab as deep as its depth (a dish, a tray) rather than a pillow.
+	slabHalf float64
 	// vetoFits is set when the silhouette shows a cue that no solid of revolution
 	// or box has (legs with backdrop between them, a handle loop over the middle),
 	// so the geometric fits are not tried.
@@ -196,8 +199,11 @@ func classifySilhouette(seg *segmentation) silClass {
 	out.depth = min(W, bulkyDepthOfHeight*H)
 	if W >= trayMinAspect*H {
 		// Far wider than tall (a dish, a tray, a rug): what shows is mostly the top
-		// seen from a little above, so the footprint is about as deep as wide.
+		// seen from a little above, so the footprint is about as deep as wide, and
+		// the body a slab that deep (see slabRounding), not a pillow as deep as the
+		// band is tall.
 		out.depth = W
+		out.slabHalf = H / 2
 	}
 	out.confidence = 0.3
 	if W >= bulkyMinAspect*H {
@@ -303,8 +309,7 @@ func (c silClass) depthFn(front bool) depthFn {
 		// width tall (more than half of it the seat's top seen from above) came out
 		// a third as deep as the legs stand apart. The rounding reaches the full
 		// depth furnitureRoundIn of the way into a band half the body's height.
-		bodyHalf := max(4, float64(c.legTop-c.top)/2)
-		r := max(slabRound, half/(math.Sqrt(2*furnitureRoundIn*(2-furnitureRoundIn))*bodyHalf))
+		r := slabRounding(half, float64(c.legTop-c.top)/2)
 		return func(px, py, u float64) (float64, float64) {
 			h := r * math.Sqrt(u)
 			switch {
@@ -320,9 +325,22 @@ func (c silClass) depthFn(front bool) depthFn {
 			return 0, min(inflateDepth*math.Sqrt(u), half)
 		}
 	}
-	return func(px, py, u float64) (float64, float64) {
-		return 0, min(slabRound*math.Sqrt(u), half)
+	r := slabRound
+	if c.slabHalf > 0 {
+		r = slabRounding(half, c.slabHalf)
 	}
+	return func(px, py, u float64) (float64, float64) {
+		return 0, min(r*math.Sqrt(u), half)
+	}
+}
+
+// slabRounding is the factor on √u that makes a body of half-depth half and
+// half-height bodyHalf (pixels) a slab rounded only near its outline: full depth
+// furnitureRoundIn of the way in. For a band of half-height a, u at distance d from
+// its edge is 2(2ad − d²), so √u there is a·√(2t(2−t)) with t = d/a.
+func slabRounding(half, bodyHalf float64) float64 {
+	bodyHalf = max(4, bodyHalf)
+	return max(slabRound, half/(math.Sqrt(2*furnitureRoundIn*(2-furnitureRoundIn))*bodyHalf))
 }
 
 // roundBodyFill is the share of its bounding box that a body under a handle loop
