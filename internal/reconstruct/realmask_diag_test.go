@@ -31,6 +31,9 @@ func TestRealSetMasks(t *testing.T) {
 	n := 0
 	fmt.Printf("| photo | IoU | recall | precision |\n|---|---|---|---|\n")
 	for _, e := range realManifest(t) {
+		if only := os.Getenv("REALSET_MODEL"); only != "" && e.name != only {
+			continue
+		}
 		truth := loadRealModel(t, e.name)
 		for vi, v := range realViewsFull {
 			sh := newStudioShot(fmt.Sprintf("%s-%d", e.name, vi), truth, v, 768, 1024)
