@@ -169,7 +169,7 @@ func classifySilhouette(seg *segmentation) silClass {
 		}
 		apart := 2*topSpread >= topRows
 		if legFrac >= 0.03 && density >= 0.6 && float64(nSpread) >= 0.3*float64(band) && wideAbove && apart {
-			out := furnitureClass(stats2extent(stats), b.Min.Y, lastLeggy, bottom, W, H, legWidth(seg, b.Min.Y+lastLeggy, b.Min.Y+bottom), density)
+			out := furnitureClass(stats2extent(stats), stats, b.Min.Y, lastLeggy, bottom, W, H, legWidth(seg, b.Min.Y+lastLeggy, b.Min.Y+bottom), density)
 			out.vetoFits = true
 			return out
 		}
@@ -241,7 +241,7 @@ func legWidth(seg *segmentation, y0, y1 int) float64 {
 // the bounding box top, y0), a seat or top above them as deep as the furniture, and
 // above the seat, where the outline narrows (a sofa's arms end) or a chair's seat
 // ends, a backrest at the rear.
-func furnitureClass(extent []int, y0, legTop, bottom int, W, H, legW, density float64) silClass {
+func furnitureClass(extent []int, stats []rowStat, y0, legTop, bottom int, W, H, legW, density float64) silClass {
 	out := silClass{class: ShapeClassFurniture, legTop: y0 + legTop, backFrom: -1, top: y0}
 	out.depth = min(furnitureDepthOfWidth*W, furnitureDepthOfHeight*H)
 	out.legHalf = max(1, legW/2)
@@ -282,9 +282,15 @@ func furnitureClass(extent []int, y0, legTop, bottom int, W, H, legW, density fl
 	// A backrest is only laid out for low furniture (sofas, armchairs), whose back
 	// shows above the arms. Above tall legs the silhouette does not tell a chair's
 	// thin back from a solid body (a camera on a tripod, a cabinet on legs), and a
-	// full-depth body is the smaller error for both.
+	// full-depth body is the smaller error for both, unless the back stands on
+	// posts: backdrop seen between the seat and a wide back.
 	if !chair && from > int(0.05*H) {
 		out.backFrom = y0 + from
+	}
+	if chair {
+		if posts, ok := backPosts(stats, legTop, W, H); ok {
+			out.backFrom = y0 + posts + 1
+		}
 	}
 	// Confidence: clear, dense leg rows over a tall enough band.
 	out.confidence = clamp01(0.5 + 0.3*density + 0.5*min(legFrac, 0.4))
@@ -308,7 +314,10 @@ func (c silClass) depthFn(front bool) depthFn {
 		// √u grows with the distance to the outline, so a seat band a fifth of the
 		// width tall (more than half of it the seat's top seen from above) came out
 		// a third as deep as the legs stand apart. The rounding reaches the full
-		// depth furnitureRoundIn of the way into a band half the body's height.
+		// depth furnitureRoundIn of the way into a band half the body's height
+		// (rounding by the seat band's own height, when a backrest is found, made
+		// the real SheenChair's seat, whose band is mostly its top seen from above,
+		// too thick: F@5 0.59 → 0.51).
 		r := slabRounding(half, float64(c.legTop-c.top)/2)
 		return func(px, py, u float64) (float64, float64) {
 			h := r * math.Sqrt(u)
@@ -437,4 +446,41 @@ func (c cuboidFit) squareOn() bool {
 func flatClass(seg *segmentation, confidence float64) silClass {
 	return silClass{class: ShapeClassFlat, confidence: confidence, legTop: -1, backFrom: -1,
 		depth: flatDepthOfWidth * float64(seg.bbox.Dx())}
+}
+
+// backPosts finds a chair's back standing on posts: going up from the seat (rows just
+// above the legs band, wide and solid), a band of rows made of two or more narrow
+// runs spread across the width (the posts, backdrop between them), then wide rows
+// again (the back). It returns the lowest post row.
+func backPosts(stats []rowStat, legTop int, W, H float64) (int, bool) {
+	i := legTop - 1
+	// The seat: wide rows.
+	seat := 0
+	for ; i >= 0 && float64(stats[i].cover) >= 0.6*W; i-- {
+		seat++
+	}
+	if seat < max(2, int(0.03*H)) {
+		return 0, false
+	}
+	lowest := i
+	posts := 0
+	for ; i >= 0; i-- {
+		st := stats[i]
+		if st.runs >= 2 && float64(st.maxRun) <= 0.25*W && float64(st.x1-st.x0) >= 0.3*W {
+			posts++
+			continue
+		}
+		break
+	}
+	if posts < max(2, int(0.04*H)) {
+		return 0, false
+	}
+	back := 0
+	for ; i >= 0 && float64(stats[i].cover) >= 0.4*W; i-- {
+		back++
+	}
+	if back < max(2, int(0.08*H)) {
+		return 0, false
+	}
+	return lowest, true
 }

@@ -1,0 +1,59 @@
+package reconstruct
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// chairMask draws, on a 300×300 mask, four legs under a seat and, above the seat,
+// what the body shows: a back on two posts (backdrop between seat and back, as on
+// the real SheenChair) or one solid block (a camera on a tripod, a cabinet on legs).
+func chairMask(posts bool) *segmentation {
+	const n = 300
+	s := &segmentation{w: n, h: n, alpha: make([]uint8, n*n)}
+	for y := range n {
+		for x := range n {
+			in := false
+			switch {
+			case y >= 200 && y < 290: // legs
+				for _, lx := range []int{60, 100, 196, 236} {
+					in = in || x >= lx && x < lx+8
+				}
+			case y >= 170 && y < 200: // seat
+				in = x >= 55 && x < 245
+			case y >= 130 && y < 170 && posts: // posts
+				in = x >= 90 && x < 100 || x >= 200 && x < 210
+			case y >= 60 && y < 170: // back (or the whole block)
+				in = x >= 80 && x < 220
+			}
+			if in {
+				s.alpha[y*n+x] = 255
+			}
+		}
+	}
+	s.finish()
+	return s
+}
+
+// TestChairBackOnPostsIsThinAtTheRear: a chair whose back stands on posts gets a
+// thin backrest at the rear (the real SheenChair's front photo: F@5 0.54 → 0.59),
+// while a solid body above legs stays full depth, as before.
+func TestChairBackOnPostsIsThinAtTheRear(t *testing.T) {
+	chair := chairMask(true)
+	c := classifySilhouette(chair)
+	require.Equal(t, ShapeClassFurniture, c.class)
+	require.Positive(t, c.backFrom, "the back on posts is a backrest")
+	centre, half := c.depthFn(true)(150, 100, 400)
+	require.Less(t, centre, -0.3*c.depth, "the backrest stands at the rear")
+	require.LessOrEqual(t, half, c.backThick/2+1e-9, "the backrest is thin")
+	// The middle of the 30 px seat band: u = 2·15² solves ∇²u = −4 across it.
+	seatCentre, seatHalf := c.depthFn(true)(150, 185, 450)
+	require.Zero(t, seatCentre)
+	require.Greater(t, seatHalf, 3*half, "the seat is far deeper than the backrest")
+
+	block := chairMask(false)
+	c = classifySilhouette(block)
+	require.Equal(t, ShapeClassFurniture, c.class)
+	require.Equal(t, -1, c.backFrom, "a solid body above legs is not a backrest")
+}
