@@ -47,6 +47,10 @@ const (
 	// between, where neither reading is wildly wrong.
 	loopDepthOfWidth = 0.3
 	slabRound        = 1.2 // rim rounding: half-thickness ≤ slabRound·√u
+	// furnitureLegsReach is how far above the silhouette's bottom (of its height)
+	// the lowest row with legs apart may be: the rear legs stand higher in the
+	// photo than the front ones, but the front ones reach the floor.
+	furnitureLegsReach = 0.3
 	// furnitureRoundIn is how far into the body (as a share of its half-height)
 	// a furniture body's rounded edge reaches its full depth.
 	furnitureRoundIn = 0.1
@@ -138,13 +142,16 @@ func classifySilhouette(seg *segmentation) silClass {
 	margin := max(1, int(0.01*H))
 	gapTol := max(2, int(0.05*H))
 	bottom := b.Dy() - 1 - margin
-	lastLeggy, nLeggy, nSpread := -1, 0, 0
+	lastLeggy, nLeggy, nSpread, lowestSpread := -1, 0, 0, -1
 	for i := bottom; i >= 0; i-- {
 		if legRow(stats[i]) {
 			lastLeggy = i
 			nLeggy++
 			if spread(stats[i]) {
 				nSpread++
+				if lowestSpread < 0 {
+					lowestSpread = i
+				}
 			}
 			continue
 		}
@@ -168,7 +175,11 @@ func classifySilhouette(seg *segmentation) silClass {
 			}
 		}
 		apart := 2*topSpread >= topRows
-		if legFrac >= 0.03 && density >= 0.6 && float64(nSpread) >= 0.3*float64(band) && wideAbove && apart {
+		// Furniture stands on its legs: legs apart reach down to the floor (the
+		// front ones at least). Runs apart only high above it are something
+		// hanging beside a post (a lamp post's lantern), not legs.
+		grounded := lowestSpread >= 0 && float64(bottom-lowestSpread) <= furnitureLegsReach*H
+		if legFrac >= 0.03 && density >= 0.6 && float64(nSpread) >= 0.3*float64(band) && wideAbove && apart && grounded {
 			out := furnitureClass(stats2extent(stats), stats, b.Min.Y, lastLeggy, bottom, W, H, legWidth(seg, b.Min.Y+lastLeggy, b.Min.Y+bottom), density)
 			out.vetoFits = true
 			return out
