@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"context"
+	"encoding/binary"
 	"math"
 )
 
@@ -145,83 +146,211 @@ func gridFor(lo, hi [3]float64, n int) voxGrid {
 }
 
 // coherenceEval holds the buffers of repeated coherence evaluations.
+//
+// The pose search changes one view's camera at a time (or, for the shared
+// elevation and lens, all of them) and mostly puts it back, so each view keeps
+// the verdicts of its last few cameras: per voxel whether that camera keeps it
+// and, if so, the coarse cells its projection covers. A voxel some view's cached
+// camera rejects costs one lookup; only the changed view projects anything. The
+// result is the one a full evaluation gives, bit for bit: every verdict and
+// footprint is computed by the same expressions, and the hull (an AND over the
+// views), its bounds (min/max) and the covered cells (set to 1) do not depend on
+// the order in which they are found.
 type coherenceEval struct {
 	vs   []*mvView
 	g    voxGrid
-	occ  []float32
 	proj [][]float32
 	// hull bounds of the last evaluation (voxels with occupancy ≥ ½)
 	lo, hi [3]float64
+	// voxel centres along each axis (g.centre's values)
+	cx, cy, cz []float64
+	caches     [][]*camVerdicts // per view, up to camCacheSlots cameras
+	calls      int
 }
 
+// camCacheSlots is how many cameras each view remembers: the accepted pose and
+// the two trial steps around it.
+const camCacheSlots = 3
+
+// Voxel verdicts of one camera.
+const (
+	verdictUnknown = iota
+	verdictIn
+	verdictOut
+)
+
+// allOut8 has bit 1 of each of eight verdict bytes: the mask of verdictOut.
+const allOut8 = 0x0202020202020202
+
+// camVerdicts memoises one view's verdicts for one camera.
+type camVerdicts struct {
+	cam     mvCam
+	used    int     // the evaluation that last used it
+	verdict []uint8 // per voxel: verdictUnknown, verdictIn or verdictOut
+	fp      []cellRect
+}
+
+// cellRect is the inclusive range of coverage cells a kept voxel's projection
+// covers, already clipped to the view's grid (empty when x0 > x1 or y0 > y1).
+type cellRect struct{ x0, x1, y0, y1 int16 }
+
 func newCoherenceEval(vs []*mvView, g voxGrid) *coherenceEval {
-	e := &coherenceEval{vs: vs, g: g, occ: make([]float32, g.nx*g.ny*g.nz), proj: make([][]float32, len(vs))}
+	e := &coherenceEval{vs: vs, g: g, proj: make([][]float32, len(vs)), caches: make([][]*camVerdicts, len(vs))}
 	for i, v := range vs {
 		e.proj[i] = make([]float32, v.lw*v.lh)
 	}
+	e.cx, e.cy, e.cz = make([]float64, g.nx), make([]float64, g.ny), make([]float64, g.nz)
+	for i := range g.nx {
+		e.cx[i] = g.centre(i, 0, 0)[0]
+	}
+	for j := range g.ny {
+		e.cy[j] = g.centre(0, j, 0)[1]
+	}
+	for k := range g.nz {
+		e.cz[k] = g.centre(0, 0, k)[2]
+	}
 	return e
+}
+
+// same reports whether c and o are bit for bit the same camera (== would take
+// −0 for +0).
+func (c *mvCam) same(o *mvCam) bool {
+	a := [15]float64{c.f, c.cx, c.cy, c.t[0], c.t[1], c.t[2]}
+	b := [15]float64{o.f, o.cx, o.cy, o.t[0], o.t[1], o.t[2]}
+	for i := range 9 {
+		a[6+i], b[6+i] = c.r[i/3][i%3], o.r[i/3][i%3]
+	}
+	for i := range 15 {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// verdicts returns view vi's memo for its current camera, reusing the least
+// recently used slot (cleared) when the camera is new.
+func (e *coherenceEval) verdicts(vi int) *camVerdicts {
+	cam := e.vs[vi].cam
+	var lru *camVerdicts
+	for _, c := range e.caches[vi] {
+		if c.cam.same(&cam) {
+			c.used = e.calls
+			return c
+		}
+		if lru == nil || c.used < lru.used {
+			lru = c
+		}
+	}
+	if len(e.caches[vi]) < camCacheSlots {
+		n := e.g.nx * e.g.ny * e.g.nz
+		lru = &camVerdicts{verdict: make([]uint8, n), fp: make([]cellRect, n)}
+		e.caches[vi] = append(e.caches[vi], lru)
+	} else {
+		clear(lru.verdict)
+	}
+	lru.cam, lru.used = cam, e.calls
+	return lru
+}
+
+// judge projects voxel n (centre c) into view v and records whether the view
+// keeps it and which coverage cells it covers.
+func (e *coherenceEval) judge(v *mvView, m *camVerdicts, n int, c [3]float64) bool {
+	u, w, z := v.cam.project(c)
+	if v.coverAt(u, w) < 0.5 {
+		m.verdict[n] = verdictOut
+		return false
+	}
+	r := v.cam.f * e.g.s / (z * v.lcell) * 0.5
+	cx, cy := u/v.lcell-0.5, w/v.lcell-0.5
+	x0, x1 := int(math.Ceil(cx-r)), int(math.Floor(cx+r))
+	y0, y1 := int(math.Ceil(cy-r)), int(math.Floor(cy+r))
+	if x1 < x0 {
+		x0 = int(math.Round(cx))
+		x1 = x0
+	}
+	if y1 < y0 {
+		y0 = int(math.Round(cy))
+		y1 = y0
+	}
+	// Clipped to the grid; the cell indices then fit an int16 (the grid is at most
+	// a working photo's width).
+	x0, x1 = max(0, x0), min(v.lw-1, x1)
+	y0, y1 = max(0, y0), min(v.lh-1, y1)
+	if x0 > x1 || y0 > y1 {
+		x0, x1 = 1, 0
+	}
+	m.verdict[n] = verdictIn
+	m.fp[n] = cellRect{int16(x0), int16(x1), int16(y0), int16(y1)}
+	return true
 }
 
 // score carves the soft hull (occupancy = the least coverage over the views) and
 // returns the mean share of each view's silhouette its projection covers.
 func (e *coherenceEval) score() float64 {
 	g := e.g
+	e.calls++
 	e.lo = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
 	e.hi = [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
 	for _, p := range e.proj {
 		clear(p)
 	}
-	n := 0
-	// Neighbouring voxels are mostly rejected by the same view, so the view that
-	// rejected the last one is asked first (the answer, an AND over the views, does
-	// not depend on the order); a voxel every view keeps reuses its projections.
+	ms := make([]*camVerdicts, len(e.vs))
+	for vi := range e.vs {
+		ms[vi] = e.verdicts(vi)
+	}
+	// Neighbouring voxels are mostly rejected by the same view, so of the views
+	// that must project a voxel, the one that rejected the last is asked first.
 	first := 0
-	type projected struct{ u, w, z float64 }
-	at := make([]projected, len(e.vs))
 	for k := range g.nz {
 		for j := range g.ny {
-			for i := range g.nx {
-				c := g.centre(i, j, k)
-				in := true
-				for q := range e.vs {
-					vi := (first + q) % len(e.vs)
-					v := e.vs[vi]
-					u, w, z := v.cam.project(c)
-					at[vi] = projected{u, w, z}
-					if v.coverAt(u, w) < 0.5 {
-						in = false
-						first = vi
-						break
+			row := (k*g.ny + j) * g.nx
+		voxel:
+			for i := 0; i < g.nx; i++ {
+				n := row + i
+				// Eight voxels in a row that remembered rejections settle are
+				// skipped at once (a verdictOut byte has bit 1 set).
+				if i+8 <= g.nx {
+					var any uint64
+					for _, m := range ms {
+						any |= binary.LittleEndian.Uint64(m.verdict[n:])
+					}
+					if any&allOut8 == allOut8 {
+						i += 7
+						continue
 					}
 				}
-				e.occ[n] = 0
-				n++
-				if !in {
-					continue
+				// A remembered rejection settles the voxel without projecting.
+				unknown := false
+				for _, m := range ms {
+					switch m.verdict[n] {
+					case verdictOut:
+						continue voxel
+					case verdictUnknown:
+						unknown = true
+					}
 				}
-				e.occ[n-1] = 1
+				c := [3]float64{e.cx[i], e.cy[j], e.cz[k]}
+				if unknown {
+					for q := range e.vs {
+						vi := (first + q) % len(e.vs)
+						if ms[vi].verdict[n] == verdictUnknown && !e.judge(e.vs[vi], ms[vi], n, c) {
+							first = vi
+							continue voxel
+						}
+					}
+				}
 				for a := range 3 {
 					e.lo[a] = min(e.lo[a], c[a]-g.s/2)
 					e.hi[a] = max(e.hi[a], c[a]+g.s/2)
 				}
-				for vi, v := range e.vs {
-					u, w, z := at[vi].u, at[vi].w, at[vi].z
-					r := v.cam.f * g.s / (z * v.lcell) * 0.5
-					cx, cy := u/v.lcell-0.5, w/v.lcell-0.5
-					x0, x1 := int(math.Ceil(cx-r)), int(math.Floor(cx+r))
-					y0, y1 := int(math.Ceil(cy-r)), int(math.Floor(cy+r))
-					if x1 < x0 {
-						x0 = int(math.Round(cx))
-						x1 = x0
-					}
-					if y1 < y0 {
-						y0 = int(math.Round(cy))
-						y1 = y0
-					}
+				for vi, m := range ms {
+					r := m.fp[n]
+					lw := e.vs[vi].lw
 					p := e.proj[vi]
-					for y := max(0, y0); y <= min(v.lh-1, y1); y++ {
-						row := p[y*v.lw:]
-						for x := max(0, x0); x <= min(v.lw-1, x1); x++ {
+					for y := int(r.y0); y <= int(r.y1); y++ {
+						row := p[y*lw:]
+						for x := int(r.x0); x <= int(r.x1); x++ {
 							row[x] = 1
 						}
 					}
