@@ -112,7 +112,11 @@ func (v *mvView) update() {
 
 // coverAt is the bilinear coverage at working pixel (u, v); 0 outside the frame.
 func (v *mvView) coverAt(u, w float64) float32 {
-	x, y := u/v.lcell-0.5, w/v.lcell-0.5
+	return v.coverCell(u/v.lcell-0.5, w/v.lcell-0.5)
+}
+
+// coverCell is coverAt at (x, y) in coverage-cell units (u/lcell − ½, w/lcell − ½).
+func (v *mvView) coverCell(x, y float64) float32 {
 	if x < 0 || y < 0 || x >= float64(v.lw-1) || y >= float64(v.lh-1) {
 		return 0
 	}
@@ -257,12 +261,12 @@ func (e *coherenceEval) verdicts(vi int) *camVerdicts {
 // keeps it and which coverage cells it covers.
 func (e *coherenceEval) judge(v *mvView, m *camVerdicts, n int, c [3]float64) bool {
 	u, w, z := v.cam.project(c)
-	if v.coverAt(u, w) < 0.5 {
+	cx, cy := u/v.lcell-0.5, w/v.lcell-0.5
+	if v.coverCell(cx, cy) < 0.5 {
 		m.verdict[n] = verdictOut
 		return false
 	}
 	r := v.cam.f * e.g.s / (z * v.lcell) * 0.5
-	cx, cy := u/v.lcell-0.5, w/v.lcell-0.5
 	x0, x1 := int(math.Ceil(cx-r)), int(math.Floor(cx+r))
 	y0, y1 := int(math.Ceil(cy-r)), int(math.Floor(cy+r))
 	if x1 < x0 {
@@ -333,7 +337,10 @@ func (e *coherenceEval) score() float64 {
 				c := [3]float64{e.cx[i], e.cy[j], e.cz[k]}
 				if unknown {
 					for q := range e.vs {
-						vi := (first + q) % len(e.vs)
+						vi := first + q
+						if vi >= len(e.vs) {
+							vi -= len(e.vs)
+						}
 						if ms[vi].verdict[n] == verdictUnknown && !e.judge(e.vs[vi], ms[vi], n, c) {
 							first = vi
 							continue voxel
