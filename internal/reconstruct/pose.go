@@ -170,7 +170,27 @@ type coherenceEval struct {
 	cx, cy, cz []float64
 	caches     [][]*camVerdicts // per view, up to camCacheSlots cameras
 	calls      int
+	// lit[vi] counts view vi's coverage cells above litCover (a summed-area
+	// table, (lw+1)×(lh+1)); bnx, bny, bnz are the grid's size in blocks of
+	// cullBlock³ voxels.
+	lit           [][]int32
+	bnx, bny, bnz int
 }
+
+// cullBlock is the side, in voxels, of the blocks a view rejects whole when
+// their projection only meets coverage cells at or below litCover.
+const cullBlock = 4
+
+// litCover: a bilinear mix of cells at or below it stays under ½ (float32
+// rounding included), so coverCell < 0.5 for any point among them.
+const litCover = 0.25
+
+// Block verdicts of one camera.
+const (
+	blockUnknown = iota
+	blockOut     // every voxel of the block is verdictOut
+	blockMixed   // its voxels are judged one by one
+)
 
 // camCacheSlots is how many cameras each view remembers: the accepted pose and
 // the two trial steps around it.
@@ -191,6 +211,7 @@ type camVerdicts struct {
 	cam     mvCam
 	used    int     // the evaluation that last used it
 	verdict []uint8 // per voxel: verdictUnknown, verdictIn or verdictOut
+	block   []uint8 // per block of cullBlock³ voxels: blockUnknown, blockOut or blockMixed
 	fp      []cellRect
 }
 
@@ -203,6 +224,21 @@ func newCoherenceEval(vs []*mvView, g voxGrid) *coherenceEval {
 	for i, v := range vs {
 		e.proj[i] = make([]float32, v.lw*v.lh)
 	}
+	e.lit = make([][]int32, len(vs))
+	for i, v := range vs {
+		sat := make([]int32, (v.lw+1)*(v.lh+1))
+		for y := range v.lh {
+			for x := range v.lw {
+				n := int32(0)
+				if v.lcov[y*v.lw+x] > litCover {
+					n = 1
+				}
+				sat[(y+1)*(v.lw+1)+x+1] = n + sat[y*(v.lw+1)+x+1] + sat[(y+1)*(v.lw+1)+x] - sat[y*(v.lw+1)+x]
+			}
+		}
+		e.lit[i] = sat
+	}
+	e.bnx, e.bny, e.bnz = (g.nx+cullBlock-1)/cullBlock, (g.ny+cullBlock-1)/cullBlock, (g.nz+cullBlock-1)/cullBlock
 	e.cx, e.cy, e.cz = make([]float64, g.nx), make([]float64, g.ny), make([]float64, g.nz)
 	for i := range g.nx {
 		e.cx[i] = g.centre(i, 0, 0)[0]
@@ -248,13 +284,70 @@ func (e *coherenceEval) verdicts(vi int) *camVerdicts {
 	}
 	if len(e.caches[vi]) < camCacheSlots {
 		n := e.g.nx * e.g.ny * e.g.nz
-		lru = &camVerdicts{verdict: make([]uint8, n), fp: make([]cellRect, n)}
+		lru = &camVerdicts{verdict: make([]uint8, n), fp: make([]cellRect, n), block: make([]uint8, e.bnx*e.bny*e.bnz)}
 		e.caches[vi] = append(e.caches[vi], lru)
 	} else {
 		clear(lru.verdict)
+		clear(lru.block)
 	}
 	lru.cam, lru.used = cam, e.calls
 	return lru
+}
+
+// cull decides the block of voxel (i, j, k) for view vi's camera: when the
+// projection of the box through its voxels' centres only meets coverage cells
+// at or below litCover (or none in the frame), every voxel in it is rejected,
+// exactly as judge would, and marked so; otherwise its voxels are judged one by
+// one. The box is in front of the camera (so its image is the hull of its
+// corners' images) and a cell of margin on each side covers any rounding of
+// the per-voxel projections.
+func (e *coherenceEval) cull(vi int, m *camVerdicts, i, j, k int) uint8 {
+	v := e.vs[vi]
+	g := e.g
+	i0, j0, k0 := i/cullBlock*cullBlock, j/cullBlock*cullBlock, k/cullBlock*cullBlock
+	i1, j1, k1 := min(i0+cullBlock, g.nx)-1, min(j0+cullBlock, g.ny)-1, min(k0+cullBlock, g.nz)-1
+	xlo, xhi := math.Inf(1), math.Inf(-1)
+	ylo, yhi := math.Inf(1), math.Inf(-1)
+	for corner := range 8 {
+		p := [3]float64{e.cx[i0], e.cy[j0], e.cz[k0]}
+		if corner&1 != 0 {
+			p[0] = e.cx[i1]
+		}
+		if corner&2 != 0 {
+			p[1] = e.cy[j1]
+		}
+		if corner&4 != 0 {
+			p[2] = e.cz[k1]
+		}
+		u, w, z := v.cam.project(p)
+		if !(z > 1e-6) {
+			return blockMixed
+		}
+		x, y := u/v.lcell-0.5, w/v.lcell-0.5
+		if !(math.Abs(x) < 1e9 && math.Abs(y) < 1e9) {
+			return blockMixed
+		}
+		xlo, xhi = min(xlo, x), max(xhi, x)
+		ylo, yhi = min(ylo, y), max(yhi, y)
+	}
+	// coverCell reads cells floor(x) and floor(x)+1; one more on each side.
+	cx0, cx1 := max(int(math.Floor(xlo))-1, 0), min(int(math.Floor(xhi))+2, v.lw-1)
+	cy0, cy1 := max(int(math.Floor(ylo))-1, 0), min(int(math.Floor(yhi))+2, v.lh-1)
+	if cx0 <= cx1 && cy0 <= cy1 {
+		sat, sw := e.lit[vi], v.lw+1
+		if sat[(cy1+1)*sw+cx1+1]-sat[cy0*sw+cx1+1]-sat[(cy1+1)*sw+cx0]+sat[cy0*sw+cx0] != 0 {
+			return blockMixed
+		}
+	}
+	for kk := k0; kk <= k1; kk++ {
+		for jj := j0; jj <= j1; jj++ {
+			row := (kk*g.ny + jj) * g.nx
+			for ii := i0; ii <= i1; ii++ {
+				m.verdict[row+ii] = verdictOut
+			}
+		}
+	}
+	return blockOut
 }
 
 // judge projects voxel n (centre c) into view v and records whether the view
@@ -336,12 +429,20 @@ func (e *coherenceEval) score() float64 {
 				}
 				c := [3]float64{e.cx[i], e.cy[j], e.cz[k]}
 				if unknown {
+					b := ((k/cullBlock)*e.bny+j/cullBlock)*e.bnx + i/cullBlock
 					for q := range e.vs {
 						vi := first + q
 						if vi >= len(e.vs) {
 							vi -= len(e.vs)
 						}
-						if ms[vi].verdict[n] == verdictUnknown && !e.judge(e.vs[vi], ms[vi], n, c) {
+						m := ms[vi]
+						if m.verdict[n] != verdictUnknown {
+							continue
+						}
+						if m.block[b] == blockUnknown {
+							m.block[b] = e.cull(vi, m, i, j, k)
+						}
+						if m.block[b] == blockOut || !e.judge(e.vs[vi], m, n, c) {
 							first = vi
 							continue voxel
 						}

@@ -138,3 +138,26 @@ func plainScore(vs []*mvView, g voxGrid) plainCoherence {
 	out.score = total / float64(len(vs))
 	return out
 }
+
+// TestLitCoverBound: coverage cells at or below litCover never mix to ½
+// anywhere between them (float32 rounding included), which is what lets a
+// block whose projection only meets such cells be rejected without projecting
+// its voxels.
+func TestLitCoverBound(t *testing.T) {
+	t.Parallel()
+	v := &mvView{lw: 6, lh: 5, lcell: 3}
+	v.lcov = make([]float32, v.lw*v.lh)
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := range 2000 {
+		for i := range v.lcov {
+			v.lcov[i] = litCover
+			if trial%2 == 1 {
+				v.lcov[i] = litCover * float32(rng.Float64())
+			}
+		}
+		for range 100 {
+			x, y := rng.Float64()*float64(v.lw+1)-1, rng.Float64()*float64(v.lh+1)-1
+			require.Less(t, v.coverCell(x, y), float32(0.5), "at %.3f,%.3f", x, y)
+		}
+	}
+}
