@@ -370,8 +370,8 @@ func (e *coherenceEval) judge(v *mvView, m *camVerdicts, n int, c [3]float64) bo
 		y0 = int(math.Round(cy))
 		y1 = y0
 	}
-	// Clipped to the grid; the cell indices then fit an int16 (the grid is at most
-	// a working photo's width).
+	// Clipped to the grid; the cell indices then fit an int16 (a coverage grid is
+	// at most maxWorkingSize+1 cells wide: cells are at least a pixel).
 	x0, x1 = max(0, x0), min(v.lw-1, x1)
 	y0, y1 = max(0, y0), min(v.lh-1, y1)
 	if x0 > x1 || y0 > y1 {
