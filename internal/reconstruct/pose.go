@@ -76,20 +76,37 @@ func newMVView(p *photo, seg *segmentation, az float64) *mvView {
 	v.lcell = math.Max(1, float64(max(b.Dx(), b.Dy()))/112)
 	v.lw, v.lh = int(float64(p.w)/v.lcell)+1, int(float64(p.h)/v.lcell)+1
 	v.lcov = make([]float32, v.lw*v.lh)
-	cnt := make([]float32, v.lw*v.lh)
+	// Each pixel column's and row's cell, once (the same divisions as per pixel).
+	colCell := make([]int, p.w)
+	for x := range colCell {
+		colCell[x] = int(float64(x) / v.lcell)
+	}
+	rowCell := make([]int, p.h)
+	for y := range rowCell {
+		rowCell[y] = int(float64(y) / v.lcell)
+	}
 	for y := b.Min.Y; y < b.Max.Y; y++ {
-		cy := int(float64(y) / v.lcell)
+		row := v.lcov[rowCell[y]*v.lw:]
+		alpha := v.alpha[y*p.w:]
 		for x := b.Min.X; x < b.Max.X; x++ {
-			k := cy*v.lw + int(float64(x)/v.lcell)
-			v.lcov[k] += float32(v.alpha[y*p.w+x]) / 255
+			row[colCell[x]] += float32(alpha[x]) / 255
 		}
 	}
 	// Normalise by the cell's pixel count (cells on the bbox edge are partly outside,
-	// which only matters for the outermost cells).
-	for y := range p.h {
-		cy := int(float64(y) / v.lcell)
-		for x := range p.w {
-			cnt[cy*v.lw+int(float64(x)/v.lcell)]++
+	// which only matters for the outermost cells): the count of pixel rows in its
+	// row of cells times that of columns in its column (exact in float32: at most
+	// the photo's pixel count).
+	rows, cols := make([]int, v.lh), make([]int, v.lw)
+	for _, c := range rowCell {
+		rows[c]++
+	}
+	for _, c := range colCell {
+		cols[c]++
+	}
+	cnt := make([]float32, v.lw*v.lh)
+	for cy, nr := range rows {
+		for cx, nc := range cols {
+			cnt[cy*v.lw+cx] = float32(nr * nc)
 		}
 	}
 	for k := range v.lcov {

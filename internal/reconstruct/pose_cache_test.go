@@ -161,3 +161,40 @@ func TestLitCoverBound(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverageGridMatchesPerPixel: newMVView's coarse coverage grid (cells
+// looked up per row and column, counts as rows × columns) is exactly the
+// per-pixel accumulation, for objects of several sizes (so non-integer cells).
+func TestCoverageGridMatchesPerPixel(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{320, 240}, {257, 331}} {
+		m := makeMVScene("vase", 0, size[0], size[1])
+		for k, ph := range m.photos()[:2] {
+			p, err := decodePhoto(context.Background(), ph, DefaultWorkingSize)
+			require.NoError(t, err)
+			seg, err := segment(context.Background(), p)
+			require.NoError(t, err)
+			v := newMVView(p, seg, float64(k))
+			b := alphaBounds(v.alpha, p.w, p.h, seg.bbox)
+			want := make([]float32, v.lw*v.lh)
+			cnt := make([]float32, v.lw*v.lh)
+			for y := b.Min.Y; y < b.Max.Y; y++ {
+				for x := b.Min.X; x < b.Max.X; x++ {
+					want[int(float64(y)/v.lcell)*v.lw+int(float64(x)/v.lcell)] += float32(v.alpha[y*p.w+x]) / 255
+				}
+			}
+			for y := range p.h {
+				for x := range p.w {
+					cnt[int(float64(y)/v.lcell)*v.lw+int(float64(x)/v.lcell)]++
+				}
+			}
+			for i := range want {
+				if cnt[i] > 0 {
+					want[i] /= cnt[i]
+				}
+			}
+			require.NotEqual(t, math.Floor(v.lcell), v.lcell, "cells should not be whole pixels")
+			require.Equal(t, want, v.lcov)
+		}
+	}
+}
