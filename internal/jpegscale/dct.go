@@ -195,6 +195,11 @@ func idct(b *block) {
 func idctRows(b *block) {
 	for i := range 8 {
 		x := b[8*i : 8*i+8 : 8*i+8]
+		if x[0]|x[1]|x[2]|x[3]|x[4]|x[5]|x[6]|x[7] == 0 {
+			// Every step below maps zeros to zeros; most rows of a
+			// photo's blocks are empty.
+			continue
+		}
 		x0 := x[0]
 		x7 := x[1]
 		x2 := x[2]

@@ -469,8 +469,18 @@ func (d *decoder) reconstructProgressiveImage() error {
 // to the image.
 func (d *decoder) reconstructBlock(b *block, bx, by, compIndex int) error {
 	qt := &d.quant[d.comp[compIndex].tq]
-	for zig := 0; zig < blockSize; zig++ {
-		b[unzig[zig]] *= qt[zig]
+	// A block without AC coefficients (most chroma blocks of a photo, and
+	// luma on smooth backdrops) is flat: its inverse transform is one value.
+	var ac int32
+	for _, c := range b[1:] {
+		ac |= c
+	}
+	if ac == 0 {
+		b[0] *= qt[0]
+	} else {
+		for zig := 0; zig < blockSize; zig++ {
+			b[unzig[zig]] *= qt[zig]
+		}
 	}
 	bs := 8 >> d.shift
 	dst, stride := []byte(nil), 0
@@ -489,6 +499,18 @@ func (d *decoder) reconstructBlock(b *block, bx, by, compIndex int) error {
 		default:
 			return UnsupportedError("too many components")
 		}
+	}
+	if ac == 0 && d.shift < 3 {
+		// Every sample of the full-size block is flatLevel(b[0]), and so is
+		// the rounded average of any n×n of them.
+		v := clampLevel(flatLevel(b[0]))
+		for y := range bs {
+			row := dst[y*stride : y*stride+bs]
+			for x := range row {
+				row[x] = v
+			}
+		}
+		return nil
 	}
 	if d.shift > 0 {
 		reduceBlock(b, d.shift, dst, stride)
@@ -569,6 +591,25 @@ func reduceBlock(b *block, shift int, dst []byte, stride int) {
 		return
 	}
 	idct(b)
+	if shift == 1 {
+		// The general loop below, unrolled for 2×2 boxes (the common case:
+		// a 12 MP photo is decoded at 1/2).
+		for y := range 4 {
+			r0 := b[16*y : 16*y+8 : 16*y+8]
+			r1 := b[16*y+8 : 16*y+16 : 16*y+16]
+			out := dst[y*stride : y*stride+4 : y*stride+4]
+			for x := range 4 {
+				sum := r0[2*x] + r0[2*x+1] + r1[2*x] + r1[2*x+1]
+				if sum >= 0 {
+					sum = (sum + 2) / 4
+				} else {
+					sum = (sum - 2) / 4
+				}
+				out[x] = clampLevel(sum)
+			}
+		}
+		return
+	}
 	n := 1 << shift // source pixels per stored pixel side
 	bs := 8 >> shift
 	area := int32(n * n)
@@ -590,6 +631,15 @@ func reduceBlock(b *block, shift int, dst []byte, stride int) {
 			dst[y*stride+x] = clampLevel(sum)
 		}
 	}
+}
+
+// flatLevel is what idct gives at every sample of a dequantized block whose
+// only non-zero coefficient is the DC term dc: idctRows leaves dc<<17 in each
+// sample of the first row and zeros below, and idctCols turns each column into
+// ((dc<<17 + 1<<19) >> 2) >> 18 (TestFlatLevelMatchesIDCT checks every dc a
+// JPEG can hold).
+func flatLevel(dc int32) int32 {
+	return ((dc<<17 + 1<<19) >> 2) >> 18
 }
 
 // clampLevel level-shifts an inverse-transformed value by +128 and clips it

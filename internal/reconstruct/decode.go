@@ -83,11 +83,18 @@ func rowReader(img image.Image) func(y int, dst []uint8) {
 			}
 		}
 	case *image.YCbCr:
+		// COffset is a row part plus a column part, so each pixel's chroma
+		// column is looked up once per image rather than per pixel.
+		ccol := chromaColumns(src.COffset, b, w)
 		return func(y int, dst []uint8) {
-			for x := range w {
-				yi := src.YOffset(b.Min.X+x, b.Min.Y+y)
-				ci := src.COffset(b.Min.X+x, b.Min.Y+y)
-				r, g, bb := color.YCbCrToRGB(src.Y[yi], src.Cb[ci], src.Cr[ci])
+			yi := src.YOffset(b.Min.X, b.Min.Y+y)
+			ys := src.Y[yi : yi+w]
+			ci := src.COffset(b.Min.X, b.Min.Y+y)
+			cb, cr := src.Cb[ci:], src.Cr[ci:]
+			dst = dst[:4*w]
+			for x, yy := range ys {
+				k := ccol[x]
+				r, g, bb := color.YCbCrToRGB(yy, cb[k], cr[k])
 				dst[4*x], dst[4*x+1], dst[4*x+2], dst[4*x+3] = r, g, bb, 255
 			}
 		}
@@ -116,6 +123,26 @@ func rowReader(img image.Image) func(y int, dst []uint8) {
 			dst[4*x], dst[4*x+1], dst[4*x+2], dst[4*x+3] = c.R, c.G, c.B, c.A
 		}
 	}
+}
+
+// chromaColumns returns, for each of the w columns of b, coff(x, y) −
+// coff(b.Min.X, y): the same for every row y.
+func chromaColumns(coff func(x, y int) int, b image.Rectangle, w int) []int {
+	out := make([]int, w)
+	c0 := coff(b.Min.X, b.Min.Y)
+	for x := range w {
+		out[x] = coff(b.Min.X+x, b.Min.Y) - c0
+	}
+	return out
+}
+
+// opaqueSource reports whether every pixel read from img has alpha 255.
+func opaqueSource(img image.Image) bool {
+	switch img.(type) {
+	case *image.YCbCr, *image.Gray:
+		return true
+	}
+	return false
 }
 
 // scaleToNRGBA converts img to NRGBA and, when its long side exceeds maxSide,
@@ -150,6 +177,7 @@ func scaleToNRGBA(ctx context.Context, img image.Image, maxSide int) (*image.NRG
 	row := make([]uint8, 4*sw)
 	acc := make([]uint64, 4*dw) // premultiplied r,g,b and alpha sums
 	cnt := make([]uint64, dw)
+	opaque := opaqueSource(img)
 	sy := 0
 	for dy := range dh {
 		if err := ctx.Err(); err != nil {
@@ -160,6 +188,23 @@ func scaleToNRGBA(ctx context.Context, img image.Image, maxSide int) (*image.NRG
 		clear(cnt)
 		for ; sy < y1; sy++ {
 			read(sy, row)
+			if opaque {
+				// Every alpha is 255: the plain sums, weighted below.
+				for dx := range dw {
+					var r, g, bb uint64
+					px := row[4*x0s[dx] : 4*x0s[dx+1]]
+					for x := 0; x+3 < len(px); x += 4 {
+						r += uint64(px[x])
+						g += uint64(px[x+1])
+						bb += uint64(px[x+2])
+					}
+					acc[4*dx] += r
+					acc[4*dx+1] += g
+					acc[4*dx+2] += bb
+					cnt[dx] += uint64(x0s[dx+1] - x0s[dx])
+				}
+				continue
+			}
 			for dx := range dw {
 				for x := x0s[dx]; x < x0s[dx+1]; x++ {
 					a := uint64(row[4*x+3])
@@ -169,6 +214,15 @@ func scaleToNRGBA(ctx context.Context, img image.Image, maxSide int) (*image.NRG
 					acc[4*dx+3] += a
 				}
 				cnt[dx] += uint64(x0s[dx+1] - x0s[dx])
+			}
+		}
+		if opaque {
+			// The sums the weighted loop gives with a = 255 throughout.
+			for dx := range dw {
+				acc[4*dx] *= 255
+				acc[4*dx+1] *= 255
+				acc[4*dx+2] *= 255
+				acc[4*dx+3] = 255 * cnt[dx]
 			}
 		}
 		o := out.Pix[dy*out.Stride:]

@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"context"
+	"encoding/binary"
 	"math"
 )
 
@@ -75,20 +76,37 @@ func newMVView(p *photo, seg *segmentation, az float64) *mvView {
 	v.lcell = math.Max(1, float64(max(b.Dx(), b.Dy()))/112)
 	v.lw, v.lh = int(float64(p.w)/v.lcell)+1, int(float64(p.h)/v.lcell)+1
 	v.lcov = make([]float32, v.lw*v.lh)
-	cnt := make([]float32, v.lw*v.lh)
+	// Each pixel column's and row's cell, once (the same divisions as per pixel).
+	colCell := make([]int, p.w)
+	for x := range colCell {
+		colCell[x] = int(float64(x) / v.lcell)
+	}
+	rowCell := make([]int, p.h)
+	for y := range rowCell {
+		rowCell[y] = int(float64(y) / v.lcell)
+	}
 	for y := b.Min.Y; y < b.Max.Y; y++ {
-		cy := int(float64(y) / v.lcell)
+		row := v.lcov[rowCell[y]*v.lw:]
+		alpha := v.alpha[y*p.w:]
 		for x := b.Min.X; x < b.Max.X; x++ {
-			k := cy*v.lw + int(float64(x)/v.lcell)
-			v.lcov[k] += float32(v.alpha[y*p.w+x]) / 255
+			row[colCell[x]] += float32(alpha[x]) / 255
 		}
 	}
 	// Normalise by the cell's pixel count (cells on the bbox edge are partly outside,
-	// which only matters for the outermost cells).
-	for y := range p.h {
-		cy := int(float64(y) / v.lcell)
-		for x := range p.w {
-			cnt[cy*v.lw+int(float64(x)/v.lcell)]++
+	// which only matters for the outermost cells): the count of pixel rows in its
+	// row of cells times that of columns in its column (exact in float32: at most
+	// the photo's pixel count).
+	rows, cols := make([]int, v.lh), make([]int, v.lw)
+	for _, c := range rowCell {
+		rows[c]++
+	}
+	for _, c := range colCell {
+		cols[c]++
+	}
+	cnt := make([]float32, v.lw*v.lh)
+	for cy, nr := range rows {
+		for cx, nc := range cols {
+			cnt[cy*v.lw+cx] = float32(nr * nc)
 		}
 	}
 	for k := range v.lcov {
@@ -111,7 +129,11 @@ func (v *mvView) update() {
 
 // coverAt is the bilinear coverage at working pixel (u, v); 0 outside the frame.
 func (v *mvView) coverAt(u, w float64) float32 {
-	x, y := u/v.lcell-0.5, w/v.lcell-0.5
+	return v.coverCell(u/v.lcell-0.5, w/v.lcell-0.5)
+}
+
+// coverCell is coverAt at (x, y) in coverage-cell units (u/lcell − ½, w/lcell − ½).
+func (v *mvView) coverCell(x, y float64) float32 {
 	if x < 0 || y < 0 || x >= float64(v.lw-1) || y >= float64(v.lh-1) {
 		return 0
 	}
@@ -145,83 +167,315 @@ func gridFor(lo, hi [3]float64, n int) voxGrid {
 }
 
 // coherenceEval holds the buffers of repeated coherence evaluations.
+//
+// The pose search changes one view's camera at a time (or, for the shared
+// elevation and lens, all of them) and mostly puts it back, so each view keeps
+// the verdicts of its last few cameras: per voxel whether that camera keeps it
+// and, if so, the coarse cells its projection covers. A voxel some view's cached
+// camera rejects costs one lookup; only the changed view projects anything. The
+// result is the one a full evaluation gives, bit for bit: every verdict and
+// footprint is computed by the same expressions, and the hull (an AND over the
+// views), its bounds (min/max) and the covered cells (set to 1) do not depend on
+// the order in which they are found.
 type coherenceEval struct {
 	vs   []*mvView
 	g    voxGrid
-	occ  []float32
 	proj [][]float32
 	// hull bounds of the last evaluation (voxels with occupancy ≥ ½)
 	lo, hi [3]float64
+	// voxel centres along each axis (g.centre's values)
+	cx, cy, cz []float64
+	caches     [][]*camVerdicts // per view, up to camCacheSlots cameras
+	calls      int
+	// lit[vi] counts view vi's coverage cells above litCover (a summed-area
+	// table, (lw+1)×(lh+1)); bnx, bny, bnz are the grid's size in blocks of
+	// cullBlock³ voxels.
+	lit           [][]int32
+	bnx, bny, bnz int
 }
 
+// cullBlock is the side, in voxels, of the blocks a view rejects whole when
+// their projection only meets coverage cells at or below litCover.
+const cullBlock = 4
+
+// litCover: a bilinear mix of cells at or below it stays under ½ (float32
+// rounding included), so coverCell < 0.5 for any point among them.
+const litCover = 0.25
+
+// Block verdicts of one camera.
+const (
+	blockUnknown = iota
+	blockOut     // every voxel of the block is verdictOut
+	blockMixed   // its voxels are judged one by one
+)
+
+// camCacheSlots is how many cameras each view remembers: the accepted pose and
+// the two trial steps around it.
+const camCacheSlots = 3
+
+// Voxel verdicts of one camera.
+const (
+	verdictUnknown = iota
+	verdictIn
+	verdictOut
+)
+
+// allOut8 has bit 1 of each of eight verdict bytes: the mask of verdictOut.
+const allOut8 = 0x0202020202020202
+
+// camVerdicts memoises one view's verdicts for one camera.
+type camVerdicts struct {
+	cam     mvCam
+	used    int     // the evaluation that last used it
+	verdict []uint8 // per voxel: verdictUnknown, verdictIn or verdictOut
+	block   []uint8 // per block of cullBlock³ voxels: blockUnknown, blockOut or blockMixed
+	fp      []cellRect
+}
+
+// cellRect is the inclusive range of coverage cells a kept voxel's projection
+// covers, already clipped to the view's grid (empty when x0 > x1 or y0 > y1).
+type cellRect struct{ x0, x1, y0, y1 int16 }
+
 func newCoherenceEval(vs []*mvView, g voxGrid) *coherenceEval {
-	e := &coherenceEval{vs: vs, g: g, occ: make([]float32, g.nx*g.ny*g.nz), proj: make([][]float32, len(vs))}
+	e := &coherenceEval{vs: vs, g: g, proj: make([][]float32, len(vs)), caches: make([][]*camVerdicts, len(vs))}
 	for i, v := range vs {
 		e.proj[i] = make([]float32, v.lw*v.lh)
 	}
+	e.lit = make([][]int32, len(vs))
+	for i, v := range vs {
+		sat := make([]int32, (v.lw+1)*(v.lh+1))
+		for y := range v.lh {
+			for x := range v.lw {
+				n := int32(0)
+				if v.lcov[y*v.lw+x] > litCover {
+					n = 1
+				}
+				sat[(y+1)*(v.lw+1)+x+1] = n + sat[y*(v.lw+1)+x+1] + sat[(y+1)*(v.lw+1)+x] - sat[y*(v.lw+1)+x]
+			}
+		}
+		e.lit[i] = sat
+	}
+	e.bnx, e.bny, e.bnz = (g.nx+cullBlock-1)/cullBlock, (g.ny+cullBlock-1)/cullBlock, (g.nz+cullBlock-1)/cullBlock
+	e.cx, e.cy, e.cz = make([]float64, g.nx), make([]float64, g.ny), make([]float64, g.nz)
+	for i := range g.nx {
+		e.cx[i] = g.centre(i, 0, 0)[0]
+	}
+	for j := range g.ny {
+		e.cy[j] = g.centre(0, j, 0)[1]
+	}
+	for k := range g.nz {
+		e.cz[k] = g.centre(0, 0, k)[2]
+	}
 	return e
+}
+
+// same reports whether c and o are bit for bit the same camera (== would take
+// −0 for +0).
+func (c *mvCam) same(o *mvCam) bool {
+	a := [15]float64{c.f, c.cx, c.cy, c.t[0], c.t[1], c.t[2]}
+	b := [15]float64{o.f, o.cx, o.cy, o.t[0], o.t[1], o.t[2]}
+	for i := range 9 {
+		a[6+i], b[6+i] = c.r[i/3][i%3], o.r[i/3][i%3]
+	}
+	for i := range 15 {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// verdicts returns view vi's memo for its current camera, reusing the least
+// recently used slot (cleared) when the camera is new.
+func (e *coherenceEval) verdicts(vi int) *camVerdicts {
+	cam := e.vs[vi].cam
+	var lru *camVerdicts
+	for _, c := range e.caches[vi] {
+		if c.cam.same(&cam) {
+			c.used = e.calls
+			return c
+		}
+		if lru == nil || c.used < lru.used {
+			lru = c
+		}
+	}
+	if len(e.caches[vi]) < camCacheSlots {
+		n := e.g.nx * e.g.ny * e.g.nz
+		lru = &camVerdicts{verdict: make([]uint8, n), fp: make([]cellRect, n), block: make([]uint8, e.bnx*e.bny*e.bnz)}
+		e.caches[vi] = append(e.caches[vi], lru)
+	} else {
+		clear(lru.verdict)
+		clear(lru.block)
+	}
+	lru.cam, lru.used = cam, e.calls
+	return lru
+}
+
+// cull decides the block of voxel (i, j, k) for view vi's camera: when the
+// projection of the box through its voxels' centres only meets coverage cells
+// at or below litCover (or none in the frame), every voxel in it is rejected,
+// exactly as judge would, and marked so; otherwise its voxels are judged one by
+// one. The box is in front of the camera (so its image is the hull of its
+// corners' images) and a cell of margin on each side covers any rounding of
+// the per-voxel projections.
+func (e *coherenceEval) cull(vi int, m *camVerdicts, i, j, k int) uint8 {
+	v := e.vs[vi]
+	g := e.g
+	i0, j0, k0 := i/cullBlock*cullBlock, j/cullBlock*cullBlock, k/cullBlock*cullBlock
+	i1, j1, k1 := min(i0+cullBlock, g.nx)-1, min(j0+cullBlock, g.ny)-1, min(k0+cullBlock, g.nz)-1
+	xlo, xhi := math.Inf(1), math.Inf(-1)
+	ylo, yhi := math.Inf(1), math.Inf(-1)
+	for corner := range 8 {
+		p := [3]float64{e.cx[i0], e.cy[j0], e.cz[k0]}
+		if corner&1 != 0 {
+			p[0] = e.cx[i1]
+		}
+		if corner&2 != 0 {
+			p[1] = e.cy[j1]
+		}
+		if corner&4 != 0 {
+			p[2] = e.cz[k1]
+		}
+		u, w, z := v.cam.project(p)
+		if !(z > 1e-6) {
+			return blockMixed
+		}
+		x, y := u/v.lcell-0.5, w/v.lcell-0.5
+		if !(math.Abs(x) < 1e9 && math.Abs(y) < 1e9) {
+			return blockMixed
+		}
+		xlo, xhi = min(xlo, x), max(xhi, x)
+		ylo, yhi = min(ylo, y), max(yhi, y)
+	}
+	// coverCell reads cells floor(x) and floor(x)+1; one more on each side.
+	cx0, cx1 := max(int(math.Floor(xlo))-1, 0), min(int(math.Floor(xhi))+2, v.lw-1)
+	cy0, cy1 := max(int(math.Floor(ylo))-1, 0), min(int(math.Floor(yhi))+2, v.lh-1)
+	if cx0 <= cx1 && cy0 <= cy1 {
+		sat, sw := e.lit[vi], v.lw+1
+		if sat[(cy1+1)*sw+cx1+1]-sat[cy0*sw+cx1+1]-sat[(cy1+1)*sw+cx0]+sat[cy0*sw+cx0] != 0 {
+			return blockMixed
+		}
+	}
+	for kk := k0; kk <= k1; kk++ {
+		for jj := j0; jj <= j1; jj++ {
+			row := (kk*g.ny + jj) * g.nx
+			for ii := i0; ii <= i1; ii++ {
+				m.verdict[row+ii] = verdictOut
+			}
+		}
+	}
+	return blockOut
+}
+
+// judge projects voxel n (centre c) into view v and records whether the view
+// keeps it and which coverage cells it covers.
+func (e *coherenceEval) judge(v *mvView, m *camVerdicts, n int, c [3]float64) bool {
+	u, w, z := v.cam.project(c)
+	cx, cy := u/v.lcell-0.5, w/v.lcell-0.5
+	if v.coverCell(cx, cy) < 0.5 {
+		m.verdict[n] = verdictOut
+		return false
+	}
+	r := v.cam.f * e.g.s / (z * v.lcell) * 0.5
+	x0, x1 := int(math.Ceil(cx-r)), int(math.Floor(cx+r))
+	y0, y1 := int(math.Ceil(cy-r)), int(math.Floor(cy+r))
+	if x1 < x0 {
+		x0 = int(math.Round(cx))
+		x1 = x0
+	}
+	if y1 < y0 {
+		y0 = int(math.Round(cy))
+		y1 = y0
+	}
+	// Clipped to the grid; the cell indices then fit an int16 (a coverage grid is
+	// at most maxWorkingSize+1 cells wide: cells are at least a pixel).
+	x0, x1 = max(0, x0), min(v.lw-1, x1)
+	y0, y1 = max(0, y0), min(v.lh-1, y1)
+	if x0 > x1 || y0 > y1 {
+		x0, x1 = 1, 0
+	}
+	m.verdict[n] = verdictIn
+	m.fp[n] = cellRect{int16(x0), int16(x1), int16(y0), int16(y1)}
+	return true
 }
 
 // score carves the soft hull (occupancy = the least coverage over the views) and
 // returns the mean share of each view's silhouette its projection covers.
 func (e *coherenceEval) score() float64 {
 	g := e.g
+	e.calls++
 	e.lo = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
 	e.hi = [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
 	for _, p := range e.proj {
 		clear(p)
 	}
-	n := 0
-	// Neighbouring voxels are mostly rejected by the same view, so the view that
-	// rejected the last one is asked first (the answer, an AND over the views, does
-	// not depend on the order); a voxel every view keeps reuses its projections.
+	ms := make([]*camVerdicts, len(e.vs))
+	for vi := range e.vs {
+		ms[vi] = e.verdicts(vi)
+	}
+	// Neighbouring voxels are mostly rejected by the same view, so of the views
+	// that must project a voxel, the one that rejected the last is asked first.
 	first := 0
-	type projected struct{ u, w, z float64 }
-	at := make([]projected, len(e.vs))
 	for k := range g.nz {
 		for j := range g.ny {
-			for i := range g.nx {
-				c := g.centre(i, j, k)
-				in := true
-				for q := range e.vs {
-					vi := (first + q) % len(e.vs)
-					v := e.vs[vi]
-					u, w, z := v.cam.project(c)
-					at[vi] = projected{u, w, z}
-					if v.coverAt(u, w) < 0.5 {
-						in = false
-						first = vi
-						break
+			row := (k*g.ny + j) * g.nx
+		voxel:
+			for i := 0; i < g.nx; i++ {
+				n := row + i
+				// Eight voxels in a row that remembered rejections settle are
+				// skipped at once (a verdictOut byte has bit 1 set).
+				if i+8 <= g.nx {
+					var any uint64
+					for _, m := range ms {
+						any |= binary.LittleEndian.Uint64(m.verdict[n:])
+					}
+					if any&allOut8 == allOut8 {
+						i += 7
+						continue
 					}
 				}
-				e.occ[n] = 0
-				n++
-				if !in {
-					continue
+				// A remembered rejection settles the voxel without projecting.
+				unknown := false
+				for _, m := range ms {
+					switch m.verdict[n] {
+					case verdictOut:
+						continue voxel
+					case verdictUnknown:
+						unknown = true
+					}
 				}
-				e.occ[n-1] = 1
+				c := [3]float64{e.cx[i], e.cy[j], e.cz[k]}
+				if unknown {
+					b := ((k/cullBlock)*e.bny+j/cullBlock)*e.bnx + i/cullBlock
+					for q := range e.vs {
+						vi := first + q
+						if vi >= len(e.vs) {
+							vi -= len(e.vs)
+						}
+						m := ms[vi]
+						if m.verdict[n] != verdictUnknown {
+							continue
+						}
+						if m.block[b] == blockUnknown {
+							m.block[b] = e.cull(vi, m, i, j, k)
+						}
+						if m.block[b] == blockOut || !e.judge(e.vs[vi], m, n, c) {
+							first = vi
+							continue voxel
+						}
+					}
+				}
 				for a := range 3 {
 					e.lo[a] = min(e.lo[a], c[a]-g.s/2)
 					e.hi[a] = max(e.hi[a], c[a]+g.s/2)
 				}
-				for vi, v := range e.vs {
-					u, w, z := at[vi].u, at[vi].w, at[vi].z
-					r := v.cam.f * g.s / (z * v.lcell) * 0.5
-					cx, cy := u/v.lcell-0.5, w/v.lcell-0.5
-					x0, x1 := int(math.Ceil(cx-r)), int(math.Floor(cx+r))
-					y0, y1 := int(math.Ceil(cy-r)), int(math.Floor(cy+r))
-					if x1 < x0 {
-						x0 = int(math.Round(cx))
-						x1 = x0
-					}
-					if y1 < y0 {
-						y0 = int(math.Round(cy))
-						y1 = y0
-					}
+				for vi, m := range ms {
+					r := m.fp[n]
+					lw := e.vs[vi].lw
 					p := e.proj[vi]
-					for y := max(0, y0); y <= min(v.lh-1, y1); y++ {
-						row := p[y*v.lw:]
-						for x := max(0, x0); x <= min(v.lw-1, x1); x++ {
+					for y := int(r.y0); y <= int(r.y1); y++ {
+						row := p[y*lw:]
+						for x := int(r.x0); x <= int(r.x1); x++ {
 							row[x] = 1
 						}
 					}

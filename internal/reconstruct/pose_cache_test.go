@@ -1,0 +1,201 @@
+package reconstruct
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestCoherenceCacheMatchesPlainScore: the memoised coherence (verdicts kept per
+// view and camera, rejections settled without projecting) gives exactly what
+// projecting every voxel into every view gives, score and hull box bit for bit,
+// along a walk like the pose search's: one view's parameter stepped and stepped
+// back, the shared elevation and lens moving every view, a refit grid.
+func TestCoherenceCacheMatchesPlainScore(t *testing.T) {
+	t.Parallel()
+	m := makeMVScene("chair", 1, 320, 240)
+	var views []View
+	for k, p := range m.photos() {
+		views = append(views, View{Image: p, Azimuth: m.stated[k]})
+	}
+	vs, _, err := prepareViews(context.Background(), views, Options{}.WithDefaults(), nil)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(7, 8))
+	deg := math.Pi / 180
+	for _, n := range []int{24, 40} {
+		g := gridFor([3]float64{-0.8, -0.75, -0.8}, [3]float64{0.8, 0.75, 0.8}, n)
+		e := newCoherenceEval(vs, g)
+		for step := range 120 {
+			v := vs[1+rng.IntN(len(vs)-1)]
+			old := *v
+			switch step % 6 {
+			case 0, 1, 2: // one view's azimuth, distance or aim
+				v.az += (rng.Float64() - 0.5) * 10 * deg
+				v.ls += (rng.Float64() - 0.5) * 0.1
+				v.du += (rng.Float64() - 0.5) * 8
+				v.update()
+			case 3: // every view: the shared elevation and lens
+				el, lf := (rng.Float64()*30)*deg, (rng.Float64()-0.3)*0.5
+				for _, w := range vs {
+					w.el, w.lf = el, lf
+					w.update()
+				}
+			case 4: // the step is taken back: the remembered camera again
+				v.az -= 5 * deg
+				v.update()
+				got, want := e.score(), plainScore(vs, g)
+				require.Equal(t, want.score, got, "step %d", step)
+				*v = old
+				v.update()
+			}
+			got := e.score()
+			want := plainScore(vs, g)
+			require.Equal(t, want.score, got, "grid %d step %d", n, step)
+			require.Equal(t, want.lo, e.lo, "grid %d step %d", n, step)
+			require.Equal(t, want.hi, e.hi, "grid %d step %d", n, step)
+		}
+	}
+}
+
+type plainCoherence struct {
+	score  float64
+	lo, hi [3]float64
+}
+
+// plainScore is the coherence without memo: every voxel projected into the
+// views in order until one rejects it.
+func plainScore(vs []*mvView, g voxGrid) plainCoherence {
+	out := plainCoherence{
+		lo: [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)},
+		hi: [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)},
+	}
+	proj := make([][]float32, len(vs))
+	for i, v := range vs {
+		proj[i] = make([]float32, v.lw*v.lh)
+	}
+	type projected struct{ u, w, z float64 }
+	at := make([]projected, len(vs))
+	for k := range g.nz {
+		for j := range g.ny {
+			for i := range g.nx {
+				c := g.centre(i, j, k)
+				in := true
+				for vi, v := range vs {
+					u, w, z := v.cam.project(c)
+					at[vi] = projected{u, w, z}
+					if v.coverAt(u, w) < 0.5 {
+						in = false
+						break
+					}
+				}
+				if !in {
+					continue
+				}
+				for a := range 3 {
+					out.lo[a] = min(out.lo[a], c[a]-g.s/2)
+					out.hi[a] = max(out.hi[a], c[a]+g.s/2)
+				}
+				for vi, v := range vs {
+					u, w, z := at[vi].u, at[vi].w, at[vi].z
+					r := v.cam.f * g.s / (z * v.lcell) * 0.5
+					cx, cy := u/v.lcell-0.5, w/v.lcell-0.5
+					x0, x1 := int(math.Ceil(cx-r)), int(math.Floor(cx+r))
+					y0, y1 := int(math.Ceil(cy-r)), int(math.Floor(cy+r))
+					if x1 < x0 {
+						x0 = int(math.Round(cx))
+						x1 = x0
+					}
+					if y1 < y0 {
+						y0 = int(math.Round(cy))
+						y1 = y0
+					}
+					for y := max(0, y0); y <= min(v.lh-1, y1); y++ {
+						for x := max(0, x0); x <= min(v.lw-1, x1); x++ {
+							proj[vi][y*v.lw+x] = 1
+						}
+					}
+				}
+			}
+		}
+	}
+	total := 0.0
+	for vi, v := range vs {
+		var inter, sil float64
+		for k, c := range v.lcov {
+			if c < 0.5 {
+				continue
+			}
+			sil++
+			inter += float64(proj[vi][k])
+		}
+		if sil > 0 {
+			total += inter / sil
+		}
+	}
+	out.score = total / float64(len(vs))
+	return out
+}
+
+// TestLitCoverBound: coverage cells at or below litCover never mix to ½
+// anywhere between them (float32 rounding included), which is what lets a
+// block whose projection only meets such cells be rejected without projecting
+// its voxels.
+func TestLitCoverBound(t *testing.T) {
+	t.Parallel()
+	v := &mvView{lw: 6, lh: 5, lcell: 3}
+	v.lcov = make([]float32, v.lw*v.lh)
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := range 2000 {
+		for i := range v.lcov {
+			v.lcov[i] = litCover
+			if trial%2 == 1 {
+				v.lcov[i] = litCover * float32(rng.Float64())
+			}
+		}
+		for range 100 {
+			x, y := rng.Float64()*float64(v.lw+1)-1, rng.Float64()*float64(v.lh+1)-1
+			require.Less(t, v.coverCell(x, y), float32(0.5), "at %.3f,%.3f", x, y)
+		}
+	}
+}
+
+// TestCoverageGridMatchesPerPixel: newMVView's coarse coverage grid (cells
+// looked up per row and column, counts as rows × columns) is exactly the
+// per-pixel accumulation, for objects of several sizes (so non-integer cells).
+func TestCoverageGridMatchesPerPixel(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{320, 240}, {257, 331}} {
+		m := makeMVScene("vase", 0, size[0], size[1])
+		m.cams = m.cams[:2] // two views are enough, and rendering is the test's cost
+		for k, ph := range m.photos() {
+			p, err := decodePhoto(context.Background(), ph, DefaultWorkingSize)
+			require.NoError(t, err)
+			seg, err := segment(context.Background(), p)
+			require.NoError(t, err)
+			v := newMVView(p, seg, float64(k))
+			b := alphaBounds(v.alpha, p.w, p.h, seg.bbox)
+			want := make([]float32, v.lw*v.lh)
+			cnt := make([]float32, v.lw*v.lh)
+			for y := b.Min.Y; y < b.Max.Y; y++ {
+				for x := b.Min.X; x < b.Max.X; x++ {
+					want[int(float64(y)/v.lcell)*v.lw+int(float64(x)/v.lcell)] += float32(v.alpha[y*p.w+x]) / 255
+				}
+			}
+			for y := range p.h {
+				for x := range p.w {
+					cnt[int(float64(y)/v.lcell)*v.lw+int(float64(x)/v.lcell)]++
+				}
+			}
+			for i := range want {
+				if cnt[i] > 0 {
+					want[i] /= cnt[i]
+				}
+			}
+			require.NotEqual(t, math.Floor(v.lcell), v.lcell, "cells should not be whole pixels")
+			require.Equal(t, want, v.lcov)
+		}
+	}
+}
