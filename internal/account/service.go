@@ -495,12 +495,10 @@ func (s *Service) UpdateProfile(ctx context.Context, userID string, p ProfilePat
 
 // SetAvatar stores a processed avatar (ProcessAvatar) and points the user at it.
 func (s *Service) SetAvatar(ctx context.Context, userID string, data []byte) (User, error) {
-	var img processedImage
-	err := s.withSlot(ctx, s.decoding, func() (err error) { img, err = ProcessAvatar(data); return err })
+	key, img, err := s.processUpload(ctx, "avatars", userID, data, ProcessAvatar)
 	if err != nil {
 		return User{}, err
 	}
-	key := "avatars/" + userID + "/" + uuid.NewString() + img.Ext
 	return s.swapAvatar(ctx, userID, key, img)
 }
 
@@ -578,12 +576,10 @@ func (s *Service) UpdateStoreSettings(ctx context.Context, userID, defaultCurren
 
 // SetLogo stores a checked (and for SVG, sanitised) logo.
 func (s *Service) SetLogo(ctx context.Context, userID string, data []byte) (Branding, error) {
-	var img processedImage
-	err := s.withSlot(ctx, s.decoding, func() (err error) { img, err = ProcessLogo(data); return err })
+	key, img, err := s.processUpload(ctx, "logos", userID, data, ProcessLogo)
 	if err != nil {
 		return Branding{}, err
 	}
-	key := "logos/" + userID + "/" + uuid.NewString() + img.Ext
 	if err := s.writeBlob(ctx, key, img); err != nil {
 		return Branding{}, err
 	}
@@ -628,6 +624,20 @@ func (s *Service) changeBranding(ctx context.Context, userID string, change func
 	}
 	s.deleteBlob(ctx, oldKey)
 	return s.toBranding(out), nil
+}
+
+// processUpload checks an uploaded image with process (holding a decoding
+// slot: a burst of large uploads queues instead of decoding all at once)
+// and names its blob dir/userID/random.ext, new for every upload so a
+// cached old image is never served under the new one's name.
+func (s *Service) processUpload(ctx context.Context, dir, userID string, data []byte,
+	process func([]byte) (processedImage, error)) (string, processedImage, error) {
+	var img processedImage
+	err := s.withSlot(ctx, s.decoding, func() (err error) { img, err = process(data); return err })
+	if err != nil {
+		return "", processedImage{}, err
+	}
+	return dir + "/" + userID + "/" + uuid.NewString() + img.Ext, img, nil
 }
 
 func (s *Service) writeBlob(ctx context.Context, key string, img processedImage) error {
