@@ -444,12 +444,11 @@ type ProfilePatch struct {
 // §5). avatarUrl may be kept as it is or set to null (removing the avatar);
 // a new avatar is uploaded with SetAvatar.
 func (s *Service) UpdateProfile(ctx context.Context, userID string, p ProfilePatch) (User, error) {
-	var u userRow
 	var oldKey string
-	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	u, err := s.changeUser(ctx, func(tx pgx.Tx) (string, error) {
 		cur, err := lockUser(ctx, tx, userID)
 		if err != nil {
-			return err
+			return "", err
 		}
 		first, last := cur.FirstName, cur.LastName
 		if p.FirstName != nil {
@@ -460,12 +459,12 @@ func (s *Service) UpdateProfile(ctx context.Context, userID string, p ProfilePat
 		}
 		names, err := ProfileNames(first, last, cur.Email)
 		if err != nil {
-			return err
+			return "", err
 		}
 		var evs []events.Event
 		if names != (Names{Name: cur.Name, FirstName: cur.FirstName, LastName: cur.LastName}) {
 			if err := updatePIINames(ctx, tx, userID, names, s.opt.Now().UTC()); err != nil {
-				return err
+				return "", err
 			}
 			evs = append(evs, events.ProfileUpdated{UserID: userID})
 		}
@@ -477,20 +476,16 @@ func (s *Service) UpdateProfile(ctx context.Context, userID string, p ProfilePat
 					evs = append(evs, events.AvatarChanged{UserID: userID})
 				}
 			case cur.AvatarKey == nil || !s.isMediaURL(*p.AvatarURL.Value, *cur.AvatarKey):
-				return errNotYourAvatar
+				return "", errNotYourAvatar
 			}
 		}
-		if err := s.apply(ctx, tx, userID, cur.Version, evs...); err != nil {
-			return err
-		}
-		u, err = loadUser(ctx, tx, userID)
-		return err
+		return userID, s.apply(ctx, tx, userID, cur.Version, evs...)
 	})
 	if err != nil {
 		return User{}, err
 	}
 	s.deleteBlob(ctx, oldKey)
-	return s.toUser(u), nil
+	return u, nil
 }
 
 // SetAvatar stores a processed avatar (ProcessAvatar) and points the user at it.
@@ -513,30 +508,26 @@ func (s *Service) swapAvatar(ctx context.Context, userID, key string, img proces
 			return User{}, err
 		}
 	}
-	var u userRow
 	var oldKey string
-	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	u, err := s.changeUser(ctx, func(tx pgx.Tx) (string, error) {
 		cur, err := lockUser(ctx, tx, userID)
 		if err != nil {
-			return err
+			return "", err
 		}
 		if cur.AvatarKey != nil {
 			oldKey = *cur.AvatarKey
 		}
-		if oldKey != "" || key != "" {
-			if err := s.apply(ctx, tx, userID, cur.Version, events.AvatarChanged{UserID: userID, AvatarKey: key}); err != nil {
-				return err
-			}
+		if oldKey == "" && key == "" {
+			return userID, nil // no avatar before or after: nothing to record
 		}
-		u, err = loadUser(ctx, tx, userID)
-		return err
+		return userID, s.apply(ctx, tx, userID, cur.Version, events.AvatarChanged{UserID: userID, AvatarKey: key})
 	})
 	if err != nil {
 		s.deleteBlob(ctx, key)
 		return User{}, err
 	}
 	s.deleteBlob(ctx, oldKey)
-	return s.toUser(u), nil
+	return u, nil
 }
 
 // UpdateBranding saves the brand name and a #RRGGBB colour.
