@@ -646,6 +646,9 @@ func TestPasswordResetScenarios(t *testing.T) {
 	forgot := func(email string) acctReq {
 		return acctReq{method: "POST", path: "/api/auth/forgot-password", body: `{"email":"` + email + `"}`}
 	}
+	resend := func(email string) acctReq {
+		return acctReq{method: "POST", path: "/api/auth/resend-verification", body: `{"email":"` + email + `"}`}
+	}
 	reset := func(token, password string) acctReq {
 		return acctReq{method: "POST", path: "/api/auth/reset-password", body: `{"token":"` + token + `","password":"` + password + `"}`}
 	}
@@ -653,6 +656,10 @@ func TestPasswordResetScenarios(t *testing.T) {
 	before := len(b.outbox.List()) // the verification mail of the sign-up
 	b.run(t, []scenario{
 		{"forgot: empty", forgot(""), 400, "email_required", "Please enter your email address", nil},
+		{"forgot: no @", forgot(" ada.example.com "), 400, "email_invalid", "Please enter a valid email address", nil},
+		// Resending the verification link checks the address by the same rules.
+		{"resend: blank", resend("  "), 400, "email_required", "Please enter your email address", nil},
+		{"resend: no @", resend("ada.example.com"), 400, "email_invalid", "Please enter a valid email address", nil},
 		{"forgot: unknown address answers the same", forgot("nobody@example.com"), 200, "", "", nil},
 	})
 	require.Len(t, b.outbox.List(), before)
