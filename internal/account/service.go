@@ -670,12 +670,8 @@ func newToken() (string, error) {
 // address has an account, and does nothing visible otherwise: the caller
 // answers the same either way (no account enumeration).
 func (s *Service) RequestPasswordReset(ctx context.Context, email string) error {
-	email = strings.TrimSpace(email)
-	switch {
-	case email == "":
-		return invalid("email_required", MsgEnterEmail)
-	case !strings.Contains(email, "@"):
-		return invalid("email_invalid", MsgValidEmail)
+	if err := checkEmail(email); err != nil {
+		return err
 	}
 	email = NormalizeEmail(email)
 	token, err := newToken()
