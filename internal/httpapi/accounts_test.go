@@ -811,4 +811,10 @@ func TestInviteOnlySignup(t *testing.T) {
 	b.run(t, []scenario{
 		{"google with invite for the address", acctReq{method: "POST", path: "/api/auth/google", body: `{"credential":"` + g.token(t, g.key, nil) + `"}`}, 200, "", "", []string{"user.registered.v1", "subscription.opened.v1"}},
 	})
+	// Both ways in use the invite up, for the account they created.
+	for _, email := range []string{"invited@example.com", "grace.hopper@gmail.com"} {
+		var usedBy string
+		require.NoError(t, b.db.Pool.QueryRow(context.Background(), `SELECT i.used_by FROM invites i
+			JOIN user_pii p ON p.user_id = i.used_by WHERE i.email = $1 AND i.used_at IS NOT NULL AND p.email = $1`, email).Scan(&usedBy), email)
+	}
 }
