@@ -52,13 +52,7 @@ func (s *Service) lockInvite(ctx context.Context, tx pgx.Tx, email, code string)
 	if used != nil || inviteEmail != email || !s.opt.Now().Before(expires) {
 		return nil, errInviteInvalid
 	}
-	return func(userID string) error {
-		_, err := tx.Exec(ctx, `UPDATE invites SET used_at = $2, used_by = $3 WHERE code_hash = $1`, hash, s.opt.Now().UTC(), userID)
-		if err != nil {
-			return fmt.Errorf("use invite: %w", err)
-		}
-		return nil
-	}, nil
+	return s.useInvite(ctx, tx, hash), nil
 }
 
 // lockInviteForGoogle accepts a code, or, without one, any open invite for
@@ -76,11 +70,17 @@ func (s *Service) lockInviteForGoogle(ctx context.Context, tx pgx.Tx, email, cod
 	if err != nil {
 		return nil, fmt.Errorf("read invite: %w", err)
 	}
+	return s.useInvite(ctx, tx, hash), nil
+}
+
+// useInvite returns what marks the locked invite as used by the new
+// account, run in the same transaction once the account exists.
+func (s *Service) useInvite(ctx context.Context, tx pgx.Tx, hash []byte) func(userID string) error {
 	return func(userID string) error {
 		_, err := tx.Exec(ctx, `UPDATE invites SET used_at = $2, used_by = $3 WHERE code_hash = $1`, hash, s.opt.Now().UTC(), userID)
 		if err != nil {
 			return fmt.Errorf("use invite: %w", err)
 		}
 		return nil
-	}, nil
+	}
 }

@@ -53,14 +53,25 @@ func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSp
 // 'Please enter your email address'; email without @ → 'Please enter a valid
 // email address'; empty password → 'Please enter your password'."
 func ValidateLogin(email, password string) error {
+	if err := checkEmail(email); err != nil {
+		return err
+	}
+	if password == "" {
+		return invalid("password_required", MsgEnterPassword)
+	}
+	return nil
+}
+
+// checkEmail is the email half of the sign-in rules, which the forms that
+// ask only for an address (resend verification, forgot password) share:
+// empty (after trimming) → MsgEnterEmail; without @ → MsgValidEmail.
+func checkEmail(email string) error {
 	email = strings.TrimSpace(email)
 	switch {
 	case email == "":
 		return invalid("email_required", MsgEnterEmail)
 	case !strings.Contains(email, "@"):
 		return invalid("email_invalid", MsgValidEmail)
-	case password == "":
-		return invalid("password_required", MsgEnterPassword)
 	}
 	return nil
 }

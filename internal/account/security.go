@@ -314,12 +314,8 @@ const MsgResendAnswer = "If this address has an account waiting for verification
 // otherwise: the caller answers MsgResendAnswer either way (like
 // RequestPasswordReset, it never tells which addresses have accounts).
 func (s *Service) ResendVerificationTo(ctx context.Context, email string) error {
-	email = strings.TrimSpace(email)
-	switch {
-	case email == "":
-		return invalid("email_required", MsgEnterEmail)
-	case !strings.Contains(email, "@"):
-		return invalid("email_invalid", MsgValidEmail)
+	if err := checkEmail(email); err != nil {
+		return err
 	}
 	return pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
 		u, err := userByEmail(ctx, tx, NormalizeEmail(email))

@@ -444,12 +444,11 @@ type ProfilePatch struct {
 // §5). avatarUrl may be kept as it is or set to null (removing the avatar);
 // a new avatar is uploaded with SetAvatar.
 func (s *Service) UpdateProfile(ctx context.Context, userID string, p ProfilePatch) (User, error) {
-	var u userRow
 	var oldKey string
-	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	u, err := s.changeUser(ctx, func(tx pgx.Tx) (string, error) {
 		cur, err := lockUser(ctx, tx, userID)
 		if err != nil {
-			return err
+			return "", err
 		}
 		first, last := cur.FirstName, cur.LastName
 		if p.FirstName != nil {
@@ -460,12 +459,12 @@ func (s *Service) UpdateProfile(ctx context.Context, userID string, p ProfilePat
 		}
 		names, err := ProfileNames(first, last, cur.Email)
 		if err != nil {
-			return err
+			return "", err
 		}
 		var evs []events.Event
 		if names != (Names{Name: cur.Name, FirstName: cur.FirstName, LastName: cur.LastName}) {
 			if err := updatePIINames(ctx, tx, userID, names, s.opt.Now().UTC()); err != nil {
-				return err
+				return "", err
 			}
 			evs = append(evs, events.ProfileUpdated{UserID: userID})
 		}
@@ -477,30 +476,24 @@ func (s *Service) UpdateProfile(ctx context.Context, userID string, p ProfilePat
 					evs = append(evs, events.AvatarChanged{UserID: userID})
 				}
 			case cur.AvatarKey == nil || !s.isMediaURL(*p.AvatarURL.Value, *cur.AvatarKey):
-				return errNotYourAvatar
+				return "", errNotYourAvatar
 			}
 		}
-		if err := s.apply(ctx, tx, userID, cur.Version, evs...); err != nil {
-			return err
-		}
-		u, err = loadUser(ctx, tx, userID)
-		return err
+		return userID, s.apply(ctx, tx, userID, cur.Version, evs...)
 	})
 	if err != nil {
 		return User{}, err
 	}
 	s.deleteBlob(ctx, oldKey)
-	return s.toUser(u), nil
+	return u, nil
 }
 
 // SetAvatar stores a processed avatar (ProcessAvatar) and points the user at it.
 func (s *Service) SetAvatar(ctx context.Context, userID string, data []byte) (User, error) {
-	var img processedImage
-	err := s.withSlot(ctx, s.decoding, func() (err error) { img, err = ProcessAvatar(data); return err })
+	key, img, err := s.processUpload(ctx, "avatars", userID, data, ProcessAvatar)
 	if err != nil {
 		return User{}, err
 	}
-	key := "avatars/" + userID + "/" + uuid.NewString() + img.Ext
 	return s.swapAvatar(ctx, userID, key, img)
 }
 
@@ -515,30 +508,26 @@ func (s *Service) swapAvatar(ctx context.Context, userID, key string, img proces
 			return User{}, err
 		}
 	}
-	var u userRow
 	var oldKey string
-	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	u, err := s.changeUser(ctx, func(tx pgx.Tx) (string, error) {
 		cur, err := lockUser(ctx, tx, userID)
 		if err != nil {
-			return err
+			return "", err
 		}
 		if cur.AvatarKey != nil {
 			oldKey = *cur.AvatarKey
 		}
-		if oldKey != "" || key != "" {
-			if err := s.apply(ctx, tx, userID, cur.Version, events.AvatarChanged{UserID: userID, AvatarKey: key}); err != nil {
-				return err
-			}
+		if oldKey == "" && key == "" {
+			return userID, nil // no avatar before or after: nothing to record
 		}
-		u, err = loadUser(ctx, tx, userID)
-		return err
+		return userID, s.apply(ctx, tx, userID, cur.Version, events.AvatarChanged{UserID: userID, AvatarKey: key})
 	})
 	if err != nil {
 		s.deleteBlob(ctx, key)
 		return User{}, err
 	}
 	s.deleteBlob(ctx, oldKey)
-	return s.toUser(u), nil
+	return u, nil
 }
 
 // UpdateBranding saves the brand name and a #RRGGBB colour.
@@ -578,12 +567,10 @@ func (s *Service) UpdateStoreSettings(ctx context.Context, userID, defaultCurren
 
 // SetLogo stores a checked (and for SVG, sanitised) logo.
 func (s *Service) SetLogo(ctx context.Context, userID string, data []byte) (Branding, error) {
-	var img processedImage
-	err := s.withSlot(ctx, s.decoding, func() (err error) { img, err = ProcessLogo(data); return err })
+	key, img, err := s.processUpload(ctx, "logos", userID, data, ProcessLogo)
 	if err != nil {
 		return Branding{}, err
 	}
-	key := "logos/" + userID + "/" + uuid.NewString() + img.Ext
 	if err := s.writeBlob(ctx, key, img); err != nil {
 		return Branding{}, err
 	}
@@ -630,6 +617,20 @@ func (s *Service) changeBranding(ctx context.Context, userID string, change func
 	return s.toBranding(out), nil
 }
 
+// processUpload checks an uploaded image with process (holding a decoding
+// slot: a burst of large uploads queues instead of decoding all at once)
+// and names its blob dir/userID/random.ext, new for every upload so a
+// cached old image is never served under the new one's name.
+func (s *Service) processUpload(ctx context.Context, dir, userID string, data []byte,
+	process func([]byte) (processedImage, error)) (string, processedImage, error) {
+	var img processedImage
+	err := s.withSlot(ctx, s.decoding, func() (err error) { img, err = process(data); return err })
+	if err != nil {
+		return "", processedImage{}, err
+	}
+	return dir + "/" + userID + "/" + uuid.NewString() + img.Ext, img, nil
+}
+
 func (s *Service) writeBlob(ctx context.Context, key string, img processedImage) error {
 	if s.opt.Bucket == nil {
 		return fault.New(fault.Unavailable, "storage_unavailable", "File storage is not configured on this server.")
@@ -669,12 +670,8 @@ func newToken() (string, error) {
 // address has an account, and does nothing visible otherwise: the caller
 // answers the same either way (no account enumeration).
 func (s *Service) RequestPasswordReset(ctx context.Context, email string) error {
-	email = strings.TrimSpace(email)
-	switch {
-	case email == "":
-		return invalid("email_required", MsgEnterEmail)
-	case !strings.Contains(email, "@"):
-		return invalid("email_invalid", MsgValidEmail)
+	if err := checkEmail(email); err != nil {
+		return err
 	}
 	email = NormalizeEmail(email)
 	token, err := newToken()

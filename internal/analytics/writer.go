@@ -10,6 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/photo3d/photo3d/internal/periodic"
 )
 
 // Row is one stored shopper event (a shopper_events row).
@@ -149,18 +151,7 @@ func (w *Writer) copy(ctx context.Context, rows []Row) error {
 
 // Run flushes every FlushEvery until ctx ends; call Close afterwards.
 func (w *Writer) Run(ctx context.Context) {
-	t := time.NewTicker(w.cfg.FlushEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := w.Flush(ctx); err != nil && ctx.Err() == nil {
-				w.log.Error("flush shopper events", "err", err)
-			}
-		}
-	}
+	periodic.Run(ctx, w.cfg.FlushEvery, w.log, "flush shopper events", w.Flush)
 }
 
 // Close writes what is left; call it after the HTTP server has drained.

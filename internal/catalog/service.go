@@ -132,29 +132,32 @@ func (s *Service) ensureDefault(ctx context.Context, tx pgx.Tx, userID string) (
 	return id, err
 }
 
-// nameAndDescription validates a PATCH of name and description (nil =
-// unchanged) against the current values and returns only what changes.
-func nameAndDescription(what string, name, desc *string, maxDesc int, curName, curDesc string) (*string, *string, error) {
-	var newName, newDesc *string
+// patchEvents validates a PATCH of name and description (nil = unchanged)
+// against the current values and returns the events for what changes:
+// renamed for a new name, described for a new description (catalogs and
+// galleries each have their own pair).
+func patchEvents(what string, name, desc *string, maxDesc int, curName, curDesc string,
+	renamed, described func(string) events.Event) ([]events.Event, error) {
+	var evs []events.Event
 	if name != nil {
 		n, err := CleanName(what, *name)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if n != curName {
-			newName = &n
+			evs = append(evs, renamed(n))
 		}
 	}
 	if desc != nil {
 		d, err := CleanDescription(*desc, maxDesc)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if d != curDesc {
-			newDesc = &d
+			evs = append(evs, described(d))
 		}
 	}
-	return newName, newDesc, nil
+	return evs, nil
 }
 
 // --- catalogs -------------------------------------------------------------
@@ -206,16 +209,13 @@ func (s *Service) UpdateCatalog(ctx context.Context, userID, id string, name, de
 		if err != nil {
 			return err
 		}
-		n, d, err := nameAndDescription("catalog", name, description, MaxCatalogDescLength, c.Name, c.Description)
+		evs, err := patchEvents("catalog", name, description, MaxCatalogDescLength, c.Name, c.Description,
+			func(n string) events.Event { return events.CatalogRenamed{CatalogID: id, Name: n, At: s.at()} },
+			func(d string) events.Event {
+				return events.CatalogDescriptionChanged{CatalogID: id, Description: d, At: s.at()}
+			})
 		if err != nil {
 			return err
-		}
-		var evs []events.Event
-		if n != nil {
-			evs = append(evs, events.CatalogRenamed{CatalogID: id, Name: *n, At: s.at()})
-		}
-		if d != nil {
-			evs = append(evs, events.CatalogDescriptionChanged{CatalogID: id, Description: *d, At: s.at()})
 		}
 		_, err = s.store.Append(ctx, tx, catalogStream(id), eventstore.AnyVersion, evs...)
 		return err
@@ -615,16 +615,11 @@ func (s *Service) UpdateGallery(ctx context.Context, userID, id string, name, de
 		if _, err := s.galleriesAllowed(ctx, tx, userID); err != nil {
 			return err
 		}
-		n, d, err := nameAndDescription("gallery", name, description, MaxDescriptionLength, g.Name, g.Description)
+		evs, err := patchEvents("gallery", name, description, MaxDescriptionLength, g.Name, g.Description,
+			func(n string) events.Event { return events.GalleryRenamed{GalleryID: id, Name: n, At: s.at()} },
+			func(d string) events.Event { return events.GalleryDescribed{GalleryID: id, Description: d, At: s.at()} })
 		if err != nil {
 			return err
-		}
-		var evs []events.Event
-		if n != nil {
-			evs = append(evs, events.GalleryRenamed{GalleryID: id, Name: *n, At: s.at()})
-		}
-		if d != nil {
-			evs = append(evs, events.GalleryDescribed{GalleryID: id, Description: *d, At: s.at()})
 		}
 		_, err = s.store.Append(ctx, tx, galleryStream(id), eventstore.AnyVersion, evs...)
 		return err

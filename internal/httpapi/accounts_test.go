@@ -646,6 +646,9 @@ func TestPasswordResetScenarios(t *testing.T) {
 	forgot := func(email string) acctReq {
 		return acctReq{method: "POST", path: "/api/auth/forgot-password", body: `{"email":"` + email + `"}`}
 	}
+	resend := func(email string) acctReq {
+		return acctReq{method: "POST", path: "/api/auth/resend-verification", body: `{"email":"` + email + `"}`}
+	}
 	reset := func(token, password string) acctReq {
 		return acctReq{method: "POST", path: "/api/auth/reset-password", body: `{"token":"` + token + `","password":"` + password + `"}`}
 	}
@@ -653,6 +656,10 @@ func TestPasswordResetScenarios(t *testing.T) {
 	before := len(b.outbox.List()) // the verification mail of the sign-up
 	b.run(t, []scenario{
 		{"forgot: empty", forgot(""), 400, "email_required", "Please enter your email address", nil},
+		{"forgot: no @", forgot(" ada.example.com "), 400, "email_invalid", "Please enter a valid email address", nil},
+		// Resending the verification link checks the address by the same rules.
+		{"resend: blank", resend("  "), 400, "email_required", "Please enter your email address", nil},
+		{"resend: no @", resend("ada.example.com"), 400, "email_invalid", "Please enter a valid email address", nil},
 		{"forgot: unknown address answers the same", forgot("nobody@example.com"), 200, "", "", nil},
 	})
 	require.Len(t, b.outbox.List(), before)
@@ -804,4 +811,10 @@ func TestInviteOnlySignup(t *testing.T) {
 	b.run(t, []scenario{
 		{"google with invite for the address", acctReq{method: "POST", path: "/api/auth/google", body: `{"credential":"` + g.token(t, g.key, nil) + `"}`}, 200, "", "", []string{"user.registered.v1", "subscription.opened.v1"}},
 	})
+	// Both ways in use the invite up, for the account they created.
+	for _, email := range []string{"invited@example.com", "grace.hopper@gmail.com"} {
+		var usedBy string
+		require.NoError(t, b.db.Pool.QueryRow(context.Background(), `SELECT i.used_by FROM invites i
+			JOIN user_pii p ON p.user_id = i.used_by WHERE i.email = $1 AND i.used_at IS NOT NULL AND p.email = $1`, email).Scan(&usedBy), email)
+	}
 }

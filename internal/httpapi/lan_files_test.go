@@ -36,6 +36,15 @@ func onLAN(t *testing.T, h http.Handler, method, target, token string, body io.R
 	return rec
 }
 
+// getOnLAN GETs path on the LAN host, expects 200 and decodes the JSON
+// answer into v.
+func getOnLAN(t *testing.T, h http.Handler, path, token string, v any) {
+	t.Helper()
+	rec := onLAN(t, h, http.MethodGet, path, token, nil, "")
+	require.Equal(t, http.StatusOK, rec.Code, "%s: %s", path, rec.Body.String())
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), v), path)
+}
+
 // requireOnLAN checks that a file URL the app was handed works from the LAN
 // host: relative (same origin, whatever the host) or naming that host, never
 // localhost; and it downloads there with want's bytes.
@@ -79,20 +88,16 @@ func TestFileURLsWorkFromTheLANHost(t *testing.T) {
 		var created struct{ Data productReply }
 		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &created))
 
-		rec = onLAN(t, s.h, http.MethodGet, "/api/products", tok, nil, "")
-		require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 		var list struct {
 			Data struct{ Items []productReply }
 		}
-		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &list))
+		getOnLAN(t, s.h, "/api/products", tok, &list)
 		require.Len(t, list.Data.Items, 1)
 		require.NotEmpty(t, list.Data.Items[0].ThumbnailURL)
 		requireOnLAN(t, s.h, list.Data.Items[0].ThumbnailURL, poster)
 
-		rec = onLAN(t, s.h, http.MethodGet, "/api/products/"+created.Data.ID, tok, nil, "")
-		require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 		var one struct{ Data productReply }
-		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &one))
+		getOnLAN(t, s.h, "/api/products/"+created.Data.ID, tok, &one)
 		requireOnLAN(t, s.h, one.Data.ThumbnailURL, poster)
 		require.NotEmpty(t, one.Data.ModelURL)
 		// The product's model is its configurator GLB (the variants written in).
@@ -107,19 +112,17 @@ func TestFileURLsWorkFromTheLANHost(t *testing.T) {
 			rec := onLAN(t, b.h, http.MethodPost, path, s.Token, bytes.NewReader(body), ct)
 			require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 		}
-		rec := onLAN(t, b.h, http.MethodGet, "/api/users/me", s.Token, nil, "")
-		require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 		var me struct {
 			Data struct {
 				AvatarURL *string `json:"avatarUrl"`
 			}
 		}
-		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &me))
+		getOnLAN(t, b.h, "/api/users/me", s.Token, &me)
 		require.NotNil(t, me.Data.AvatarURL)
 		requireOnLAN(t, b.h, *me.Data.AvatarURL, nil)
 		// The profile form sends the URL it was given back unchanged: still its avatar.
 		patch, _ := json.Marshal(map[string]any{"firstName": "Lan", "avatarUrl": *me.Data.AvatarURL})
-		rec = onLAN(t, b.h, http.MethodPatch, "/api/users/me", s.Token, bytes.NewReader(patch), "application/json")
+		rec := onLAN(t, b.h, http.MethodPatch, "/api/users/me", s.Token, bytes.NewReader(patch), "application/json")
 		require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 		// As does a form opened before this change, with the URL on PUBLIC_BASE_URL.
 		patch, _ = json.Marshal(map[string]any{"avatarUrl": acctBase + *me.Data.AvatarURL})
@@ -130,14 +133,12 @@ func TestFileURLsWorkFromTheLANHost(t *testing.T) {
 		rec = onLAN(t, b.h, http.MethodPatch, "/api/users/me", s.Token, bytes.NewReader(patch), "application/json")
 		require.Equal(t, http.StatusBadRequest, rec.Code, rec.Body.String())
 
-		rec = onLAN(t, b.h, http.MethodGet, "/api/branding", s.Token, nil, "")
-		require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 		var brand struct {
 			Data struct {
 				LogoURL *string `json:"logoUrl"`
 			}
 		}
-		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &brand))
+		getOnLAN(t, b.h, "/api/branding", s.Token, &brand)
 		require.NotNil(t, brand.Data.LogoURL)
 		requireOnLAN(t, b.h, *brand.Data.LogoURL, nil)
 	})

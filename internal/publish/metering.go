@@ -14,6 +14,7 @@ import (
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/periodic"
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/subscription"
 )
@@ -419,18 +420,7 @@ func (m *Meter) forget(o *ownerMeter) {
 
 // Run flushes every FlushEvery until ctx ends; then Close returns the leases.
 func (m *Meter) Run(ctx context.Context) {
-	t := time.NewTicker(m.cfg.FlushEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := m.Flush(ctx); err != nil && ctx.Err() == nil {
-				m.log.Error("flush public views", "err", err)
-			}
-		}
-	}
+	periodic.Run(ctx, m.cfg.FlushEvery, m.log, "flush public views", m.Flush)
 }
 
 // Close stops serving from every lease, records what was served and returns

@@ -376,4 +376,29 @@ describe('Add Product wizard', () => {
     expect(within(v2 as HTMLElement).getByRole('button', { name: 'Delete' })).toBeInTheDocument();
     expect(screen.getByLabelText('Variant', { selector: 'select' })).toHaveValue('v2');
   });
+
+  it('product page: a hotspot row saves its trimmed title (Saved.) and shows why a delete was refused', async () => {
+    const hotspot = { id: 'h1', position: [0, 0.5, 0], normal: [0, 0, 1], x: 0.5, y: 0.4, title: 'Seat', text: '' };
+    const { calls } = stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/catalogs': () => ({ items: [], totalCatalogs: 0, totalProducts: 0 }),
+      'GET /api/products/p1': () => detail({ hotspots: [hotspot] }),
+      'GET /api/products/p1/leads': () => ({ items: [], nextCursor: '' }),
+      'PATCH /api/products/p1/hotspots/h1': ({ body }) => ({ ...hotspot, ...(body as object) }),
+      'DELETE /api/products/p1/hotspots/h1': () => jsonResponse({ success: false, error: { code: 'conflict', message: 'The product is being rebuilt; try again in a moment.' } }, 409),
+    });
+    render('/workspace/product/p1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Configurator' }));
+    await user.click(await screen.findByRole('tab', { name: 'Hotspots' }));
+    const row = (await screen.findByLabelText('Title of h1')).closest('li') as HTMLElement;
+    await user.clear(within(row).getByLabelText('Title of h1'));
+    await user.type(within(row).getByLabelText('Title of h1'), '  Oak seat  ');
+    await user.click(within(row).getByRole('button', { name: 'Save hotspot' }));
+    expect(await within(row).findByRole('button', { name: 'Saved.' })).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ title: 'Oak seat', text: '' });
+    await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    expect(await within(row).findByText('The product is being rebuilt; try again in a moment.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Title of h1')).toBeInTheDocument();
+  });
 });

@@ -449,6 +449,10 @@ function VariantRow({ productId, variant: v, fallbackCurrency }: { productId: st
     if ('error' in res && res.error) return setProblem(errorMessage(res.error, 'The variant could not be saved.'));
     flashSaved();
   };
+  const del = async () => {
+    const res = await remove({ productId, variantId: v.id });
+    if ('error' in res && res.error) setProblem(errorMessage(res.error, 'The variant could not be deleted.'));
+  };
 
   return (
     <li className="config-item" data-variant-id={v.id}>
@@ -474,24 +478,7 @@ function VariantRow({ productId, variant: v, fallbackCurrency }: { productId: st
           </span>
         )}
       </div>
-      <div className="btn-row">
-        <button type="button" className="btn btn--secondary btn--sm" onClick={save} disabled={isLoading}>
-          {saved ? 'Saved.' : 'Save variant'}
-        </button>
-        {v.id !== DEFAULT_VARIANT_ID && (
-          <button
-            type="button"
-            className="btn btn--ghost btn--sm"
-            disabled={removing}
-            onClick={async () => {
-              const res = await remove({ productId, variantId: v.id });
-              if ('error' in res && res.error) setProblem(errorMessage(res.error, 'The variant could not be deleted.'));
-            }}
-          >
-            Delete
-          </button>
-        )}
-      </div>
+      <RowActions saveLabel="Save variant" saving={isLoading} saved={saved} onSave={save} deleting={removing} onDelete={v.id === DEFAULT_VARIANT_ID ? undefined : del} />
       {problem && <Alert tone="error">{problem}</Alert>}
     </li>
   );
@@ -526,38 +513,41 @@ function HotspotRow({ productId, hotspot: h }: { productId: string; hotspot: Hot
     setTitle(h.title);
     setText(h.text);
   }, [h.title, h.text]);
+  const save = async () => {
+    setProblem(null);
+    const res = await move({ productId, hotspotId: h.id, title: title.trim(), text });
+    if ('error' in res && res.error) return setProblem(errorMessage(res.error, 'The hotspot could not be saved.'));
+    flashSaved();
+  };
+  const del = async () => {
+    const res = await remove({ productId, hotspotId: h.id });
+    if ('error' in res && res.error) setProblem(errorMessage(res.error, 'The hotspot could not be deleted.'));
+  };
   return (
     <li className="config-item" data-hotspot-id={h.id}>
       <input aria-label={`Title of ${h.id}`} value={title} maxLength={100} onChange={(e) => setTitle(e.target.value)} />
       <textarea aria-label={`Text of ${h.id}`} value={text} maxLength={500} rows={2} onChange={(e) => setText(e.target.value)} placeholder="Optional text" />
-      <div className="btn-row">
-        <button
-          type="button"
-          className="btn btn--secondary btn--sm"
-          disabled={isLoading}
-          onClick={async () => {
-            setProblem(null);
-            const res = await move({ productId, hotspotId: h.id, title: title.trim(), text });
-            if ('error' in res && res.error) return setProblem(errorMessage(res.error, 'The hotspot could not be saved.'));
-            flashSaved();
-          }}
-        >
-          {saved ? 'Saved.' : 'Save hotspot'}
-        </button>
-        <button
-          type="button"
-          className="btn btn--ghost btn--sm"
-          disabled={removing}
-          onClick={async () => {
-            const res = await remove({ productId, hotspotId: h.id });
-            if ('error' in res && res.error) setProblem(errorMessage(res.error, 'The hotspot could not be deleted.'));
-          }}
-        >
-          Delete
-        </button>
-      </div>
+      <RowActions saveLabel="Save hotspot" saving={isLoading} saved={saved} onSave={save} deleting={removing} onDelete={del} />
       {problem && <Alert tone="error">{problem}</Alert>}
     </li>
+  );
+}
+
+/** The Save and Delete buttons under a variant or hotspot row. Save reads
+ * "Saved." while `saved` is set (the row's useFlag after a save worked);
+ * without onDelete there is no Delete button (the Default variant). */
+function RowActions({ saveLabel, saving, saved, onSave, deleting, onDelete }: { saveLabel: string; saving: boolean; saved: boolean; onSave: () => void; deleting: boolean; onDelete?: () => void }) {
+  return (
+    <div className="btn-row">
+      <button type="button" className="btn btn--secondary btn--sm" onClick={onSave} disabled={saving}>
+        {saved ? 'Saved.' : saveLabel}
+      </button>
+      {onDelete && (
+        <button type="button" className="btn btn--ghost btn--sm" disabled={deleting} onClick={onDelete}>
+          Delete
+        </button>
+      )}
+    </div>
   );
 }
 
