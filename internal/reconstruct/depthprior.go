@@ -180,7 +180,7 @@ func classifySilhouette(seg *segmentation) silClass {
 		// hanging beside a post (a lamp post's lantern), not legs.
 		grounded := lowestSpread >= 0 && float64(bottom-lowestSpread) <= furnitureLegsReach*H
 		if legFrac >= 0.03 && density >= 0.6 && float64(nSpread) >= 0.3*float64(band) && wideAbove && apart && grounded {
-			out := furnitureClass(stats2extent(stats), stats, b.Min.Y, lastLeggy, bottom, W, H, legWidth(seg, b.Min.Y+lastLeggy, b.Min.Y+bottom), density)
+			out := furnitureClass(stats, b.Min.Y, lastLeggy, bottom, W, H, legWidth(seg, b.Min.Y+lastLeggy, b.Min.Y+bottom), density)
 			out.vetoFits = true
 			return out
 		}
@@ -252,7 +252,8 @@ func legWidth(seg *segmentation, y0, y1 int) float64 {
 // the bounding box top, y0), a seat or top above them as deep as the furniture, and
 // above the seat, where the outline narrows (a sofa's arms end) or a chair's seat
 // ends, a backrest at the rear.
-func furnitureClass(extent []int, stats []rowStat, y0, legTop, bottom int, W, H, legW, density float64) silClass {
+func furnitureClass(stats []rowStat, y0, legTop, bottom int, W, H, legW, density float64) silClass {
+	extent := stats2extent(stats)
 	out := silClass{class: ShapeClassFurniture, legTop: y0 + legTop, backFrom: -1, top: y0}
 	out.depth = min(furnitureDepthOfWidth*W, furnitureDepthOfHeight*H)
 	out.legHalf = max(1, legW/2)
