@@ -46,4 +46,27 @@ func TestHandleLoopDepthFollowsTheBody(t *testing.T) {
 	require.Equal(t, ShapeClassBulky, c.class)
 	require.True(t, c.vetoFits)
 	require.Greater(t, c.depth, 0.8*float64(ball.bbox.Dx()), "a round body under a handle is about as deep as it is wide")
+
+	// Seen from above, the hole ends inside the round body's outline: what hangs under
+	// it is a disc cut off above its middle, which fills about 0.84 of its box, as much
+	// as a bag. Its curved sides still tell it apart (the real boom box from 25°: F@5
+	// 0.17 read as a bag, a prism scores 0.48).
+	high := handleOver(func(x, y float64) bool { return y > 160 && math.Hypot(x-150, y-215) <= 92 })
+	hb, ok := centralLoop(high)
+	require.True(t, ok)
+	_, fill, _ := bodyBelow(high, hb)
+	require.Greater(t, fill, roundBodyFill, "the cut disc fills as much as a panel")
+	c = classifySilhouette(high)
+	require.Equal(t, ShapeClassBulky, c.class)
+	require.Greater(t, c.depth, 0.8*float64(high.bbox.Dx()))
+
+	// A bag's panel, tapered towards its top and with its bottom edge slanted by the
+	// view, keeps straight sides: a slab.
+	slanted := handleOver(func(x, y float64) bool {
+		t := (y - 135) / 140
+		return y >= 135 && y <= 275+30*(x-70)/160 && x >= 86-16*t && x <= 214+16*t
+	})
+	c = classifySilhouette(slanted)
+	require.Equal(t, ShapeClassFlat, c.class)
+	require.InDelta(t, loopDepthOfWidth*float64(slanted.bbox.Dx()), c.depth, 1)
 }
