@@ -113,6 +113,7 @@ func realTable(rs []realResult) string {
 	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	var mOurs, mCard, mPrism, mBest float64
 	beaten := 0
+	var under []string
 	var fid, f5 []float64
 	for _, r := range rs {
 		shape := r.Kind
@@ -138,10 +139,14 @@ func realTable(rs []realResult) string {
 		mBest += r.bestNaive() / n
 		if r.Ours.F5 < r.bestNaive() {
 			beaten++
+			under = append(under, fmt.Sprintf("%s %s %.3f < %.3f", r.Model, r.viewName(), r.Ours.F5, r.bestNaive()))
 		}
 	}
 	fmt.Fprintf(&b, "| **mean** | | %d photos | | **%.3f** | %.3f | %.3f | | | | | |\n", len(rs), mOurs, mCard, mPrism)
 	fmt.Fprintf(&b, "\nbetter naive baseline per photo: mean F@5 %.3f; photos where ours is below it: %d of %d\n", mBest, beaten, len(rs))
+	if len(under) > 0 {
+		fmt.Fprintf(&b, "under it (ours < better baseline): %s\n", strings.Join(under, "; "))
+	}
 	fmt.Fprintf(&b, "fidelity vs F@5 over %d photos: Pearson %.2f, Spearman %.2f\n", len(fid), pearson(fid, f5), spearman(fid, f5))
 	return b.String()
 }
