@@ -193,6 +193,19 @@ func classifySilhouette(seg *segmentation) silClass {
 			return out
 		}
 	}
+	if legTop, ok := legsUnderBody(seg); ok {
+		// Seen at an angle, a long piece's legs hang at different heights under a
+		// slanted underside (see legs.go): furniture whose legs start under the
+		// body's lowest row.
+		top := legTop - b.Min.Y
+		bottom := b.Dy() - 1
+		out := furnitureClass(stats, b.Min.Y, top, bottom, W, H, legWidth(seg, legTop, b.Max.Y-1), 0.8)
+		// Seen at an angle the outline's narrowing is the view's, not where a
+		// backrest starts: the body is one slab.
+		out.backFrom = -1
+		out.vetoFits = true
+		return out
+	}
 	if holeBottom, ok := centralLoop(seg); ok {
 		// A loop over the middle (a tote's or a handbag's handles): no solid of
 		// revolution shows an enclosed hole, and a mug's is at its side.
