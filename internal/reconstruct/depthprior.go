@@ -47,7 +47,7 @@ const (
 	// is about as tall as wide, a shoe's or a sofa's 0.5–0.75).
 	footprintMinAspect = 1.5
 	footprintEllipse   = 0.95
-	flatDepthOfWidth       = 0.12 // a flat good's depth
+	flatDepthOfWidth   = 0.12 // a flat good's depth
 	// loopDepthOfWidth is the depth of a product with a handle loop over its middle:
 	// a tote or handbag (a 40 cm tote is 12–18 cm deep when packed, a handbag about
 	// 0.4 of its width), but also a boom box, a basket or a cooler carried by a top
