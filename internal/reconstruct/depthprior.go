@@ -229,13 +229,17 @@ func classifySilhouette(seg *segmentation) silClass {
 	// than the product is tall.
 	out.class = ShapeClassBulky
 	out.depth = min(W, bulkyDepthOfHeight*H)
-	if W >= trayMinAspect*H || W >= footprintMinAspect*H && ellipseMatch(seg) >= footprintEllipse {
+	rim := W >= footprintMinAspect*H && ellipseMatch(seg) >= footprintEllipse
+	if W >= trayMinAspect*H || rim {
 		// Far wider than tall (a dish, a tray, a rug), or a round rim seen from
 		// above: what shows is mostly the top seen from a little above, so the
 		// footprint is about as deep as wide, and the body a slab that deep (see
 		// slabRounding), not a pillow as deep as the band is tall.
 		out.depth = W
 		out.slabHalf = H / 2
+		// A rim's ellipse is not a side view's profile: the lathe would make it a
+		// lens as tall as the ellipse.
+		out.vetoFits = rim
 	}
 	out.confidence = 0.3
 	if W >= bulkyMinAspect*H {

@@ -36,6 +36,8 @@ func TestRimSeenFromAboveIsADish(t *testing.T) {
 	require.Equal(t, ShapeClassBulky, dish.class)
 	require.InDelta(t, 240, dish.depth, 3, "a rim seen from above is as deep as it is wide")
 	require.Greater(t, dish.slabHalf, 0.0, "and a slab, not a pillow")
+	require.True(t, dish.vetoFits, "its ellipse is not a lathe's side profile")
+	require.True(t, fitLathe(measureRows(drawnOutline(48, ellipse))).ok, "which the lathe would take")
 
 	sofa := classifySilhouette(drawnOutline(48, rounded))
 	require.Equal(t, ShapeClassBulky, sofa.class)

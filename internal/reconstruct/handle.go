@@ -69,7 +69,7 @@ func fitHandle(seg *segmentation, p *photo, sr *silhouetteRows) handleFit {
 		sort.Float64s(sorted)
 		axis := sorted[n/2]
 		h := handleFit{axis: axis, body: &silhouetteRows{top: sr.top, bottom: sr.bottom,
-			l: make([]float64, n), r: make([]float64, n), runs: make([]int, n)}}
+			l: make([]float64, n), r: make([]float64, n), runs: make([]int, n), gap: make([]int, n)}}
 		handleRows, symRows, cleanRows := 0, 0, 0
 		var widths []float64
 		for k := range n {

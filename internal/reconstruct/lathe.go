@@ -7,12 +7,13 @@ import (
 )
 
 // silhouetteRows holds, for each working row of the object, its left and right
-// outline at sub-pixel precision (pixel-edge coordinates) and how many separate runs
-// of object pixels the row has.
+// outline at sub-pixel precision (pixel-edge coordinates), how many separate runs
+// of object pixels the row has, and the widest gap between them (pixels).
 type silhouetteRows struct {
 	top, bottom int // first and last object row (inclusive)
 	l, r        []float64
 	runs        []int
+	gap         []int
 }
 
 // measureRows scans the soft alpha row by row.
@@ -23,6 +24,7 @@ func measureRows(seg *segmentation) *silhouetteRows {
 	sr.l = make([]float64, n)
 	sr.r = make([]float64, n)
 	sr.runs = make([]int, n)
+	sr.gap = make([]int, n)
 	w := seg.w
 	for k := range n {
 		y := b.Min.Y + k
@@ -34,6 +36,9 @@ func measureRows(seg *segmentation) *silhouetteRows {
 			if a >= 128 {
 				if !in {
 					runs++
+					if last >= 0 {
+						sr.gap[k] = max(sr.gap[k], x-last-1)
+					}
 				}
 				in = true
 				if first < 0 {
@@ -93,6 +98,11 @@ type latheFit struct {
 	variation float64
 }
 
+// latheSlitOfWidth is the widest gap (of the silhouette's width) between runs that
+// still counts a row as one run for the lathe. A mug's handle hole is far wider, and a
+// handle makes the outline asymmetric anyway.
+const latheSlitOfWidth = 0.02
+
 func fitLathe(sr *silhouetteRows) latheFit {
 	n := len(sr.l)
 	if n < 8 {
@@ -107,12 +117,15 @@ func fitLathe(sr *silhouetteRows) latheFit {
 	axis := sorted[n/2]
 	inter, union := 0.0, 0.0
 	single := 0
+	// A slit of backdrop a few pixels wide (a sleeve standing off a bottle, seen
+	// through its window at the outline) does not split a row into two solids.
+	slit := int(latheSlitOfWidth * (slices.Max(sr.r) - slices.Min(sr.l)))
 	for k := range n {
 		l, r := sr.l[k], sr.r[k]
 		ml, mr := 2*axis-r, 2*axis-l
 		inter += max(0, min(r, mr)-max(l, ml))
 		union += max(r, mr) - min(l, ml)
-		if sr.runs[k] == 1 {
+		if sr.runs[k] == 1 || sr.gap[k] <= slit {
 			single++
 		}
 	}
