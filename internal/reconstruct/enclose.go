@@ -31,9 +31,6 @@ const (
 	encloseMaxContrast = 25.0
 	// enclosePieceMin is the least size of a recovered region, of the mask's area.
 	enclosePieceMin = 0.02
-	// encloseHaloPeel is how many layers of backdrop-coloured cells may be peeled
-	// off a recovered region's outer side.
-	encloseHaloPeel = 3 * encloseBridge
 )
 
 // stepDist is the colour step between neighbouring cells a and b, with a darkening
@@ -116,6 +113,9 @@ func (s *segmentation) encloseRecover(mask []bool, d []float64, bg *bgModel, sha
 	// A contact shadow's rim can be a step sharp enough to count as an edge, and with
 	// the object's legs it would enclose the backdrop under a table: shadow-coloured
 	// cells in the bottom band of the outline (contactShadow's band) stay passable.
+	// Shadow-coloured here means the sweep's tint kept (shadowHueKept): a neutral grey
+	// foot on a warm grey sweep is, by lightness and the looser shadowLike, its own
+	// shadow, and passing it let the flood into the part.
 	top, bottom := h, -1
 	for i, v := range mask {
 		if v {
@@ -233,38 +233,6 @@ func (s *segmentation) encloseRecover(mask []bool, d []float64, bg *bgModel, sha
 			}
 			gain += len(queue)
 			detached = detached || !touchObj
-		}
-	}
-	// A recovered region can carry a rim of backdrop along the object it touches: the
-	// edges were thickened for the flood, and next to a saturated product JPEG's
-	// chroma ringing makes steps above the backdrop's noise several cells out. Refine
-	// would keep that halo (it lies inside the grown outline), so cells of backdrop
-	// colour on the recovered region's outer side are peeled off, layer by layer.
-	for range encloseHaloPeel {
-		var peel []int
-		for i := range n {
-			if !added[i] {
-				continue
-			}
-			x, y := i%w, i/w
-			outer := false
-			for _, dd := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
-				xx, yy := x+dd[0], y+dd[1]
-				if xx >= 0 && yy >= 0 && xx < w && yy < h && !out[yy*w+xx] {
-					outer = true
-					break
-				}
-			}
-			if outer && math.Sqrt(labDist2(s.slab[i], bg.at(float64(x), float64(y)))) < encloseMinContrast {
-				peel = append(peel, i)
-			}
-		}
-		if len(peel) == 0 {
-			break
-		}
-		for _, i := range peel {
-			out[i], added[i] = false, false
-			gain--
 		}
 	}
 	if detached {

@@ -200,12 +200,13 @@ func shadowLike(c, q lab) bool {
 }
 
 // Hue-kept shadows. A shadow scales the backdrop's chroma with its lightness, so on a
-// tinted sweep it keeps the tint, while a grey or black part has its own (usually
-// none): a neutral grey foot on a warm grey sweep, a black sleeve on a navy one. The
-// fixed tolerance shadowChroma forgives any deviation up to the whole tint of such
-// pale sweeps, so for the edge-enclosure recovery, where being taken for a shadow
-// lets the backdrop flood into the part, the tolerance is a share of the tint the
-// shadow should have, with a floor for the noise of the grid's chroma.
+// tinted sweep it keeps the tint, while a grey part has its own (usually none): a
+// neutral grey foot on a warm grey sweep. The fixed tolerance shadowChroma forgives
+// any deviation up to the whole tint of such pale sweeps, so for the edge-enclosure
+// recovery, where being taken for a shadow lets the backdrop flood into the part, the
+// tolerance is a share of the tint the shadow should have, with a floor for the noise
+// of the grid's chroma. The contact-shadow model itself keeps shadowLike: with the
+// stricter test it leaves hard synthetic shadows under a chair in the cut.
 const (
 	shadowHueShare = 0.5 // of the shadow model's chroma: the deviation a hue-kept shadow may have
 	shadowHueFloor = 1.0 // least tolerance (grid-cell chroma noise after JPEG)
