@@ -113,6 +113,9 @@ func (s *segmentation) encloseRecover(mask []bool, d []float64, bg *bgModel, sha
 	// A contact shadow's rim can be a step sharp enough to count as an edge, and with
 	// the object's legs it would enclose the backdrop under a table: shadow-coloured
 	// cells in the bottom band of the outline (contactShadow's band) stay passable.
+	// Shadow-coloured here means the sweep's tint kept (shadowHueKept): a neutral grey
+	// foot on a warm grey sweep is, by lightness and the looser shadowLike, its own
+	// shadow, and passing it let the flood into the part.
 	top, bottom := h, -1
 	for i, v := range mask {
 		if v {
@@ -121,7 +124,7 @@ func (s *segmentation) encloseRecover(mask []bool, d []float64, bg *bgModel, sha
 	}
 	bandTop := bottom - int(shadowBand*float64(bottom-top+1))
 	passShadow := func(i int) bool {
-		return i/w >= bandTop && shadowLike(s.slab[i], bg.at(float64(i%w), float64(i/w)))
+		return i/w >= bandTop && shadowHueKept(s.slab[i], bg.at(float64(i%w), float64(i/w)))
 	}
 	push := func(i int) {
 		if !reached[i] && (!edge[i] || shadowed[i] || passShadow(i)) && !mask[i] {
@@ -211,7 +214,7 @@ func (s *segmentation) encloseRecover(mask []bool, d []float64, bg *bgModel, sha
 		des = des[:0]
 		for _, c := range queue {
 			q := bg.at(float64(int(c)%w), float64(int(c)/w))
-			if shadowLike(s.slab[c], q) || shadowed[c] {
+			if shadowHueKept(s.slab[c], q) || shadowed[c] {
 				sh++
 			}
 			des = append(des, math.Sqrt(labDist2(s.slab[c], q)))

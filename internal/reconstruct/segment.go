@@ -199,6 +199,31 @@ func shadowLike(c, q lab) bool {
 	return shadowChromaDev(c, [3]float64{float64(q.L), float64(q.A), float64(q.B)}) <= shadowChroma
 }
 
+// Hue-kept shadows. A shadow scales the backdrop's chroma with its lightness, so on a
+// tinted sweep it keeps the tint, while a grey part has its own (usually none): a
+// neutral grey foot on a warm grey sweep. The fixed tolerance shadowChroma forgives
+// any deviation up to the whole tint of such pale sweeps, so for the edge-enclosure
+// recovery, where being taken for a shadow lets the backdrop flood into the part, the
+// tolerance is a share of the tint the shadow should have, with a floor for the noise
+// of the grid's chroma. The contact-shadow model itself keeps shadowLike: with the
+// stricter test it leaves hard synthetic shadows under a chair in the cut.
+const (
+	shadowHueShare = 0.5 // of the shadow model's chroma: the deviation a hue-kept shadow may have
+	shadowHueFloor = 1.0 // least tolerance (grid-cell chroma noise after JPEG)
+)
+
+// shadowHueKept reports whether c is the backdrop q darkened by a shadow that keeps
+// the backdrop's tint (see above); stricter than shadowLike on pale, tinted sweeps.
+func shadowHueKept(c, q lab) bool {
+	if !shadowLike(c, q) {
+		return false
+	}
+	ref := [3]float64{float64(q.L), float64(q.A), float64(q.B)}
+	k := (float64(c.L) + 16) / max(1, ref[0]+16)
+	tol := max(shadowHueFloor, shadowHueShare*k*math.Hypot(ref[1], ref[2]))
+	return shadowChromaDev(c, ref) <= tol
+}
+
 // dist is the backdrop distance of colour c at grid position (gx, gy).
 func (m *bgModel) dist(c lab, gx, gy float64) float64 {
 	q := m.at(gx, gy)
