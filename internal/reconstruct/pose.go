@@ -664,7 +664,11 @@ func estimatePoses(ctx context.Context, vs []*mvView) (poseResult, error) {
 	// Silhouettes alone hardly constrain a common elevation (a box's hull looks
 	// consistent from 2° as from 20°), so a weak prior holds it near the usual
 	// product shot's 12° unless the photos clearly disagree.
-	const elevPrior, elevUsual = 0.5, 12 * math.Pi / 180
+	const elevPrior = 0.5
+	elevUsual := 12 * math.Pi / 180
+	if mvGroundPrior {
+		elevUsual = groundPrior(vs, elevUsual)
+	}
 	objective := func() float64 {
 		s := e.score()
 		for _, d := range dev {
