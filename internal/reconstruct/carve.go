@@ -33,36 +33,73 @@ func (v *mvView) alphaAt(u, w float64) float32 {
 
 // hullField samples the soft hull at the corners of g's voxels (distrusted views
 // do not carve); the outermost layer is forced to zero so the surface is closed.
-func hullField(ctx context.Context, vs []*mvView, g voxGrid) ([]float32, error) {
+// The second field is the hull with what one view lost taken back (mvconsist.go);
+// nil when no view has a loose mask.
+func hullField(ctx context.Context, vs []*mvView, g voxGrid) ([]float32, []float32, error) {
 	nx, ny, nz := g.nx+1, g.ny+1, g.nz+1
 	f := make([]float32, nx*ny*nz)
+	var fl []float32
+	var use []*mvView
+	hasLoose := false
+	for _, v := range vs {
+		if !v.distrust {
+			use = append(use, v)
+			hasLoose = hasLoose || v.loose != nil
+		}
+	}
+	if !hasLoose || len(use) < mvTakeBackViews {
+		hasLoose = false
+	} else {
+		fl = make([]float32, len(f))
+	}
+	a := make([]float32, len(use))
+	l := make([]float32, len(use))
 	for k := 1; k < nz-1; k++ {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for j := 1; j < ny-1; j++ {
 			for i := 1; i < nx-1; i++ {
 				p := [3]float64{g.lo[0] + float64(i)*g.s, g.lo[1] + float64(j)*g.s, g.lo[2] + float64(k)*g.s}
 				o := float32(1)
-				for _, v := range vs {
-					if v.distrust {
-						continue
-					}
+				nrej := 0 // views with alpha < ½
+				for vi, v := range use {
 					u, w, z := v.cam.project(p)
 					if z <= 0 {
-						o = 0
+						o, nrej = 0, len(use)
 						break
 					}
-					o = min(o, v.alphaAt(u, w))
-					if o == 0 {
+					a[vi] = v.alphaAt(u, w)
+					o = min(o, a[vi])
+					if a[vi] < hullIso {
+						nrej++
+					}
+					if hasLoose && nrej <= 1 {
+						l[vi] = v.looseAt(u, w)
+					}
+					if o == 0 && (!hasLoose || nrej > 1) {
 						break
 					}
 				}
-				f[(k*ny+j)*nx+i] = o
+				idx := (k*ny+j)*nx + i
+				f[idx] = o
+				if hasLoose {
+					switch {
+					case nrej > 1:
+						fl[idx] = o
+					case nrej == 0:
+						fl[idx] = takeBackValue(a, l)
+					default:
+						fl[idx] = o
+						if supported(use, a, p) {
+							fl[idx] = takeBackValue(a, l)
+						}
+					}
+				}
 			}
 		}
 	}
-	return f, nil
+	return f, fl, nil
 }
 
 const hullIso = 0.5
@@ -123,10 +160,11 @@ func carveMesh(ctx context.Context, vs []*mvView, pose poseResult, maxTris int, 
 	n := 128
 	for range 6 {
 		g := gridFor(lo, hi, n)
-		f, err := hullField(ctx, vs, g)
+		f, fl, err := hullField(ctx, vs, g)
 		if err != nil {
 			return nil, err
 		}
+		mergeTakeBack(f, fl, g)
 		if ground {
 			cutBelowGround(f, g)
 		}
@@ -158,6 +196,18 @@ func carveMesh(ctx context.Context, vs []*mvView, pose poseResult, maxTris int, 
 // floor and are not cut.
 func cutBelowGround(f []float32, g voxGrid) {
 	nx, ny, nz := g.nx+1, g.ny+1, g.nz+1
+	cut := groundLayer(f, g)
+	for k := range nz {
+		for j := 0; j < cut; j++ {
+			clear(f[(k*ny+j)*nx : (k*ny+j+1)*nx])
+		}
+	}
+}
+
+// groundLayer is the grid layer cutBelowGround puts the ground at (0 when the
+// hull is empty or too flat to tell).
+func groundLayer(f []float32, g voxGrid) int {
+	nx, ny, nz := g.nx+1, g.ny+1, g.nz+1
 	area := make([]int, ny)
 	for k := range nz {
 		for j := range ny {
@@ -179,18 +229,14 @@ func cutBelowGround(f []float32, g voxGrid) {
 		}
 	}
 	if lo < 0 || hi-lo < 10 {
-		return
+		return 0
 	}
 	ref := area[min(hi, lo+max(1, int(0.06*float64(hi-lo)+0.5)))]
 	cut := lo
 	for cut < hi && float64(area[cut]) < 0.7*float64(ref) {
 		cut++
 	}
-	for k := range nz {
-		for j := lo; j < cut; j++ {
-			clear(f[(k*ny+j)*nx : (k*ny+j+1)*nx])
-		}
-	}
+	return cut
 }
 
 func countCrossings(f []float32, g voxGrid) int {

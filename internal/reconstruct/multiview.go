@@ -84,8 +84,14 @@ type mvView struct {
 	lw, lh int
 	lcell  float64
 	lcov   []float32
+	// lcovLoose is lcov of the loose mask (nil: none); see mvconsist.go.
+	lcovLoose []float32
 	// alpha is the mask carved from: seg.alpha grown by growMask.
 	alpha []uint8
+	// loose is alpha plus every cell that differs from the backdrop, shadow-like
+	// ones included, except what a row's mask encloses (nil: none, as when
+	// mvTakeBack is off); see mvconsist.go.
+	loose []uint8
 	// distrust leaves the view out of the carve (hullField); set only by the
 	// real-set experiment in realmulti_diag_test.go.
 	distrust bool

@@ -3,6 +3,7 @@ package reconstruct
 import (
 	"image"
 	"math"
+	"slices"
 )
 
 // Multi-view masks. The single-photo segmenter is tuned to leave out anything that
@@ -37,7 +38,9 @@ func (v *mvView) growMask() {
 	sw, sh := seg.sw, seg.sh
 	bg := fitBackground(seg.slab, sw, sh)
 	cand := make([]bool, sw*sh)
-	inMask := 0
+	// loose: every cell that differs from the backdrop, shadow-like or not.
+	loose := make([]bool, sw*sh)
+	inMask, nLoose := 0, 0
 	for i, c := range seg.slab {
 		if seg.smask[i] {
 			inMask++
@@ -45,7 +48,12 @@ func (v *mvView) growMask() {
 		}
 		q := bg.at(float64(i%sw), float64(i/sw))
 		dl, da, db := float64(c.L-q.L), float64(c.A-q.A), float64(c.B-q.B)
-		if math.Sqrt(dl*dl+da*da+db*db) < mvGrowDist || shadowLike(c, q) {
+		if math.Sqrt(dl*dl+da*da+db*db) < mvGrowDist {
+			continue
+		}
+		loose[i] = true
+		nLoose++
+		if shadowLike(c, q) {
 			continue
 		}
 		cand[i] = true
@@ -79,18 +87,62 @@ func (v *mvView) growMask() {
 			}
 		}
 	}
-	if n == 0 || float64(n+inMask) > mvGrowMax*float64(sw*sh) {
-		return
+	grown := n > 0 && float64(n+inMask) <= mvGrowMax*float64(sw*sh)
+	kept := slices.Clone(seg.smask)
+	if grown {
+		v.setCells(v.alpha, added)
+		for i, a := range added {
+			kept[i] = kept[i] || a
+		}
 	}
+	if mvTakeBack && float64(nLoose+inMask) <= mvGrowMax*float64(sw*sh) {
+		v.loose = slices.Clone(v.alpha)
+		v.setCells(v.loose, looseCells(loose, kept, sw, sh))
+	}
+}
+
+// setCells sets alpha to 255 on the working pixels of the grid cells in cells.
+func (v *mvView) setCells(alpha []uint8, cells []bool) {
+	seg := v.seg
 	f := seg.f
 	for y := range seg.h {
-		row := (y / f) * sw
+		row := (y / f) * seg.sw
 		for x := range seg.w {
-			if added[row+x/f] {
-				v.alpha[y*seg.w+x] = 255
+			if cells[row+x/f] {
+				alpha[y*seg.w+x] = 255
 			}
 		}
 	}
+}
+
+// looseCells is the take-back candidates (mvconsist.go) among the cells that
+// differ from the backdrop (loose) but are not in the mask (kept): those that
+// do not lie, along their row, between two kept cells. What a row's mask
+// encloses is most often a see-through gap in shade (between a chair's or a
+// table's legs, under a sofa's seat or a car's body, where the floor is in the
+// product's shadow); a part lost in shade extends the outline instead (a lamp's
+// base under its stem, a shoe's sole, the shaded half of a shade).
+func looseCells(loose, kept []bool, sw, sh int) []bool {
+	out := make([]bool, len(loose))
+	for y := range sh {
+		row := kept[y*sw : (y+1)*sw]
+		first, last := -1, -1
+		for x, k := range row {
+			if k {
+				if first < 0 {
+					first = x
+				}
+				last = x
+			}
+		}
+		for x := range sw {
+			i := y*sw + x
+			if loose[i] && !row[x] && (first < 0 || x < first || x > last || !mvLooseOutside) {
+				out[i] = true
+			}
+		}
+	}
+	return out
 }
 
 // mvGrow switches growMask on (off: the segmenter's mask as it is).
@@ -113,3 +165,6 @@ func alphaBounds(alpha []uint8, w, h int, def image.Rectangle) image.Rectangle {
 	}
 	return image.Rect(x0, y0, x1+1, y1+1)
 }
+
+// mvLooseOutside leaves what a row's mask encloses out of the loose mask.
+var mvLooseOutside = true

@@ -3,6 +3,7 @@ package reconstruct
 import (
 	"context"
 	"encoding/binary"
+	"image"
 	"math"
 )
 
@@ -75,7 +76,19 @@ func newMVView(p *photo, seg *segmentation, az float64) *mvView {
 	// Coverage grid: the object about 112 cells across.
 	v.lcell = math.Max(1, float64(max(b.Dx(), b.Dy()))/112)
 	v.lw, v.lh = int(float64(p.w)/v.lcell)+1, int(float64(p.h)/v.lcell)+1
-	v.lcov = make([]float32, v.lw*v.lh)
+	v.lcov = v.coverage(v.alpha, b)
+	if v.loose != nil {
+		v.lcovLoose = v.coverage(v.loose, b.Union(alphaBounds(v.loose, p.w, p.h, b)))
+	}
+	v.update()
+	return v
+}
+
+// coverage is alpha's share of each coverage-grid cell (pixels outside b count
+// as 0).
+func (v *mvView) coverage(alpha []uint8, b image.Rectangle) []float32 {
+	p := v.p
+	cov := make([]float32, v.lw*v.lh)
 	// Each pixel column's and row's cell, once (the same divisions as per pixel).
 	colCell := make([]int, p.w)
 	for x := range colCell {
@@ -86,8 +99,8 @@ func newMVView(p *photo, seg *segmentation, az float64) *mvView {
 		rowCell[y] = int(float64(y) / v.lcell)
 	}
 	for y := b.Min.Y; y < b.Max.Y; y++ {
-		row := v.lcov[rowCell[y]*v.lw:]
-		alpha := v.alpha[y*p.w:]
+		row := cov[rowCell[y]*v.lw:]
+		alpha := alpha[y*p.w:]
 		for x := b.Min.X; x < b.Max.X; x++ {
 			row[colCell[x]] += float32(alpha[x]) / 255
 		}
@@ -109,13 +122,12 @@ func newMVView(p *photo, seg *segmentation, az float64) *mvView {
 			cnt[cy*v.lw+cx] = float32(nr * nc)
 		}
 	}
-	for k := range v.lcov {
+	for k := range cov {
 		if cnt[k] > 0 {
-			v.lcov[k] /= cnt[k]
+			cov[k] /= cnt[k]
 		}
 	}
-	v.update()
-	return v
+	return cov
 }
 
 // update sets the camera from the pose parameters.
@@ -133,15 +145,23 @@ func (v *mvView) coverAt(u, w float64) float32 {
 }
 
 // coverCell is coverAt at (x, y) in coverage-cell units (u/lcell − ½, w/lcell − ½).
-func (v *mvView) coverCell(x, y float64) float32 {
+func (v *mvView) coverCell(x, y float64) float32 { return v.coverGrid(v.lcov, x, y) }
+
+// coverOf is the bilinear value of the coverage grid cov at working pixel (u, w).
+func (v *mvView) coverOf(cov []float32, u, w float64) float32 {
+	return v.coverGrid(cov, u/v.lcell-0.5, w/v.lcell-0.5)
+}
+
+// coverGrid is the bilinear value of cov at (x, y) in coverage-cell units.
+func (v *mvView) coverGrid(cov []float32, x, y float64) float32 {
 	if x < 0 || y < 0 || x >= float64(v.lw-1) || y >= float64(v.lh-1) {
 		return 0
 	}
 	ix, iy := int(x), int(y)
 	fx, fy := float32(x-float64(ix)), float32(y-float64(iy))
 	k := iy*v.lw + ix
-	a := v.lcov[k]*(1-fx) + v.lcov[k+1]*fx
-	b := v.lcov[k+v.lw]*(1-fx) + v.lcov[k+v.lw+1]*fx
+	a := cov[k]*(1-fx) + cov[k+1]*fx
+	b := cov[k+v.lw]*(1-fx) + cov[k+v.lw+1]*fx
 	return a*(1-fy) + b*fy
 }
 
@@ -192,6 +212,10 @@ type coherenceEval struct {
 	// cullBlock³ voxels.
 	lit           [][]int32
 	bnx, bny, bnz int
+	// takeBack forgives one view's rejection where its loose mask keeps the
+	// voxel, as the carve does (mvconsist.go); such evaluations take the plain
+	// path (scoreTakeBack), without the verdict memo.
+	takeBack bool
 }
 
 // cullBlock is the side, in voxels, of the blocks a view rejects whole when
@@ -240,6 +264,7 @@ func newCoherenceEval(vs []*mvView, g voxGrid) *coherenceEval {
 	e := &coherenceEval{vs: vs, g: g, proj: make([][]float32, len(vs)), caches: make([][]*camVerdicts, len(vs))}
 	for i, v := range vs {
 		e.proj[i] = make([]float32, v.lw*v.lh)
+		e.takeBack = e.takeBack || (mvPoseTakeBack && v.lcovLoose != nil && len(vs) >= mvTakeBackViews)
 	}
 	e.lit = make([][]int32, len(vs))
 	for i, v := range vs {
@@ -402,6 +427,9 @@ func (e *coherenceEval) judge(v *mvView, m *camVerdicts, n int, c [3]float64) bo
 // score carves the soft hull (occupancy = the least coverage over the views) and
 // returns the mean share of each view's silhouette its projection covers.
 func (e *coherenceEval) score() float64 {
+	if e.takeBack {
+		return e.scoreTakeBack()
+	}
 	g := e.g
 	e.calls++
 	e.lo = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
@@ -483,6 +511,12 @@ func (e *coherenceEval) score() float64 {
 			}
 		}
 	}
+	return e.coherence()
+}
+
+// coherence is the mean share of each view's silhouette cells that the hull's
+// projection (e.proj) covers.
+func (e *coherenceEval) coherence() float64 {
 	total := 0.0
 	for vi, v := range e.vs {
 		var inter, sil float64
@@ -498,6 +532,80 @@ func (e *coherenceEval) score() float64 {
 		}
 	}
 	return total / float64(len(e.vs))
+}
+
+// scoreTakeBack is score with one view's rejection forgiven where its loose
+// mask keeps the voxel and the facing view agrees (mvconsist.go). It projects
+// every voxel into the views (no verdict memo: a verdict then depends on the
+// other views' cameras), so it costs what score did before the memo.
+func (e *coherenceEval) scoreTakeBack() float64 {
+	g := e.g
+	e.lo = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	e.hi = [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for _, p := range e.proj {
+		clear(p)
+	}
+	first := 0
+	opp := make([]int, len(e.vs)) // each view's opposite, for the colour check
+	for vi := range e.vs {
+		opp[vi] = oppositeView(e.vs, vi)
+	}
+	type projected struct{ u, w, z float64 }
+	at := make([]projected, len(e.vs))
+	for k := range g.nz {
+		for j := range g.ny {
+			for i := range g.nx {
+				c := [3]float64{e.cx[i], e.cy[j], e.cz[k]}
+				in := true
+				forgiven := false
+				for q := range e.vs {
+					vi := (first + q) % len(e.vs)
+					v := e.vs[vi]
+					u, w, z := v.cam.project(c)
+					at[vi] = projected{u, w, z}
+					if v.coverAt(u, w) < 0.5 {
+						if !forgiven && v.lcovLoose != nil && v.coverOf(v.lcovLoose, u, w) >= 0.5 && consistentAt(v, e.vs[opp[vi]], c) {
+							forgiven = true
+							continue
+						}
+						in = false
+						first = vi
+						break
+					}
+				}
+				if !in {
+					continue
+				}
+				for a := range 3 {
+					e.lo[a] = min(e.lo[a], c[a]-g.s/2)
+					e.hi[a] = max(e.hi[a], c[a]+g.s/2)
+				}
+				for vi, v := range e.vs {
+					u, w, z := at[vi].u, at[vi].w, at[vi].z
+					r := v.cam.f * g.s / (z * v.lcell) * 0.5
+					cx, cy := u/v.lcell-0.5, w/v.lcell-0.5
+					x0, x1 := int(math.Ceil(cx-r)), int(math.Floor(cx+r))
+					y0, y1 := int(math.Ceil(cy-r)), int(math.Floor(cy+r))
+					if x1 < x0 {
+						x0 = int(math.Round(cx))
+						x1 = x0
+					}
+					if y1 < y0 {
+						y0 = int(math.Round(cy))
+						y1 = y0
+					}
+					p := e.proj[vi]
+					for y := max(0, y0); y <= min(v.lh-1, y1); y++ {
+						row := p[y*v.lw:]
+						for x := max(0, x0); x <= min(v.lw-1, x1); x++ {
+							row[x] = 1
+						}
+					}
+				}
+			}
+		}
+	}
+	return e.coherence()
 }
 
 // poseResult is the outcome of the pose search: the coherence (0–1) and the box of
@@ -556,7 +664,11 @@ func estimatePoses(ctx context.Context, vs []*mvView) (poseResult, error) {
 	// Silhouettes alone hardly constrain a common elevation (a box's hull looks
 	// consistent from 2° as from 20°), so a weak prior holds it near the usual
 	// product shot's 12° unless the photos clearly disagree.
-	const elevPrior, elevUsual = 0.5, 12 * math.Pi / 180
+	const elevPrior = 0.5
+	elevUsual := 12 * math.Pi / 180
+	if mvGroundPrior {
+		elevUsual = groundPrior(vs, elevUsual)
+	}
 	objective := func() float64 {
 		s := e.score()
 		for _, d := range dev {

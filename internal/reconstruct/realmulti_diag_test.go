@@ -88,6 +88,9 @@ func TestRealSetFourPhotosDiag(t *testing.T) {
 			ta, te := trueAzEl(m.cams[i])
 			da, de := angDiff(v.az*180/math.Pi, ta), math.Abs(v.el*180/math.Pi-te)
 			line += fmt.Sprintf(" v%d az%+.0f/%.1f el%.1f", i, ta, da, de)
+			if i == 0 {
+				line += fmt.Sprintf(" (true el %.1f est %.1f, f35 true %.0f est %.1f)", te, v.el*180/math.Pi, m.base.f35, phoneFocal35*math.Exp(v.lf))
+			}
 			if i > 0 {
 				sumAz += da
 				maxAz = max(maxAz, da)
