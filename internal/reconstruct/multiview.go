@@ -166,7 +166,7 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	// No fidelity score: neither silhouette coherence (93–100 on the real-product
 	// benchmark even where F@5 is 0.15 after a wrong pose) nor the views' mutual
 	// agreement (each mask against the hull of the others: Pearson −0.13 with F@5
-	// on that benchmark, docs/incoming/multi.md) tracks shape error, so a score
+	// on that benchmark, docs/reconstruction.md) tracks shape error, so a score
 	// would tell the merchant "accurate" when it is not. Stats.Fidelity stays nil
 	// (as for the remote reconstructor) until one that tracks shape error exists.
 	res.Stats = Stats{

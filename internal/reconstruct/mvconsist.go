@@ -19,12 +19,16 @@ package reconstruct
 // keeps it, and the view facing the rejecting one sees it well inside its mask in
 // the same chromaticity; only above the ground the taken-back hull stands on.
 //
-// Off by default (mvTakeBack): with the exact cameras it raises the real-product
-// set's mean F@5 0.611 → 0.726, but with the estimated poses only 0.564 → 0.581
-// and one model loses 0.12 (the poses fitted to its strict masks had bent to
-// explain the part one view lost); the pose search carving with it too gives
-// 0.600 but fails TestMultiViewCarvesFourHandHeldPhotos' tote. Numbers in
-// docs/incoming/multi.md.
+// On by default for the carve (mvTakeBack), with the poses from the strict masks:
+// on the real-product set (four photos, reconstruct 1.3.4's masks) it raises the
+// mean F@5 0.582 → 0.604 and no model loses more than 0.003; with 1.3.3's masks
+// one model lost 0.12 (IridescenceLamp: the poses, fitted to strict masks that
+// had lost its base in one view, bent to explain it; the tint test keeps that
+// base now). The pose search carving with it too (mvPoseTakeBack) stays off: it
+// cannot use the pose search's remembered verdicts (whether one view's rejection
+// is forgiven depends on the other views' cameras), which more than doubles the
+// search's time, and it failed TestMultiViewCarvesFourHandHeldPhotos' tote.
+// Numbers in docs/reconstruction.md ("Taking back what one view lost").
 
 const (
 	// mvTakeBackViews is the fewest carving views for the take-back: with two,
@@ -35,7 +39,7 @@ const (
 
 // mvTakeBack switches the take-back on (off: loose masks are not made and the
 // carve is the plain hull).
-var mvTakeBack = false
+var mvTakeBack = true
 
 // looseAt is the bilinear loose alpha (0–1) at working pixel (u, w); the strict
 // alpha where the view has no loose mask.

@@ -136,13 +136,13 @@ func TestLooseCellsLeaveOutEnclosedGaps(t *testing.T) {
 	}, got)
 }
 
-// Switches for the benchmarks' before/after runs (docs/incoming/multi.md):
-// PHOTO3D_TAKEBACK=1 turns the take-back on, PHOTO3D_POSETB=1 lets the pose
+// Switches for the benchmarks' before/after runs (docs/reconstruction.md):
+// PHOTO3D_TAKEBACK=0 turns the take-back off, PHOTO3D_POSETB=1 lets the pose
 // search use it too, PHOTO3D_ENCLOSED=1 keeps what a row's mask encloses in the
 // loose masks.
 func init() {
-	if os.Getenv("PHOTO3D_TAKEBACK") != "" {
-		mvTakeBack = true
+	if os.Getenv("PHOTO3D_TAKEBACK") == "0" {
+		mvTakeBack = false
 	}
 	if os.Getenv("PHOTO3D_POSETB") != "" {
 		mvPoseTakeBack = true

@@ -186,7 +186,7 @@ func TestRealSetFourPhotosMasks(t *testing.T) {
 	}
 }
 
-// An experiment kept for the record (docs/incoming/multi.md), not in the pipeline:
+// An experiment kept for the record (docs/reconstruction.md), not in the pipeline:
 // leave out the one view whose mask disagrees with the others.
 
 // mvDistrust switches distrustMasks' decision on. Off: with exact cameras it
