@@ -19,12 +19,13 @@ package reconstruct
 // keeps it, and the view facing the rejecting one sees it well inside its mask in
 // the same chromaticity; only above the ground the taken-back hull stands on.
 //
-// Off by default (mvTakeBack): with the exact cameras it raises the real-product
-// set's mean F@5 0.611 → 0.726, but with the estimated poses only 0.564 → 0.581
-// and one model loses 0.12 (the poses fitted to its strict masks had bent to
-// explain the part one view lost); the pose search carving with it too gives
-// 0.600 but fails TestMultiViewCarvesFourHandHeldPhotos' tote. Numbers in
-// docs/incoming/multi.md.
+// On by default (mvTakeBack), with the poses from the strict masks: the real-product
+// set's mean F@5 rises 0.564 → 0.590, no model losing more than 0.003, because
+// the take-back is refused where the poses disagree with the masks (mvchoose.go;
+// without that, IridescenceLamp lost 0.12). With the exact cameras the take-back
+// raises the mean 0.611 → 0.726. The pose search carving with it too
+// (mvPoseTakeBack, off) gives 0.600 but loses 0.19 on IridescenceLamp and costs
+// 1.4 CPU-s more per model. Numbers in docs/incoming/ground.md.
 
 const (
 	// mvTakeBackViews is the fewest carving views for the take-back: with two,
@@ -35,7 +36,7 @@ const (
 
 // mvTakeBack switches the take-back on (off: loose masks are not made and the
 // carve is the plain hull).
-var mvTakeBack = false
+var mvTakeBack = true
 
 // looseAt is the bilinear loose alpha (0–1) at working pixel (u, w); the strict
 // alpha where the view has no loose mask.
