@@ -158,11 +158,27 @@ func carveMesh(ctx context.Context, vs []*mvView, pose poseResult, maxTris int, 
 	lo := [3]float64{pose.lo[0] - m, pose.lo[1] - m, pose.lo[2] - m}
 	hi := [3]float64{pose.hi[0] + m, pose.hi[1] + m, pose.hi[2] + m}
 	n := 128
+	takeBack := 0 // 0 undecided, 1 used, -1 refused (mvchoose.go); decided on the first grid
 	for range 6 {
 		g := gridFor(lo, hi, n)
 		f, fl, err := hullField(ctx, vs, g)
 		if err != nil {
 			return nil, err
+		}
+		if fl != nil && takeBack == 0 {
+			m := slices.Clone(f)
+			mergeTakeBack(m, fl, g)
+			miss := maskMissShare(vs, m, g)
+			takeBack = 1
+			if miss > mvTakeBackMiss {
+				takeBack = -1
+			}
+			if mvTakeBackDiag != nil {
+				mvTakeBackDiag(miss, takeBack > 0)
+			}
+		}
+		if takeBack < 0 {
+			fl = nil
 		}
 		mergeTakeBack(f, fl, g)
 		if ground {

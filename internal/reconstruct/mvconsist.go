@@ -19,16 +19,17 @@ package reconstruct
 // keeps it, and the view facing the rejecting one sees it well inside its mask in
 // the same chromaticity; only above the ground the taken-back hull stands on.
 //
-// On by default for the carve (mvTakeBack), with the poses from the strict masks:
-// on the real-product set (four photos, reconstruct 1.3.4's masks) it raises the
-// mean F@5 0.582 → 0.604 and no model loses more than 0.003; with 1.3.3's masks
-// one model lost 0.12 (IridescenceLamp: the poses, fitted to strict masks that
-// had lost its base in one view, bent to explain it; the tint test keeps that
-// base now). The pose search carving with it too (mvPoseTakeBack) stays off: it
-// cannot use the pose search's remembered verdicts (whether one view's rejection
-// is forgiven depends on the other views' cameras), which more than doubles the
-// search's time, and it failed TestMultiViewCarvesFourHandHeldPhotos' tote.
-// Numbers in docs/reconstruction.md ("Taking back what one view lost").
+// On by default for the carve (mvTakeBack), with the poses from the strict masks,
+// unless the poses disagree with the masks (mvchoose.go: the taken-back hull leaves
+// more than mvTakeBackMiss of the masks uncovered). With 1.3.3's masks that guard
+// was what kept IridescenceLamp from losing 0.12 (its poses, fitted to strict masks
+// that had lost its base in one view, bent to explain it); with 1.3.4's masks (the
+// tint test keeps that base) see docs/reconstruction.md ("The take-back carve is
+// on"). With the exact cameras the take-back raises the mean 0.611 → 0.726. The
+// pose search carving with it too (mvPoseTakeBack, off) cannot use the pose
+// search's remembered verdicts (whether one view's rejection is forgiven depends on
+// the other views' cameras), costs 1.4 CPU-s more per model, and lost 0.19 on
+// IridescenceLamp.
 
 const (
 	// mvTakeBackViews is the fewest carving views for the take-back: with two,

@@ -2,6 +2,8 @@ package reconstruct
 
 import (
 	"context"
+	"fmt"
+	"image"
 	"math"
 	"os"
 	"testing"
@@ -35,17 +37,11 @@ func maxAlpha(a, b []uint8) []uint8 {
 	return out
 }
 
-// A lamp-like product, a red body on a wide brown base, photographed from four
-// sides with the exact cameras. The right view's segmentation lost the base (in
-// shade: to one photo the backdrop darkened by a shadow) but its loose mask,
-// which keeps every cell that differs from the backdrop, has it, and also the
-// grey contact shadow on the floor around the base. The carve takes the base
-// back, because the other three views show it and the view facing the right one
-// sees it in the same colour, and not the shadow: the other views' hull leaves
-// some slack beside the base (perspective), but there the facing view sees the
-// base's brown, not the shadow's grey. Without the loose masks the base is
-// carved away; without the colour check the slack is filled with shadow.
-func TestTakeBackRestoresAPartOneViewLost(t *testing.T) {
+// lampViews are the four views of TestTakeBackRestoresAPartOneViewLost's scene
+// (mode 0: the right view's mask without the base; 1: with its loose mask; 2:
+// the true silhouettes), the right view carved with its camera turned bend
+// degrees from the one that took its photo.
+func lampViews(mode int, shift float64) []*mvView {
 	body := boxTris(v3{-0.12, 0.3, -0.12}, v3{0.12, 1, 0.12}, v3{200, 60, 60})
 	base := boxTris(v3{-0.3, 0, -0.3}, v3{0.3, 0.3, 0.3}, v3{150, 100, 50})
 	shadow := boxTris(v3{-0.55, -0.005, -0.55}, v3{0.55, 0.005, 0.55}, v3{140, 140, 142})
@@ -53,8 +49,8 @@ func TestTakeBackRestoresAPartOneViewLost(t *testing.T) {
 	table := srgbLinearTable()
 	// mode 0: the right view's mask without the base; 1: with its loose mask;
 	// 2: the true silhouette (the hull to match).
-	carve := func(mode int) (lo, hi [3]float32) {
-		var vs []*mvView
+	var vs []*mvView
+	{
 		for k, az := range []float64{0, 95, 172, 265} {
 			c := newQCameraAt(320, 240, az*math.Pi/180, 15*math.Pi/180, 28, 0.9, 0.7, 0.5)
 			seg := &segmentation{w: c.w, h: c.h, f: 1, sw: c.w, sh: c.h, slab: make([]lab, c.w*c.h)}
@@ -75,7 +71,12 @@ func TestTakeBackRestoresAPartOneViewLost(t *testing.T) {
 				}
 				seg.slab[i] = toLab(table, uint8(col[0]*l), uint8(col[1]*l), uint8(col[2]*l))
 			}
-			v := &mvView{seg: seg, cam: trueMVCam(c, c.w)}
+			cam := trueMVCam(c, c.w)
+			if k == 1 {
+				cam.t[0] += shift
+			}
+			v := &mvView{p: &photo{w: c.w, h: c.h}, seg: seg, cam: cam, lcell: 2}
+			v.lw, v.lh = c.w/2+1, c.h/2+1
 			v.alpha = silhouetteAlpha(all, c)
 			if k == 3 && mode < 2 {
 				v.alpha = silhouetteAlpha(body, c)
@@ -84,9 +85,26 @@ func TestTakeBackRestoresAPartOneViewLost(t *testing.T) {
 				}
 			}
 			seg.alpha = v.alpha
+			v.lcov = v.coverage(v.alpha, image.Rect(0, 0, c.w, c.h))
 			vs = append(vs, v)
 		}
-		m, err := carveMesh(context.Background(), vs, poseResult{lo: [3]float64{-0.6, 0, -0.6}, hi: [3]float64{0.6, 1, 0.6}, voxel: 0.02}, DefaultMaxTriangles, true)
+	}
+	return vs
+}
+
+// A lamp-like product, a red body on a wide brown base, photographed from four
+// sides with the exact cameras. The right view's segmentation lost the base (in
+// shade: to one photo the backdrop darkened by a shadow) but its loose mask,
+// which keeps every cell that differs from the backdrop, has it, and also the
+// grey contact shadow on the floor around the base. The carve takes the base
+// back, because the other three views show it and the view facing the right one
+// sees it in the same colour, and not the shadow: the other views' hull leaves
+// some slack beside the base (perspective), but there the facing view sees the
+// base's brown, not the shadow's grey. Without the loose masks the base is
+// carved away; without the colour check the slack is filled with shadow.
+func TestTakeBackRestoresAPartOneViewLost(t *testing.T) {
+	carve := func(mode int) (lo, hi [3]float32) {
+		m, err := carveMesh(context.Background(), lampViews(mode, 0), poseResult{lo: [3]float64{-0.6, 0, -0.6}, hi: [3]float64{0.6, 1, 0.6}, voxel: 0.02}, DefaultMaxTriangles, true)
 		require.NoError(t, err)
 		return m.bounds()
 	}
@@ -137,17 +155,57 @@ func TestLooseCellsLeaveOutEnclosedGaps(t *testing.T) {
 }
 
 // Switches for the benchmarks' before/after runs (docs/reconstruction.md):
-// PHOTO3D_TAKEBACK=0 turns the take-back off, PHOTO3D_POSETB=1 lets the pose
+// PHOTO3D_TAKEBACK=0 turns the take-back off (1: on, the default), PHOTO3D_POSETB=1 lets the pose
 // search use it too, PHOTO3D_ENCLOSED=1 keeps what a row's mask encloses in the
 // loose masks.
 func init() {
-	if os.Getenv("PHOTO3D_TAKEBACK") == "0" {
+	switch os.Getenv("PHOTO3D_TAKEBACK") {
+	case "":
+	case "0":
 		mvTakeBack = false
+	default:
+		mvTakeBack = true
 	}
 	if os.Getenv("PHOTO3D_POSETB") != "" {
 		mvPoseTakeBack = true
 	}
+	if os.Getenv("PHOTO3D_TBDIAG") != "" {
+		mvTakeBackDiag = func(miss float64, used bool) {
+			fmt.Printf("TBDIAG the hull with the take-back leaves %.3f of the masks uncovered; take-back used %v\n", miss, used)
+		}
+	}
 	if os.Getenv("PHOTO3D_ENCLOSED") != "" {
 		mvLooseOutside = false
 	}
+}
+
+// The take-back trusts the cameras to place what one view lost. With the right
+// view's camera turned from the one that took its photo (a pose bent to explain
+// the lost base), the strict hull no longer fills the masks and the take-back is
+// refused: the carve is the strict one. With the exact cameras it is used.
+func TestTakeBackRefusedWhenPosesDisagree(t *testing.T) {
+	defer func(d func(float64, bool)) { mvTakeBackDiag = d }(mvTakeBackDiag)
+	var miss float64
+	var used bool
+	mvTakeBackDiag = func(m float64, u bool) { miss, used = m, u }
+	carve := func(mode int, shift float64) (lo, hi [3]float32) {
+		miss, used = -1, false
+		m, err := carveMesh(context.Background(), lampViews(mode, shift), poseResult{lo: [3]float64{-0.6, 0, -0.6}, hi: [3]float64{0.6, 1, 0.6}, voxel: 0.02}, DefaultMaxTriangles, true)
+		require.NoError(t, err)
+		return m.bounds()
+	}
+	lo, _ := carve(1, 0)
+	t.Logf("exact cameras: %.3f of the masks uncovered", miss)
+	require.True(t, used, "exact cameras: the take-back is used")
+	require.Less(t, lo[1], float32(0.05), "exact cameras: the base is taken back")
+
+	// The middle view's camera 0.15 sideways: taken back, the base would land
+	// beside the product (reaching z = 0.43; the true silhouettes' hull ends at 0.37).
+	slo, shi := carve(0, 0.15)
+	lo, hi := carve(1, 0.15)
+	t.Logf("camera shifted: %.3f of the masks uncovered; strict %.2f..%.2f, carved %.2f..%.2f", miss, slo, shi, lo, hi)
+	require.False(t, used, "camera shifted: the take-back is refused")
+	require.Less(t, hi[2], float32(0.4), "nothing taken back beside the product")
+	require.Equal(t, slo, lo, "the strict hull is kept")
+	require.Equal(t, shi, hi, "the strict hull is kept")
 }
