@@ -42,8 +42,10 @@ func stepDist(a, b lab) float64 {
 	if float64(a.L) >= shadowMaxRatio*float64(b.L) {
 		// Darkening with the chroma a shadow keeps (shadowChromaDev), tolerated a
 		// little more loosely than shadowLike as a contact shadow's rim is noisy.
-		dev := shadowChromaDev(a, [3]float64{float64(b.L), float64(b.A), float64(b.B)})
-		if dev <= 2*shadowChroma {
+		ref := [3]float64{float64(b.L), float64(b.A), float64(b.B)}
+		dev := shadowChromaDev(a, ref)
+		k := (float64(a.L) + 16) / max(1, ref[0]+16)
+		if dev <= max(shadowHueFloor, shadowHueShare*k*math.Hypot(ref[1], ref[2])) {
 			return math.Hypot(float64(b.L-a.L)*encloseShadowK, dev)
 		}
 	}
