@@ -62,8 +62,9 @@ const (
 	// standBodyOfSpread: a solid body narrower than this share of its legs' spread
 	// at the floor stands on a stand (a tripod), not on furniture legs. Furniture
 	// legs stand under the seat or top, so its widest solid row is at least as wide
-	// as they stand apart (1.03–1.22 on the drawn and real chairs, sofas and desk);
-	// a tripod's legs splay out from under a head (0.56–0.74 on the real camera).
+	// as they stand apart (1.03–1.08 on the drawn chair, sofa and desk, 1.14–1.28 on
+	// the real SheenChair and GlamVelvetSofa); a tripod's legs splay out from under a
+	// head (0.56–0.74 on the real camera).
 	standBodyOfSpread = 0.85
 	// furnitureRoundIn is how far into the body (as a share of its half-height)
 	// a furniture body's rounded edge reaches its full depth.
