@@ -34,16 +34,22 @@ const (
 )
 
 // stepDist is the colour step between neighbouring cells a and b, with a darkening
-// that keeps the lighter cell's chroma (a shadow's edge) discounted.
+// that keeps the lighter cell's tint (a shadow's edge, shadowHueKept's test) discounted.
+// A darkening that loses the tint is a grey or black part's edge and counts in full:
+// with the looser 2·shadowChroma the step from a pale warm sweep to a neutral grey
+// foot, or from a navy sweep to a black sleeve, was discounted below the edge
+// threshold and the flood walked into the part.
 func stepDist(a, b lab) float64 {
 	if a.L > b.L {
 		a, b = b, a
 	}
 	if float64(a.L) >= shadowMaxRatio*float64(b.L) {
-		// Darkening with the chroma a shadow keeps (shadowChromaDev), tolerated a
-		// little more loosely than shadowLike as a contact shadow's rim is noisy.
-		dev := shadowChromaDev(a, [3]float64{float64(b.L), float64(b.A), float64(b.B)})
-		if dev <= 2*shadowChroma {
+		// Darkening with the tint a shadow keeps (shadowChromaDev within the
+		// hue-kept tolerance).
+		ref := [3]float64{float64(b.L), float64(b.A), float64(b.B)}
+		dev := shadowChromaDev(a, ref)
+		k := (float64(a.L) + 16) / max(1, ref[0]+16)
+		if dev <= max(shadowHueFloor, shadowHueShare*k*math.Hypot(ref[1], ref[2])) {
 			return math.Hypot(float64(b.L-a.L)*encloseShadowK, dev)
 		}
 	}

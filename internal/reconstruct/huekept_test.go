@@ -145,3 +145,20 @@ func TestSegmentKeepsGreyFootOnTintedSweep(t *testing.T) {
 	require.GreaterOrEqual(t, kept, 3*photos/4, "the grey foot was mostly taken for the contact shadow in %d of %d photos", photos-kept, photos)
 	require.GreaterOrEqual(t, sum/photos, 0.6, "mean share of the grey foot kept")
 }
+
+// TestStepLosingTheTintIsAnEdge: on a pale warm sweep, the step down to a neutral
+// grey part is an edge of the part, while the same darkening that keeps the sweep's
+// tint (a soft shadow's rim) is discounted. With the looser allowance of twice
+// shadowChroma both were discounted alike (ΔE about 5), under the edge threshold of
+// the real photos' noise, and the flood of the edge-enclosure recovery walked into
+// grey feet and black sleeves.
+func TestStepLosingTheTintIsAnEdge(t *testing.T) {
+	sweep := lab{L: 80, A: 1.3, B: 1.1}
+	k := float32(60+16) / (80 + 16)
+	shadow := lab{L: 60, A: 1.3 * k, B: 1.1 * k}
+	grey := lab{L: 60}
+	require.Less(t, stepDist(shadow, sweep), 6.0, "a tint-keeping darkening is discounted")
+	require.Greater(t, stepDist(grey, sweep), 3*stepDist(shadow, sweep), "a grey part's step is an edge")
+	// Order does not matter: the lighter cell is the reference.
+	require.InDelta(t, stepDist(sweep, grey), stepDist(grey, sweep), 1e-9)
+}
