@@ -16,16 +16,19 @@ import (
 // Taubin-smoothed, and the grid is coarsened until the triangle budget holds.
 
 // alphaAt is the bilinear alpha (0–1) of the view's photo at working pixel (u, w).
-func (v *mvView) alphaAt(u, w float64) float32 {
+func (v *mvView) alphaAt(u, w float64) float32 { return bilinearAlpha(v.alpha, v.seg.w, v.seg.h, u, w) }
+
+// bilinearAlpha is the bilinear value (0–1) of the W×H alpha plane at working
+// pixel (u, w), 0 outside it.
+func bilinearAlpha(alpha []uint8, W, H int, u, w float64) float32 {
 	x, y := u-0.5, w-0.5
-	W, H := v.seg.w, v.seg.h
 	if !(x >= 0 && y >= 0 && x < float64(W-1) && y < float64(H-1)) {
 		return 0
 	}
 	ix, iy := int(x), int(y)
 	fx, fy := float32(x-float64(ix)), float32(y-float64(iy))
-	a := v.alpha[iy*W+ix:]
-	b := v.alpha[(iy+1)*W+ix:]
+	a := alpha[iy*W+ix:]
+	b := alpha[(iy+1)*W+ix:]
 	top := float32(a[0])*(1-fx) + float32(a[1])*fx
 	bot := float32(b[0])*(1-fx) + float32(b[1])*fx
 	return (top*(1-fy) + bot*fy) / 255

@@ -48,18 +48,7 @@ func (v *mvView) looseAt(u, w float64) float32 {
 	if v.loose == nil {
 		return v.alphaAt(u, w)
 	}
-	x, y := u-0.5, w-0.5
-	W, H := v.seg.w, v.seg.h
-	if !(x >= 0 && y >= 0 && x < float64(W-1) && y < float64(H-1)) {
-		return 0
-	}
-	ix, iy := int(x), int(y)
-	fx, fy := float32(x-float64(ix)), float32(y-float64(iy))
-	a := v.loose[iy*W+ix:]
-	b := v.loose[(iy+1)*W+ix:]
-	top := float32(a[0])*(1-fx) + float32(a[1])*fx
-	bot := float32(b[0])*(1-fx) + float32(b[1])*fx
-	return (top*(1-fy) + bot*fy) / 255
+	return bilinearAlpha(v.loose, v.seg.w, v.seg.h, u, w)
 }
 
 // takeBackValue is the soft occupancy of a point whose views' alphas are a and

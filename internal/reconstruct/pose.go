@@ -392,6 +392,25 @@ func (e *coherenceEval) cull(vi int, m *camVerdicts, i, j, k int) uint8 {
 	return blockOut
 }
 
+// voxelCells is the range of coverage cells (unclipped) that a voxel of size s,
+// whose centre projects to cell coordinates (cx, cy) at depth z, covers: the cells
+// whose centres lie within half its projected size, or the nearest cell when it
+// projects smaller than one.
+func (v *mvView) voxelCells(cx, cy, z, s float64) (x0, x1, y0, y1 int) {
+	r := v.cam.f * s / (z * v.lcell) * 0.5
+	x0, x1 = int(math.Ceil(cx-r)), int(math.Floor(cx+r))
+	y0, y1 = int(math.Ceil(cy-r)), int(math.Floor(cy+r))
+	if x1 < x0 {
+		x0 = int(math.Round(cx))
+		x1 = x0
+	}
+	if y1 < y0 {
+		y0 = int(math.Round(cy))
+		y1 = y0
+	}
+	return x0, x1, y0, y1
+}
+
 // judge projects voxel n (centre c) into view v and records whether the view
 // keeps it and which coverage cells it covers.
 func (e *coherenceEval) judge(v *mvView, m *camVerdicts, n int, c [3]float64) bool {
@@ -401,17 +420,7 @@ func (e *coherenceEval) judge(v *mvView, m *camVerdicts, n int, c [3]float64) bo
 		m.verdict[n] = verdictOut
 		return false
 	}
-	r := v.cam.f * e.g.s / (z * v.lcell) * 0.5
-	x0, x1 := int(math.Ceil(cx-r)), int(math.Floor(cx+r))
-	y0, y1 := int(math.Ceil(cy-r)), int(math.Floor(cy+r))
-	if x1 < x0 {
-		x0 = int(math.Round(cx))
-		x1 = x0
-	}
-	if y1 < y0 {
-		y0 = int(math.Round(cy))
-		y1 = y0
-	}
+	x0, x1, y0, y1 := v.voxelCells(cx, cy, z, e.g.s)
 	// Clipped to the grid; the cell indices then fit an int16 (a coverage grid is
 	// at most maxWorkingSize+1 cells wide: cells are at least a pixel).
 	x0, x1 = max(0, x0), min(v.lw-1, x1)
@@ -582,18 +591,7 @@ func (e *coherenceEval) scoreTakeBack() float64 {
 				}
 				for vi, v := range e.vs {
 					u, w, z := at[vi].u, at[vi].w, at[vi].z
-					r := v.cam.f * g.s / (z * v.lcell) * 0.5
-					cx, cy := u/v.lcell-0.5, w/v.lcell-0.5
-					x0, x1 := int(math.Ceil(cx-r)), int(math.Floor(cx+r))
-					y0, y1 := int(math.Ceil(cy-r)), int(math.Floor(cy+r))
-					if x1 < x0 {
-						x0 = int(math.Round(cx))
-						x1 = x0
-					}
-					if y1 < y0 {
-						y0 = int(math.Round(cy))
-						y1 = y0
-					}
+					x0, x1, y0, y1 := v.voxelCells(u/v.lcell-0.5, w/v.lcell-0.5, z, g.s)
 					p := e.proj[vi]
 					for y := max(0, y0); y <= min(v.lh-1, y1); y++ {
 						row := p[y*v.lw:]
