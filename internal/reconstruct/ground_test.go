@@ -141,9 +141,14 @@ func TestGroundPriorHalfwayToCue(t *testing.T) {
 	}
 }
 
-// PHOTO3D_GROUNDPRIOR=1 turns mvGroundPrior on for the real-set measurements.
+// PHOTO3D_GROUNDPRIOR=1 turns mvGroundPrior on for the real-set measurements;
+// PHOTO3D_PHONELENS=1 limits the shared focal length to a phone's main lens
+// (21-36 mm-equivalent).
 func init() {
 	if os.Getenv("PHOTO3D_GROUNDPRIOR") != "" {
 		mvGroundPrior = true
+	}
+	if os.Getenv("PHOTO3D_PHONELENS") != "" {
+		mvLensHi = phoneLensHi
 	}
 }
