@@ -112,6 +112,9 @@ export function ModelViewer({
     el.addEventListener('error', error);
     el.addEventListener('progress', prog);
     el.addEventListener('finished', finished);
+    // A model that finished loading before these listeners were attached (a cached
+    // file, the viewer script arriving late) fired its `load` already.
+    if (el.loaded) load();
     return () => {
       el.removeEventListener('load', load);
       el.removeEventListener('error', error);

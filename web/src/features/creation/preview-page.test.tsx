@@ -78,6 +78,9 @@ async function loadViewer() {
     animationName: undefined,
     play: vi.fn(),
     pause: vi.fn(),
+    // As model-viewer reports it once loaded: the viewer may attach its listeners
+    // after the event below (it waits for the viewer script first).
+    loaded: true,
   });
   el.dispatchEvent(new Event('load'));
   return { el, graph };
