@@ -172,19 +172,7 @@ func exactHull(t testing.TB, m *mvScene, maxTris int) []qtri {
 		}
 	}
 	for _, c := range m.cams {
-		ids, sw, _ := rasterize(m.base.tris, c, 4)
-		alpha := make([]uint8, c.w*c.h)
-		for y := range c.h {
-			for x := range c.w {
-				n := 0
-				for k := range 16 {
-					if ids[(4*y+k/4)*sw+4*x+k%4] >= 0 {
-						n++
-					}
-				}
-				alpha[y*c.w+x] = uint8(n * 255 / 16)
-			}
-		}
+		alpha := silhouetteAlpha(m.base.tris, c)
 		r := [3][3]float64{c.right, c.up, c.fwd}
 		cam := mvCam{r: r, f: c.f, cx: c.cx, cy: c.cy}
 		for k := range 3 {
