@@ -36,11 +36,14 @@ build_go() {
   go build -o bin/api ./cmd/api && go build -o bin/worker ./cmd/worker || die "go build failed"
 }
 
-# free_port prints a TCP port nobody listens on.
+# free_port prints a TCP port nobody listens on, below the kernel's ephemeral range
+# (32768–60999 on Linux): a port inside it can be handed to any outgoing connection
+# between this check and the server's bind (a drill's worker once lost 58472 that way).
 free_port() {
-  local p
+  local p lo=32768
+  read -r lo _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || lo=32768
   for _ in $(seq 1 50); do
-    p=$(( (RANDOM % 20000) + 40000 ))
+    p=$(( (RANDOM % (lo - 15000)) + 15000 ))
     if ! (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null; then echo $p; return 0; fi
   done
   die "no free port found"
