@@ -213,8 +213,9 @@ type coherenceEval struct {
 	lit           [][]int32
 	bnx, bny, bnz int
 	// takeBack forgives one view's rejection where its loose mask keeps the
-	// voxel, as the carve does (mvconsist.go); such evaluations take the plain
-	// path (scoreTakeBack), without the verdict memo.
+	// voxel, as the carve does (mvconsist.go): the memo then also remembers
+	// "kept only by the loose mask" (verdictLoose), and the colour check against
+	// the facing view, which reads two cameras, is made for those voxels alone.
 	takeBack bool
 }
 
@@ -239,9 +240,13 @@ const camCacheSlots = 3
 
 // Voxel verdicts of one camera.
 const (
-	verdictUnknown = iota
-	verdictIn
-	verdictOut
+	verdictUnknown = 0
+	verdictIn      = 1
+	verdictOut     = 2
+	// verdictLoose: the strict mask rejects the voxel but the loose mask keeps it
+	// (take-back evaluations only). Bit 2, so the eight-at-once skip, which
+	// looks for bit 1 (verdictOut) in some view, never skips it.
+	verdictLoose = 4
 )
 
 // allOut8 has bit 1 of each of eight verdict bytes: the mask of verdictOut.
@@ -261,10 +266,18 @@ type camVerdicts struct {
 type cellRect struct{ x0, x1, y0, y1 int16 }
 
 func newCoherenceEval(vs []*mvView, g voxGrid) *coherenceEval {
-	e := &coherenceEval{vs: vs, g: g, proj: make([][]float32, len(vs)), caches: make([][]*camVerdicts, len(vs))}
+	takeBack := false
+	for _, v := range vs {
+		takeBack = takeBack || (mvPoseTakeBack && v.lcovLoose != nil && len(vs) >= mvTakeBackViews)
+	}
+	return newCoherenceEvalTakeBack(vs, g, takeBack)
+}
+
+// newCoherenceEvalTakeBack is newCoherenceEval with the take-back on or off.
+func newCoherenceEvalTakeBack(vs []*mvView, g voxGrid, takeBack bool) *coherenceEval {
+	e := &coherenceEval{vs: vs, g: g, proj: make([][]float32, len(vs)), caches: make([][]*camVerdicts, len(vs)), takeBack: takeBack}
 	for i, v := range vs {
 		e.proj[i] = make([]float32, v.lw*v.lh)
-		e.takeBack = e.takeBack || (mvPoseTakeBack && v.lcovLoose != nil && len(vs) >= mvTakeBackViews)
 	}
 	e.lit = make([][]int32, len(vs))
 	for i, v := range vs {
@@ -272,7 +285,12 @@ func newCoherenceEval(vs []*mvView, g voxGrid) *coherenceEval {
 		for y := range v.lh {
 			for x := range v.lw {
 				n := int32(0)
-				if v.lcov[y*v.lw+x] > litCover {
+				c := v.lcov[y*v.lw+x]
+				if e.takeBack && v.lcovLoose != nil {
+					// A block the strict mask rejects may still be loosely kept.
+					c = max(c, v.lcovLoose[y*v.lw+x])
+				}
+				if c > litCover {
 					n = 1
 				}
 				sat[(y+1)*(v.lw+1)+x+1] = n + sat[y*(v.lw+1)+x+1] + sat[(y+1)*(v.lw+1)+x] - sat[y*(v.lw+1)+x]
@@ -411,14 +429,20 @@ func (v *mvView) voxelCells(cx, cy, z, s float64) (x0, x1, y0, y1 int) {
 	return x0, x1, y0, y1
 }
 
-// judge projects voxel n (centre c) into view v and records whether the view
-// keeps it and which coverage cells it covers.
-func (e *coherenceEval) judge(v *mvView, m *camVerdicts, n int, c [3]float64) bool {
+// judge projects voxel n (centre c) into view v and records its verdict: whether
+// the view keeps it (verdictIn), keeps it only by its loose mask in a take-back
+// evaluation (verdictLoose) or rejects it, and, when kept, which coverage cells
+// it covers.
+func (e *coherenceEval) judge(v *mvView, m *camVerdicts, n int, c [3]float64) uint8 {
 	u, w, z := v.cam.project(c)
 	cx, cy := u/v.lcell-0.5, w/v.lcell-0.5
+	verdict := uint8(verdictIn)
 	if v.coverCell(cx, cy) < 0.5 {
-		m.verdict[n] = verdictOut
-		return false
+		if !e.takeBack || v.lcovLoose == nil || v.coverGrid(v.lcovLoose, cx, cy) < 0.5 {
+			m.verdict[n] = verdictOut
+			return verdictOut
+		}
+		verdict = verdictLoose
 	}
 	x0, x1, y0, y1 := v.voxelCells(cx, cy, z, e.g.s)
 	// Clipped to the grid; the cell indices then fit an int16 (a coverage grid is
@@ -428,17 +452,14 @@ func (e *coherenceEval) judge(v *mvView, m *camVerdicts, n int, c [3]float64) bo
 	if x0 > x1 || y0 > y1 {
 		x0, x1 = 1, 0
 	}
-	m.verdict[n] = verdictIn
+	m.verdict[n] = verdict
 	m.fp[n] = cellRect{int16(x0), int16(x1), int16(y0), int16(y1)}
-	return true
+	return verdict
 }
 
 // score carves the soft hull (occupancy = the least coverage over the views) and
 // returns the mean share of each view's silhouette its projection covers.
 func (e *coherenceEval) score() float64 {
-	if e.takeBack {
-		return e.scoreTakeBack()
-	}
 	g := e.g
 	e.calls++
 	e.lo = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
@@ -449,6 +470,17 @@ func (e *coherenceEval) score() float64 {
 	ms := make([]*camVerdicts, len(e.vs))
 	for vi := range e.vs {
 		ms[vi] = e.verdicts(vi)
+	}
+	// In a take-back evaluation one view's rejection is forgiven where its loose
+	// mask keeps the voxel and the facing view sees the same colour there
+	// (mvconsist.go); the colour check reads two cameras, so it is the one step
+	// not remembered.
+	var opp []int
+	if e.takeBack {
+		opp = make([]int, len(e.vs))
+		for vi := range e.vs {
+			opp[vi] = oppositeView(e.vs, vi)
+		}
 	}
 	// Neighbouring voxels are mostly rejected by the same view, so of the views
 	// that must project a voxel, the one that rejected the last is asked first.
@@ -471,14 +503,21 @@ func (e *coherenceEval) score() float64 {
 						continue
 					}
 				}
-				// A remembered rejection settles the voxel without projecting.
+				// A remembered rejection settles the voxel without projecting, as do
+				// two views that keep it only loosely.
 				unknown := false
-				for _, m := range ms {
+				loose := -1
+				for vi, m := range ms {
 					switch m.verdict[n] {
 					case verdictOut:
 						continue voxel
 					case verdictUnknown:
 						unknown = true
+					case verdictLoose:
+						if loose >= 0 {
+							continue voxel
+						}
+						loose = vi
 					}
 				}
 				c := [3]float64{e.cx[i], e.cy[j], e.cz[k]}
@@ -496,11 +535,24 @@ func (e *coherenceEval) score() float64 {
 						if m.block[b] == blockUnknown {
 							m.block[b] = e.cull(vi, m, i, j, k)
 						}
-						if m.block[b] == blockOut || !e.judge(e.vs[vi], m, n, c) {
+						if m.block[b] == blockOut {
 							first = vi
 							continue voxel
 						}
+						switch e.judge(e.vs[vi], m, n, c) {
+						case verdictOut:
+							first = vi
+							continue voxel
+						case verdictLoose:
+							if loose >= 0 {
+								continue voxel
+							}
+							loose = vi
+						}
 					}
+				}
+				if loose >= 0 && !consistentAt(e.vs[loose], e.vs[opp[loose]], c) {
+					continue voxel
 				}
 				for a := range 3 {
 					e.lo[a] = min(e.lo[a], c[a]-g.s/2)
@@ -541,69 +593,6 @@ func (e *coherenceEval) coherence() float64 {
 		}
 	}
 	return total / float64(len(e.vs))
-}
-
-// scoreTakeBack is score with one view's rejection forgiven where its loose
-// mask keeps the voxel and the facing view agrees (mvconsist.go). It projects
-// every voxel into the views (no verdict memo: a verdict then depends on the
-// other views' cameras), so it costs what score did before the memo.
-func (e *coherenceEval) scoreTakeBack() float64 {
-	g := e.g
-	e.lo = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
-	e.hi = [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
-	for _, p := range e.proj {
-		clear(p)
-	}
-	first := 0
-	opp := make([]int, len(e.vs)) // each view's opposite, for the colour check
-	for vi := range e.vs {
-		opp[vi] = oppositeView(e.vs, vi)
-	}
-	type projected struct{ u, w, z float64 }
-	at := make([]projected, len(e.vs))
-	for k := range g.nz {
-		for j := range g.ny {
-			for i := range g.nx {
-				c := [3]float64{e.cx[i], e.cy[j], e.cz[k]}
-				in := true
-				forgiven := false
-				for q := range e.vs {
-					vi := (first + q) % len(e.vs)
-					v := e.vs[vi]
-					u, w, z := v.cam.project(c)
-					at[vi] = projected{u, w, z}
-					if v.coverAt(u, w) < 0.5 {
-						if !forgiven && v.lcovLoose != nil && v.coverOf(v.lcovLoose, u, w) >= 0.5 && consistentAt(v, e.vs[opp[vi]], c) {
-							forgiven = true
-							continue
-						}
-						in = false
-						first = vi
-						break
-					}
-				}
-				if !in {
-					continue
-				}
-				for a := range 3 {
-					e.lo[a] = min(e.lo[a], c[a]-g.s/2)
-					e.hi[a] = max(e.hi[a], c[a]+g.s/2)
-				}
-				for vi, v := range e.vs {
-					u, w, z := at[vi].u, at[vi].w, at[vi].z
-					x0, x1, y0, y1 := v.voxelCells(u/v.lcell-0.5, w/v.lcell-0.5, z, g.s)
-					p := e.proj[vi]
-					for y := max(0, y0); y <= min(v.lh-1, y1); y++ {
-						row := p[y*v.lw:]
-						for x := max(0, x0); x <= min(v.lw-1, x1); x++ {
-							row[x] = 1
-						}
-					}
-				}
-			}
-		}
-	}
-	return e.coherence()
 }
 
 // poseResult is the outcome of the pose search: the coherence (0–1) and the box of
