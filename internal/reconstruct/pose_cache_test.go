@@ -16,13 +16,7 @@ import (
 // back, the shared elevation and lens moving every view, a refit grid.
 func TestCoherenceCacheMatchesPlainScore(t *testing.T) {
 	t.Parallel()
-	m := makeMVScene("chair", 1, 320, 240)
-	var views []View
-	for k, p := range m.photos() {
-		views = append(views, View{Image: p, Azimuth: m.stated[k]})
-	}
-	vs, _, err := prepareViews(context.Background(), views, Options{}.WithDefaults(), nil)
-	require.NoError(t, err)
+	vs := chairViews(t)
 	rng := rand.New(rand.NewPCG(7, 8))
 	deg := math.Pi / 180
 	for _, n := range []int{24, 40} {
@@ -60,6 +54,19 @@ func TestCoherenceCacheMatchesPlainScore(t *testing.T) {
 	}
 }
 
+// chairViews are the prepared views of the synthetic chair's four hand-held photos.
+func chairViews(t *testing.T) []*mvView {
+	t.Helper()
+	m := makeMVScene("chair", 1, 320, 240)
+	var views []View
+	for k, p := range m.photos() {
+		views = append(views, View{Image: p, Azimuth: m.stated[k]})
+	}
+	vs, _, err := prepareViews(context.Background(), views, Options{}.WithDefaults(), nil)
+	require.NoError(t, err)
+	return vs
+}
+
 type plainCoherence struct {
 	score  float64
 	lo, hi [3]float64
@@ -67,7 +74,26 @@ type plainCoherence struct {
 
 // plainScore is the coherence without memo: every voxel projected into the
 // views in order until one rejects it.
-func plainScore(vs []*mvView, g voxGrid) plainCoherence {
+func plainScore(vs []*mvView, g voxGrid) plainCoherence { return plainScoreForgiving(vs, g, nil) }
+
+// plainTakeBackScore is the take-back coherence without memo (what score did
+// before it remembered loose verdicts): one view's rejection forgiven where its
+// loose mask keeps the voxel and the facing view agrees (mvconsist.go).
+func plainTakeBackScore(vs []*mvView, g voxGrid) plainCoherence {
+	opp := make([]int, len(vs))
+	for vi := range vs {
+		opp[vi] = oppositeView(vs, vi)
+	}
+	return plainScoreForgiving(vs, g, func(vi int, u, w float64, c [3]float64) bool {
+		v := vs[vi]
+		return v.lcovLoose != nil && v.coverOf(v.lcovLoose, u, w) >= 0.5 && consistentAt(v, vs[opp[vi]], c)
+	})
+}
+
+// plainScoreForgiving is plainScore where forgive (nil: never), asked about a
+// view's rejection of voxel c projected to (u, w), may let one view per voxel
+// reject it.
+func plainScoreForgiving(vs []*mvView, g voxGrid, forgive func(vi int, u, w float64, c [3]float64) bool) plainCoherence {
 	out := plainCoherence{
 		lo: [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)},
 		hi: [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)},
@@ -82,11 +108,15 @@ func plainScore(vs []*mvView, g voxGrid) plainCoherence {
 		for j := range g.ny {
 			for i := range g.nx {
 				c := g.centre(i, j, k)
-				in := true
+				in, forgiven := true, false
 				for vi, v := range vs {
 					u, w, z := v.cam.project(c)
 					at[vi] = projected{u, w, z}
 					if v.coverAt(u, w) < 0.5 {
+						if !forgiven && forgive != nil && forgive(vi, u, w, c) {
+							forgiven = true
+							continue
+						}
 						in = false
 						break
 					}
@@ -207,13 +237,7 @@ func TestCoverageGridMatchesPerPixel(t *testing.T) {
 // masks must forgive something, or the test would not exercise the loose verdicts.
 func TestTakeBackCoherenceMemoMatchesPlain(t *testing.T) {
 	t.Parallel()
-	m := makeMVScene("chair", 1, 320, 240)
-	var views []View
-	for k, p := range m.photos() {
-		views = append(views, View{Image: p, Azimuth: m.stated[k]})
-	}
-	vs, _, err := prepareViews(context.Background(), views, Options{}.WithDefaults(), nil)
-	require.NoError(t, err)
+	vs := chairViews(t)
 	loose := 0
 	for _, v := range vs {
 		if v.lcovLoose != nil {
@@ -227,7 +251,6 @@ func TestTakeBackCoherenceMemoMatchesPlain(t *testing.T) {
 	for _, n := range []int{24, 40} {
 		g := gridFor([3]float64{-0.8, -0.75, -0.8}, [3]float64{0.8, 0.75, 0.8}, n)
 		e := newCoherenceEvalTakeBack(vs, g, true)
-		ref := newCoherenceEvalTakeBack(vs, g, true)
 		strict := newCoherenceEvalTakeBack(vs, g, false)
 		for step := range 60 {
 			v := vs[1+rng.IntN(len(vs)-1)]
@@ -244,77 +267,14 @@ func TestTakeBackCoherenceMemoMatchesPlain(t *testing.T) {
 					w.update()
 				}
 			}
-			got, want := e.score(), ref.plainTakeBackScore()
-			require.Equal(t, want, got, "grid %d step %d", n, step)
-			require.Equal(t, ref.lo, e.lo, "grid %d step %d", n, step)
-			require.Equal(t, ref.hi, e.hi, "grid %d step %d", n, step)
+			got, want := e.score(), plainTakeBackScore(vs, g)
+			require.Equal(t, want.score, got, "grid %d step %d", n, step)
+			require.Equal(t, want.lo, e.lo, "grid %d step %d", n, step)
+			require.Equal(t, want.hi, e.hi, "grid %d step %d", n, step)
 			if got != strict.score() {
 				forgiven = true
 			}
 		}
 	}
 	require.True(t, forgiven, "the take-back never changed the coherence: the loose verdicts went untested")
-}
-
-// plainTakeBackScore is the take-back coherence without memo (what score did
-// before it remembered loose verdicts): every voxel projected into the views,
-// one view's rejection forgiven where its loose mask keeps the voxel and the
-// facing view agrees (mvconsist.go).
-func (e *coherenceEval) plainTakeBackScore() float64 {
-	g := e.g
-	e.lo = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
-	e.hi = [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
-	for _, p := range e.proj {
-		clear(p)
-	}
-	first := 0
-	opp := make([]int, len(e.vs)) // each view's opposite, for the colour check
-	for vi := range e.vs {
-		opp[vi] = oppositeView(e.vs, vi)
-	}
-	type projected struct{ u, w, z float64 }
-	at := make([]projected, len(e.vs))
-	for k := range g.nz {
-		for j := range g.ny {
-			for i := range g.nx {
-				c := [3]float64{e.cx[i], e.cy[j], e.cz[k]}
-				in := true
-				forgiven := false
-				for q := range e.vs {
-					vi := (first + q) % len(e.vs)
-					v := e.vs[vi]
-					u, w, z := v.cam.project(c)
-					at[vi] = projected{u, w, z}
-					if v.coverAt(u, w) < 0.5 {
-						if !forgiven && v.lcovLoose != nil && v.coverOf(v.lcovLoose, u, w) >= 0.5 && consistentAt(v, e.vs[opp[vi]], c) {
-							forgiven = true
-							continue
-						}
-						in = false
-						first = vi
-						break
-					}
-				}
-				if !in {
-					continue
-				}
-				for a := range 3 {
-					e.lo[a] = min(e.lo[a], c[a]-g.s/2)
-					e.hi[a] = max(e.hi[a], c[a]+g.s/2)
-				}
-				for vi, v := range e.vs {
-					u, w, z := at[vi].u, at[vi].w, at[vi].z
-					x0, x1, y0, y1 := v.voxelCells(u/v.lcell-0.5, w/v.lcell-0.5, z, g.s)
-					p := e.proj[vi]
-					for y := max(0, y0); y <= min(v.lh-1, y1); y++ {
-						row := p[y*v.lw:]
-						for x := max(0, x0); x <= min(v.lw-1, x1); x++ {
-							row[x] = 1
-						}
-					}
-				}
-			}
-		}
-	}
-	return e.coherence()
 }
