@@ -141,11 +141,15 @@ func TestGroundPriorHalfwayToCue(t *testing.T) {
 	}
 }
 
-// PHOTO3D_GROUNDPRIOR=1 turns mvGroundPrior on for the real-set measurements;
+// PHOTO3D_GROUNDPRIOR=0 turns mvGroundPrior off for the real-set measurements (1: on, the default);
 // PHOTO3D_PHONELENS=1 limits the shared focal length to a phone's main lens
 // (21-36 mm-equivalent).
 func init() {
-	if os.Getenv("PHOTO3D_GROUNDPRIOR") != "" {
+	switch os.Getenv("PHOTO3D_GROUNDPRIOR") {
+	case "":
+	case "0":
+		mvGroundPrior = false
+	default:
 		mvGroundPrior = true
 	}
 	if os.Getenv("PHOTO3D_PHONELENS") != "" {

@@ -19,19 +19,17 @@ package reconstruct
 // keeps it, and the view facing the rejecting one sees it well inside its mask in
 // the same chromaticity; only above the ground the taken-back hull stands on.
 //
-// On by default for the carve (mvTakeBack), with the poses from the strict masks,
+// On by default for the carve (mvTakeBack), with the poses estimatePoses chose,
 // unless the poses disagree with the masks (mvchoose.go: the taken-back hull leaves
 // more than mvTakeBackMiss of the masks uncovered). With 1.3.3's masks that guard
 // was what kept IridescenceLamp from losing 0.12 (its poses, fitted to strict masks
 // that had lost its base in one view, bent to explain it); with 1.3.4's masks (the
 // tint test keeps that base) see docs/reconstruction.md ("The take-back carve is
 // on"). With the exact cameras the take-back raises the mean 0.611 → 0.726. The
-// pose search carving with it too (mvPoseTakeBack) stays off: it now remembers
-// loose verdicts per camera (pose.go, verdictLoose) and costs about 0.2 CPU-s more
-// per model instead of 1.4, and with the ground prior it raises the real set's
-// four-photo mean 0.602 → 0.626, but it fits the poses to a synthetic tote's hard
-// contact shadow (TestMultiViewCarvesFourHandHeldPhotos: 0.88 against the hull's
-// 1.00); docs/reconstruction.md.
+// pose search also searches with it (mvPoseTakeBack): a second search on the
+// take-back's objective, compared with the strict one after two rounds
+// (estimatePoses); with the ground prior the real set's four-photo mean is 0.602
+// → 0.622 for 0.4 CPU-s more per model; docs/reconstruction.md.
 
 const (
 	// mvTakeBackViews is the fewest carving views for the take-back: with two,
@@ -88,8 +86,9 @@ func mergeTakeBack(f, fl []float32, g voxGrid) {
 }
 
 // mvPoseTakeBack lets the pose search carve with the take-back too (with
-// mvTakeBack; off: the poses come from the strict masks). See the file comment.
-var mvPoseTakeBack = false
+// mvTakeBack; off: the poses come from the strict masks alone). See the file
+// comment and estimatePoses.
+var mvPoseTakeBack = true
 
 // supported reports whether the point p, rejected by one view of vs (alpha a
 // below ½) and kept by the others, looks the same in the rejecting view and in

@@ -6,6 +6,7 @@ import (
 	"image"
 	"math"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -155,9 +156,10 @@ func TestLooseCellsLeaveOutEnclosedGaps(t *testing.T) {
 }
 
 // Switches for the benchmarks' before/after runs (docs/reconstruction.md):
-// PHOTO3D_TAKEBACK=0 turns the take-back off (1: on, the default), PHOTO3D_POSETB=1 lets the pose
-// search use it too, PHOTO3D_ENCLOSED=1 keeps what a row's mask encloses in the
-// loose masks.
+// PHOTO3D_TAKEBACK=0 turns the take-back off (1: on, the default), PHOTO3D_POSETB=0
+// keeps it out of the pose search (1: the second search with it, the default),
+// PHOTO3D_CHOOSEAFTER=N compares the two searches after round N instead of 2,
+// PHOTO3D_ENCLOSED=1 keeps what a row's mask encloses in the loose masks.
 func init() {
 	switch os.Getenv("PHOTO3D_TAKEBACK") {
 	case "":
@@ -166,8 +168,19 @@ func init() {
 	default:
 		mvTakeBack = true
 	}
-	if os.Getenv("PHOTO3D_POSETB") != "" {
+	switch os.Getenv("PHOTO3D_POSETB") {
+	case "":
+	case "0":
+		mvPoseTakeBack = false
+	default:
 		mvPoseTakeBack = true
+	}
+	if v := os.Getenv("PHOTO3D_CHOOSEAFTER"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > searchRounds {
+			panic("PHOTO3D_CHOOSEAFTER: a round from 0 to " + strconv.Itoa(searchRounds))
+		}
+		mvChooseAfter = n
 	}
 	if os.Getenv("PHOTO3D_TBDIAG") != "" {
 		mvTakeBackDiag = func(miss float64, used bool) {
