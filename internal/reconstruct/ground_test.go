@@ -145,13 +145,7 @@ func TestGroundPriorHalfwayToCue(t *testing.T) {
 // PHOTO3D_PHONELENS=1 limits the shared focal length to a phone's main lens
 // (21-36 mm-equivalent).
 func init() {
-	switch os.Getenv("PHOTO3D_GROUNDPRIOR") {
-	case "":
-	case "0":
-		mvGroundPrior = false
-	default:
-		mvGroundPrior = true
-	}
+	envSwitch("PHOTO3D_GROUNDPRIOR", &mvGroundPrior)
 	if os.Getenv("PHOTO3D_PHONELENS") != "" {
 		mvLensHi = phoneLensHi
 	}

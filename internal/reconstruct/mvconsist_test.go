@@ -155,26 +155,26 @@ func TestLooseCellsLeaveOutEnclosedGaps(t *testing.T) {
 	}, got)
 }
 
+// envSwitch sets *v from the environment variable name for a benchmark's
+// before/after run: unset keeps the default, "0" turns it off, anything else on.
+func envSwitch(name string, v *bool) {
+	switch os.Getenv(name) {
+	case "":
+	case "0":
+		*v = false
+	default:
+		*v = true
+	}
+}
+
 // Switches for the benchmarks' before/after runs (docs/reconstruction.md):
 // PHOTO3D_TAKEBACK=0 turns the take-back off (1: on, the default), PHOTO3D_POSETB=0
 // keeps it out of the pose search (1: the second search with it, the default),
 // PHOTO3D_CHOOSEAFTER=N compares the two searches after round N instead of 2,
 // PHOTO3D_ENCLOSED=1 keeps what a row's mask encloses in the loose masks.
 func init() {
-	switch os.Getenv("PHOTO3D_TAKEBACK") {
-	case "":
-	case "0":
-		mvTakeBack = false
-	default:
-		mvTakeBack = true
-	}
-	switch os.Getenv("PHOTO3D_POSETB") {
-	case "":
-	case "0":
-		mvPoseTakeBack = false
-	default:
-		mvPoseTakeBack = true
-	}
+	envSwitch("PHOTO3D_TAKEBACK", &mvTakeBack)
+	envSwitch("PHOTO3D_POSETB", &mvPoseTakeBack)
 	if v := os.Getenv("PHOTO3D_CHOOSEAFTER"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > searchRounds {
