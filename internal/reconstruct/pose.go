@@ -617,10 +617,10 @@ type poseResult struct {
 // once on the strict masks and once with the take-back (one view's rejection
 // forgiven where its loose mask keeps the voxel and the facing view sees the
 // same colour), compares the poses' take-back coherence on a common grid after
-// mvChooseAfter rounds, and finishes the better search only. The take-back search alone can end in a worse valley of its own
-// objective than the strict poses give it: on the synthetic tote, whose hard
-// contact shadow both side views' loose masks hold, it fitted the shadow
-// (F@5 0.88 against 1.00).
+// mvChooseAfter rounds, and finishes the better search only. The take-back
+// search alone can end in a worse valley of its own objective than the strict
+// poses give it: on the synthetic tote, whose hard contact shadow both side
+// views' loose masks hold, it fitted the shadow (F@5 0.88 against 1.00).
 func estimatePoses(ctx context.Context, vs []*mvView) (poseResult, error) {
 	if !mvPoseTakeBack || !takeBackPossible(vs) {
 		pose, _, err := searchPoses(ctx, vs, false, searchRounds)
@@ -658,7 +658,7 @@ func estimatePoses(ctx context.Context, vs []*mvView) (poseResult, error) {
 
 // mvChooseAfter is the round after which the two searches are compared and only
 // the better one finishes: after round 2 (the first on the fine grid) the
-// four-photo benchmark costs 2.58 CPU-s per model instead of 3.42 when both
+// four-photo benchmark costs 2.55–2.58 CPU-s per model instead of 3.42 when both
 // finish, for a mean F@5 of 0.622 instead of 0.626 (docs/reconstruction.md).
 var mvChooseAfter = 2
 
