@@ -121,6 +121,9 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	if err != nil {
 		return nil, err
 	}
+	if mvPoseOracle != nil && mvPoseOracle.after != nil {
+		mvPoseOracle.after(vs, &pose)
+	}
 	pr.report(StepDeconstructing, 50)
 	tm.done(StageDeconstruct)
 

@@ -756,13 +756,24 @@ func searchPoses(ctx context.Context, vs []*mvView, takeBack bool, pause int) (p
 		hi   float64
 	}
 	ps := []param{{nil, &shared, 4 * deg, -5 * deg, 45 * deg}, {nil, &lens, 0.1, -0.2, mvLensHi}}
+	o := mvPoseOracle
+	if o != nil && o.knowsEl {
+		ps[0].lo, ps[0].hi = o.el, o.el
+	}
+	if o != nil && o.knowsLens {
+		ps[1].lo, ps[1].hi = o.lens, o.lens
+	}
 	for i, v := range vs {
 		if i == 0 {
 			continue
 		}
 		h := v.bbox[3] - v.bbox[1]
+		alo, ahi := v.az0-25*deg, v.az0+25*deg
+		if o != nil && o.az != nil {
+			v.az, alo, ahi = o.az[i], o.az[i], o.az[i]
+		}
 		ps = append(ps,
-			param{v, &v.az, 5 * deg, v.az0 - 25*deg, v.az0 + 25*deg},
+			param{v, &v.az, 5 * deg, alo, ahi},
 			param{v, &v.ls, 0.05, -0.5, 0.5},
 			param{v, &v.du, 0.04 * h, v.du - h, v.du + h},
 			param{v, &v.dv, 0.04 * h, v.dv - h, v.dv + h},
@@ -781,6 +792,12 @@ func searchPoses(ctx context.Context, vs []*mvView, takeBack bool, pause int) (p
 		}
 		for el := 0.0; el <= 36; el += 4 {
 			shared, lens = el*deg, math.Log(mm/phoneFocal35)
+			if o != nil && o.knowsEl {
+				shared = o.el
+			}
+			if o != nil && o.knowsLens {
+				lens = o.lens
+			}
 			setEl()
 			if s := objective(); s > bestS {
 				bestEl, bestLens, bestS = shared, lens, s
@@ -865,6 +882,20 @@ func searchPoses(ctx context.Context, vs []*mvView, takeBack bool, pause int) (p
 	}
 	return paused, resume, nil
 }
+
+// poseOracle hands the pose search parts of the true cameras (tests only): it
+// measures what each unknown costs (docs/reconstruction.md, "Where the
+// four-photo gap is").
+type poseOracle struct {
+	knowsEl, knowsLens bool
+	el, lens           float64   // the shared elevation (radians), the lens (log factor over phoneFocal35)
+	az                 []float64 // per view, radians (nil: searched)
+	// after replaces the searched cameras and carving box (nil: kept).
+	after func(vs []*mvView, pose *poseResult)
+}
+
+// mvPoseOracle is nil outside the diagnostics.
+var mvPoseOracle *poseOracle
 
 // mvLensHi bounds the shared focal length from above (log factor over the assumed
 // phone lens): 0.9 allows up to about 64 mm-equivalent, a phone's telephoto or a

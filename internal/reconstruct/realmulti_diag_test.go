@@ -64,11 +64,10 @@ func TestRealSetFourPhotosDiag(t *testing.T) {
 	ctx := context.Background()
 	var sumAz, maxAz, sumEl, maxEl, sumMask float64
 	nv := 0
-	only := os.Getenv("PHOTO3D_ONLY")
 	mvGrow = os.Getenv("PHOTO3D_NOGROW") == ""
 	defer func() { mvGrow = true }()
 	for _, e := range realManifest(t) {
-		if only != "" && !strings.Contains(","+only+",", ","+e.name+",") {
+		if !fourPhotoModel(e.name) {
 			continue
 		}
 		m := realMVScene(e.name, loadRealModel(t, e.name), 960, 720)
@@ -125,14 +124,7 @@ func TestRealSetFourPhotosDiag(t *testing.T) {
 			line += fmt.Sprintf(" v%d mask R%.2f P%.2f", i, float64(inter)/float64(max(tp, 1)), float64(inter)/float64(max(mp, 1)))
 		}
 		truth := alignTruth(m.base.tris)
-		lo, hi := v3{math.Inf(1), math.Inf(1), math.Inf(1)}, v3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
-		for _, tr := range m.base.tris {
-			for _, p := range tr.p {
-				for c := range 3 {
-					lo[c], hi[c] = min(lo[c], p[c]), max(hi[c], p[c])
-				}
-			}
-		}
+		lo, hi := triBox(m.base.tris)
 		if os.Getenv("PHOTO3D_FORGIVE") != "" {
 			d := 0.2
 			distrustMasks(vs, poseResult{lo: [3]float64{lo[0] - d, lo[1] - d, lo[2] - d}, hi: [3]float64{hi[0] + d, hi[1] + d, hi[2] + d}})
