@@ -117,6 +117,9 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	tm.done(StageAnalyze)
 
 	pr.report(StepDeconstructing, 25)
+	if mvPoseOracle != nil && mvPoseOracle.before != nil {
+		mvPoseOracle.before(vs)
+	}
 	pose, err := estimatePoses(ctx, vs)
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -182,6 +183,11 @@ func exactHullOwnBox(t testing.TB, m *mvScene, maxTris int) []qtri {
 	}
 	mesh, err := carveMesh(context.Background(), vs, box, maxTris, true)
 	require.NoError(t, err)
+	if os.Getenv("PHOTO3D_BOXDBG") != "" {
+		mlo, mhi := mesh.bounds()
+		fmt.Printf("BOX %s true x %.3f..%.3f y %.3f..%.3f z %.3f..%.3f  hull x %.3f..%.3f y %.3f..%.3f z %.3f..%.3f\n", m.base.name,
+			lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], mlo[0], mhi[0], mlo[1], mhi[1], mlo[2], mhi[2])
+	}
 	return meshTris(mesh)
 }
 
@@ -252,14 +258,33 @@ func runMultiView(t *testing.T, classes []string, n, w, h int, validate bool) []
 	return runMVScenes(t, scenes, validate)
 }
 
-// handHeld places the four cameras of m around its base scene with the hand-held
-// errors described at the top of this file, from rng.
+// handHeldAzimuths are the stated azimuths of a hand-held capture: front, left,
+// back and right, or PHOTO3D_VIEWS (2–8) photos evenly spaced (a measurement of
+// what more photos buy; docs/reconstruction.md).
+func handHeldAzimuths() []float64 {
+	n := 4
+	if s := os.Getenv("PHOTO3D_VIEWS"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < MinViews || v > MaxViews {
+			panic("PHOTO3D_VIEWS: a number of photos from 2 to 8")
+		}
+		n = v
+	}
+	az := make([]float64, n)
+	for k := range az {
+		az[k] = 360 * float64(k) / float64(n)
+	}
+	return az
+}
+
+// handHeld places the cameras of m (four, or PHOTO3D_VIEWS) around its base scene
+// with the hand-held errors described at the top of this file, from rng.
 func (m *mvScene) handHeld(rng *rand.Rand, w, h int, radius float64) {
 	elev := 5 + rng.Float64()*20
 	f35 := []float64{24, 26, 28, 35}[rng.IntN(4)]
 	fill := 0.6 + rng.Float64()*0.2
 	m.cams, m.stated = nil, nil
-	for k, az := range []float64{0, 90, 180, 270} {
+	for k, az := range handHeldAzimuths() {
 		a, e, fl, ty := az, elev, fill, 0.5
 		if k > 0 {
 			a += rng.Float64()*20 - 10
@@ -288,7 +313,7 @@ func runMVScenes(t *testing.T, scenes []*mvScene, validate bool) []mvScore {
 			res, err := NewBuiltin().(MultiViewReconstructor).ReconstructViews(context.Background(), views, Options{}, nil)
 			mvPoseOracle = nil
 			require.NoError(t, err, m.base.name)
-			require.Equal(t, 4, res.Stats.Views)
+			require.Equal(t, len(photos), res.Stats.Views)
 			require.Equal(t, ShapeMultiView, res.Stats.ShapeKind)
 			if validate {
 				requireProductGLB(t, res.GLB, DefaultHeightMetres, "Photo3D builtin")
@@ -377,7 +402,14 @@ func TestMultiViewAzimuths(t *testing.T) {
 // search, carved in the true box widened by a tenth of the height) and box (with
 // cam: carved in the true box, as exactHull is) and consist (with cam: print the
 // views' colour disagreement on the hull at our poses and at the true cameras,
-// colourDisagreement). Unset: nil, the search alone.
+// colourDisagreement), start (with el, lens and az: the search starts from the
+// true angles instead of holding them), nosearch (the starting pose is kept: the
+// stated azimuths, the ground prior's elevation, the phone lens), truestart (the
+// search starts from the true cameras expressed in its own parameters,
+// setTruePoses; with nosearch, the true poses are carved in the reconstructor's
+// own box), mask (the views' masks are the true silhouettes) and err (print each
+// view's angle errors and the strict coherence at our poses and at the true
+// cameras). Unset: nil, the search alone.
 func oracleFromEnv(m *mvScene) *poseOracle {
 	env := os.Getenv("PHOTO3D_ORACLE")
 	if env == "" {
@@ -397,9 +429,34 @@ func oracleFromEnv(m *mvScene) *poseOracle {
 				ta = m.stated[i] + math.Remainder(ta-m.stated[i], 360)
 				o.az[i] = ta * math.Pi / 180
 			}
-		case "cam", "box", "consist":
+		case "mask":
+			o.before = func(vs []*mvView) {
+				for i, v := range vs {
+					c := m.cams[i]
+					k := float64(v.p.w) / float64(c.w)
+					c.f, c.cx, c.cy, c.w, c.h = c.f*k, c.cx*k, c.cy*k, v.p.w, v.p.h
+					v.alpha, v.loose, v.lcovLoose = silhouetteAlpha(m.base.tris, c), nil, nil
+					v.measure()
+				}
+			}
+		case "start":
+			o.start = true
+		case "nosearch":
+			o.noSearch = true
+		case "truestart":
+			o.keepStart = true
+		case "cam", "box", "consist", "err":
 		default:
-			panic("PHOTO3D_ORACLE: el, lens, az, cam, box")
+			panic("PHOTO3D_ORACLE: el, lens, az, start, nosearch, truestart, mask, cam, box, consist, err")
+		}
+	}
+	if o.keepStart {
+		masks := o.before
+		o.before = func(vs []*mvView) {
+			if masks != nil {
+				masks(vs)
+			}
+			setTruePoses(m, vs)
 		}
 	}
 	if strings.Contains(","+env+",", ",cam,") {
@@ -428,5 +485,77 @@ func oracleFromEnv(m *mvScene) *poseOracle {
 			pose.voxel = (hi[1] - lo[1]) / 64
 		}
 	}
+	if strings.Contains(","+env+",", ",err,") {
+		next := o.after
+		o.after = func(vs []*mvView, pose *poseResult) {
+			line := "POSEERR " + m.base.name
+			for i, v := range vs {
+				ta, te := trueAzEl(m.cams[i])
+				line += fmt.Sprintf(" v%d az%+.1f el%+.1f ls%+.2f", i, math.Remainder(v.az*180/math.Pi-ta, 360), v.el*180/math.Pi-te, v.ls)
+			}
+			line += fmt.Sprintf(" f35 true %.0f est %.1f", m.base.f35, phoneFocal35*math.Exp(vs[0].lf))
+			// The search's objective at our poses and at the true cameras, on one grid.
+			mg := 2 * pose.voxel
+			g := gridFor([3]float64{pose.lo[0] - mg, pose.lo[1] - mg, pose.lo[2] - mg}, [3]float64{pose.hi[0] + mg, pose.hi[1] + mg, pose.hi[2] + mg}, 64)
+			ours := newCoherenceEvalTakeBack(vs, g, false).score()
+			saved := make([]mvCam, len(vs))
+			for i, v := range vs {
+				saved[i] = v.cam
+				v.cam = trueMVCam(m.cams[i], v.p.w)
+			}
+			tlo, thi := triBox(m.base.tris)
+			d := 0.1 * (thi[1] - tlo[1])
+			truth := newCoherenceEvalTakeBack(vs, gridFor([3]float64{tlo[0] - d, tlo[1] - d, tlo[2] - d}, [3]float64{thi[0] + d, thi[1] + d, thi[2] + d}, 64), false).score()
+			for i, v := range vs {
+				v.cam = saved[i]
+			}
+			line += fmt.Sprintf(" coherence ours %.4f true %.4f", ours, truth)
+			fmt.Println(line)
+			if next != nil {
+				next(vs, pose)
+			}
+		}
+	}
 	return o
+}
+
+// setTruePoses sets every view's pose parameters to its true camera, expressed in
+// the search's frame (the front view's parameters fixed: the world is the true one
+// scaled and moved so that the front view's camera is the one its fixed
+// parameters give).
+func setTruePoses(m *mvScene, vs []*mvView) {
+	lf := math.Log(m.base.f35 / phoneFocal35)
+	tc := make([]mvCam, len(vs))
+	for i, v := range vs {
+		tc[i] = trueMVCam(m.cams[i], v.p.w)
+		ta, te := trueAzEl(m.cams[i])
+		v.az = (m.stated[i] + math.Remainder(ta-m.stated[i], 360)) * math.Pi / 180
+		v.el, v.lf = te*math.Pi/180, lf
+	}
+	v0 := vs[0]
+	v0.update()
+	sigma := v0.cam.t[2] / tc[0].t[2]
+	var d, T [3]float64
+	for k := range 3 {
+		d[k] = sigma*tc[0].t[k] - v0.cam.t[k]
+	}
+	for c := range 3 {
+		for k := range 3 {
+			T[c] += tc[0].r[k][c] * d[k]
+		}
+	}
+	for i := 1; i < len(vs); i++ {
+		v := vs[i]
+		var t [3]float64
+		for k := range 3 {
+			t[k] = sigma * tc[i].t[k]
+			for c := range 3 {
+				t[k] -= tc[i].r[k][c] * T[c]
+			}
+		}
+		f := v.f0 * math.Exp(lf)
+		v.ls = math.Log(t[2]/v.baseZ) - lf
+		v.du, v.dv = v.cam.cx+t[0]*f/t[2], v.cam.cy-t[1]*f/t[2]
+		v.update()
+	}
 }

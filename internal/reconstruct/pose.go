@@ -67,6 +67,14 @@ func newMVView(p *photo, seg *segmentation, az float64) *mvView {
 	} else {
 		v.measureShadow()
 	}
+	v.measure()
+	return v
+}
+
+// measure sets what the pose search reads from the view's masks (v.alpha and
+// v.loose): the silhouette's box, the starting camera and the coverage grids.
+func (v *mvView) measure() {
+	p, seg := v.p, v.seg
 	b := alphaBounds(v.alpha, p.w, p.h, seg.bbox)
 	v.bbox = [4]float64{float64(b.Min.X), float64(b.Min.Y), float64(b.Max.X), float64(b.Max.Y)}
 	v.f0 = phoneFocal35 / 43.27 * math.Hypot(float64(p.w), float64(p.h))
@@ -81,7 +89,6 @@ func newMVView(p *photo, seg *segmentation, az float64) *mvView {
 		v.lcovLoose = v.coverage(v.loose, b.Union(alphaBounds(v.loose, p.w, p.h, b)))
 	}
 	v.update()
-	return v
 }
 
 // coverage is alpha's share of each coverage-grid cell (pixels outside b count
@@ -757,10 +764,10 @@ func searchPoses(ctx context.Context, vs []*mvView, takeBack bool, pause int) (p
 	}
 	ps := []param{{nil, &shared, 4 * deg, -5 * deg, 45 * deg}, {nil, &lens, 0.1, -0.2, mvLensHi}}
 	o := mvPoseOracle
-	if o != nil && o.knowsEl {
+	if o != nil && o.knowsEl && !o.start {
 		ps[0].lo, ps[0].hi = o.el, o.el
 	}
-	if o != nil && o.knowsLens {
+	if o != nil && o.knowsLens && !o.start {
 		ps[1].lo, ps[1].hi = o.lens, o.lens
 	}
 	for i, v := range vs {
@@ -770,7 +777,10 @@ func searchPoses(ctx context.Context, vs []*mvView, takeBack bool, pause int) (p
 		h := v.bbox[3] - v.bbox[1]
 		alo, ahi := v.az0-25*deg, v.az0+25*deg
 		if o != nil && o.az != nil {
-			v.az, alo, ahi = o.az[i], o.az[i], o.az[i]
+			v.az = o.az[i]
+			if !o.start {
+				alo, ahi = o.az[i], o.az[i]
+			}
 		}
 		ps = append(ps,
 			param{v, &v.az, 5 * deg, alo, ahi},
@@ -782,6 +792,11 @@ func searchPoses(ctx context.Context, vs []*mvView, takeBack bool, pause int) (p
 	devParams := make([]param, 0, len(vs))
 	for i := 1; i < len(vs); i++ {
 		devParams = append(devParams, param{nil, &dev[i], 2 * deg, -8 * deg, 8 * deg})
+	}
+	// The views' elevations and lens as the caller set them (oracle keepStart).
+	keptEl, keptLens := make([]float64, len(vs)), vs[0].lf
+	for i, v := range vs {
+		keptEl[i] = v.el
 	}
 	// Coarse scan of the common elevation first: coordinate descent from one start
 	// can walk into the wrong valley.
@@ -805,6 +820,26 @@ func searchPoses(ctx context.Context, vs []*mvView, takeBack bool, pause int) (p
 		}
 	}
 	shared, lens = bestEl, bestLens
+	if o != nil && o.keepStart {
+		shared, lens = keptEl[0], keptLens
+		for i := 1; i < len(vs); i++ {
+			dev[i] = keptEl[i] - shared
+		}
+	}
+	if o != nil && o.start && o.knowsEl {
+		shared = o.el
+	}
+	if o != nil && o.start && o.knowsLens {
+		lens = o.lens
+	}
+	if o != nil && o.noSearch {
+		// The starting pose as it is: the stated azimuths, the usual elevation,
+		// the phone lens (or the pose before set, with keepStart).
+		if !o.keepStart {
+			shared, lens = elevUsual, 0
+		}
+		pause = searchRounds
+	}
 	setEl()
 	best = objective()
 	step0 := make([]float64, len(ps))
@@ -865,7 +900,9 @@ func searchPoses(ctx context.Context, vs []*mvView, takeBack bool, pause int) (p
 		}
 		return nil
 	}
-	if err := descend(0, pause); err != nil {
+	if o != nil && o.noSearch {
+		// no rounds
+	} else if err := descend(0, pause); err != nil {
 		return poseResult{}, nil, err
 	}
 	result := func() poseResult {
@@ -875,6 +912,9 @@ func searchPoses(ctx context.Context, vs []*mvView, takeBack bool, pause int) (p
 	// The views' pose parameters are the caller's to restore before resuming; the
 	// evaluation's remembered verdicts are keyed by camera, so they stay valid.
 	resume := func() (poseResult, error) {
+		if o != nil && o.noSearch {
+			return result(), nil
+		}
 		if err := descend(pause, searchRounds); err != nil {
 			return poseResult{}, err
 		}
@@ -888,8 +928,15 @@ func searchPoses(ctx context.Context, vs []*mvView, takeBack bool, pause int) (p
 // four-photo gap is").
 type poseOracle struct {
 	knowsEl, knowsLens bool
-	el, lens           float64   // the shared elevation (radians), the lens (log factor over phoneFocal35)
-	az                 []float64 // per view, radians (nil: searched)
+	// start: the known angles (el, lens, az) are where the search starts, not
+	// fixed; noSearch: the pose stays the starting one.
+	start, noSearch bool
+	// keepStart: the search starts from the views' poses as before set them.
+	keepStart bool
+	el, lens  float64   // the shared elevation (radians), the lens (log factor over phoneFocal35)
+	az        []float64 // per view, radians (nil: searched)
+	// before replaces the views' masks before the search (nil: kept).
+	before func(vs []*mvView)
 	// after replaces the searched cameras and carving box (nil: kept).
 	after func(vs []*mvView, pose *poseResult)
 }
