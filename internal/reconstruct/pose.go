@@ -935,7 +935,8 @@ type poseOracle struct {
 	keepStart bool
 	el, lens  float64   // the shared elevation (radians), the lens (log factor over phoneFocal35)
 	az        []float64 // per view, radians (nil: searched)
-	// before replaces the views' masks before the search (nil: kept).
+	// before changes the views before the search: their masks (mask), their
+	// starting poses (truestart); nil: nothing.
 	before func(vs []*mvView)
 	// after replaces the searched cameras and carving box (nil: kept).
 	after func(vs []*mvView, pose *poseResult)
