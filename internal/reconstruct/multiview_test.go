@@ -424,10 +424,8 @@ func oracleFromEnv(m *mvScene) *poseOracle {
 			o.knowsLens, o.lens = true, math.Log(m.base.f35/phoneFocal35)
 		case "az":
 			o.az = make([]float64, len(m.cams))
-			for i, c := range m.cams {
-				ta, _ := trueAzEl(c)
-				ta = m.stated[i] + math.Remainder(ta-m.stated[i], 360)
-				o.az[i] = ta * math.Pi / 180
+			for i := range m.cams {
+				o.az[i] = trueAzNearStated(m, i)
 			}
 		case "mask":
 			o.before = func(vs []*mvView) {
@@ -472,17 +470,15 @@ func oracleFromEnv(m *mvScene) *poseOracle {
 			}
 			lo, hi := triBox(m.base.tris)
 			if consist {
-				d := 0.1 * (hi[1] - lo[1])
 				fmt.Printf("CONSIST %s colour disagreement at our poses %.2f, at the true cameras %.2f\n", m.base.name, ours,
-					colourDisagreement(vs, poseResult{lo: [3]float64{lo[0] - d, lo[1] - d, lo[2] - d}, hi: [3]float64{hi[0] + d, hi[1] + d, hi[2] + d}, voxel: (hi[1] - lo[1]) / 64}))
+					colourDisagreement(vs, trueBoxWidened(m)))
 			}
 			if trueBox {
 				pose.lo, pose.hi, pose.voxel = lo, hi, 0.02
 				return
 			}
-			d := 0.1 * (hi[1] - lo[1])
-			pose.lo, pose.hi = [3]float64{lo[0] - d, lo[1] - d, lo[2] - d}, [3]float64{hi[0] + d, hi[1] + d, hi[2] + d}
-			pose.voxel = (hi[1] - lo[1]) / 64
+			tb := trueBoxWidened(m)
+			pose.lo, pose.hi, pose.voxel = tb.lo, tb.hi, tb.voxel
 		}
 	}
 	if strings.Contains(","+env+",", ",err,") {
@@ -494,7 +490,8 @@ func oracleFromEnv(m *mvScene) *poseOracle {
 				line += fmt.Sprintf(" v%d az%+.1f el%+.1f ls%+.2f", i, math.Remainder(v.az*180/math.Pi-ta, 360), v.el*180/math.Pi-te, v.ls)
 			}
 			line += fmt.Sprintf(" f35 true %.0f est %.1f", m.base.f35, phoneFocal35*math.Exp(vs[0].lf))
-			// The search's objective at our poses and at the true cameras, on one grid.
+			// The search's strict objective at our poses (on a 64-voxel grid over
+			// their box) and at the true cameras (over trueBoxWidened).
 			mg := 2 * pose.voxel
 			g := gridFor([3]float64{pose.lo[0] - mg, pose.lo[1] - mg, pose.lo[2] - mg}, [3]float64{pose.hi[0] + mg, pose.hi[1] + mg, pose.hi[2] + mg}, 64)
 			ours := newCoherenceEvalTakeBack(vs, g, false).score()
@@ -503,9 +500,8 @@ func oracleFromEnv(m *mvScene) *poseOracle {
 				saved[i] = v.cam
 				v.cam = trueMVCam(m.cams[i], v.p.w)
 			}
-			tlo, thi := triBox(m.base.tris)
-			d := 0.1 * (thi[1] - tlo[1])
-			truth := newCoherenceEvalTakeBack(vs, gridFor([3]float64{tlo[0] - d, tlo[1] - d, tlo[2] - d}, [3]float64{thi[0] + d, thi[1] + d, thi[2] + d}, 64), false).score()
+			tb := trueBoxWidened(m)
+			truth := newCoherenceEvalTakeBack(vs, gridFor(tb.lo, tb.hi, 64), false).score()
 			for i, v := range vs {
 				v.cam = saved[i]
 			}
@@ -528,9 +524,8 @@ func setTruePoses(m *mvScene, vs []*mvView) {
 	tc := make([]mvCam, len(vs))
 	for i, v := range vs {
 		tc[i] = trueMVCam(m.cams[i], v.p.w)
-		ta, te := trueAzEl(m.cams[i])
-		v.az = (m.stated[i] + math.Remainder(ta-m.stated[i], 360)) * math.Pi / 180
-		v.el, v.lf = te*math.Pi/180, lf
+		_, te := trueAzEl(m.cams[i])
+		v.az, v.el, v.lf = trueAzNearStated(m, i), te*math.Pi/180, lf
 	}
 	v0 := vs[0]
 	v0.update()
@@ -558,4 +553,20 @@ func setTruePoses(m *mvScene, vs []*mvView) {
 		v.du, v.dv = v.cam.cx+t[0]*f/t[2], v.cam.cy-t[1]*f/t[2]
 		v.update()
 	}
+}
+
+// trueAzNearStated is view i's true azimuth (radians), within half a turn of the
+// stated one (as the search's azimuth is).
+func trueAzNearStated(m *mvScene, i int) float64 {
+	ta, _ := trueAzEl(m.cams[i])
+	return (m.stated[i] + math.Remainder(ta-m.stated[i], 360)) * math.Pi / 180
+}
+
+// trueBoxWidened is m's true box widened by a tenth of its height on every side,
+// with the voxel of a 64-layer grid over the height: where the oracles carve and
+// score the true cameras.
+func trueBoxWidened(m *mvScene) poseResult {
+	lo, hi := triBox(m.base.tris)
+	d := 0.1 * (hi[1] - lo[1])
+	return poseResult{lo: [3]float64{lo[0] - d, lo[1] - d, lo[2] - d}, hi: [3]float64{hi[0] + d, hi[1] + d, hi[2] + d}, voxel: (hi[1] - lo[1]) / 64}
 }
