@@ -462,17 +462,21 @@ func (s *segmentation) fromColour(ctx context.Context, p *photo) error {
 	mask := largestComponent(joinPieces(label, s.sw, s.sh), s.sw, s.sh)
 	mask = closeMask(mask, s.sw, s.sh)
 	mask, legs := s.recoverLegs(mask, d, bg)
-	// Enclosed cells inside the recovered outline are kept whole through refine (their
-	// colour is near the backdrop's, which is why the cut lost them); those on the
-	// outline are re-decided by colour like the rest, which trims the backdrop the
-	// grid cells straddle.
+	// Enclosed and off-tint cells (segtint.go) inside the recovered outline are kept
+	// whole through refine (their colour is near the backdrop's, or forgiven as its
+	// shadow, which is why the cut lost them); those on the outline are re-decided by
+	// colour like the rest, which trims the backdrop the grid cells straddle.
 	mask, enclosed := s.encloseRecover(mask, d, bg, shadowed)
-	if enclosed != nil {
+	mask, offTint := s.offTintRecover(mask, bg)
+	for _, added := range [][]bool{enclosed, offTint} {
+		if added == nil {
+			continue
+		}
 		inner := erode(mask, s.sw, s.sh)
 		if legs == nil {
 			legs = make([]bool, len(mask))
 		}
-		for i, v := range enclosed {
+		for i, v := range added {
 			legs[i] = legs[i] || v && inner[i]
 		}
 	}
