@@ -48,3 +48,21 @@ func TestHandleIsBesideTheBody(t *testing.T) {
 	h = fitHandle(lamp, p, measureRows(lamp))
 	require.False(t, h.ok, "a plate standing out beside a narrow stem is no handle")
 }
+
+// A part beyond the mirrored side of an outline two and a half times as wide as
+// tall is not a mug's handle: the real set's sofa, its outline whole, was built as a
+// mug (F@5 0.09 at fidelity 74). The same loop beside a mug's upright body is.
+func TestHandleNeedsAnUprightBody(t *testing.T) {
+	loop := func(x, y, cx, cy float64) bool {
+		r := math.Hypot(x-cx, y-cy)
+		return x >= cx-5 && r <= 30 && r >= 18
+	}
+	mug, p := drawnHandleScene(func(x, y float64) bool {
+		return x >= 110 && x < 210 && y >= 90 && y < 210 || loop(x, y, 215, 150)
+	})
+	require.True(t, fitHandle(mug, p, measureRows(mug)).ok, "a mug's loop is a handle")
+	wide, p := drawnHandleScene(func(x, y float64) bool {
+		return x >= 10 && x < 260 && y >= 120 && y < 220 || loop(x, y, 265, 170)
+	})
+	require.False(t, fitHandle(wide, p, measureRows(wide)).ok, "a body 2.5 times as wide as tall takes no handle")
+}
