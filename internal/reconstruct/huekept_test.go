@@ -24,7 +24,6 @@ const footSceneW, footSceneBottom = 384, 400
 // mask of the body and of the foot.
 func footScene(rng *rand.Rand) (data []byte, body, foot []bool) {
 	const w, h = footSceneW, 512
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	body, foot = make([]bool, w*h), make([]bool, w*h)
 	const cx, footTop, footBottom = 192.0, 330.0, footSceneBottom
 	// colour is the scene at a point; inBody/inFoot its true labels.
@@ -60,16 +59,29 @@ func footScene(rng *rand.Rand) (data []byte, body, foot []bool) {
 		for x := range w {
 			i := y*w + x
 			_, body[i], foot[i] = colour(float64(x)+0.5, float64(y)+0.5)
-			// Supersampled 3×3, as a camera's pixels average the edge.
+		}
+	}
+	return photoOfScene(w, h, rng, func(fx, fy float64) [3]float64 {
+		c, _, _ := colour(fx, fy)
+		return c
+	}), body, foot
+}
+
+// photoOfScene renders colour (sRGB 0–255 at a point of the w×h frame) as a camera
+// would: each pixel the mean of 3×3 samples (the edge averaged), a little sensor
+// noise from rng, JPEG at quality 92.
+func photoOfScene(w, h int, rng *rand.Rand, colour func(fx, fy float64) [3]float64) []byte {
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
 			var c [3]float64
 			for k := range 9 {
-				v, _, _ := colour(float64(x)+(float64(k%3)+0.5)/3, float64(y)+(float64(k/3)+0.5)/3)
+				v := colour(float64(x)+(float64(k%3)+0.5)/3, float64(y)+(float64(k/3)+0.5)/3)
 				for ch := range c {
 					c[ch] += v[ch] / 9
 				}
 			}
-			var px color.NRGBA
-			px.A = 255
+			px := color.NRGBA{A: 255}
 			for ch, v := range c {
 				u := uint8(min(255, max(0, math.Round(v+rng.NormFloat64()*1.5))))
 				switch ch {
@@ -88,7 +100,7 @@ func footScene(rng *rand.Rand) (data []byte, body, foot []bool) {
 	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 92}); err != nil {
 		panic(err)
 	}
-	return buf.Bytes(), body, foot
+	return buf.Bytes()
 }
 
 // A neutral grey part on a pale tinted sweep is not taken for a contact shadow by the

@@ -1,11 +1,7 @@
 package reconstruct
 
 import (
-	"bytes"
 	"context"
-	"image"
-	"image/color"
-	"image/jpeg"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -26,7 +22,6 @@ const darkSofaSceneW, darkSofaSceneBottom = 512, 290
 func darkSofaScene(rng *rand.Rand) (data []byte, body []bool) {
 	const w, h = darkSofaSceneW, 384
 	const cx, top, bottom = 256.0, 130.0, darkSofaSceneBottom
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
 	body = make([]bool, w*h)
 	colour := func(fx, fy float64) (c [3]float64, in bool) {
 		k := 1 - 0.17*fy/h
@@ -54,33 +49,12 @@ func darkSofaScene(rng *rand.Rand) (data []byte, body []bool) {
 	for y := range h {
 		for x := range w {
 			_, body[y*w+x] = colour(float64(x)+0.5, float64(y)+0.5)
-			var c [3]float64
-			for k := range 9 {
-				v, _ := colour(float64(x)+(float64(k%3)+0.5)/3, float64(y)+(float64(k/3)+0.5)/3)
-				for ch := range c {
-					c[ch] += v[ch] / 9
-				}
-			}
-			px := color.NRGBA{A: 255}
-			for ch, v := range c {
-				u := uint8(min(255, max(0, math.Round(v+rng.NormFloat64()*1.5))))
-				switch ch {
-				case 0:
-					px.R = u
-				case 1:
-					px.G = u
-				default:
-					px.B = u
-				}
-			}
-			img.SetNRGBA(x, y, px)
 		}
 	}
-	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 92}); err != nil {
-		panic(err)
-	}
-	return buf.Bytes(), body
+	return photoOfScene(w, h, rng, func(fx, fy float64) [3]float64 {
+		c, _ := colour(fx, fy)
+		return c
+	}), body
 }
 
 // A near-black product on a charcoal sweep is kept whole, not taken for its own
