@@ -48,8 +48,7 @@ func stepDist(a, b lab) float64 {
 		// hue-kept tolerance).
 		ref := [3]float64{float64(b.L), float64(b.A), float64(b.B)}
 		dev := shadowChromaDev(a, ref)
-		k := (float64(a.L) + 16) / max(1, ref[0]+16)
-		if dev <= max(shadowHueFloor, shadowHueShare*k*math.Hypot(ref[1], ref[2])) {
+		if dev <= max(shadowHueFloor, shadowHueShare*shadowTint(a, ref)) {
 			return math.Hypot(float64(b.L-a.L)*encloseShadowK, dev)
 		}
 	}

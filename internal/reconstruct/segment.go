@@ -183,6 +183,12 @@ func shadowDist(c lab, ref [3]float64) float64 {
 // (L* ≥ 50).
 func backdropLightness(l float64) float64 { return clamp01((l - 25) / 25) }
 
+// shadowTint is the chroma a shadow on the backdrop ref keeps at c's L*: darkening
+// scales a* and b* with L*+16 (see shadowDist).
+func shadowTint(c lab, ref [3]float64) float64 {
+	return (float64(c.L) + 16) / max(1, ref[0]+16) * math.Hypot(ref[1], ref[2])
+}
+
 // shadowChromaDev is how far c's chroma is from the backdrop ref darkened to c's L*.
 func shadowChromaDev(c lab, ref [3]float64) float64 {
 	k := (float64(c.L) + 16) / max(1, ref[0]+16)
@@ -219,8 +225,7 @@ func shadowHueKept(c, q lab) bool {
 		return false
 	}
 	ref := [3]float64{float64(q.L), float64(q.A), float64(q.B)}
-	k := (float64(c.L) + 16) / max(1, ref[0]+16)
-	tol := max(shadowHueFloor, shadowHueShare*k*math.Hypot(ref[1], ref[2]))
+	tol := max(shadowHueFloor, shadowHueShare*shadowTint(c, ref))
 	return shadowChromaDev(c, ref) <= tol
 }
 

@@ -1,7 +1,5 @@
 package reconstruct
 
-import "math"
-
 // Off-tint recovery. The colour cut forgives darkening that keeps the backdrop's
 // chroma (shadowDist), and on a dark backdrop it forgives a darkening of a third of
 // the backdrop's lightness outright: that is what a contact shadow looks like. A
@@ -10,8 +8,8 @@ import "math"
 // model is built from a sliver (the real-product set's sofa seen from 25° on the
 // dark sweep: 2 % of it kept, F@5 0.03). Over a whole region the two differ: a shadow
 // multiplies the backdrop, so it keeps the sweep's tint scaled with its lightness
-// (measured: a quarter of the predicted chroma off at most, on every dark-sweep photo
-// of the set), while a neutral or coloured part misses it by about the whole tint,
+// (measured: 0.20–0.32 of the predicted chroma off on every dark-sweep photo of the
+// set), while a neutral or coloured part misses it by about the whole tint,
 // or by its own colour. Per cell that difference (2–3 units of chroma on a bluish
 // charcoal sweep) is within the JPEG noise; averaged over a region of a few hundred
 // cells it is not. So a region darker than the backdrop, next to the object, large
@@ -33,12 +31,18 @@ const (
 func (s *segmentation) offTintRecover(mask []bool, bg *bgModel) ([]bool, []bool) {
 	n := s.sw * s.sh
 	cand := make([]bool, n)
+	// Per candidate cell: how far its chroma is off the shadow model, and the tint a
+	// shadow there would keep.
+	miss, tint := make([]float64, n), make([]float64, n)
 	for i := range n {
 		if mask[i] {
 			continue
 		}
 		q := bg.at(float64(i%s.sw), float64(i/s.sw))
-		cand[i] = float64(q.L-s.slab[i].L) >= offTintDarken
+		if cand[i] = float64(q.L-s.slab[i].L) >= offTintDarken; cand[i] {
+			ref := [3]float64{float64(q.L), float64(q.A), float64(q.B)}
+			miss[i], tint[i] = shadowChromaDev(s.slab[i], ref), shadowTint(s.slab[i], ref)
+		}
 	}
 	seen := make([]bool, n)
 	var added []bool
@@ -51,16 +55,14 @@ func (s *segmentation) offTintRecover(mask []bool, bg *bgModel) ([]bool, []bool)
 		stack = append(stack[:0], i)
 		cells = cells[:0]
 		touches := false
-		var miss, tint float64
+		var sumMiss, sumTint float64
 		for len(stack) > 0 {
 			c := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			cells = append(cells, c)
+			sumMiss += miss[c]
+			sumTint += tint[c]
 			x, y := c%s.sw, c/s.sw
-			q := bg.at(float64(x), float64(y))
-			ref := [3]float64{float64(q.L), float64(q.A), float64(q.B)}
-			miss += shadowChromaDev(s.slab[c], ref)
-			tint += (float64(s.slab[c].L) + 16) / max(1, ref[0]+16) * math.Hypot(ref[1], ref[2])
 			for _, o := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
 				xx, yy := x+o[0], y+o[1]
 				if xx < 0 || yy < 0 || xx >= s.sw || yy >= s.sh {
@@ -75,7 +77,7 @@ func (s *segmentation) offTintRecover(mask []bool, bg *bgModel) ([]bool, []bool)
 			}
 		}
 		m := float64(len(cells))
-		if !touches || len(cells) < offTintMinCells || miss/m < max(offTintMin, offTintShare*tint/m) {
+		if !touches || len(cells) < offTintMinCells || sumMiss/m < max(offTintMin, offTintShare*sumTint/m) {
 			continue
 		}
 		if added == nil {
@@ -84,10 +86,7 @@ func (s *segmentation) offTintRecover(mask []bool, bg *bgModel) ([]bool, []bool)
 		// The region's own shadow, darker and tint kept, touches it and joins it;
 		// cell by cell it is told apart well enough (and refine trims the rest).
 		for _, c := range cells {
-			q := bg.at(float64(c%s.sw), float64(c/s.sw))
-			ref := [3]float64{float64(q.L), float64(q.A), float64(q.B)}
-			tint := (float64(s.slab[c].L) + 16) / max(1, ref[0]+16) * math.Hypot(ref[1], ref[2])
-			added[c] = shadowChromaDev(s.slab[c], ref) >= offTintCellShare*tint
+			added[c] = miss[c] >= offTintCellShare*tint[c]
 		}
 	}
 	if added == nil {
