@@ -24,7 +24,6 @@ const footSceneW, footSceneBottom = 384, 400
 // mask of the body and of the foot.
 func footScene(rng *rand.Rand) (data []byte, body, foot []bool) {
 	const w, h = footSceneW, 512
-	body, foot = make([]bool, w*h), make([]bool, w*h)
 	const cx, footTop, footBottom = 192.0, 330.0, footSceneBottom
 	// colour is the scene at a point; inBody/inFoot its true labels.
 	colour := func(fx, fy float64) (c [3]float64, inBody, inFoot bool) {
@@ -55,16 +54,24 @@ func footScene(rng *rand.Rand) (data []byte, body, foot []bool) {
 		}
 		return c, inBody, inFoot
 	}
+	return twoPartPhoto(w, h, rng, colour)
+}
+
+// twoPartPhoto renders a drawn scene of two labelled parts (colour gives the sRGB
+// colour at a point and whether it lies in each part) with photoOfScene, and returns
+// the photo with each part's true mask (pixel centres).
+func twoPartPhoto(w, h int, rng *rand.Rand, colour func(fx, fy float64) (c [3]float64, inA, inB bool)) (data []byte, a, b []bool) {
+	a, b = make([]bool, w*h), make([]bool, w*h)
 	for y := range h {
 		for x := range w {
 			i := y*w + x
-			_, body[i], foot[i] = colour(float64(x)+0.5, float64(y)+0.5)
+			_, a[i], b[i] = colour(float64(x)+0.5, float64(y)+0.5)
 		}
 	}
 	return photoOfScene(w, h, rng, func(fx, fy float64) [3]float64 {
 		c, _, _ := colour(fx, fy)
 		return c
-	}), body, foot
+	}), a, b
 }
 
 // photoOfScene renders colour (sRGB 0–255 at a point of the w×h frame) as a camera

@@ -90,3 +90,74 @@ func TestSegmentKeepsBlackProductOnCharcoalSweep(t *testing.T) {
 		require.LessOrEqual(t, float64(shadowKept), 0.02*float64(bodyN), "seed %d: the contact shadow must stay backdrop", seed)
 	}
 }
+
+// standSceneW is standScene's width.
+const standSceneW = 512
+
+// standScene draws a blue body standing on a wide neutral grey disc (a dress form on
+// its stand, a lamp on its foot) seen from above on a pale pink sweep, with a soft
+// contact shadow around the disc that keeps the sweep's tint, a little sensor noise
+// and JPEG: the real set's Corset on the light sweep. Cell by cell the grey disc is
+// about what a shadow on that sweep would be, and it touches its own shadow, so the
+// two make one darker region whose mean keeps much of the tint. It returns the photo
+// and the true masks of the body and of the disc.
+func standScene(rng *rand.Rand, grey float64) (data []byte, body, disc []bool) {
+	const w, h = standSceneW, 384
+	const cx, cy, ax, ay = 256.0, 300.0, 150.0, 34.0
+	colour := func(fx, fy float64) (c [3]float64, inBody, inDisc bool) {
+		k := 1 - 0.05*fy/h
+		c = [3]float64{238 * k, 221 * k, 229 * k}
+		r := max(0, math.Hypot((fx-cx)/(ax+12), (fy-cy-8)/(ay+10))-0.85)
+		f := 1 - 0.4*math.Exp(-r*r/0.06)
+		for ch := range c {
+			c[ch] *= f
+		}
+		if math.Hypot((fx-cx)/ax, (fy-cy)/ay) <= 1 {
+			g := grey - 10*(fy-cy)/ay
+			c, inDisc = [3]float64{g, g, g}, true
+		}
+		if fy >= 60 && fy < cy && math.Abs(fx-cx) <= 60 {
+			s := 0.8 + 0.2*math.Cos((fx-cx)/60*1.3)
+			c, inBody, inDisc = [3]float64{60 * s, 90 * s, 160 * s}, true, false
+		}
+		return c, inBody, inDisc
+	}
+	return twoPartPhoto(w, h, rng, colour)
+}
+
+// A grey stand under a product on a tinted sweep is kept, and its contact shadow is
+// not: the stand and its shadow are one darker region whose mean keeps too much of
+// the tint to be taken whole, so the recovery splits off the cells that lost the
+// tint. Without that split the stand is lost (measured: recall 0.00 for the darker
+// grey, 0.74 for the lighter; with it 0.90–0.92).
+func TestSegmentKeepsGreyStandBesideItsShadow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("segments six 512×384 photos")
+	}
+	t.Parallel()
+	for _, grey := range []float64{150, 180} {
+		for seed := range uint64(3) {
+			data, _, disc := standScene(rand.New(rand.NewPCG(21+seed, 3)), grey)
+			p, err := decodePhoto(context.Background(), data, DefaultWorkingSize)
+			require.NoError(t, err)
+			seg, err := segment(context.Background(), p)
+			require.NoError(t, err)
+			var discN, discKept, shadowKept int
+			for i, v := range maskOf(seg) {
+				switch {
+				case disc[i]:
+					discN++
+					if v {
+						discKept++
+					}
+				case v && i/standSceneW > 300:
+					shadowKept++
+				}
+			}
+			recall := float64(discKept) / float64(discN)
+			t.Logf("grey %.0f seed %d: stand recall %.3f, shadow kept %d px", grey, seed, recall, shadowKept)
+			require.GreaterOrEqual(t, recall, 0.85, "grey %.0f seed %d: the grey stand must be kept", grey, seed)
+			require.LessOrEqual(t, float64(shadowKept), 0.05*float64(discN), "grey %.0f seed %d: its contact shadow must stay backdrop", grey, seed)
+		}
+	}
+}
