@@ -235,6 +235,9 @@ func buildLathe(seg *segmentation, pm *partMap, fit latheFit, sr *silhouetteRows
 	yEnd := float64(sr.bottom + 1)
 	view := newLatheView(seg, sr, radius, fit.axis)
 	rims := view.overhangs(sr, radius, top)
+	if view.ok {
+		flattenBaseDisc(radius, int(view.yBot)-top, view.bBot)
+	}
 	// shape maps a profile point (image row, half-width in pixels) to its true height
 	// and radius; without a usable view estimate rows are taken as heights.
 	shape := func(p profilePoint) (float64, float64) {

@@ -344,3 +344,69 @@ func appendMesh(a, b *mesh) {
 		a.idx = append(a.idx, i+off)
 	}
 }
+
+// Base discs. A body standing on a wider disc (a dress form on its stand, a lamp
+// column on its foot, a cake stand) shows, just above the bottom rim's centre, the
+// back half of the disc's top ellipse: read row by row it is a flared skirt from the
+// body out to the disc (the real Corset seen from 10°: a cone a ninth of its height,
+// F@5 0.69 against 0.72 without the disc in its mask). The back half's outline is the
+// ellipse's upper half, as deep as the front half that fitRimEllipse measured, give
+// or take perspective; where the rows follow it up from the rim to a kink, the body
+// above the kink goes straight down to a flat disc.
+const (
+	// baseDiscStep: the body at the kink is at most this share of the disc's radius
+	// (a can's sides above its bottom rim are the rim's own width: no disc).
+	baseDiscStep = 0.9
+	// baseDiscFollow: the rows must follow the ellipse for at least this share of
+	// its depth (an outline merely narrowing upwards, a bell's, is not a disc).
+	baseDiscFollow = 0.4
+)
+
+// flattenBaseDisc applies the base-disc reading to radius (rows from the outline's
+// top) below the bottom rim's centre row c (index) with front-half depth b: it
+// returns the kink's row, or -1 when the rows do not show a disc.
+func flattenBaseDisc(radius []float64, c int, b float64) int {
+	n := len(radius)
+	if b < 4 || c < 2 || c >= n {
+		return -1
+	}
+	// The rim's widest row near its centre.
+	cw, R := c, radius[c]
+	for j := max(0, c-int(b/2)); j <= min(n-1, c+int(b/4)); j++ {
+		if radius[j] > R {
+			cw, R = j, radius[j]
+		}
+	}
+	tol := 2 + 0.03*R
+	bestRun, bestKink := 0.0, -1
+	for k := 0.7; k <= 1.05; k += 0.05 {
+		bu := k * b
+		kink := -1
+		for j := cw - 1; j >= 0 && float64(cw-j) < bu; j-- {
+			s := float64(cw-j) / bu
+			e := R * math.Sqrt(max(0, 1-s*s))
+			if radius[j] > e+tol {
+				kink = j
+				break
+			}
+			if radius[j] < e-tol {
+				break // narrower than the disc's own outline: not a disc
+			}
+		}
+		if kink < 0 {
+			continue
+		}
+		run := float64(cw-kink-1) / bu
+		if run >= baseDiscFollow && radius[kink] <= baseDiscStep*R && run > bestRun {
+			bestRun, bestKink = run, kink
+		}
+	}
+	if bestKink < 0 {
+		return -1
+	}
+	body := radius[bestKink]
+	for j := bestKink + 1; j < cw; j++ {
+		radius[j] = min(radius[j], body)
+	}
+	return bestKink
+}

@@ -70,3 +70,69 @@ func TestShadeShellIsOpenBelow(t *testing.T) {
 	short := []profilePoint{{50, 100}, {60, 108}}
 	require.Equal(t, short, shadeShell(append([]profilePoint(nil), short...), 100, 5))
 }
+
+// discProfile is the outline's half-width, row by row from the top, of a body of
+// radius body standing on a disc of radius R seen from above: the disc's top ellipse
+// (depth b) shows its back half above the centre row cw and its front half below.
+// bell, when set, replaces the disc by a body widening linearly over 2b rows to R,
+// and can by straight sides of radius R: neither has a disc's top to flatten.
+func discProfile(n, cw int, body, R, b float64, shape string) []float64 {
+	out := make([]float64, n)
+	for j := range n {
+		d := float64(j - cw)
+		switch {
+		case j >= cw:
+			out[j] = R * math.Sqrt(max(0, 1-(d/b)*(d/b)))
+		case shape == "can":
+			out[j] = R
+		case shape == "bell":
+			out[j] = max(body, R+(R-body)*d/(2*b))
+		default:
+			s := -d / b
+			out[j] = max(body, R*math.Sqrt(max(0, 1-s*s)))
+		}
+	}
+	return out
+}
+
+// A body on a wider disc, seen from above, shows the back of the disc's top as an
+// outline widening towards the rim; read row by row that is a cone-shaped skirt
+// (the real Corset on its stand: a flared base a ninth of its height). The body must
+// go straight down to a flat disc, and only there: a can's straight sides and a
+// bell's flare above their bottom rims are their own.
+func TestBaseDiscIsFlatUnderItsBody(t *testing.T) {
+	const n, cw, body, R, b = 400, 330, 100.0, 150.0, 45.0
+	disc := discProfile(n, cw, body, R, b, "disc")
+	kink := flattenBaseDisc(disc, cw, b)
+	require.Greater(t, kink, cw-int(b), "the kink is where the body meets the disc's ellipse")
+	for j := 0; j < cw; j++ {
+		require.InDelta(t, body, disc[j], 1, "row %d: the body goes straight down to the disc", j)
+	}
+	require.InDelta(t, R, disc[cw], 1e-9, "the rim keeps the disc's radius")
+	for _, shape := range []string{"can", "bell"} {
+		p := discProfile(n, cw, body, R, b, shape)
+		orig := append([]float64(nil), p...)
+		require.Equal(t, -1, flattenBaseDisc(p, cw, b), shape)
+		require.Equal(t, orig, p, "%s: unchanged", shape)
+	}
+}
+
+// The bottom rim's ellipse is found under an outline that tapers to a point over its
+// last rows (a disc seen from above, whose front tip the mask rounds off): a flat
+// reading fitted to the tip's few narrow rows made the disc's ellipse a stem under a
+// skirt.
+func TestBottomRimFoundAboveATaperedTip(t *testing.T) {
+	const n, R, b = 720, 198.0, 95.0
+	hw := make([]float64, n) // from the bottom up
+	for tt := range n {
+		u := (float64(tt) + 0.5) / b
+		hw[tt] = R
+		if u < 1 {
+			hw[tt] = R * math.Sqrt(1-(1-u)*(1-u))
+		}
+	}
+	copy(hw, []float64{1.5, 3, 5, 7, 8.6}) // the mask's rounded tip
+	gotB, gotR := fitBottomRim(func(t int) float64 { return hw[min(n-1, t)] }, n)
+	require.InDelta(t, b, gotB, 0.1*b, "depth of the bottom rim")
+	require.InDelta(t, R, gotR, 0.05*R, "half-width of the bottom rim")
+}

@@ -40,7 +40,7 @@ func newLatheView(seg *segmentation, sr *silhouetteRows, radius []float64, axis 
 		return v
 	}
 	// The bottom rim's ellipse: its depth b and half-width R in pixels.
-	bestB, R := fitRimEllipse(func(t int) float64 { return radius[max(0, n-1-t)] }, n)
+	bestB, R := fitBottomRim(func(t int) float64 { return radius[max(0, n-1-t)] }, n)
 	// At most 37° from above: a bevel blended into the rim's ellipse reads deeper than
 	// the rim (see below), and the cap keeps that from overstating the angle.
 	sinB := min(bestB/max(R, 1), 0.6)
@@ -197,6 +197,22 @@ func hasOverhang(radius []float64) bool {
 const rimWiden = 0.6
 
 func fitRimEllipse(hw func(t int) float64, n int) (b, r float64) {
+	return fitRimEllipseFlat(hw, n, 4)
+}
+
+// fitBottomRim fits the bottom rim's ellipse. Past its centre the outline is checked
+// over a fiftieth of the outline more, not four rows: a disc seen from above ends in
+// a tip that the mask rounds off into a few narrow rows, and a flat (or shallow) edge
+// as wide as that tip fitted them best (the real Corset on its stand, whose disc's front half
+// then became a stem under a skirt). The top keeps the four rows: a shade's or a
+// glass's thin rim is a flat edge there.
+func fitBottomRim(hw func(t int) float64, n int) (b, r float64) {
+	return fitRimEllipseFlat(hw, n, max(4, n/50))
+}
+
+// fitRimEllipseFlat is fitRimEllipse with the rows past the ellipse's centre checked
+// over half its depth and flatRows more.
+func fitRimEllipseFlat(hw func(t int) float64, n, flatRows int) (b, r float64) {
 	maxB := min(n/4, int(0.7*hw(n/8))+1)
 	best := math.Inf(1)
 	for b2 := 0; b2 <= 2*maxB; b2++ {
@@ -223,7 +239,8 @@ func fitRimEllipse(hw func(t int) float64, n int) (b, r float64) {
 			err += d * d
 			cnt++
 		}
-		for t := k; t < k+k/2+4 && t < n; t++ {
+		beyond := k/2 + flatRows
+		for t := k; t < k+beyond && t < n; t++ {
 			d := hw(t) - R
 			if d > 0 {
 				d = max(0, d-rimWiden*float64(t-k+1))
