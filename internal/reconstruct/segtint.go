@@ -16,13 +16,17 @@ import "math"
 // charcoal sweep) is within the JPEG noise; averaged over a region of a few hundred
 // cells it is not. So a region darker than the backdrop, next to the object, large
 // enough for its mean to be trusted, whose mean chroma misses the shadow model by
-// offTintShare of the tint (and by offTintMin at least) is product.
+// offTintShare of the tint is product, where the tint there is offTintMin at least.
 
 const (
 	offTintDarken   = 1.5 // L* below the backdrop model for a cell to be a candidate
 	offTintMinCells = 50  // least region size (grid cells) whose mean is trusted
 	offTintShare    = 0.8 // of the tint a shadow keeps: the mean miss of a product region
-	offTintMin      = 1.8 // least mean miss (ΔC*): a neutral sweep has no tint to miss
+	// offTintMin is the least mean tint (ΔC*) of a region for the test: a near-neutral
+	// sweep has no tint to miss. It bounds the tint rather than the miss since
+	// reconstruct 1.3.7: a black sleeve on the dark sweep missed 0.89 of a 2.0 tint,
+	// 1.78, and was left out by a floor on the miss.
+	offTintMin = 1.8
 	// offTintCellShare is the least miss, of the tint a shadow keeps, for a cell of an
 	// accepted region to be added.
 	offTintCellShare = 0.5
@@ -72,8 +76,8 @@ func (s *segmentation) offTintRecover(mask []bool, bg *bgModel) ([]bool, []bool)
 }
 
 // offTintRegions adds to mask the 4-connected regions of candidate cells that touch
-// it, are at least offTintMinCells large and whose mean miss is at least
-// offTintShare of the tint (and offTintMin); within such a region only the cells
+// it, are at least offTintMinCells large, whose mean tint is at least offTintMin and
+// whose mean miss is at least offTintShare of it; within such a region only the cells
 // missing offTintCellShare of the tint are added. added collects the added cells
 // (allocated when the first is).
 func (s *segmentation) offTintRegions(mask, cand []bool, miss, tint []float64, added []bool) ([]bool, []bool) {
@@ -111,7 +115,7 @@ func (s *segmentation) offTintRegions(mask, cand []bool, miss, tint []float64, a
 			}
 		}
 		m := float64(len(cells))
-		if !touches || len(cells) < offTintMinCells || sumMiss/m < max(offTintMin, offTintShare*sumTint/m) {
+		if !touches || len(cells) < offTintMinCells || sumTint/m < offTintMin || sumMiss/m < offTintShare*sumTint/m {
 			continue
 		}
 		if added == nil {

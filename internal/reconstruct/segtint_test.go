@@ -161,3 +161,40 @@ func TestSegmentKeepsGreyStandBesideItsShadow(t *testing.T) {
 		}
 	}
 }
+
+// The region test's floor is on the sweep's tint, not on the miss: on a sweep with a
+// tint to miss (2 ΔC*, a charcoal one) a region missing 0.89 of it is product even
+// though that is under 1.8 ΔC* (the real set's WaterBottle sleeve on the dark sweep:
+// 1.78 of 2.01), while on a near-neutral sweep nothing is recovered however much of
+// its little tint a region misses, and a region keeping most of the tint is shadow.
+func TestOffTintRegionFloorIsOnTheTint(t *testing.T) {
+	const w, h = 20, 20
+	s := &segmentation{sw: w, sh: h}
+	mask := make([]bool, w*h)
+	for i := range w * 5 { // the product above
+		mask[i] = true
+	}
+	region := make([]bool, w*h)
+	for i := w * 5; i < w*10; i++ { // 100 cells touching it
+		region[i] = true
+	}
+	for _, c := range []struct {
+		name       string
+		miss, tint float64
+		want       bool
+	}{
+		{"tinted sweep, tint missed", 1.78, 2.01, true},
+		{"near-neutral sweep", 1.2, 1.2, false},
+		{"tint kept: a shadow", 0.6, 2.01, false},
+	} {
+		miss, tint := make([]float64, w*h), make([]float64, w*h)
+		for i, v := range region {
+			if v {
+				miss[i], tint[i] = c.miss, c.tint
+			}
+		}
+		out, added := s.offTintRegions(mask, region, miss, tint, nil)
+		require.Equal(t, c.want, added != nil, c.name)
+		require.Equal(t, c.want, out[w*7+3], c.name)
+	}
+}
