@@ -83,7 +83,6 @@ func (s *segmentation) offTintRecover(mask []bool, bg *bgModel) ([]bool, []bool)
 func (s *segmentation) offTintRegions(mask, cand []bool, miss, tint []float64, added []bool) ([]bool, []bool) {
 	n := s.sw * s.sh
 	seen := make([]bool, n)
-	var grown []bool
 	var stack, cells []int
 	for i := range n {
 		if !cand[i] || seen[i] {
@@ -121,23 +120,19 @@ func (s *segmentation) offTintRegions(mask, cand []bool, miss, tint []float64, a
 		if added == nil {
 			added = make([]bool, n)
 		}
-		if grown == nil {
-			grown = make([]bool, n)
-		}
 		// The region's own shadow, darker and tint kept, touches it and joins it;
 		// cell by cell it is told apart well enough (and refine trims the rest).
 		for _, c := range cells {
-			if miss[c] >= offTintCellShare*tint[c] {
-				added[c], grown[c] = true, true
-			}
+			added[c] = added[c] || miss[c] >= offTintCellShare*tint[c]
 		}
 	}
-	if grown == nil {
-		return mask, added
+	if added == nil {
+		return mask, nil
 	}
+	// Cells added by an earlier call are in mask already.
 	out := make([]bool, n)
 	for i := range n {
-		out[i] = mask[i] || grown[i]
+		out[i] = mask[i] || added[i]
 	}
 	return out, added
 }

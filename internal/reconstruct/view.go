@@ -203,9 +203,9 @@ func fitRimEllipse(hw func(t int) float64, n int) (b, r float64) {
 // fitBottomRim fits the bottom rim's ellipse. Past its centre the outline is checked
 // over a fiftieth of the outline more, not four rows: a disc seen from above ends in
 // a tip that the mask rounds off into a few narrow rows, and a flat (or shallow) edge
-// as wide as that tip fitted them best (the real Corset on its stand, whose disc's front half
-// then became a stem under a skirt). The top keeps the four rows: a shade's or a
-// glass's thin rim is a flat edge there.
+// as wide as that tip fitted them best (the real Corset on its stand, whose disc's
+// front half then became a stem under a skirt). The top keeps the four rows: a
+// shade's or a glass's thin rim is a flat edge there.
 func fitBottomRim(hw func(t int) float64, n int) (b, r float64) {
 	return fitRimEllipseFlat(hw, n, max(4, n/50))
 }
