@@ -2,7 +2,6 @@ package reconstruct
 
 import (
 	"bytes"
-	"context"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -129,12 +128,8 @@ func TestSegmentKeepsGreyFootOnTintedSweep(t *testing.T) {
 	kept, sum := 0, 0.0
 	for seed := range uint64(photos) {
 		data, body, foot := footScene(rand.New(rand.NewPCG(5+seed, 7)))
-		p, err := decodePhoto(context.Background(), data, DefaultWorkingSize)
-		require.NoError(t, err)
-		seg, err := segment(context.Background(), p)
-		require.NoError(t, err)
 		var footN, footKept, bodyN, bodyKept, shadowKept int
-		for i, v := range maskOf(seg) {
+		for i, v := range segmentedMask(t, data) {
 			switch {
 			case v && !foot[i] && !body[i] && i/footSceneW >= footSceneBottom:
 				shadowKept++

@@ -14,6 +14,16 @@ func photoFrom(img *image.NRGBA) *photo {
 	return &photo{img: img, w: img.Rect.Dx(), h: img.Rect.Dy(), srcW: img.Rect.Dx(), srcH: img.Rect.Dy(), hasAlpha: meaningfulAlpha(img)}
 }
 
+// segmentedMask segments a photo as the pipeline does and returns its mask.
+func segmentedMask(t *testing.T, data []byte) []bool {
+	t.Helper()
+	p, err := decodePhoto(context.Background(), data, DefaultWorkingSize)
+	require.NoError(t, err)
+	seg, err := segment(context.Background(), p)
+	require.NoError(t, err)
+	return maskOf(seg)
+}
+
 func maskOf(s *segmentation) []bool {
 	m := make([]bool, len(s.alpha))
 	for i, a := range s.alpha {
