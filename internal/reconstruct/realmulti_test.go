@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -32,8 +33,15 @@ func realMVScene(name string, truth []qtri, w, h int) *mvScene {
 		}
 	}
 	m := &mvScene{base: s}
-	m.handHeld(rand.New(rand.NewPCG(uint64(len(name))*7919, uint64(name[0]))), w, h, radius)
+	m.handHeld(rand.New(rand.NewPCG(uint64(len(name))*7919+realMVSeed(), uint64(name[0]))), w, h, radius)
 	return m
+}
+
+// realMVSeed is PHOTO3D_SEED (0 when unset): another draw of every model's hand-held
+// errors, so a change can be measured over several captures rather than one.
+func realMVSeed() uint64 {
+	v, _ := strconv.ParseUint(os.Getenv("PHOTO3D_SEED"), 10, 64)
+	return v
 }
 
 // fourPhotoModel reports whether the four-photo runs include the model: all of
