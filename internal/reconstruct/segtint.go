@@ -16,26 +16,31 @@ import "math"
 // charcoal sweep) is within the JPEG noise; averaged over a region of a few hundred
 // cells it is not. So a region darker than the backdrop, next to the object, large
 // enough for its mean to be trusted, whose mean chroma misses the shadow model by
-// offTintShare of the tint is product, where the tint there is offTintMin at least.
+// offTintShare of the tint is product, where the tint there is offTintNeutral at least.
 
 const (
 	offTintDarken   = 1.5 // L* below the backdrop model for a cell to be a candidate
 	offTintMinCells = 50  // least region size (grid cells) whose mean is trusted
 	offTintShare    = 0.8 // of the tint a shadow keeps: the mean miss of a product region
-	// offTintMin is the least mean tint (ΔC*) of a region for the test: a near-neutral
-	// sweep has no tint to miss. It bounds the tint rather than the miss since
-	// reconstruct 1.3.7: a black sleeve on the dark sweep missed 0.89 of a 2.0 tint,
-	// 1.78, and was left out by a floor on the miss.
-	offTintMin = 1.8
+	// offTintNeutral (ΔC*) is the tint under which a sweep counts as neutral: a
+	// shadow there has no tint to keep and a grey part none to miss. It bounds a
+	// region's mean tint (since reconstruct 1.3.7 the tint rather than the miss: a
+	// black sleeve on the dark sweep missed 0.89 of a 2.0 tint, 1.78, and was left
+	// out by a floor on the miss), and in the second pass it is the tint under which
+	// every darker cell is a candidate. Until reconstruct 1.3.9 the region's floor
+	// was 1.8: on the real set's pale warm-grey sweep (chroma about 2 at L* 75–80)
+	// a shadow at a grey part's lightness keeps a tint of 1.0–1.6, so the grey bases,
+	// shades and posts of four photos were taken for shadow (mask IoU 0.46–0.70).
+	// Averaged over offTintMinCells cells, 1.0 is still well above the grid's chroma
+	// noise (docs/reconstruction.md, "Reconstruct 1.3.9").
+	offTintNeutral = 1.0
 	// offTintCellShare is the least miss, of the tint a shadow keeps, for a cell of an
 	// accepted region to be added.
 	offTintCellShare = 0.5
 	// offTintOwnShare: in the second pass (see offTintRecover) a candidate cell's own
 	// chroma is at most this share of the tint a shadow there would keep: it lost
-	// the tint rather than took another hue. offTintOwnFloor: under this tint (a
-	// nearly neutral sweep) every darker cell is a candidate.
+	// the tint rather than took another hue.
 	offTintOwnShare = 0.5
-	offTintOwnFloor = 1.0
 )
 
 // offTintRecover returns mask with the off-tint regions next to it added, and the
@@ -66,7 +71,7 @@ func (s *segmentation) offTintRecover(mask []bool, bg *bgModel) ([]bool, []bool)
 		ref := [3]float64{float64(q.L), float64(q.A), float64(q.B)}
 		miss[i], tint[i] = shadowChromaDev(c, ref), shadowTint(c, ref)
 		dark[i] = true
-		lost[i] = tint[i] < offTintOwnFloor || math.Hypot(float64(c.A), float64(c.B)) <= offTintOwnShare*tint[i]
+		lost[i] = tint[i] < offTintNeutral || math.Hypot(float64(c.A), float64(c.B)) <= offTintOwnShare*tint[i]
 	}
 	out, added := s.offTintRegions(mask, dark, miss, tint, nil)
 	for i := range n {
@@ -76,7 +81,7 @@ func (s *segmentation) offTintRecover(mask []bool, bg *bgModel) ([]bool, []bool)
 }
 
 // offTintRegions adds to mask the 4-connected regions of candidate cells that touch
-// it, are at least offTintMinCells large, whose mean tint is at least offTintMin and
+// it, are at least offTintMinCells large, whose mean tint is at least offTintNeutral and
 // whose mean miss is at least offTintShare of it; within such a region only the cells
 // missing offTintCellShare of the tint are added. added collects the added cells
 // (allocated when the first is).
@@ -114,7 +119,7 @@ func (s *segmentation) offTintRegions(mask, cand []bool, miss, tint []float64, a
 			}
 		}
 		m := float64(len(cells))
-		if !touches || len(cells) < offTintMinCells || sumTint/m < offTintMin || sumMiss/m < offTintShare*sumTint/m {
+		if !touches || len(cells) < offTintMinCells || sumTint/m < offTintNeutral || sumMiss/m < offTintShare*sumTint/m {
 			continue
 		}
 		if added == nil {
