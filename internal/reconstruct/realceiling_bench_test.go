@@ -18,7 +18,7 @@ import (
 // so the segmenter is bypassed (ours with its own masks: 0.519). boxhull-F5 is the
 // single-view visual hull carved in the product's true oriented bounding box (true
 // silhouette, exact camera, true depth and yaw). prism-F5 is the naive prism, for
-// scale. About 4 minutes for the set on one core; REALSET_MODEL=name for one model:
+// scale. About 2 minutes for the set (130 s here); REALSET_MODEL=name for one model:
 //
 //	go test ./internal/reconstruct -run '^$' -bench RealSetOnePhotoCeilings -benchtime 1x -timeout 30m
 func BenchmarkRealSetOnePhotoCeilings(b *testing.B) {
