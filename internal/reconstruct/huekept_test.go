@@ -128,24 +128,8 @@ func TestSegmentKeepsGreyFootOnTintedSweep(t *testing.T) {
 	kept, sum := 0, 0.0
 	for seed := range uint64(photos) {
 		data, body, foot := footScene(rand.New(rand.NewPCG(5+seed, 7)))
-		var footN, footKept, bodyN, bodyKept, shadowKept int
-		for i, v := range segmentedMask(t, data) {
-			switch {
-			case v && !foot[i] && !body[i] && i/footSceneW >= footSceneBottom:
-				shadowKept++
-			case foot[i]:
-				footN++
-				if v {
-					footKept++
-				}
-			case body[i]:
-				bodyN++
-				if v {
-					bodyKept++
-				}
-			}
-		}
-		footRecall, bodyRecall := float64(footKept)/float64(footN), float64(bodyKept)/float64(bodyN)
+		size, recall, shadowKept := partsKept(t, data, func(i int) bool { return i/footSceneW >= footSceneBottom }, foot, body)
+		footN, footRecall, bodyRecall := size[0], recall[0], recall[1]
 		t.Logf("seed %d: foot recall %.3f, body recall %.3f, shadow kept %d px", seed, footRecall, bodyRecall, shadowKept)
 		require.GreaterOrEqual(t, bodyRecall, 0.95, "seed %d: the tan body must be kept", seed)
 		// The foot's soft shadow below it stays backdrop (a few pixels of its rim

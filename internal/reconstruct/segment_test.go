@@ -24,6 +24,35 @@ func segmentedMask(t *testing.T, data []byte) []bool {
 	return maskOf(seg)
 }
 
+// partsKept segments a photo and returns, for each part's true mask (disjoint), its
+// size and the share of it kept, and how many kept pixels outside every part are
+// shadow by the scene's rule (the contact shadow under the product).
+func partsKept(t *testing.T, data []byte, shadow func(i int) bool, parts ...[]bool) (size []int, recall []float64, shadowKept int) {
+	t.Helper()
+	size, kept := make([]int, len(parts)), make([]int, len(parts))
+	for i, v := range segmentedMask(t, data) {
+		in := false
+		for k, part := range parts {
+			if part[i] {
+				in = true
+				size[k]++
+				if v {
+					kept[k]++
+				}
+				break
+			}
+		}
+		if !in && v && shadow(i) {
+			shadowKept++
+		}
+	}
+	recall = make([]float64, len(parts))
+	for k := range parts {
+		recall[k] = float64(kept[k]) / float64(max(1, size[k]))
+	}
+	return size, recall, shadowKept
+}
+
 func maskOf(s *segmentation) []bool {
 	m := make([]bool, len(s.alpha))
 	for i, a := range s.alpha {

@@ -67,19 +67,8 @@ func TestSegmentKeepsBlackProductOnCharcoalSweep(t *testing.T) {
 	t.Parallel()
 	for seed := range uint64(6) {
 		data, body := darkSofaScene(rand.New(rand.NewPCG(11+seed, 3)))
-		var bodyN, bodyKept, shadowKept int
-		for i, v := range segmentedMask(t, data) {
-			switch {
-			case body[i]:
-				bodyN++
-				if v {
-					bodyKept++
-				}
-			case v && i/darkSofaSceneW >= darkSofaSceneBottom:
-				shadowKept++
-			}
-		}
-		recall := float64(bodyKept) / float64(bodyN)
+		size, kept, shadowKept := partsKept(t, data, func(i int) bool { return i/darkSofaSceneW >= darkSofaSceneBottom }, body)
+		bodyN, recall := size[0], kept[0]
 		t.Logf("seed %d: body recall %.3f, shadow kept %d px", seed, recall, shadowKept)
 		require.GreaterOrEqual(t, recall, 0.9, "seed %d: the black body must be kept whole", seed)
 		require.LessOrEqual(t, float64(shadowKept), 0.02*float64(bodyN), "seed %d: the contact shadow must stay backdrop", seed)
@@ -144,24 +133,9 @@ func checkGreyStand(t *testing.T, sweep, bodyColour [3]float64, scale int, greys
 	for _, grey := range greys {
 		for seed := range seeds {
 			data, body, disc := standScene(rand.New(rand.NewPCG(pcg+seed, 3)), grey, sweep, bodyColour, scale)
-			var bodyN, bodyKept, discN, discKept, shadowKept int
-			for i, v := range segmentedMask(t, data) {
-				switch {
-				case body[i]:
-					bodyN++
-					if v {
-						bodyKept++
-					}
-				case disc[i]:
-					discN++
-					if v {
-						discKept++
-					}
-				case v && i/(scale*standSceneW) > scale*300:
-					shadowKept++
-				}
-			}
-			recall, bodyRecall := float64(discKept)/float64(discN), float64(bodyKept)/float64(bodyN)
+			row := scale * standSceneW
+			size, kept, shadowKept := partsKept(t, data, func(i int) bool { return i/row > scale*300 }, body, disc)
+			discN, bodyRecall, recall := size[1], kept[0], kept[1]
 			t.Logf("grey %.0f seed %d: stand recall %.3f, body recall %.3f, shadow kept %d px", grey, seed, recall, bodyRecall, shadowKept)
 			require.GreaterOrEqual(t, bodyRecall, minBody, "grey %.0f seed %d: the body must be kept", grey, seed)
 			require.GreaterOrEqual(t, recall, minStand, "grey %.0f seed %d: the grey stand must be kept", grey, seed)
