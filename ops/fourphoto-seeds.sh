@@ -9,6 +9,10 @@
 # (ops/realset.sh). Output of each capture: $OUT/seed-N.txt (default /tmp/fourphoto).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ ! -f internal/reconstruct/testdata/real/SheenChair/model.gltf ]; then
+	echo "the real-product models are not extracted: run ops/realset.sh GIT_DIR first (internal/reconstruct/testdata/real/MANIFEST)" >&2
+	exit 2
+fi
 seeds=${SEEDS:-5}
 jobs=${JOBS:-$(nproc)}
 out=${OUT:-/tmp/fourphoto}
