@@ -221,24 +221,8 @@ func triBox(tris []qtri) (lo, hi v3) {
 
 // f5 scores aligned model triangles against aligned truth (quality_test.go's F@5).
 func f5(model, truth []qtri) float64 {
-	const n = 6000
-	pt, pm := samplePoints(truth, n, 1), samplePoints(model, n, 2)
-	dm := nearestDists(pm, pt, 0.025)
-	dt := nearestDists(pt, pm, 0.025)
-	prec, rec := 0.0, 0.0
-	for i := range n {
-		if dm[i] <= 0.05 {
-			prec++
-		}
-		if dt[i] <= 0.05 {
-			rec++
-		}
-	}
-	prec, rec = prec/n, rec/n
-	if prec+rec == 0 {
-		return 0
-	}
-	return 2 * prec * rec / (prec + rec)
+	f, _ := surfaceScore(truth, model)
+	return f
 }
 
 type mvScore struct {
