@@ -7,6 +7,9 @@
 # set (internal/reconstruct/testdata/real/MANIFEST, extracted by ops/realset.sh) follows:
 # one table row per photo with the naive card and prism baselines and the fidelity
 # correlation (QUALITY_CLASS=real for that table only; REALSET_MODEL=name for one model).
+# With the worker's RECONSTRUCTOR=remote and RECONSTRUCTOR_URL set, the real set's
+# photos go to that inference server instead, so a GPU model is measured against the
+# same truth, baselines and low-fidelity rule before merchants see its shapes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec go test ./internal/reconstruct -run '^(TestQualityFull|TestRealSetFull)$' -count=1 -v -timeout 60m \

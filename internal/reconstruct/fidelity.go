@@ -326,8 +326,8 @@ const fidelityInflateCap = fidelityGuessCap
 //     guesses its depth, and the guess can be wrong by about the outline's width:
 //     shapeGuessCap.
 //
-// Remote models come from a reconstructor that learned depth from many products;
-// their score stays re-projection only (remote_fidelity.go).
+// Remote models are capped after the re-render, by the same rule applied to the
+// photo's evidence and the returned mesh (remoteShapeCap, remote_fidelity.go).
 func shapeCap(kind string, seg *segmentation) int {
 	switch kind {
 	case ShapeCuboid, ShapeRemote:

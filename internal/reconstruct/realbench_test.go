@@ -58,8 +58,22 @@ func (r realResult) viewName() string {
 // bestNaive is the better of the two naive baselines' F@5.
 func (r realResult) bestNaive() float64 { return max(r.Card.F5, r.Prism.F5) }
 
-// runRealSet photographs every model from each view at w×h and reconstructs it.
+// runRealSet photographs every model from each view at w×h and reconstructs it
+// with the builtin.
 func runRealSet(t *testing.T, views []studioView, w, h int, only string) []realResult {
+	return runRealSetWith(t, realRun{rec: NewBuiltin()}, views, w, h, only)
+}
+
+// realRun is what runRealSetWith reconstructs with: rec, and serve, when set, is
+// called with each shot and its photo before rec sees it (a test's fake inference
+// server sets its reply there).
+type realRun struct {
+	rec   Reconstructor
+	serve func(sh *studioShot, photo []byte)
+}
+
+// runRealSetWith is runRealSet with run's reconstructor.
+func runRealSetWith(t *testing.T, run realRun, views []studioView, w, h int, only string) []realResult {
 	var out []realResult
 	for _, e := range realManifest(t) {
 		if only != "" && e.name != only {
@@ -71,8 +85,11 @@ func runRealSet(t *testing.T, views []studioView, w, h int, only string) []realR
 			photo := sh.scene.photo(rand.New(rand.NewPCG(uint64(vi), 11)))
 			r := realResult{Model: e.name, Class: e.class, View: v, Fidelity: -1}
 			r.Card, r.Prism = naiveBaselines(sh)
+			if run.serve != nil {
+				run.serve(sh, photo)
+			}
 			start := time.Now()
-			res, err := NewBuiltin().Reconstruct(context.Background(), photo, Options{StrictSubject: true}, nil)
+			res, err := run.rec.Reconstruct(context.Background(), photo, Options{StrictSubject: true}, nil)
 			r.Millis = time.Since(start).Milliseconds()
 			if err != nil {
 				// A refused photo gives the merchant no model: it scores nothing and
@@ -164,8 +181,9 @@ func TestRealSetFull(t *testing.T) {
 		t.Skip("synthetic class selected")
 	}
 	start := time.Now()
-	rs := runRealSet(t, realViewsFull, 768, 1024, os.Getenv("REALSET_MODEL"))
-	fmt.Printf("\nReal-product set, %d photos, 768×1024 (%s)\n\n%s", len(rs), time.Since(start).Round(time.Second), realTable(rs))
+	rec, which := realSetReconstructor(t)
+	rs := runRealSetWith(t, realRun{rec: rec}, realViewsFull, 768, 1024, os.Getenv("REALSET_MODEL"))
+	fmt.Printf("\nReal-product set, %d photos, 768×1024, %s (%s)\n\n%s", len(rs), which, time.Since(start).Round(time.Second), realTable(rs))
 	requirePoorShapesWarned(t, rs)
 }
 

@@ -31,7 +31,8 @@ package reconstruct
 // own, stronger segmenter), so a photo the built-in segmenter cannot cut out is no
 // reason to refuse it; the doubt is reported in Result.Warnings instead. The model
 // gets a fidelity score from the returned mesh and the photo (remote_fidelity.go),
-// or a warning saying why it has none.
+// held to the builtin's rule that a hidden side the photo does not evidence is a
+// guess (below the warning threshold), or a warning saying why it has none.
 
 import (
 	"bytes"

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"image"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -264,4 +265,26 @@ func TestRemoteScoresFidelityFromTheReturnedModel(t *testing.T) {
 	require.NotNil(t, res.Stats.Fidelity)
 	t.Logf("remote serving a box: %d", *res.Stats.Fidelity)
 	require.Less(t, *res.Stats.Fidelity, FidelityWarnBelow)
+}
+
+// A footprint is round when seen from above it fills the ellipse of its box: a
+// turned vase's does, the square prism that a model extruding the outline would
+// make does not (π/4).
+func TestFootprintRoundness(t *testing.T) {
+	t.Parallel()
+	const segs = 48
+	var disc, square []modelTri
+	for k := range segs {
+		a0, a1 := 2*math.Pi*float64(k)/segs, 2*math.Pi*float64(k+1)/segs
+		disc = append(disc, modelTri{v: [3][3]float64{{0, 1, 0}, {2 * math.Cos(a0), 1, math.Sin(a0)}, {2 * math.Cos(a1), 1, math.Sin(a1)}}})
+	}
+	square = append(square,
+		modelTri{v: [3][3]float64{{-1, 0, -1}, {1, 0, -1}, {1, 0, 1}}},
+		modelTri{v: [3][3]float64{{-1, 0, -1}, {1, 0, 1}, {-1, 0, 1}}},
+		modelTri{v: [3][3]float64{{-1, 2, -1}, {1, 2, 1}, {1, 2, -1}}},
+	)
+	require.Greater(t, footprintRoundness(disc), 0.95, "an elliptic footprint")
+	require.InDelta(t, math.Pi/4, footprintRoundness(square), 0.03)
+	require.Less(t, footprintRoundness(square), remoteRoundFootprint)
+	require.Zero(t, footprintRoundness(nil))
 }
