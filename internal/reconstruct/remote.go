@@ -187,7 +187,7 @@ func (r *remote) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 		StepMillis: tm.marks, TotalMillis: tm.total(), Reconstructor: "remote", Version: Version,
 		InputSHA256: fmt.Sprintf("%x", sha256.Sum256(data)),
 	}
-	if score, err := remoteFidelity(glb, seg, p); err == nil {
+	if score, err := remoteFidelity(ctx, glb, seg, p); err == nil {
 		res.Stats.Fidelity = &score
 	} else {
 		// No score rather than a made-up one; the merchant sees none.

@@ -2,6 +2,7 @@ package reconstruct
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math"
 
@@ -18,7 +19,7 @@ import (
 //
 // It returns -1 and why when the model cannot be scored: a GLB that does not
 // read back, or a model that renders nothing through any camera tried.
-func remoteFidelity(glb []byte, seg *segmentation, p *photo) (int, error) {
+func remoteFidelity(ctx context.Context, glb []byte, seg *segmentation, p *photo) (int, error) {
 	doc := new(gltf.Document)
 	if err := gltf.NewDecoder(bytes.NewReader(glb)).Decode(doc); err != nil {
 		return -1, fmt.Errorf("read the model back: %w", err)
@@ -54,7 +55,11 @@ func remoteFidelity(glb []byte, seg *segmentation, p *photo) (int, error) {
 	if score < 0 {
 		return -1, fmt.Errorf("the model renders nothing through the estimated camera")
 	}
-	return min(score, remoteShapeCap(seg, tris)), nil
+	limit, err := remoteShapeCap(ctx, seg, tris)
+	if err != nil {
+		return -1, err
+	}
+	return min(score, limit), nil
 }
 
 // remoteShapeCap is the most a remote model may score for its shape. The re-render
@@ -65,13 +70,82 @@ func remoteFidelity(glb []byte, seg *segmentation, p *photo) (int, error) {
 // uncorrelated with their F@5. So a remote shape is held to the builtin's rule
 // (shapeCap): where the photo does not evidence the depth, the hidden side is a
 // guess, however it was made, and the score stays under the warning threshold.
-// Where the photo shows a solid of revolution (latheEvidenced), the model must
-// agree with that evidence, a round footprint, to claim more.
-func remoteShapeCap(seg *segmentation, tris []modelTri) int {
+// Where the photo does evidence it, the model must agree with that evidence to
+// claim more: a round footprint under a solid of revolution (latheEvidenced), or a
+// box's proportions where the photo shows a box's side and top (the cuboid fit the
+// builtin measures depth with).
+func remoteShapeCap(ctx context.Context, seg *segmentation, tris []modelTri) (int, error) {
 	if latheEvidenced(seg) && footprintRoundness(tris) >= remoteRoundFootprint {
-		return 100
+		return 100, nil
 	}
-	return shapeGuessCap(seg)
+	box, err := fitCuboid(ctx, seg)
+	if err != nil {
+		return 0, err
+	}
+	if box.ok && !box.squareOn() && boxAgrees(tris, box) {
+		return 100, nil
+	}
+	return shapeGuessCap(seg), nil
+}
+
+// remoteBoxTolerance is how far (as a factor) a remote model's width and depth over
+// its height may be from the box the photo shows, each.
+const remoteBoxTolerance = 1.2
+
+// boxAgrees reports whether the model is the box the photo shows: its footprint
+// fills the smallest rectangle around it (remoteBoxFill), and that rectangle's sides
+// over the model's height match the fitted box's width and depth over its height,
+// in either order, within remoteBoxTolerance.
+func boxAgrees(tris []modelTri, box cuboidFit) bool {
+	yaw, a, b, h := footprintRectangle(tris)
+	if h <= 0 || a <= 0 || b <= 0 {
+		return false
+	}
+	if footprintFill(tris, yaw) < remoteBoxFill {
+		return false
+	}
+	within := func(x, y float64) bool { return math.Abs(math.Log(x/y)) <= math.Log(remoteBoxTolerance) }
+	w, d := a/h, b/h
+	return (within(w, box.wr) && within(d, box.dr)) || (within(w, box.dr) && within(d, box.wr))
+}
+
+// remoteBoxFill is the least share of its smallest rectangle a box's footprint fills
+// (a disc fills π/4 of its square).
+const remoteBoxFill = 0.9
+
+// footprintRectangle is the smallest rectangle around the model's footprint (seen
+// from above, +Y up), over yaws in steps of a degree: its yaw, its sides, and the
+// model's height.
+func footprintRectangle(tris []modelTri) (yaw, a, b, h float64) {
+	ylo, yhi := math.Inf(1), math.Inf(-1)
+	for _, t := range tris {
+		for _, v := range t.v {
+			ylo, yhi = min(ylo, v[1]), max(yhi, v[1])
+		}
+	}
+	best := math.Inf(1)
+	for deg := 0; deg < 90; deg++ {
+		r := float64(deg) * math.Pi / 180
+		lo, hi := footprintExtent(tris, r)
+		if area := (hi[0] - lo[0]) * (hi[1] - lo[1]); area < best {
+			best, yaw, a, b = area, r, hi[0]-lo[0], hi[1]-lo[1]
+		}
+	}
+	return yaw, a, b, yhi - ylo
+}
+
+// footprintExtent is the box of the model's footprint in axes turned by yaw.
+func footprintExtent(tris []modelTri, yaw float64) (lo, hi [2]float64) {
+	c, s := math.Cos(yaw), math.Sin(yaw)
+	lo, hi = [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
+	for _, t := range tris {
+		for _, v := range t.v {
+			x, z := v[0]*c+v[2]*s, -v[0]*s+v[2]*c
+			lo[0], hi[0] = min(lo[0], x), max(hi[0], x)
+			lo[1], hi[1] = min(lo[1], z), max(hi[1], z)
+		}
+	}
+	return lo, hi
 }
 
 // remoteRoundFootprint is the least overlap of a model's footprint with the ellipse
@@ -80,55 +154,19 @@ func remoteShapeCap(seg *segmentation, tris []modelTri) int {
 // would make).
 const remoteRoundFootprint = 0.9
 
-// footprintRoundness is the IoU of the model's footprint (its triangles seen from
-// above, +Y up as normalised, on a 64×64 grid over its box) with the ellipse
-// inscribed in that box.
+// footprintRoundness is the IoU of the model's footprint with the ellipse inscribed
+// in its box (axis-aligned).
 func footprintRoundness(tris []modelTri) float64 {
-	const n = 64
-	lo, hi := [2]float64{math.Inf(1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(-1)}
-	for _, t := range tris {
-		for _, v := range t.v {
-			lo[0], hi[0] = min(lo[0], v[0]), max(hi[0], v[0])
-			lo[1], hi[1] = min(lo[1], v[2]), max(hi[1], v[2])
-		}
-	}
-	if !(hi[0] > lo[0] && hi[1] > lo[1]) {
+	cover, ok := footprintCover(tris, 0)
+	if !ok {
 		return 0
 	}
-	sx, sz := n/(hi[0]-lo[0]), n/(hi[1]-lo[1])
-	var cover [n * n]bool
-	for _, t := range tris {
-		var q [3][2]float64
-		for k, v := range t.v {
-			q[k] = [2]float64{(v[0] - lo[0]) * sx, (v[2] - lo[1]) * sz}
-		}
-		x0, x1 := int(min(q[0][0], q[1][0], q[2][0])), int(max(q[0][0], q[1][0], q[2][0]))
-		z0, z1 := int(min(q[0][1], q[1][1], q[2][1])), int(max(q[0][1], q[1][1], q[2][1]))
-		area := (q[1][0]-q[0][0])*(q[2][1]-q[0][1]) - (q[2][0]-q[0][0])*(q[1][1]-q[0][1])
-		for z := max(0, z0); z <= min(n-1, z1); z++ {
-			for x := max(0, x0); x <= min(n-1, x1); x++ {
-				if cover[z*n+x] {
-					continue
-				}
-				px, pz := float64(x)+0.5, float64(z)+0.5
-				if area == 0 {
-					continue
-				}
-				// Barycentric sign test (either winding).
-				w0 := ((q[1][0]-px)*(q[2][1]-pz) - (q[2][0]-px)*(q[1][1]-pz)) / area
-				w1 := ((q[2][0]-px)*(q[0][1]-pz) - (q[0][0]-px)*(q[2][1]-pz)) / area
-				if w0 >= 0 && w1 >= 0 && w0+w1 <= 1 {
-					cover[z*n+x] = true
-				}
-			}
-		}
-	}
 	inter, union := 0, 0
-	for z := range n {
-		for x := range n {
-			dx, dz := (float64(x)+0.5)/n*2-1, (float64(z)+0.5)/n*2-1
+	for z := range footprintGrid {
+		for x := range footprintGrid {
+			dx, dz := (float64(x)+0.5)/footprintGrid*2-1, (float64(z)+0.5)/footprintGrid*2-1
 			e := dx*dx+dz*dz <= 1
-			c := cover[z*n+x]
+			c := cover[z*footprintGrid+x]
 			if e && c {
 				inter++
 			}
@@ -138,4 +176,66 @@ func footprintRoundness(tris []modelTri) float64 {
 		}
 	}
 	return float64(inter) / float64(union)
+}
+
+// footprintFill is the share of its box, in axes turned by yaw, that the model's
+// footprint covers.
+func footprintFill(tris []modelTri, yaw float64) float64 {
+	cover, ok := footprintCover(tris, yaw)
+	if !ok {
+		return 0
+	}
+	n := 0
+	for _, c := range cover {
+		if c {
+			n++
+		}
+	}
+	return float64(n) / float64(len(cover))
+}
+
+// footprintGrid is the side of the grid footprints are rasterised on.
+const footprintGrid = 64
+
+// footprintCover rasterises the model's triangles seen from above (+Y up, as
+// normalised), in axes turned by yaw, on a footprintGrid² grid over their box: a
+// cell is covered when its centre lies in a triangle. ok is false for a model
+// with no extent.
+func footprintCover(tris []modelTri, yaw float64) ([]bool, bool) {
+	const n = footprintGrid
+	lo, hi := footprintExtent(tris, yaw)
+	if !(hi[0] > lo[0] && hi[1] > lo[1]) {
+		return nil, false
+	}
+	c, s := math.Cos(yaw), math.Sin(yaw)
+	sx, sz := n/(hi[0]-lo[0]), n/(hi[1]-lo[1])
+	cover := make([]bool, n*n)
+	for _, t := range tris {
+		var q [3][2]float64
+		for k, v := range t.v {
+			x, z := v[0]*c+v[2]*s, -v[0]*s+v[2]*c
+			q[k] = [2]float64{(x - lo[0]) * sx, (z - lo[1]) * sz}
+		}
+		area := (q[1][0]-q[0][0])*(q[2][1]-q[0][1]) - (q[2][0]-q[0][0])*(q[1][1]-q[0][1])
+		if area == 0 {
+			continue
+		}
+		x0, x1 := int(min(q[0][0], q[1][0], q[2][0])), int(max(q[0][0], q[1][0], q[2][0]))
+		z0, z1 := int(min(q[0][1], q[1][1], q[2][1])), int(max(q[0][1], q[1][1], q[2][1]))
+		for z := max(0, z0); z <= min(n-1, z1); z++ {
+			for x := max(0, x0); x <= min(n-1, x1); x++ {
+				if cover[z*n+x] {
+					continue
+				}
+				px, pz := float64(x)+0.5, float64(z)+0.5
+				// Barycentric sign test (either winding).
+				w0 := ((q[1][0]-px)*(q[2][1]-pz) - (q[2][0]-px)*(q[1][1]-pz)) / area
+				w1 := ((q[2][0]-px)*(q[0][1]-pz) - (q[0][0]-px)*(q[2][1]-pz)) / area
+				if w0 >= 0 && w1 >= 0 && w0+w1 <= 1 {
+					cover[z*n+x] = true
+				}
+			}
+		}
+	}
+	return cover, true
 }

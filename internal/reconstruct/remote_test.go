@@ -8,6 +8,7 @@ import (
 	"image"
 	"io"
 	"math"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -287,4 +288,63 @@ func TestFootprintRoundness(t *testing.T) {
 	require.InDelta(t, math.Pi/4, footprintRoundness(square), 0.03)
 	require.Less(t, footprintRoundness(square), remoteRoundFootprint)
 	require.Zero(t, footprintRoundness(nil))
+}
+
+// Where the photo shows a box's side and top, its depth is evidenced, so a remote
+// model may claim it if it is that box. Served the drawn box itself (coloured from
+// the photo, as a server textures its mesh), it scores within 10 of the builtin's
+// own box, and above the warning threshold wherever the builtin does. Served the
+// prism a model that only extruded the outline would make (as deep as the outline
+// is wide, square from above), it scores under the box, and under the threshold
+// where the prism's F@5 is under 0.5.
+func TestRemoteBoxFidelityNeedsTheBoxThePhotoShows(t *testing.T) {
+	t.Parallel()
+	var reply []byte
+	srv, _ := fakeServer(t, func(_ int32, w http.ResponseWriter, _ generateRequest) { _, _ = w.Write(reply) })
+	rec := NewRemote(RemoteConfig{URL: srv.URL, Timeout: 10 * time.Second, Retries: -1})
+	for i := range 4 {
+		s := makeScene("box", i, 480, 360)
+		photo := s.photo(rand.New(rand.NewPCG(uint64(i), 5)))
+		own, err := NewBuiltin().Reconstruct(context.Background(), photo, Options{StrictSubject: true}, nil)
+		require.NoError(t, err)
+		require.NotNil(t, own.Stats.Fidelity)
+		reply = trisGLB(t, photoColoured(t, subdivided(s.tris, 4), photo, s.cam))
+		res, err := rec.Reconstruct(context.Background(), photo, Options{StrictSubject: true}, nil)
+		require.NoError(t, err)
+		require.NotNil(t, res.Stats.Fidelity, "%s: %v", s.name, res.Warnings)
+		box := *res.Stats.Fidelity
+
+		mask := silhouette(s.tris, s.cam)
+		prism := silhouetteSlab(mask, s.cam, func(w float64) float64 { return w })
+		prismF5 := scoreShape(s.tris, prism).F5
+		reply = trisGLB(t, photoColoured(t, prism, photo, s.cam))
+		res, err = rec.Reconstruct(context.Background(), photo, Options{StrictSubject: true}, nil)
+		require.NoError(t, err)
+		require.NotNil(t, res.Stats.Fidelity, "%s: %v", s.name, res.Warnings)
+		t.Logf("%s: builtin (%s) %d; remote serving the box %d, the prism (F@5 %.2f) %d", s.name, own.Stats.ShapeKind, *own.Stats.Fidelity, box, prismF5, *res.Stats.Fidelity)
+		require.InDelta(t, *own.Stats.Fidelity, box, 10, s.name)
+		if *own.Stats.Fidelity >= FidelityWarnBelow {
+			require.GreaterOrEqual(t, box, FidelityWarnBelow, s.name)
+		}
+		require.Less(t, *res.Stats.Fidelity, box, "%s: the prism scores under the box itself", s.name)
+		if prismF5 < 0.5 {
+			require.Less(t, *res.Stats.Fidelity, FidelityWarnBelow, "%s: a prism at F@5 %.2f is flagged", s.name, prismF5)
+		}
+	}
+}
+
+// subdivided splits every triangle into four, levels times, so a mesh coloured per
+// triangle from a photo follows its shading.
+func subdivided(tris []qtri, levels int) []qtri {
+	for range levels {
+		out := make([]qtri, 0, 4*len(tris))
+		for _, t := range tris {
+			a, b, c := t.p[0], t.p[1], t.p[2]
+			ab, bc, ca := vmul(vadd(a, b), 0.5), vmul(vadd(b, c), 0.5), vmul(vadd(c, a), 0.5)
+			out = append(out, qtri{p: [3]v3{a, ab, ca}, col: t.col}, qtri{p: [3]v3{ab, b, bc}, col: t.col},
+				qtri{p: [3]v3{ca, bc, c}, col: t.col}, qtri{p: [3]v3{ab, bc, ca}, col: t.col})
+		}
+		tris = out
+	}
+	return tris
 }
