@@ -83,10 +83,13 @@ if want go; then
   realset_git=${REALSET_GIT:-/work/.mirror/DRx3D+glTF-Sample-Assets-OLD/repo}
   if [ -f internal/reconstruct/testdata/real/SheenChair/model.gltf ] || \
      { [ -d "$realset_git" ] && ops/realset.sh "$realset_git" >/dev/null; }; then
-    say "real-product shape regression (no race detector)"
-    REQUIRE_REALSET=1 go test -count=1 -run '^TestRealSetRegression$' -v ./internal/reconstruct 2>&1 \
+    # With it, the GPU path's scoring through fake inference servers: a perfect
+    # model must score 1 and every poor shape must carry the low-fidelity warning.
+    say "real-product shape regression and the GPU path's scoring (no race detector)"
+    REQUIRE_REALSET=1 go test -count=1 -run '^(TestRealSetRegression|TestRealSetScoresARemoteReconstructor)$' -v ./internal/reconstruct 2>&1 \
       | tee "$ARTIFACTS/realset.log" | grep -E '^(\s+\||--- |ok|FAIL|\s+better|\s+fidelity)' || true
     grep -q '^--- PASS: TestRealSetRegression' "$ARTIFACTS/realset.log" || failed+=(realset)
+    grep -q '^--- PASS: TestRealSetScoresARemoteReconstructor' "$ARTIFACTS/realset.log" || failed+=(realset-remote)
   else
     printf '\n!! real-product shape regression NOT run: its models are not on this machine (see internal/reconstruct/testdata/real/MANIFEST; REALSET_GIT=path/to/a/git/copy)\n\n' >&2
   fi
