@@ -208,6 +208,7 @@ const realSlack = 0.03
 // mean does, so a change that helps the synthetic classes but hurts real products is
 // caught.
 func TestRealSetRegression(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("reconstructs one photo per real model")
 	}

@@ -119,6 +119,7 @@ func photoColoured(tb testing.TB, tris []qtri, photo []byte, cam qcamera) []qtri
 // F@5, and every result under 0.5 must carry the low-fidelity warning: the score a
 // merchant sees is checked against the truth on the GPU path too.
 func TestRealSetScoresARemoteReconstructor(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("reconstructs 26 photos through a fake inference server")
 	}
@@ -131,29 +132,37 @@ func TestRealSetScoresARemoteReconstructor(t *testing.T) {
 		}
 		t.Skip("real-product models not extracted: see testdata/real/MANIFEST (ops/realset.sh)")
 	}
-	var reply []byte
-	srv, calls := fakeServer(t, func(_ int32, w http.ResponseWriter, _ generateRequest) { _, _ = w.Write(reply) })
-	rec := NewRemote(RemoteConfig{URL: srv.URL, Timeout: time.Minute, Retries: -1})
-
-	perfect := runRealSetWith(t, realRun{rec: rec, serve: func(sh *studioShot, _ []byte) {
-		reply = trisGLB(t, sh.truth)
-	}}, realViewsCI, 384, 512, "")
-	t.Logf("a server returning the true mesh:\n%s", realTable(perfect))
-	for _, r := range perfect {
-		require.Empty(t, r.Err, r.Model)
-		require.GreaterOrEqual(t, r.Ours.F5, 0.95, "%s: the true mesh through the remote path", r.Model)
+	// Each server in its own subtest, the two side by side (make test runs them
+	// beside TestRealSetRegression).
+	serveEach := func(t *testing.T, reply func(sh *studioShot, photo []byte) []byte) []realResult {
+		var body []byte
+		srv, calls := fakeServer(t, func(_ int32, w http.ResponseWriter, _ generateRequest) { _, _ = w.Write(body) })
+		rec := NewRemote(RemoteConfig{URL: srv.URL, Timeout: time.Minute, Retries: -1})
+		rs := runRealSetWith(t, realRun{rec: rec, serve: func(sh *studioShot, photo []byte) { body = reply(sh, photo) }}, realViewsCI, 384, 512, "")
+		require.EqualValues(t, len(rs), calls.Load(), "every photo went to the server once")
+		return rs
 	}
-
-	prism := runRealSetWith(t, realRun{rec: rec, serve: func(sh *studioShot, photo []byte) {
-		mask := silhouette(sh.truth, sh.scene.cam)
-		slab := silhouetteSlab(mask, sh.scene.cam, func(w float64) float64 { return w })
-		reply = trisGLB(t, photoColoured(t, slab, photo, sh.scene.cam))
-	}}, realViewsCI, 384, 512, "")
-	t.Logf("a server returning the silhouette's prism:\n%s", realTable(prism))
-	for _, r := range prism {
-		require.Empty(t, r.Err, r.Model)
-		require.InDelta(t, r.Prism.F5, r.Ours.F5, 0.03, "%s: the prism through the remote path", r.Model)
-	}
-	requirePoorShapesWarned(t, prism)
-	require.EqualValues(t, len(perfect)+len(prism), calls.Load(), "every photo went to the server once")
+	t.Run("the true mesh", func(t *testing.T) {
+		t.Parallel()
+		perfect := serveEach(t, func(sh *studioShot, _ []byte) []byte { return trisGLB(t, sh.truth) })
+		t.Logf("a server returning the true mesh:\n%s", realTable(perfect))
+		for _, r := range perfect {
+			require.Empty(t, r.Err, r.Model)
+			require.GreaterOrEqual(t, r.Ours.F5, 0.95, "%s: the true mesh through the remote path", r.Model)
+		}
+	})
+	t.Run("the silhouette's prism", func(t *testing.T) {
+		t.Parallel()
+		prism := serveEach(t, func(sh *studioShot, photo []byte) []byte {
+			mask := silhouette(sh.truth, sh.scene.cam)
+			slab := silhouetteSlab(mask, sh.scene.cam, func(w float64) float64 { return w })
+			return trisGLB(t, photoColoured(t, slab, photo, sh.scene.cam))
+		})
+		t.Logf("a server returning the silhouette's prism:\n%s", realTable(prism))
+		for _, r := range prism {
+			require.Empty(t, r.Err, r.Model)
+			require.InDelta(t, r.Prism.F5, r.Ours.F5, 0.03, "%s: the prism through the remote path", r.Model)
+		}
+		requirePoorShapesWarned(t, prism)
+	})
 }
