@@ -198,6 +198,26 @@ func requirePoorShapesWarned(t *testing.T, rs []realResult) {
 	}
 }
 
+// needRealSetRun skips a real-set test under -short (what: the work it would do)
+// and under the race detector (make test runs these without it, ops/test.sh), and
+// when the models are not extracted, unless REQUIRE_REALSET says they must be:
+// then it fails, so make test cannot pass them unseen.
+func needRealSetRun(t *testing.T, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(what)
+	}
+	if raceDetector {
+		t.Skip("CPU-bound: make test runs it without -race (ops/test.sh)")
+	}
+	if !realSetPresent() {
+		if os.Getenv("REQUIRE_REALSET") != "" {
+			t.Fatal("REQUIRE_REALSET is set but the real-product models are missing: see testdata/real/MANIFEST (ops/realset.sh)")
+		}
+		t.Skip("real-product models not extracted: see testdata/real/MANIFEST (ops/realset.sh)")
+	}
+}
+
 // realBaseline is the committed regression baseline: F@5 per model for the CI photo.
 type realBaseline map[string]float64
 
@@ -209,18 +229,7 @@ const realSlack = 0.03
 // caught.
 func TestRealSetRegression(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("reconstructs one photo per real model")
-	}
-	if raceDetector {
-		t.Skip("CPU-bound: make test runs it without -race (ops/test.sh)")
-	}
-	if !realSetPresent() {
-		if os.Getenv("REQUIRE_REALSET") != "" {
-			t.Fatal("REQUIRE_REALSET is set but the real-product models are missing: see testdata/real/MANIFEST (ops/realset.sh)")
-		}
-		t.Skip("real-product models not extracted: see testdata/real/MANIFEST (ops/realset.sh)")
-	}
+	needRealSetRun(t, "reconstructs one photo per real model")
 	rs := runRealSet(t, realViewsCI, 384, 512, "")
 	t.Logf("\n%s", realTable(rs))
 	requirePoorShapesWarned(t, rs)

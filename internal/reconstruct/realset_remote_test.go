@@ -85,11 +85,7 @@ func trisGLB(tb testing.TB, tris []qtri) []byte {
 	doc.Meshes = []*gltf.Mesh{mesh}
 	doc.Nodes = []*gltf.Node{{Name: "geometry_0", Mesh: gltf.Index(0)}}
 	doc.Scenes[0].Nodes = []int{0}
-	var buf bytes.Buffer
-	enc := gltf.NewEncoder(&buf)
-	enc.AsBinary = true
-	require.NoError(tb, enc.Encode(doc))
-	return buf.Bytes()
+	return encodeGLBDoc(tb, doc)
 }
 
 // photoColoured colours each triangle with the photo's pixel under its centre, as a
@@ -120,18 +116,7 @@ func photoColoured(tb testing.TB, tris []qtri, photo []byte, cam qcamera) []qtri
 // merchant sees is checked against the truth on the GPU path too.
 func TestRealSetScoresARemoteReconstructor(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("reconstructs 26 photos through a fake inference server")
-	}
-	if raceDetector {
-		t.Skip("CPU-bound: make test runs it without -race (ops/test.sh)")
-	}
-	if !realSetPresent() {
-		if os.Getenv("REQUIRE_REALSET") != "" {
-			t.Fatal("REQUIRE_REALSET is set but the real-product models are missing: see testdata/real/MANIFEST (ops/realset.sh)")
-		}
-		t.Skip("real-product models not extracted: see testdata/real/MANIFEST (ops/realset.sh)")
-	}
+	needRealSetRun(t, "reconstructs 26 photos through a fake inference server")
 	// Each server in its own subtest, the two side by side (make test runs them
 	// beside TestRealSetRegression).
 	serveEach := func(t *testing.T, reply func(sh *studioShot, photo []byte) []byte) []realResult {

@@ -49,10 +49,16 @@ func foreignGLB(t testing.TB) []byte {
 	}}}}
 	doc.Nodes = []*gltf.Node{{Name: "world", Children: []int{1}, Translation: [3]float64{5, 3, -2}}, {Name: "geometry_0", Mesh: gltf.Index(0), Scale: [3]float64{0.5, 1.5, 0.5}}}
 	doc.Scenes[0].Nodes = []int{0}
+	return encodeGLBDoc(t, doc)
+}
+
+// encodeGLBDoc writes doc as a GLB, as another tool would hand it over.
+func encodeGLBDoc(tb testing.TB, doc *gltf.Document) []byte {
+	tb.Helper()
 	var buf bytes.Buffer
 	enc := gltf.NewEncoder(&buf)
 	enc.AsBinary = true
-	require.NoError(t, enc.Encode(doc))
+	require.NoError(tb, enc.Encode(doc))
 	return buf.Bytes()
 }
 
@@ -209,11 +215,7 @@ func TestNormaliseRejectsModelsWithoutGeometry(t *testing.T) {
 	doc := gltf.NewDocument()
 	doc.Nodes = []*gltf.Node{{Name: "empty"}}
 	doc.Scenes[0].Nodes = []int{0}
-	var buf bytes.Buffer
-	enc := gltf.NewEncoder(&buf)
-	enc.AsBinary = true
-	require.NoError(t, enc.Encode(doc))
-	_, _, _, err := normaliseGLB(buf.Bytes(), 0.3)
+	_, _, _, err := normaliseGLB(encodeGLBDoc(t, doc), 0.3)
 	require.ErrorIs(t, err, ErrRemoteInvalidModel)
 }
 
