@@ -3,6 +3,7 @@ package reconstruct
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -91,6 +92,10 @@ func runRealSetWith(t *testing.T, run realRun, views []studioView, w, h int, onl
 			start := time.Now()
 			res, err := run.rec.Reconstruct(context.Background(), photo, Options{StrictSubject: true}, nil)
 			r.Millis = time.Since(start).Milliseconds()
+			if errors.Is(err, ErrRemoteUnavailable) {
+				// Not the photo's fault: a table of zeros would measure nothing.
+				t.Fatalf("%s: the inference server could not be reached, so nothing was measured: %v", sh.scene.name, err)
+			}
 			if err != nil {
 				// A refused photo gives the merchant no model: it scores nothing and
 				// says so (the message is the warning).
@@ -163,6 +168,11 @@ func realTable(rs []realResult) string {
 	fmt.Fprintf(&b, "\nbetter naive baseline per photo: mean F@5 %.3f; photos where ours is below it: %d of %d\n", mBest, beaten, len(rs))
 	if len(under) > 0 {
 		fmt.Fprintf(&b, "under it (ours < better baseline): %s\n", strings.Join(under, "; "))
+	}
+	for _, r := range rs {
+		if r.Err != "" {
+			fmt.Fprintf(&b, "no model for %s %s: %s\n", r.Model, r.viewName(), r.Err)
+		}
 	}
 	fmt.Fprintf(&b, "fidelity vs F@5 over %d photos: Pearson %.2f, Spearman %.2f\n", len(fid), pearson(fid, f5), spearman(fid, f5))
 	return b.String()
