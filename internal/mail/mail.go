@@ -29,6 +29,11 @@ import (
 
 // Message is one plain-text e-mail.
 type Message struct {
+	// ID names the mail for good (the outbox row's id): it becomes the
+	// Message-ID header, so a resend after a crash between the relay's 250
+	// and the outbox delete carries the same id, and mail clients show one
+	// message. Empty: no Message-ID (the relay adds one).
+	ID      string    `json:"id,omitempty"`
 	To      string    `json:"to"`
 	Subject string    `json:"subject"`
 	Body    string    `json:"body"`
@@ -138,9 +143,23 @@ func Render(from string, m Message) []byte {
 	clean := func(s string) string { return strings.NewReplacer("\r", "", "\n", " ").Replace(s) }
 	var b strings.Builder
 	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\n", clean(from), clean(m.To), clean(m.Subject), time.Now().UTC().Format(time.RFC1123Z))
+	if m.ID != "" {
+		fmt.Fprintf(&b, "Message-ID: <%s@%s>\r\n", clean(m.ID), messageIDHost(from))
+	}
 	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n")
 	b.WriteString(strings.ReplaceAll(m.Body, "\n", "\r\n"))
 	return []byte(b.String())
+}
+
+// messageIDHost is the right-hand side of a Message-ID: the sender's
+// domain, or photo3d.local when MAIL_FROM has none.
+func messageIDHost(from string) string {
+	if a, err := mail.ParseAddress(from); err == nil {
+		if at := strings.LastIndexByte(a.Address, '@'); at >= 0 && at < len(a.Address)-1 {
+			return a.Address[at+1:]
+		}
+	}
+	return "photo3d.local"
 }
 
 // Outbox keeps the most recent messages in memory (newest first).

@@ -1,87 +1,48 @@
 package mail_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/internal/mail"
+	"github.com/photo3d/photo3d/internal/mail/smtptest"
 )
 
-// fakeSMTP accepts one message and returns what it received.
-func fakeSMTP(t *testing.T) (string, <-chan string) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = ln.Close() })
-	got := make(chan string, 1)
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer c.Close()
-		rd := bufio.NewReader(c)
-		say := func(s string) { _, _ = io.WriteString(c, s+"\r\n") }
-		say("220 fake ESMTP")
-		var data strings.Builder
-		inData := false
-		for {
-			line, err := rd.ReadString('\n')
-			if err != nil {
-				return
-			}
-			if inData {
-				if line == ".\r\n" {
-					inData = false
-					got <- data.String()
-					say("250 queued")
-					continue
-				}
-				data.WriteString(line)
-				continue
-			}
-			switch cmd := strings.ToUpper(strings.TrimSpace(line)); {
-			case strings.HasPrefix(cmd, "EHLO"), strings.HasPrefix(cmd, "HELO"):
-				say("250 fake")
-			case cmd == "DATA":
-				inData = true
-				say("354 go ahead")
-			case cmd == "QUIT":
-				say("221 bye")
-				return
-			default:
-				say("250 ok")
-			}
-		}
-	}()
-	return ln.Addr().String(), got
-}
-
+// A mail goes out through a relay speaking SMTP, headers flattened (no
+// injection), and names itself with a Message-ID built from its id, so a
+// resend after a crash is the same message to the recipient's mail client.
 func TestSMTPDelivers(t *testing.T) {
 	t.Parallel()
-	addr, got := fakeSMTP(t)
-	s := mail.SMTP{Addr: addr, From: "Photo3D <no-reply@photo3d.local>"}
-	err := s.Send(context.Background(), mail.Message{To: "ada@example.com", Subject: "Reset\r\nBcc: evil@x", Body: "line 1\nline 2"})
+	relay, err := smtptest.New()
 	require.NoError(t, err)
-	select {
-	case msg := <-got:
-		require.Contains(t, msg, "To: ada@example.com\r\n")
-		require.Contains(t, msg, "Subject: Reset Bcc: evil@x\r\n", "header injection is flattened")
-		require.Contains(t, msg, "line 1\r\nline 2")
-	case <-time.After(5 * time.Second):
-		t.Fatal("no message arrived")
+	t.Cleanup(relay.Close)
+	s := mail.SMTP{Addr: relay.Addr(), From: "Photo3D <no-reply@photo3d.example>"}
+	msg := mail.Message{ID: "mail-42", To: "ada@example.com", Subject: "Reset\r\nBcc: evil@x", Body: "line 1\nline 2"}
+	require.NoError(t, s.Send(context.Background(), msg))
+	require.NoError(t, s.Send(context.Background(), msg))
+	for range 2 {
+		select {
+		case got := <-relay.Received:
+			require.Equal(t, "ada@example.com", got.To)
+			require.Contains(t, got.Data, "To: ada@example.com\r\n")
+			require.Contains(t, got.Data, "Subject: Reset Bcc: evil@x\r\n", "header injection is flattened")
+			require.Contains(t, got.Data, "Message-ID: <mail-42@photo3d.example>\r\n", "the same id on every send")
+			require.Contains(t, got.Data, "line 1\r\nline 2")
+		case <-time.After(5 * time.Second):
+			t.Fatal("no message arrived")
+		}
 	}
+	require.NotContains(t, string(mail.Render("Photo3D <no-reply@photo3d.example>", mail.Message{To: "b@example.com"})), "Message-ID",
+		"a message without an id gets its Message-ID from the relay")
 }
 
 func TestLogKeepsOutboxNewestFirst(t *testing.T) {

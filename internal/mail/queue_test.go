@@ -23,6 +23,7 @@ import (
 	"github.com/photo3d/photo3d/internal/dbtest"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/mail"
+	"github.com/photo3d/photo3d/internal/mail/smtptest"
 	"github.com/photo3d/photo3d/internal/subscription"
 )
 
@@ -48,7 +49,7 @@ func (s *syncBuffer) String() string {
 type queueBundle struct {
 	db       *dbtest.DB
 	accounts *account.Service
-	smtp     *smtpServer
+	smtp     *smtptest.Server
 	logs     *syncBuffer
 	log      *slog.Logger
 	failed   *prometheus.CounterVec
@@ -72,7 +73,7 @@ func setupQueue(t *testing.T) *queueBundle {
 		HashParams: account.HashParams{MemoryKiB: 1024, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16},
 	})
 	require.NoError(t, err)
-	return &queueBundle{db: db, accounts: accounts, smtp: newSMTPServer(t), logs: logs, log: log,
+	return &queueBundle{db: db, accounts: accounts, smtp: newRelay(t), logs: logs, log: log,
 		failed: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "f"}, []string{"kind"}),
 		sent:   prometheus.NewCounterVec(prometheus.CounterOpts{Name: "s"}, []string{"kind"})}
 }
@@ -84,7 +85,7 @@ func (b *queueBundle) startWorker(t *testing.T) (stop func()) {
 	t.Helper()
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &mail.SendWorker{DB: b.db.Pool, Logger: b.log, Sent: b.sent, Failed: b.failed,
-		Sender:  mail.SMTP{Addr: b.smtp.addr, From: "Photo3D <no-reply@photo3d.test>", Timeout: 5 * time.Second},
+		Sender:  mail.SMTP{Addr: b.smtp.Addr(), From: "Photo3D <no-reply@photo3d.test>", Timeout: 5 * time.Second},
 		Backoff: func(attempt int) time.Duration { return min(time.Duration(attempt)*200*time.Millisecond, time.Second) }})
 	rc, err := river.NewClient(riverpgxv5.New(b.db.Pool), &river.Config{Logger: b.log,
 		Queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 2}}, Workers: workers,
@@ -103,11 +104,20 @@ func (b *queueBundle) startWorker(t *testing.T) (stop func()) {
 	return stop
 }
 
+// newRelay is the relay the worker sends through, closed with the test.
+func newRelay(t *testing.T) *smtptest.Server {
+	t.Helper()
+	s, err := smtptest.New()
+	require.NoError(t, err)
+	t.Cleanup(s.Close)
+	return s
+}
+
 func (b *queueBundle) waitMail(t *testing.T, within time.Duration) string {
 	t.Helper()
 	select {
-	case m := <-b.smtp.received:
-		return m
+	case m := <-b.smtp.Received:
+		return "RCPT " + m.To + "\r\n" + m.Data
 	case <-time.After(within):
 		t.Fatalf("no mail arrived within %s", within)
 		return ""
@@ -167,7 +177,7 @@ func TestSignupMailArrivesAfterSMTPOutage(t *testing.T) {
 		outage = d
 	}
 	b := setupQueue(t)
-	b.smtp.down()
+	b.smtp.Down()
 	b.startWorker(t)
 
 	const email = "ada.outage@example.com"
@@ -179,15 +189,15 @@ func TestSignupMailArrivesAfterSMTPOutage(t *testing.T) {
 	require.NoError(t, b.db.Pool.QueryRow(context.Background(), `SELECT max(attempt) FROM river_job WHERE kind = 'mail'`).Scan(&attempts))
 	require.Greater(t, attempts, 1, "the worker kept retrying while the relay was down")
 	select {
-	case m := <-b.smtp.received:
+	case m := <-b.smtp.Received:
 		t.Fatalf("mail arrived while the relay was down: %q", m)
 	default:
 	}
 
-	b.smtp.replyToRcpt("451 4.3.0 try again later")
-	b.smtp.up()
-	require.Eventually(t, func() bool { return b.smtp.sessionCount() > 0 }, 10*time.Second, 20*time.Millisecond)
-	b.smtp.replyToRcpt("")
+	b.smtp.ReplyToRcpt("451 4.3.0 try again later")
+	require.NoError(t, b.smtp.Up())
+	require.Eventually(t, func() bool { return b.smtp.Sessions() > 0 }, 10*time.Second, 20*time.Millisecond)
+	b.smtp.ReplyToRcpt("")
 	got := b.waitMail(t, 15*time.Second)
 	require.Contains(t, got, "RCPT "+email)
 	require.Contains(t, got, "Subject: Verify your Photo3D email address")
@@ -217,7 +227,7 @@ func TestResetMailSurvivesARestart(t *testing.T) {
 
 	// The first worker finds the relay down and is stopped with the mail
 	// pending; the account service is the api, which then "restarts".
-	b.smtp.down()
+	b.smtp.Down()
 	stop := b.startWorker(t)
 	require.NoError(t, b.accounts.RequestPasswordReset(context.Background(), email))
 	require.Eventually(t, func() bool {
@@ -227,7 +237,7 @@ func TestResetMailSurvivesARestart(t *testing.T) {
 	}, 10*time.Second, 20*time.Millisecond)
 	stop()
 
-	b.smtp.up()
+	require.NoError(t, b.smtp.Up())
 	b.startWorker(t)
 	subjects := map[string]string{}
 	for range 2 {
@@ -254,7 +264,7 @@ func TestPermanentFailureIsCountedAndLoggedWithoutPersonalData(t *testing.T) {
 	t.Parallel()
 	b := setupQueue(t)
 	const email = "nobody.here@example.com"
-	b.smtp.replyToRcpt("550 5.1.1 <" + email + ">: Recipient address rejected: User unknown")
+	b.smtp.ReplyToRcpt("550 5.1.1 <" + email + ">: Recipient address rejected: User unknown")
 	b.startWorker(t)
 	_, err := b.accounts.Signup(context.Background(), account.SignupInput{Email: email, Password: "password1", Name: "Nobody"})
 	require.NoError(t, err)

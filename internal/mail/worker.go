@@ -68,7 +68,7 @@ func (w *SendWorker) Work(ctx context.Context, job *river.Job[SendArgs]) error {
 	if err != nil {
 		return w.giveUp(ctx, job, "unrenderable", err)
 	}
-	sendErr := w.Sender.Send(ctx, Message{To: to, Subject: subject, Body: body, SentAt: time.Now().UTC()})
+	sendErr := w.Sender.Send(ctx, Message{ID: job.Args.OutboxID, To: to, Subject: subject, Body: body, SentAt: time.Now().UTC()})
 	if sendErr == nil {
 		if _, err := w.DB.Exec(ctx, `DELETE FROM mail_outbox WHERE id = $1`, job.Args.OutboxID); err != nil {
 			return fmt.Errorf("forget sent mail: %w", err)
