@@ -53,7 +53,8 @@ func getGalleryWithPage(s *catalog.Service, pubs *publish.Service) Handler {
 	}
 }
 
-// mountGalleryPages adds the public gallery page, its embed, thumbnails and QR.
+// mountGalleryPages adds the public gallery page, its embed, thumbnails, QR
+// and view beacon.
 func mountGalleryPages(pub chi.Router, pages *publish.Pages) {
 	for _, m := range []string{http.MethodGet, http.MethodHead} {
 		pub.MethodFunc(m, "/g/{slug}", func(w http.ResponseWriter, r *http.Request) {
@@ -69,4 +70,8 @@ func mountGalleryPages(pub chi.Router, pages *publish.Pages) {
 			pages.ServeQR(w, r, chi.URLParam(r, "slug"))
 		})
 	}
+	// The page's view beacon: the counted view (a GET of the page is free).
+	pub.Get("/g/{slug}/view.gif", func(w http.ResponseWriter, r *http.Request) {
+		pages.ServeGalleryView(w, r, chi.URLParam(r, "slug"))
+	})
 }

@@ -67,3 +67,36 @@ func TestSecurityViewCeilingKeysIPv6On64(t *testing.T) {
 	b.beacon(t, p.Slug, "2001:db8:abcd:13::1", browserUA, "viewer-v6-neighbour-0001")
 	require.EqualValues(t, publish.DefaultViewsPerAddress+1, b.used(t, owner), "another /64 is another shopper")
 }
+
+// Security review 3, L8: the ceiling keyed on the /64, so one routed IPv6
+// /48 (65,536 /64s) counted 20 views per /64 per window: 10 /64s gave 200,
+// the whole /48 about 1.3 M per 30 minutes. Counted views now also have an
+// aggregate ceiling per /48 and, for IPv4, per /24.
+func TestSecurityViewsFromOneNetworkAreCapped(t *testing.T) {
+	t.Parallel()
+	b := pubSetup(t, 0)
+	owner := b.Owner(t, "trial")
+	p := b.Publish(t, owner, b.Blueprint(t, owner, "Bench"))
+	b.Downgrade(t, owner)
+	b.SetViewBalance(t, owner, 10_000)
+
+	// 25 viewers in each of 15 /64s of 2001:db8:2::/48.
+	for n := range 15 {
+		for i := range 25 {
+			b.beacon(t, p.Slug, fmt.Sprintf("2001:db8:2:%x::%x", n, i+1), browserUA, fmt.Sprintf("viewer-v6-net-%02d-%04d", n, i))
+		}
+	}
+	require.EqualValues(t, publish.DefaultViewsPerNetwork, b.used(t, owner), "one /48 counts at most %d views per window", publish.DefaultViewsPerNetwork)
+	b.beacon(t, p.Slug, "2001:db8:3::1", browserUA, "viewer-v6-other-net-01")
+	require.EqualValues(t, publish.DefaultViewsPerNetwork+1, b.used(t, owner), "another /48 is another network")
+
+	// The same from 15 addresses of one IPv4 /24.
+	for n := range 15 {
+		for i := range 25 {
+			b.beacon(t, p.Slug, fmt.Sprintf("198.51.100.%d", n+1), browserUA, fmt.Sprintf("viewer-v4-net-%02d-%04d", n, i))
+		}
+	}
+	require.EqualValues(t, 2*publish.DefaultViewsPerNetwork+1, b.used(t, owner), "one /24 counts at most %d views per window", publish.DefaultViewsPerNetwork)
+	b.beacon(t, p.Slug, "198.51.101.1", browserUA, "viewer-v4-other-net-01")
+	require.EqualValues(t, 2*publish.DefaultViewsPerNetwork+2, b.used(t, owner), "another /24 is another network")
+}

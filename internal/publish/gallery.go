@@ -5,7 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	"image/color"
+	"image/gif"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -21,9 +25,13 @@ import (
 // gallery's products that are live (published, ready, not deleted), in the
 // gallery's order, each opening that product's own page; products without a
 // live page are never shown. /g/{slug}/embed is the same grid for an iframe.
-// A page view is metered like a product page's: refused with the notice
-// when the owner's views are used up, and one counted view per viewer
-// (address, user agent) per ViewWindow. The page works without JavaScript.
+// A page view is metered like a product page's: the page is refused with the
+// notice when the owner's views are used up, and its GET costs nothing. The
+// counted view is the page's view beacon, an image (the page works without
+// JavaScript) carrying the page's signed view token, which counts only when
+// our page loaded it (ServeGalleryView): one counted view per viewer
+// (address, user agent) per ViewWindow, within the per-address and
+// per-network ceilings (security review 3, M5).
 
 var errGalleryNotFound = catalog.ErrGalleryNotFound
 
@@ -93,14 +101,18 @@ type galleryTile struct {
 
 // galleryEntry is what a gallery page's cache entry keeps.
 type galleryEntry struct {
-	thumbKeys []string // by tile index
+	// thumbKeys are the tiles' posters by tile index; "" (404) for a gated
+	// product, whose poster is what its email gate trades for an address
+	// (security review 3, L1).
+	thumbKeys []string
 }
 
 // galleryView is what the gallery templates see (escaped by html/template).
 type galleryView struct {
-	Page  pageView
-	About string // the gallery's description
-	Tiles []galleryTile
+	Page   pageView
+	About  string // the gallery's description
+	Tiles  []galleryTile
+	Beacon string // the view beacon's URL, with the page's view token (ServeGalleryView)
 }
 
 // loadGallery renders a gallery publication's pages into e.
@@ -119,9 +131,12 @@ func (p *Pages) loadGallery(ctx context.Context, e *pageEntry, r record, v pageV
 	v.QRURL = "/g/" + e.slug + "/qr.png"
 	v.Description = v.Title + " — a collection in interactive 3D."
 	v.JSONLD = map[string]any{"@context": "https://schema.org", "@type": "CollectionPage", "name": v.Title, "url": links.Share}
-	v.ViewToken = "" // no beacons: the page's GET is its view (ServeGallery)
+	// No script: the view token travels in the beacon image's URL, not in
+	// the meta tag the viewer script reads.
+	beacon := "/g/" + e.slug + "/view.gif?t=" + url.QueryEscape(v.ViewToken)
+	v.ViewToken = ""
 	v.Script, v.Preload = "", nil
-	gv := galleryView{Page: v, About: strings.TrimSpace(g.Description)}
+	gv := galleryView{Page: v, About: strings.TrimSpace(g.Description), Beacon: beacon}
 	ge := &galleryEntry{}
 	for _, pid := range g.ProductIDs {
 		pr, err := liveByProduct(ctx, p.cfg.DB, pid)
@@ -145,10 +160,14 @@ func (p *Pages) loadGallery(ctx context.Context, e *pageEntry, r record, v pageV
 		if t.Name == "" {
 			t.Name = "3D product"
 		}
-		if !pr.RequireEmail && snap.ThumbnailKey != "" {
-			t.ThumbURL = "/g/" + e.slug + "/t/" + strconv.Itoa(len(ge.thumbKeys)) + ".png?v=" + assetTag(snap.ThumbnailKey)
+		thumbKey := snap.ThumbnailKey
+		if pr.RequireEmail {
+			thumbKey = "" // no tile picture at all: the gate keeps the poster
 		}
-		ge.thumbKeys = append(ge.thumbKeys, snap.ThumbnailKey)
+		if thumbKey != "" {
+			t.ThumbURL = "/g/" + e.slug + "/t/" + strconv.Itoa(len(ge.thumbKeys)) + ".png?v=" + assetTag(thumbKey)
+		}
+		ge.thumbKeys = append(ge.thumbKeys, thumbKey)
 		gv.Tiles = append(gv.Tiles, t)
 	}
 	e.gallery = ge
@@ -184,22 +203,104 @@ func (p *Pages) ServeGallery(w http.ResponseWriter, r *http.Request, slug string
 	if embed {
 		body = e.embed
 	}
-	if counts(r) {
-		if !p.cfg.Meter.Available(r.Context(), e.ownerID, e.pubID) {
-			body = e.unavailShare
-			if embed {
-				body = e.unavailEmbed
-			}
-		} else {
-			// No script on this page: its GET is the view, counted once per
-			// viewer (address and user agent) per window, within the
-			// per-address ceiling, as CountView counts a product page's beacon.
-			p.CountView(r.Context(), PublicationRef{PublicationID: e.pubID, OwnerID: e.ownerID, SubjectID: e.subjectID},
-				slug, clientIP(r), r.UserAgent())
+	// The page itself costs nothing (any site can make a browser GET it):
+	// its view beacon is the counted view (ServeGalleryView). The page only
+	// checks that the balance can still serve one.
+	if counts(r) && !p.cfg.Meter.Available(r.Context(), e.ownerID, e.pubID) {
+		body = e.unavailShare
+		if embed {
+			body = e.unavailEmbed
 		}
 	}
 	body.write(w, r)
 }
+
+// ServeGalleryView answers /g/{slug}/view.gif, the gallery page's view
+// beacon: an image the page (or its embed) loads, whose URL carries the
+// page's view token. It counts the view, as CountView counts a product
+// page's `view` beacon, only when the token is one we rendered into this
+// gallery's page and has not expired, and the image was loaded by our page
+// or by a site the merchant allows to embed it: 403 otherwise, spending
+// nothing. Counted or not (a repeat viewer, an address or network at its
+// ceiling, a crawler), the answer is the same transparent pixel.
+func (p *Pages) ServeGalleryView(w http.ResponseWriter, r *http.Request, slug string) {
+	w.Header().Set("Cache-Control", "no-store") // every view must reach us
+	e, err := p.entry(r.Context(), slug)
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	if e.missing || e.gallery == nil {
+		http.NotFound(w, r)
+		return
+	}
+	if !beaconFromOurPage(r, p.cfg.BaseURL, e.embedOrigins) || p.tokens.check(purposeView, slug, e.pubID, r.URL.Query().Get("t"), p.now()) != nil {
+		w.WriteHeader(http.StatusForbidden)
+		return
+	}
+	if counts(r) {
+		p.CountView(r.Context(), PublicationRef{PublicationID: e.pubID, OwnerID: e.ownerID, SubjectID: e.subjectID},
+			slug, clientIP(r), r.UserAgent())
+	}
+	h := w.Header()
+	h.Set("Content-Type", "image/gif")
+	h.Set("Content-Length", strconv.Itoa(len(pixelGIF)))
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(pixelGIF)
+}
+
+// beaconFromOurPage reports whether a view beacon image was loaded by one
+// of our pages (their host is the request's, or PUBLIC_BASE_URL's) or by a
+// page of an embed origin the merchant allows. A browser says who asked in
+// Sec-Fetch-Site, which no page can forge; a browser without it, in its
+// Referer (our pages send it to us in full). The beacon must be fetched as
+// an image: Sec-Fetch-Dest document or iframe is a navigation to it, not our
+// page's <img>. With neither header nothing vouches for the request and it
+// is refused: an uncounted view costs the merchant nothing. A script
+// outside a browser can forge all of these, which is what the view token
+// and the per-address and per-network ceilings are for.
+func beaconFromOurPage(r *http.Request, baseURL string, embedOrigins []string) bool {
+	if d := r.Header.Get("Sec-Fetch-Dest"); d != "" && d != "image" {
+		return false
+	}
+	site := r.Header.Get("Sec-Fetch-Site")
+	switch site {
+	case "same-origin":
+		return true
+	case "", "same-site", "cross-site":
+	default: // "none": typed or bookmarked, no page asked
+		return false
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		if u, err := url.Parse(r.Header.Get("Referer")); err == nil && u.Scheme != "" && u.Host != "" {
+			origin = u.Scheme + "://" + u.Host
+		}
+	}
+	u, err := url.Parse(origin)
+	if origin == "" || origin == "null" || err != nil || u.Host == "" {
+		return false
+	}
+	if EmbedOriginAllows(embedOrigins, origin) {
+		return true
+	}
+	if site != "" {
+		return false // another site's page, whatever its Referer says
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	b, err := url.Parse(baseURL)
+	return err == nil && b.Host != "" && strings.EqualFold(b.Scheme+"://"+b.Host, origin)
+}
+
+// pixelGIF is the view beacon's answer: one transparent pixel.
+var pixelGIF = func() []byte {
+	var buf bytes.Buffer
+	_ = gif.Encode(&buf, image.NewPaletted(image.Rect(0, 0, 1, 1), color.Palette{color.Transparent}), nil)
+	return buf.Bytes()
+}()
 
 // ServeGalleryThumb streams tile n's thumbnail (not metered: the page was).
 func (p *Pages) ServeGalleryThumb(w http.ResponseWriter, r *http.Request, slug, file string) {

@@ -92,6 +92,10 @@ type PagesConfig struct {
 	// ViewsPerAddress is the ceiling of counted views per client address
 	// per owner per ViewWindow (default 20; viewcount.go).
 	ViewsPerAddress int
+	// ViewsPerNetwork is the ceiling of counted views per IPv6 /48 or IPv4
+	// /24 per owner per ViewWindow (default DefaultViewsPerNetwork; never
+	// below ViewsPerAddress).
+	ViewsPerNetwork int
 
 	// OnBuyClick and OnLead tell shopper analytics (internal/analytics, which
 	// imports this package) about a buy-link redirect and a captured lead;
@@ -109,7 +113,7 @@ type Pages struct {
 	variants *glbvariants.Cache
 	packager *channels.Packager
 	seen     *recentViewers
-	addrs    *addressCeiling // per-address ceiling of counted views (viewcount.go)
+	addrs    *addressCeiling // per-address and per-network ceilings of counted views (viewcount.go)
 	tokens   tokenSigner     // view and gate tokens (pagetoken.go)
 	teasers  teaserCache     // the email gate's teasers of posters (teaser.go)
 	flight   singleflight.Group
@@ -199,7 +203,7 @@ func NewPages(cfg PagesConfig) *Pages {
 		packager = channels.NewPackager(cfg.Bucket, variants)
 	}
 	return &Pages{cfg: cfg, variants: variants, packager: packager, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, bases: map[string]struct{}{}, now: now,
-		addrs: newAddressCeiling(cfg.ViewsPerAddress, ViewWindow), tokens: newTokenSigner(cfg.TokenKey)}
+		addrs: newAddressCeiling(cfg.ViewsPerAddress, cfg.ViewsPerNetwork, ViewWindow), tokens: newTokenSigner(cfg.TokenKey)}
 }
 
 // validSlug reports whether s has the shape of the slugs newSlug makes
