@@ -184,7 +184,9 @@ func storeClicks(records []analytics.Shopper) map[string]int64 {
 // oneShopper plays one shopper and returns what the dashboard should record.
 func oneShopper(c *http.Client, base, slug string, i int, rng *rand.Rand, m Mix) (analytics.Shopper, error) {
 	s := analytics.Shopper{Viewer: fmt.Sprintf("sim-shopper-%08d-%04x", i, rng.IntN(1<<16)), Counted: true}
-	addr := fmt.Sprintf("10.77.%d.%d", i/250, i%250+1)
+	// 100 shoppers per /24: each counts, under the per-network ceiling of
+	// counted views (publish.DefaultViewsPerNetwork, 200 per /24).
+	addr := fmt.Sprintf("10.77.%d.%d", i/100, i%100+1)
 	ua := desktopUA
 	s.Device = analytics.DeviceDesktop
 	if rng.Float64() < m.Mobile {
