@@ -92,6 +92,25 @@ func authIPLimit(l AuthRateLimit) func(http.Handler) http.Handler {
 	return httprate.LimitBy(l.PerIP, l.Window, byIP, onLimit)
 }
 
+// confirmLimits bound the signed-in routes that check the current password
+// (delete the account, change the password): without them a stolen session
+// could guess the password as fast as the server hashes, then take the
+// account over or delete it. They are sign-in's limits, counted per account
+// (PerEmail) and per IP, and every attempt counts as on sign-in, so past the
+// limit even the right password waits and a guesser learns nothing. One set
+// serves both routes, so switching routes buys no guesses. The buckets are
+// not sign-in's: a thief's guesses must not lock the owner out of signing in.
+func confirmLimits(l AuthRateLimit) []func(http.Handler) http.Handler {
+	l = l.withDefaults()
+	onLimit := httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) { WriteError(w, r, errTooManyAttempts) })
+	byIP := func(r *http.Request) (string, error) { k, err := httprate.KeyByIP(r); return "ip:" + k, err }
+	byAccount := func(r *http.Request) (string, error) { return "user:" + currentUser(r), nil }
+	return []func(http.Handler) http.Handler{
+		httprate.LimitBy(l.PerIP, l.Window, byIP, onLimit),
+		httprate.LimitBy(l.PerEmail, l.Window, byAccount, onLimit),
+	}
+}
+
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }

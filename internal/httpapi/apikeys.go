@@ -23,7 +23,7 @@ const DefaultAPIKeyRateLimit = 600
 var (
 	errAPIKeyInvalid    = fault.New(fault.Unauthorized, "api_key_invalid", "This API key is not valid or has been revoked.")
 	errAPIKeySessionOny = fault.New(fault.Forbidden, "session_required",
-		"API keys cannot do this: sign in to the workspace to manage API keys, your password, your sessions, your plan, trials, add-ons or billing.")
+		"API keys cannot do this: sign in to the workspace to manage API keys, your password, your sessions, your plan, trials, add-ons or billing, or your store connections.")
 	errAPIKeyRateLimited = fault.New(fault.RateLimited, "rate_limited", "Too many requests with this API key. Please wait a minute and try again.")
 )
 
@@ -50,8 +50,13 @@ var publishRoutes = map[string]bool{
 // revoke keys (a leaked key could otherwise make itself permanent), change
 // the password, end sessions, or spend the merchant's money: plan changes,
 // trials, add-on purchases and everything under sessionOnlyPrefixes
-// (billing) stay with the person signed in. Webhooks may be managed with a
-// write key: registering them is exactly what integrators automate.
+// (billing) stay with the person signed in. Nor can it manage the store
+// connections: the Shopify Admin token is a credential (a key could point
+// the connection at another store, or search the merchant's store with it),
+// and rotating the Google feed URL breaks the feed in Merchant Center.
+// "Send to Shopify" stays with write keys: pushing models to the store the
+// merchant connected is what a sync script is for. Webhooks may be managed
+// with a write key: registering them is exactly what integrators automate.
 //
 // This map and sessionOnlyPrefixes are the one place that decides it: a new
 // route that must never be reached with a key is added here (or lives under
@@ -72,6 +77,12 @@ var sessionOnlyRoutes = map[string]bool{
 	"GET /api/dev/outbox":              true,
 	"POST /api/billing/checkout":       true,
 	"POST /api/billing/portal":         true,
+
+	// The store connections (third security review, L4).
+	"PUT /api/channels/shopify":             true,
+	"DELETE /api/channels/shopify":          true,
+	"GET /api/channels/shopify/products":    true,
+	"POST /api/channels/google-feed/rotate": true,
 }
 
 // sessionOnlyPrefixes: every route under these paths, whatever its method,

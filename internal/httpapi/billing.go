@@ -4,8 +4,10 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/httprate"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/photo3d/photo3d/internal/fault"
@@ -30,11 +32,28 @@ func mountBilling(api, priv chi.Router, d Deps) {
 	if d.Subscriptions == nil {
 		return
 	}
-	priv.Method("POST", "/billing/checkout", startCheckout(d))
+	priv.With(checkoutLimit()).Method("POST", "/billing/checkout", startCheckout(d))
 	priv.Method("POST", "/billing/portal", openBillingPortal(d))
 	if d.StripeWebhooks != nil {
 		api.Method("POST", "/billing/stripe/webhook", providerWebhook(d, d.StripeWebhooks))
 	}
+}
+
+// CheckoutPerMinute is how many checkouts one account may start a minute.
+// Each may cost a call to the provider with the platform's secret key, and
+// the provider's rate limit is the platform's: one account looping on
+// Upgrade must not make checkout, the portal and reconciliation fail for
+// every merchant (third security review, L5). A person clicking again gets
+// the same open page (subscription.StartCheckout) well within it.
+const CheckoutPerMinute = 10
+
+// checkoutLimit counts POST /api/billing/checkout per account (the route is
+// session-only, so the account is the person), answering 429 with
+// Retry-After past CheckoutPerMinute.
+func checkoutLimit() func(http.Handler) http.Handler {
+	onLimit := httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) { WriteError(w, r, errTooManyAttempts) })
+	byAccount := func(r *http.Request) (string, error) { return "user:" + currentUser(r), nil }
+	return httprate.LimitBy(CheckoutPerMinute, time.Minute, byAccount, onLimit)
 }
 
 func startCheckout(d Deps) Handler {

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -585,5 +586,8 @@ func TestStripeCheckoutSessionParameters(t *testing.T) {
 		require.True(t, strings.HasPrefix(f.Get("customer"), "cus_"), f.Get("customer"))
 		require.Equal(t, acctBase+"/workspace/subscription?checkout=success&kind="+w.kind, f.Get("success_url"))
 		require.Equal(t, acctBase+"/workspace/subscription?checkout=cancelled", f.Get("cancel_url"))
+		expires, err := strconv.ParseInt(f.Get("expires_at"), 10, 64)
+		require.NoError(t, err, "expires_at of %s", w.kind)
+		require.InDelta(t, time.Now().Add(subscription.CheckoutLifetime).Unix(), expires, 60, "the page closes after CheckoutLifetime")
 	}
 }

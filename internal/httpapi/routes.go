@@ -192,16 +192,17 @@ func NewRouter(d Deps) http.Handler {
 			mountAPIKeys(priv, d.APIKeys)
 
 			if d.Accounts != nil {
+				confirm := confirmLimits(d.AuthRateLimit) // one budget for both password confirmations
 				priv.Method("POST", "/auth/logout", logout(d.Accounts))
 				priv.Method("POST", "/auth/logout-everywhere", logoutEverywhere(d.Accounts, d.Tokens))
-				priv.Method("POST", "/users/me/password", changePassword(d.Accounts, d.Tokens))
+				priv.With(confirm...).Method("POST", "/users/me/password", changePassword(d.Accounts, d.Tokens))
 				priv.Method("POST", "/users/me/verify-email", resendVerification(d.Accounts, d.MailDelivery))
 				if d.DevMode && d.Outbox != nil {
 					priv.Method("GET", "/dev/outbox", devOutbox(d.Outbox, d.Accounts, d))
 				}
 				priv.Method("GET", "/users/me", getMe(d.Accounts, d))
 				priv.Method("PATCH", "/users/me", patchMe(d.Accounts))
-				priv.Method("DELETE", "/users/me", deleteMe(d.Accounts))
+				priv.With(confirm...).Method("DELETE", "/users/me", deleteMe(d.Accounts))
 				if d.Exports != nil {
 					priv.Method("POST", "/users/me/export", requestExport(d.Exports))
 					priv.Method("GET", "/users/me/export", getExport(d.Exports))

@@ -46,8 +46,9 @@ func (s *Service) billingInfo(r Record, now time.Time) BillingInfo {
 }
 
 // StartCheckout opens a hosted payment page for kind (pro, credits, views)
-// and packs, creating the user's provider customer the first time. Nothing
-// is granted here: only the provider's paid confirmation grants.
+// and packs, creating the user's provider customer the first time, or hands
+// out again the user's open page for the same purchase (checkout_sessions.go).
+// Nothing is granted here: only the provider's paid confirmation grants.
 func (s *Service) StartCheckout(ctx context.Context, db *pgxpool.Pool, userID, email, kind string, packs int64, baseURL string) (string, error) {
 	if s.checkout == nil {
 		return "", errCheckoutUnavailable
@@ -76,13 +77,24 @@ func (s *Service) StartCheckout(ctx context.Context, db *pgxpool.Pool, userID, e
 			return "", errAlreadyPro
 		}
 	}
+	if url, open, err := openCheckout(ctx, db, userID, kind, packs, now); err != nil || open {
+		return url, err
+	}
 	customer, err := s.ensureCustomer(ctx, db, r, email)
 	if err != nil {
 		return "", err
 	}
-	return s.checkout.CreateCheckout(ctx, CheckoutRequest{UserID: userID, CustomerID: customer, Kind: kind, Packs: packs,
+	expires := now.Add(CheckoutLifetime).UTC().Truncate(time.Second)
+	cs, err := s.checkout.CreateCheckout(ctx, CheckoutRequest{UserID: userID, CustomerID: customer, Kind: kind, Packs: packs,
 		SuccessURL: baseURL + "/workspace/subscription?checkout=success&kind=" + kind,
-		CancelURL:  baseURL + "/workspace/subscription?checkout=cancelled"})
+		CancelURL:  baseURL + "/workspace/subscription?checkout=cancelled", ExpiresAt: expires})
+	if err != nil {
+		return "", err
+	}
+	if err := rememberCheckout(ctx, db, userID, kind, packs, cs, expires, now); err != nil {
+		return "", err
+	}
+	return cs.URL, nil
 }
 
 // ensureCustomer returns the user's provider customer, creating and
@@ -172,6 +184,9 @@ func (s *Service) applyProviderEvent(ctx context.Context, tx pgx.Tx, ev Provider
 		return OutcomeNoUser, "", "", err
 	}
 	if ev.Kind == EventCheckoutCompleted && ev.CheckoutSessionID != "" {
+		if err := closeCheckout(ctx, tx, r.UserID, ev.CheckoutSessionID); err != nil {
+			return "", "", "", err
+		}
 		var seen bool
 		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM billing_provider_events WHERE provider = $1 AND grant_ref = $2)`,
 			ev.Provider, ev.CheckoutSessionID).Scan(&seen); err != nil {

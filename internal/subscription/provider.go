@@ -18,8 +18,8 @@ type CheckoutProvider interface {
 	// CreateCustomer makes the provider's customer for a user; called once
 	// per user (the id is remembered by BillingCustomerLinked).
 	CreateCustomer(ctx context.Context, userID, email string) (string, error)
-	// CreateCheckout starts a hosted payment page and returns its URL.
-	CreateCheckout(ctx context.Context, req CheckoutRequest) (string, error)
+	// CreateCheckout starts a hosted payment page.
+	CreateCheckout(ctx context.Context, req CheckoutRequest) (CheckoutSession, error)
 	// CreatePortal opens the hosted billing portal (payment method,
 	// invoices, cancellation) for a customer and returns its URL.
 	CreatePortal(ctx context.Context, customerID, returnURL string) (string, error)
@@ -36,6 +36,14 @@ type CheckoutRequest struct {
 	Packs      int64  // add-on packs; 1 for pro
 	SuccessURL string
 	CancelURL  string
+	ExpiresAt  time.Time // when the page stops taking payment (zero: the provider's default)
+}
+
+// CheckoutSession is a hosted payment page the provider made: its id (the
+// webhook names it when the session completes) and where to send the browser.
+type CheckoutSession struct {
+	ID  string
+	URL string
 }
 
 // The purchase kinds of POST /api/billing/checkout and metadata.kind.

@@ -98,7 +98,7 @@ func (p *Provider) CreateCustomer(ctx context.Context, userID, email string) (st
 // CreateCheckout implements subscription.CheckoutProvider: Pro is a
 // subscription-mode session, packs a payment-mode session with quantity =
 // packs. client_reference_id and metadata tell the webhook what was bought.
-func (p *Provider) CreateCheckout(ctx context.Context, r subscription.CheckoutRequest) (string, error) {
+func (p *Provider) CreateCheckout(ctx context.Context, r subscription.CheckoutRequest) (subscription.CheckoutSession, error) {
 	meta := map[string]string{"kind": r.Kind, "packs": strconv.FormatInt(r.Packs, 10), "user_id": r.UserID}
 	params := &stripe.CheckoutSessionCreateParams{
 		Customer:          stripe.String(r.CustomerID),
@@ -109,6 +109,9 @@ func (p *Provider) CreateCheckout(ctx context.Context, r subscription.CheckoutRe
 		LineItems: []*stripe.CheckoutSessionCreateLineItemParams{{
 			Price: stripe.String(p.prices[r.Kind]), Quantity: stripe.Int64(r.Packs)}},
 	}
+	if !r.ExpiresAt.IsZero() {
+		params.ExpiresAt = stripe.Int64(r.ExpiresAt.Unix())
+	}
 	if r.Kind == subscription.PurchasePro {
 		params.Mode = stripe.String(string(stripe.CheckoutSessionModeSubscription))
 		params.SubscriptionData = &stripe.CheckoutSessionCreateSubscriptionDataParams{Metadata: map[string]string{"user_id": r.UserID}}
@@ -118,9 +121,9 @@ func (p *Provider) CreateCheckout(ctx context.Context, r subscription.CheckoutRe
 	}
 	s, err := p.client.V1CheckoutSessions.Create(ctx, params)
 	if err != nil {
-		return "", p.scrub("create stripe checkout session", err)
+		return subscription.CheckoutSession{}, p.scrub("create stripe checkout session", err)
 	}
-	return s.URL, nil
+	return subscription.CheckoutSession{ID: s.ID, URL: s.URL}, nil
 }
 
 // CreatePortal implements subscription.CheckoutProvider.
