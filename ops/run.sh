@@ -9,16 +9,19 @@ cd "$(dirname "$0")/.."
 
 need_go; need_node; need_curl
 export PORT=${PORT:-8080}
-# A laptop has no payment provider: purchases are accepted unpaid, on purpose
-# and said so below. Servers default to BILLING_PROVIDER=none.
-export BILLING_PROVIDER=${BILLING_PROVIDER:-test-mode}
-# Webhook receivers under development run on this machine (http://localhost…):
-# let endpoints use http and private addresses here only. Servers refuse them.
-export WEBHOOK_ALLOW_PRIVATE=${WEBHOOK_ALLOW_PRIVATE:-true}
-# A laptop has no mail relay either: DEV_MODE keeps account mail (the
-# verification link a new account needs) in the Outbox page /dev/mail, which
-# only this machine can open. Set SMTP_ADDR to send through a real relay.
+# A laptop has no mail relay: DEV_MODE keeps account mail (the verification
+# link a new account needs) in the Outbox page /dev/mail, which only this
+# machine can open. Set SMTP_ADDR to send through a real relay.
 export DEV_MODE=${DEV_MODE:-true}
+if [ "$DEV_MODE" = true ]; then
+  # Nor a payment provider: purchases are accepted unpaid, on purpose and
+  # said so below. Servers default to BILLING_PROVIDER=none, and refuse
+  # test-mode without DEV_MODE.
+  export BILLING_PROVIDER=${BILLING_PROVIDER:-test-mode}
+  # Webhook receivers under development run on this machine (http://localhost…):
+  # let endpoints use http and private addresses here only. Servers refuse them.
+  export WEBHOOK_ALLOW_PRIVATE=${WEBHOOK_ALLOW_PRIVATE:-true}
+fi
 PGDIR=.data/pg
 started_pg=0
 if [ -z "${DATABASE_URL:-}" ]; then
@@ -60,7 +63,7 @@ if wait_http "http://127.0.0.1:$PORT/healthz" 60; then
     say "account mail: dropped (no SMTP_ADDR and DEV_MODE=false) — new accounts cannot verify their address"
   fi
   bin/api phone-hint | while IFS= read -r l; do say "$l"; done || true
-  if [ "$BILLING_PROVIDER" = test-mode ]; then
+  if [ "${BILLING_PROVIDER:-}" = test-mode ]; then
     say "billing: test-mode — add-ons and plans are granted without payment (development only)"
   fi
 else

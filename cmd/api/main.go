@@ -97,6 +97,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	ms := metrics.New()
 	ms.RegisterDatabase(pool, nil, log)
+	ms.ReportUnsafe(log, cfg.UnsafeSettings())
 
 	// Wakes the worker's projections after appends, one coalesced NOTIFY for
 	// concurrent writers (pgdb.Notifier). It outlives ctx so that requests

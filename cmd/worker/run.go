@@ -65,6 +65,7 @@ func open(ctx context.Context, name string, args []string, getenv func(string) s
 		return nil, err
 	}
 	ms := metrics.New()
+	ms.ReportUnsafe(log, cfg.UnsafeSettings())
 	store := eventstore.New(events.Domain(),
 		eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{}),
 		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }),

@@ -67,6 +67,12 @@ type Config struct {
 	ModelHeightMetres  float64
 	Queues             []string
 
+	// PrivacyJobTimeout is the time limit of one account erasure or data
+	// export attempt. River re-runs a job whose worker died only once this
+	// has passed since it started, so it is also how long an erasure or an
+	// export waits after a crash.
+	PrivacyJobTimeout time.Duration
+
 	WorkerMetricsAddr string
 	// Pprof serves net/http/pprof on the internal metrics listeners (never the
 	// public port), to find where a server's time goes under load.
@@ -123,6 +129,7 @@ var settings = []setting{
 	{"SMTP_USER", "", "SMTP user"},
 	{"SMTP_PASSWORD", "", "SMTP password"},
 	{"MAIL_FROM", "Photo3D <no-reply@photo3d.local>", "sender of account mail"},
+	{"ALLOW_UNSAFE_SETTINGS", "false", "let a server without DEV_MODE run with BILLING_PROVIDER=test-mode or WEBHOOK_ALLOW_PRIVATE=true (test stacks only); every start then logs an error and photo3d_unsafe_setting says which"},
 	{"BILLING_PROVIDER", "", "stripe (real payments through Stripe Checkout) | test-mode (accepts every purchase, for development) | none (purchases refused); default: test-mode with DEV_MODE, else none"},
 	{"STRIPE_SECRET_KEY", "", "Stripe secret API key (sk_live_… / sk_test_…, at least 32 bytes); or STRIPE_SECRET_KEY_FILE"},
 	{"STRIPE_SECRET_KEY_FILE", "", "file holding STRIPE_SECRET_KEY (a mounted secret)"},
@@ -141,6 +148,7 @@ var settings = []setting{
 	{"RECONSTRUCTOR_URL", "", "base URL of the remote inference server"},
 	{"RECONSTRUCT_WORKERS", "2", "concurrent reconstruct jobs per worker process"},
 	{"RECONSTRUCT_TIMEOUT", "5m", "time limit of one reconstruct job"},
+	{"PRIVACY_JOB_TIMEOUT", "30m", "time limit of one account erasure or data export attempt; a job whose worker died is run again only after it"},
 	{"MODEL_HEIGHT_METRES", "0.3", "default real-world height of generated models"},
 	{"QUEUES", "default,reconstruct,cutout,model", "River queues this worker serves"},
 	{"WORKER_METRICS_ADDR", "127.0.0.1:9091", "where the worker serves /metrics and /healthz"},
@@ -212,6 +220,7 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	c.AnalyticsRetentionDays = parseInt(get("ANALYTICS_RETENTION_DAYS"), "ANALYTICS_RETENTION_DAYS", &errs)
 	c.ReconstructWorkers = parseInt(get("RECONSTRUCT_WORKERS"), "RECONSTRUCT_WORKERS", &errs)
 	c.ReconstructTimeout = parseDuration(get("RECONSTRUCT_TIMEOUT"), "RECONSTRUCT_TIMEOUT", &errs)
+	c.PrivacyJobTimeout = parseDuration(get("PRIVACY_JOB_TIMEOUT"), "PRIVACY_JOB_TIMEOUT", &errs)
 	c.ShutdownTimeout = parseDuration(get("SHUTDOWN_TIMEOUT"), "SHUTDOWN_TIMEOUT", &errs)
 	c.WebhookAllowPrivate = parseBool(get("WEBHOOK_ALLOW_PRIVATE"), "WEBHOOK_ALLOW_PRIVATE", &errs)
 	c.Pprof = parseBool(get("PPROF"), "PPROF", &errs)
@@ -266,6 +275,14 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	if err := checkBlobSecret(c.BlobURL); err != nil {
 		errs = append(errs, err)
 	}
+	// Purchases granted without money, and webhooks that may reach the
+	// private network, are for development: outside DEV_MODE a server
+	// refuses to start with them unless the operator says so explicitly
+	// (a test stack); either way every start says so (UnsafeSettings).
+	if unsafe := c.UnsafeSettings(); len(unsafe) > 0 && !c.DevMode && !parseBool(get("ALLOW_UNSAFE_SETTINGS"), "ALLOW_UNSAFE_SETTINGS", &errs) {
+		errs = append(errs, fmt.Errorf("%s %s for development only: set DEV_MODE=true on a development server, "+
+			"or ALLOW_UNSAFE_SETTINGS=true on a test stack that must run without DEV_MODE", strings.Join(unsafe, " and "), isAre(len(unsafe))))
+	}
 	switch c.BillingProvider {
 	case "test-mode", "none":
 	case "stripe":
@@ -280,6 +297,29 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 		return nil, err
 	}
 	return c, nil
+}
+
+// UnsafeSettings names the settings that are on and must never be on in
+// production: BILLING_PROVIDER=test-mode (every purchase granted without
+// money) and WEBHOOK_ALLOW_PRIVATE=true (webhooks may reach the private
+// network). The api and the worker log them at error level at every start
+// and expose them as photo3d_unsafe_setting.
+func (c *Config) UnsafeSettings() []string {
+	var out []string
+	if c.BillingProvider == "test-mode" {
+		out = append(out, "BILLING_PROVIDER=test-mode")
+	}
+	if c.WebhookAllowPrivate {
+		out = append(out, "WEBHOOK_ALLOW_PRIVATE=true")
+	}
+	return out
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }
 
 // prepareLocalState creates DATA_DIR and generated secrets only when a setting

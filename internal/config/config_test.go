@@ -30,9 +30,47 @@ func TestSecurityBillingFailsClosedByDefault(t *testing.T) {
 	c, err = load(t, map[string]string{"DEV_MODE": "true"})
 	require.NoError(t, err)
 	require.Equal(t, "test-mode", c.BillingProvider)
-	c, err = load(t, map[string]string{"BILLING_PROVIDER": "test-mode"})
+	c, err = load(t, map[string]string{"BILLING_PROVIDER": "test-mode", "DEV_MODE": "true"})
 	require.NoError(t, err)
 	require.Equal(t, "test-mode", c.BillingProvider)
+}
+
+// Third review, L3: a production server (no DEV_MODE) set to grant every
+// purchase without money, or to let webhooks reach the private network,
+// refused nothing and said nothing. Now it refuses to start, saying why and
+// what to set; a test stack that must run without DEV_MODE says so with
+// ALLOW_UNSAFE_SETTINGS, and the settings are still named for the logs and
+// the photo3d_unsafe_setting metric.
+func TestSecurityDevelopmentOnlySettingsRefusedOutsideDevMode(t *testing.T) {
+	t.Parallel()
+	prod := map[string]string{"PUBLIC_BASE_URL": "https://photo3d.example.com"}
+	with := func(extra map[string]string) map[string]string {
+		env := map[string]string{}
+		for k, v := range prod {
+			env[k] = v
+		}
+		for k, v := range extra {
+			env[k] = v
+		}
+		return env
+	}
+	_, err := load(t, with(map[string]string{"BILLING_PROVIDER": "test-mode"}))
+	require.ErrorContains(t, err, "BILLING_PROVIDER=test-mode is for development only: set DEV_MODE=true")
+	require.ErrorContains(t, err, "ALLOW_UNSAFE_SETTINGS=true")
+	_, err = load(t, with(map[string]string{"WEBHOOK_ALLOW_PRIVATE": "true"}))
+	require.ErrorContains(t, err, "WEBHOOK_ALLOW_PRIVATE=true is for development only")
+	_, err = load(t, with(map[string]string{"BILLING_PROVIDER": "test-mode", "WEBHOOK_ALLOW_PRIVATE": "true"}))
+	require.ErrorContains(t, err, "BILLING_PROVIDER=test-mode and WEBHOOK_ALLOW_PRIVATE=true are for development only")
+
+	c, err := load(t, with(map[string]string{"BILLING_PROVIDER": "test-mode", "WEBHOOK_ALLOW_PRIVATE": "true", "ALLOW_UNSAFE_SETTINGS": "true"}))
+	require.NoError(t, err)
+	require.Equal(t, []string{"BILLING_PROVIDER=test-mode", "WEBHOOK_ALLOW_PRIVATE=true"}, c.UnsafeSettings())
+	c, err = load(t, with(map[string]string{"DEV_MODE": "true", "WEBHOOK_ALLOW_PRIVATE": "true"}))
+	require.NoError(t, err)
+	require.Equal(t, []string{"BILLING_PROVIDER=test-mode", "WEBHOOK_ALLOW_PRIVATE=true"}, c.UnsafeSettings(), "DEV_MODE defaults to test-mode, still named")
+	c, err = load(t, with(nil))
+	require.NoError(t, err)
+	require.Empty(t, c.UnsafeSettings(), "a production server runs with none")
 }
 
 // Item 7: secrets shorter than 32 bytes are refused at start-up with a

@@ -28,6 +28,9 @@ type Set struct {
 	// MailSent and MailFailed count account mail by kind; a failure is one
 	// that will not be retried (SMTP 5xx or retries exhausted).
 	MailSent, MailFailed *prometheus.CounterVec
+	// UnsafeSetting is 1 for each development-only setting this process
+	// runs with (config.UnsafeSettings), so an alert can fire on it.
+	UnsafeSetting *prometheus.GaugeVec
 }
 
 // New registers the process, Go runtime and Photo3D metrics on a fresh registry.
@@ -61,10 +64,24 @@ func New() *Set {
 			Name: "photo3d_mail_failed_total",
 			Help: "Account mail given up for good (SMTP 5xx or retries exhausted), by kind.",
 		}, []string{"kind"}),
+		UnsafeSetting: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "photo3d_unsafe_setting",
+			Help: "1 for each development-only setting this process runs with (BILLING_PROVIDER=test-mode, WEBHOOK_ALLOW_PRIVATE=true).",
+		}, []string{"setting"}),
 	}
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		s.HTTPDuration, s.EventsAppended, s.JobDuration, s.ProjectedTotal, s.MailSent, s.MailFailed)
+		s.HTTPDuration, s.EventsAppended, s.JobDuration, s.ProjectedTotal, s.MailSent, s.MailFailed, s.UnsafeSetting)
 	return s
+}
+
+// ReportUnsafe logs each development-only setting the process runs with at
+// error level (every start, so it is never missed in production logs) and
+// sets photo3d_unsafe_setting for it.
+func (s *Set) ReportUnsafe(log *slog.Logger, settings []string) {
+	for _, name := range settings {
+		log.Error("development-only setting in use: never run it in production", "setting", name)
+		s.UnsafeSetting.WithLabelValues(name).Set(1)
+	}
 }
 
 // RegisterDatabase adds scrape-time collectors for River jobs by kind and
