@@ -36,6 +36,18 @@ build_go() {
   go build -o bin/api ./cmd/api && go build -o bin/worker ./cmd/worker || die "go build failed"
 }
 
+# need_stripe_mock installs stripe-mock (Stripe's official API mock, a Go
+# module) into bin/ unless the pinned version is there: the billing tests,
+# the e2e billing api and the chaos run's billing scenario talk to it.
+STRIPE_MOCK_VERSION=v0.203.0
+need_stripe_mock() {
+  if [ -x bin/stripe-mock ] && [ "$(cat bin/.stripe-mock-version 2>/dev/null)" = "$STRIPE_MOCK_VERSION" ]; then return 0; fi
+  say "building stripe-mock $STRIPE_MOCK_VERSION"
+  mkdir -p bin
+  GOBIN="$PWD/bin" go install "github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION" || die "go install stripe-mock failed (is the Go module proxy reachable?)"
+  echo "$STRIPE_MOCK_VERSION" >bin/.stripe-mock-version
+}
+
 # free_port prints a TCP port nobody listens on, below the kernel's ephemeral range
 # (32768–60999 on Linux): a port inside it can be handed to any outgoing connection
 # between this check and the server's bind (a drill's worker once lost 58472 that way).

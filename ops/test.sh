@@ -11,6 +11,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . ops/lib.sh
 
+# Each step's heading carries the time since the start, so a slow step shows.
+T0=$SECONDS
+say() { printf '\033[1m==> [%dm%02ds] %s\033[0m\n' $(((SECONDS - T0) / 60)) $(((SECONDS - T0) % 60)) "$*" >&2; }
+
 parts=${1:-all}
 want() { [ "$parts" = all ] || [ "$parts" = "$1" ]; }
 
@@ -46,9 +50,8 @@ if want go && git rev-parse --git-dir >/dev/null 2>&1; then
 fi
 # stripe-mock (Stripe's official API mock, a Go module) answers the Stripe
 # calls of the billing tests and of the e2e billing api: STRIPE_API_BASE.
-STRIPE_MOCK_VERSION=v0.203.0
-say "building and starting stripe-mock $STRIPE_MOCK_VERSION"
-GOBIN="$PWD/bin" go install "github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION" || die "go install stripe-mock failed"
+need_stripe_mock
+say "starting stripe-mock $STRIPE_MOCK_VERSION"
 STRIPE_PORT=$(free_port)
 bin/stripe-mock -http-addr "127.0.0.1:$STRIPE_PORT" -https-addr "127.0.0.1:$(free_port)" >"$ARTIFACTS/stripe-mock.log" 2>&1 & pids+=($!)
 export STRIPE_API_BASE="http://127.0.0.1:$STRIPE_PORT"
@@ -70,6 +73,12 @@ if want go; then
   fi
   say "Go tests (race detector)"
   if ! go test -race -count=1 -timeout 15m $(go list ./... | grep -Ev "$no_race") 2>&1 | tee "$ARTIFACTS/go-test.log"; then failed+=(go); fi
+  # Issue 53: the chaos, scale and load harnesses at their smallest size
+  # (ops/harness-smoke.sh), beside the CPU-bound steps below: the chaos run
+  # mostly waits for River's rescuer, so it costs little wall time here.
+  build_go
+  say "reliability harness smoke (chaos, scaletest, loadtest) started beside the next steps"
+  ops/harness-smoke.sh >"$ARTIFACTS/harness-smoke.log" 2>&1 & smoke_pid=$!; pids+=($smoke_pid)
   say "Go tests without the race detector (single-threaded shape code)"
   if ! go test -count=1 -timeout 15m $(go list ./... | grep -E "$no_race") 2>&1 | tee -a "$ARTIFACTS/go-test.log"; then failed+=(go); fi
 fi
@@ -104,6 +113,11 @@ if want go; then
   else
     grep -iE 'identical|recovery|restored' "$ARTIFACTS/backup-drill.log" | tail -5 || true
   fi
+fi
+
+if want go; then
+  say "waiting for the reliability harness smoke"
+  if wait "$smoke_pid"; then cat "$ARTIFACTS/harness-smoke.log"; else cat "$ARTIFACTS/harness-smoke.log" >&2; failed+=(harness-smoke); fi
 fi
 
 if want web; then

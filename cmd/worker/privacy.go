@@ -61,7 +61,8 @@ func eraseShopperCmd(ctx context.Context, args []string, getenv func(string) str
 // payment provider (when BILLING_PROVIDER=stripe) and account mail (SMTP,
 // else the log and, in DEV_MODE, the dev mail directory the api also uses).
 func (d *deps) eraseWorker(stripe *stripebilling.Provider, bucket *blob.Bucket) *privacy.EraseWorker {
-	w := &privacy.EraseWorker{DB: d.pool, Store: d.store, Bucket: bucket, Mailer: d.mailer(), Logger: d.log, BaseURL: d.cfg.PublicBaseURL}
+	w := &privacy.EraseWorker{DB: d.pool, Store: d.store, Bucket: bucket, Mailer: d.mailer(), Logger: d.log, BaseURL: d.cfg.PublicBaseURL,
+		AttemptTimeout: d.cfg.PrivacyJobTimeout}
 	if stripe != nil { // a nil *Provider in the interface would not be nil
 		w.Billing = stripe
 	}
@@ -70,7 +71,8 @@ func (d *deps) eraseWorker(stripe *stripebilling.Provider, bucket *blob.Bucket) 
 
 // exportWorker builds "Download my data" ZIPs.
 func (d *deps) exportWorker(bucket *blob.Bucket) *privacy.ExportWorker {
-	return &privacy.ExportWorker{DB: d.pool, Store: d.store, Bucket: bucket, Logger: d.log, BaseURL: d.cfg.PublicBaseURL}
+	return &privacy.ExportWorker{DB: d.pool, Store: d.store, Bucket: bucket, Logger: d.log, BaseURL: d.cfg.PublicBaseURL,
+		AttemptTimeout: d.cfg.PrivacyJobTimeout}
 }
 
 // mailer is how the erasure job mails its goodbye itself (see

@@ -75,6 +75,10 @@ const BuildFailedMessage = "The build stopped. Try a different angle or hit retr
 // before it finished; no credit is used for it.
 const DeletedWhileBuildingMessage = "This blueprint was deleted while it was building. No credit was used."
 
+// AccountErasedWhileBuildingMessage ends a build whose account was deleted
+// before it stored its model; nothing is kept and no credit is used.
+const AccountErasedWhileBuildingMessage = "This account was deleted while the build was running. No credit was used."
+
 // User-facing failures of this package.
 var (
 	ErrNotFound      = fault.NotFoundf("Blueprint not found.")

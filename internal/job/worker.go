@@ -18,6 +18,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/fault"
@@ -172,6 +173,11 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 		return w.retryOrFail(ctx, rj, j, err)
 	}
 	if err := w.store(ctx, j, res); err != nil {
+		if errors.Is(err, errAccountErasing) {
+			// Its owner deleted the account while it was building: nothing
+			// was written, and nobody will use the model.
+			return w.fail(ctx, rj, j, AccountErasedWhileBuildingMessage, "account erased while building", nil)
+		}
 		return w.retryOrFail(ctx, rj, j, err)
 	}
 	inputSHA := fmt.Sprintf("%x", sha256.Sum256(photo))
@@ -186,8 +192,29 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 	return nil
 }
 
-// store writes every produced file under keys derived from the job id.
+// errAccountErasing: the owner asked for the account to be deleted before
+// the build stored its files.
+var errAccountErasing = errors.New("the account is being erased")
+
+// store writes every produced file under keys derived from the job id,
+// holding the account's file lock (account.LockFileWrites) so an erasure
+// running meanwhile either deletes these files after or is seen here and
+// nothing is written (errAccountErasing): the files of a build finishing
+// during an erasure would otherwise outlive it.
 func (w *ReconstructWorker) store(ctx context.Context, j Job, res *reconstruct.Result) error {
+	return pgdb.WithTx(ctx, w.cfg.DB, func(tx pgx.Tx) error {
+		erasing, err := account.LockFileWrites(ctx, tx, j.UserID)
+		if err != nil {
+			return err
+		}
+		if erasing {
+			return errAccountErasing
+		}
+		return w.writeFiles(ctx, j, res)
+	})
+}
+
+func (w *ReconstructWorker) writeFiles(ctx context.Context, j Job, res *reconstruct.Result) error {
 	files := []struct {
 		key, contentType string
 		data             []byte

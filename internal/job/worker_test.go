@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -19,12 +21,15 @@ import (
 	"github.com/riverqueue/river/rivertest"
 	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
+	"gocloud.dev/blob"
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/gltfvalidate"
 	"github.com/photo3d/photo3d/internal/imagecheck"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/job/jobtest"
+	"github.com/photo3d/photo3d/internal/mail"
+	"github.com/photo3d/photo3d/internal/privacy"
 	"github.com/photo3d/photo3d/internal/reconstruct"
 	"github.com/photo3d/photo3d/internal/subscription"
 )
@@ -269,6 +274,53 @@ func TestWorkerReleasesTheCreditOfABlueprintDeletedWhileBuilding(t *testing.T) {
 	require.Zero(t, b.env.CountEvents(t, "job.completed.v1", jobID))
 	used, reserved := b.credits(t)
 	require.Zero(t, used, "a deleted blueprint costs nothing")
+	require.Zero(t, reserved)
+}
+
+// listKeys is every blob key under prefix.
+func (b bundle) listKeys(t *testing.T, prefix string) []string {
+	t.Helper()
+	var keys []string
+	it := b.env.Blobs.Bucket.List(&blob.ListOptions{Prefix: prefix})
+	for {
+		obj, err := it.Next(b.ctx)
+		if errors.Is(err, io.EOF) {
+			return keys
+		}
+		require.NoError(t, err)
+		keys = append(keys, obj.Key)
+	}
+}
+
+// Security review M3: the owner deletes the account while a build is
+// running, and the erasure job (the real one) deletes the account's files
+// before the build stores its model. The build must not write them back
+// afterwards: it ends failed, costs nothing, and the account has no files.
+func TestWorkerWritesNoFilesForAnAccountErasedWhileBuilding(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	jobID := b.createJob(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	eraser := &privacy.EraseWorker{DB: b.env.DB.Pool, Store: b.env.Store, Bucket: b.env.Blobs.Bucket,
+		Mailer: mail.Log{Logger: log}, Logger: log, BaseURL: "http://photo3d.test"}
+	rec := deleteDuring{Reconstructor: reconstruct.NewBuiltin(), del: func() {
+		// What DELETE /api/users/me records before the erasure job runs.
+		_, err := b.env.DB.Pool.Exec(b.ctx, `UPDATE users SET erasure_requested_at = now() WHERE id = $1`, b.user)
+		require.NoError(t, err)
+		require.NoError(t, eraser.Erase(b.ctx, b.user))
+		require.Empty(t, b.listKeys(t, "uploads/"+b.user+"/"), "the erasure deleted the photo")
+	}}
+	res, err := b.work(t, rec, jobID, nil)
+	require.NoError(t, err)
+	require.Equal(t, river.EventKindJobCompleted, res.EventKind)
+	require.Empty(t, b.listKeys(t, "models/"+b.user+"/"), "no file of the erased account is written after the erasure")
+	require.Zero(t, b.env.CountEvents(t, "job.completed.v1", jobID))
+	require.Equal(t, 1, b.env.CountEvents(t, "job.failed.v1", jobID))
+	j, err := b.env.Jobs.Get(b.ctx, b.user, jobID)
+	require.NoError(t, err)
+	require.Equal(t, job.AccountErasedWhileBuildingMessage, j.Error)
+	used, reserved := b.credits(t)
+	require.Zero(t, used, "a build for an erased account costs nothing")
 	require.Zero(t, reserved)
 }
 

@@ -12,6 +12,7 @@
 package privacy
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -43,6 +44,10 @@ type EraseArgs struct {
 
 // Kind implements river.JobArgs.
 func (EraseArgs) Kind() string { return "account_erase" }
+
+// DefaultJobTimeout is how long one erasure or export run may take when
+// PRIVACY_JOB_TIMEOUT does not say: a large account has many files.
+const DefaultJobTimeout = 30 * time.Minute
 
 // InsertOpts implements river.JobArgsWithInsertOpts: one erasure per account
 // however often it is asked for, and retries for as long as it takes (every
@@ -92,12 +97,19 @@ type EraseWorker struct {
 	// BaseURL starts the sign-up link of the final mail.
 	BaseURL string
 	Now     func() time.Time
+	// AttemptTimeout limits one run (PRIVACY_JOB_TIMEOUT); zero:
+	// DefaultJobTimeout. River's rescuer re-runs the job of a worker that
+	// died only after this, so it bounds how long an erasure waits after a
+	// crash too.
+	AttemptTimeout time.Duration
 	// afterStep, in tests, runs after each step (to cut a run short).
 	afterStep func(ctx context.Context, step string) error
 }
 
 // Timeout implements river.Worker: a large account has many files.
-func (w *EraseWorker) Timeout(*river.Job[EraseArgs]) time.Duration { return 30 * time.Minute }
+func (w *EraseWorker) Timeout(*river.Job[EraseArgs]) time.Duration {
+	return cmp.Or(w.AttemptTimeout, DefaultJobTimeout)
+}
 
 // Work implements river.Worker.
 func (w *EraseWorker) Work(ctx context.Context, j *river.Job[EraseArgs]) error {
@@ -173,11 +185,25 @@ func deref(s *string) string {
 // thumbnails, masks, avatars, logos and data exports.
 var ownedPrefixes = []string{"uploads/", "cutouts/", "models/", "avatars/", "logos/", "thumbnails/", "exports/"}
 
-// files deletes every blob of the account: its own prefixes, every key its
-// rows name, and the variant GLBs built from its models (glbvariants keys
-// them by a hash, so they are found through the model key recorded in their
-// metadata; listing every variant is fine for a rare, background job).
+// files deletes every blob of the account while it holds the account's
+// file lock (account.LockFilesForErasure): a build or an export still
+// writing the account's files finishes first and its files are deleted
+// here, and one starting later sees the erasure and writes nothing.
 func (w *EraseWorker) files(ctx context.Context, userID string) error {
+	return pgdb.WithTx(ctx, w.DB, func(tx pgx.Tx) error {
+		if err := account.LockFilesForErasure(ctx, tx, userID); err != nil {
+			return err
+		}
+		return w.deleteFiles(ctx, userID)
+	})
+}
+
+// deleteFiles deletes every blob of the account: its own prefixes, every
+// key its rows name, and the variant GLBs built from its models
+// (glbvariants keys them by a hash, so they are found through the model key
+// recorded in their metadata; listing every variant is fine for a rare,
+// background job).
+func (w *EraseWorker) deleteFiles(ctx context.Context, userID string) error {
 	for _, p := range ownedPrefixes {
 		if err := w.deleteAll(ctx, p+userID+"/", nil); err != nil {
 			return err
@@ -273,6 +299,8 @@ func (w *EraseWorker) rows(ctx context.Context, userID string) error {
 			`DELETE FROM invites WHERE used_by = $1`,
 			`DELETE FROM revoked_tokens WHERE user_id = $1`,
 			`DELETE FROM data_exports WHERE user_id = $1`,
+			// An open Checkout Session's URL shows the customer's address.
+			`DELETE FROM billing_checkout_sessions WHERE user_id = $1`,
 		} {
 			if _, err := tx.Exec(ctx, q, userID); err != nil {
 				return fmt.Errorf("delete account rows (%s): %w", q, err)
@@ -305,7 +333,7 @@ func (w *EraseWorker) final(ctx context.Context, userID string) error {
 		return fmt.Errorf("read address: %w", err)
 	}
 	if email != "" {
-		if err := w.sendErasedMail(ctx, email); err != nil {
+		if err := w.sendErasedMail(ctx, userID, email); err != nil {
 			return err
 		}
 	}
@@ -338,9 +366,10 @@ func (w *EraseWorker) final(ctx context.Context, userID string) error {
 // River job rather than through the mail outbox: the job is already durable
 // and retried with backoff (a failed send fails the step, and the attempt is
 // run again), and an outbox row would put the address back into a table the
-// moment the account's personal data is deleted.
-func (w *EraseWorker) sendErasedMail(ctx context.Context, to string) error {
-	err := w.Mailer.Send(ctx, mail.Message{To: to, Subject: "Your Photo3D account has been deleted",
+// moment the account's personal data is deleted. Its Message-ID is the same
+// on every attempt, so a resend shows as one mail.
+func (w *EraseWorker) sendErasedMail(ctx context.Context, userID, to string) error {
+	err := w.Mailer.Send(ctx, mail.Message{ID: "account-erased-" + userID, To: to, Subject: "Your Photo3D account has been deleted",
 		Body: "Your Photo3D account and its data have been deleted as you asked: your products, 3D models, photos, " +
 			"published pages, leads and analytics are gone, and your subscription was cancelled.\n\n" +
 			"You can create a new account with this address at any time: " + strings.TrimRight(w.BaseURL, "/") + "/signup\n",

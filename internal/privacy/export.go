@@ -3,6 +3,7 @@ package privacy
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -152,10 +153,16 @@ type ExportWorker struct {
 	Logger  *slog.Logger
 	BaseURL string
 	Now     func() time.Time
+	// AttemptTimeout limits one run (PRIVACY_JOB_TIMEOUT); zero:
+	// DefaultJobTimeout. It is also how long River waits before it re-runs
+	// the export of a worker that died.
+	AttemptTimeout time.Duration
 }
 
 // Timeout implements river.Worker: an account's models and photos may be large.
-func (w *ExportWorker) Timeout(*river.Job[ExportArgs]) time.Duration { return 30 * time.Minute }
+func (w *ExportWorker) Timeout(*river.Job[ExportArgs]) time.Duration {
+	return cmp.Or(w.AttemptTimeout, DefaultJobTimeout)
+}
 
 // Work implements river.Worker. It is idempotent: a retry rewrites the
 // same ZIP key and marks the export ready once.
@@ -174,7 +181,22 @@ func (w *ExportWorker) Work(ctx context.Context, j *river.Job[ExportArgs]) error
 		return nil
 	}
 	key := "exports/" + userID + "/" + j.Args.ExportID + ".zip"
-	if err := w.build(ctx, userID, key); err != nil {
+	// The ZIP is written under the account's file lock: an erasure asked for
+	// since the check above either waits and deletes it, or is seen here.
+	err = pgdb.WithTx(ctx, w.DB, func(tx pgx.Tx) error {
+		erasing, err := account.LockFileWrites(ctx, tx, userID)
+		if err != nil {
+			return err
+		}
+		if erasing {
+			return errExportGone
+		}
+		return w.build(ctx, userID, key)
+	})
+	if errors.Is(err, errExportGone) {
+		return river.JobCancel(err)
+	}
+	if err != nil {
 		return err
 	}
 	now := w.now().UTC()

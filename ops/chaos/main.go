@@ -42,6 +42,8 @@ type options struct {
 	bin               string
 	verbose           bool
 	requestTimeoutMax time.Duration
+	scenarios         string
+	stripeMock        string
 }
 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
@@ -58,12 +60,18 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs.DurationVar(&o.requestTimeoutMax, "hang", 5*time.Second, "a request slower than this during the outage counts as hung")
 	fs.StringVar(&o.bin, "bin", "", "directory with prebuilt api and worker (default: build them)")
 	fs.BoolVar(&o.verbose, "v", false, "show the processes' logs")
+	fs.StringVar(&o.scenarios, "scenarios", "erasure,billing,mail", "what else happens during the chaos (comma-separated; \"\" for none): "+scenarioHelp())
+	fs.StringVar(&o.stripeMock, "stripe-mock", "", "stripe-mock binary for the billing scenario (default: bin/stripe-mock, else go install it)")
 	maxDur := fs.Duration("max", 10*time.Minute, "stop everything after this long")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if o.m < 1 || o.m > 500 || o.workers < 1 || o.workers > 16 || o.killEvery < 50*time.Millisecond || o.chaos > 5*time.Minute {
 		return errors.New("-m 1..500, -workers 1..16, -kill-every ≥ 50ms, -chaos ≤ 5m")
+	}
+	scenarios, err := pickScenarios(o.scenarios)
+	if err != nil {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, *maxDur)
 	defer cancel()
@@ -87,10 +95,25 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer st.Stop()
+	// A killed erasure or export is run again once PRIVACY_JOB_TIMEOUT has
+	// passed since it started (River's rescuer): as short as the builds'.
 	st.WorkerEnv = []string{"RECONSTRUCT_WORKERS=1", "QUEUES=default,reconstruct", "RECONSTRUCT_TIMEOUT=" + o.timeout.String(),
+		"PRIVACY_JOB_TIMEOUT=" + max(2*o.timeout, 10*time.Second).String(),
 		"SHUTDOWN_TIMEOUT=5s"}
 
-	merchant, err := harness.SignUp(ctx, st.APIBase, o.m, harness.DBVerifier(st.Pool))
+	// The workers send the sign-up mail whose link verifies the merchant.
+	if err := st.AddWorkers(ctx, o.workers); err != nil {
+		return err
+	}
+	cr := &chaosRun{st: st, pg: pg, o: o, bin: bin, tmp: tmp, log: log,
+		pgStopped: make(chan struct{}), pgStarted: make(chan struct{})}
+	defer cr.stop()
+	for _, sc := range scenarios {
+		if err := sc.setup(ctx, cr); err != nil {
+			return fmt.Errorf("%s: set up: %w", sc.name(), err)
+		}
+	}
+	merchant, err := harness.SignUp(ctx, st.APIBase, o.m, st.Verifier())
 	if err != nil {
 		return err
 	}
@@ -99,9 +122,6 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if images[i], err = merchant.Upload(ctx, i); err != nil {
 			return err
 		}
-	}
-	if err := st.AddWorkers(ctx, o.workers); err != nil {
-		return err
 	}
 
 	r := &report{}
@@ -139,6 +159,19 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			time.Sleep(gap)
 		}
 	}()
+
+	// The scenarios act during the window: erasures and exports, Stripe
+	// webhooks across the outage, mail across an SMTP outage.
+	scenarioErrs := make([]error, len(scenarios))
+	for i, sc := range scenarios {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := sc.during(chaosCtx, cr); err != nil {
+				scenarioErrs[i] = fmt.Errorf("%s: %w", sc.name(), err)
+			}
+		}()
+	}
 
 	// Killer: kill -9 a random running worker; the supervisor restarts it.
 	wg.Add(1)
@@ -190,7 +223,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 				return
 			case <-time.After(o.pgAt):
 			}
-			r.pgErr = outage(ctx, pg, st, merchant, o, r)
+			r.pgErr = outage(ctx, cr, merchant, r)
 		}()
 	}
 
@@ -207,17 +240,35 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			fmt.Fprintf(os.Stderr, "  %d/%d finished\n", out.Completed+out.Failed, out.Jobs)
 		}
 	})
-	stopSuper()
-	superWG.Wait()
 	if err != nil {
+		stopSuper()
+		superWG.Wait()
 		return err
 	}
+	// The scenarios wait for their own work (erasures, exports, mail) with
+	// the workers still supervised, then check it.
+	var scenarioLines []string
+	for i, sc := range scenarios {
+		if scenarioErrs[i] != nil {
+			continue
+		}
+		line, err := sc.check(waitCtx, cr)
+		if err != nil {
+			scenarioErrs[i] = fmt.Errorf("%s: %w", sc.name(), err)
+			continue
+		}
+		scenarioLines = append(scenarioLines, sc.name()+": "+line)
+	}
+	stopSuper()
+	superWG.Wait()
 	credits, err := merchant.Credits(ctx)
 	if err != nil {
 		return err
 	}
 	var orphans int
-	if err := st.Pool.QueryRow(ctx, `SELECT count(*) FROM jobs WHERE NOT (id = ANY($1))`, ids).Scan(&orphans); err != nil {
+	// The main merchant's jobs only: the scenarios' merchants build too.
+	if err := st.Pool.QueryRow(ctx, `SELECT count(*) FROM jobs
+		WHERE user_id = (SELECT user_id FROM jobs WHERE id = ($1::text[])[1]) AND NOT (id = ANY($1))`, ids).Scan(&orphans); err != nil {
 		return err
 	}
 	var lag int64
@@ -229,6 +280,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "API credits: used %d, still reserved %d; jobs not created by an accepted request: %d\n", credits.Used, credits.Reserved, orphans)
 	fmt.Fprintf(stdout, "projection lag after the run: %d events\n", lag)
 	fmt.Fprintf(stdout, "%s\n", r.outageSummary())
+	for _, line := range scenarioLines {
+		fmt.Fprintln(stdout, line)
+	}
 
 	var errs []error
 	if out.Pending > 0 {
@@ -246,10 +300,11 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if r.pgErr != nil {
 		errs = append(errs, r.pgErr)
 	}
+	errs = append(errs, scenarioErrs...)
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, "PASS: 0 lost jobs, 0 double completions, credits charged exactly once per completed job")
+	fmt.Fprintln(stdout, "PASS: 0 lost jobs, 0 double completions, credits charged exactly once per completed job; every scenario held")
 	return nil
 }
 
@@ -286,7 +341,8 @@ func (r *report) outageSummary() string {
 
 // outage stops Postgres, probes the api while it is down and after it is
 // back, and says what went wrong, if anything.
-func outage(ctx context.Context, pg *harness.Postgres, st *harness.Stack, m *harness.Merchant, o options, r *report) error {
+func outage(ctx context.Context, cr *chaosRun, m *harness.Merchant, r *report) error {
+	pg, st, o := cr.pg, cr.st, cr.o
 	hc := &http.Client{Timeout: o.requestTimeoutMax + 5*time.Second}
 	probe := func(path string) (int, time.Duration) {
 		t0 := time.Now()
@@ -311,6 +367,7 @@ func outage(ctx context.Context, pg *harness.Postgres, st *harness.Stack, m *har
 		return fmt.Errorf("stop postgres: %w", err)
 	}
 	stopped := time.Now() // pg_ctl stop waits for the shutdown; count the outage from here
+	close(cr.pgStopped)
 	var hung []string
 	for time.Since(stopped) < o.pgDown {
 		for _, path := range []string{"/readyz", "/api/subscription", "/api/blueprints"} {
@@ -333,6 +390,7 @@ func outage(ctx context.Context, pg *harness.Postgres, st *harness.Stack, m *har
 		return fmt.Errorf("restart postgres: %w", err)
 	}
 	up := time.Now()
+	close(cr.pgStarted)
 	r.mu.Lock()
 	r.downFor = up.Sub(t0)
 	r.mu.Unlock()

@@ -10,6 +10,10 @@
 // views (test-mode billing), turns a generated photo into a model and
 // publishes it, then prints the share URL. run gives every request its own
 // user agent, so each is a distinct viewer that the meter must count.
+//
+//	go run ./ops/loadtest smoke
+//
+// runs all of it at its smallest size on a throwaway stack (smoke.go).
 package main
 
 import (
@@ -35,7 +39,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: loadtest seed|run|meter|verify [flags]")
+		fmt.Fprintln(os.Stderr, "usage: loadtest seed|run|meter|verify|smoke [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -48,8 +52,10 @@ func main() {
 		err = meter(os.Args[2:])
 	case "verify":
 		err = verify(os.Args[2:])
+	case "smoke":
+		err = smoke(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (seed, run, meter or verify)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (seed, run, meter, verify or smoke)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
@@ -89,49 +95,62 @@ func seed(args []string) error {
 	if _, err := loopbackOnly(*base); err != nil {
 		return err
 	}
-	ctx := context.Background()
-	c, err := harness.SignUp(ctx, *base, 0, harness.MailDirVerifier(*mailDir))
+	share, _, err := seedShare(context.Background(), *base, *views, *free, harness.MailDirVerifier(*mailDir))
 	if err != nil {
 		return err
 	}
-	if *views > 0 {
-		if err := c.Call(ctx, "POST", "/api/subscription/addons", map[string]any{"kind": "views", "amount": *views}, "", nil); err != nil {
-			return err
+	fmt.Println(share)
+	return nil
+}
+
+// seedShare signs a merchant up (verify proves the address), buys views,
+// builds a model from a generated photo and publishes it; with free it then
+// moves to the free plan. It returns the share URL and the public-view
+// balance (-1 when the API did not say).
+func seedShare(ctx context.Context, base string, views int64, free bool, verify harness.Verifier) (string, int64, error) {
+	c, err := harness.SignUp(ctx, base, 0, verify)
+	if err != nil {
+		return "", -1, err
+	}
+	if views > 0 {
+		if err := c.Call(ctx, "POST", "/api/subscription/addons", map[string]any{"kind": "views", "amount": views}, "", nil); err != nil {
+			return "", -1, err
 		}
 	}
 	img, err := c.Upload(ctx, 0)
 	if err != nil {
-		return err
+		return "", -1, err
 	}
 	var job struct{ ID, Status string }
 	if err := c.Call(ctx, "POST", "/api/jobs", map[string]any{"imageURL": img}, "", &job); err != nil {
-		return err
+		return "", -1, err
 	}
 	deadline := time.Now().Add(3 * time.Minute)
 	for job.Status != "completed" {
 		if job.Status == "failed" || time.Now().After(deadline) {
-			return fmt.Errorf("job %s ended %q", job.ID, job.Status)
+			return "", -1, fmt.Errorf("job %s ended %q", job.ID, job.Status)
 		}
 		time.Sleep(time.Second)
 		if err := c.Call(ctx, "GET", "/api/jobs/"+job.ID, nil, "", &job); err != nil {
-			return err
+			return "", -1, err
 		}
 	}
 	var pub struct{ ShareURL string }
 	if err := c.Call(ctx, "POST", "/api/publications", map[string]any{"blueprintId": job.ID}, "", &pub); err != nil {
-		return err
+		return "", -1, err
 	}
-	if *free {
+	if free {
 		if err := c.Call(ctx, "POST", "/api/subscription/plan", map[string]any{"plan": "free"}, "", nil); err != nil {
-			return err
+			return "", -1, err
 		}
 	}
+	balance := int64(-1)
 	var sub struct{ PublicViewsBalance *int64 }
 	if err := c.Call(ctx, "GET", "/api/subscription", nil, "", &sub); err == nil && sub.PublicViewsBalance != nil {
-		fmt.Fprintf(os.Stderr, "public views balance %d\n", *sub.PublicViewsBalance)
+		balance = *sub.PublicViewsBalance
+		fmt.Fprintf(os.Stderr, "public views balance %d\n", balance)
 	}
-	fmt.Println(pub.ShareURL)
-	return nil
+	return pub.ShareURL, balance, nil
 }
 
 // ---- run --------------------------------------------------------------
@@ -152,7 +171,20 @@ func run(args []string) error {
 	if *dur <= 0 || *dur > 2*time.Minute {
 		return errors.New("-d must be between 0 and 2m")
 	}
-	tr := &http.Transport{MaxIdleConns: *conc, MaxIdleConnsPerHost: *conc, MaxConnsPerHost: *conc, IdleConnTimeout: time.Minute}
+	_, err = load(u, *conc, *dur, *warm)
+	return err
+}
+
+// loadResult is what one load run saw.
+type loadResult struct {
+	Requests, Models, Notices, Failures int
+	Statuses                            map[int]int
+}
+
+// load sends GET u from conc connections for warm (unmeasured) plus dur,
+// every request a new viewer, and prints throughput and latency.
+func load(u *url.URL, conc int, dur, warm time.Duration) (loadResult, error) {
+	tr := &http.Transport{MaxIdleConns: conc, MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc, IdleConnTimeout: time.Minute}
 	hc := &http.Client{Transport: tr, Timeout: 10 * time.Second}
 
 	var (
@@ -166,16 +198,16 @@ func run(args []string) error {
 		failures   int
 		bytesTotal int64
 	)
-	ctx, cancel := context.WithTimeout(context.Background(), *warm+*dur)
+	ctx, cancel := context.WithTimeout(context.Background(), warm+dur)
 	defer cancel()
 	start := time.Now()
 	go func() {
-		time.Sleep(*warm)
+		time.Sleep(warm)
 		start = time.Now()
 		measuring.Store(true)
 	}()
 	var wg sync.WaitGroup
-	for range *conc {
+	for range conc {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -233,12 +265,12 @@ func run(args []string) error {
 	}
 	n := len(latencies)
 	fmt.Printf("target      %s\n", u)
-	fmt.Printf("connections %d, measured %s (after %s warm-up)\n", *conc, elapsed.Round(time.Millisecond), *warm)
+	fmt.Printf("connections %d, measured %s (after %s warm-up)\n", conc, elapsed.Round(time.Millisecond), warm)
 	fmt.Printf("requests    %d (%.0f req/s), %.1f MB\n", n, float64(n)/elapsed.Seconds(), float64(bytesTotal)/1e6)
 	fmt.Printf("statuses    %v, transport errors %d\n", statuses, failures)
 	fmt.Printf("answers     %d model pages, %d unavailable notices\n", models, notices)
 	if n > 0 {
 		fmt.Printf("latency     p50 %s  p90 %s  p99 %s  max %s\n", pct(0.50), pct(0.90), pct(0.99), latencies[n-1])
 	}
-	return nil
+	return loadResult{Requests: n, Models: models, Notices: notices, Failures: failures, Statuses: statuses}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"regexp"
@@ -50,10 +51,23 @@ func meter(args []string) error {
 	if *dur <= 0 || *dur > 2*time.Minute {
 		return errors.New("-d must be between 0 and 2m")
 	}
+	accepted, notices, err := meterRun(u, *conc, *dur)
+	if err != nil {
+		return err
+	}
+	if *out != "" {
+		return os.WriteFile(*out, fmt.Appendf(nil, "%d %d\n", accepted, notices), 0o644)
+	}
+	return nil
+}
+
+// meterRun is meter's load: conc shoppers for dur. It returns the view
+// beacons the api accepted and the notice pages seen.
+func meterRun(u *url.URL, conc int, dur time.Duration) (int, int, error) {
 	slug := path.Base(u.Path)
 	beaconURL := *u
 	beaconURL.Path, beaconURL.RawQuery = "/t", ""
-	tr := &http.Transport{MaxIdleConns: *conc, MaxIdleConnsPerHost: *conc, MaxConnsPerHost: *conc, IdleConnTimeout: time.Minute}
+	tr := &http.Transport{MaxIdleConns: conc, MaxIdleConnsPerHost: conc, MaxConnsPerHost: conc, IdleConnTimeout: time.Minute}
 	hc := &http.Client{Transport: tr, Timeout: 10 * time.Second}
 	var (
 		seq                               atomic.Int64
@@ -63,11 +77,11 @@ func meter(args []string) error {
 		accepted, refused                 int
 		beaconStatus                      = map[int]int{}
 	)
-	ctx, cancel := context.WithTimeout(context.Background(), *dur)
+	ctx, cancel := context.WithTimeout(context.Background(), dur)
 	defer cancel()
 	start := time.Now()
 	var wg sync.WaitGroup
-	for range *conc {
+	for range conc {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -159,10 +173,7 @@ func meter(args []string) error {
 	fmt.Printf("pages       %d (%.0f req/s), p99 %s: %d model pages, %d notices, %d other statuses\n",
 		n, float64(n)/elapsed.Seconds(), p99, models, notices, otherPages)
 	fmt.Printf("beacons     %d view beacons accepted (204), %d refused %v, %d transport errors\n", accepted, refused, beaconStatus, fail)
-	if *out != "" {
-		return os.WriteFile(*out, fmt.Appendf(nil, "%d %d\n", accepted, notices), 0o644)
-	}
-	return nil
+	return accepted, notices, nil
 }
 
 // ---- verify -----------------------------------------------------------
@@ -185,15 +196,19 @@ func verify(args []string) error {
 	if *slug == "" || *beacons < 0 || *balance < 0 {
 		return errors.New("-slug, -beacons and -balance are required")
 	}
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, *dbURL)
+	return verifyMetering(context.Background(), *dbURL, *slug, *beacons, *balance, *notices)
+}
+
+// verifyMetering is verify's check, for a publication's slug.
+func verifyMetering(ctx context.Context, dbURL, slug string, beacons, balance, notices int64) error {
+	conn, err := pgx.Connect(ctx, dbURL)
 	if err != nil {
 		return err
 	}
 	defer conn.Close(ctx)
 	var pubID, owner string
-	if err := conn.QueryRow(ctx, `SELECT id, user_id FROM publications WHERE slug = $1`, *slug).Scan(&pubID, &owner); err != nil {
-		return fmt.Errorf("publication %s: %w", *slug, err)
+	if err := conn.QueryRow(ctx, `SELECT id, user_id FROM publications WHERE slug = $1`, slug).Scan(&pubID, &owner); err != nil {
+		return fmt.Errorf("publication %s: %w", slug, err)
 	}
 	var recorded, counted int64
 	if err := conn.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE counted) FROM shopper_events
@@ -205,31 +220,31 @@ func verify(args []string) error {
 		FROM subscriptions WHERE user_id = $1`, owner).Scan(&purchased, &used, &leased); err != nil {
 		return err
 	}
-	fmt.Printf("ledger      balance before %d; views used %d, still leased %d\n", *balance, used, leased)
-	fmt.Printf("stored      %d view events for %d accepted beacons; %d counted\n", recorded, *beacons, counted)
+	fmt.Printf("ledger      balance before %d; views used %d, still leased %d\n", balance, used, leased)
+	fmt.Printf("stored      %d view events for %d accepted beacons; %d counted\n", recorded, beacons, counted)
 	var bad []string
-	if recorded != *beacons {
-		bad = append(bad, fmt.Sprintf("%d accepted view beacons but %d stored views", *beacons, recorded))
+	if recorded != beacons {
+		bad = append(bad, fmt.Sprintf("%d accepted view beacons but %d stored views", beacons, recorded))
 	}
 	if counted != used {
 		bad = append(bad, fmt.Sprintf("%d counted views stored but %d taken from the ledger", counted, used))
 	}
-	if used > *balance {
-		bad = append(bad, fmt.Sprintf("%d views taken from a balance of %d", used, *balance))
+	if used > balance {
+		bad = append(bad, fmt.Sprintf("%d views taken from a balance of %d", used, balance))
 	}
 	if leased != 0 {
 		bad = append(bad, fmt.Sprintf("%d views still leased after the api stopped", leased))
 	}
-	if *notices > 0 && used != *balance {
-		bad = append(bad, fmt.Sprintf("the notice was shown while %d of %d views were unused", *balance-used, *balance))
+	if notices > 0 && used != balance {
+		bad = append(bad, fmt.Sprintf("the notice was shown while %d of %d views were unused", balance-used, balance))
 	}
 	if len(bad) > 0 {
 		return fmt.Errorf("metering NOT exact: %s", strings.Join(bad, "; "))
 	}
 	exhausted := ""
-	if used == *balance {
+	if used == balance {
 		exhausted = " (balance used up exactly; later shoppers got the notice)"
 	}
-	fmt.Printf("metering    exact: %d counted views = %d taken from the ledger ≤ balance %d%s\n", counted, used, *balance, exhausted)
+	fmt.Printf("metering    exact: %d counted views = %d taken from the ledger ≤ balance %d%s\n", counted, used, balance, exhausted)
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/photo3d/photo3d/internal/mail/smtptest"
 )
 
 // Stack is one api and its workers on one database of a Postgres cluster,
@@ -21,25 +23,38 @@ type Stack struct {
 	API     *Proc
 	Workers []*Proc
 	Pool    *pgxpool.Pool
-	Log     io.Writer
+	// Mail is the SMTP relay the api and workers send account mail through
+	// (SMTP_ADDR): new merchants verify their address from it
+	// (MailVerifier), and chaos runs take it down to test the outbox.
+	Mail *smtptest.Server
+	Log  io.Writer
 	// WorkerEnv is added to every worker's environment.
 	WorkerEnv []string
+
+	extraEnv []string
 }
 
-// StartStack migrates the database at dbURL and starts the api.
-func StartStack(ctx context.Context, bin, dbURL, dataDir string, log io.Writer) (*Stack, error) {
-	s := &Stack{Bin: bin, DBURL: dbURL, DataDir: dataDir, Log: log}
+// StartStack migrates the database at dbURL and starts the api. extraEnv
+// (NAME=value) is added to the api's and every worker's environment, after
+// the defaults, so it can override them (BILLING_PROVIDER=stripe …).
+func StartStack(ctx context.Context, bin, dbURL, dataDir string, log io.Writer, extraEnv ...string) (*Stack, error) {
+	s := &Stack{Bin: bin, DBURL: dbURL, DataDir: dataDir, Log: log, extraEnv: extraEnv}
 	port, err := FreePort()
 	if err != nil {
 		return nil, err
 	}
 	s.APIBase = "http://127.0.0.1:" + strconv.Itoa(port)
+	if s.Mail, err = smtptest.New(); err != nil {
+		return nil, err
+	}
 	if err := Run(ctx, log, s.env(), filepath.Join(bin, "worker"), "migrate"); err != nil {
+		s.Stop()
 		return nil, err
 	}
 	s.API = &Proc{Name: "api", Path: filepath.Join(bin, "api"), Log: log,
 		Env: append(s.env(), "PORT="+strconv.Itoa(port), "HOST=127.0.0.1")}
 	if err := s.API.Start(); err != nil {
+		s.Stop()
 		return nil, err
 	}
 	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
@@ -57,10 +72,14 @@ func StartStack(ctx context.Context, bin, dbURL, dataDir string, log io.Writer) 
 }
 
 // env is what both binaries share: the database, the data directory (file
-// blob store, generated secrets) and the base URL signed URLs point at.
+// blob store, generated secrets), the base URL signed URLs point at, the
+// SMTP relay, test-mode billing (acknowledged: these stacks run without
+// DEV_MODE) and no cap on an account's waiting builds, then extraEnv.
 func (s *Stack) env() []string {
-	return []string{"DATABASE_URL=" + s.DBURL, "DATA_DIR=" + s.DataDir, "PUBLIC_BASE_URL=" + s.APIBase,
-		"LOG_LEVEL=warn", "BILLING_PROVIDER=test-mode", "DEV_MODE=false"}
+	return append([]string{"DATABASE_URL=" + s.DBURL, "DATA_DIR=" + s.DataDir, "PUBLIC_BASE_URL=" + s.APIBase,
+		"LOG_LEVEL=warn", "BILLING_PROVIDER=test-mode", "DEV_MODE=false", "ALLOW_UNSAFE_SETTINGS=true", "SMTP_ADDR=" + s.Mail.Addr(),
+		// One merchant queues every job of a scale or chaos run at once.
+		"MAX_WAITING_BUILDS=0"}, s.extraEnv...)
 }
 
 // AddWorkers starts n more worker processes and waits until each serves
@@ -99,4 +118,10 @@ func (s *Stack) Stop() {
 	if s.Pool != nil {
 		s.Pool.Close()
 	}
+	if s.Mail != nil {
+		s.Mail.Close()
+	}
 }
+
+// Verifier proves new merchants' addresses from the stack's relay.
+func (s *Stack) Verifier() Verifier { return MailVerifier(s.Mail) }
