@@ -142,7 +142,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return upload.QuotaForPlan(string(v.EffectivePlan)), nil
 	})
-	jobs := job.NewService(pool, dispatch.New(store, riverClient), uploads, blobs, credits)
+	jobs := job.NewService(pool, dispatch.New(store, riverClient), uploads, blobs, credits, job.WithMaxWaitingBuilds(cfg.MaxWaitingBuilds))
 	catalogue := catalog.NewService(pool, store, jobs, catalog.SubscriptionPlans{Subscriptions: credits}).WithModels(blobs, cfg.ModelHeightMetres).
 		WithRiver(riverClient).WithQuota(func(ctx context.Context, userID string) (upload.Quota, error) {
 		v, err := credits.Get(ctx, pool, userID)

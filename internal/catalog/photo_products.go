@@ -84,8 +84,8 @@ func (s *Service) chooseCatalog(ctx context.Context, tx pgx.Tx, userID, catalogI
 // buildFromPhoto queues a build of the product's photo: from the chosen
 // cutout when an option is on (the reconstructor trusts its alpha), else
 // from the photo itself, which the reconstructor segments exactly as the
-// plain cutout did. more are the further angles (already checked); still one
-// job and one credit.
+// plain cutout did. more are the further angles (already checked); one job,
+// costing one credit per photo (job.CreditsFor).
 func (s *Service) buildFromPhoto(ctx context.Context, tx pgx.Tx, p Product, more []events.JobView) (string, error) {
 	imageKey := p.PhotoKey
 	if o := (reconstruct.CutoutOptions{CleanEdges: p.CleanEdges, KeepShadow: p.KeepShadow}); o.CleanEdges || o.KeepShadow {

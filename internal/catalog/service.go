@@ -427,7 +427,7 @@ func (s *Service) DeleteProduct(ctx context.Context, userID, id string) error {
 }
 
 // RebuildProduct starts a new build of the product's photo through
-// internal/job (one credit reserved, JobQueued and the River job), and
+// internal/job (one credit per photo reserved, JobQueued and the River job), and
 // records it on the product, all in one transaction.
 func (s *Service) RebuildProduct(ctx context.Context, userID, id string) (Product, error) {
 	err := s.write(ctx, userID, func(tx pgx.Tx) error {

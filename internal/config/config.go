@@ -73,6 +73,10 @@ type Config struct {
 	// export waits after a crash.
 	PrivacyJobTimeout time.Duration
 
+	// MaxWaitingBuilds bounds one account's builds waiting for a
+	// reconstruct slot (job.DefaultMaxWaitingBuilds; 0: no limit).
+	MaxWaitingBuilds int
+
 	WorkerMetricsAddr string
 	// Pprof serves net/http/pprof on the internal metrics listeners (never the
 	// public port), to find where a server's time goes under load.
@@ -148,6 +152,7 @@ var settings = []setting{
 	{"RECONSTRUCTOR_URL", "", "base URL of the remote inference server"},
 	{"RECONSTRUCT_WORKERS", "2", "concurrent reconstruct jobs per worker process"},
 	{"RECONSTRUCT_TIMEOUT", "5m", "time limit of one reconstruct job"},
+	{"MAX_WAITING_BUILDS", "5", "builds one account may have waiting for a reconstruct slot; one more is refused with 429 builds_queued (0: no limit, for load tests only)"},
 	{"PRIVACY_JOB_TIMEOUT", "30m", "time limit of one account erasure or data export attempt; a job whose worker died is run again only after it"},
 	{"MODEL_HEIGHT_METRES", "0.3", "default real-world height of generated models"},
 	{"QUEUES", "default,reconstruct,cutout,model", "River queues this worker serves"},
@@ -220,6 +225,9 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	c.AnalyticsRetentionDays = parseInt(get("ANALYTICS_RETENTION_DAYS"), "ANALYTICS_RETENTION_DAYS", &errs)
 	c.ReconstructWorkers = parseInt(get("RECONSTRUCT_WORKERS"), "RECONSTRUCT_WORKERS", &errs)
 	c.ReconstructTimeout = parseDuration(get("RECONSTRUCT_TIMEOUT"), "RECONSTRUCT_TIMEOUT", &errs)
+	if c.MaxWaitingBuilds = parseInt(get("MAX_WAITING_BUILDS"), "MAX_WAITING_BUILDS", &errs); c.MaxWaitingBuilds < 0 {
+		errs = append(errs, errors.New("MAX_WAITING_BUILDS must be 0 (no limit) or more"))
+	}
 	c.PrivacyJobTimeout = parseDuration(get("PRIVACY_JOB_TIMEOUT"), "PRIVACY_JOB_TIMEOUT", &errs)
 	c.ShutdownTimeout = parseDuration(get("SHUTDOWN_TIMEOUT"), "SHUTDOWN_TIMEOUT", &errs)
 	c.WebhookAllowPrivate = parseBool(get("WEBHOOK_ALLOW_PRIVATE"), "WEBHOOK_ALLOW_PRIVATE", &errs)

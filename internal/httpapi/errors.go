@@ -72,6 +72,12 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	} else {
 		logger.Debug("request refused", "status", status, "code", code, "err", err)
 	}
+	if status == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
+		// The reference promises every 429 a Retry-After; refusals without
+		// a limiter's own figure (builds_queued: a build takes seconds to a
+		// minute) say 10 seconds.
+		w.Header().Set("Retry-After", "10")
+	}
 	writeErrorBody(w, status, code, message)
 }
 

@@ -133,8 +133,9 @@ func moreImages(req []moreImageRequest) []job.MoreImage {
 
 // createJob serves POST /api/jobs {imageURL, moreImages?: [{imageURL, azimuth?}]}:
 // every imageURL must name one of the caller's uploads (up to 7 more photos of the
-// same product, from other angles); one AI credit is held until the build ends,
-// however many photos it uses.
+// same product, from other angles); one AI credit per photo is held until the
+// build ends (job.CreditsFor), and an account may have job.DefaultMaxWaitingBuilds
+// builds waiting (429 builds_queued).
 func createJob(s *job.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var req createJobRequest

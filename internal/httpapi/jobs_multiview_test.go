@@ -25,10 +25,10 @@ type viewsReply struct {
 }
 
 // POST /api/jobs with moreImages: four photos of one product (a lathe-turned
-// vase, the same from every side) are one job and one credit; the job says it
-// uses four views, the real worker builds one model from all four, and the
-// completion event and stats record four views. A product rebuild of it keeps
-// the four photos.
+// vase, the same from every side) are one job costing four credits, one per
+// photo (security review M6); the job says it uses four views, the real worker
+// builds one model from all four, and the completion event and stats record
+// four views. A product rebuild of it keeps the four photos, and their price.
 func TestCreateMultiPhotoJob(t *testing.T) {
 	t.Parallel()
 	s := newCreationStack(t, false)
@@ -43,8 +43,9 @@ func TestCreateMultiPhotoJob(t *testing.T) {
 	}})
 	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
 	require.Equal(t, 1, s.eventCount(t, "job.queued.v1")-q, "one job")
-	require.Equal(t, 1, s.eventCount(t, "subscription.credits_reserved.v1")-res, "one credit")
+	require.Equal(t, 1, s.eventCount(t, "subscription.credits_reserved.v1")-res, "one reservation")
 	j := decodeAs[viewsReply](t, r.Data)
+	require.Equal(t, []int64{4}, s.creditAmounts(t, "subscription.credits_reserved.v1", j.ID), "four credits")
 	require.Equal(t, 4, j.Views)
 
 	require.NoError(t, s.env.Worker(reconstruct.NewBuiltin()).Work(context.Background(), riverJob(j.ID)))
@@ -63,7 +64,9 @@ func TestCreateMultiPhotoJob(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, 4, done.Views)
 
-	// A rebuild (what a product's rebuild calls) keeps every photo and azimuth.
+	// A rebuild (what a product's rebuild calls) keeps every photo and azimuth,
+	// and costs four credits again (the Free plan's 5 are topped up).
+	s.buyCredits(t, user, 4)
 	var rebuilt string
 	require.NoError(t, pgdb.WithTx(context.Background(), s.env.DB.Pool, func(tx pgx.Tx) error {
 		var err error
@@ -75,6 +78,7 @@ func TestCreateMultiPhotoJob(t *testing.T) {
 	again, err := s.env.Jobs.Get(context.Background(), user, rebuilt)
 	require.NoError(t, err)
 	require.Equal(t, 4, again.Views())
+	require.Equal(t, []int64{4}, s.creditAmounts(t, "subscription.credits_reserved.v1", rebuilt))
 	require.Equal(t, orig.MoreViews, again.MoreViews)
 	require.Equal(t, 90.0, *again.MoreViews[0].Azimuth)
 	require.Nil(t, again.MoreViews[2].Azimuth)

@@ -17,10 +17,11 @@ type viewsProductReply struct {
 	Views int `json:"views"`
 }
 
-// The add-product wizard's "Generate 3D now" with two more angles: one job and
-// one credit from all three photos, the product says it is built from three
-// views while building and once ready (from the real worker), and "Rebuild"
-// keeps the three photos.
+// The add-product wizard's "Generate 3D now" with two more angles: one job
+// from all three photos, costing three credits (one per photo, security review
+// M6), the product says it is built from three views while building and once
+// ready (from the real worker), and "Rebuild" keeps the three photos and
+// their price.
 func TestCreatePhotoProductWithMoreAngles(t *testing.T) {
 	t.Parallel()
 	s := newCatalogueStack(t)
@@ -34,8 +35,9 @@ func TestCreatePhotoProductWithMoreAngles(t *testing.T) {
 		"moreImages": []map[string]any{{"imageURL": left, "azimuth": 90}, {"imageURL": back}}})
 	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
 	require.Equal(t, 1, s.eventCount(t, "job.queued.v1")-q, "one job")
-	require.Equal(t, 1, s.eventCount(t, "subscription.credits_reserved.v1")-res, "one credit")
+	require.Equal(t, 1, s.eventCount(t, "subscription.credits_reserved.v1")-res, "one reservation")
 	p := decodeAs[viewsProductReply](t, r.Data)
+	require.Equal(t, []int64{3}, s.creditAmounts(t, "subscription.credits_reserved.v1", p.JobID), "three credits")
 	require.Equal(t, "processing", p.Status)
 	require.Equal(t, 3, p.Views)
 	j, err := s.env.Jobs.Get(context.Background(), user, p.JobID)
@@ -59,6 +61,7 @@ func TestCreatePhotoProductWithMoreAngles(t *testing.T) {
 	again := decodeAs[viewsProductReply](t, r.Data)
 	require.NotEqual(t, p.JobID, again.JobID)
 	require.Equal(t, 3, again.Views, "a rebuild keeps every photo")
+	require.Equal(t, []int64{3}, s.creditAmounts(t, "subscription.credits_reserved.v1", again.JobID), "and costs three credits")
 	rebuilt, err := s.env.Jobs.Get(context.Background(), user, again.JobID)
 	require.NoError(t, err)
 	require.Equal(t, j.MoreViews, rebuilt.MoreViews)

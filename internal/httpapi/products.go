@@ -233,7 +233,7 @@ func deleteProduct(s *catalog.Service) Handler {
 }
 
 // rebuildProduct serves POST /api/products/{id}/rebuild: a new build of the
-// product's photo (one AI credit, 402 when none are left).
+// product's photos (one AI credit per photo, 402 when too few are left).
 func rebuildProduct(s productDeps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		p, err := s.RebuildProduct(r.Context(), currentUser(r), chi.URLParam(r, "id"))

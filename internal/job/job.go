@@ -1,17 +1,19 @@
 // Package job turns a merchant's uploaded photo into a 3D model, and keeps
 // the result as a "blueprint" the merchant can list, rename and delete.
 //
-// The api side (Service) decides and records: POST /jobs reserves one AI
-// credit, appends JobQueued and inserts the River job in ONE transaction, so a
-// job exists exactly when its event and its credit reservation do. The worker
+// The api side (Service) decides and records: POST /jobs reserves the
+// build's price (CreditsFor: one AI credit per photo), appends JobQueued and
+// inserts the River job, at the account's fair-share priority, in ONE
+// transaction, so a job exists exactly when its event and its credit
+// reservation do. The worker
 // side (ReconstructWorker) does the heavy work outside any transaction, stores
 // the files under keys derived from the job id, and then, in one short
 // transaction, appends JobCompleted, consumes the credit and marks the River
 // job completed — after locking the job row and checking it is not already
 // completed, so a job that River runs twice (a worker that died after
-// committing) still completes once and costs one credit. A build that fails
-// for good appends JobFailed and releases the credit: a failed build costs
-// nothing (spec §9).
+// committing) still completes once and costs its price once. A build that
+// fails for good appends JobFailed and releases the credits: a failed build
+// costs nothing (spec §9).
 //
 // Read models (jobs, assets) are inline projections updated in the same
 // transaction as the events, so GET /jobs/{id} polled every 2 s sees progress
@@ -43,7 +45,9 @@ const (
 	// held forever; with the headroom the next attempt runs, sees it is past
 	// MaxAttempts and records the failure (credit released) itself.
 	RiverMaxAttempts = MaxAttempts + 5
-	// CreditsPerBuild is the price of one build (spec §9: Generate 3D uses 1 AI credit).
+	// CreditsPerBuild is the price of a one-photo build (spec §9: Generate 3D
+	// uses 1 AI credit); a build from several photos costs this per photo
+	// (CreditsFor).
 	CreditsPerBuild int64 = 1
 	// URLExpiry is how long signed model, thumbnail and photo URLs in JSON
 	// answers stay valid: long enough for a viewing session, short enough

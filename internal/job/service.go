@@ -35,16 +35,25 @@ type Service struct {
 	blobs    *blobstore.Store
 	credits  Credits
 	now      func() time.Time
+	// maxWaiting bounds an account's builds waiting for a slot (0: no limit).
+	maxWaiting int
 }
 
 // NewService builds the service. d must hold a River client (insert-only in
 // the api) and the event store with this package's Projection registered.
-func NewService(db *pgxpool.Pool, d *dispatch.Dispatcher, uploads *upload.Service, blobs *blobstore.Store, credits Credits) *Service {
-	return &Service{db: db, dispatch: d, uploads: uploads, blobs: blobs, credits: credits, now: time.Now}
+// An account may have DefaultMaxWaitingBuilds builds waiting unless an
+// option says otherwise.
+func NewService(db *pgxpool.Pool, d *dispatch.Dispatcher, uploads *upload.Service, blobs *blobstore.Store, credits Credits, opts ...Option) *Service {
+	s := &Service{db: db, dispatch: d, uploads: uploads, blobs: blobs, credits: credits, now: time.Now,
+		maxWaiting: DefaultMaxWaitingBuilds}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // Create starts a build from one of the caller's uploads named by imageURL.
-// In one transaction it reserves CreditsPerBuild credits (402 when none are
+// In one transaction it reserves CreditsFor(1) credit (402 when none are
 // left), appends JobQueued and inserts the River job.
 func (s *Service) Create(ctx context.Context, userID, imageURL string) (Job, error) {
 	return s.CreateViews(ctx, userID, imageURL, nil)
@@ -68,8 +77,9 @@ var (
 
 // CreateViews is Create with further photos of the same product (issue 34 §3):
 // every imageURL is checked exactly like the first (one of the caller's
-// completed uploads), and the build is still one job and one credit. A bad
-// further photo is a 400 naming which one.
+// completed uploads), and the build is one job costing CreditsFor(photos),
+// one credit per photo (security review M6). A bad further photo is a 400
+// naming which one.
 func (s *Service) CreateViews(ctx context.Context, userID, imageURL string, more []MoreImage) (Job, error) {
 	if len(more) > MaxMoreImages {
 		return Job{}, ErrTooManyImages
@@ -121,8 +131,8 @@ func (s *Service) ResolveViews(ctx context.Context, userID string, more []MoreIm
 }
 
 // Retry starts a new attempt at the caller's failed build: a new job from the
-// same photo, under the same name. Like Create it reserves CreditsPerBuild
-// credits (402 when none are left; the worker releases them if this attempt
+// same photo(s), under the same name. Like Create it reserves CreditsFor
+// its photos (402 when too few are left; the worker releases them if this attempt
 // fails too), appends JobQueued and inserts the River job, and in the same
 // transaction removes the failed blueprint from the workspace
 // (BlueprintDeleted), so the new attempt takes its place. Credit holds are
@@ -152,10 +162,13 @@ func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) 
 	return Lookup(ctx, s.db, userID, newID)
 }
 
-// queueViewsTx reserves the build's credit (402 when none are left), appends
-// JobQueued (with the further photos of a multi-photo build) and inserts the
-// River job, all in the caller's tx: the one way a build starts, whether from
-// POST /jobs, the wizard or a product's rebuild.
+// queueViewsTx reserves the build's price, CreditsFor its photos (402 when
+// the balance is short), refuses a build over the account's waiting limit
+// (429 builds_queued), appends JobQueued (with the further photos of a
+// multi-photo build) and inserts the River job at the account's fair-share
+// priority (see fairshare.go), all in the caller's tx: the one way a build
+// starts, whether from POST /jobs, a retry, the wizard or a product's
+// rebuild or new photo, so every one of them is priced and shared alike.
 func (s *Service) queueViewsTx(ctx context.Context, tx pgx.Tx, userID, uploadID, imageKey, name string, more []events.JobView) (string, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -164,12 +177,22 @@ func (s *Service) queueViewsTx(ctx context.Context, tx pgx.Tx, userID, uploadID,
 	jobID := id.String()
 	queued := events.JobQueued{JobID: jobID, UserID: userID, UploadID: uploadID, Name: name, ImageKey: imageKey,
 		At: s.now().UTC(), MoreViews: more}
-	if err := s.credits.ReserveCredits(ctx, tx, userID, jobID, CreditsPerBuild); err != nil {
+	photos := 1 + len(more)
+	// Reserving locks the account's subscription row, so the builds counted
+	// next cannot change under this request (see buildShare).
+	if err := s.credits.ReserveCredits(ctx, tx, userID, jobID, CreditsFor(photos)); err != nil {
+		return "", insufficientCredits(err, photos)
+	}
+	waiting, unfinished, err := buildShare(ctx, tx, userID)
+	if err != nil {
 		return "", err
+	}
+	if s.maxWaiting > 0 && waiting >= s.maxWaiting {
+		return "", errBuildsQueued(s.maxWaiting)
 	}
 	_, err = s.dispatch.Append(ctx, tx, jobStream(jobID), 0, []events.Event{queued},
 		river.InsertManyParams{Args: ReconstructArgs{JobID: jobID}, InsertOpts: &river.InsertOpts{
-			Queue: QueueReconstruct, MaxAttempts: RiverMaxAttempts}})
+			Queue: QueueReconstruct, MaxAttempts: RiverMaxAttempts, Priority: priorityFor(unfinished)}})
 	if err != nil {
 		return "", err
 	}
@@ -179,8 +202,8 @@ func (s *Service) queueViewsTx(ctx context.Context, tx pgx.Tx, userID, uploadID,
 // Requeue starts a new build of the same photo as the caller's job
 // sourceJobID (which may since have been deleted as a blueprint), named
 // name, inside tx: a product's rebuild appends its own event beside it, so
-// the product, the credit and the River job commit together. Same credit
-// rules as Create.
+// the product, the credit and the River job commit together. Same price
+// (CreditsFor every photo of the source build) and fair share as Create.
 func (s *Service) Requeue(ctx context.Context, tx pgx.Tx, userID, sourceJobID, name string) (string, error) {
 	src, err := lookupAny(ctx, tx, sourceJobID)
 	if err != nil {
@@ -199,13 +222,13 @@ func (s *Service) Requeue(ctx context.Context, tx pgx.Tx, userID, sourceJobID, n
 // QueueBuild starts a build of the caller's upload uploadID from imageKey
 // (the photo itself, or the background-removed cutout the merchant chose
 // for it) inside tx, named name: a product made from a new photo appends
-// its own event beside it. Same credit rules as Create.
+// its own event beside it. Same price and fair share as Create.
 func (s *Service) QueueBuild(ctx context.Context, tx pgx.Tx, userID, uploadID, imageKey, name string) (string, error) {
 	return s.QueueBuildViews(ctx, tx, userID, uploadID, imageKey, name, nil)
 }
 
 // QueueBuildViews is QueueBuild with further photos already checked by
-// ResolveViews: still one job and one credit.
+// ResolveViews: one job, costing CreditsFor all its photos.
 func (s *Service) QueueBuildViews(ctx context.Context, tx pgx.Tx, userID, uploadID, imageKey, name string, more []events.JobView) (string, error) {
 	if len([]rune(name)) > MaxNameLength {
 		name = string([]rune(name)[:MaxNameLength])

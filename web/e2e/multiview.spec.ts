@@ -27,6 +27,8 @@ test('four photos → one multi-view model whose views count is shown', async ({
   await page.getByRole('button', { name: 'Move right.png down' }).click();
   await page.getByRole('button', { name: 'Move right.png down' }).click();
   await expect(page.getByTestId('more-angle')).toHaveText([/Left: left\.png/, /Back: back\.png/, /Right: right\.png/]);
+  // The price is shown before the build starts: one AI credit per photo (security review M6).
+  await expect(page.getByTestId('build-price')).toHaveText('Uses 4 AI credits, one per photo');
   await snap(page, 'multiview-01-angles', testInfo);
 
   const created = page.waitForResponse((r) => r.url().endsWith('/api/jobs') && r.request().method() === 'POST');
@@ -50,5 +52,8 @@ test('four photos → one multi-view model whose views count is shown', async ({
   expect(job.data.status).toBe('completed');
   expect(job.data.stats.views).toBe(4);
   expect(job.data.stats.shapeKind).toBe('multiview');
+  // Four photos used four credits, none left held.
+  const sub = await (await page.request.get('/api/subscription', { headers: { Authorization: `Bearer ${data.token}` } })).json();
+  expect({ used: sub.data.aiCreditsUsed, reserved: sub.data.aiCreditsReserved }).toEqual({ used: 4, reserved: 0 });
   expect(errors, 'no console errors').toEqual([]);
 });

@@ -23,6 +23,8 @@ test('wizard: front + two more angles → a product built from 3 photos', async 
     ['left', 'back'].map((n) => ({ name: `${n}.png`, mimeType: 'image/png', buffer: photo })),
   );
   await expect(page.getByTestId('more-angle')).toHaveCount(2);
+  // The price is shown before Generate 3D now: one AI credit per photo (security review M6).
+  await expect(page.getByTestId('build-price')).toHaveText('Uses 3 AI credits, one per photo');
   await snap(page, 'wizard-angles-01-photos', testInfo);
 
   const created = page.waitForResponse((r) => r.url().endsWith('/api/products') && r.request().method() === 'POST', { timeout: 120_000 });

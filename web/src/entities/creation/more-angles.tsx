@@ -19,6 +19,18 @@ export function azimuthsFor(count: number): (number | undefined)[] {
   return Array.from({ length: count }, () => undefined);
 }
 
+/** AI credits a build from `photos` photos uses: one per photo, as the server prices it
+ * (internal/job CreditsFor; security review M6: more photos are more work). */
+export function creditsFor(photos: number): number {
+  return Math.max(1, Math.floor(photos) || 0);
+}
+
+/** The price shown before a build starts: "Uses 1 AI credit" / "Uses 4 AI credits, one per photo". */
+export function priceLabel(photos: number): string {
+  const n = creditsFor(photos);
+  return n === 1 ? 'Uses 1 AI credit' : `Uses ${n} AI credits, one per photo`;
+}
+
 /** "Built from 4 photos" / "Built from 1 photo". */
 export function viewsLabel(views: number): string {
   return `Built from ${views} ${views === 1 ? 'photo' : 'photos'}`;
@@ -76,7 +88,7 @@ export function MoreAngles({ files, onChange, disabled }: Props) {
       <h2 className="more-angles__title">Add more angles (optional)</h2>
       <p className="muted">
         Photos from the other sides give a far more accurate shape. Turn the product and shoot it in this order, from the same
-        height and distance:
+        height and distance. Each photo uses one AI credit.
       </p>
       <ol className="more-angles__guide" aria-label="Suggested angles">
         {guide.map((g, i) => (
@@ -126,6 +138,9 @@ export function MoreAngles({ files, onChange, disabled }: Props) {
       <label htmlFor={inputId} className="btn btn--secondary" aria-disabled={disabled || files.length >= MAX_MORE_ANGLES}>
         Add photos
       </label>
+      <p className="more-angles__price" data-testid="build-price">
+        {priceLabel(files.length + 1)}
+      </p>
       {problem && (
         <p className="form-error" role="alert">
           {problem}

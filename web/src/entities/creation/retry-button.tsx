@@ -4,14 +4,26 @@ import { Alert } from '../../components/alert';
 import { errorMessage } from '../../lib/api';
 import { useRetryJobMutation } from './creation-api';
 import { MSG_PROCESS_FAILED, processingPath } from './creation-rules';
+import { priceLabel } from './more-angles';
 
 /**
  * Retry for a failed build (POST /api/jobs/{id}/retry): the server starts a new
- * attempt from the same photo, holding one AI credit again, and this follows it on
- * the processing screen. What the server refused (no credits left, …) is shown here.
+ * attempt from the same photos, holding one AI credit per photo again (photos, when
+ * known, puts the price on the button's tooltip), and this follows it on the
+ * processing screen. What the server refused (no credits left, …) is shown here.
  * onAttempt tells the screen the user is acting on the failure (it stops leaving).
  */
-export function RetryButton({ jobId, className = 'btn btn--primary', onAttempt }: { jobId: string; className?: string; onAttempt?: () => void }) {
+export function RetryButton({
+  jobId,
+  className = 'btn btn--primary',
+  onAttempt,
+  photos,
+}: {
+  jobId: string;
+  className?: string;
+  onAttempt?: () => void;
+  photos?: number;
+}) {
   const navigate = useNavigate();
   const [retry, { isLoading }] = useRetryJobMutation();
   const [problem, setProblem] = useState<string | null>(null);
@@ -27,7 +39,7 @@ export function RetryButton({ jobId, className = 'btn btn--primary', onAttempt }
   };
   return (
     <>
-      <button type="button" className={className} onClick={click} disabled={isLoading}>
+      <button type="button" className={className} onClick={click} disabled={isLoading} title={photos ? priceLabel(photos) : undefined}>
         {isLoading ? 'Retrying…' : 'Retry'}
       </button>
       {problem && <Alert tone="error">{problem}</Alert>}

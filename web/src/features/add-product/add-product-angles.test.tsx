@@ -82,7 +82,10 @@ describe('Add Product wizard: more angles', () => {
     await user.upload(screen.getByTestId('wizard-photo-input'), jpg('front.jpg'));
     await screen.findByAltText('Photo front.jpg');
     expect(screen.getByText('Add more angles (optional)')).toBeInTheDocument();
+    expect(screen.getByTestId('build-price')).toHaveTextContent('Uses 1 AI credit');
     await user.upload(screen.getByTestId('more-angles-input'), [jpg('left.jpg'), jpg('back.jpg')]);
+    // The price before Generate 3D now: one AI credit per photo (security review M6).
+    expect(screen.getByTestId('build-price')).toHaveTextContent('Uses 3 AI credits, one per photo');
     await user.click(screen.getByRole('button', { name: 'Generate 3D now' }));
 
     const modal = await screen.findByRole('dialog', { name: 'Building your 3D' });

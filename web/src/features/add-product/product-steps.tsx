@@ -9,7 +9,7 @@ import { useLockPublicationMutation, useProductChecksQuery, usePublishProductPag
 import { currentOrbit, type ConfigViewerElement } from '../../entities/product/configurator';
 import { environmentFor } from '../../public-viewer/environments';
 import { COPIED_MS, SAVED_MS, useFlag } from '../../lib/use-flag';
-import { viewsLabel } from '../../entities/creation/more-angles';
+import { priceLabel, viewsLabel } from '../../entities/creation/more-angles';
 import { useRebuildProductMutation } from '../../entities/product/add-product-api';
 import { CHECK_LABELS, CHECK_ORDER, embedCodeFor, LIVE_TITLE, modalSteps, VERSIONING_NOTE, type BuildState } from '../../entities/product/add-product-rules';
 import type { Failure } from './photo-steps';
@@ -67,7 +67,7 @@ export function BuildModal({ product: p, state, progress, onKeepEditing, onHide,
           Hide status
         </button>
         {state === 'failed' && (
-          <button type="button" className="btn btn--secondary" onClick={retry} disabled={isLoading}>
+          <button type="button" className="btn btn--secondary" onClick={retry} disabled={isLoading} title={priceLabel(p.views)}>
             Retry build
           </button>
         )}

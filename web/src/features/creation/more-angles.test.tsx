@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderRoutes, signIn, stubFetch } from '../../test/render';
+import { jsonResponse, renderRoutes, signIn, stubFetch } from '../../test/render';
 import UploadPage from './upload-page';
 
 const routes = [
@@ -40,6 +40,8 @@ describe('upload: more angles', () => {
     expect(screen.getByText('Add more angles (optional)')).toBeInTheDocument();
     const guide = screen.getByRole('list', { name: 'Suggested angles' });
     expect(within(guide).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Front', 'Left', 'Back', 'Right']);
+    // The price is shown before the build starts: one AI credit per photo (security review M6).
+    expect(screen.getByTestId('build-price')).toHaveTextContent('Uses 1 AI credit');
 
     await user.upload(screen.getByTestId('more-angles-input'), [png('right.png'), png('left.png'), png('back.png'), png('blurry.png')]);
     await user.click(screen.getByRole('button', { name: 'Remove blurry.png' }));
@@ -51,6 +53,8 @@ describe('upload: more angles', () => {
       expect.stringContaining('Back: back.png'),
       expect.stringContaining('Right: right.png'),
     ]);
+
+    expect(screen.getByTestId('build-price')).toHaveTextContent('Uses 4 AI credits, one per photo');
 
     await user.click(screen.getByRole('button', { name: 'Use These 4 Photos' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/processing/job-9'));
@@ -64,6 +68,29 @@ describe('upload: more angles', () => {
         { imageURL: '/blobs/uploads/up4', azimuth: 270 },
       ],
     });
+  });
+
+  it("shows the server's credits-short message, which says what the build needs, with the plans link", async () => {
+    const msg = 'Not enough AI credits: a build from 3 photos uses 3 credits, one per photo. Buy more credits or upgrade your plan on the Subscription page, or build from fewer photos.';
+    let n = 0;
+    stubFetch({
+      'POST /api/uploads': () => {
+        n++;
+        return { uploadId: `up${n}`, uploadURL: `/blobs/uploads/up${n}?sig=x`, publicURL: `/blobs/uploads/up${n}` };
+      },
+      'PUT /blobs/uploads/up1': () => ({}),
+      'PUT /blobs/uploads/up2': () => ({}),
+      'PUT /blobs/uploads/up3': () => ({}),
+      'POST /api/jobs': () => jsonResponse({ success: false, error: { code: 'insufficient_credits', message: msg } }, 402),
+    });
+    const user = userEvent.setup();
+    renderRoutes(routes, ['/workspace/upload']);
+    await user.upload(screen.getByTestId('upload-input'), png('front.png'));
+    await user.upload(screen.getByTestId('more-angles-input'), [png('left.png'), png('back.png')]);
+    expect(screen.getByTestId('build-price')).toHaveTextContent('Uses 3 AI credits, one per photo');
+    await user.click(screen.getByRole('button', { name: 'Use These 3 Photos' }));
+    expect(await screen.findByText(/a build from 3 photos uses 3 credits/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'See plans and credits' })).toHaveAttribute('href', '/workspace/subscription');
   });
 
   it('refuses an eighth further photo with a clear message', async () => {

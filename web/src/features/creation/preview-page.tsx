@@ -73,7 +73,7 @@ function Preview({ jobId }: { jobId: string }) {
           </div>
         </>
       ) : (
-        <NoModel status={job.status} message={job.error} jobId={jobId} />
+        <NoModel status={job.status} message={job.error} jobId={jobId} views={job.views} />
       )}
 
       {sharing && job && <ShareDownloadDialog target={{ jobId, name, modelURL: job.modelURL }} onClose={() => setSharing(false)} />}
@@ -81,7 +81,7 @@ function Preview({ jobId }: { jobId: string }) {
   );
 }
 
-function NoModel({ status, message, jobId }: { status: string; message: string | null; jobId: string }) {
+function NoModel({ status, message, jobId, views }: { status: string; message: string | null; jobId: string; views: number }) {
   return (
     <div className="card empty-state preview__empty" data-testid="model-unavailable">
       <IconCube size={48} />
@@ -96,7 +96,7 @@ function NoModel({ status, message, jobId }: { status: string; message: string |
         </p>
       )}
       <div className="btn-row">
-        {status === 'failed' && <RetryButton jobId={jobId} />}
+        {status === 'failed' && <RetryButton jobId={jobId} photos={views} />}
         <Link to="/workspace/upload" className={status === 'failed' ? 'btn btn--secondary' : 'btn btn--primary'}>
           Upload a photo
         </Link>

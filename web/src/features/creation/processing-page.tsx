@@ -129,7 +129,7 @@ function Processing({ jobId }: { jobId: string }) {
               <button type="button" className="btn btn--secondary" onClick={() => navigate('/workspace', { replace: true })}>
                 Back to Home
               </button>
-              <RetryButton jobId={jobId} onAttempt={() => setHoldRedirect(true)} />
+              <RetryButton jobId={jobId} onAttempt={() => setHoldRedirect(true)} photos={job?.views} />
             </>
           )}
         </div>

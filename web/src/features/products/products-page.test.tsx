@@ -310,6 +310,27 @@ describe('Product rebuild', () => {
     expect(screen.getByRole('button', { name: 'Rebuild 3D' })).toBeDisabled();
   }, 20_000);
 
+  it('a product built from 4 photos says the rebuild uses 4 AI credits, and the 402 says what it needs', async () => {
+    const msg = 'Not enough AI credits: a build from 4 photos uses 4 credits, one per photo. Buy more credits or upgrade your plan on the Subscription page, or build from fewer photos.';
+    const current = product(1, { status: 'ready', views: 4 });
+    stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/catalogs': () => ({ items: [] }),
+      'GET /api/publications': () => ({ items: [] }),
+      'GET /api/products/p1': () => ({ ...current, timeline: [] }),
+      'POST /api/products/p1/rebuild': () => jsonResponse({ success: false, error: { code: 'insufficient_credits', message: msg } }, 402),
+    });
+    render('/workspace/product/p1');
+    const button = await screen.findByRole('button', { name: 'Rebuild 3D' });
+    expect(button).toHaveAttribute('title', 'Builds the 3D model again from its 4 photos (4 AI credits, one per photo).');
+    await userEvent.click(button);
+    const dialog = screen.getByRole('alertdialog', { name: 'Rebuild 3D?' });
+    expect(dialog).toHaveTextContent('is built again from its 4 photos. This uses 4 AI credits, one per photo,');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Rebuild 3D' }));
+    expect(await screen.findByText(msg)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Upgrade your plan' })).toHaveAttribute('href', '/workspace/subscription');
+  }, 20_000);
+
   it('402: says there is no AI credit left and links to the subscription page', async () => {
     const msg = 'Not enough AI credits. Buy more credits or upgrade your plan on the Subscription page.';
     rebuildServer(() => jsonResponse({ success: false, error: { code: 'insufficient_credits', message: msg } }, 402), 'error');
