@@ -42,7 +42,7 @@ func (p *Packager) USDZKey(ctx context.Context, modelKey string, v glbvariants.V
 		return strings.TrimSuffix(arKey, ".glb") + ".v" + usdzVersion + ".usdz"
 	}, func(glb []byte) ([]byte, *blob.WriterOptions, error) {
 		out, err := usdz.FromGLB(glb)
-		return out, &blob.WriterOptions{ContentType: usdz.ContentType}, err
+		return out, &blob.WriterOptions{ContentType: usdz.ContentType, Metadata: map[string]string{metaModel: modelKey}}, err
 	})
 }
 
@@ -66,6 +66,10 @@ const commerceVersion = "1"
 // reduced and why), read back by Report.
 const metaNotes = "p3d-notes"
 
+// metaModel names the model a channel file was built from, as the variant
+// GLBs do (glbvariants): the account's erasure finds its files by it.
+const metaModel = "model"
+
 // CommerceKey returns the blob key of the variant's commerce GLB: its AR
 // GLB (the variant's materials as defaults, which Google's and Shopify's
 // viewers show) fitted to CommerceBudget; built when missing.
@@ -74,7 +78,7 @@ func (p *Packager) CommerceKey(ctx context.Context, modelKey string, v glbvarian
 		return strings.TrimSuffix(arKey, "ar.glb") + "commerce.v" + commerceVersion + ".glb"
 	}, func(glb []byte) ([]byte, *blob.WriterOptions, error) {
 		out, notes, err := FitGLB(glb, CommerceBudget)
-		return out, &blob.WriterOptions{ContentType: "model/gltf-binary", Metadata: map[string]string{metaNotes: strings.Join(notes, "\n")}}, err
+		return out, &blob.WriterOptions{ContentType: "model/gltf-binary", Metadata: map[string]string{metaNotes: strings.Join(notes, "\n"), metaModel: modelKey}}, err
 	})
 }
 

@@ -276,9 +276,22 @@ func TestPersonalDataLivesInItsTablesAndErasureLeavesNoTrace(t *testing.T) {
 	rec = s.send(t, "Bearer "+key.Data.Key, "DELETE", "/api/users/me", fmt.Sprintf(`{"password":%q}`, password))
 	require.Equal(t, http.StatusForbidden, rec.Code, rec.Body.String())
 
+	// Sales channels: a feed token and a Shopify connection (security review 3, M1, M2).
+	for _, q := range []string{
+		`INSERT INTO channel_feeds (user_id, token, created_at, rotated_at) VALUES ($1, 'erasable-feed-token-0123456789ab', now(), now())`,
+		`INSERT INTO channel_shopify (user_id, shop, token_sealed, connected_at) VALUES ($1, 'erasable.myshopify.com', '\x00', now())`,
+	} {
+		_, err = s.env.DB.Pool.Exec(ctx, q, user)
+		require.NoError(t, err)
+	}
+
 	rec = s.send(t, bearer, "DELETE", "/api/users/me", fmt.Sprintf(`{"password":%q}`, password))
 	require.Equal(t, http.StatusAccepted, rec.Code, rec.Body.String())
 	require.Contains(t, rec.Body.String(), MsgErasureAccepted)
+	var channelRows int
+	require.NoError(t, s.env.DB.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM channel_feeds WHERE user_id = $1) +
+		(SELECT count(*) FROM channel_shopify WHERE user_id = $1)`, user).Scan(&channelRows))
+	require.Zero(t, channelRows, "the feed token and the Shopify token end with the request")
 	// From the 202: no sign-in, no session, no key, the page is gone.
 	require.Equal(t, http.StatusUnauthorized, s.login(t, email, password).Code)
 	require.Equal(t, http.StatusUnauthorized, s.send(t, bearer, "GET", "/api/users/me", "").Code)

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path"
 	"strings"
 	"time"
 
@@ -57,12 +58,30 @@ func (EraseArgs) InsertOpts() river.InsertOpts {
 		UniqueOpts: river.UniqueOpts{ByArgs: true}}
 }
 
+// channelRows are the sales-channel rows of an account: the Google feed's
+// token (a public capability listing its products), the Shopify shop with
+// its sealed Admin token, and the Shopify media records. The request's
+// transaction deletes them, so the feed and the token end with the 202
+// (security review 3, M1, M2), and the rows step deletes them again for a
+// request made before this was done.
+var channelRows = []string{
+	`DELETE FROM channel_feeds WHERE user_id = $1`,
+	`DELETE FROM channel_shopify WHERE user_id = $1`,
+	`DELETE FROM channel_shopify_media WHERE user_id = $1`,
+}
+
 // Scheduler returns the account.ErasureScheduler cmd/api wires: in the
-// request's transaction it queues the erasure job and tells every api
-// instance to drop the account's cached public pages (they answer 410 Gone
-// from then on, publish.Pages checks the account's erasure state).
+// request's transaction it queues the erasure job, deletes the sales
+// channels' rows (channelRows) and tells every api instance to drop the
+// account's cached public pages (they answer 410 Gone from then on,
+// publish.Pages checks the account's erasure state).
 func Scheduler(rc *river.Client[pgx.Tx]) account.ErasureScheduler {
 	return func(ctx context.Context, tx pgx.Tx, userID string) error {
+		for _, q := range channelRows {
+			if _, err := tx.Exec(ctx, q, userID); err != nil {
+				return fmt.Errorf("end sales channels: %w", err)
+			}
+		}
 		if _, err := rc.InsertTx(ctx, tx, EraseArgs{UserID: userID}, nil); err != nil {
 			return fmt.Errorf("queue account erasure: %w", err)
 		}
@@ -233,15 +252,58 @@ func (w *EraseWorker) deleteFiles(ctx context.Context, userID string) error {
 			return fmt.Errorf("delete %s: %w", k, err)
 		}
 	}
-	modelPrefix := "models/" + userID + "/"
-	return w.deleteAll(ctx, "variants/", func(key string) (bool, error) {
-		a, err := w.Bucket.Attributes(ctx, key)
-		if err != nil {
-			return false, err
+	return w.deleteVariants(ctx, "models/"+userID+"/", models)
+}
+
+// deleteVariants deletes the variant files built from the account's models.
+// Every file built for one variant lives in that variant's folder
+// (variants/<hash>/): the GLBs name their model in their metadata, but the
+// channel files built from the AR GLB (the Quick Look USDZ, the commerce
+// GLB) written before they carried it do not (security review 3, M2). So a
+// folder with a file naming one of the account's models goes as a whole,
+// the files naming the model last: a run cut off half-way still finds the
+// folder the next time.
+func (w *EraseWorker) deleteVariants(ctx context.Context, modelPrefix string, models map[string]bool) error {
+	it := w.Bucket.List(&blob.ListOptions{Prefix: "variants/"})
+	byDir := map[string][]string{}
+	mine := map[string]bool{}
+	var named []string
+	for {
+		obj, err := it.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			break
 		}
-		m := a.Metadata["model"]
-		return strings.HasPrefix(m, modelPrefix) || models[m], nil
-	})
+		if err != nil {
+			return fmt.Errorf("list variants/: %w", err)
+		}
+		if obj.IsDir {
+			continue
+		}
+		a, err := w.Bucket.Attributes(ctx, obj.Key)
+		if gcerrors.Code(err) == gcerrors.NotFound {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("read %s: %w", obj.Key, err)
+		}
+		dir := path.Dir(obj.Key)
+		if m := a.Metadata["model"]; m != "" && (strings.HasPrefix(m, modelPrefix) || models[m]) {
+			mine[dir] = true
+			named = append(named, obj.Key)
+			continue
+		}
+		byDir[dir] = append(byDir[dir], obj.Key)
+	}
+	var keys []string
+	for dir := range mine {
+		keys = append(keys, byDir[dir]...)
+	}
+	for _, k := range append(keys, named...) {
+		if err := w.Bucket.Delete(ctx, k); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+			return fmt.Errorf("delete %s: %w", k, err)
+		}
+	}
+	return nil
 }
 
 func (w *EraseWorker) deleteAll(ctx context.Context, prefix string, keep func(string) (bool, error)) error {
@@ -294,6 +356,9 @@ func (w *EraseWorker) rows(ctx context.Context, userID string) error {
 			`DELETE FROM shopper_days WHERE user_id = $1`,
 			`DELETE FROM shopper_day_cells WHERE user_id = $1`,
 			`DELETE FROM webhook_deliveries WHERE user_id = $1`,
+			// The request only marked them removed; their URL and signing
+			// secret go now (after the deliveries that reference them).
+			`DELETE FROM webhook_endpoints WHERE user_id = $1`,
 			`DELETE FROM idempotency_keys WHERE user_id = $1`,
 			`DELETE FROM api_key_secrets WHERE key_id IN (SELECT id FROM api_keys WHERE user_id = $1)`,
 			`DELETE FROM invites WHERE used_by = $1`,
@@ -302,6 +367,11 @@ func (w *EraseWorker) rows(ctx context.Context, userID string) error {
 			// An open Checkout Session's URL shows the customer's address.
 			`DELETE FROM billing_checkout_sessions WHERE user_id = $1`,
 		} {
+			if _, err := tx.Exec(ctx, q, userID); err != nil {
+				return fmt.Errorf("delete account rows (%s): %w", q, err)
+			}
+		}
+		for _, q := range channelRows {
 			if _, err := tx.Exec(ctx, q, userID); err != nil {
 				return fmt.Errorf("delete account rows (%s): %w", q, err)
 			}

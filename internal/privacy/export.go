@@ -81,7 +81,24 @@ func (x *Exports) now() time.Time {
 	return time.Now()
 }
 
-// Request starts an export, or returns the one already being built.
+// MaxExportsPerDay is how many exports an account may start in 24 hours
+// (security review 3, M4). Each is a full copy of the account's files, so a
+// loop of "request, wait, request" filled the disk; with one live ZIP per
+// account (ExportWorker deletes the previous one) and this rate, an account
+// costs at most one copy on disk and a few builds a day, while a merchant
+// who changed something still gets a fresh copy the same day.
+const MaxExportsPerDay = 3
+
+// MsgExportRateLimited answers a request over MaxExportsPerDay; %s is when
+// the next one is allowed.
+const MsgExportRateLimited = "You can request at most 3 data exports a day. Your latest export stays available; try again after %s."
+
+// Request starts an export, or returns the one already being built. A
+// request while one is pending answers with it; one while an export is
+// ready starts a new export, which replaces the ready one when it is
+// built (its ZIP is deleted then, so the old copy stays downloadable
+// meanwhile). At most MaxExportsPerDay start in 24 hours: the next is
+// refused (429) with the time it is allowed again.
 func (x *Exports) Request(ctx context.Context, userID string) (Export, error) {
 	err := pgdb.WithTx(ctx, x.DB, func(tx pgx.Tx) error {
 		// One at a time per account: lock the account's row of the read model.
@@ -96,9 +113,20 @@ func (x *Exports) Request(ctx context.Context, userID string) (Export, error) {
 		if pending {
 			return nil
 		}
+		now := x.now().UTC()
+		var recent int
+		var oldest *time.Time
+		if err := tx.QueryRow(ctx, `SELECT count(*), min(requested_at) FROM data_exports WHERE user_id = $1 AND requested_at > $2`,
+			userID, now.Add(-24*time.Hour)).Scan(&recent, &oldest); err != nil {
+			return fmt.Errorf("read exports: %w", err)
+		}
+		if recent >= MaxExportsPerDay && oldest != nil {
+			return fault.New(fault.RateLimited, "export_rate_limited",
+				fmt.Sprintf(MsgExportRateLimited, oldest.Add(24*time.Hour).Format("2006-01-02 15:04 UTC")))
+		}
 		id := uuid.NewString()
 		if _, err := tx.Exec(ctx, `INSERT INTO data_exports (id, user_id, status, requested_at) VALUES ($1, $2, 'pending', $3)`,
-			id, userID, x.now().UTC()); err != nil {
+			id, userID, now); err != nil {
 			return fmt.Errorf("record export: %w", err)
 		}
 		if _, err := x.River.InsertTx(ctx, tx, ExportArgs{ExportID: id}, nil); err != nil {
@@ -177,10 +205,14 @@ func (w *ExportWorker) Work(ctx context.Context, j *river.Job[ExportArgs]) error
 	if err != nil {
 		return fmt.Errorf("read export: %w", err)
 	}
+	key := "exports/" + userID + "/" + j.Args.ExportID + ".zip"
+	if status == "ready" {
+		// A retry after the export was marked ready: finish the clean-up.
+		return w.deleteOtherZips(ctx, userID, key)
+	}
 	if status != "pending" {
 		return nil
 	}
-	key := "exports/" + userID + "/" + j.Args.ExportID + ".zip"
 	// The ZIP is written under the account's file lock: an erasure asked for
 	// since the check above either waits and deletes it, or is seen here.
 	err = pgdb.WithTx(ctx, w.DB, func(tx pgx.Tx) error {
@@ -207,6 +239,11 @@ func (w *ExportWorker) Work(ctx context.Context, j *river.Job[ExportArgs]) error
 		if err != nil || tag.RowsAffected() == 0 {
 			return err
 		}
+		// One live export per account: the new one replaces the ones before.
+		if _, err := tx.Exec(ctx, `UPDATE data_exports SET status = 'expired', blob_key = ''
+			WHERE user_id = $1 AND id <> $2 AND status = 'ready'`, userID, j.Args.ExportID); err != nil {
+			return err
+		}
 		// The notification comes from the log (notify projection), so a replay keeps it.
 		envs, err := w.Store.Append(ctx, tx, account.UserStream(userID), eventstore.AnyVersion,
 			events.UserDataExportReady{UserID: userID, ExportID: j.Args.ExportID, At: now})
@@ -230,7 +267,30 @@ func (w *ExportWorker) Work(ctx context.Context, j *river.Job[ExportArgs]) error
 	if err != nil {
 		return fmt.Errorf("mark export ready: %w", err)
 	}
-	return nil
+	return w.deleteOtherZips(ctx, userID, key)
+}
+
+// deleteOtherZips deletes the account's export ZIPs other than keep: the
+// exports it replaced (security review 3, M4). Listing the account's
+// prefix rather than the rows' keys also finds a ZIP whose row was
+// expired by a run cut off before this.
+func (w *ExportWorker) deleteOtherZips(ctx context.Context, userID, keep string) error {
+	it := w.Bucket.List(&blob.ListOptions{Prefix: "exports/" + userID + "/"})
+	for {
+		obj, err := it.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("list exports: %w", err)
+		}
+		if obj.IsDir || obj.Key == keep {
+			continue
+		}
+		if err := w.Bucket.Delete(ctx, obj.Key); err != nil && gcerrors.Code(err) != gcerrors.NotFound {
+			return fmt.Errorf("delete %s: %w", obj.Key, err)
+		}
+	}
 }
 
 // queueExportMail queues "your data is ready" in the transaction that marks
@@ -258,8 +318,11 @@ func (w *ExportWorker) now() time.Time {
 
 // build writes the ZIP: JSON (and CSV for leads) of the account, branding,
 // subscription and its history, products with their configuration,
-// catalogs, galleries, publications and leads, plus the files (photos,
-// models, thumbnails, avatar, logo) under files/.
+// catalogs, galleries, publications and leads, the integrations (webhooks,
+// API keys, Shopify, the feed) without their secrets, store settings,
+// notifications and the account's own history, plus the files (photos,
+// models, thumbnails, avatar, logo) under files/. ExportCoverage lists
+// what is left out and why.
 func (w *ExportWorker) build(ctx context.Context, userID, key string) error {
 	bw, err := w.Bucket.NewWriter(ctx, key, &blob.WriterOptions{ContentType: "application/zip"})
 	if err != nil {
@@ -287,6 +350,27 @@ func (w *ExportWorker) build(ctx context.Context, userID, key string) error {
 			FROM publications p WHERE user_id = $1 ORDER BY created_at`},
 		{"leads.json", `SELECT json_build_object('id', id, 'productId', product_id, 'publicationId', publication_id, 'email', email,
 			'variantId', variant_id, 'consent', consent, 'createdAt', created_at) FROM product_leads WHERE user_id = $1 ORDER BY created_at`},
+		// Integrations and settings (security review 3, L6), each without
+		// its secret: no webhook signing secret, no key hash, no Shopify
+		// token, no feed token (the URL is the capability).
+		{"webhooks.json", `SELECT json_build_object('id', id, 'url', url, 'events', events, 'createdAt', created_at, 'removedAt', removed_at)
+			FROM webhook_endpoints WHERE user_id = $1 ORDER BY created_at`},
+		{"api-keys.json", `SELECT json_build_object('id', k.id, 'name', k.name, 'prefix', k.prefix, 'scopes', k.scopes, 'createdAt', k.created_at,
+			'revokedAt', k.revoked_at, 'lastUsedAt', s.last_used_at)
+			FROM api_keys k LEFT JOIN api_key_secrets s ON s.key_id = k.id WHERE k.user_id = $1 ORDER BY k.created_at`},
+		{"shopify.json", `SELECT json_build_object('shop', c.shop, 'connectedAt', c.connected_at, 'products',
+			(SELECT coalesce(json_agg(json_build_object('productId', m.product_id, 'shopifyProductId', m.shopify_product_id,
+				'mediaIds', m.media_ids, 'sentAt', m.sent_at) ORDER BY m.sent_at), '[]') FROM channel_shopify_media m WHERE m.user_id = c.user_id))
+			FROM channel_shopify c WHERE c.user_id = $1`},
+		{"google-feed.json", `SELECT json_build_object('createdAt', created_at, 'rotatedAt', rotated_at) FROM channel_feeds WHERE user_id = $1`},
+		{"store-settings.json", `SELECT json_build_object('defaultCurrency', default_currency, 'updatedAt', updated_at)
+			FROM store_settings WHERE user_id = $1`},
+		{"notifications.json", `SELECT json_build_object('kind', n.kind, 'title', n.title, 'message', n.message, 'link', n.link,
+			'createdAt', n.created_at) FROM notifications n WHERE n.user_id = $1 ORDER BY n.created_at`},
+		// The account's own history: sign-up, profile and password changes,
+		// exports, erasure requests (events carry ids, never secrets).
+		{"account-history.json", `SELECT json_build_object('type', type, 'at', occurred_at, 'data', data) FROM events
+			WHERE stream_id = 'user-' || $1 ORDER BY position`},
 	}
 	for _, d := range docs {
 		if err := w.jsonArray(ctx, zw, d.name, d.sql, userID); err != nil {
@@ -307,6 +391,56 @@ func (w *ExportWorker) build(ctx context.Context, userID, key string) error {
 		return fmt.Errorf("store export: %w", err)
 	}
 	return nil
+}
+
+// ExportCoverage says, for every table with a user_id column, where the
+// export puts its rows or why it leaves them out (security review 3, L6);
+// a test fails for a table missing here, so a new table is a decision.
+var ExportCoverage = map[string]string{
+	"user_pii":                  "account.json",
+	"branding":                  "branding.json",
+	"subscriptions":             "subscription.json, subscription-history.json",
+	"products":                  "products.json",
+	"catalogs":                  "catalogs.json",
+	"galleries":                 "galleries.json",
+	"jobs":                      "blueprints.json and files/",
+	"publications":              "publications.json",
+	"product_leads":             "leads.json, leads.csv",
+	"uploads":                   "files/",
+	"upload_cutouts":            "files/ (cutouts/)",
+	"product_models":            "files/ (models/, thumbnails/)",
+	"assets":                    "files/ (their keys are under the account's prefixes)",
+	"webhook_endpoints":         "webhooks.json, without the signing secret",
+	"api_keys":                  "api-keys.json, without the key hash",
+	"channel_shopify":           "shopify.json, without the Admin token",
+	"channel_shopify_media":     "shopify.json",
+	"channel_feeds":             "google-feed.json, without the token (the URL is the capability)",
+	"store_settings":            "store-settings.json",
+	"notifications":             "notifications.json",
+	"notification_reads":        "not exported: read markers of notifications.json",
+	"account_security":          "not exported: a session counter and the verification date (account-history.json has the events)",
+	"password_credentials":      "not exported: the password hash (a secret)",
+	"google_identities":         "not exported: the Google sign-in link (account-history.json records it)",
+	"email_verifications":       "not exported: one-time links (secrets)",
+	"password_resets":           "not exported: one-time links (secrets)",
+	"revoked_tokens":            "not exported: sign-out records of session tokens",
+	"idempotency_keys":          "not exported: replay copies of API answers, kept 24 hours",
+	"billing_checkout_sessions": "not exported: open payment links (subscription-history.json has the outcome)",
+	"billing_provider_events":   "not exported: the payment provider's notifications (subscription-history.json has the outcome)",
+	"credit_reservations":       "not exported: credit bookkeeping of running builds",
+	"data_exports":              "not exported: the exports themselves",
+	"mail_outbox":               "not exported: mail waiting to be sent",
+	"notify_jobs":               "not exported: notification bookkeeping",
+	"notify_usage":              "not exported: notification bookkeeping",
+	"webhook_deliveries":        "not exported: copies of events already exported (leads, publications), with delivery status",
+	"webhook_usage":             "not exported: delivery counters",
+	"shopper_events":            "not exported: shoppers' visits (their data, not the merchant's)",
+	"shopper_days":              "not exported: counters",
+	"shopper_day_cells":         "not exported: counters",
+	"public_view_exhaustions":   "not exported: counters",
+	"view_leases":               "not exported: counters",
+	"workspace_accounts":        "not exported: read model of the documents above",
+	"workspace_items":           "not exported: read model of the documents above",
 }
 
 func (w *ExportWorker) jsonArray(ctx context.Context, zw *zip.Writer, name, sql, userID string) error {

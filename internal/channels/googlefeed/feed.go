@@ -127,7 +127,10 @@ func (s *Service) Feed(ctx context.Context, token string) ([]byte, error) {
 		return nil, ErrUnknownToken
 	}
 	var userID string
-	err := s.DB.QueryRow(ctx, `SELECT user_id FROM channel_feeds WHERE token = $1`, token).Scan(&userID)
+	// An account being erased has no feed (security review 3, M1): its
+	// request deletes the token, and this covers a request made before that.
+	err := s.DB.QueryRow(ctx, `SELECT f.user_id FROM channel_feeds f JOIN users u ON u.id = f.user_id
+		WHERE f.token = $1 AND u.erasure_requested_at IS NULL`, token).Scan(&userID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrUnknownToken
 	}
