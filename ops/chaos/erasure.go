@@ -711,11 +711,25 @@ func (s *erasureScenario) checkStayer(ctx context.Context, c *chaosRun, em *eraM
 	if len(exps) != asked {
 		bad("%s: %d exports exist for the %d the API's answers named", who, len(exps), asked)
 	}
+	// Each export was built exactly once. One live export per account: the
+	// latest is ready, and each one it replaced is expired with its ZIP
+	// deleted (security review 3, M4).
 	built := 0
-	for _, e := range exps {
-		if e.status != "ready" || e.jobs != 1 || e.completed != 1 || e.ready != 1 {
-			bad("%s: export %s is %s with %d River jobs (%d completed) and %d ready events: want ready, 1, 1, 1", who, e.id, e.status, e.jobs, e.completed, e.ready)
+	for i, e := range exps {
+		want := "ready"
+		if i < len(exps)-1 {
+			want = "expired"
+		}
+		if e.status != want || e.jobs != 1 || e.completed != 1 || e.ready != 1 {
+			bad("%s: export %s is %s with %d River jobs (%d completed) and %d ready events: want %s, 1, 1, 1", who, e.id, e.status, e.jobs, e.completed, e.ready, want)
 			continue
+		}
+		if want == "expired" {
+			if left, err := harness.BlobFilesContaining(c.st.DataDir, e.id); err != nil {
+				return built, asked, err
+			} else if len(left) > 0 {
+				bad("%s: the replaced export %s still has files %v", who, e.id, left)
+			}
 		}
 		built++
 	}
