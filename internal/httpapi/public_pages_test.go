@@ -277,6 +277,10 @@ func TestMeteringUnderConcurrency(t *testing.T) {
 	p := b.Publish(t, owner, b.Blueprint(t, owner, "Rocking chair"))
 	b.Downgrade(t, owner)
 	b.SetViewBalance(t, owner, 100)
+	// The page's view token, read once while views are left: fetched
+	// lazily by 200 shoppers at once, a late fetch could find the balance
+	// spent, get the notice (no token) and send a beacon that must be 403.
+	require.NotEmpty(t, b.pageToken(p.Slug))
 
 	var models, notices atomic.Int64
 	var wg sync.WaitGroup
