@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -104,14 +103,8 @@ func (c *Collector) limits() {
 // browser on another site cannot forge either; a script outside a browser
 // can, which is why the view token and the per-address budgets exist too.
 func (c *Collector) fromOurPage(r *http.Request, pub Publication) bool {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		if u, err := url.Parse(r.Header.Get("Referer")); err == nil && u.Scheme != "" && u.Host != "" {
-			origin = u.Scheme + "://" + u.Host
-		}
-	}
-	u, err := url.Parse(origin)
-	if origin == "" || origin == "null" || err != nil || u.Host == "" {
+	origin, u, ok := publish.RequestOrigin(r)
+	if !ok {
 		return false
 	}
 	if strings.EqualFold(u.Host, r.Host) {

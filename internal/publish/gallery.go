@@ -272,14 +272,8 @@ func beaconFromOurPage(r *http.Request, baseURL string, embedOrigins []string) b
 	default: // "none": typed or bookmarked, no page asked
 		return false
 	}
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		if u, err := url.Parse(r.Header.Get("Referer")); err == nil && u.Scheme != "" && u.Host != "" {
-			origin = u.Scheme + "://" + u.Host
-		}
-	}
-	u, err := url.Parse(origin)
-	if origin == "" || origin == "null" || err != nil || u.Host == "" {
+	origin, u, ok := RequestOrigin(r)
+	if !ok {
 		return false
 	}
 	if EmbedOriginAllows(embedOrigins, origin) {
@@ -315,4 +309,21 @@ func (p *Pages) ServeGalleryThumb(w http.ResponseWriter, r *http.Request, slug, 
 		return
 	}
 	p.stream(w, r, e, e.gallery.thumbKeys[n], AssetPoster)
+}
+
+// RequestOrigin is the origin a browser says a request came from: its
+// Origin header, else its Referer's scheme and host. ok is false when there
+// is none (or "null"): the view beacons count nothing without one.
+func RequestOrigin(r *http.Request) (origin string, u *url.URL, ok bool) {
+	origin = r.Header.Get("Origin")
+	if origin == "" {
+		if ref, err := url.Parse(r.Header.Get("Referer")); err == nil && ref.Scheme != "" && ref.Host != "" {
+			origin = ref.Scheme + "://" + ref.Host
+		}
+	}
+	u, err := url.Parse(origin)
+	if origin == "" || origin == "null" || err != nil || u.Host == "" {
+		return "", nil, false
+	}
+	return origin, u, true
 }
