@@ -422,8 +422,10 @@ func TestStripeReconciliationRepairsDrift(t *testing.T) {
 // stripeSubscriptions is an in-process server answering GET
 // /v1/subscriptions/{id} in Stripe's shape with a status the test sets:
 // stripe-mock is stateless (it always answers "active"), so the states a
-// reconciliation must act on (past_due, canceled) come from here.
-func stripeSubscriptions(t *testing.T, status *atomic.Value) string {
+// reconciliation must act on (past_due, canceled) come from here, and so
+// does the period end (fixed until the test moves it: a clock read per
+// request would move it whenever a second ticks between two passes).
+func stripeSubscriptions(t *testing.T, status *atomic.Value, periodEnd *atomic.Pointer[time.Time]) string {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, ok := strings.CutPrefix(r.URL.Path, "/v1/subscriptions/")
 		if r.Method != "GET" || !ok {
@@ -432,7 +434,7 @@ func stripeSubscriptions(t *testing.T, status *atomic.Value) string {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(stripeSubscription(id, "cus_r", status.Load().(string), time.Now().Add(20*24*time.Hour), false))
+		_ = json.NewEncoder(w).Encode(stripeSubscription(id, "cus_r", status.Load().(string), *periodEnd.Load(), false))
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
@@ -445,7 +447,10 @@ func TestStripeReconciliationEndsGraceAndMissedCancellations(t *testing.T) {
 	t.Parallel()
 	var status atomic.Value
 	status.Store("past_due")
-	sb := stripeSetup(t, stripeSubscriptions(t, &status))
+	var periodEnd atomic.Pointer[time.Time]
+	end := time.Now().Add(20 * 24 * time.Hour).UTC().Truncate(time.Second)
+	periodEnd.Store(&end)
+	sb := stripeSetup(t, stripeSubscriptions(t, &status, &periodEnd))
 	ada := sb.signup(t, "ada@example.com", "password1", "Ada")
 	bob := sb.signup(t, "bob@example.com", "password1", "Bob")
 	t0 := time.Now().Add(-time.Hour).UTC()
@@ -462,7 +467,11 @@ func TestStripeReconciliationEndsGraceAndMissedCancellations(t *testing.T) {
 	require.Equal(t, subscription.PlanPro, sb.view(t, ada.Token).EffectivePlan)
 	require.True(t, sb.view(t, bob.Token).Billing.PaymentFailed)
 
+	// The grace runs out on the same pass that Stripe moves the period end
+	// (still past_due): the new state is recorded and Pro still ends.
 	sb.advance(8 * 24 * time.Hour)
+	moved := end.Add(time.Hour)
+	periodEnd.Store(&moved)
 	n, err = sb.subs.Reconcile(ctx, sb.db.Pool)
 	require.NoError(t, err)
 	require.Equal(t, 2, n)
@@ -472,6 +481,7 @@ func TestStripeReconciliationEndsGraceAndMissedCancellations(t *testing.T) {
 		v := sb.view(t, tok)
 		require.Equal(t, subscription.PlanFree, v.Plan)
 		require.Nil(t, v.Billing.GraceUntil)
+		require.WithinDuration(t, moved, *v.Billing.CurrentPeriodEnd, 0, "the provider's new period end is recorded")
 	}
 	var reasons []string
 	rows, err := sb.db.Pool.Query(ctx, `SELECT data->>'reason' FROM events WHERE type = 'subscription.plan_changed.v1' AND data->>'to' = 'free'`)

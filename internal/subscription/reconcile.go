@@ -78,18 +78,46 @@ func (s *Service) reconcileOne(ctx context.Context, tx pgx.Tx, userID, subID str
 			}
 		}
 	}
-	if len(evs) == 0 && r.Plan == PlanPro && r.Billing.GraceExpired(now) {
-		b := r.Billing
-		evs = append(evs, events.PlanChanged{UserID: userID, From: string(PlanPro), To: string(PlanFree),
-			Provider: s.providerName(), Reason: "grace_expired", At: now},
-			events.BillingSubscriptionSynced{UserID: userID, Provider: s.providerName(), Source: "reconcile",
-				SubscriptionID: b.SubscriptionID, Status: b.Status, CurrentPeriodEnd: b.PeriodEnd,
-				CancelAtPeriodEnd: b.CancelAtPeriodEnd, StateAt: now, At: now})
-	}
+	evs = s.endExpiredGrace(r, evs, now)
 	if len(evs) == 0 {
 		return false, nil
 	}
 	return true, s.apply(ctx, tx, userID, r.Version, evs...)
+}
+
+// endExpiredGrace adds the fall back to Free when r's grace period, as it
+// stands after evs (the provider's state just read), has run out. It is
+// decided after the provider's state, not instead of it: a provider that
+// moved the period end on the same pass would otherwise hide an expired
+// grace until the next pass.
+func (s *Service) endExpiredGrace(r Record, evs []events.Event, now time.Time) []events.Event {
+	if r.Plan != PlanPro {
+		return evs
+	}
+	grace, synced := r.Billing.GraceUntil, -1
+	for i, e := range evs {
+		switch e := e.(type) {
+		case events.PlanChanged:
+			return evs // the provider's state already changes the plan
+		case events.BillingSubscriptionSynced:
+			grace, synced = e.GraceUntil, i
+		}
+	}
+	if grace == nil || now.Before(*grace) {
+		return evs
+	}
+	pc := events.PlanChanged{UserID: r.UserID, From: string(PlanPro), To: string(PlanFree),
+		Provider: s.providerName(), Reason: "grace_expired", At: now}
+	if synced >= 0 {
+		sy := evs[synced].(events.BillingSubscriptionSynced)
+		sy.GraceUntil = nil
+		evs[synced] = sy
+		return append([]events.Event{pc}, evs...)
+	}
+	b := r.Billing
+	return append(evs, pc, events.BillingSubscriptionSynced{UserID: r.UserID, Provider: s.providerName(), Source: "reconcile",
+		SubscriptionID: b.SubscriptionID, Status: b.Status, CurrentPeriodEnd: b.PeriodEnd,
+		CancelAtPeriodEnd: b.CancelAtPeriodEnd, StateAt: now, At: now})
 }
 
 // ReconcileArgs is the periodic billing reconciliation.
