@@ -10,9 +10,9 @@ import "time"
 type APIKeyCreated struct {
 	KeyID  string    `json:"keyId"`
 	UserID string    `json:"userId"`
-	Name   string    `json:"name"`
-	Prefix string    `json:"prefix"`
-	Scopes []string  `json:"scopes"`
+	Name   string    `json:"name" erase:"text"`
+	Prefix string    `json:"prefix" erase:"keep"` // generated
+	Scopes []string  `json:"scopes" erase:"keep"`
 	At     time.Time `json:"at"`
 }
 

@@ -12,7 +12,7 @@ import "time"
 // once, so every later Checkout and the Customer Portal use the same one.
 type BillingCustomerLinked struct {
 	UserID     string    `json:"userId"`
-	Provider   string    `json:"provider"`
+	Provider   string    `json:"provider" erase:"keep"`
 	CustomerID string    `json:"customerId"`
 	At         time.Time `json:"at"`
 }
@@ -24,16 +24,16 @@ func (BillingCustomerLinked) EventType() string { return "subscription.billing_c
 // (Pro or add-on packs) or a paid renewal invoice.
 type PaymentReceived struct {
 	UserID            string    `json:"userId"`
-	Provider          string    `json:"provider"`
+	Provider          string    `json:"provider" erase:"keep"`
 	ProviderEventID   string    `json:"providerEventId"`
-	Kind              string    `json:"kind"` // pro, credits, views
+	Kind              string    `json:"kind" erase:"keep"` // pro, credits, views
 	Packs             int64     `json:"packs,omitempty"`
 	CustomerID        string    `json:"customerId,omitempty"`
 	SubscriptionID    string    `json:"subscriptionId,omitempty"`
 	CheckoutSessionID string    `json:"checkoutSessionId,omitempty"`
 	InvoiceID         string    `json:"invoiceId,omitempty"`
 	AmountMinor       int64     `json:"amountMinor"` // in the currency's minor unit (paise)
-	Currency          string    `json:"currency"`
+	Currency          string    `json:"currency" erase:"keep"`
 	At                time.Time `json:"at"`
 }
 
@@ -44,7 +44,7 @@ func (PaymentReceived) EventType() string { return "subscription.payment_receive
 // GraceUntil, then falls back to Free unless a retry succeeds.
 type PaymentFailed struct {
 	UserID          string    `json:"userId"`
-	Provider        string    `json:"provider"`
+	Provider        string    `json:"provider" erase:"keep"`
 	ProviderEventID string    `json:"providerEventId"`
 	CustomerID      string    `json:"customerId,omitempty"`
 	SubscriptionID  string    `json:"subscriptionId,omitempty"`
@@ -61,11 +61,11 @@ func (PaymentFailed) EventType() string { return "subscription.payment_failed.v1
 // whether it cancels at period end, and whether a grace period is running.
 type BillingSubscriptionSynced struct {
 	UserID            string     `json:"userId"`
-	Provider          string     `json:"provider"`
-	Source            string     `json:"source"` // webhook | reconcile
+	Provider          string     `json:"provider" erase:"keep"`
+	Source            string     `json:"source" erase:"keep"` // webhook | reconcile
 	ProviderEventID   string     `json:"providerEventId,omitempty"`
 	SubscriptionID    string     `json:"subscriptionId"`
-	Status            string     `json:"status"`
+	Status            string     `json:"status" erase:"keep"`
 	CurrentPeriodEnd  *time.Time `json:"currentPeriodEnd,omitempty"`
 	CancelAtPeriodEnd bool       `json:"cancelAtPeriodEnd"`
 	GraceUntil        *time.Time `json:"graceUntil,omitempty"`

@@ -10,8 +10,8 @@ import "time"
 type CatalogCreated struct {
 	CatalogID   string    `json:"catalogId"`
 	UserID      string    `json:"userId"`
-	Name        string    `json:"name"`
-	Description string    `json:"description,omitempty"`
+	Name        string    `json:"name" erase:"text"`
+	Description string    `json:"description,omitempty" erase:"text"`
 	IsDefault   bool      `json:"isDefault,omitempty"`
 	At          time.Time `json:"at"`
 }
@@ -22,7 +22,7 @@ func (CatalogCreated) EventType() string { return "catalog.created.v1" }
 // CatalogRenamed gives a catalog a new name.
 type CatalogRenamed struct {
 	CatalogID string    `json:"catalogId"`
-	Name      string    `json:"name"`
+	Name      string    `json:"name" erase:"text"`
 	At        time.Time `json:"at"`
 }
 
@@ -32,7 +32,7 @@ func (CatalogRenamed) EventType() string { return "catalog.renamed.v1" }
 // CatalogDescriptionChanged replaces a catalog's description.
 type CatalogDescriptionChanged struct {
 	CatalogID   string    `json:"catalogId"`
-	Description string    `json:"description"`
+	Description string    `json:"description" erase:"text"`
 	At          time.Time `json:"at"`
 }
 

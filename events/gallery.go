@@ -9,8 +9,8 @@ import "time"
 type GalleryCreated struct {
 	GalleryID   string    `json:"galleryId"`
 	UserID      string    `json:"userId"`
-	Name        string    `json:"name"`
-	Description string    `json:"description,omitempty"`
+	Name        string    `json:"name" erase:"text"`
+	Description string    `json:"description,omitempty" erase:"text"`
 	At          time.Time `json:"at"`
 }
 
@@ -20,7 +20,7 @@ func (GalleryCreated) EventType() string { return "gallery.created.v1" }
 // GalleryRenamed gives a gallery a new name.
 type GalleryRenamed struct {
 	GalleryID string    `json:"galleryId"`
-	Name      string    `json:"name"`
+	Name      string    `json:"name" erase:"text"`
 	At        time.Time `json:"at"`
 }
 
@@ -30,7 +30,7 @@ func (GalleryRenamed) EventType() string { return "gallery.renamed.v1" }
 // GalleryDescribed replaces a gallery's description.
 type GalleryDescribed struct {
 	GalleryID   string    `json:"galleryId"`
-	Description string    `json:"description"`
+	Description string    `json:"description" erase:"text"`
 	At          time.Time `json:"at"`
 }
 

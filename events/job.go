@@ -9,8 +9,8 @@ import "time"
 type UploadCreated struct {
 	UploadID    string    `json:"uploadId"`
 	UserID      string    `json:"userId"`
-	Filename    string    `json:"filename"`
-	ContentType string    `json:"contentType"`
+	Filename    string    `json:"filename" erase:"text"`
+	ContentType string    `json:"contentType" erase:"keep"` // as declared: a media type
 	Size        int64     `json:"size"`
 	BlobKey     string    `json:"blobKey"`
 	At          time.Time `json:"at"`
@@ -23,7 +23,7 @@ func (UploadCreated) EventType() string { return "upload.created.v1" }
 type UploadCompleted struct {
 	UploadID    string `json:"uploadId"`
 	UserID      string `json:"userId"`
-	ContentType string `json:"contentType"`
+	ContentType string `json:"contentType" erase:"keep"` // sniffed
 	Bytes       int64  `json:"bytes"`
 	Width       int    `json:"width"`
 	Height      int    `json:"height"`
@@ -41,7 +41,7 @@ type JobQueued struct {
 	JobID    string `json:"jobId"`
 	UserID   string `json:"userId"`
 	UploadID string `json:"uploadId"`
-	Name     string `json:"name"`
+	Name     string `json:"name" erase:"text"`
 	// ImageKey is the blob the worker reconstructs from, recorded so a replay
 	// does not depend on the uploads read model.
 	ImageKey string    `json:"imageKey,omitempty"`
@@ -67,7 +67,7 @@ func (JobQueued) EventType() string { return "job.queued.v1" }
 type JobStarted struct {
 	JobID   string    `json:"jobId"`
 	Attempt int       `json:"attempt"`
-	Worker  string    `json:"worker,omitempty"`
+	Worker  string    `json:"worker,omitempty" erase:"keep"` // our process
 	At      time.Time `json:"at"`
 }
 
@@ -77,7 +77,7 @@ func (JobStarted) EventType() string { return "job.started.v1" }
 // JobProgressed reports real progress through the four user-visible steps.
 type JobProgressed struct {
 	JobID   string `json:"jobId"`
-	Step    string `json:"step"`
+	Step    string `json:"step" erase:"keep"`
 	Percent int    `json:"percent"`
 }
 
@@ -87,8 +87,8 @@ func (JobProgressed) EventType() string { return "job.progressed.v1" }
 // JobPart describes one part of the produced model.
 type JobPart struct {
 	ID    string  `json:"id"`
-	Name  string  `json:"name"`
-	Color string  `json:"color"`
+	Name  string  `json:"name" erase:"keep"`  // named by the reconstructor
+	Color string  `json:"color" erase:"keep"` // measured
 	Share float64 `json:"share"`
 }
 
@@ -102,16 +102,16 @@ type JobCompleted struct {
 	PartsMapKey   string         `json:"partsMapKey,omitempty"`
 	Bytes         int64          `json:"bytes"`
 	Parts         []JobPart      `json:"parts"`
-	Stats         map[string]any `json:"stats"`
-	Reconstructor string         `json:"reconstructor"`
-	Version       string         `json:"version"`
+	Stats         map[string]any `json:"stats" erase:"keep"` // measurements
+	Reconstructor string         `json:"reconstructor" erase:"keep"`
+	Version       string         `json:"version" erase:"keep"`
 	At            time.Time      `json:"at"`
 	// Provenance, so an analyst can ask which code made which model from which
 	// photo: the options the build ran with (defaults filled in), the hex
 	// SHA-256 of the photo bytes, and the model's fidelity score (0–100, absent
 	// when the reconstructor gives none). Absent in events written before.
 	Options     *JobOptions `json:"options,omitempty"`
-	InputSHA256 string      `json:"inputSha256,omitempty"`
+	InputSHA256 string      `json:"inputSha256,omitempty" erase:"keep"`
 	Fidelity    *int        `json:"fidelity,omitempty"`
 	// Views is how many photos the model was built from; absent (0) in events
 	// written before multi-photo builds, which all used one.
@@ -134,10 +134,10 @@ func (JobCompleted) EventType() string { return "job.completed.v1" }
 // JobFailed records the final failure after the last attempt; credits are released.
 type JobFailed struct {
 	JobID  string `json:"jobId"`
-	Reason string `json:"reason"` // shown to the merchant
+	Reason string `json:"reason" erase:"keep"` // our message, shown to the merchant
 	// Detail is the technical cause for support (never secrets); Attempt is
 	// the River attempt that gave up.
-	Detail  string    `json:"detail,omitempty"`
+	Detail  string    `json:"detail,omitempty" erase:"keep"` // our error text
 	Attempt int       `json:"attempt,omitempty"`
 	At      time.Time `json:"at"`
 }
@@ -148,7 +148,7 @@ func (JobFailed) EventType() string { return "job.failed.v1" }
 // BlueprintRenamed renames the blueprint a job produced.
 type BlueprintRenamed struct {
 	JobID string `json:"jobId"`
-	Name  string `json:"name"`
+	Name  string `json:"name" erase:"text"`
 }
 
 // EventType implements Event.

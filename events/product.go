@@ -21,8 +21,8 @@ type ProductCreated struct {
 	ProductID string    `json:"productId"`
 	UserID    string    `json:"userId"`
 	CatalogID string    `json:"catalogId"`
-	Name      string    `json:"name"`
-	Source    string    `json:"source"`
+	Name      string    `json:"name" erase:"text"`
+	Source    string    `json:"source" erase:"keep"`
 	At        time.Time `json:"at"`
 }
 
@@ -34,7 +34,7 @@ func (ProductCreated) EventType() string { return "product.created.v1" }
 type ProductModelAttached struct {
 	ProductID string    `json:"productId"`
 	JobID     string    `json:"jobId"`
-	Source    string    `json:"source"`
+	Source    string    `json:"source" erase:"keep"`
 	At        time.Time `json:"at"`
 }
 
@@ -55,7 +55,7 @@ func (ProductBuildStarted) EventType() string { return "product.build_started.v1
 // ProductRenamed gives a product a new name.
 type ProductRenamed struct {
 	ProductID string    `json:"productId"`
-	Name      string    `json:"name"`
+	Name      string    `json:"name" erase:"text"`
 	At        time.Time `json:"at"`
 }
 
@@ -65,9 +65,9 @@ func (ProductRenamed) EventType() string { return "product.renamed.v1" }
 // ProductDetailsEdited replaces the product's description, product URL and tags.
 type ProductDetailsEdited struct {
 	ProductID   string    `json:"productId"`
-	Description string    `json:"description"`
-	ProductURL  string    `json:"productUrl"`
-	Tags        []string  `json:"tags"`
+	Description string    `json:"description" erase:"text"`
+	ProductURL  string    `json:"productUrl" erase:"text"`
+	Tags        []string  `json:"tags" erase:"text"`
 	At          time.Time `json:"at"`
 }
 
@@ -115,7 +115,7 @@ type ProductModelUploaded struct {
 	ProductID    string    `json:"productId"`
 	ModelKey     string    `json:"modelKey"`
 	ThumbnailKey string    `json:"thumbnailKey"`
-	Filename     string    `json:"filename"`
+	Filename     string    `json:"filename" erase:"text"`
 	Bytes        int       `json:"bytes"`
 	Triangles    int       `json:"triangles"`
 	At           time.Time `json:"at"`
@@ -130,7 +130,7 @@ func (ProductModelUploaded) EventType() string { return "product.model_uploaded.
 type ProductModelSubmitted struct {
 	ProductID    string    `json:"productId"`
 	SubmissionID string    `json:"submissionId"`
-	Filename     string    `json:"filename"`
+	Filename     string    `json:"filename" erase:"text"`
 	Bytes        int64     `json:"bytes"`
 	At           time.Time `json:"at"`
 }

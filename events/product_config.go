@@ -13,12 +13,12 @@ import "time"
 // VariantSpec is a whole variant as a variant event carries it (embedded,
 // so its fields sit at the event's top level in JSON).
 type VariantSpec struct {
-	Name     string            `json:"name"`
-	Material string            `json:"material"`
-	Parts    map[string]string `json:"parts,omitempty"`
-	SKU      string            `json:"sku,omitempty"`
+	Name     string            `json:"name" erase:"text"`
+	Material string            `json:"material" erase:"keep"`
+	Parts    map[string]string `json:"parts,omitempty" erase:"text"` // part name → material
+	SKU      string            `json:"sku,omitempty" erase:"text"`
 	Price    *float64          `json:"price,omitempty"`
-	Currency string            `json:"currency,omitempty"`
+	Currency string            `json:"currency,omitempty" erase:"keep"`
 }
 
 // HotspotSpec is a whole hotspot as a hotspot event carries it (embedded).
@@ -27,8 +27,8 @@ type HotspotSpec struct {
 	Normal   [3]float64 `json:"normal"`
 	X        float64    `json:"x"`
 	Y        float64    `json:"y"`
-	Title    string     `json:"title"`
-	Text     string     `json:"text"`
+	Title    string     `json:"title" erase:"text"`
+	Text     string     `json:"text" erase:"text"`
 }
 
 // ProductVariantAdded adds a variant (the Default variant v1 exists from
@@ -105,7 +105,7 @@ func (ProductHotspotRemoved) EventType() string { return "product.hotspot_remove
 type ProductLinkAdded struct {
 	ProductID string    `json:"productId"`
 	LinkID    string    `json:"linkId"`
-	URL       string    `json:"url"`
+	URL       string    `json:"url" erase:"text"`
 	VariantID string    `json:"variantId,omitempty"`
 	At        time.Time `json:"at"`
 }
@@ -126,10 +126,10 @@ func (ProductLinkRemoved) EventType() string { return "product.link_removed.v1" 
 // ProductPresetsChanged replaces the viewer presets the public page uses.
 type ProductPresetsChanged struct {
 	ProductID       string    `json:"productId"`
-	Lighting        string    `json:"lighting"`
-	Background      string    `json:"background"`
-	BackgroundColor string    `json:"backgroundColor"`
-	CameraOrbit     string    `json:"cameraOrbit"`
+	Lighting        string    `json:"lighting" erase:"keep"`
+	Background      string    `json:"background" erase:"keep"`
+	BackgroundColor string    `json:"backgroundColor" erase:"keep"`
+	CameraOrbit     string    `json:"cameraOrbit" erase:"keep"`
 	Autospin        bool      `json:"autospin"`
 	At              time.Time `json:"at"`
 }

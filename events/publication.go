@@ -16,7 +16,7 @@ type PublicationCreated struct {
 	// GalleryID is set (and the other two empty) when the subject is a
 	// gallery: its public page /g/{slug} (issue 29 item 14).
 	GalleryID string    `json:"galleryId,omitempty"`
-	Slug      string    `json:"slug"`
+	Slug      string    `json:"slug" erase:"keep"` // generated
 	At        time.Time `json:"at"`
 }
 
@@ -27,7 +27,7 @@ func (PublicationCreated) EventType() string { return "publication.created.v1" }
 type PublicationVersioned struct {
 	PublicationID string         `json:"publicationId"`
 	Version       int            `json:"version"`
-	Snapshot      map[string]any `json:"snapshot"`
+	Snapshot      map[string]any `json:"snapshot" erase:"owner"` // publish.Snapshot
 	At            time.Time      `json:"at"`
 }
 
@@ -70,7 +70,7 @@ func (PublicViewsExhausted) EventType() string { return "publication.views_exhau
 // for subdomains) before the event is written.
 type PublicationEmbedOriginsSet struct {
 	PublicationID string   `json:"publicationId"`
-	Origins       []string `json:"origins"`
+	Origins       []string `json:"origins" erase:"text"` // the merchant's sites
 }
 
 // EventType implements Event.

@@ -86,6 +86,11 @@ func schemaOf(t reflect.Type) map[string]any {
 				name = f.Name
 			}
 			props[name] = schemaOf(f.Type)
+			if f.Tag.Get(EraseTag) == EraseText {
+				// Analysts see which values an erased account's events
+				// no longer hold (see erase.go).
+				props[name].(map[string]any)["x-erased"] = "blanked when the merchant's account is erased"
+			}
 			if !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero") {
 				required = append(required, name)
 			}

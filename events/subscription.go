@@ -9,7 +9,7 @@ import "time"
 // SubscriptionOpened starts a stream with the plan a new account gets.
 type SubscriptionOpened struct {
 	UserID string    `json:"userId"`
-	Plan   string    `json:"plan"`
+	Plan   string    `json:"plan" erase:"keep"`
 	At     time.Time `json:"at"`
 }
 
@@ -29,13 +29,13 @@ func (TrialStarted) EventType() string { return "subscription.trial_started.v1" 
 // PlanChanged moves between free, pro and enterprise and ends any trial.
 type PlanChanged struct {
 	UserID   string `json:"userId"`
-	From     string `json:"from"`
-	To       string `json:"to"`
-	Provider string `json:"provider"` // billing provider that accepted it, e.g. "test-mode"
+	From     string `json:"from" erase:"keep"`
+	To       string `json:"to" erase:"keep"`
+	Provider string `json:"provider" erase:"keep"` // billing provider that accepted it, e.g. "test-mode"
 	// Reason says why a provider changed it: checkout, subscription_active,
 	// subscription_canceled, grace_expired, reconcile; empty for a
 	// merchant's own choice.
-	Reason string    `json:"reason,omitempty"`
+	Reason string    `json:"reason,omitempty" erase:"keep"`
 	At     time.Time `json:"at"`
 }
 
@@ -45,10 +45,10 @@ func (PlanChanged) EventType() string { return "subscription.plan_changed.v1" }
 // AddonPurchased adds purchased AI credits or public views.
 type AddonPurchased struct {
 	UserID   string    `json:"userId"`
-	Kind     string    `json:"kind"` // "credits" or "views"
+	Kind     string    `json:"kind" erase:"keep"` // "credits" or "views"
 	Amount   int64     `json:"amount"`
 	PriceINR int64     `json:"priceInr"`
-	Provider string    `json:"provider"`
+	Provider string    `json:"provider" erase:"keep"`
 	At       time.Time `json:"at"`
 }
 
@@ -80,7 +80,7 @@ type CreditsReleased struct {
 	UserID string `json:"userId"`
 	JobID  string `json:"jobId"`
 	Amount int64  `json:"amount"`
-	Reason string `json:"reason,omitempty"`
+	Reason string `json:"reason,omitempty" erase:"keep"`
 }
 
 // EventType implements Event.

@@ -24,12 +24,16 @@ import "time"
 // the values are in user_pii, written in the same transaction as the event.
 // Events stored before that carried email and names; `worker migrate-pii`
 // copies them into user_pii (if missing) and strips them from the log.
+// What merchants type about their business (a brand, which for a sole
+// trader is their name; product names and descriptions…) is personal data
+// too, but every reader needs it, so it stays in the events and the
+// erasure blanks it there (erase.go, security review 3, L7).
 
 // UserRegistered is the first event of a user-{id} stream. The address and
 // names are in user_pii (see above), never here.
 type UserRegistered struct {
 	UserID string    `json:"userId"`
-	Method string    `json:"method"` // "password" or "google"
+	Method string    `json:"method" erase:"keep"` // "password" or "google"
 	At     time.Time `json:"at"`
 }
 
@@ -57,8 +61,8 @@ func (AvatarChanged) EventType() string { return "user.avatar_changed.v1" }
 // BrandingUpdated records the merchant's brand shown on share pages and embeds.
 type BrandingUpdated struct {
 	UserID     string `json:"userId"`
-	BrandName  string `json:"brandName"`
-	BrandColor string `json:"brandColor"`
+	BrandName  string `json:"brandName" erase:"text"`
+	BrandColor string `json:"brandColor" erase:"keep"` // #rrggbb
 	LogoKey    string `json:"logoKey,omitempty"`
 }
 
@@ -70,7 +74,7 @@ func (BrandingUpdated) EventType() string { return "user.branding_updated.v1" }
 // keep their own currency.
 type StoreSettingsUpdated struct {
 	UserID          string `json:"userId"`
-	DefaultCurrency string `json:"defaultCurrency"`
+	DefaultCurrency string `json:"defaultCurrency" erase:"keep"`
 }
 
 // EventType implements Event.

@@ -11,8 +11,8 @@ import "time"
 type WebhookRegistered struct {
 	WebhookID string    `json:"webhookId"`
 	UserID    string    `json:"userId"`
-	Host      string    `json:"host"`
-	Events    []string  `json:"events"`
+	Host      string    `json:"host" erase:"text"` // of the merchant's URL
+	Events    []string  `json:"events" erase:"keep"`
 	At        time.Time `json:"at"`
 }
 

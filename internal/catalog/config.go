@@ -75,15 +75,18 @@ func PublicCameraOrbit(stored string) string {
 	return DefaultCameraOrbit
 }
 
-// Variant is one sellable version of the product.
+// Variant is one sellable version of the product. The strings of the
+// configuration types carry erase tags (events/erase.go) because a
+// publication snapshot stores them in the log: the account erasure blanks
+// what the merchant typed there by these tags.
 type Variant struct {
 	ID       string            `json:"id"`
-	Name     string            `json:"name"`
-	Material string            `json:"material"`
-	Parts    map[string]string `json:"parts"`
-	SKU      string            `json:"sku"`
+	Name     string            `json:"name" erase:"text"`
+	Material string            `json:"material" erase:"keep"`
+	Parts    map[string]string `json:"parts" erase:"text"`
+	SKU      string            `json:"sku" erase:"text"`
 	Price    *float64          `json:"price"`
-	Currency string            `json:"currency"`
+	Currency string            `json:"currency" erase:"keep"`
 }
 
 // Hotspot is an annotation pinned on the model.
@@ -93,23 +96,23 @@ type Hotspot struct {
 	Normal   [3]float64 `json:"normal"`
 	X        float64    `json:"x"`
 	Y        float64    `json:"y"`
-	Title    string     `json:"title"`
-	Text     string     `json:"text"`
+	Title    string     `json:"title" erase:"text"`
+	Text     string     `json:"text" erase:"text"`
 }
 
 // Link is a purchase link, product-wide (VariantID "") or for one variant.
 type Link struct {
 	ID        string `json:"id"`
-	URL       string `json:"url"`
+	URL       string `json:"url" erase:"text"`
 	VariantID string `json:"variantId"`
 }
 
 // Presets are the viewer settings the public page uses.
 type Presets struct {
-	Lighting        string `json:"lighting"`
-	Background      string `json:"background"`
-	BackgroundColor string `json:"backgroundColor"`
-	CameraOrbit     string `json:"cameraOrbit"`
+	Lighting        string `json:"lighting" erase:"keep"`
+	Background      string `json:"background" erase:"keep"`
+	BackgroundColor string `json:"backgroundColor" erase:"keep"`
+	CameraOrbit     string `json:"cameraOrbit" erase:"keep"`
 	Autospin        bool   `json:"autospin"`
 }
 

@@ -374,6 +374,14 @@ func (w *PrepareModelWorker) Work(ctx context.Context, job *river.Job[PrepareMod
 		if err := lockMerchant(ctx, tx, pm.userID); err != nil {
 			return err
 		}
+		// An account being erased records no model: its erasure blanks the
+		// file names in the log under this lock (security review 3, L7), so
+		// one appended after that would outlive it. Its files go as a
+		// deleted product's do.
+		if erasing, err := accountErasing(ctx, tx, pm.userID); err != nil || erasing {
+			gone = erasing
+			return err
+		}
 		if _, err := getProduct(ctx, tx, pm.userID, pm.productID); errors.Is(err, ErrProductNotFound) {
 			gone = true
 			return nil

@@ -87,6 +87,31 @@ func refoldProductsOfJob(ctx context.Context, tx pgx.Tx, jobID string) error {
 	return nil
 }
 
+// Refold rewrites one catalog, product or gallery row from its stream as
+// the log holds it now, as Rebuild would write it (other streams are
+// ignored). The account erasure (internal/privacy) calls it after blanking
+// the account's merchant text in the log, so the rows hold no more than
+// the log does and a later replay changes nothing.
+func Refold(ctx context.Context, tx pgx.Tx, s events.Stream) error {
+	switch s.Type {
+	case events.StreamCatalog:
+		return refoldCatalog(ctx, tx, s.ID)
+	case events.StreamProduct:
+		return refoldProduct(ctx, tx, s.ID)
+	case events.StreamGallery:
+		return refoldGallery(ctx, tx, s.ID)
+	}
+	return nil
+}
+
+// LockMerchant takes the lock every catalogue write of the merchant's that
+// reads before it appends holds (plan limits, the default catalog, an
+// uploaded model being recorded), for the rest of tx: the account erasure
+// holds it while it blanks the merchant's text in the log.
+func LockMerchant(ctx context.Context, tx pgx.Tx, userID string) error {
+	return lockMerchant(ctx, tx, userID)
+}
+
 // Rebuild recreates the three read models from the log in tx (`worker
 // replay catalogue`): readers keep the old rows until it commits.
 func Rebuild(ctx context.Context, tx pgx.Tx) error {

@@ -25,6 +25,14 @@ func lockMerchant(ctx context.Context, tx pgx.Tx, userID string) error {
 	return wrap(err, "lock catalogue")
 }
 
+// accountErasing reports whether the merchant asked for their account to
+// be erased (the request commits before the erasure job runs).
+func accountErasing(ctx context.Context, q pgdb.Querier, userID string) (bool, error) {
+	var erasing bool
+	err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM users WHERE id = $1 AND erasure_requested_at IS NOT NULL)`, userID).Scan(&erasing)
+	return erasing, wrap(err, "read the account's erasure state")
+}
+
 func wrap(err error, what string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)

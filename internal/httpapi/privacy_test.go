@@ -62,7 +62,10 @@ func newPrivacyStack(t *testing.T) privacyStack {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store := eventstore.New(events.Domain(), eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{},
 		publish.Projection{}, apikey.Projection{}))
-	svc := catalog.NewService(env.DB.Pool, store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs})
+	// Model uploads are queued for a worker the stack does not run: they
+	// answer 202 at once.
+	svc := catalog.NewService(env.DB.Pool, store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs}).
+		WithModels(env.Blobs, 0).WithRiver(env.River).WithModelWait(time.Millisecond)
 	pubs := publish.NewService(env.DB.Pool, store, publish.SubscriptionPlans{Subscriptions: env.Subs, DB: env.DB.Pool}, creationBase)
 	meter := publish.NewMeter(env.DB.Pool, env.Subs, store, log, publish.MeterConfig{})
 	t.Cleanup(func() { _ = meter.Close(context.Background()) })

@@ -110,7 +110,7 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 			return err
 		}
 		n = &note{userID: owner, kind: KindJobCompleted, title: "Your 3D model is ready",
-			message: fmt.Sprintf("“%s” finished building. Open it to preview and share.", name),
+			message: namedMessage(KindJobCompleted, name, ""),
 			link:    workspace.BlueprintPath(ev.JobID, workspace.StatusReady), subject: subject(ev.JobID)}
 	case events.JobFailed:
 		if n, err = productNote(ctx, tx, ev.JobID, true, ev.Reason, e.Position); err != nil || n != nil {
@@ -121,7 +121,7 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 			return err
 		}
 		n = &note{userID: owner, kind: KindJobFailed, title: "Your 3D model could not be built",
-			message: failedMessage(name, ev.Reason),
+			message: namedMessage(KindJobFailed, name, ev.Reason),
 			link:    workspace.BlueprintPath(ev.JobID, workspace.StatusError), subject: subject(ev.JobID)}
 	case events.UserDataExportReady:
 		// The link itself is signed and short-lived: the profile mints it.
@@ -148,14 +148,12 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 		}
 	case events.PublicationCreated:
 		if ev.ProductID != "" {
-			n, err = productEventNote(ctx, tx, ev.ProductID, e.Position, KindPagePublished, "Your product page is live",
-				"“%s” is public now: shoppers can open its share link, embed or QR code and view it in 3D and AR.")
+			n, err = productEventNote(ctx, tx, ev.ProductID, e.Position, KindPagePublished, "Your product page is live")
 		}
 	case events.ProductLeadCaptured:
 		// The shopper's address is personal data: the note says a lead came
 		// in and where to read it, never who.
-		n, err = productEventNote(ctx, tx, ev.ProductID, e.Position, KindLeadCaptured, "New lead",
-			"A shopper left their email on “%s”. See it under Leads on the product page.")
+		n, err = productEventNote(ctx, tx, ev.ProductID, e.Position, KindLeadCaptured, "New lead")
 	case events.PublicViewsExhausted:
 		n = &note{userID: ev.UserID, kind: KindViewsExhausted, title: "Public views used up",
 			message: "Your share links cannot show your 3D models until you add more public views.",
@@ -180,7 +178,7 @@ func subject(jobID string) string { return "blueprint-" + jobID }
 // productEventNote is a note about a product as the log knew it before
 // position (owner and name at that point: replay writes the same text); nil
 // when the product does not exist or was deleted by then.
-func productEventNote(ctx context.Context, tx pgx.Tx, productID string, position int64, kind, title, format string) (*note, error) {
+func productEventNote(ctx context.Context, tx pgx.Tx, productID string, position int64, kind, title string) (*note, error) {
 	var owner, name *string
 	err := tx.QueryRow(ctx, `
 SELECT (SELECT c.data->>'userId' FROM events c WHERE c.stream_id = $1 AND c.type = 'product.created.v1' AND c.position < $2 LIMIT 1),
@@ -194,11 +192,7 @@ WHERE NOT EXISTS (SELECT 1 FROM events d WHERE d.stream_id = $1 AND d.type = 'pr
 	if err != nil {
 		return nil, fmt.Errorf("product %s for a notification: %w", productID, err)
 	}
-	label := "your product"
-	if name != nil && strings.TrimSpace(*name) != "" {
-		label = *name
-	}
-	return &note{userID: *owner, kind: kind, title: title, message: fmt.Sprintf(format, label),
+	return &note{userID: *owner, kind: kind, title: title, message: namedMessage(kind, deref(name), ""),
 		link: workspace.ProductPath(productID), subject: "product-" + productID}, nil
 }
 
@@ -213,12 +207,49 @@ func productNote(ctx context.Context, tx pgx.Tx, jobID string, failed bool, reas
 	}
 	p := refs[0]
 	n := &note{userID: p.UserID, kind: KindProductReady, title: "Your product is ready in 3D",
-		message: fmt.Sprintf("“%s” finished building. Open it to configure and share.", p.Name),
+		message: namedMessage(KindProductReady, p.Name, ""),
 		link:    workspace.ProductPath(p.ID), subject: "product-" + p.ID}
 	if failed {
-		n.kind, n.title, n.message = KindProductFailed, "Your product's 3D build failed", failedMessage(p.Name, reason)
+		n.kind, n.title, n.message = KindProductFailed, "Your product's 3D build failed", namedMessage(KindProductFailed, p.Name, reason)
 	}
 	return n, nil
+}
+
+// namedMessage is the text of the notification kinds that name what they
+// are about: name as the log held it (a job's name already defaulted by
+// jobOwner), reason the build failure's. The erasure writes them again
+// with the blanked name through here (EraseText), so both agree with what a
+// replay of the redacted log writes. Other kinds answer "".
+func namedMessage(kind, name, reason string) string {
+	switch kind {
+	case KindJobCompleted:
+		return fmt.Sprintf("“%s” finished building. Open it to preview and share.", name)
+	case KindProductReady:
+		return fmt.Sprintf("“%s” finished building. Open it to configure and share.", name)
+	case KindJobFailed, KindProductFailed:
+		return failedMessage(name, reason)
+	case KindPagePublished:
+		return fmt.Sprintf("“%s” is public now: shoppers can open its share link, embed or QR code and view it in 3D and AR.", productLabel(name))
+	case KindLeadCaptured:
+		return fmt.Sprintf("A shopper left their email on “%s”. See it under Leads on the product page.", productLabel(name))
+	}
+	return ""
+}
+
+// productLabel names a product in a note; a product without a name (or
+// whose name was erased) is "your product".
+func productLabel(name string) string {
+	if strings.TrimSpace(name) != "" {
+		return name
+	}
+	return "your product"
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 func failedMessage(name, reason string) string {

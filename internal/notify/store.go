@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -98,10 +99,64 @@ func jobOwner(ctx context.Context, tx pgx.Tx, jobID string) (owner, name string,
 		}
 		projection.CurrentBatch(ctx).Put(jobKey+jobID, jobRow{owner, name})
 	}
+	return owner, jobName(name), true, nil
+}
+
+// jobName names a job in a note; one queued without a name (or whose name
+// was erased) is an "Untitled model", as in the workspace.
+func jobName(name string) string {
 	if name = strings.TrimSpace(name); name == "" {
-		name = "Untitled model"
+		return "Untitled model"
 	}
-	return owner, name, true, nil
+	return name
+}
+
+// namedKinds are the notification kinds whose message names a job or a
+// product (namedMessage); jobKinds name a job, the others a product.
+var (
+	namedKinds = []string{KindJobCompleted, KindJobFailed, KindProductReady, KindProductFailed, KindPagePublished, KindLeadCaptured}
+	jobKinds   = []string{KindJobCompleted, KindJobFailed}
+)
+
+// EraseText rewrites what this projection derived from an erased account's
+// merchant text (security review 3, L7) as a replay of the redacted log
+// writes it: the jobs' names blank, and every note that names a job or a
+// product written again with the blanked name (the failure reason is ours
+// and stays). internal/privacy calls it after blanking the text in the log,
+// in the same transaction, holding this projection's checkpoint row so that
+// no batch runs meanwhile; a batch after it reads the redacted log.
+func EraseText(ctx context.Context, tx pgx.Tx, userID string) error {
+	if _, err := tx.Exec(ctx, `UPDATE notify_jobs SET name = '' WHERE user_id = $1 AND name <> ''`, userID); err != nil {
+		return fmt.Errorf("erase job names: %w", err)
+	}
+	rows, err := tx.Query(ctx, `SELECT n.id, n.kind, n.message, coalesce(e.data->>'reason', '')
+		FROM notifications n LEFT JOIN events e ON e.position = n.source_position
+		WHERE n.user_id = $1 AND n.kind = ANY($2)`, userID, namedKinds)
+	if err != nil {
+		return fmt.Errorf("read notes to erase: %w", err)
+	}
+	type named struct{ id, kind, message, reason string }
+	notes, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (named, error) {
+		var n named
+		return n, r.Scan(&n.id, &n.kind, &n.message, &n.reason)
+	})
+	if err != nil {
+		return fmt.Errorf("read notes to erase: %w", err)
+	}
+	for _, n := range notes {
+		name := ""
+		if slices.Contains(jobKinds, n.kind) {
+			name = jobName(name)
+		}
+		msg := namedMessage(n.kind, name, n.reason)
+		if msg == n.message {
+			continue
+		}
+		if _, err := tx.Exec(ctx, `UPDATE notifications SET message = $2 WHERE id = $1`, n.id, msg); err != nil {
+			return fmt.Errorf("erase note %s: %w", n.id, err)
+		}
+	}
+	return nil
 }
 
 // loadViews locks and returns the user's subscription fold and whether the

@@ -7,8 +7,10 @@
 // not crypto-shredding): a merchant's address and names in user_pii, the
 // shoppers' addresses in product_leads, invite and verification addresses in
 // invites and email_verifications, files in the blob store under the
-// user's id. Events carry ids only, so erasure never rewrites the log and
-// every replay gives the same read models before and after it.
+// user's id. Events carry ids, not addresses; what the merchant typed
+// (names, descriptions, file names…) is in events too, and the erasure
+// blanks it there and in the read models (erase_text.go), so every replay
+// gives the same read models after it as before.
 package privacy
 
 import (
@@ -103,8 +105,8 @@ type Billing interface {
 
 // EraseWorker runs an account's erasure in steps, each idempotent, so a
 // worker killed at any point leaves a job River runs again and that run
-// finishes the work: billing, files, database rows, then personal data and
-// the final mail.
+// finishes the work: billing, files, database rows, the merchant's text in
+// the log and the read models, then personal data and the final mail.
 type EraseWorker struct {
 	river.WorkerDefaults[EraseArgs]
 	DB      *pgxpool.Pool
@@ -140,6 +142,7 @@ const (
 	StepBilling = "billing"
 	StepFiles   = "files"
 	StepRows    = "rows"
+	StepText    = "text"
 	StepFinal   = "final"
 )
 
@@ -161,7 +164,7 @@ func (w *EraseWorker) Erase(ctx context.Context, userID string) error {
 	steps := []struct {
 		name string
 		run  func(context.Context, string) error
-	}{{StepBilling, w.billing}, {StepFiles, w.files}, {StepRows, w.rows}, {StepFinal, w.final}}
+	}{{StepBilling, w.billing}, {StepFiles, w.files}, {StepRows, w.rows}, {StepText, w.text}, {StepFinal, w.final}}
 	for _, s := range steps {
 		if err := s.run(ctx, userID); err != nil {
 			return fmt.Errorf("erase account, step %s: %w", s.name, err)
@@ -201,8 +204,10 @@ func deref(s *string) string {
 
 // ownedPrefixes are the blob key prefixes under which everything belongs to
 // one user (see upload, job, catalog, account): photos, cut-outs, models,
-// thumbnails, masks, avatars, logos and data exports.
-var ownedPrefixes = []string{"uploads/", "cutouts/", "models/", "avatars/", "logos/", "thumbnails/", "exports/"}
+// thumbnails, masks, avatars, logos, data exports and the files of an
+// uploaded model not prepared yet (their keys end in the merchant's file
+// names, which the text step then blanks in product_models).
+var ownedPrefixes = []string{"uploads/", "cutouts/", "models/", "avatars/", "logos/", "thumbnails/", "exports/", "model-sources/"}
 
 // files deletes every blob of the account while it holds the account's
 // file lock (account.LockFilesForErasure): a build or an export still
@@ -338,8 +343,9 @@ func (w *EraseWorker) deleteAll(ctx context.Context, prefix string, keep func(st
 // the log and holds the account's data or its shoppers': leads, raw
 // analytics and their roll-ups, webhook deliveries (payloads), idempotency
 // records (stored response bodies), API key secrets, invites it used,
-// sign-out records. Read models rebuilt from the log keep ids and product
-// names only (no personal data) as tombstones, so replays stay identical.
+// sign-out records. Read models rebuilt from the log keep their rows, ids
+// and times as tombstones; the text step blanks what the merchant typed in
+// them and in the log alike, so replays stay identical.
 func (w *EraseWorker) rows(ctx context.Context, userID string) error {
 	var days []time.Time
 	err := pgdb.WithTx(ctx, w.DB, func(tx pgx.Tx) error {

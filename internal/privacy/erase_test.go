@@ -303,3 +303,51 @@ func TestMigratePIIStripsOldEventsAndReplaysGiveTheSameRows(t *testing.T) {
 	require.Equal(t, events.UserRegistered{UserID: "old1", Method: "password", At: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}, envs[0].Data)
 	require.False(t, errors.Is(err, events.ErrUnknownType))
 }
+
+// Security review 3, L7: the text step blanks the merchant's text in the
+// account's events (a legacy address field of an event stored before issue
+// 31 goes too) and keeps another account's; cut off after it, the job runs
+// again and finishes, and running the step again rewrites no event.
+func TestEraseTextStepIsCutOffSafelyAndRunsAgainWithoutRewriting(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	user := b.signUp(t, "text.step@shop.example")
+	other := b.signUp(t, "other.brand@shop.example")
+	for _, u := range []string{user, other} {
+		_, err := b.accounts.UpdateBranding(b.ctx, u, "Erika Mustermann Ceramics", "#112233")
+		require.NoError(t, err)
+	}
+	_, err := b.db.Pool.Exec(b.ctx, `UPDATE events SET data = data || '{"email":"text.step@shop.example"}'
+		WHERE stream_id = $1 AND type = 'user.registered.v1'`, "user-"+user)
+	require.NoError(t, err)
+	require.NoError(t, b.accounts.RequestErasure(b.ctx, user, account.ErasureConfirmation{Password: "erase-me-please"}))
+	holding := func(u string) int {
+		return b.count(t, `SELECT count(*) FROM events WHERE stream_id = $1 AND (data::text ILIKE '%erika%' OR data::text ILIKE '%@shop.example%')`, "user-"+u)
+	}
+	require.Equal(t, 2, holding(user))
+
+	ctx, cancel := context.WithCancel(b.ctx)
+	cut := *b.worker
+	cut.afterStep = func(ctx context.Context, step string) error {
+		if step == StepText {
+			cancel()
+		}
+		return ctx.Err()
+	}
+	require.ErrorIs(t, cut.Erase(ctx, user), context.Canceled)
+	require.Zero(t, holding(user), "the text step ran")
+	require.Equal(t, 1, holding(other), "another account's text stays")
+	require.Equal(t, 1, b.count(t, `SELECT count(*) FROM user_pii WHERE user_id = $1`, user), "the run stopped before the final step")
+
+	versions := func() string {
+		var s string
+		require.NoError(t, b.db.Pool.QueryRow(b.ctx, `SELECT string_agg(xmin::text || ':' || data::text, ',' ORDER BY position) FROM events`).Scan(&s))
+		return s
+	}
+	before := versions()
+	require.NoError(t, b.worker.text(b.ctx, user))
+	require.Equal(t, before, versions(), "a second run rewrites no event")
+	require.NoError(t, b.worker.Erase(b.ctx, user))
+	require.Equal(t, 1, b.count(t, `SELECT count(*) FROM users WHERE id = $1 AND erased_at IS NOT NULL`, user))
+	require.Zero(t, holding(user))
+}

@@ -13,10 +13,12 @@ import (
 
 // Snapshot is what a version freezes: everything a public page shows about
 // the blueprint. It is stored in PublicationVersioned events, so its JSON
-// names are a stored format and must only ever gain fields.
+// names are a stored format and must only ever gain fields. Its strings
+// are classified with erase tags (events/erase.go): the account erasure
+// blanks the merchant's text in stored snapshots guided by this type.
 type Snapshot struct {
 	BlueprintID  string           `json:"blueprintId"`
-	Name         string           `json:"name"`
+	Name         string           `json:"name" erase:"text"`
 	ModelKey     string           `json:"modelKey"`
 	ThumbnailKey string           `json:"thumbnailKey"`
 	Parts        []events.JobPart `json:"parts,omitempty"`

@@ -53,6 +53,16 @@ func relabel(ctx context.Context, tx pgx.Tx, kind, id, label string, at time.Tim
 	return wrap(err, "rename "+kind)
 }
 
+// EraseText gives an erased account's items the label a replay of the
+// redacted log writes (security review 3, L7): every name the merchant typed
+// is blank there, so every label is label(""). internal/privacy calls it in
+// the transaction that blanks the log, holding this projection's checkpoint
+// row so that no batch runs meanwhile.
+func EraseText(ctx context.Context, tx pgx.Tx, userID string) error {
+	_, err := tx.Exec(ctx, `UPDATE workspace_items SET label = $2 WHERE user_id = $1 AND label <> $2`, userID, label(""))
+	return wrap(err, "erase labels")
+}
+
 func markDeleted(ctx context.Context, tx pgx.Tx, kind, id string, at time.Time) error {
 	_, err := tx.Exec(ctx, `UPDATE workspace_items SET deleted = true, updated_at = $3 WHERE kind = $1 AND item_id = $2`,
 		kind, id, at)
