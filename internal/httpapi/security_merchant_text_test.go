@@ -152,6 +152,14 @@ func TestSecurityMerchantTextLeavesNoTraceAfterErasure(t *testing.T) {
 	call("POST", "/api/products/"+product+"/hotspots", fmt.Sprintf(`{"position":[0,0.1,0],"normal":[0,1,0],"x":0.5,"y":0.5,"title":%q,"text":%q}`,
 		marker+" glaze", "Glazed by "+marker))
 	call("POST", "/api/products/"+product+"/links", fmt.Sprintf(`{"url":%q}`, site+"/buy"))
+	// A client may name its own request id, which events keep as metadata.
+	req := httptest.NewRequest("PATCH", "/api/products/"+product, strings.NewReader(`{"tags":["vase"]}`))
+	req.RemoteAddr, req.Header["X-Request-Id"] = "203.0.113.9:40000", []string{marker}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", bearer)
+	reqRec := httptest.NewRecorder()
+	s.h.ServeHTTP(reqRec, req)
+	ok(reqRec)
 	gallery := call("POST", "/api/galleries", fmt.Sprintf(`{"name":%q,"description":%q,"productIds":[%q]}`, marker+" gallery", "By "+marker, product))["id"].(string)
 	call("POST", "/api/api-keys", fmt.Sprintf(`{"name":%q,"scopes":["read"]}`, marker+" shop key"))
 	call("POST", "/api/webhooks", fmt.Sprintf(`{"url":%q,"events":["lead.captured","product.published"]}`, "https://hooks.erika-mustermann-7q.example/hook"))

@@ -151,6 +151,13 @@ func redactEvents(ctx context.Context, tx pgx.Tx, red *events.Redactor, streams 
 			versions = append(versions, ev.(events.PublicationVersioned))
 		}
 	}
+	// The request and correlation ids in the metadata may be the client's
+	// own X-Request-Id (any 64 characters of [A-Za-z0-9._-], so a name or
+	// an address fits): they only ever served tracing, so they go too.
+	if _, err := tx.Exec(ctx, `UPDATE events SET metadata = metadata - 'requestId' - 'correlationId'
+		WHERE stream_id = ANY($1) AND (metadata ? 'requestId' OR metadata ? 'correlationId')`, ids); err != nil {
+		return nil, fmt.Errorf("drop the request ids of the account's events: %w", err)
+	}
 	return versions, nil
 }
 
