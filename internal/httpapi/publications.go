@@ -80,19 +80,30 @@ func publishVersion(s *publish.Service, pages *publish.Pages) Handler {
 
 type lockBody struct {
 	Version *int `json:"version"`
+	Live    bool `json:"live"`
 }
 
-// lockPublication serves POST /api/publications/{id}/lock {version}; 0 unlocks.
+// lockPublication serves POST /api/publications/{id}/lock: {live: true}
+// freezes the page as shoppers see it now (a new version when the product
+// has changed since the latest one), {version: n} pins an existing version,
+// {version: 0} unlocks.
 func lockPublication(s *publish.Service, pages *publish.Pages) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var body lockBody
 		if err := DecodeJSON(r, &body); err != nil {
 			return err
 		}
-		if body.Version == nil {
-			return fault.New(fault.Invalid, "invalid_version", "Choose the version to lock (version), or 0 to unlock.")
+		if body.Live == (body.Version != nil) {
+			return fault.New(fault.Invalid, "invalid_version",
+				"Send live: true to lock the page as shoppers see it now, or the version to lock (version), 0 to unlock.")
 		}
-		p, err := s.Lock(r.Context(), currentUser(r), chi.URLParam(r, "id"), *body.Version)
+		var p publish.Publication
+		var err error
+		if body.Live {
+			p, err = s.LockLive(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		} else {
+			p, err = s.Lock(r.Context(), currentUser(r), chi.URLParam(r, "id"), *body.Version)
+		}
 		return answerChanged(w, pages, http.StatusOK, p, err)
 	}
 }

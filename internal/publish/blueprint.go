@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/catalog"
@@ -39,6 +40,50 @@ func (s Snapshot) asMap() (map[string]any, error) {
 		return nil, fmt.Errorf("encode snapshot: %w", err)
 	}
 	return m, nil
+}
+
+// sameSnapshot reports whether two snapshots show the same page. They are
+// compared as JSON with empty collections dropped: a stored version and the
+// live state may spell "none" differently (null, [] or {}) without anything
+// a shopper sees being different. Zero values stay: a price of 0 is not the
+// same as no price.
+func sameSnapshot(a, b Snapshot) (bool, error) {
+	am, err := a.asMap()
+	if err != nil {
+		return false, err
+	}
+	bm, err := b.asMap()
+	if err != nil {
+		return false, err
+	}
+	return reflect.DeepEqual(pruneEmpty(am), pruneEmpty(bm)), nil
+}
+
+// pruneEmpty drops nulls and empty arrays and objects, at any depth.
+func pruneEmpty(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			if e = pruneEmpty(e); e != nil {
+				out[k] = e
+			}
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out
+	case []any:
+		if len(x) == 0 {
+			return nil
+		}
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = pruneEmpty(e) // kept in place: positions matter in a list
+		}
+		return out
+	}
+	return v
 }
 
 // blueprint is the publishing view of a job-{id} stream: who owns it, what it

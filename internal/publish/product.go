@@ -122,5 +122,8 @@ func (s *Service) ForProduct(ctx context.Context, userID, productID string) (*Pu
 		return nil, err
 	}
 	p := s.view(ctx, r, vs)
+	if p.PendingEdits, err = s.pendingEdits(ctx, s.db, r, vs); err != nil {
+		return nil, err
+	}
 	return &p, nil
 }

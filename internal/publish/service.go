@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"html"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -63,7 +64,8 @@ type Publication struct {
 	QRURL          string        `json:"qrURL"`
 	Version        int           `json:"version"`
 	LockedVersion  int           `json:"lockedVersion"`
-	Status         string        `json:"status"` // live | unpublished
+	PendingEdits   bool          `json:"pendingEdits"` // locked, and the subject changed since: shoppers do not see those edits
+	Status         string        `json:"status"`       // live | unpublished
 	Versions       []VersionInfo `json:"versions"`
 	CreatedAt      time.Time     `json:"createdAt"`
 	UpdatedAt      time.Time     `json:"updatedAt"`
@@ -201,7 +203,9 @@ func (s *Service) Get(ctx context.Context, userID, id string) (Publication, erro
 	if err != nil {
 		return Publication{}, err
 	}
-	return s.view(ctx, r, vs), nil
+	p := s.view(ctx, r, vs)
+	p.PendingEdits, err = s.pendingEdits(ctx, s.db, r, vs)
+	return p, err
 }
 
 // List returns the user's publications, live first, newest first; blueprintID
@@ -217,7 +221,11 @@ func (s *Service) List(ctx context.Context, userID, blueprintID string) ([]Publi
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s.view(ctx, r, vs))
+		p := s.view(ctx, r, vs)
+		if p.PendingEdits, err = s.pendingEdits(ctx, s.db, r, vs); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
 	}
 	return out, nil
 }
@@ -269,28 +277,35 @@ func (s *Service) NewVersion(ctx context.Context, userID, id string) (Publicatio
 // currentSnapshot is what a new version of r freezes: its product's or its
 // blueprint's state now.
 func (s *Service) currentSnapshot(ctx context.Context, tx pgx.Tx, r record) (map[string]any, error) {
-	if r.ProductID != "" {
-		snap, err := productSnapshot(ctx, tx, r.UserID, r.ProductID)
-		if err != nil {
-			return nil, err
-		}
-		return snap.asMap()
-	}
-	bp, exists, err := loadBlueprint(ctx, s.store, tx, r.BlueprintID)
+	snap, err := s.currentState(ctx, tx, r)
 	if err != nil {
 		return nil, err
 	}
-	if !exists || bp.Deleted {
-		return nil, errBlueprintNotFound
-	}
-	if !bp.Completed {
-		return nil, errStillBuilding
-	}
-	return bp.Snapshot.asMap()
+	return snap.asMap()
 }
 
-// Lock pins the link to one version while edits continue; version 0 unlocks,
-// and the link follows the blueprint's edits live again.
+// currentState is r's subject as an unlocked page shows it now.
+func (s *Service) currentState(ctx context.Context, q pgdb.Querier, r record) (Snapshot, error) {
+	if r.ProductID != "" {
+		return productSnapshot(ctx, q, r.UserID, r.ProductID)
+	}
+	bp, exists, err := loadBlueprint(ctx, s.store, q, r.BlueprintID)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	if !exists || bp.Deleted {
+		return Snapshot{}, errBlueprintNotFound
+	}
+	if !bp.Completed {
+		return Snapshot{}, errStillBuilding
+	}
+	return bp.Snapshot, nil
+}
+
+// Lock pins the link to one existing version while edits continue; version 0
+// unlocks, and the link follows the blueprint's edits live again. To freeze
+// what shoppers see now, use LockLive: the latest version may be older than
+// the live page.
 func (s *Service) Lock(ctx context.Context, userID, id string, version int) (Publication, error) {
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
 		r, err := s.live(ctx, tx, userID, id)
@@ -312,15 +327,91 @@ func (s *Service) Lock(ctx context.Context, userID, id string, version int) (Pub
 	return s.Get(ctx, userID, id)
 }
 
-// append writes one event at the stream's current version (a concurrent
+// LockLive pins the link to what shoppers see now. An unlocked page shows
+// its product or blueprint live, which usually has moved on since the latest
+// version (a price and buy links added after publishing), so pinning that
+// version took them off the page without a word (issue 50 item 1). Here the
+// current state becomes a new version when it differs from the latest one,
+// and that version is pinned, in one append. On a locked link it does the
+// same: the merchant's edits made while locked go live and stay locked.
+func (s *Service) LockLive(ctx context.Context, userID, id string) (Publication, error) {
+	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		r, err := s.live(ctx, tx, userID, id)
+		if err != nil {
+			return err
+		}
+		if r.GalleryID != "" {
+			return errGalleryLock
+		}
+		now, err := s.currentState(ctx, tx, r)
+		if err != nil {
+			return err
+		}
+		latest, err := versionSnapshot(ctx, tx, id, r.CurrentVersion)
+		if err != nil {
+			return err
+		}
+		version := r.CurrentVersion
+		var evs []events.Event
+		if same, err := sameSnapshot(now, latest); err != nil {
+			return err
+		} else if !same {
+			m, err := now.asMap()
+			if err != nil {
+				return err
+			}
+			version++
+			evs = append(evs, events.PublicationVersioned{PublicationID: id, Version: version, Snapshot: m, At: s.now().UTC()})
+		}
+		if version != r.LockedVersion {
+			evs = append(evs, events.PublicationLocked{PublicationID: id, Version: version})
+		}
+		if len(evs) == 0 {
+			return nil
+		}
+		return s.append(ctx, tx, r, evs...)
+	})
+	if err != nil {
+		return Publication{}, err
+	}
+	return s.Get(ctx, userID, id)
+}
+
+var errGalleryLock = fault.New(fault.Invalid, "invalid_version",
+	"A gallery page always shows its products' own pages; lock a product's page instead.")
+
+// pendingEdits reports whether a locked link's subject has changed since the
+// locked version: edits the merchant made that shoppers do not see. The
+// screen says so, so a lock never hides changes silently. A subject that is
+// gone or rebuilding counts as unchanged (the page says what it can).
+func (s *Service) pendingEdits(ctx context.Context, q pgdb.Querier, r record, vs []versionRow) (bool, error) {
+	if r.LockedVersion == 0 || r.GalleryID != "" || r.UnpublishedAt != nil {
+		return false, nil
+	}
+	i := slices.IndexFunc(vs, func(v versionRow) bool { return v.Version == r.LockedVersion })
+	if i < 0 {
+		return false, nil
+	}
+	now, err := s.currentState(ctx, q, r)
+	if fault.IsKind(err, fault.NotFound) || fault.IsKind(err, fault.Conflict) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	same, err := sameSnapshot(now, vs[i].Snapshot)
+	return !same, err
+}
+
+// append writes events at the stream's current version (a concurrent
 // change is a conflict, never a lost update) and tells every instance that
 // the public page changed.
-func (s *Service) append(ctx context.Context, tx pgx.Tx, r record, ev events.Event) error {
+func (s *Service) append(ctx context.Context, tx pgx.Tx, r record, evs ...events.Event) error {
 	v, err := s.store.Version(ctx, tx, stream(r.ID))
 	if err != nil {
 		return err
 	}
-	if _, err := s.store.Append(ctx, tx, stream(r.ID), v, ev); err != nil {
+	if _, err := s.store.Append(ctx, tx, stream(r.ID), v, evs...); err != nil {
 		return err
 	}
 	// After the COMMIT where the transaction allows it, so a publish never

@@ -148,3 +148,50 @@ func TestVersionsLockAndUnpublish(t *testing.T) {
 		"publication.locked.v1", "publication.unpublished.v1"},
 		e.EventTypes(t, events.Stream{Type: events.StreamPublication, ID: p.ID}))
 }
+
+// Issue 50 item 1: LockLive pins what shoppers see now. A rename after
+// publishing shows on the unlocked page at once; locking live freezes it as
+// a new version (pinning version 1 would have brought the old name back),
+// a rename while locked waits and is reported as pending, and locking live
+// again with nothing new adds no version.
+func TestLockLivePinsTheCurrentState(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	owner := e.Owner(t, "pro")
+	bp := e.Blueprint(t, owner, "Vase")
+	p := e.Publish(t, owner, bp)
+	e.Rename(t, bp, "Tall vase")
+
+	locked, err := e.Service.LockLive(e.Ctx, owner, p.ID)
+	require.NoError(t, err)
+	require.Equal(t, 2, locked.Version)
+	require.Equal(t, 2, locked.LockedVersion)
+	require.Equal(t, "Tall vase", locked.Name)
+	require.False(t, locked.PendingEdits)
+
+	same, err := e.Service.LockLive(e.Ctx, owner, p.ID)
+	require.NoError(t, err)
+	require.Equal(t, 2, same.Version, "nothing changed: no new version")
+
+	e.Rename(t, bp, "Short vase")
+	got, err := e.Service.Get(e.Ctx, owner, p.ID)
+	require.NoError(t, err)
+	require.True(t, got.PendingEdits)
+	require.Equal(t, "Tall vase", got.Name, "the page keeps the locked name")
+	list, err := e.Service.List(e.Ctx, owner, bp)
+	require.NoError(t, err)
+	require.True(t, list[0].PendingEdits)
+
+	again, err := e.Service.LockLive(e.Ctx, owner, p.ID)
+	require.NoError(t, err)
+	require.Equal(t, 3, again.LockedVersion)
+	require.Equal(t, "Short vase", again.Name)
+	require.False(t, again.PendingEdits)
+
+	_, err = e.Service.LockLive(e.Ctx, e.Owner(t, "pro"), p.ID)
+	require.True(t, fault.IsKind(err, fault.NotFound), "someone else's link")
+
+	require.Equal(t, []string{"publication.created.v1", "publication.versioned.v1", "publication.versioned.v1",
+		"publication.locked.v1", "publication.versioned.v1", "publication.locked.v1"},
+		e.EventTypes(t, events.Stream{Type: events.StreamPublication, ID: p.ID}))
+}

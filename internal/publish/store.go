@@ -184,6 +184,20 @@ func versionsOf(ctx context.Context, q pgdb.Querier, id string) ([]versionRow, e
 	return out, rows.Err()
 }
 
+// versionSnapshot reads one version's snapshot.
+func versionSnapshot(ctx context.Context, q pgdb.Querier, id string, version int) (Snapshot, error) {
+	var raw []byte
+	err := q.QueryRow(ctx, `SELECT snapshot FROM publication_versions WHERE publication_id = $1 AND version = $2`, id, version).Scan(&raw)
+	if err != nil {
+		return Snapshot{}, fmt.Errorf("read version %d of %s: %w", version, id, err)
+	}
+	var s Snapshot
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return Snapshot{}, fmt.Errorf("decode snapshot: %w", err)
+	}
+	return s, nil
+}
+
 // ownerErased reports whether the slug's publication belongs to an account
 // whose deletion was requested: its pages answer 410 from that moment.
 func ownerErased(ctx context.Context, q pgdb.Querier, slug string) (bool, error) {

@@ -5,7 +5,8 @@ import { Api, apiSignUp, blueprintFromPhoto, snap, uniqueEmail } from './helpers
 /**
  * Issue 29 items 6 and 14 on the real stack: the publish step goes live only with the options the
  * merchant chose (and says Saved, or rolls back), and a gallery can be shared as a public page
- * whose tiles open the products' own pages.
+ * whose tiles open the products' own pages. Issue 50 item 1: locking keeps the page as shoppers
+ * see it (price, buy buttons), and the screen says what is pinned and what waits.
  */
 
 const PASSWORD = 'Sup3r-secret-pw';
@@ -66,6 +67,55 @@ test('publish step: choose the email gate first, then Publish now; changes say S
   await expect(page.getByText('Public sharing is a Pro feature.', { exact: false })).toBeVisible();
   await expect(gate).toBeChecked();
   expect((await api.call<Detail>('get', `/api/products/${productId}`)).publication?.requireEmail).toBe(true);
+});
+
+test('lock: the page keeps the price and buy buttons added after publishing; edits made while locked wait (issue 50 item 1)', async ({ page, browser }, testInfo) => {
+  test.setTimeout(180_000);
+  const { email, api, productId } = await merchantWithProduct(page, 'lockprice', 'Lounge Side Chair');
+  const pub = await api.call<{ shareURL: string }>('post', `/api/products/${productId}/publish`, { requireEmail: false, allowDeepLinks: false });
+  // As the merchant did: the price and two store links come after the first publish.
+  await api.call('patch', `/api/products/${productId}/variants/v1`, { price: 189, currency: 'EUR' });
+  await api.call('post', `/api/products/${productId}/links`, { url: 'https://www.etsy.com/listing/424242/lounge-side-chair' });
+  await api.call('post', `/api/products/${productId}/links`, { url: 'https://www.amazon.com/dp/B0LOUNGE1' });
+
+  await signIn(page, email);
+  const shopper = await browser.newContext({ baseURL: new URL(page.url()).origin });
+  const s = await shopper.newPage();
+  const sharePath = new URL(pub.shareURL).pathname;
+  const shopperSees = async (price: string) => {
+    await s.goto(sharePath);
+    await expect(s.locator('#price')).toHaveText(price);
+    await expect(s.getByRole('link', { name: 'Buy on Etsy' })).toBeVisible();
+    await expect(s.getByRole('link', { name: 'Buy on Amazon' })).toBeVisible();
+  };
+  await shopperSees('€189');
+
+  await page.goto(`/workspace/add-product?step=publish&product=${productId}`);
+  await expect(page.getByTestId('lock-status')).toHaveText('Shoppers see your latest edits.');
+  await page.getByRole('button', { name: 'Lock the page as it is now' }).click();
+  // The screen names what is pinned: the page as it was, made version 2.
+  await expect(page.getByTestId('lock-status')).toHaveText(/^Locked: shoppers see version 2, published on /);
+  await expect(page.getByTestId('lock-hint')).toHaveText('Edits you make now do not show on the page until you publish them or unlock it.');
+  await snap(page, 'publish-locked', testInfo);
+  await shopperSees('€189');
+  await snap(s, 'publish-locked-shopper', testInfo);
+
+  // An edit while locked stays off the page, and both merchant screens say it waits.
+  await api.call('patch', `/api/products/${productId}/variants/v1`, { price: 149 });
+  await page.reload();
+  await expect(page.getByTestId('lock-hint')).toHaveText('You have edits that shoppers do not see yet. Publish them to update the locked page, or unlock it.');
+  await expect(page.getByRole('button', { name: 'Publish my edits' })).toBeVisible();
+  await shopperSees('€189');
+  await page.goto(`/workspace/product/${productId}`);
+  await expect(page.getByTestId('product-lock-note')).toContainText('Locked: shoppers see version 2');
+  await expect(page.getByTestId('product-lock-note')).toContainText('You have edits that shoppers do not see yet.');
+
+  // Unlocked, the page follows the product again.
+  await page.goto(`/workspace/add-product?step=publish&product=${productId}`);
+  await page.getByRole('button', { name: 'Unlock the page' }).click();
+  await expect(page.getByTestId('lock-status')).toHaveText('Shoppers see your latest edits.');
+  await shopperSees('€149');
+  await shopper.close();
 });
 
 test('a gallery is shared as one page whose tiles open the products (issue 29 item 14)', async ({ page, browser }, testInfo) => {

@@ -335,6 +335,55 @@ describe('Add Product wizard', () => {
     expect(screen.getByTestId('publish-save-state')).toHaveTextContent('Not saved');
   });
 
+  it('publish step: locking sends live: true (never the old version number) and says what shoppers see (issue 50 item 1)', async () => {
+    const base = { publicationId: 'pub1', slug: 'abc', shareURL: 'http://localhost/v/abc', embedCode: '', qrURL: '', requireEmail: false, allowDeepLinks: false };
+    const versions = [
+      { version: 1, name: 'Chair', createdAt: '2027-05-01T09:00:00Z' },
+      { version: 2, name: 'Chair', createdAt: '2027-05-05T11:00:00Z' },
+    ];
+    let pub: Record<string, unknown> = { ...base, version: 1, locked: false, lockedVersion: 0, pendingEdits: false, versions: versions.slice(0, 1) };
+    const { calls } = stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/products/p1': () => detail({ publication: pub }),
+      'POST /api/publications/pub1/lock': ({ body }) => {
+        const b = body as { live?: boolean; version?: number };
+        pub = b.live
+          ? { ...base, version: 2, locked: true, lockedVersion: 2, pendingEdits: false, versions }
+          : { ...base, version: 2, locked: false, lockedVersion: 0, pendingEdits: false, versions };
+        return pub;
+      },
+    });
+    render('/workspace/add-product?step=publish&product=p1');
+    const user = userEvent.setup();
+    await waitFor(() => expect(screen.getByTestId('lock-status')).toHaveTextContent('Shoppers see your latest edits.'));
+    expect(screen.getByTestId('lock-hint')).toHaveTextContent('Locking freezes the page exactly as shoppers see it now (price, buy links, variants, hotspots).');
+    await user.click(screen.getByRole('button', { name: 'Lock the page as it is now' }));
+    // The line is on screen already: wait for its text to change with the server's answer.
+    await waitFor(() => expect(screen.getByTestId('lock-status')).toHaveTextContent(/^Locked: shoppers see version 2, published on 5 May 2027, /));
+    expect(screen.getByTestId('lock-hint')).toHaveTextContent('Edits you make now do not show on the page until you publish them or unlock it.');
+    expect(screen.queryByRole('button', { name: 'Publish my edits' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Unlock the page' }));
+    expect(await screen.findByRole('button', { name: 'Lock the page as it is now' })).toBeInTheDocument();
+    expect(calls.filter((c) => c.url === '/api/publications/pub1/lock').map((c) => c.body)).toEqual([{ live: true }, { version: 0 }]);
+  });
+
+  it('publish step: edits made while locked are named, and Publish my edits locks them in (issue 50 item 1)', async () => {
+    const pub = {
+      publicationId: 'pub1', slug: 'abc', shareURL: 'http://localhost/v/abc', embedCode: '', qrURL: '', requireEmail: false, allowDeepLinks: false,
+      version: 2, locked: true, lockedVersion: 2, pendingEdits: true, versions: [{ version: 2, name: 'Chair', createdAt: '2027-05-05T11:00:00Z' }],
+    };
+    const { calls } = stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/products/p1': () => detail({ publication: pub }),
+      'POST /api/publications/pub1/lock': () => pub,
+    });
+    render('/workspace/add-product?step=publish&product=p1');
+    const user = userEvent.setup();
+    await waitFor(() => expect(screen.getByTestId('lock-hint')).toHaveTextContent('You have edits that shoppers do not see yet. Publish them to update the locked page, or unlock it.'));
+    await user.click(screen.getByRole('button', { name: 'Publish my edits' }));
+    await waitFor(() => expect(calls.filter((c) => c.url === '/api/publications/pub1/lock').map((c) => c.body)).toEqual([{ live: true }]));
+  });
+
   it('product page: Configurator tab (variants: add, Default not deletable), leads with CSV download', async () => {
     let variants = detail().variants as Record<string, unknown>[];
     const { calls } = stubFetch({

@@ -8,6 +8,8 @@ export interface ModelViewerElement extends HTMLElement {
   src: string | null;
   loaded: boolean;
   autoRotate: boolean;
+  ar: boolean;
+  readonly canActivateAR: boolean;
   exposure: number;
   shadowIntensity: number;
   cameraOrbit: string;
@@ -27,7 +29,14 @@ export interface ModelViewerElement extends HTMLElement {
   toBlob(options?: { mimeType?: string; qualityArgument?: number; idealAspect?: boolean }): Promise<Blob>;
 }
 
-/** Attributes we set from JSX; booleans follow HTML (present or absent). */
+/**
+ * What we set from JSX. React 19 assigns a prop as a *property* when the upgraded element has
+ * one (`ar`, `exposure`, `src`…), and as an attribute otherwise (hyphenated names, and every
+ * name before the element is defined, as in jsdom). So a property-named prop carries the
+ * property's own type: `ar=''` made `el.ar` falsy and AR could never start, and a string
+ * `exposure` was ignored by the renderer (issue 50 item 2). Hyphenated names stay attributes:
+ * `''` present, undefined absent, numbers written as text.
+ */
 export interface ModelViewerAttributes extends HTMLAttributes<ModelViewerElement> {
   src?: string;
   alt?: string;
@@ -37,10 +46,10 @@ export interface ModelViewerAttributes extends HTMLAttributes<ModelViewerElement
   'auto-rotate'?: '' | undefined;
   'camera-controls'?: '' | undefined;
   'touch-action'?: string;
-  ar?: '' | undefined;
+  ar?: boolean;
   'ar-modes'?: string;
-  exposure?: string;
-  'shadow-intensity'?: string;
+  exposure?: number;
+  'shadow-intensity'?: number;
   'environment-image'?: string;
   'animation-name'?: string;
   'interaction-prompt'?: 'auto' | 'none';

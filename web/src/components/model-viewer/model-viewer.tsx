@@ -135,10 +135,11 @@ export function ModelViewer({
           auto-rotate={autoRotate ? '' : undefined}
           camera-controls={cameraControls ? '' : undefined}
           touch-action="pan-y"
-          ar={ar ? '' : undefined}
+          // Property-typed values (see ModelViewerAttributes): a boolean and a number.
+          ar={ar}
           ar-modes={ar ? 'webxr scene-viewer quick-look' : undefined}
-          exposure={String(exposure)}
-          shadow-intensity={String(shadowIntensity)}
+          exposure={exposure}
+          shadow-intensity={shadowIntensity}
           interaction-prompt="none"
           camera-orbit={DEFAULT_CAMERA_ORBIT}
           max-camera-orbit={MAX_CAMERA_ORBIT}

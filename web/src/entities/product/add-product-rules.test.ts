@@ -13,6 +13,7 @@ import {
   checkModelFiles,
   checkWizardPhoto,
   embedCodeFor,
+  lockSummary,
   modalSteps,
   parseWizardQuery,
   wizardURL,
@@ -100,5 +101,22 @@ describe('startingDraft (issue 29 item 7)', () => {
     expect(startingDraft('PUSH', null)).toEqual({ name: '', uploadId: '', photoURL: '', fileName: '' });
     expect(loadDraft().name).toBe('');
     expect(loadCreated()).toBeNull();
+  });
+});
+
+describe('lockSummary (issue 50 item 1)', () => {
+  it('unlocked: shoppers see the latest edits, and locking keeps the page as it is now', () => {
+    expect(lockSummary({ locked: false, lockedVersion: 0, lockedAt: '', pendingEdits: false })).toEqual({
+      status: 'Shoppers see your latest edits.',
+      hint: 'Locking freezes the page exactly as shoppers see it now (price, buy links, variants, hotspots). Later edits wait until you unlock it.',
+    });
+  });
+  it('locked: names the version and when it was published, and whether edits wait', () => {
+    // 11:00 UTC: 5 May in every usual time zone of the machine running the test.
+    const locked = { locked: true, lockedVersion: 3, lockedAt: '2027-05-05T11:00:00Z', pendingEdits: false };
+    expect(lockSummary(locked).status).toMatch(/^Locked: shoppers see version 3, published on 5 May 2027, \d{1,2}:\d{2}\s?(am|pm)\.$/i);
+    expect(lockSummary(locked).hint).toBe('Edits you make now do not show on the page until you publish them or unlock it.');
+    expect(lockSummary({ ...locked, pendingEdits: true }).hint).toBe('You have edits that shoppers do not see yet. Publish them to update the locked page, or unlock it.');
+    expect(lockSummary({ ...locked, lockedAt: '' }).status).toBe('Locked: shoppers see version 3.');
   });
 });

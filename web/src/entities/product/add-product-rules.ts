@@ -16,6 +16,35 @@ export const TOAST_REMOVING = 'Background removal in progress. You will confirm 
 export const LIVE_TITLE = 'Live! Your 3D is ready to share.';
 export const VERSIONING_NOTE = 'Edits update your live page right away, unless a version is locked.';
 
+/** When a locked version was published, as the publish step names it ("5 May 2027, 2:05 pm"). */
+export function lockedDate(iso: string): string {
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return '';
+  return new Date(t).toLocaleString('en-IN', { day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+}
+
+/**
+ * What the publish step says about the lock (issue 50 item 1): locking froze the first
+ * published version while the screen said nothing, and the price and buy buttons added since
+ * vanished from the page. So the screen names what shoppers see, what locking keeps, and whether
+ * edits are waiting.
+ */
+export function lockSummary(pub: Pick<ProductPublication, 'locked' | 'lockedVersion' | 'lockedAt' | 'pendingEdits'>): { status: string; hint: string } {
+  if (!pub.locked) {
+    return {
+      status: 'Shoppers see your latest edits.',
+      hint: 'Locking freezes the page exactly as shoppers see it now (price, buy links, variants, hotspots). Later edits wait until you unlock it.',
+    };
+  }
+  const when = lockedDate(pub.lockedAt);
+  return {
+    status: `Locked: shoppers see version ${pub.lockedVersion}${when ? `, published on ${when}` : ''}.`,
+    hint: pub.pendingEdits
+      ? 'You have edits that shoppers do not see yet. Publish them to update the locked page, or unlock it.'
+      : 'Edits you make now do not show on the page until you publish them or unlock it.',
+  };
+}
+
 /** The preview checklist (spec §2), keyed as GET /api/products/{id}/checks answers. */
 export const CHECK_LABELS: Record<string, string> = {
   variants: 'Variants switch',

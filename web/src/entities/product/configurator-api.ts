@@ -109,9 +109,13 @@ export const configuratorApi = productsApi.enhanceEndpoints({ addTagTypes: ['Che
       transformResponse: (raw: unknown) => parsePublication(raw) as ProductPublication,
       invalidatesTags: (_r, _e, a) => [...product(a.productId), 'Publication', 'Subscription'],
     }),
-    /** Locks the live page on a version (edits stop showing) or, with version 0, unlocks it. */
-    lockPublication: build.mutation<unknown, { productId: string; publicationId: string; version: number }>({
-      query: ({ publicationId, version }) => ({ url: `/publications/${enc(publicationId)}/lock`, method: 'POST', body: { version } }),
+    /**
+     * Locks the live page as shoppers see it now (the server makes the current configuration a
+     * new version when it changed, and pins that), or unlocks it. Never a bare version number:
+     * the latest version can be older than the live page (issue 50 item 1).
+     */
+    lockPublication: build.mutation<unknown, { productId: string; publicationId: string; lock: boolean }>({
+      query: ({ publicationId, lock }) => ({ url: `/publications/${enc(publicationId)}/lock`, method: 'POST', body: lock ? { live: true } : { version: 0 } }),
       invalidatesTags: (_r, _e, a) => [...product(a.productId), 'Publication'],
     }),
     /** One page of a product's leads (the server pages them: a product may have very many). */

@@ -58,6 +58,11 @@ export interface ProductPublication {
   requireEmail: boolean;
   allowDeepLinks: boolean;
   locked: boolean;
+  /** The version shoppers see while locked (0: unlocked), and when it was published. */
+  lockedVersion: number;
+  lockedAt: string;
+  /** Locked, and the product has changed since: shoppers do not see those edits. */
+  pendingEdits: boolean;
   /** Sites allowed to frame the embed (PUT /api/publications/{id}/embed-origins). */
   embedOrigins: string[];
 }
@@ -78,6 +83,8 @@ export function parsePublication(raw: unknown): ProductPublication | null {
   if (!raw || typeof raw !== 'object') return null;
   const r = raw as Record<string, unknown>;
   const version = typeof r.version === 'number' ? r.version : 0;
+  const lockedVersion = typeof r.lockedVersion === 'number' && r.lockedVersion > 0 ? r.lockedVersion : 0;
+  const pinned = Array.isArray(r.versions) ? (r.versions as { version?: unknown; createdAt?: unknown }[]).find((v) => v?.version === lockedVersion) : undefined;
   return {
     publicationId: str(r.publicationId ?? r.id),
     slug: str(r.slug),
@@ -87,7 +94,10 @@ export function parsePublication(raw: unknown): ProductPublication | null {
     version,
     requireEmail: r.requireEmail === true,
     allowDeepLinks: r.allowDeepLinks === true,
-    locked: r.locked === true || (typeof r.lockedVersion === 'number' && r.lockedVersion > 0),
+    locked: r.locked === true || lockedVersion > 0,
+    lockedVersion,
+    lockedAt: str(pinned?.createdAt),
+    pendingEdits: r.pendingEdits === true,
     embedOrigins: Array.isArray(r.embedOrigins) ? r.embedOrigins.filter((o): o is string => typeof o === 'string') : [],
   };
 }

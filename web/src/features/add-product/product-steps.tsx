@@ -11,7 +11,7 @@ import { environmentFor } from '../../public-viewer/environments';
 import { COPIED_MS, SAVED_MS, useFlag } from '../../lib/use-flag';
 import { priceLabel, viewsLabel } from '../../entities/creation/more-angles';
 import { useRebuildProductMutation } from '../../entities/product/add-product-api';
-import { CHECK_LABELS, CHECK_ORDER, embedCodeFor, LIVE_TITLE, modalSteps, VERSIONING_NOTE, type BuildState } from '../../entities/product/add-product-rules';
+import { CHECK_LABELS, CHECK_ORDER, embedCodeFor, LIVE_TITLE, lockSummary, modalSteps, VERSIONING_NOTE, type BuildState } from '../../entities/product/add-product-rules';
 import type { Failure } from './photo-steps';
 import { FailureAlert } from './photo-steps';
 
@@ -266,6 +266,14 @@ export function PublishStep({ product: p, onDone }: { product: ProductDetail; on
   }
   const shown: PageOptions = pending ?? confirmed ?? { requireEmail: pub.requireEmail, allowDeepLinks: pub.allowDeepLinks };
   const code = embedCodeFor(pub);
+  const lockText = lockSummary(pub);
+  // Locking always freezes what shoppers see now (and, while locked, publishes the edits made
+  // meanwhile); never the latest version by number, which can be older than the page.
+  const setLock = async (locked: boolean) => {
+    setProblem(null);
+    const res = await lock({ productId: p.id, publicationId: pub.publicationId, lock: locked });
+    if ('error' in res && res.error) setProblem({ message: errorMessage(res.error, locked ? 'The page could not be locked.' : 'The page could not be unlocked.'), needsCredits: false });
+  };
   return (
     <section className="card wizard__card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="page__title">
@@ -317,20 +325,20 @@ export function PublishStep({ product: p, onDone }: { product: ProductDetail; on
         </span>
       </div>
       <p className="muted" data-testid="versioning-note">
-        {VERSIONING_NOTE} {pub.locked ? `Version ${pub.version} is locked: edits wait until you unlock it.` : `The page shows version ${pub.version}.`}
+        {VERSIONING_NOTE} <span data-testid="lock-status">{lockText.status}</span>
+      </p>
+      <p className="muted" data-testid="lock-hint">
+        {lockText.hint}
       </p>
       <div className="btn-row">
-        <button
-          type="button"
-          className="btn btn--ghost btn--sm"
-          disabled={locking || !pub.publicationId}
-          onClick={async () => {
-            const res = await lock({ productId: p.id, publicationId: pub.publicationId, version: pub.locked ? 0 : pub.version });
-            if ('error' in res && res.error) setProblem({ message: errorMessage(res.error, 'The version could not be locked.'), needsCredits: false });
-          }}
-        >
-          {pub.locked ? 'Unlock version' : 'Lock this version'}
+        <button type="button" className="btn btn--ghost btn--sm" disabled={locking || !pub.publicationId} onClick={() => void setLock(!pub.locked)}>
+          {pub.locked ? 'Unlock the page' : 'Lock the page as it is now'}
         </button>
+        {pub.locked && pub.pendingEdits && (
+          <button type="button" className="btn btn--secondary btn--sm" disabled={locking || !pub.publicationId} onClick={() => void setLock(true)}>
+            Publish my edits
+          </button>
+        )}
       </div>
       <FailureAlert failure={problem} />
       <div className="btn-row btn-row--end">

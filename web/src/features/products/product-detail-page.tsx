@@ -24,7 +24,7 @@ import {
 import { useGetProductQuery, useUpdateProductMutation } from '../../entities/product/products-api';
 import { useDescribeProductMutation } from './describe-api';
 import { useGetPublicConfigQuery } from '../../entities/auth/auth-api';
-import { wizardURL } from '../../entities/product/add-product-rules';
+import { lockSummary, wizardURL } from '../../entities/product/add-product-rules';
 import { EmbedOriginsField } from './embed-origins-field';
 import { RebuildButton } from './rebuild-button';
 import { ReplacePhotoButton } from './replace-photo-button';
@@ -148,6 +148,12 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
           <label htmlFor="product-share-url">Share link</label>
           <input id="product-share-url" readOnly value={publication.shareURL} onFocus={(e) => e.currentTarget.select()} data-testid="share-url" />
         </div>
+      )}
+      {pub?.locked && (
+        // Edits made here while the page is locked do not reach shoppers: say so where they are made.
+        <p className="muted" data-testid="product-lock-note">
+          {lockSummary(pub).status} {lockSummary(pub).hint} <Link to={publishURL}>Manage the lock</Link>
+        </p>
       )}
       {problem && <ActionProblemAlert problem={problem} />}
       {p.status === 'error' && <Alert tone="error">{p.failureReason || BUILD_FAILED_TEXT}</Alert>}
