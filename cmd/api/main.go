@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -30,6 +31,7 @@ import (
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/channels"
 	"github.com/photo3d/photo3d/internal/channels/googlefeed"
 	"github.com/photo3d/photo3d/internal/channels/shopify"
 	"github.com/photo3d/photo3d/internal/config"
@@ -37,6 +39,7 @@ import (
 	"github.com/photo3d/photo3d/internal/describe"
 	"github.com/photo3d/photo3d/internal/dispatch"
 	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/glbvariants"
 	"github.com/photo3d/photo3d/internal/httpapi"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/mail"
@@ -50,6 +53,7 @@ import (
 	"github.com/photo3d/photo3d/internal/subscription/stripebilling"
 	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/webhook"
+	"github.com/photo3d/photo3d/internal/worklimit"
 	"github.com/photo3d/photo3d/internal/workspace"
 	"github.com/photo3d/photo3d/web"
 )
@@ -106,15 +110,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	notifyCtx, stopNotifier := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopNotifier()
 	notifier := pgdb.StartNotifier(notifyCtx, pool, eventstore.NotifyChannel)
-	store := eventstore.New(events.Domain(),
-		eventstore.WithInline(upload.Projection{}, job.Projection{}, publish.Projection{}, catalog.Projection{}, apikey.Projection{}),
-		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }),
-		eventstore.WithNotifier(notifier))
 	// Insert-only: no Queues and never started, so the api never works jobs.
 	riverClient, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: log})
 	if err != nil {
 		return fmt.Errorf("create river client: %w", err)
 	}
+	store := eventstore.New(events.Domain(),
+		eventstore.WithInline(upload.Projection{}, job.Projection{}, publish.Projection{}, catalog.Projection{}, apikey.Projection{},
+			// Publishing or changing a live product page queues its
+			// channel files for the worker in the same transaction.
+			publish.ChannelFilesOnChange{River: riverClient}),
+		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }),
+		eventstore.WithNotifier(notifier))
 
 	blobs, err := blobstore.Open(ctx, cfg.BlobURL)
 	if err != nil {
@@ -205,8 +212,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	shopperEvents := analytics.NewWriter(pool, log, analytics.WriterConfig{})
 	shoppers := &analytics.Collector{Writer: shopperEvents, CountryHeader: cfg.AnalyticsCountryHeader, OwnHost: hostOf(cfg.PublicBaseURL),
 		OwnOrigins: appAssetOrigins(cfg.PublicBaseURL, true)}
+	// Heavy work left in requests (a configurator GLB, one model-sized
+	// build per product version) takes one of GOMAXPROCS slots, or the
+	// request is answered 503 with Retry-After; channel files (AR, commerce,
+	// USDZ) are never built here but by the worker (security review 3, H1).
+	heavy := worklimit.New(runtime.GOMAXPROCS(0))
+	variants := glbvariants.NewCache(blobs.Bucket).WithLimit(heavy)
+	channelFiles := channels.NewQueue(riverClient)
 	pages := httpapi.ShopperPages(publish.PagesConfig{
 		DB: pool, Store: store, Bucket: blobs.Bucket, Meter: meter, BaseURL: cfg.PublicBaseURL, Log: log,
+		Variants: variants, Channels: channelFiles,
 		// View and gate tokens: every instance derives the same key.
 		TokenKey:      publish.PageTokenKey(cfg.JWTSecret),
 		Assets:        publish.Assets{Script: viewerAssets.Script, Preload: viewerAssets.Preload, Styles: viewerAssets.Styles, Environment: viewerAssets.Environment},
@@ -268,7 +283,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 				b, err := accounts.Branding(ctx, pool, userID)
 				return b.BrandName, err
 			}},
-		Shopify: &shopify.Service{DB: pool, Key: shopify.TokenKey(cfg.JWTSecret), APIBase: cfg.ShopifyAPIBase},
+		Shopify:      &shopify.Service{DB: pool, Key: shopify.TokenKey(cfg.JWTSecret), APIBase: cfg.ShopifyAPIBase},
+		Variants:     variants,
+		ChannelFiles: channelFiles,
 
 		StripeWebhooks:   stripeWebhooks,
 		BillingReturnURL: cfg.PublicBaseURL,

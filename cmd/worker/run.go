@@ -24,6 +24,7 @@ import (
 	"github.com/photo3d/photo3d/internal/analytics"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/channels"
 	"github.com/photo3d/photo3d/internal/config"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/job"
@@ -66,8 +67,16 @@ func open(ctx context.Context, name string, args []string, getenv func(string) s
 	}
 	ms := metrics.New()
 	ms.ReportUnsafe(log, cfg.UnsafeSettings())
+	// Insert-only, for the inline projection below: a model prepared for a
+	// product with a live page queues that page's channel files in the
+	// same transaction.
+	inserts, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: log})
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("create river client: %w", err)
+	}
 	store := eventstore.New(events.Domain(),
-		eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{}),
+		eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{}, publish.ChannelFilesOnChange{River: inserts}),
 		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }),
 		// One coalesced NOTIFY for concurrent appends (pgdb.Notifier); after
 		// ctx ends the projections' poll covers what is left.
@@ -118,6 +127,14 @@ func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
 	// Merchants' own models, on their own queue with a deadline per model.
 	if err := river.AddWorkerSafely(w, &catalog.PrepareModelWorker{DB: d.pool, Store: d.store, Blobs: blobs,
 		Height: d.cfg.ModelHeightMetres, Logger: d.log}); err != nil {
+		return nil, 0, nil, err
+	}
+	n++
+	// Product pages' channel files (AR GLBs, commerce GLBs, USDZ) on the
+	// model queue, each run within its deadline (security review 3, H1:
+	// never in the api).
+	if err := river.AddWorkerSafely(w, &publish.ChannelFilesWorker{DB: d.pool, Packager: channels.NewPackager(blobs.Bucket),
+		Logger: d.log, Deadline: min(publish.ChannelFilesTimeout, d.cfg.ReconstructTimeout)}); err != nil {
 		return nil, 0, nil, err
 	}
 	n++

@@ -7,10 +7,14 @@ import (
 	"image"
 	"image/jpeg"
 	"image/png"
+	"math"
+	"strconv"
 
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
 	"golang.org/x/image/draw"
+
+	"github.com/photo3d/photo3d/internal/channels/usdz"
 )
 
 // Budget is one channel's documented limits on a model file.
@@ -38,7 +42,9 @@ var (
 		Source: "Google virtual_model_link: recommended ≤ 10 MB, at most 15 MB, textures ≤ 4K; Shopify 3D models: optimized above 15 MB"}
 	// QuickLookBudget: Apple publishes no size limit for AR Quick Look;
 	// the USDZ is held to the commerce budget so it opens as fast as the
-	// GLB the other channels get.
+	// GLB the other channels get (FitUSDZ reduces the model until its
+	// package fits; one that cannot fit is refused, never published over
+	// budget).
 	QuickLookBudget = Budget{WarnBytes: 10 << 20, MaxBytes: 15 << 20, Source: "no published Quick Look limit: held to the commerce budget"}
 )
 
@@ -71,6 +77,12 @@ const (
 // halving the triangles) in turn. notes say what was done and why, for the
 // Channels panel; none when the file was within budget as it was.
 func FitGLB(glb []byte, b Budget) ([]byte, []string, error) {
+	return fitGLB(glb, b, mb(b.MaxBytes))
+}
+
+// fitGLB is FitGLB whose notes say the reductions were made "to fit"
+// goal (FitGLB: the budget's size; fitUSDZ: the Quick Look budget).
+func fitGLB(glb []byte, b Budget, goal string) ([]byte, []string, error) {
 	doc := new(gltf.Document)
 	if err := gltf.NewDecoder(bytes.NewReader(glb)).Decode(doc); err != nil {
 		return nil, nil, fmt.Errorf("read model: %w", err)
@@ -96,7 +108,7 @@ func FitGLB(glb []byte, b Budget) ([]byte, []string, error) {
 	}
 	for round := 0; int64(len(out)) > b.MaxBytes; round++ {
 		if round > 12 {
-			return nil, notes, fmt.Errorf("%w: still %d bytes, budget %d", ErrCannotFit, len(out), b.MaxBytes)
+			return nil, notes, fmt.Errorf("%w: still %s, the limit is %s", ErrCannotFit, mb(int64(len(out))), goal)
 		}
 		before := len(out)
 		side := longestTexture(doc)
@@ -105,7 +117,7 @@ func FitGLB(glb []byte, b Budget) ([]byte, []string, error) {
 			if _, err := resizeTextures(doc, side/2); err != nil {
 				return nil, nil, err
 			}
-			notes = append(notes, fmt.Sprintf("textures resized %d → %d px to fit %s", side, side/2, mb(b.MaxBytes)))
+			notes = append(notes, fmt.Sprintf("textures resized %d → %d px to fit %s", side, side/2, goal))
 		default:
 			tris := triangles(doc)
 			if tris/2 < minTriangles {
@@ -113,28 +125,77 @@ func FitGLB(glb []byte, b Budget) ([]byte, []string, error) {
 					if _, err := resizeTextures(doc, side/2); err != nil {
 						return nil, nil, err
 					}
-					notes = append(notes, fmt.Sprintf("textures resized %d → %d px to fit %s", side, side/2, mb(b.MaxBytes)))
+					notes = append(notes, fmt.Sprintf("textures resized %d → %d px to fit %s", side, side/2, goal))
 					break
 				}
-				return nil, notes, fmt.Errorf("%w: %d bytes at %d triangles and %d px textures, budget %d", ErrCannotFit, len(out), tris, side, b.MaxBytes)
+				return nil, notes, fmt.Errorf("%w: still %s at %d triangles and %d px textures, the limit is %s", ErrCannotFit, mb(int64(len(out))), tris, side, goal)
 			}
 			if err := simplify(doc, tris/2); err != nil {
 				return nil, nil, err
 			}
-			notes = append(notes, fmt.Sprintf("mesh simplified %d → %d triangles to fit %s", tris, triangles(doc), mb(b.MaxBytes)))
+			notes = append(notes, fmt.Sprintf("mesh simplified %d → %d triangles to fit %s", tris, triangles(doc), goal))
 		}
 		var err error
 		if out, err = encode(doc); err != nil {
 			return nil, nil, err
 		}
 		if len(out) >= before && longestTexture(doc) == side && round > 6 {
-			return nil, notes, fmt.Errorf("%w: reductions no longer shrink the file", ErrCannotFit)
+			return nil, notes, fmt.Errorf("%w: reductions no longer shrink the file (still %s, the limit is %s)", ErrCannotFit, mb(int64(len(out))), goal)
 		}
 	}
 	return out, notes, nil
 }
 
-func mb(n int64) string { return fmt.Sprintf("%g MB", float64(n)/(1<<20)) }
+// FitUSDZ returns the Quick Look package of glb within budget b (its
+// MaxBytes is the package's limit): the GLB is reduced with FitGLB's steps
+// until its USDZ fits. USD text takes about two to three times the bytes of
+// the binary geometry it comes from, so the GLB's own target is set from
+// how far over the last package was.
+func FitUSDZ(glb []byte, b Budget) ([]byte, []string, error) {
+	out, _, notes, err := fitUSDZ(glb, b)
+	return out, notes, err
+}
+
+// usdzTries bounds the reduce-and-convert rounds of fitUSDZ.
+const usdzTries = 5
+
+// fitUSDZ is FitUSDZ that also returns the reduced GLB the package was
+// made from (the packager reuses it for every variant).
+func fitUSDZ(glb []byte, b Budget) (pkg, fitted []byte, notes []string, err error) {
+	goal := mb(b.MaxBytes) + " as a USDZ"
+	src := glb
+	if int64(len(src)) > b.MaxBytes {
+		// The package is never smaller than the GLB: reduce before the
+		// first conversion (converting 2 M triangles costs 600 MB).
+		if src, notes, err = fitGLB(src, Budget{MaxBytes: b.MaxBytes * 9 / 10, MaxTexture: b.MaxTexture}, goal); err != nil {
+			return nil, nil, notes, err
+		}
+	}
+	for try := 1; ; try++ {
+		out, err := usdz.FromGLB(src)
+		if err != nil {
+			return nil, nil, notes, err
+		}
+		if int64(len(out)) <= b.MaxBytes {
+			return out, src, notes, nil
+		}
+		if try == usdzTries {
+			return nil, nil, notes, fmt.Errorf("%w: still %s, the limit is %s", ErrCannotFit, mb(int64(len(out))), mb(b.MaxBytes))
+		}
+		target := int64(float64(len(src)) * float64(b.MaxBytes) / float64(len(out)) * 0.9)
+		reduced, more, err := fitGLB(src, Budget{MaxBytes: target, MaxTexture: b.MaxTexture}, goal)
+		notes = append(notes, more...)
+		if err != nil {
+			return nil, nil, notes, err
+		}
+		src = reduced
+	}
+}
+
+// mb writes a size as people read it: "15 MB", "16.2 MB".
+func mb(n int64) string {
+	return strconv.FormatFloat(math.Round(float64(n)/(1<<20)*10)/10, 'f', -1, 64) + " MB"
+}
 
 // encode writes doc as a GLB with its one buffer compacted: only the
 // buffer views something still uses, each 4-byte aligned.

@@ -5,12 +5,14 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"gocloud.dev/blob/memblob"
 
 	"github.com/photo3d/photo3d/internal/glbvariants/glbtest"
 	"github.com/photo3d/photo3d/internal/gltfvalidate"
+	"github.com/photo3d/photo3d/internal/worklimit"
 )
 
 func testModel(t testing.TB) []byte { return glbtest.Model(t) }
@@ -125,6 +127,34 @@ func TestCacheKeysFollowTheConfiguration(t *testing.T) {
 	require.NoError(t, err)
 	var doc map[string]any
 	require.NoError(t, json.Unmarshal(b[20:20+binary.LittleEndian.Uint32(b[12:])], &doc))
-	_, err = c.ARKey(ctx, "models/missing.glb", testVariants[0])
+	_, err = c.ConfiguratorKey(ctx, "models/missing.glb", testVariants)
 	require.Error(t, err)
+	require.Equal(t, "variants/"+Hash("models/m1/model.glb", testVariants[:1])+"/ar.glb", ARKeyOf("models/m1/model.glb", testVariants[0]))
+}
+
+// A cache with a limit builds only in a free slot: while the process's
+// slots are taken, a build is refused (worklimit.ErrBusy, 503 for the
+// client) instead of adding one more model-sized build to the process.
+func TestLimitedCacheRefusesWhileBusy(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	bucket := memblob.OpenBucket(nil)
+	defer bucket.Close()
+	require.NoError(t, bucket.WriteAll(ctx, "models/m1/model.glb", testModel(t), nil))
+	l := worklimit.New(1).WithWait(10 * time.Millisecond)
+	c := NewCache(bucket).WithLimit(l)
+	held, release := make(chan struct{}), make(chan struct{})
+	go func() {
+		_ = l.Do(ctx, func() error { close(held); <-release; return nil })
+	}()
+	<-held
+	_, err := c.ConfiguratorKey(ctx, "models/m1/model.glb", testVariants)
+	require.ErrorIs(t, err, worklimit.ErrBusy)
+	ok, err := bucket.Exists(ctx, ConfiguratorKeyOf("models/m1/model.glb", testVariants))
+	require.NoError(t, err)
+	require.False(t, ok, "nothing built")
+	close(release)
+	k, err := c.ConfiguratorKey(ctx, "models/m1/model.glb", testVariants)
+	require.NoError(t, err)
+	require.Equal(t, ConfiguratorKeyOf("models/m1/model.glb", testVariants), k)
 }

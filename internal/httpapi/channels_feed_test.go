@@ -73,7 +73,8 @@ func TestGoogleFeedListsPublishedVariantsWithinGooglesRules(t *testing.T) {
 	// The 3D model link: the variant's commerce GLB, served to any origin.
 	model := feedField("virtual_model_link").FindAllStringSubmatch(body, -1)[1][1]
 	require.Equal(t, creationBase+"/v/"+pub.Slug+"/ar/v2.commerce.glb", model)
-	glb := s.shopper(t, "GET", strings.TrimPrefix(model, creationBase), "")
+	startModelWorker(t, s.env, s.env.Store) // the worker makes it (security review 3, H1)
+	glb := s.readyFile(t, strings.TrimPrefix(model, creationBase))
 	require.Equal(t, http.StatusOK, glb.Code)
 	require.Equal(t, "model/gltf-binary", glb.Header().Get("Content-Type"))
 	require.Equal(t, "*", glb.Header().Get("Access-Control-Allow-Origin"))

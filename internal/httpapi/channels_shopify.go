@@ -19,7 +19,7 @@ import (
 // mountShopify adds Settings → Channels' Shopify routes and the product's
 // "Send to Shopify" (issue 32, item 2). The token goes in and never comes
 // out: every answer is the shop's domain and whether it is connected.
-func mountShopify(r chi.Router, svc *shopify.Service, cat *catalog.Service, pk *channels.Packager) {
+func mountShopify(r chi.Router, svc *shopify.Service, cat *catalog.Service, pk *channels.Packager, q *channels.Queue) {
 	if svc == nil || cat == nil {
 		return
 	}
@@ -86,8 +86,11 @@ func mountShopify(r chi.Router, svc *shopify.Service, cat *catalog.Service, pk *
 		} else if !c.Connected {
 			return shopify.ErrNotConnected
 		}
-		files, err := shopifyFiles(r.Context(), pk, p)
+		files, err := shopifyFiles(r.Context(), pk, q, p)
 		if err != nil {
+			if fault.IsKind(err, fault.Unavailable) {
+				w.Header().Set("Retry-After", channelFileRetryAfter)
+			}
 			return err
 		}
 		sent, err := svc.Send(r.Context(), currentUser(r), p.ID, req.ShopifyProductID, files)
@@ -99,15 +102,39 @@ func mountShopify(r chi.Router, svc *shopify.Service, cat *catalog.Service, pk *
 	}))
 }
 
+// channelFileRetryAfter is the Retry-After of a send whose file is not
+// made yet, in seconds.
+const channelFileRetryAfter = "30"
+
+// errChannelFilePending: the worker has not made the commerce GLB yet.
+var errChannelFilePending = fault.New(fault.Unavailable, "channel_file_pending",
+	"The 3D file for Shopify is still being prepared. Large models take a minute or two; please send it again shortly.")
+
 // shopifyFiles are what a product sends: the default variant's commerce
-// GLB (within Shopify's limits) and the poster, if it has one.
-func shopifyFiles(ctx context.Context, pk *channels.Packager, p catalog.Product) ([]shopify.File, error) {
-	v := p.Config.Variants[0]
-	key, err := pk.CommerceKey(ctx, p.ModelKey, glbvariants.Variant{ID: v.ID, Material: v.Material, Parts: v.Parts})
-	if err != nil {
-		return nil, err
-	}
+// GLB (within Shopify's limits) and the poster, if it has one. The worker
+// makes the GLB (security review 3, H1): while it is missing the job is
+// queued and the send answers 503 with Retry-After; a file that cannot fit
+// the budget is refused with the reason the Channels panel shows.
+func shopifyFiles(ctx context.Context, pk *channels.Packager, q *channels.Queue, p catalog.Product) ([]shopify.File, error) {
+	vs := variantsOf(p.Config)
+	key := channels.FilesOf(p.ModelKey, vs[0]).Commerce
 	glb, err := readBlob(ctx, pk, key)
+	if gcerrors.Code(err) == gcerrors.NotFound {
+		st, serr := pk.State(ctx, key)
+		switch {
+		case serr != nil:
+			return nil, serr
+		case st.Refused != "":
+			return nil, fault.New(fault.Conflict, "channel_file_refused", st.Refused)
+		case st.Ready: // made meanwhile
+			glb, err = readBlob(ctx, pk, key)
+		default:
+			if err := q.Request(ctx, channels.NewFilesArgs(p.UserID, p.ID, p.ModelKey, vs)); err != nil {
+				return nil, err
+			}
+			return nil, errChannelFilePending
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

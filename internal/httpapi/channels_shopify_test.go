@@ -16,6 +16,7 @@ import (
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/channels"
 	"github.com/photo3d/photo3d/internal/channels/shopify"
 	"github.com/photo3d/photo3d/internal/channels/shopify/shopifytest"
 	"github.com/photo3d/photo3d/internal/eventstore"
@@ -53,7 +54,7 @@ func shopifyStack(t *testing.T) (productPubStack, *shopifytest.Fake, *[]time.Dur
 	cat := catalog.NewService(env.DB.Pool, store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs})
 	tokens := auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), env.BaseURL)
 	h := NewRouter(Deps{Logger: log, DB: env.DB.Pool, Tokens: tokens, MaxBodyBytes: 1 << 20, Uploads: env.Uploads, Jobs: env.Jobs,
-		Blobs: env.Blobs, Subscriptions: env.Subs, Catalog: cat, Shopify: svc})
+		Blobs: env.Blobs, Subscriptions: env.Subs, Catalog: cat, Shopify: svc, ChannelFiles: channels.NewQueue(env.River)})
 	return productPubStack{creationStack: creationStack{env: env, h: h, tokens: tokens}}, fake, waits
 }
 
@@ -96,6 +97,23 @@ func TestShopifyConnectSearchSendAndReplace(t *testing.T) {
 	var found struct{ Items []shopify.Product }
 	require.NoError(t, json.Unmarshal(s.ok(t, user, "GET", "/api/channels/shopify/products?query=lounge", nil), &found))
 	require.Equal(t, []shopify.Product{{ID: "gid://shopify/Product/42", Title: "Lounge Chair"}}, found.Items)
+
+	// The commerce GLB is the worker's (security review 3, H1): until it
+	// is made the send answers 503 and queues it.
+	rec, r = s.json(t, user, "POST", "/api/products/"+id+"/channels/shopify", map[string]any{"shopifyProductId": "gid://shopify/Product/42"})
+	require.Equal(t, http.StatusServiceUnavailable, rec.Code)
+	require.Equal(t, "channel_file_pending", r.Error.Code)
+	require.Equal(t, "30", rec.Header().Get("Retry-After"))
+	require.Empty(t, fake.MediaOf("gid://shopify/Product/42"))
+	startModelWorker(t, s.env, s.env.Store)
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		var report struct{ Assets []channels.Asset }
+		require.NoError(t, json.Unmarshal(s.ok(t, user, "GET", "/api/products/"+id+"/channels", nil), &report))
+		if report.Assets[1].State == channels.StateReady {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "commerce GLB still pending")
+	}
 
 	// First send, throttled twice on the way: waits follow the restore rate.
 	fake.ThrottleNext = 2

@@ -12,7 +12,8 @@ import (
 // Issue 32, item 1: a product page names each variant's server-built USDZ
 // in model-viewer's ios-src, and /v/{slug}/ar/{variantId}.usdz serves it as
 // model/vnd.usdz+zip: a package that passes the USDZ structural checks,
-// carrying that variant's colours, built once per version and variant.
+// carrying that variant's colours, built once per version and variant by
+// the worker.
 // Unknown variants, gated pages without the gate's token and unpublished
 // pages get no file.
 func TestProductPageServesQuickLookUSDZ(t *testing.T) {
@@ -31,7 +32,8 @@ func TestProductPageServesQuickLookUSDZ(t *testing.T) {
 	get := func(path string) *http.Response {
 		return s.shopper(t, "GET", path, "").Result()
 	}
-	res := s.shopper(t, "GET", "/v/"+pub.Slug+"/ar/v2.usdz", "")
+	startModelWorker(t, s.env, s.env.Store) // the worker makes it (security review 3, H1)
+	res := s.readyFile(t, "/v/"+pub.Slug+"/ar/v2.usdz")
 	require.Equal(t, http.StatusOK, res.Code, res.Body.String())
 	require.Equal(t, usdz.ContentType, res.Header().Get("Content-Type"))
 	rep, err := usdz.Check(res.Body.Bytes())
@@ -39,7 +41,7 @@ func TestProductPageServesQuickLookUSDZ(t *testing.T) {
 	require.Equal(t, usdz.RootLayer, rep.Entries[0])
 	require.Equal(t, 2, rep.Meshes)
 	require.Contains(t, res.Body.String(), `color3f inputs:diffuseColor = (0.02, 0.02, 0.02)`, "the black variant's colour")
-	v1 := s.shopper(t, "GET", "/v/"+pub.Slug+"/ar/v1.usdz", "")
+	v1 := s.readyFile(t, "/v/"+pub.Slug+"/ar/v1.usdz")
 	require.Equal(t, http.StatusOK, v1.Code)
 	require.NotContains(t, v1.Body.String(), `(0.02, 0.02, 0.02)`, "the original variant keeps the model's colours")
 	again := s.shopper(t, "GET", "/v/"+pub.Slug+"/ar/v2.usdz", "")

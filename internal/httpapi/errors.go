@@ -8,6 +8,7 @@ import (
 
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/worklimit"
 )
 
 // statusOf is the single mapping from failure kinds to HTTP statuses.
@@ -77,6 +78,12 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		// a limiter's own figure (builds_queued: a build takes seconds to a
 		// minute) say 10 seconds.
 		w.Header().Set("Retry-After", "10")
+	}
+	if status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
+		// A busy or unavailable answer says when to come back (the
+		// process-wide limit on heavy work, worklimit, is full for
+		// seconds at a time).
+		w.Header().Set("Retry-After", worklimit.RetryAfter)
 	}
 	writeErrorBody(w, status, code, message)
 }

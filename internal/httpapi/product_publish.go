@@ -18,8 +18,8 @@ import (
 // through the product: another merchant's product id answers 404.
 
 func newProductDeps(d Deps) productDeps {
-	pd := productDeps{Service: d.Catalog, pubs: d.Publications}
-	if d.Blobs != nil {
+	pd := productDeps{Service: d.Catalog, pubs: d.Publications, variants: d.Variants}
+	if pd.variants == nil && d.Blobs != nil {
 		pd.variants = glbvariants.NewCache(d.Blobs.Bucket)
 	}
 	return pd

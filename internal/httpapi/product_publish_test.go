@@ -20,6 +20,7 @@ import (
 	"github.com/photo3d/photo3d/internal/analytics"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/channels"
 	"github.com/photo3d/photo3d/internal/channels/googlefeed"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/glbvariants/glbtest"
@@ -50,13 +51,14 @@ func buildProductPubStack(t *testing.T, tweak func(*Deps), shoppers ...*analytic
 	env := jobtest.New(t, creationBase)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store := eventstore.New(events.Domain(), eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{},
-		publish.Projection{}))
+		publish.Projection{}, publish.ChannelFilesOnChange{River: env.River}))
+	files := channels.NewQueue(env.River)
 	svc := catalog.NewService(env.DB.Pool, store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs})
 	pubs := publish.NewService(env.DB.Pool, store, publish.SubscriptionPlans{Subscriptions: env.Subs, DB: env.DB.Pool}, creationBase)
 	meter := publish.NewMeter(env.DB.Pool, env.Subs, store, log, publish.MeterConfig{})
 	t.Cleanup(func() { _ = meter.Close(context.Background()) })
 	pc := publish.PagesConfig{DB: env.DB.Pool, Store: store, Bucket: env.Blobs.Bucket, Meter: meter,
-		BaseURL: creationBase, CacheTTL: time.Nanosecond, Log: log,
+		BaseURL: creationBase, CacheTTL: time.Nanosecond, Log: log, Channels: files,
 		Assets:        publish.Assets{Script: "/assets/viewer-test.js"},
 		ProductAssets: publish.Assets{Script: "/assets/product-test.js"}}
 	pages := publish.NewPages(pc)
@@ -66,8 +68,9 @@ func buildProductPubStack(t *testing.T, tweak func(*Deps), shoppers ...*analytic
 	tokens := auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), env.BaseURL)
 	d := Deps{Logger: log, DB: env.DB.Pool, Tokens: tokens, MaxBodyBytes: 1 << 20, Uploads: env.Uploads, Jobs: env.Jobs,
 		Blobs: env.Blobs, Subscriptions: env.Subs, Catalog: svc, Publications: pubs, PublicPages: pages,
-		Webhooks: webhook.NewService(env.DB.Pool, store, env.River, true),
-		Feeds:    &googlefeed.Service{DB: env.DB.Pool, BaseURL: creationBase, Live: meter.Available}}
+		Webhooks:     webhook.NewService(env.DB.Pool, store, env.River, true),
+		Feeds:        &googlefeed.Service{DB: env.DB.Pool, BaseURL: creationBase, Live: meter.Available},
+		ChannelFiles: files}
 	tweak(&d)
 	h := NewRouter(d)
 	return productPubStack{creationStack{env: env, h: h, tokens: tokens}, meter}
@@ -212,10 +215,11 @@ func TestProductPublishingAndPublicPage(t *testing.T) {
 	require.Equal(t, "/v/"+pub.Slug, withPub.Timeline[len(withPub.Timeline)-1].Detail)
 
 	// AR files: one per variant, each with that variant's materials, valid
-	// (behind the email gate: with the token it issues).
+	// (behind the email gate: with the token it issues), made by the worker.
 	gt := s.gateToken(t, pub.Slug, "ar-files@example.com")
-	ar1 := s.shopper(t, "GET", "/v/"+pub.Slug+"/ar/v1.glb?gt="+gt, "")
-	ar2 := s.shopper(t, "GET", "/v/"+pub.Slug+"/ar/v2.glb?gt="+gt, "")
+	startModelWorker(t, s.env, s.env.Store)
+	ar1 := s.readyFile(t, "/v/"+pub.Slug+"/ar/v1.glb?gt="+gt)
+	ar2 := s.readyFile(t, "/v/"+pub.Slug+"/ar/v2.glb?gt="+gt)
 	require.Equal(t, http.StatusOK, ar1.Code)
 	require.Equal(t, http.StatusOK, ar2.Code)
 	require.Equal(t, "model/gltf-binary", ar2.Header().Get("Content-Type"))

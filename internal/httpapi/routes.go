@@ -23,6 +23,7 @@ import (
 	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/describe"
 	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/glbvariants"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/mail"
 	"github.com/photo3d/photo3d/internal/metrics"
@@ -114,6 +115,14 @@ type Deps struct {
 	Feeds *googlefeed.Service
 	// Shopify keeps merchants' store connections and sends models (issue 32); nil: none.
 	Shopify *shopify.Service
+	// Variants builds products' configurator GLBs for the app (cmd/api
+	// shares one with PublicPages, within the process-wide limit on heavy
+	// work); nil: one over Blobs without a limit.
+	Variants *glbvariants.Cache
+	// ChannelFiles queues the worker's channel_files job when the Channels
+	// panel or "Send to Shopify" finds a file missing (security review 3,
+	// H1: the api never builds channel files); nil: files stay pending.
+	ChannelFiles *channels.Queue
 }
 
 // MetricsHandler serves the api's Prometheus metrics; cmd/api mounts it on
@@ -289,10 +298,10 @@ func NewRouter(d Deps) http.Handler {
 				mountProductPublishing(priv, pd, d.PublicPages)
 				var packager *channels.Packager // issue 32: channel files and their budgets
 				if d.Blobs != nil {
-					packager = channels.NewPackager(d.Blobs.Bucket, pd.variants)
+					packager = channels.NewPackager(d.Blobs.Bucket)
 				}
-				priv.Method("GET", "/products/{id}/channels", productChannels(d.Catalog, packager))
-				mountShopify(priv, d.Shopify, d.Catalog, packager)
+				priv.Method("GET", "/products/{id}/channels", productChannels(d.Catalog, packager, d.ChannelFiles))
+				mountShopify(priv, d.Shopify, d.Catalog, packager, d.ChannelFiles)
 			}
 
 			if d.Analytics != nil && d.Subscriptions != nil {

@@ -19,18 +19,22 @@ import (
 
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/channels"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/job/jobtest"
+	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/upload"
 )
 
 // startModelWorker runs the model queue like cmd/worker does (own queue,
-// catalog.ModelWorkers slots) until the test ends. store must run the
+// catalog.ModelWorkers slots; model preparations and channel files) until
+// the test ends. store must run the
 // catalogue projection inline, as the worker's does.
 func startModelWorker(t testing.TB, env *jobtest.Env, store *eventstore.Store) *river.Client[pgx.Tx] {
 	t.Helper()
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &catalog.PrepareModelWorker{DB: env.DB.Pool, Store: store, Blobs: env.Blobs, Logger: env.Logger})
+	river.AddWorker(workers, &publish.ChannelFilesWorker{DB: env.DB.Pool, Packager: channels.NewPackager(env.Blobs.Bucket), Logger: env.Logger})
 	rc, err := river.NewClient(riverpgxv5.New(env.DB.Pool), &river.Config{
 		Logger: env.Logger, Queues: map[string]river.QueueConfig{catalog.QueueModel: {MaxWorkers: catalog.ModelWorkers}},
 		Workers: workers, FetchCooldown: 50 * time.Millisecond, TestOnly: true,

@@ -73,11 +73,16 @@ type PagesConfig struct {
 	// ProductAssets is the product page's script (web/src/public-viewer/product.ts);
 	// empty: product pages use Assets.
 	ProductAssets Assets
-	// Variants builds and caches product pages' variant GLBs; nil: one over Bucket.
+	// Variants builds and caches product pages' configurator GLBs; nil:
+	// one over Bucket. cmd/api gives it the process-wide limit on heavy
+	// work (worklimit), so a page load past it answers 503.
 	Variants *glbvariants.Cache
-	// Packager builds the channel files (the Quick Look USDZ); nil: one
-	// over Bucket and Variants.
+	// Packager reads the channel files the worker builds (AR GLBs,
+	// commerce GLBs, USDZ); nil: one over Bucket.
 	Packager *channels.Packager
+	// Channels queues the worker's channel_files job when a request finds
+	// a file missing; nil: missing files stay "not ready yet".
+	Channels *channels.Queue
 	BaseURL  string
 	CacheTTL time.Duration // default 5s; unpublish on this instance (or via NOTIFY) is immediate
 	Log      *slog.Logger
@@ -200,7 +205,7 @@ func NewPages(cfg PagesConfig) *Pages {
 	}
 	packager := cfg.Packager
 	if packager == nil && cfg.Bucket != nil {
-		packager = channels.NewPackager(cfg.Bucket, variants)
+		packager = channels.NewPackager(cfg.Bucket)
 	}
 	return &Pages{cfg: cfg, variants: variants, packager: packager, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, bases: map[string]struct{}{}, now: now,
 		addrs: newAddressCeiling(cfg.ViewsPerAddress, cfg.ViewsPerNetwork, ViewWindow), tokens: newTokenSigner(cfg.TokenKey)}
@@ -725,8 +730,15 @@ func (p *Pages) ServeAsset(w http.ResponseWriter, r *http.Request, slug, kind st
 	p.stream(w, r, e, key, kind)
 }
 
-// stream sends one blob of a live page (model, AR file, poster or logo).
+// stream sends one blob of a live page (model, AR file, poster or logo); a
+// missing blob is a 404.
 func (p *Pages) stream(w http.ResponseWriter, r *http.Request, e *pageEntry, key, kind string) {
+	p.send(w, r, e, key, kind, false)
+}
+
+// send is stream; with orMissing a missing blob writes nothing and returns
+// false (the caller says why it is missing).
+func (p *Pages) send(w http.ResponseWriter, r *http.Request, e *pageEntry, key, kind string, orMissing bool) bool {
 	ctype, corp := "", "cross-origin"
 	switch kind {
 	case AssetModel:
@@ -741,12 +753,15 @@ func (p *Pages) stream(w http.ResponseWriter, r *http.Request, e *pageEntry, key
 	}
 	rd, err := p.cfg.Bucket.NewReader(r.Context(), key, nil)
 	if gcerrors.Code(err) == gcerrors.NotFound {
+		if orMissing {
+			return false
+		}
 		http.NotFound(w, r)
-		return
+		return true
 	}
 	if err != nil {
 		p.fail(w, r, err)
-		return
+		return true
 	}
 	defer rd.Close()
 	if ctype == "" {
@@ -764,6 +779,7 @@ func (p *Pages) stream(w http.ResponseWriter, r *http.Request, e *pageEntry, key
 	h.Set("Cross-Origin-Resource-Policy", corp)
 	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	http.ServeContent(w, r, "", rd.ModTime(), rd)
+	return true
 }
 
 // ServeQR answers a PNG QR code of the slug's share URL (the desktop "View in

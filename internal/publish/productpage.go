@@ -3,6 +3,7 @@ package publish
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,7 +13,9 @@ import (
 	"sync"
 
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/channels"
 	"github.com/photo3d/photo3d/internal/glbvariants"
+	"github.com/photo3d/photo3d/internal/worklimit"
 )
 
 // The public page of a product: the model with its variants (the
@@ -162,6 +165,11 @@ func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap 
 	e.modelKey = snap.ModelKey
 	if p.variants != nil {
 		key, err := p.variants.ConfiguratorKey(ctx, snap.ModelKey, pe.variants)
+		if errors.Is(err, worklimit.ErrBusy) {
+			// The process's heavy-work slots are taken: answer 503 now
+			// rather than cache a page without its variants.
+			return err
+		}
 		if err != nil {
 			p.cfg.Log.Warn("product page shows the model without variants", "slug", e.slug, "err", err)
 		} else {
@@ -186,9 +194,16 @@ func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap 
 		v.JSONLD = ld
 	}
 	pv.SourceModelURL = v.ModelURL
-	pv.Data = map[string]any{"slug": e.slug, "variants": pv.Variants, "defaultVariant": pe.defaultVariant,
+	data := map[string]any{"slug": e.slug, "variants": pv.Variants, "defaultVariant": pe.defaultVariant,
 		"allowDeepLinks": allowDeepLinks, "requireEmail": requireEmail, "leadUrl": "/v/" + e.slug + "/lead",
 		"lighting": pv.Lighting}
+	if !requireEmail {
+		// What the viewer shows while a variant's AR file is still being
+		// made by the worker (the same look, through the variants
+		// extension); a gated page names no model.
+		data["modelUrl"] = v.ModelURL
+	}
+	pv.Data = data
 	v.Product = pv
 	v.Script, v.Preload, v.Styles = p.cfg.ProductAssets.Script, p.cfg.ProductAssets.Preload, p.cfg.ProductAssets.Styles
 	if v.Script == "" { // no product entry in this build: the viewer alone still shows the model
@@ -270,13 +285,18 @@ func (p *Pages) productPage(w http.ResponseWriter, r *http.Request, slug string)
 	return e, true
 }
 
-// ServeAR answers /v/{slug}/ar/{variantId}.glb, the variant's AR file,
-// /v/{slug}/ar/{variantId}.usdz, its Quick Look file, and
+// ServeAR answers /v/{slug}/ar/{variantId}.glb, the variant's AR file (the
+// page's model), /v/{slug}/ar/{variantId}.usdz, its Quick Look file, and
 // /v/{slug}/ar/{variantId}.commerce.glb, the GLB within Google's and
-// Shopify's budgets that feeds link as virtual_model_link (issue 32), all built
-// from the published model on first request and kept per version and
-// variant. Like the model they are served only while the link is live and
-// its owner has views left.
+// Shopify's budgets that feeds link as virtual_model_link (issue 32). The
+// worker makes them per version and variant (channel_files, queued when the
+// page is published or changed); a request only streams a ready file. A
+// file not made yet is answered 503 with Retry-After and a short text, and
+// queues the job (at most one per content: River's unique key); a file that
+// cannot be made within its budget is a 404. Nothing is built here: one
+// such build of a large own model cost the api a minute of CPU (security
+// review 3, item H1). Like the model they are served only while the link is
+// live and its owner has views left.
 func (p *Pages) ServeAR(w http.ResponseWriter, r *http.Request, slug, file string) {
 	e, ok := p.productPage(w, r, slug)
 	if !ok {
@@ -292,7 +312,7 @@ func (p *Pages) ServeAR(w http.ResponseWriter, r *http.Request, slug, file strin
 		id, ok = strings.CutSuffix(file, ".usdz")
 		kind = AssetUSDZ
 	}
-	if !ok || p.variants == nil || p.packager == nil {
+	if !ok || p.packager == nil {
 		http.NotFound(w, r)
 		return
 	}
@@ -309,21 +329,52 @@ func (p *Pages) ServeAR(w http.ResponseWriter, r *http.Request, slug, file strin
 		http.NotFound(w, r)
 		return
 	}
-	var key string
-	var err error
+	files := channels.FilesOf(e.product.sourceModelKey, e.product.variants[i])
+	key := files.AR
 	switch kind {
 	case AssetUSDZ:
-		key, err = p.packager.USDZKey(r.Context(), e.product.sourceModelKey, e.product.variants[i])
+		key = files.USDZ
 	case AssetCommerce:
-		key, err = p.packager.CommerceKey(r.Context(), e.product.sourceModelKey, e.product.variants[i])
-	default:
-		key, err = p.variants.ARKey(r.Context(), e.product.sourceModelKey, e.product.variants[i])
+		key = files.Commerce
 	}
+	p.streamReady(w, r, e, key, kind)
+}
+
+// ARRetryAfter is how long a "not ready yet" answer asks the client to
+// wait, in seconds: small files are made within a second or two of the
+// publish; a large own model's take a minute or more.
+const ARRetryAfter = "10"
+
+// streamReady streams a worker-made file of a live product page, or answers
+// why it cannot: not made yet (503, and the job is queued) or refused (404).
+func (p *Pages) streamReady(w http.ResponseWriter, r *http.Request, e *pageEntry, key, kind string) {
+	if p.send(w, r, e, key, kind, true) {
+		return
+	}
+	st, err := p.packager.State(r.Context(), key)
 	if err != nil {
 		p.fail(w, r, err)
 		return
 	}
-	p.stream(w, r, e, key, kind)
+	if st.Ready { // made between the two looks
+		p.send(w, r, e, key, kind, false)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	if st.Refused != "" {
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = io.WriteString(w, "This 3D file is not available for this product.\n")
+		return
+	}
+	if err := p.cfg.Channels.Request(r.Context(), channels.NewFilesArgs(e.ownerID, e.product.productID,
+		e.product.sourceModelKey, e.product.variants)); err != nil {
+		p.cfg.Log.Error("queue channel files", "slug", e.slug, "err", err)
+	}
+	h.Set("Retry-After", ARRetryAfter)
+	w.WriteHeader(http.StatusServiceUnavailable)
+	_, _ = io.WriteString(w, "This 3D file is being prepared. Please try again in a moment.\n")
 }
 
 // ServeGo answers /v/{slug}/go/{linkId}: a 302 to the URL the merchant

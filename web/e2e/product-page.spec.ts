@@ -138,10 +138,15 @@ test('product page: email gate → model, hotspot, buy buttons → ?variant=v2 �
   await test.step("variant 2's AR file differs from variant 1's", async () => {
     const arHref = await page.locator('#ar-file').getAttribute('href');
     expect(arHref).toMatch(gated('v2.glb'));
-    const ar2 = await page.request.get(new URL(arHref!, page.url()).href);
-    const ar1 = await page.request.get(new URL(arHref!.replace('/ar/v2.glb', '/ar/v1.glb'), page.url()).href);
-    expect(ar2.status()).toBe(200);
-    expect(ar1.status()).toBe(200);
+    // The worker makes the AR files once the page is published (security review 3, H1); until
+    // then they answer 503 "not ready yet" with Retry-After.
+    const ready = async (url: string) => {
+      let res = await page.request.get(url);
+      await expect.poll(async () => (res = await page.request.get(url)).status(), { timeout: 60_000 }).toBe(200);
+      return res;
+    };
+    const ar2 = await ready(new URL(arHref!, page.url()).href);
+    const ar1 = await ready(new URL(arHref!.replace('/ar/v2.glb', '/ar/v1.glb'), page.url()).href);
     expect(ar2.headers()['content-type']).toBe('model/gltf-binary');
     const [b1, b2] = [await ar1.body(), await ar2.body()];
     expect(b2.subarray(0, 4).toString('latin1')).toBe('glTF');

@@ -162,6 +162,17 @@ func (p *Proc) Running() bool {
 	}
 }
 
+// Pid is the running process's id (0 when it is not running): measurements
+// read its CPU time and memory from /proc.
+func (p *Proc) Pid() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cmd == nil || p.cmd.Process == nil {
+		return 0
+	}
+	return p.cmd.Process.Pid
+}
+
 // Kill sends SIGKILL (kill -9: no shutdown code runs) and waits for the exit.
 func (p *Proc) Kill() {
 	p.signal(syscall.SIGKILL, 5*time.Second)

@@ -6,6 +6,7 @@ vi.mock('./viewer', () => ({}));
 function page(requireEmail: boolean): string {
   const data = {
     slug: 'AAAAAAAAAAAAAAAA',
+    modelUrl: '/v/A/model.glb?v=t1',
     defaultVariant: 'v1',
     allowDeepLinks: true,
     requireEmail,
@@ -31,7 +32,51 @@ async function load(requireEmail: boolean) {
   return document.getElementById('viewer') as HTMLElement & { variantName: string | null };
 }
 
+const notReady = () => new Response('This 3D file is being prepared. Please try again in a moment.\n', { status: 503, headers: { 'Retry-After': '10' } });
+
 describe('product page script', () => {
+  it('shows the page model while the variant file is being prepared, then the variant file', async () => {
+    vi.useFakeTimers();
+    try {
+      const fetchMock = vi.fn().mockResolvedValueOnce(notReady()).mockResolvedValueOnce(notReady()).mockResolvedValue(new Response(null, { status: 200 }));
+      vi.stubGlobal('fetch', fetchMock);
+      const viewer = await load(false);
+      viewer.dataset.src = '/v/A/ar/v1.glb';
+      viewer.setAttribute('src', '/v/A/ar/v1.glb');
+      viewer.dispatchEvent(new Event('error'));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(fetchMock).toHaveBeenCalledWith('/v/A/ar/v1.glb', { method: 'HEAD' });
+      expect(viewer.getAttribute('src')).toBe('/v/A/model.glb?v=t1');
+      await vi.advanceTimersByTimeAsync(10_000); // Retry-After: still not ready
+      expect(viewer.getAttribute('src')).toBe('/v/A/model.glb?v=t1');
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(viewer.getAttribute('src')).toBe('/v/A/ar/v1.glb');
+      expect(fetchMock).toHaveBeenCalledTimes(3);
+    } finally {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('leaves an iPhone Quick Look to the phone while the USDZ is being prepared', async () => {
+    vi.useFakeTimers();
+    try {
+      const fetchMock = vi.fn().mockResolvedValueOnce(notReady()).mockResolvedValue(new Response(null, { status: 200 }));
+      vi.stubGlobal('fetch', fetchMock);
+      const viewer = await load(false);
+      const { wireNotReady } = await import('./product');
+      wireNotReady(viewer, { slug: 'A', variants: [], defaultVariant: 'v1', allowDeepLinks: false, requireEmail: false, leadUrl: '', lighting: '' }, true);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(fetchMock).toHaveBeenCalledWith('/v/A/ar/v1.usdz', { method: 'HEAD' });
+      expect(viewer.hasAttribute('ios-src')).toBe(false);
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(viewer.getAttribute('ios-src')).toBe('/v/A/ar/v1.usdz');
+    } finally {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('switches variant: price, SKU as text, the variant links, AR file, URL and a p3d:variant event', async () => {
     const viewer = await load(false);
     const seen: string[] = [];

@@ -40,6 +40,8 @@ interface PageVariant {
 
 interface PageData {
   slug: string;
+  /** The page's configurator model (every variant through KHR_materials_variants). */
+  modelUrl?: string;
   variants: PageVariant[];
   defaultVariant: string;
   initialVariant?: string;
@@ -109,6 +111,82 @@ function withGate(href: string): string {
   return url.pathname + url.search;
 }
 
+/**
+ * How long to wait before asking again for a file the server answered "not ready yet" (503): its
+ * Retry-After in seconds, within 2–60 s, else 10 s.
+ */
+export function retryDelayMs(res: Response): number {
+  const s = Number(res.headers.get('Retry-After'));
+  return (Number.isFinite(s) && s > 0 ? Math.min(60, Math.max(2, s)) : 10) * 1000;
+}
+
+/** At most this many "not ready yet" retries per file and page view. */
+const MAX_RETRIES = 30;
+
+/** An iPhone or iPad (iPadOS reports itself as a Mac with touch). */
+const IOS =
+  typeof navigator !== 'undefined' && (/iP(hone|ad|od)/.test(navigator.userAgent) || (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1));
+
+/**
+ * A variant's AR GLB and Quick Look USDZ are made by the server's worker once the page is published
+ * (a large model's take a minute or more); until then the server answers 503 with Retry-After. The
+ * viewer then shows the page's configurator model (the same look: model-viewer applies the variant
+ * through KHR_materials_variants) and asks for the variant's own file again when told to; an
+ * iPhone's Quick Look gets model-viewer's own conversion of the scene while the USDZ is not ready,
+ * never an error.
+ */
+export function wireNotReady(viewer: ProductViewer, data: PageData, ios = IOS): void {
+  let tries = 0;
+  const probe = (url: string, then: (res: Response) => void) => {
+    void fetch(url, { method: 'HEAD' }).then(then).catch(() => undefined);
+  };
+  const retryModel = (wanted: string, res: Response) => {
+    if (res.status !== 503 || tries++ >= MAX_RETRIES) return;
+    window.setTimeout(() => {
+      if (viewer.dataset.src !== wanted) return; // another variant was chosen meanwhile
+      probe(wanted, (again) => {
+        if (viewer.dataset.src !== wanted) return;
+        if (!again.ok) {
+          retryModel(wanted, again);
+          return;
+        }
+        // The same URL again would not reload: a gated page (no fallback model) asks with a
+        // query the server ignores.
+        const url = new URL(wanted, window.location.href);
+        if (viewer.getAttribute('src') === wanted) url.searchParams.set('ready', String(tries));
+        viewer.setAttribute('src', url.pathname + url.search);
+      });
+    }, retryDelayMs(res));
+  };
+  viewer.addEventListener('error', () => {
+    const src = viewer.getAttribute('src') ?? '';
+    if (!src.includes('/ar/') || src !== viewer.dataset.src) return;
+    probe(src, (res) => {
+      if (res.status !== 503 || viewer.dataset.src !== src) return;
+      if (data.modelUrl) viewer.setAttribute('src', withGate(data.modelUrl));
+      retryModel(src, res);
+    });
+  });
+  if (!ios) return;
+  let usdzTries = 0;
+  const checkQuickLook = () => {
+    const usdz = viewer.dataset.iosSrc ?? '';
+    if (!usdz || viewer.hasAttribute('data-gated')) return;
+    probe(usdz, (res) => {
+      if (viewer.dataset.iosSrc !== usdz) return;
+      if (res.ok) {
+        viewer.setAttribute('ios-src', usdz);
+        return;
+      }
+      viewer.removeAttribute('ios-src');
+      if (res.status === 503 && usdzTries++ < MAX_RETRIES) window.setTimeout(checkQuickLook, retryDelayMs(res));
+    });
+  };
+  viewer.addEventListener('p3d:variant', checkQuickLook);
+  viewer.addEventListener('p3d:gate-open', checkQuickLook);
+  checkQuickLook();
+}
+
 /** A stored gate token still valid for a while ("<expiry seconds>.<signature>"). */
 function liveToken(token: string | null): string {
   const expiry = Number(token?.split('.')[0]);
@@ -157,7 +235,7 @@ export function wireProduct(viewer: ProductViewer, data: PageData): void {
     // iPhones open the server-built USDZ at once instead of converting the GLB on the phone.
     const usdz = withGate(v.usdzUrl);
     viewer.dataset.iosSrc = usdz;
-    if (viewer.hasAttribute('ios-src')) viewer.setAttribute('ios-src', usdz);
+    if (viewer.hasAttribute('ios-src') || !viewer.hasAttribute('data-gated')) viewer.setAttribute('ios-src', usdz);
     document.querySelectorAll<HTMLButtonElement>('.p3d-variant').forEach((b) => {
       b.setAttribute('aria-pressed', String(b.dataset.variant === id));
     });
@@ -217,6 +295,7 @@ export function wireProduct(viewer: ProductViewer, data: PageData): void {
   if (shown && priceEl && shown.price) priceEl.textContent = priceText(shown);
 
   if (data.requireEmail) wireGate(viewer, data);
+  wireNotReady(viewer, data);
 }
 
 /**

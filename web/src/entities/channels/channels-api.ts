@@ -10,6 +10,12 @@ export interface ChannelAsset {
   warnBytes: number;
   maxBytes: number;
   status: 'green' | 'amber' | 'red';
+  /**
+   * ready; pending: the server's worker has not made the file yet (large models take a minute or
+   * more); refused: it cannot be made within the channel's budget, and `reason` says why.
+   */
+  state: 'ready' | 'pending' | 'refused';
+  reason: string;
   notes: string[];
   source: string;
 }
@@ -33,6 +39,8 @@ export function parseChannels(raw: unknown): ChannelAsset[] {
       warnBytes: num(a.warnBytes),
       maxBytes: num(a.maxBytes),
       status: STATUSES.find((s) => s === a.status) ?? 'red',
+      state: a.state === 'pending' || a.state === 'refused' ? a.state : 'ready',
+      reason: str(a.reason),
       notes: Array.isArray(a.notes) ? a.notes.filter((n): n is string => typeof n === 'string') : [],
       source: str(a.source),
     };

@@ -44,6 +44,32 @@ describe('ChannelsPanel', () => {
     expect(red.querySelector('.channels__bar--red')).toHaveStyle({ width: '100%' });
   });
 
+  it('says which files are being prepared and why a file was refused', async () => {
+    stubFetch({
+      'GET /api/products/p1/channels': () => ({
+        productId: 'p1',
+        assets: [
+          { channel: 'web', label: 'Web viewer', format: 'glb', state: 'ready', bytes: 1.5 * MB, warnBytes: 2 * MB, maxBytes: 2 * MB, status: 'green', notes: [], source: 'Photo3D' },
+          { channel: 'commerce', label: 'Google Shopping & Shopify 3D model · Black', variantId: 'v2', format: 'glb', state: 'pending', status: 'pending', bytes: 0, warnBytes: 10 * MB, maxBytes: 15 * MB, notes: [], source: 'Google' },
+          {
+            channel: 'quick-look', label: 'iPhone AR Quick Look · Black', variantId: 'v2', format: 'usdz', state: 'refused', status: 'refused', bytes: 0, warnBytes: 10 * MB, maxBytes: 15 * MB,
+            reason: 'The iPhone AR Quick Look file cannot be made within its size limit. Upload a lighter model.', notes: [], source: 'held to the commerce budget',
+          },
+        ],
+      }),
+    });
+    render(
+      <Provider store={makeStore()}>
+        <ChannelsPanel productId="p1" ready />
+      </Provider>,
+    );
+    const panel = await screen.findByTestId('channels-panel');
+    const pending = await within(panel).findByText('Being prepared…');
+    expect(pending.closest('li')?.dataset.status).toBe('pending');
+    expect(within(panel).getByText('The iPhone AR Quick Look file cannot be made within its size limit. Upload a lighter model.')).toBeInTheDocument();
+    expect(panel.querySelectorAll('[role="meter"]')).toHaveLength(1);
+  });
+
   it('asks nothing while the model is not ready', () => {
     const { calls } = stubFetch({});
     render(
@@ -57,7 +83,7 @@ describe('ChannelsPanel', () => {
 
   it('reads hostile answers safely and formats sizes', () => {
     expect(parseChannels({ assets: [{ status: 'purple', bytes: 'lots', notes: [1, 'ok'] }] })).toEqual([
-      { channel: 'web', label: '', variantId: '', format: 'glb', bytes: 0, warnBytes: 0, maxBytes: 0, status: 'red', notes: ['ok'], source: '' },
+      { channel: 'web', label: '', variantId: '', format: 'glb', bytes: 0, warnBytes: 0, maxBytes: 0, status: 'red', state: 'ready', reason: '', notes: ['ok'], source: '' },
     ]);
     expect(parseChannels(null)).toEqual([]);
     expect(formatSize(15 * MB)).toBe('15 MB');
