@@ -27,6 +27,7 @@ import (
 	"github.com/photo3d/photo3d/internal/apikey"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/catalog"
+	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/dbtest"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/glbvariants/glbtest"
@@ -88,7 +89,8 @@ func newPrivacyStack(t *testing.T) privacyStack {
 	h := NewRouter(Deps{Logger: log, DB: env.DB.Pool, Tokens: tokens, MaxBodyBytes: 1 << 20, Uploads: env.Uploads, Jobs: env.Jobs,
 		Blobs: env.Blobs, Subscriptions: env.Subs, Catalog: svc, Publications: pubs, PublicPages: pages,
 		Accounts: accounts, Media: env.Blobs.Bucket, Outbox: outbox, AuthRateLimit: AuthRateLimit{PerIP: 1000, PerEmail: 1000},
-		Notifications: notify.NewService(env.DB.Pool), APIKeys: keys, Webhooks: hooks, Exports: &privacy.Exports{DB: env.DB.Pool, River: env.River, Signer: env.Blobs}})
+		Notifications: notify.NewService(env.DB.Pool), Workspace: workspace.NewReader(env.DB.Pool),
+		Dashboard: dashboard.NewService(workspace.NewReader(env.DB.Pool), nil), APIKeys: keys, Webhooks: hooks, Exports: &privacy.Exports{DB: env.DB.Pool, River: env.River, Signer: env.Blobs}})
 	projs := []projection.Projection{notify.NewProjection(), workspace.NewProjection(), webhook.NewProjection(env.River, creationBase)}
 	return privacyStack{
 		creationStack: creationStack{env: env, h: h, tokens: tokens},
@@ -307,29 +309,8 @@ func TestPersonalDataLivesInItsTablesAndErasureLeavesNoTrace(t *testing.T) {
 	require.NoError(t, s.env.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM webhook_endpoints WHERE user_id = $1 AND removed_at IS NULL`, user).Scan(&hooksLeft))
 	require.Zero(t, hooksLeft, "webhooks end with the request")
 
-	// The erasure job, run by a real River worker.
-	workers := river.NewWorkers()
-	river.AddWorker(workers, s.eraser)
-	rc, err := river.NewClient(riverpgxv5.New(s.env.DB.Pool), &river.Config{Logger: s.env.Logger, Workers: workers,
-		Queues: map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 2}}, FetchCooldown: 50 * time.Millisecond, TestOnly: true})
-	require.NoError(t, err)
-	done, cancel := rc.Subscribe(river.EventKindJobCompleted)
-	defer cancel()
-	require.NoError(t, rc.Start(ctx))
-	defer func() { _ = rc.StopAndCancel(context.Background()) }()
-	deadline := time.After(30 * time.Second)
-	for erased := false; !erased; {
-		select {
-		case ev := <-done:
-			erased = ev.Job.Kind == privacy.EraseArgs{}.Kind()
-		case <-deadline:
-			t.Fatal("the erasure job did not complete")
-		}
-	}
-	for _, p := range s.projs {
-		_, err := s.runner.Drain(ctx, p)
-		require.NoError(t, err)
-	}
+	// The erasure job, run by a real River worker; then the projections catch up.
+	s.runErasure(t)
 
 	require.Empty(t, tablesHolding(t, s, email), "after erasure the merchant's address is nowhere")
 	require.Empty(t, tablesHolding(t, s, shopperEmail), "after erasure the shopper's address is nowhere")
