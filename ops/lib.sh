@@ -85,6 +85,23 @@ need_chromium() {
   die "Chromium is needed for the browser tests: install it (sudo apt-get install -y chromium) or set CHROMIUM_PATH."
 }
 
+# need_mesa_gl installs Mesa's software OpenGL (llvmpipe) for the browser
+# tests' WebGL. Chromium's own software renderer (SwiftShader) spends about
+# 14 CPU-seconds on the first frame of every model-viewer page on a 2-core
+# machine; llvmpipe behind ANGLE's GL-EGL backend about 3 (measured with
+# one small model, same pixels). web/playwright.config.ts uses llvmpipe
+# when its EGL driver is present, else SwiftShader: the tests pass either
+# way, only slower.
+need_mesa_gl() {
+  if ls /usr/lib/*/libEGL_mesa.so.0 /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1; then return 0; fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing Mesa's software OpenGL for the browser tests' WebGL"
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get update -qq && apt-get install -y -qq libegl1 libegl-mesa0 libgl1-mesa-dri; } >&2 && return 0
+  fi
+  printf '!! Mesa software OpenGL (libegl-mesa0, libgl1-mesa-dri) is missing: the browser tests use Chromium'"'"'s slower SwiftShader\n' >&2
+}
+
 need_curl() {
   command -v curl >/dev/null 2>&1 && return 0
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

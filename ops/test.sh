@@ -141,6 +141,7 @@ fi
 
 if want e2e; then
   need_chromium
+  need_mesa_gl
   build_go
   # The shopper simulator (analytics.spec.ts runs it against this stack).
   go build -o bin/shoppers ./ops/shoppers || die "go build ./ops/shoppers failed"

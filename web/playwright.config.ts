@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { readdirSync, existsSync } from 'node:fs';
 
 /**
  * Browser tests run against the real api + worker + Postgres started by
@@ -7,6 +8,24 @@ import { defineConfig, devices } from '@playwright/test';
  */
 const baseURL = process.env.BASE_URL ?? 'http://127.0.0.1:8080';
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * WebGL without a GPU. Chromium's own software renderer (SwiftShader, which
+ * --disable-gpu selects) spends about 14 CPU-seconds on the first frame of
+ * every <model-viewer> page on a 2-core machine: most of the suite's time.
+ * Mesa's llvmpipe behind ANGLE's GL-EGL backend draws the same pixels for
+ * about 3 (ops/lib.sh need_mesa_gl installs it). It is blocklisted as a
+ * software GPU, hence --ignore-gpu-blocklist. Without Mesa, SwiftShader.
+ */
+function mesaEGL(): boolean {
+  if (process.env.E2E_GL === 'swiftshader') return false;
+  try {
+    return readdirSync('/usr/lib').some((d) => existsSync(`/usr/lib/${d}/libEGL_mesa.so.0`) && existsSync(`/usr/lib/${d}/dri/swrast_dri.so`));
+  } catch {
+    return false;
+  }
+}
+const webglArgs = mesaEGL() ? ['--use-angle=gl-egl', '--ignore-gpu-blocklist'] : ['--disable-gpu'];
 
 export default defineConfig({
   testDir: './e2e',
@@ -25,7 +44,7 @@ export default defineConfig({
       executablePath,
       args: [
         '--no-sandbox',
-        '--disable-gpu',
+        ...webglArgs,
         '--disable-dev-shm-usage',
         '--disable-background-networking',
         '--disable-component-update',
