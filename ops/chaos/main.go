@@ -97,7 +97,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	defer st.Stop()
 	// A killed erasure or export is run again once PRIVACY_JOB_TIMEOUT has
 	// passed since it started (River's rescuer): as short as the builds'.
-	st.WorkerEnv = []string{"RECONSTRUCT_WORKERS=1", "QUEUES=default,reconstruct", "RECONSTRUCT_TIMEOUT=" + o.timeout.String(),
+	st.WorkerEnv = []string{"RECONSTRUCT_WORKERS=1", "QUEUES=default,reconstruct,model", "RECONSTRUCT_TIMEOUT=" + o.timeout.String(),
 		"PRIVACY_JOB_TIMEOUT=" + max(2*o.timeout, 10*time.Second).String(),
 		"SHUTDOWN_TIMEOUT=5s"}
 
