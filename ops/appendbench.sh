@@ -4,8 +4,8 @@
 #   - the disk's flush rate (pg_test_fsync): one writer with one event per
 #     transaction cannot commit faster than one flush each;
 #   - BenchmarkAppend (internal/eventstore): 1 writer on 1 stream and 32
-#     writers on 32 streams, one event per transaction, "in-tx" (pgdb.WithTx +
-#     Append, what the api's write paths do) and "committed" (AppendCommitted);
+#     writers on 32 streams, one event per transaction (pgdb.WithTx + Append,
+#     what the api's write paths do), with and without a pgdb.Notifier;
 #   - BenchmarkCreateCatalogConcurrent (internal/httpapi): POST /api/catalogs
 #     end to end by 32 merchants at once.
 #

@@ -12,12 +12,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/pgdb"
@@ -102,10 +99,6 @@ type Store struct {
 	inline   []Inline
 	observe  func(eventType string)
 	notifier *pgdb.Notifier
-
-	group      GroupCommit
-	groupMu    sync.Mutex
-	committers map[*pgxpool.Pool]*committer
 }
 
 // Option configures a Store.
@@ -120,8 +113,8 @@ func WithObserver(f func(eventType string)) Option { return func(s *Store) { s.o
 // WithNotifier wakes the projections through n (one coalesced NOTIFY on
 // NotifyChannel for however many appends committed meanwhile) instead of one
 // NOTIFY per append: see pgdb.Notifier for why. It applies to appends in a
-// pgdb.WithTx transaction and to AppendCommitted; an append in a transaction
-// begun elsewhere still NOTIFYs inside it.
+// pgdb.WithTx transaction; an append in a transaction begun elsewhere still
+// NOTIFYs inside it.
 func WithNotifier(n *pgdb.Notifier) Option { return func(s *Store) { s.notifier = n } }
 
 // New builds a Store over a registry of event types.
@@ -157,7 +150,11 @@ func (s *Store) Append(ctx context.Context, tx pgx.Tx, stream events.Stream, exp
 	if len(evs) == 0 {
 		return nil, nil
 	}
-	out, err := s.encodeAndSend(ctx, tx, stream, expected, evs)
+	req, err := s.encode(ctx, stream, evs)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.send(ctx, tx, req, expected)
 	if err != nil {
 		return nil, err
 	}
@@ -170,68 +167,6 @@ func (s *Store) Append(ctx context.Context, tx pgx.Tx, stream events.Stream, exp
 	}
 	s.observed(out)
 	return out, nil
-}
-
-// BatchSender is a pool, a connection or a transaction: what can send a pgx batch.
-type BatchSender interface {
-	pgdb.Beginner
-	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
-}
-
-// AppendCommitted appends evs to stream outside any caller's transaction and
-// returns once it has committed, with the same concurrency check and errors as
-// Append. On a pool, concurrent calls are group-committed: many appends in
-// one transaction and one flush, each with its own answer (see GroupCommit).
-// On a connection it costs one round trip instead of three (BEGIN, append,
-// COMMIT): BEGIN, the version-checked insert, COMMIT and the NOTIFY go out as
-// one pipelined batch (one Sync; see send for why the NOTIFY follows the
-// commit). With inline projections, which read the appended rows from Go
-// inside the transaction, it falls back to an explicit transaction per
-// append. Appends that must commit together with other writes (the API's
-// events and River jobs) use Append in the caller's transaction instead.
-func (s *Store) AppendCommitted(ctx context.Context, db BatchSender, stream events.Stream, expected int64, evs ...events.Event) ([]Envelope, error) {
-	if len(evs) == 0 {
-		return nil, nil
-	}
-	if len(s.inline) > 0 {
-		var out []Envelope
-		err := pgdb.WithTx(ctx, db, func(tx pgx.Tx) error {
-			var err error
-			out, err = s.Append(ctx, tx, stream, expected, evs...)
-			return err
-		})
-		return out, err
-	}
-	req, err := s.encode(ctx, stream, evs)
-	if err != nil {
-		return nil, err
-	}
-	if pool, ok := db.(*pgxpool.Pool); ok && s.group.MaxBatch != 1 {
-		return s.committerFor(pool).append(ctx, req, expected)
-	}
-	out, err := s.send(ctx, db, req, expected, true)
-	if err != nil {
-		// A failed statement leaves the batch's explicit transaction aborted:
-		// a pool discards such a connection on release; a bare connection
-		// is rolled back here so that it stays usable.
-		if c, ok := db.(interface{ PgConn() *pgconn.PgConn }); ok && c.PgConn().TxStatus() != 'I' {
-			_, _ = c.PgConn().Exec(context.WithoutCancel(ctx), "ROLLBACK").ReadAll()
-		}
-		return nil, err
-	}
-	if s.notifier != nil {
-		s.notifier.Poke()
-	}
-	s.observed(out)
-	return out, nil
-}
-
-func (s *Store) encodeAndSend(ctx context.Context, db BatchSender, stream events.Stream, expected int64, evs []events.Event) ([]Envelope, error) {
-	req, err := s.encode(ctx, stream, evs)
-	if err != nil {
-		return nil, err
-	}
-	return s.send(ctx, db, req, expected, false)
 }
 
 // appendRequest is a batch of events encoded for appendSQL.
@@ -267,56 +202,32 @@ func (s *Store) encode(ctx context.Context, stream events.Stream, evs []events.E
 	return req, nil
 }
 
-// send runs the version-checked insert and the NOTIFY as one pipelined batch
-// (one round trip) and returns the stored envelopes in version order.
-//
-// own: db is a pool or connection, not the caller's transaction, and the
-// batch is a transaction of its own: BEGIN, the insert, COMMIT, and then the
-// NOTIFY in a second, asynchronously committed transaction. Postgres holds a
-// database-wide lock from a NOTIFY-ing transaction's pre-commit until its
-// commit has been flushed, so with the NOTIFY inside the appending
-// transaction concurrent appends commit one flush after another (the flush
-// rate of the disk, ~250/s here: pg_test_fsync) instead of sharing flushes
-// (group commit). Committed first and notified after, they share flushes;
-// the notification still follows the commit, and a failed insert skips the
-// rest of the pipeline, so nothing is notified for an append that did not
-// happen.
-func (s *Store) send(ctx context.Context, db BatchSender, req appendRequest, expected int64, own bool) ([]Envelope, error) {
+// send runs the version-checked insert in the caller's transaction and
+// returns the stored envelopes in version order. The NOTIFY that wakes the
+// projections goes after the caller's COMMIT where the transaction allows it
+// (pgdb.WithTx): Postgres holds a database-wide lock from a NOTIFY-ing
+// transaction's pre-commit until its commit has been flushed, so with the
+// NOTIFY inside, concurrent appending transactions would commit one flush
+// after another instead of sharing flushes (see pgdb.AfterCommitter). In a
+// transaction begun elsewhere it is sent inside it, in the same round trip
+// as the insert.
+func (s *Store) send(ctx context.Context, tx pgx.Tx, req appendRequest, expected int64) ([]Envelope, error) {
 	id := req.id
 	batch := &pgx.Batch{}
-	if own {
-		batch.Queue(`BEGIN`)
-	}
 	batch.Queue(appendSQL, id, req.stream.Type, expected, req.types, req.datas, req.mdJSON)
-	if own {
-		batch.Queue(`COMMIT`)
-		// The NOTIFY runs in the pipeline's next (implicit) transaction,
-		// committed at the Sync without waiting for a flush; with a
-		// notifier, AppendCommitted pokes it once this batch is through.
-		if s.notifier == nil {
-			batch.Queue(`SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, '')`, NotifyChannel)
-		}
-	} else if ac, ok := db.(pgdb.AfterCommitter); ok && s.notifier != nil {
+	if ac, ok := tx.(pgdb.AfterCommitter); ok && s.notifier != nil {
 		// In pgdb.WithTx with a notifier: poke it once the caller's COMMIT
 		// has succeeded (one coalesced NOTIFY for concurrent appends).
 		ac.AfterCommitFunc("notify "+NotifyChannel, s.notifier.Poke)
-	} else if ac, ok := db.(pgdb.AfterCommitter); ok {
-		// In pgdb.WithTx: NOTIFY once, right after the caller's COMMIT, so
-		// that concurrent appending transactions share flushes (see
-		// pgdb.AfterCommitter).
+	} else if ok {
+		// In pgdb.WithTx: NOTIFY once, right after the caller's COMMIT.
 		ac.AfterCommit("notify "+NotifyChannel, `SELECT pg_notify($1, '')`, NotifyChannel)
 	} else {
 		// A transaction begun elsewhere has no after-commit hook: NOTIFY
 		// inside it (delivered at its commit, but serialised on the flush).
 		batch.Queue(`SELECT pg_notify($1, '')`, NotifyChannel)
 	}
-	br := db.SendBatch(ctx, batch)
-	if own {
-		if _, err := br.Exec(); err != nil {
-			_ = br.Close()
-			return nil, fmt.Errorf("append to %s: %w", id, err)
-		}
-	}
+	br := tx.SendBatch(ctx, batch)
 	rows, err := br.Query()
 	if err != nil {
 		_ = br.Close()
