@@ -58,7 +58,7 @@ const (
 	skHighIntent
 	skClicked
 	skHotspot
-	skEngagedClicked // engaged and clicked on the same day (cell version 2)
+	skAdded // engaged and clicked on the same day: ATC, Adds from 3D
 	nSketches
 )
 
@@ -66,11 +66,9 @@ const (
 const (
 	cnShopperDays = iota
 	cnClicks
-	cnClicksInteracted // clicks on days the shopper interacted (adds_from_3d)
-	cnClicksEngaged    // clicks on days the shopper was engaged (adds_per_engaged)
-	cnARClicks
-	cnVariantClicks
-	cnZoomClicks
+	cnARAdds      // added shopper-days with AR before the first click (Top Features)
+	cnVariantAdds // … with a variant change before it
+	cnZoomAdds    // … with a camera change before it
 	nCounts
 )
 
@@ -85,6 +83,9 @@ const (
 	nGroupCounts
 )
 
+// A hotspot group (grHotspot) counts in gClicked the added shopper-days
+// that opened the hotspot before their first click (Top Features).
+
 // Group kinds: the first byte of a group key, the value follows.
 const (
 	grRegion   = 'r'
@@ -92,16 +93,16 @@ const (
 	grSource   = 's'
 	grProduct  = 'p'
 	grVariant  = 'v' // product, NUL, variant
-	grHotspot  = 'h' // clicks preceded by opening this hotspot
+	grHotspot  = 'h' // added shopper-days that opened this hotspot before clicking
 	grPlatform = 'P' // store-attributed funnel (clicked = clicked this platform)
 )
 
-// cellVersion 2 added the engaged-and-clicked sketch; version 1 cells
-// (six sketches) still decode, and their ∩ comes from inclusion–exclusion.
-const (
-	cellVersion   = 2
-	cellVersionV1 = 1
-)
+// cellVersion 3 holds the funnel of definitions.go (issue 50: Interacted
+// counts any action on the model, ATC is engaged and clicked, Top Features
+// count added shopper-days). Cells of an older version were counted with
+// other definitions: a range holding one is answered by the exact path
+// (errStaleCell) until bin/worker replay analytics rebuilds the cells.
+const cellVersion = 3
 
 type groupCounts [nGroupCounts]int64
 
@@ -110,7 +111,6 @@ type cell struct {
 	counts   [nCounts]int64
 	groups   map[string]*groupCounts
 	sketches [nSketches]*hyperloglog.Sketch // nil when not decoded
-	v1       bool                           // some merged cell had no engaged-and-clicked sketch
 }
 
 func newCell(withSketches bool) *cell {
@@ -194,20 +194,22 @@ func (c *cell) encode() ([]byte, error) {
 	return b, nil
 }
 
-var errBadCell = errors.New("analytics: malformed day cell")
+var (
+	errBadCell   = errors.New("analytics: malformed day cell")
+	errStaleCell = errors.New("analytics: day cell of older definitions")
+)
 
 // mergeEncoded adds an encoded cell into c without building it first (a
 // range merges up to 90 of them per query): groups only when asked, and
 // only the sketches in mask (bit i = sketch i; Top Products needs two).
 func (c *cell) mergeEncoded(b []byte, groups bool, mask uint) error {
-	if len(b) == 0 || b[0] != cellVersion && b[0] != cellVersionV1 {
+	if len(b) == 0 {
 		return errBadCell
 	}
-	stored := nSketches
-	if b[0] == cellVersionV1 {
-		stored = skEngagedClicked
-		c.v1 = true
+	if b[0] != cellVersion {
+		return errStaleCell
 	}
+	stored := nSketches
 	b = b[1:]
 	next := func() (uint64, error) {
 		v, n := binary.Uvarint(b)
@@ -375,7 +377,7 @@ func buildCells(ctx context.Context, tx pgx.Tx, day time.Time) error {
 	for rows.Next() {
 		var user string
 		var s Shopper
-		if err := rows.Scan(&user, &s.Viewer, &s.Product, &s.Device, &s.Source, &s.Region, &s.Interacted, &s.VisibleMs, &s.Hotspots,
+		if err := rows.Scan(&user, &s.Viewer, &s.Product, &s.Device, &s.Source, &s.Region, &s.Turned, &s.VisibleMs, &s.Hotspots,
 			&s.Variants, &s.VariantChanged, &s.AR, &s.Clicks, &s.Platforms, &s.ARBeforeClick, &s.VariantBeforeClick,
 			&s.ZoomBeforeClick, &s.HotspotsBeforeClick); err != nil {
 			rows.Close()
@@ -437,10 +439,10 @@ func buildCells(ctx context.Context, tx pgx.Tx, day time.Time) error {
 // add folds one counted shopper-day into the cell. The funnel flags are
 // those of the day (README: "per day under sketches").
 func (c *cell) add(s Shopper, h uint64, offered map[string]bool) {
-	eng, high, clicked := s.Engaged(), s.HighIntent(), s.Clicked()
+	inter, eng, high, clicked, added := s.Interacted(), s.Engaged(), s.HighIntent(), s.Clicked(), s.Added()
 	clicks := int64(s.Clicks)
-	flags := [nSketches]bool{skViewed: true, skInteracted: s.Interacted, skEngaged: eng, skHighIntent: high, skClicked: clicked,
-		skHotspot: len(s.Hotspots) > 0, skEngagedClicked: eng && clicked}
+	flags := [nSketches]bool{skViewed: true, skInteracted: inter, skEngaged: eng, skHighIntent: high, skClicked: clicked,
+		skHotspot: len(s.Hotspots) > 0, skAdded: added}
 	for i, on := range flags {
 		if on {
 			c.sketches[i].InsertHash(h)
@@ -448,29 +450,23 @@ func (c *cell) add(s Shopper, h uint64, offered map[string]bool) {
 	}
 	c.counts[cnShopperDays]++
 	c.counts[cnClicks] += clicks
-	if s.Interacted {
-		c.counts[cnClicksInteracted] += clicks
-	}
-	if eng {
-		c.counts[cnClicksEngaged] += clicks
-	}
-	if clicked {
+	if added {
 		if s.ARBeforeClick {
-			c.counts[cnARClicks] += clicks
+			c.counts[cnARAdds]++
 		}
 		if s.VariantBeforeClick {
-			c.counts[cnVariantClicks] += clicks
+			c.counts[cnVariantAdds]++
 		}
 		if s.ZoomBeforeClick {
-			c.counts[cnZoomClicks] += clicks
+			c.counts[cnZoomAdds]++
 		}
 		for _, hs := range s.HotspotsBeforeClick {
-			c.group(grHotspot, hs)[gClicks] += clicks
+			c.group(grHotspot, hs)[gClicked]++
 		}
 	}
 	bump := func(g *groupCounts, clicked bool) {
 		g[gSD]++
-		if s.Interacted {
+		if inter {
 			g[gInteracted]++
 		}
 		if eng {
@@ -554,6 +550,9 @@ func (r *Reader) rangeCell(ctx context.Context, userID string, f Filters, groups
 			mask = allSketches
 		}
 		if err := acc.mergeEncoded(b, groups, mask); err != nil {
+			if errors.Is(err, errStaleCell) {
+				return nil, false, nil // counted with older definitions: the exact path answers
+			}
 			return nil, false, err
 		}
 	}
@@ -561,33 +560,23 @@ func (r *Reader) rangeCell(ctx context.Context, userID string, f Filters, groups
 }
 
 // tallies turns a merged cell into the counts finish expects. Distinct
-// shoppers per step are sketch estimates (a step never exceeds Viewed);
-// engaged-and-clicked is its own sketch (same day), or for version 1 cells
-// comes from inclusion–exclusion on the sketches; the
-// per-group numbers (regions, products, variants) are shopper-days.
+// shoppers per step are sketch estimates, each capped by the step above it
+// (the sets are nested; two sketches' estimates need not be), so the
+// ladder stays a funnel; the per-group numbers (regions, products,
+// variants) and the Top Features counts are shopper-days.
 func (c *cell) tallies() *tallies {
 	t := newTallies()
 	t.approximate = true
-	v := c.estimate(skViewed)
-	capV := func(n int64) int64 { return min(max(n, 0), v) }
-	t.shoppers = v
-	t.interacted = capV(c.estimate(skInteracted))
-	t.engaged = capV(c.estimate(skEngaged))
-	t.highIntent = capV(c.estimate(skHighIntent))
-	t.clickers = capV(c.estimate(skClicked))
-	var both int64
-	if !c.v1 && c.sketches[skEngagedClicked] != nil {
-		both = c.estimate(skEngagedClicked)
-	} else if c.sketches[skEngaged] != nil && c.sketches[skClicked] != nil {
-		u := c.sketches[skEngaged].Clone()
-		if err := u.Merge(c.sketches[skClicked]); err == nil {
-			both = t.engaged + t.clickers - min(int64(u.Estimate()), v)
-		}
-	}
-	both = min(max(both, 0), t.engaged, t.clickers)
-	t.engagedClickers, t.plainClickers, t.opportunities = both, t.clickers-both, t.engaged-both
-	t.addsFrom3D, t.engagedClicks, t.totalClicks = c.counts[cnClicksInteracted], c.counts[cnClicksEngaged], c.counts[cnClicks]
-	t.arClicks, t.variantClicks, t.zoomClicks = c.counts[cnARClicks], c.counts[cnVariantClicks], c.counts[cnZoomClicks]
+	capped := func(i int, above int64) int64 { return min(max(c.estimate(i), 0), above) }
+	t.shoppers = max(c.estimate(skViewed), 0)
+	t.interacted = capped(skInteracted, t.shoppers)
+	t.engaged = capped(skEngaged, t.interacted)
+	t.highIntent = capped(skHighIntent, t.engaged)
+	t.clickers = capped(skClicked, t.shoppers)
+	t.added = min(capped(skAdded, t.highIntent), t.clickers)
+	t.plainClickers = t.clickers - t.added
+	t.totalClicks = c.counts[cnClicks]
+	t.arAdds, t.variantAdds, t.zoomAdds = c.counts[cnARAdds], c.counts[cnVariantAdds], c.counts[cnZoomAdds]
 	var sd, clicked int64
 	for k, g := range c.groups {
 		kind, val := k[0], k[1:]
@@ -603,7 +592,7 @@ func (c *cell) tallies() *tallies {
 				t.variants[[2]string{p, vr}] = &groupAgg{n: g[gSD], clickers: g[gClicked]}
 			}
 		case grHotspot:
-			t.hotspotClicks[val] = g[gClicks]
+			t.hotspotAdds[val] = g[gClicked]
 		}
 	}
 	t.regionClickRate = rate(clicked, sd)
@@ -683,6 +672,9 @@ func (r *Reader) topProductCells(ctx context.Context, userID string, f Filters, 
 			acc[key] = c
 		}
 		if err := c.mergeEncoded(b, false, 1<<skViewed|1<<skEngaged); err != nil {
+			if errors.Is(err, errStaleCell) {
+				return nil, false, nil
+			}
 			return nil, false, err
 		}
 	}

@@ -13,7 +13,9 @@
 // any day is the same recomputation. The worker runs it periodically
 // (RollupWorker), together with partition upkeep and retention.
 //
-// Reporting: Query reads shopper_days for one merchant, range and filters and
-// Compute applies the definitions (kpi.go) that the README and the UI's info
-// tooltips state in words.
+// Reporting: Reader.Report counts shopper_days (or the day cells) for one
+// merchant, range and filters and applies the definitions (kpi.go: Shopper's
+// methods and tallies.finish, the same code as Compute); definitions.go states
+// each of them in words, once, and the API serves that table to the UI's
+// info tooltips.
 package analytics

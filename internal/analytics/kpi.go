@@ -17,13 +17,16 @@ const (
 // Shopper is what one viewer did with one product in the range, as the
 // rollup stores it (summed over days).
 type Shopper struct {
-	Viewer              string
-	Product             string
-	Device              string
-	Source              string
-	Region              string
-	Counted             bool
-	Interacted          bool
+	Viewer  string
+	Product string
+	Device  string
+	Source  string
+	Region  string
+	Counted bool
+	// Turned: the shopper turned or zoomed the model (the first camera
+	// change they caused; shopper_days.interacted). Interacted() is the
+	// funnel step, which any action on the model counts for.
+	Turned              bool
 	VisibleMs           int64
 	Hotspots            []string
 	Variants            []string
@@ -37,23 +40,41 @@ type Shopper struct {
 	HotspotsBeforeClick []string
 }
 
-// Engaged: interacted and ≥ 10 s visible, or opened a hotspot, or changed variant.
+// The definitions (definitions.go says them in words). Each funnel step is
+// a subset of the one above it by construction: Engaged needs Interacted,
+// High-Intent needs Engaged (AR and a variant change with a hotspot imply
+// it; a click counts only for an engaged shopper), and ATC is the engaged
+// shoppers who clicked.
+
+// Interacted: turned or zoomed the model, opened a hotspot, changed the
+// variant or launched AR.
+func (s Shopper) Interacted() bool {
+	return s.Turned || len(s.Hotspots) > 0 || s.VariantChanged || s.AR
+}
+
+// Engaged: interacted and ≥ 10 s visible, or opened a hotspot, changed the
+// variant or launched AR.
 func (s Shopper) Engaged() bool {
-	return s.Interacted && s.VisibleMs >= EngagedVisibleMs || len(s.Hotspots) > 0 || s.VariantChanged
+	return s.Interacted() && (s.VisibleMs >= EngagedVisibleMs || len(s.Hotspots) > 0 || s.VariantChanged || s.AR)
 }
 
-// HighIntent: launched AR, or changed variant and opened a hotspot.
+// HighIntent: engaged and launched AR, or changed variant and opened a
+// hotspot, or clicked a buy link.
 func (s Shopper) HighIntent() bool {
-	return s.AR || s.VariantChanged && len(s.Hotspots) > 0
+	return s.AR || s.VariantChanged && len(s.Hotspots) > 0 || s.Added()
 }
 
-// Clicked: clicked a buy link (ATC).
+// Clicked: clicked a buy link (any shopper).
 func (s Shopper) Clicked() bool { return s.Clicks > 0 }
+
+// Added: engaged and clicked a buy link: the ladder's ATC and the Adds from
+// 3D KPI.
+func (s Shopper) Added() bool { return s.Clicked() && s.Engaged() }
 
 // merge folds another product's record of the same viewer into s.
 func (s Shopper) merge(o Shopper) Shopper {
 	s.Counted = s.Counted || o.Counted
-	s.Interacted = s.Interacted || o.Interacted
+	s.Turned = s.Turned || o.Turned
 	s.VisibleMs += o.VisibleMs
 	s.Hotspots = union(s.Hotspots, o.Hotspots)
 	s.Variants = union(s.Variants, o.Variants)
@@ -129,8 +150,9 @@ type RegionStat struct {
 	EngagedPer1k float64 `json:"engagedPer1k"`
 }
 
-// FeatureStat is one Top Features entry: the share (percent) of buy-link
-// clicks preceded by the feature.
+// FeatureStat is one Top Features entry: the feature's share (percent) of
+// the feature uses before an add (definitions.go); the entries of a
+// payload add up to exactly 100 (FeatureOther folds the rest).
 type FeatureStat struct {
 	Feature string  `json:"feature"`
 	Share   float64 `json:"share"`
@@ -139,12 +161,18 @@ type FeatureStat struct {
 	Label string `json:"label,omitempty"`
 }
 
+// FeatureOther is the Top Features entry folding the features past the
+// first topN-1 when there are more than topN.
+const FeatureOther = "other"
+
 // Result is everything Compute derives from a set of shoppers.
 type Result struct {
 	KPIs     KPIs
 	Steps    []Step
 	Regions  []RegionStat
 	Features []FeatureStat
+	// Clicks is every buy-link click (the CSV's Buy-link clicks).
+	Clicks int64
 	// Approximate: distinct shoppers are sketch estimates (day cells).
 	Approximate bool
 }
@@ -174,15 +202,19 @@ type groupAgg struct{ n, clickers int64 }
 
 // tallies are the counts every output is derived from. Compute fills them
 // from per-shopper records; Reader.Report fills them with SQL aggregates of
-// shopper_days; finish turns either into the same Result.
+// shopper_days (tally_sql.go) or from day cells (cells.go); finish turns
+// any of them into the same Result. Every count is of shoppers except
+// totalClicks; the feature counts are of added shoppers who used the
+// feature before their first click.
 type tallies struct {
-	shoppers, interacted, engaged, opportunities, addsFrom3D, highIntent int64
-	clickers, engagedClickers, plainClickers, engagedClicks              int64
-	totalClicks, arClicks, variantClicks, zoomClicks                     int64
-	hotspotClicks                                                        map[string]int64
-	regions                                                              map[string]*regionAgg
-	products                                                             map[string]*groupAgg
-	variants                                                             map[[2]string]*groupAgg
+	shoppers, interacted, engaged, highIntent, added int64
+	clickers, plainClickers                          int64 // plain: clicked without being engaged
+	totalClicks                                      int64
+	arAdds, variantAdds, zoomAdds                    int64
+	hotspotAdds                                      map[string]int64
+	regions                                          map[string]*regionAgg
+	products                                         map[string]*groupAgg
+	variants                                         map[[2]string]*groupAgg
 	// approximate: counted from day cells (cells.go); regions then hold
 	// shopper-days, so the geo index compares with their click rate.
 	approximate     bool
@@ -190,7 +222,7 @@ type tallies struct {
 }
 
 func newTallies() *tallies {
-	return &tallies{hotspotClicks: map[string]int64{}, regions: map[string]*regionAgg{},
+	return &tallies{hotspotAdds: map[string]int64{}, regions: map[string]*regionAgg{},
 		products: map[string]*groupAgg{}, variants: map[[2]string]*groupAgg{}}
 }
 
@@ -228,42 +260,37 @@ func Compute(records []Shopper) Result {
 		eng := p.Engaged()
 		ra := t.region(p.Region)
 		ra.shoppers++
-		if p.Interacted {
+		if p.Interacted() {
 			t.interacted++
-			t.addsFrom3D += int64(p.Clicks)
 		}
 		if eng {
 			t.engaged++
 			ra.engaged++
-			t.engagedClicks += int64(p.Clicks)
-			if !p.Clicked() {
-				t.opportunities++
-			}
 		}
 		if p.HighIntent() {
 			t.highIntent++
 		}
+		t.totalClicks += int64(p.Clicks)
 		if p.Clicked() {
 			t.clickers++
 			ra.clickers++
-			if eng {
-				t.engagedClickers++
-			} else {
+			if !eng {
 				t.plainClickers++
 			}
-			c := int64(p.Clicks)
-			t.totalClicks += c
+		}
+		if p.Added() {
+			t.added++
 			if p.ARBeforeClick {
-				t.arClicks += c
+				t.arAdds++
 			}
 			if p.VariantBeforeClick {
-				t.variantClicks += c
+				t.variantAdds++
 			}
 			if p.ZoomBeforeClick {
-				t.zoomClicks += c
+				t.zoomAdds++
 			}
 			for _, h := range p.HotspotsBeforeClick {
-				t.hotspotClicks[h] += c
+				t.hotspotAdds[h]++
 			}
 		}
 	}
@@ -295,16 +322,17 @@ func Compute(records []Shopper) Result {
 
 // finish derives the KPIs, ladder and snapshot from the tallies.
 func (t *tallies) finish() Result {
-	res := Result{Approximate: t.approximate}
+	res := Result{Approximate: t.approximate, Clicks: t.totalClicks}
 	k := &res.KPIs
-	k.Shoppers, k.Engaged, k.Opportunities, k.AddsFrom3D = t.shoppers, t.engaged, t.opportunities, t.addsFrom3D
+	k.Shoppers, k.Engaged, k.Opportunities, k.AddsFrom3D = t.shoppers, t.engaged, t.engaged-t.added, t.added
 	res.Steps = []Step{
 		{Key: StepViewed, Value: t.shoppers}, {Key: StepInteracted, Value: t.interacted}, {Key: StepEngaged, Value: t.engaged},
-		{Key: StepHighIntent, Value: t.highIntent}, {Key: StepATC, Value: t.clickers},
+		{Key: StepHighIntent, Value: t.highIntent}, {Key: StepATC, Value: t.added},
 	}
 	if t.shoppers >= MinShoppersForRate {
-		up := round1((rate(t.engagedClickers, t.engaged) - rate(t.plainClickers, t.shoppers-t.engaged)) * 100)
-		per := round2(rate(t.engagedClicks, t.engaged))
+		engagedRate := rate(t.added, t.engaged) // an engaged shopper who clicked is an add
+		up := round1((engagedRate - rate(t.plainClickers, t.shoppers-t.engaged)) * 100)
+		per := round1(engagedRate * 100)
 		k.secondary.uplift, k.secondary.perEngaged = &up, &per
 	}
 	k.secondary.variant = bestVariant(t.products, t.variants)
@@ -327,27 +355,85 @@ func (t *tallies) finish() Result {
 		return a.EngagedPer1k > b.EngagedPer1k || a.EngagedPer1k == b.EngagedPer1k && a.Region < b.Region
 	})
 	res.Regions = res.Regions[:min(len(res.Regions), topN)]
-
-	if t.totalClicks > 0 {
-		share := func(n int64) float64 { return round1(rate(n, t.totalClicks) * 100) }
-		add := func(f string, n int64) {
-			if n > 0 {
-				res.Features = append(res.Features, FeatureStat{Feature: f, Share: share(n)})
-			}
-		}
-		add("ar", t.arClicks)
-		add("variant", t.variantClicks)
-		add("zoom", t.zoomClicks)
-		for h, n := range t.hotspotClicks {
-			add("hotspot:"+h, n)
-		}
-		sort.Slice(res.Features, func(i, j int) bool {
-			a, b := res.Features[i], res.Features[j]
-			return a.Share > b.Share || a.Share == b.Share && a.Feature < b.Feature
-		})
-		res.Features = res.Features[:min(len(res.Features), topN)]
-	}
+	res.Features = t.features()
 	return res
+}
+
+// features are Top Features: each feature's uses before an add over all
+// such uses, the most used first, at most topN rows (the rest folded into
+// FeatureOther), shares in tenths of a percent that add up to exactly 100.
+func (t *tallies) features() []FeatureStat {
+	type use struct {
+		feature string
+		n       int64
+	}
+	var uses []use
+	add := func(f string, n int64) {
+		if n > 0 {
+			uses = append(uses, use{f, n})
+		}
+	}
+	add("ar", t.arAdds)
+	add("variant", t.variantAdds)
+	add("zoom", t.zoomAdds)
+	for h, n := range t.hotspotAdds {
+		add("hotspot:"+h, n)
+	}
+	if len(uses) == 0 {
+		return nil
+	}
+	sort.Slice(uses, func(i, j int) bool {
+		a, b := uses[i], uses[j]
+		return a.n > b.n || a.n == b.n && a.feature < b.feature
+	})
+	if len(uses) > topN {
+		var rest int64
+		for _, u := range uses[topN-1:] {
+			rest += u.n
+		}
+		uses = append(uses[:topN-1], use{FeatureOther, rest})
+	}
+	ns := make([]int64, len(uses))
+	for i, u := range uses {
+		ns[i] = u.n
+	}
+	tenths := largestRemainder(ns, 1000)
+	out := make([]FeatureStat, len(uses))
+	for i, u := range uses {
+		out[i] = FeatureStat{Feature: u.feature, Share: float64(tenths[i]) / 10}
+	}
+	return out
+}
+
+// largestRemainder splits total units over ns in proportion (Hamilton's
+// method): the parts are whole numbers that add up to total exactly, each
+// within one unit of its exact share; leftover units go to the largest
+// remainders, the first of equal ones first.
+func largestRemainder(ns []int64, total int64) []int64 {
+	var sum int64
+	for _, n := range ns {
+		sum += n
+	}
+	out := make([]int64, len(ns))
+	if sum == 0 {
+		return out
+	}
+	rem := make([]int64, len(ns))
+	left := total
+	for i, n := range ns {
+		out[i] = n * total / sum
+		rem[i] = n * total % sum
+		left -= out[i]
+	}
+	order := make([]int, len(ns))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return rem[order[a]] > rem[order[b]] })
+	for _, i := range order[:left] {
+		out[i]++
+	}
+	return out
 }
 
 // bestVariant: the variant whose viewers click most compared with the

@@ -117,6 +117,9 @@ type Payload struct {
 	// Approximate: the distinct-shopper numbers are HyperLogLog estimates
 	// (a large range, README "Analytics at scale"); the UI shows "≈".
 	Approximate bool `json:"approximate"`
+	// Definitions: label, definition and unit of every number on the
+	// screen (definitions.go), shown in the info tooltips.
+	Definitions map[string]Definition `json:"definitions"`
 }
 
 // Charts of the payload.
@@ -139,7 +142,7 @@ var stepColors = []string{"#2E5BBA", "#3F6FD0", "#5B86E0", "#7FA2EA", "#A7C0F2"}
 // BuildPayload gates a Result by tier: basic sees the four primary KPIs and
 // the ladder; secondary KPIs and the snapshot are left out, not just hidden.
 func BuildPayload(res Result, tier string) Payload {
-	p := Payload{Plan: tier, Capabilities: CapabilitiesFor(tier), Approximate: res.Approximate}
+	p := Payload{Plan: tier, Capabilities: CapabilitiesFor(tier), Approximate: res.Approximate, Definitions: overviewDefinitions()}
 	p.KPIs = KPIs{Shoppers: res.KPIs.Shoppers, Engaged: res.KPIs.Engaged, Opportunities: res.KPIs.Opportunities, AddsFrom3D: res.KPIs.AddsFrom3D}
 	p.Charts.ProgressLadder.Steps = slices.Clone(res.Steps)
 	for i := range p.Charts.ProgressLadder.Steps {
@@ -187,7 +190,7 @@ func (r *Reader) load(ctx context.Context, userID string, f Filters) ([]dayRow, 
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (dayRow, error) {
 		var d dayRow
 		s := &d.Shopper
-		err := row.Scan(&d.Day, &s.Viewer, &s.Product, &s.Device, &s.Source, &s.Region, &s.Counted, &s.Interacted, &s.VisibleMs,
+		err := row.Scan(&d.Day, &s.Viewer, &s.Product, &s.Device, &s.Source, &s.Region, &s.Counted, &s.Turned, &s.VisibleMs,
 			&s.Hotspots, &s.Variants, &s.VariantChanged, &s.AR, &s.Clicks, &s.Platforms, &s.ARBeforeClick,
 			&s.VariantBeforeClick, &s.ZoomBeforeClick, &s.HotspotsBeforeClick)
 		return d, err
@@ -217,26 +220,35 @@ func Shoppers(rows []dayRow) []Shopper {
 }
 
 // Report computes userID's payload for the filters and tier. The counting
-// happens in Postgres (tally_sql.go); the definitions applied to the counts
-// are the same code as Compute's (tallies.finish).
+// happens in Postgres (tally_sql.go) or in the day cells (cells.go); the
+// definitions applied to the counts are the same code as Compute's
+// (tallies.finish).
 func (r *Reader) Report(ctx context.Context, userID string, f Filters, tier string) (Payload, error) {
-	var p Payload
-	if c, ok, err := r.rangeCell(ctx, userID, f, true, true); err != nil || ok {
-		if err != nil {
-			return Payload{}, err
-		}
-		p = BuildPayload(c.tallies().finish(), tier)
-	} else {
-		t, err := r.tally(ctx, userID, f)
-		if err != nil {
-			return Payload{}, err
-		}
-		p = BuildPayload(t.finish(), tier)
+	res, err := r.result(ctx, userID, f)
+	if err != nil {
+		return Payload{}, err
 	}
+	p := BuildPayload(res, tier)
 	if err := r.label(ctx, userID, f.SKU, &p); err != nil {
 		return Payload{}, err
 	}
 	return p, nil
+}
+
+// result is Report's Result before tier gating and labels (the CSV export
+// reads it too, so its numbers are the screen's).
+func (r *Reader) result(ctx context.Context, userID string, f Filters) (Result, error) {
+	if c, ok, err := r.rangeCell(ctx, userID, f, true, true); err != nil || ok {
+		if err != nil {
+			return Result{}, err
+		}
+		return c.tallies().finish(), nil
+	}
+	t, err := r.tally(ctx, userID, f)
+	if err != nil {
+		return Result{}, err
+	}
+	return t.finish(), nil
 }
 
 // ReportFromRows is Report computed in Go from the loaded shopper_days rows
@@ -346,7 +358,7 @@ func (r *Reader) BreakdownsReport(ctx context.Context, userID string, f Filters)
 			acc[[2]string{dim, val}] = b
 		}
 		b.Shoppers++
-		if s.Interacted {
+		if s.Interacted() {
 			b.Interacted++
 		}
 		if s.AR {
@@ -395,54 +407,115 @@ func sortBreakdowns(out []Breakdown) []Breakdown {
 	return out
 }
 
-// ExportRows is the CSV export (premium): one row per day, product, device,
-// source and region with the funnel counts.
+// ExportRows is the CSV export (premium): the Business Overview's funnel
+// for the filters' range, first for all products together (the screen's
+// numbers) and then for each product seen in the range (the screen with
+// that product picked in the SKU filter), named (and identified by id in
+// its own column). Every row is computed by the same code as the screen
+// (Reader.result), so the file and the screen agree, approximate or not.
 func (r *Reader) ExportRows(ctx context.Context, userID string, f Filters) ([][]string, error) {
-	rows, err := r.load(ctx, userID, f)
+	ids := []string{f.SKU}
+	if f.SKU == "" {
+		var err error
+		if ids, err = r.productsInRange(ctx, userID, f); err != nil {
+			return nil, err
+		}
+	}
+	names, err := r.subjectNames(ctx, userID, ids)
 	if err != nil {
 		return nil, err
 	}
-	type key struct{ day, product, device, source, region string }
-	type agg struct{ shoppers, interacted, engaged, highIntent, clicks int64 }
-	m := map[key]*agg{}
-	for _, d := range rows {
-		if !d.Counted {
-			continue
-		}
-		k := key{d.Day.Format(time.DateOnly), d.Product, d.Device, d.Source, d.Region}
-		a := m[k]
-		if a == nil {
-			a = &agg{}
-			m[k] = a
-		}
-		a.shoppers++
-		if d.Interacted {
-			a.interacted++
-		}
-		if d.Engaged() {
-			a.engaged++
-		}
-		if d.HighIntent() {
-			a.highIntent++
-		}
-		a.clicks += int64(d.Clicks)
-	}
-	keys := make([]key, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		return fmt.Sprint(a) < fmt.Sprint(b)
+	sort.SliceStable(ids, func(i, j int) bool {
+		a, b := strings.ToLower(names[ids[i]]), strings.ToLower(names[ids[j]])
+		return a < b || a == b && ids[i] < ids[j]
 	})
-	out := [][]string{{"day", "product", "device", "source", "region", "shoppers", "interacted", "engaged", "high_intent", "clicks"}}
-	for _, k := range keys {
-		a := m[k]
-		out = append(out, []string{k.day, k.product, k.device, k.source, k.region, fmt.Sprint(a.shoppers), fmt.Sprint(a.interacted),
-			fmt.Sprint(a.engaged), fmt.Sprint(a.highIntent), fmt.Sprint(a.clicks)})
+	label := func(k string) string { return Definitions[k].Label }
+	out := [][]string{{"Product", "Product ID", "From", "To", label("shoppers"), label(StepInteracted), label(StepEngaged),
+		label(StepHighIntent), label(StepATC) + " (" + label("adds_from_3d") + ")", label("opportunities"), label(DefBuyLinkClicks),
+		"Approximate"}}
+	row := func(name, id string, g Filters) error {
+		res, err := r.result(ctx, userID, g)
+		if err != nil {
+			return err
+		}
+		step := map[string]int64{}
+		for _, s := range res.Steps {
+			step[s.Key] = s.Value
+		}
+		out = append(out, []string{name, id, g.From.Format(time.DateOnly), g.To.Format(time.DateOnly),
+			fmt.Sprint(res.KPIs.Shoppers), fmt.Sprint(step[StepInteracted]), fmt.Sprint(res.KPIs.Engaged),
+			fmt.Sprint(step[StepHighIntent]), fmt.Sprint(res.KPIs.AddsFrom3D), fmt.Sprint(res.KPIs.Opportunities),
+			fmt.Sprint(res.Clicks), fmt.Sprint(res.Approximate)})
+		return nil
+	}
+	if f.SKU == "" {
+		if err := row(AllProducts, "", f); err != nil {
+			return nil, err
+		}
+	}
+	for _, id := range ids {
+		g := f
+		g.SKU = id
+		if err := row(names[id], id, g); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
+
+// AllProducts names the CSV's first row: every product together.
+const AllProducts = "All products"
+
+// productsInRange are the product ids with a counted shopper-day in the
+// filters' range.
+func (r *Reader) productsInRange(ctx context.Context, userID string, f Filters) ([]string, error) {
+	rows, err := r.DB.Query(ctx, `SELECT DISTINCT product_id FROM shopper_days WHERE user_id = $1 AND day BETWEEN $2 AND $3
+		AND counted AND ($4 = '' OR device = $4) AND ($5 = '' OR source = $5) AND ($6 = '' OR region = $6)`,
+		userID, f.From, f.To, f.Device, f.Source, f.Region)
+	if err != nil {
+		return nil, fmt.Errorf("list products in range: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("list products in range: %w", err)
+	}
+	return ids, nil
+}
+
+// subjectNames names what shoppers looked at: the owner's products (a
+// deleted one says so), else a gallery or a build (blueprint) shared on its
+// own (by the build's name, else the name its share page was published
+// with), else UnknownSubject.
+func (r *Reader) subjectNames(ctx context.Context, userID string, ids []string) (map[string]string, error) {
+	out := make(map[string]string, len(ids))
+	for _, id := range ids {
+		out[id] = UnknownSubject
+	}
+	rows, err := r.DB.Query(ctx, `SELECT p.blueprint_id, 'Build: ' || (v.snapshot->>'name'), 0
+		FROM publications p JOIN publication_versions v ON v.publication_id = p.id AND v.version = p.current_version
+		WHERE p.user_id = $1 AND p.blueprint_id = ANY($2) AND coalesce(v.snapshot->>'name', '') <> ''
+		UNION ALL SELECT id, 'Build: ' || name, 1 FROM jobs WHERE user_id = $1 AND id = ANY($2)
+		UNION ALL SELECT id, 'Gallery: ' || name, 2 FROM galleries WHERE user_id = $1 AND id = ANY($2)
+		UNION ALL SELECT id, name || CASE WHEN deleted_at IS NULL THEN '' ELSE ' (deleted)' END, 3
+		FROM products WHERE user_id = $1 AND id = ANY($2)
+		ORDER BY 3`, userID, ids)
+	if err != nil {
+		return nil, fmt.Errorf("name analytics products: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, name string
+		var rank int
+		if err := rows.Scan(&id, &name, &rank); err != nil {
+			return nil, fmt.Errorf("name analytics products: %w", err)
+		}
+		out[id] = name // products come last: they win, then galleries, builds, pages
+	}
+	return out, rows.Err()
+}
+
+// UnknownSubject names an id no product, gallery or build of the owner has.
+const UnknownSubject = "Unknown product"
 
 // TopProduct is one product ranked by engagement rate for the dashboard.
 type TopProduct struct {

@@ -76,9 +76,9 @@ func TestStoreRollupReplayAndRetention(t *testing.T) {
 
 	// The same shoppers written down by hand and put through the definitions.
 	want := analytics.BuildPayload(analytics.Compute([]analytics.Shopper{
-		{Viewer: "viewer-a", Product: "prod-1", Device: "mobile", Source: "instagram.com", Region: "IN", Counted: true, Interacted: true,
+		{Viewer: "viewer-a", Product: "prod-1", Device: "mobile", Source: "instagram.com", Region: "IN", Counted: true, Turned: true,
 			Hotspots: []string{"h1"}, AR: true, Clicks: 1, Platforms: []string{"Amazon"}, ARBeforeClick: true},
-		{Viewer: "viewer-b", Product: "prod-1", Device: "desktop", Source: "instagram.com", Region: "US", Counted: true, Interacted: true, VisibleMs: 12000},
+		{Viewer: "viewer-b", Product: "prod-1", Device: "desktop", Source: "instagram.com", Region: "US", Counted: true, Turned: true, VisibleMs: 12000},
 	}), analytics.TierPremium)
 	require.Equal(t, want, got)
 	require.EqualValues(t, 2, got.KPIs.Shoppers)

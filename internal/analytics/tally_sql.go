@@ -12,9 +12,10 @@ import (
 // Compute exactly: units are (viewer, product) with a counted view in range;
 // a shopper is a viewer with such a unit, whose region is that of their
 // earliest unit; everything else is OR-ed or summed over the shopper's
-// units. One statement (the CTEs used twice are materialised once) returns
-// three kinds of rows: per region ("r"), hotspot before click ("h") and
-// per product/variant ("p", "v").
+// units, and the flags i (interacted), eng (engaged), hi (high-intent) and
+// add (ATC) are Shopper's methods written in SQL. One statement (the CTEs
+// used twice are materialised once) returns three kinds of rows: per region
+// ("r"), hotspot used before an add ("h") and per product/variant ("p", "v").
 const tallySQL = `
 WITH d AS (
     SELECT * FROM shopper_days
@@ -22,34 +23,36 @@ WITH d AS (
       AND ($4 = '' OR product_id = $4) AND ($5 = '' OR device = $5) AND ($6 = '' OR source = $6) AND ($7 = '' OR region = $7)
 ), u AS (
     SELECT viewer, product_id, min(day) AS first_day, (array_agg(region ORDER BY day))[1] AS region,
-        bool_or(interacted) AS i, sum(visible_ms) AS ms, bool_or(cardinality(hotspots) > 0) AS h,
+        bool_or(interacted) AS turned, sum(visible_ms) AS ms, bool_or(cardinality(hotspots) > 0) AS h,
         bool_or(variant_changed) AS vc, bool_or(ar) AS ar, sum(clicks)::bigint AS clicks,
         bool_or(ar_before_click) AS arb, bool_or(variant_before_click) AS vb, bool_or(zoom_before_click) AS zb
     FROM d GROUP BY viewer, product_id HAVING bool_or(counted)
 ), v AS (
-    SELECT viewer, (array_agg(region ORDER BY first_day, product_id))[1] AS region, bool_or(i) AS i, sum(ms) AS ms,
+    SELECT viewer, (array_agg(region ORDER BY first_day, product_id))[1] AS region, bool_or(turned) AS turned, sum(ms) AS ms,
         bool_or(h) AS h, bool_or(vc) AS vc, bool_or(ar) AS ar, sum(clicks)::bigint AS clicks,
         bool_or(arb) AS arb, bool_or(vb) AS vb, bool_or(zb) AS zb
     FROM u GROUP BY viewer
+), i AS (
+    SELECT *, turned OR h OR vc OR ar AS i FROM v
+), e AS (
+    SELECT *, i AND (ms >= $8 OR h OR vc OR ar) AS eng FROM i
 ), f AS (
-    SELECT *, (i AND ms >= $8) OR h OR vc AS eng FROM v
+    SELECT *, eng AND clicks > 0 AS add, ar OR (vc AND h) OR (eng AND clicks > 0) AS hi FROM e
 )
 SELECT 'r', region, '', count(*), count(*) FILTER (WHERE i), count(*) FILTER (WHERE eng),
-    count(*) FILTER (WHERE eng AND clicks = 0), coalesce(sum(clicks) FILTER (WHERE i), 0),
-    count(*) FILTER (WHERE ar OR (vc AND h)), count(*) FILTER (WHERE clicks > 0),
-    count(*) FILTER (WHERE eng AND clicks > 0), count(*) FILTER (WHERE NOT eng AND clicks > 0),
-    coalesce(sum(clicks) FILTER (WHERE eng), 0), coalesce(sum(clicks), 0),
-    coalesce(sum(clicks) FILTER (WHERE arb), 0), coalesce(sum(clicks) FILTER (WHERE vb), 0), coalesce(sum(clicks) FILTER (WHERE zb), 0)
+    count(*) FILTER (WHERE hi), count(*) FILTER (WHERE add), count(*) FILTER (WHERE clicks > 0),
+    count(*) FILTER (WHERE NOT eng AND clicks > 0), coalesce(sum(clicks), 0),
+    count(*) FILTER (WHERE add AND arb), count(*) FILTER (WHERE add AND vb), count(*) FILTER (WHERE add AND zb)
 FROM f GROUP BY region
 UNION ALL
-SELECT 'h', hs.h, '', sum(v.clicks), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+SELECT 'h', hs.h, '', count(*), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 FROM (SELECT DISTINCT d.viewer, x.h FROM d JOIN u USING (viewer, product_id), unnest(d.hotspots_before_click) AS x(h)) hs
-JOIN v USING (viewer) WHERE v.clicks > 0 GROUP BY hs.h
+JOIN f USING (viewer) WHERE f.add GROUP BY hs.h
 UNION ALL
-SELECT 'p', product_id, '', count(*), count(*) FILTER (WHERE clicks > 0), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+SELECT 'p', product_id, '', count(*), count(*) FILTER (WHERE clicks > 0), 0, 0, 0, 0, 0, 0, 0, 0, 0
 FROM u GROUP BY product_id
 UNION ALL
-SELECT 'v', uv.product_id, uv.variant, count(*), count(*) FILTER (WHERE u.clicks > 0), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+SELECT 'v', uv.product_id, uv.variant, count(*), count(*) FILTER (WHERE u.clicks > 0), 0, 0, 0, 0, 0, 0, 0, 0, 0
 FROM (SELECT DISTINCT d.viewer, d.product_id, x.variant FROM d JOIN u USING (viewer, product_id), unnest(d.variants) AS x(variant)) uv
 JOIN u USING (viewer, product_id) GROUP BY uv.product_id, uv.variant`
 
@@ -66,7 +69,7 @@ func (r *Reader) tally(ctx context.Context, userID string, f Filters) (*tallies,
 	t := newTallies()
 	for rows.Next() {
 		var kind, k1, k2 string
-		var c [14]int64
+		var c [11]int64
 		dest := []any{&kind, &k1, &k2}
 		for i := range c {
 			dest = append(dest, &c[i])
@@ -79,20 +82,17 @@ func (r *Reader) tally(ctx context.Context, userID string, f Filters) (*tallies,
 			t.shoppers += c[0]
 			t.interacted += c[1]
 			t.engaged += c[2]
-			t.opportunities += c[3]
-			t.addsFrom3D += c[4]
-			t.highIntent += c[5]
-			t.clickers += c[6]
-			t.engagedClickers += c[7]
-			t.plainClickers += c[8]
-			t.engagedClicks += c[9]
-			t.totalClicks += c[10]
-			t.arClicks += c[11]
-			t.variantClicks += c[12]
-			t.zoomClicks += c[13]
-			t.regions[k1] = &regionAgg{shoppers: c[0], engaged: c[2], clickers: c[6]}
+			t.highIntent += c[3]
+			t.added += c[4]
+			t.clickers += c[5]
+			t.plainClickers += c[6]
+			t.totalClicks += c[7]
+			t.arAdds += c[8]
+			t.variantAdds += c[9]
+			t.zoomAdds += c[10]
+			t.regions[k1] = &regionAgg{shoppers: c[0], engaged: c[2], clickers: c[5]}
 		case "h":
-			t.hotspotClicks[k1] = c[0]
+			t.hotspotAdds[k1] = c[0]
 		case "p":
 			t.products[k1] = &groupAgg{n: c[0], clickers: c[1]}
 		case "v":

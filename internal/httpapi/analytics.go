@@ -88,7 +88,9 @@ func getAnalyticsBreakdowns(rd *analytics.Reader, subs *subscription.Service, d 
 	}
 }
 
-// exportAnalytics serves GET /api/analytics/export.csv (premium).
+// exportAnalytics serves GET /api/analytics/export.csv (premium): the
+// screen's funnel for all products and for each product, by name
+// (Reader.ExportRows).
 func exportAnalytics(rd *analytics.Reader, subs *subscription.Service, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		f, err := premiumFilters(r, subs, d, fault.New(fault.Forbidden, "premium_feature", "Export is part of the Pro plan."))
@@ -123,6 +125,13 @@ func csvSafe(s string) string {
 	return s
 }
 
+// productAnalyticsReply is the product page's tiles with their
+// definitions (label, definition, unit), shown in the tiles' tooltips.
+type productAnalyticsReply struct {
+	analytics.ProductSummary
+	Definitions map[string]analytics.Definition `json:"definitions"`
+}
+
 // getProductAnalytics serves GET /api/products/{id}/analytics: the product
 // page's tiles (Engagement, Hotspot CTR, Views) over the range (default 7d).
 // Another merchant's product (or a missing one) is 404.
@@ -145,7 +154,7 @@ func getProductAnalytics(rd *analytics.Reader, d Deps) Handler {
 		if err != nil {
 			return err
 		}
-		WriteJSON(w, http.StatusOK, s)
+		WriteJSON(w, http.StatusOK, productAnalyticsReply{ProductSummary: s, Definitions: analytics.ProductDefinitions()})
 		return nil
 	}
 }

@@ -1,12 +1,14 @@
 package httpapi_test
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -164,7 +166,7 @@ func TestAnalyticsAPIAndPlanGating(t *testing.T) {
 	require.EqualValues(t, 1, pl.KPIs.Shoppers)
 	rec, _ = get(owner, "/api/analytics/export.csv")
 	require.Equal(t, 200, rec.Code)
-	require.True(t, strings.HasPrefix(rec.Body.String(), "day,product,device,source,region,shoppers"))
+	require.True(t, strings.HasPrefix(rec.Body.String(), "Product,Product ID,From,To,Shoppers,Interacted,Engaged,High-Intent,ATC (Adds from 3D)"))
 	rec, _ = get(owner, "/api/analytics/breakdowns")
 	require.Equal(t, 200, rec.Code)
 	require.Contains(t, rec.Body.String(), `"dimension":"source","value":"insta"`)
@@ -181,8 +183,12 @@ func TestAnalyticsAPIAndPlanGating(t *testing.T) {
 	require.NoError(t, json.Unmarshal(rep.Data, &pl))
 	require.Equal(t, analytics.TierBasic, pl.Plan)
 	require.EqualValues(t, 2, pl.KPIs.Shoppers)
+	var kpis struct {
+		KPIs map[string]any `json:"kpis"`
+	}
+	require.NoError(t, json.Unmarshal(rep.Data, &kpis))
 	for _, field := range []string{"engagement_uplift", "adds_per_engaged", "best_variant_uplift", "geo_opportunity_index"} {
-		require.NotContains(t, rec.Body.String(), field+`":`, "premium fields are left out")
+		require.NotContains(t, kpis.KPIs, field, "premium fields are left out")
 	}
 	require.Contains(t, rec.Body.String(), `"topRegions":[]`)
 	for _, path := range []string{"/api/analytics?device=mobile", "/api/analytics?source=insta", "/api/analytics?region=IN",
@@ -245,4 +251,103 @@ func TestBeaconTimesAreCappedAtReceipt(t *testing.T) {
 	require.NoError(t, b.DB.Pool.QueryRow(b.Ctx, `SELECT at FROM shopper_events WHERE kind = 'ar'`).Scan(&at))
 	require.False(t, at.Before(before.Truncate(time.Millisecond)), "stored at %s", at)
 	require.False(t, at.After(after), "stored at %s, after the server received it (%s)", at, after)
+}
+
+// Issue 50 item 7: the Business Overview's numbers agree with each other and
+// with the CSV, which names what the shoppers looked at. Shoppers go through
+// the real beacon endpoint and buy-link hook with the behaviours that made
+// the screen contradict itself: a hotspot without turning the model, a click
+// without any interaction, several features before one click.
+func TestAnalyticsScreenAgreesWithCSV(t *testing.T) {
+	t.Parallel()
+	b := anaSetup(t)
+	owner := b.Owner(t, "pro")
+	lamp := b.Publish(t, owner, b.Blueprint(t, owner, "Desk lamp"))
+	sofa := b.Publish(t, owner, b.Blueprint(t, owner, "Velvet sofa"))
+	hook := b.c.BuyClickHook()
+	click := func(slug, viewer string) {
+		req := httptest.NewRequest("GET", "/v/"+slug+"/go/l1?vid="+viewer, nil)
+		req.Header.Set("User-Agent", browserUA)
+		hook(req, slug, "https://www.etsy.com/listing/1", "")
+	}
+	shoppers := []struct {
+		slug, viewer string
+		events       []string
+		clicks       int
+	}{
+		{lamp.Slug, "viewer-hotspot-buyer-01", []string{evt("view"), evt("hotspot", `,"hotspot":"h1"`)}, 1},
+		{lamp.Slug, "viewer-blind-buyer-0001", []string{evt("view")}, 1},
+		{lamp.Slug, "viewer-long-looker-0001", []string{evt("view"), evt("interact"), evt("visible", `,"ms":11000`)}, 0},
+		{lamp.Slug, "viewer-ar-looker-000001", []string{evt("view"), evt("interact"), evt("ar", `,"mode":"webxr"`)}, 0},
+		{sofa.Slug, "viewer-everything-00001", []string{evt("view"), evt("interact"), evt("variant", `,"variant":"v2"`),
+			evt("hotspot", `,"hotspot":"h2"`), evt("ar", `,"mode":"webxr"`)}, 2},
+		{sofa.Slug, "viewer-glance-000000001", []string{evt("view"), evt("interact")}, 0},
+	}
+	for i, s := range shoppers {
+		require.Equal(t, http.StatusNoContent, b.post(t, batch(s.slug, s.viewer, `,"tz":"Europe/Berlin"`, s.events...),
+			fmt.Sprintf("192.0.2.%d", 60+i), browserUA))
+	}
+	b.stored(t) // the hook's clicks must come after the actions they follow
+	time.Sleep(5 * time.Millisecond)
+	for _, s := range shoppers {
+		for range s.clicks {
+			click(s.slug, s.viewer)
+		}
+	}
+	b.stored(t)
+
+	payload := func(q string) analytics.Payload {
+		t.Helper()
+		rec, rep := b.call(t, owner, "GET", "/api/analytics?range=7d"+q, "")
+		require.Equal(t, 200, rec.Code, rec.Body.String())
+		var p analytics.Payload
+		require.NoError(t, json.Unmarshal(rep.Data, &p))
+		return p
+	}
+	p := payload("")
+	steps := map[string]int64{}
+	for _, s := range p.Charts.ProgressLadder.Steps {
+		steps[s.Key] = s.Value
+	}
+	require.Equal(t, map[string]int64{"Viewed": 6, "Interacted": 5, "Engaged": 4, "High-Intent": 3, "ATC": 2}, steps,
+		"a funnel: the hotspot opener interacted; the blind buyer is no add; the glance is not engaged")
+	require.EqualValues(t, 2, p.KPIs.AddsFrom3D, "the same adds as ATC")
+	require.EqualValues(t, 2, p.KPIs.Opportunities, "engaged, not added")
+	// hotspot buyer: hotspot h1; everything: variant, hotspot h2, AR, turned: 5 uses.
+	var sum float64
+	for _, f := range p.Charts.Snapshot.TopFeaturesAdding {
+		sum += f.Share
+	}
+	require.InDelta(t, 100.0, sum, 1e-9, "%+v", p.Charts.Snapshot.TopFeaturesAdding)
+	require.Len(t, p.Charts.Snapshot.TopFeaturesAdding, 5)
+	for _, key := range []string{"shoppers", "engaged", "opportunities", "adds_from_3d", "Viewed", "Interacted", "Engaged", "High-Intent", "ATC",
+		"topRegions", "topFeaturesAdding", "engagement_uplift", "adds_per_engaged", "best_variant_uplift", "geo_opportunity_index"} {
+		d := p.Definitions[key]
+		require.NotEmpty(t, d.Definition, key)
+		require.NotEmpty(t, d.Unit, key)
+	}
+	require.Equal(t, "engaged per 1,000 shoppers", p.Definitions["topRegions"].Unit, "Top Regions' values have their unit")
+	require.Equal(t, p.Definitions["adds_from_3d"].Unit, p.Definitions["ATC"].Unit)
+
+	// The CSV: the screen's numbers, named.
+	rec, _ := b.call(t, owner, "GET", "/api/analytics/export.csv?range=7d", "")
+	require.Equal(t, 200, rec.Code)
+	rows, err := csv.NewReader(strings.NewReader(rec.Body.String())).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, rows, 4, rec.Body.String())
+	names := map[string]string{}
+	for _, row := range rows[1:] {
+		names[row[1]] = row[0]
+		q := ""
+		if row[1] != "" {
+			q = "&sku=" + row[1]
+		}
+		want := payload(q)
+		s := want.Charts.ProgressLadder.Steps
+		require.Equal(t, []string{strconv.FormatInt(want.KPIs.Shoppers, 10), strconv.FormatInt(s[1].Value, 10), strconv.FormatInt(want.KPIs.Engaged, 10),
+			strconv.FormatInt(s[3].Value, 10), strconv.FormatInt(want.KPIs.AddsFrom3D, 10), strconv.FormatInt(want.KPIs.Opportunities, 10)}, row[4:10],
+			"CSV row %q is the screen%s", row[0], q)
+	}
+	require.Equal(t, map[string]string{"": "All products", lamp.BlueprintID: "Build: Desk lamp", sofa.BlueprintID: "Build: Velvet sofa"}, names)
+	require.Equal(t, "4", rows[1][10], "buy-link clicks: 1 + 1 + 2")
 }

@@ -227,7 +227,7 @@ func oneShopper(c *http.Client, base, slug string, i int, rng *rand.Rand, m Mix)
 	now := time.Now().Add(-2 * time.Second).UnixMilli()
 	evs := []map[string]any{{"t": "view", "at": now}}
 	if rng.Float64() < m.Interact {
-		s.Interacted = true
+		s.Turned = true
 		evs = append(evs, map[string]any{"t": "interact", "at": now + 1})
 		ms := int64(4000)
 		if rng.Float64() < m.LongVisit {

@@ -1,6 +1,15 @@
 import { apiURL } from '../../lib/download';
 import { api } from '../../lib/api';
 
+/** One number as the merchant reads it: served by the API from internal/analytics/definitions.go. */
+export interface MetricDefinition {
+  label: string;
+  definition: string;
+  unit: string;
+}
+/** Definitions keyed by KPI key, ladder step key, or topRegions, topFeaturesAdding, ar, clicked, storeFunnel… */
+export type Definitions = Record<string, MetricDefinition>;
+
 export interface Step {
   key: string;
   value: number;
@@ -26,6 +35,8 @@ export interface AnalyticsPayload {
     progress_ladder: { steps: Step[] };
     snapshot: { topRegions: { region: string; engagedPer1k: number }[]; topFeaturesAdding: { feature: string; share: number; label?: string }[] };
   };
+  /** Label, definition and unit of every number on the screen (the info tooltips). */
+  definitions?: Definitions;
 }
 export interface Breakdown {
   dimension: 'device' | 'source' | 'region' | 'platform';
@@ -41,6 +52,8 @@ export interface ProductSummary {
   engagement: number;
   hotspotCtr: number;
   clicks: number;
+  /** The tiles' definitions: engagement, hotspotCtr, views. */
+  definitions?: Definitions;
 }
 export interface AnalyticsQuery {
   range?: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barWidth, featureLabel, geoText, percent, rangeFromQuery, regionLabel, secondaryText, pp, variantText } from './analytics-rules';
+import { barWidth, count, featureLabel, geoText, per1kText, percent, rangeFromQuery, regionLabel, secondaryText, pp, variantText } from './analytics-rules';
 
 describe('business overview rules', () => {
   it('reads the range from the query string, default 7d', () => {
@@ -40,5 +40,15 @@ describe('hotspots and variants by name (issue 29 item 11)', () => {
     expect(variantText({ option: 'v2', label: 'Terracotta · Ceramic vase', pp: 12.5 })).toBe('Terracotta · Ceramic vase +12.5 pp');
     expect(variantText({ option: 'v2', pp: -1 })).not.toContain('v2');
     expect(variantText(null)).toBe('—');
+  });
+});
+
+describe('units (issue 50 item 7)', () => {
+  it('gives every value its unit', () => {
+    expect(count(150, 'shoppers')).toBe('150 shoppers');
+    expect(count(1, 'shoppers')).toBe('1 shopper');
+    expect(count(1200, 'clicks')).toBe('1,200 clicks');
+    expect(per1kText(428.6)).toBe('428.6 engaged per 1,000');
+    expect(featureLabel('other')).toBe('Other features');
   });
 });

@@ -46,28 +46,15 @@ export function pp(v: number): string {
   return `${v > 0 ? '+' : ''}${v.toFixed(1)} pp`;
 }
 
-/**
- * Definitions shown in the info tooltips: the issue's Definitions section word for word (README
- * "Definitions" has the same text). The ladder's Viewed step is the Shoppers count.
- */
-export const DEFINITIONS: Record<string, string> = {
-  shoppers: 'Shoppers: distinct viewer ids with a counted view in range.',
-  engaged: 'Engaged: interacted and ≥ 10 s visible, or opened a hotspot, or changed variant.',
-  opportunities: 'opportunities: engaged shoppers without a click.',
-  adds_from_3d: 'adds_from_3d: buy-link clicks by shoppers who interacted.',
-  engagement_uplift: 'engagement_uplift: click rate of engaged minus non-engaged shoppers (pp).',
-  adds_per_engaged: 'adds_per_engaged: clicks per engaged shopper.',
-  best_variant_uplift: 'best_variant_uplift: the variant whose viewers click most vs the product average (option, pp, reliable = both groups ≥ 100 shoppers).',
-  geo_opportunity_index: 'geo_opportunity_index: the region with the highest engaged-per-1k among those below the average click rate (region, value).',
-  Viewed: 'Shoppers: distinct viewer ids with a counted view in range.',
-  Interacted: 'Interacted: shoppers with a first interaction.',
-  Engaged: 'Engaged: interacted and ≥ 10 s visible, or opened a hotspot, or changed variant.',
-  'High-Intent': 'High-Intent: launched AR, or changed variant and opened a hotspot.',
-  ATC: 'ATC: clicked a buy link.',
-  topRegions: 'Snapshot: topRegions (engagedPer1k).',
-  topFeaturesAdding: 'Snapshot: topFeaturesAdding (share of clicks preceded by AR, each hotspot, variant change, zoom).',
-  storeFunnel: 'Store-attributed funnel: view → interacted → AR → click, per store platform (Amazon vs Etsy vs Shopify…), in the Breakdowns drawer.',
-};
+/** A count with its unit: "150 shoppers", "1 shopper". */
+export function count(n: number, unit: string): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 && unit.endsWith('s') ? unit.slice(0, -1) : unit}`;
+}
+
+/** Top Regions' value with its unit (engaged shoppers per 1,000 shoppers of the region), as the Geo opportunity KPI says it. */
+export function per1kText(v: number): string {
+  return `${v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} engaged per 1,000`;
+}
 
 /** Where the payload says regions come from (regionSource), as the page states it. */
 export function regionSourceText(source: string | undefined): string {
@@ -81,6 +68,7 @@ export function featureLabel(f: string, label?: string): string {
   if (f === 'ar') return 'AR view';
   if (f === 'variant') return 'Variant change';
   if (f === 'zoom') return 'Zoom / orbit';
+  if (f === 'other') return 'Other features';
   if (f.startsWith('hotspot:')) return 'Hotspot';
   return f;
 }
@@ -100,8 +88,14 @@ export function regionLabel(code: string | null | undefined): string {
   return !c || c === 'ZZ' ? 'Unknown region' : c;
 }
 
-/** The Geo opportunity KPI: its region and what the number is (engaged shoppers per 1,000). */
+/** The Geo opportunity KPI card's figure: its region and number (the card prints the unit beside it). */
+export function geoValue(g: { region: string; value: number } | null | undefined): string {
+  if (!g) return '—';
+  return `${regionLabel(g.region)} · ${g.value.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })}`;
+}
+
+/** The Geo opportunity KPI in words: its region and what the number is (engaged shoppers per 1,000). */
 export function geoText(g: { region: string; value: number } | null | undefined): string {
   if (!g) return '—';
-  return `${regionLabel(g.region)} · ${g.value.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })} engaged per 1,000`;
+  return `${regionLabel(g.region)} · ${per1kText(g.value)}`;
 }

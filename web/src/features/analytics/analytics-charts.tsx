@@ -32,7 +32,7 @@ export default function BarChart({ title, rows }: { title: string; rows: BarRow[
         {rows.map((r) => {
           const top = y(r.key) ?? 0;
           const w = x(r.pct);
-          const inside = w > 90; // the value fits on the bar, else it follows it
+          const inside = w > r.text.length * 8 + 20; // the value (with its unit) fits on the bar, else it follows it
           return (
             <g key={r.key} data-bar={r.key}>
               <text x={-10} y={top + band / 2} textAnchor="end" dominantBaseline="middle" className="analytics__chart-label">

@@ -2,23 +2,35 @@ import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useListProductsQuery } from '../../entities/product/products-api';
 import { DEFAULT_QUERY } from '../../components/list/list-rules';
-import { exportURL, useGetAnalyticsQuery, useGetBreakdownsQuery, type AnalyticsPayload, type AnalyticsQuery, type Breakdown } from '../../entities/analytics/analytics-api';
+import {
+  exportURL,
+  useGetAnalyticsQuery,
+  useGetBreakdownsQuery,
+  type AnalyticsPayload,
+  type AnalyticsQuery,
+  type Breakdown,
+  type Definitions,
+  type MetricDefinition,
+} from '../../entities/analytics/analytics-api';
 import '../../entities/analytics/analytics.css';
+import { definitionText, MetricInfo } from '../../entities/analytics/metric-info';
 import { IconChart, IconInfo, IconLock } from '../../components/icons';
 import { EmptyState } from '../../components/empty-state';
 import { downloadFile } from '../../lib/download';
 import type { BarRow } from './analytics-charts';
 import {
   barWidth,
-  DEFINITIONS,
+  count,
   DRILLDOWN_TEXT,
   featureLabel,
   isDate,
+  MIN_SHOPPERS,
+  per1kText,
   percent,
   pp,
   RANGES,
   rangeFromQuery,
-  geoText,
+  geoValue,
   regionLabel,
   regionSourceText,
   secondaryText,
@@ -29,8 +41,8 @@ import {
 /** The charting library (visx) loads with the first chart, on this route only. */
 const BarChart = lazy(() => import('./analytics-charts'));
 
-function Info({ k, text = DEFINITIONS[k] }: { k: string; text?: string }) {
-  if (!text) return null;
+/** A plain info mark for a note that is not a metric (where regions come from). */
+function Note({ text }: { text: string }) {
   return (
     <span className="analytics__info" title={text} aria-label={text} role="img">
       <IconInfo size={14} />
@@ -91,10 +103,13 @@ export default function AnalyticsPage() {
   };
 
   const k = data?.kpis;
+  const defs: Definitions = data?.definitions ?? {};
   const steps = data?.charts.progress_ladder.steps ?? [];
   const first = steps[0]?.value ?? 0;
   const shoppers = k?.shoppers ?? 0;
-  const snap = snapshotView(snapshot, data);
+  const snap = snapshotView(snapshot, data, defs);
+  const unit = (key: string) => defs[key]?.unit ?? '';
+  const label = (key: string, fallback: string) => defs[key]?.label ?? fallback;
 
   return (
     <div className="page analytics">
@@ -161,7 +176,7 @@ export default function AnalyticsPage() {
             </label>
             <label>
               <span>
-                Region <Info k="region" text={`Region of the shopper. ${regionSourceText(data?.regionSource)}`} />
+                Region <Note text={`Region of the shopper. ${regionSourceText(data?.regionSource)}`} />
               </span>
               <input value={search.get('region') ?? ''} maxLength={2} placeholder="e.g. IN" onChange={(e) => set('region', e.target.value.toUpperCase())} />
             </label>
@@ -181,24 +196,53 @@ export default function AnalyticsPage() {
       {k && (
         <>
           <section className="analytics__kpis" aria-label="Key figures">
-            <Kpi name="shoppers" label="Shoppers" value={String(k.shoppers)} />
-            <Kpi name="engaged" label="Engaged" value={String(k.engaged)} sub={percent(k.engaged, shoppers)} />
-            <Kpi name="opportunities" label="Opportunities" value={String(k.opportunities)} />
-            <Kpi name="adds_from_3d" label="Adds from 3D" value={String(k.adds_from_3d)} />
-            <Kpi name="engagement_uplift" label="Engagement uplift" locked={!premium} value={secondaryText(shoppers, k.engagement_uplift, pp)} />
-            <Kpi name="adds_per_engaged" label="Adds per engaged" locked={!premium} value={secondaryText(shoppers, k.adds_per_engaged, (v) => v.toFixed(2))} />
+            <Kpi name="shoppers" def={defs.shoppers} label={label('shoppers', 'Shoppers')} value={String(k.shoppers)} unit={unit('shoppers')} />
+            <Kpi
+              name="engaged"
+              def={defs.engaged}
+              label={label('engaged', 'Engaged')}
+              value={String(k.engaged)}
+              unit={unit('engaged')}
+              sub={`${percent(k.engaged, shoppers)} of shoppers`}
+            />
+            <Kpi
+              name="opportunities"
+              def={defs.opportunities}
+              label={label('opportunities', 'Engaged, not added')}
+              value={String(k.opportunities)}
+              unit={unit('opportunities')}
+            />
+            <Kpi name="adds_from_3d" def={defs.adds_from_3d} label={label('adds_from_3d', 'Adds from 3D')} value={String(k.adds_from_3d)} unit={unit('adds_from_3d')} />
+            <Kpi
+              name="engagement_uplift"
+              def={defs.engagement_uplift}
+              label={label('engagement_uplift', 'Engagement uplift')}
+              locked={!premium}
+              value={secondaryText(shoppers, k.engagement_uplift, pp)}
+            />
+            <Kpi
+              name="adds_per_engaged"
+              def={defs.adds_per_engaged}
+              label={label('adds_per_engaged', 'Adds per engaged')}
+              locked={!premium}
+              value={secondaryText(shoppers, k.adds_per_engaged, (v) => `${v.toFixed(1)}%`)}
+              sub={premium && shoppers >= MIN_SHOPPERS && k.adds_per_engaged != null ? 'of engaged shoppers' : undefined}
+            />
             <Kpi
               name="best_variant_uplift"
-              label="Best variant uplift"
+              def={defs.best_variant_uplift}
+              label={label('best_variant_uplift', 'Best variant uplift')}
               locked={!premium}
               value={variantText(k.best_variant_uplift)}
               sub={k.best_variant_uplift && !k.best_variant_uplift.reliable ? 'Not yet reliable (< 100 shoppers)' : undefined}
             />
             <Kpi
               name="geo_opportunity_index"
-              label="Geo opportunity"
+              def={defs.geo_opportunity_index}
+              label={label('geo_opportunity_index', 'Geo opportunity')}
               locked={!premium}
-              value={geoText(k.geo_opportunity_index)}
+              value={geoValue(k.geo_opportunity_index)}
+              unit={k.geo_opportunity_index ? unit('geo_opportunity_index') : undefined}
             />
           </section>
 
@@ -207,6 +251,7 @@ export default function AnalyticsPage() {
               <h2 id="ladder-title">Progress Ladder</h2>
               <TableToggle table={ladderTable} onToggle={() => setLadderTable((v) => !v)} />
             </div>
+            <p className="analytics__note">Each step counts the shoppers of the step above it who went further.</p>
             {ladderTable ? (
               <table>
                 <thead>
@@ -218,9 +263,9 @@ export default function AnalyticsPage() {
                 </thead>
                 <tbody>
                   {steps.map((s) => (
-                    <tr key={s.key}>
+                    <tr key={s.key} data-step={s.key}>
                       <td>
-                        {s.key} <Info k={s.key} />
+                        {s.key} <MetricInfo definition={defs[s.key]} label={s.key} />
                       </td>
                       <td>{s.value}</td>
                       <td>{percent(s.value, first)}</td>
@@ -229,17 +274,20 @@ export default function AnalyticsPage() {
                 </tbody>
               </table>
             ) : (
-              <Chart
-                title="Progress Ladder: shoppers at each step"
-                rows={steps.map((s) => ({
-                  key: s.key,
-                  label: s.key,
-                  pct: barWidth(s.value, first),
-                  text: `${s.value} · ${percent(s.value, first)}`,
-                  help: DEFINITIONS[s.key],
-                  color: s.color,
-                }))}
-              />
+              <>
+                <Chart
+                  title="Progress Ladder: shoppers at each step"
+                  rows={steps.map((s) => ({
+                    key: s.key,
+                    label: s.key,
+                    pct: barWidth(s.value, first),
+                    text: `${count(s.value, 'shoppers')} · ${percent(s.value, first)}`,
+                    help: helpOf(defs[s.key]),
+                    color: s.color,
+                  }))}
+                />
+                <Legend keys={steps.map((s) => s.key)} defs={defs} />
+              </>
             )}
             {!premium && (
               <p className="analytics__upgrade">
@@ -261,9 +309,14 @@ export default function AnalyticsPage() {
               </div>
               {premium && <TableToggle table={snapshotTable} onToggle={() => setSnapshotTable((v) => !v)} />}
             </div>
-            <p className="analytics__region-source" data-region-source={data.regionSource ?? 'time-zone'}>
-              {regionSourceText(data.regionSource)}
+            <p className="analytics__note" data-snapshot-caption={snapshot}>
+              {snap.caption} <MetricInfo definition={defs[snap.info]} />
             </p>
+            {snapshot === 'regions' && (
+              <p className="analytics__region-source" data-region-source={data.regionSource ?? 'time-zone'}>
+                {regionSourceText(data.regionSource)}
+              </p>
+            )}
             {!premium ? (
               <p>
                 <Lock /> {DRILLDOWN_TEXT}
@@ -273,14 +326,12 @@ export default function AnalyticsPage() {
                 <thead>
                   <tr>
                     <th>{snap.head[0]}</th>
-                    <th>
-                      {snap.head[1]} <Info k={snap.info} />
-                    </th>
+                    <th>{snap.head[1]}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {snap.rows.map((r) => (
-                    <tr key={r.key}>
+                    <tr key={r.key} data-row={r.key}>
                       <td>{r.label}</td>
                       <td>{r.text}</td>
                     </tr>
@@ -303,7 +354,7 @@ export default function AnalyticsPage() {
             </button>
           </div>
           {(['platform', 'device', 'source', 'region'] as const).map((dim) => (
-            <BreakdownTable key={dim} dim={dim} rows={(breakdowns.data ?? []).filter((b) => b.dimension === dim)} />
+            <BreakdownTable key={dim} dim={dim} defs={defs} rows={(breakdowns.data ?? []).filter((b) => b.dimension === dim)} />
           ))}
         </aside>
       )}
@@ -311,26 +362,47 @@ export default function AnalyticsPage() {
   );
 }
 
-/** The Snapshot tab's chart rows, title and table headings. */
-function snapshotView(tab: 'regions' | 'features', data: AnalyticsPayload | undefined) {
+/** A bar's tooltip words from its definition. */
+function helpOf(d: MetricDefinition | undefined): string | undefined {
+  return d ? definitionText(d) : undefined;
+}
+
+/** The Snapshot tab's chart rows, title, caption (what the numbers are, with their unit) and table headings. */
+function snapshotView(tab: 'regions' | 'features', data: AnalyticsPayload | undefined, defs: Definitions) {
   if (tab === 'regions') {
     return {
-      title: 'Top Regions: engaged shoppers per 1,000',
-      head: ['Region', 'Engaged per 1k shoppers'],
+      title: 'Top Regions: engaged shoppers per 1,000 shoppers',
+      caption: 'Engaged shoppers per 1,000 shoppers of each region.',
+      head: ['Region', 'Engaged per 1,000 shoppers'],
       info: 'topRegions',
       rows: (data?.charts.snapshot.topRegions ?? []).map(
-        (r): BarRow => ({ key: r.region, label: regionLabel(r.region), pct: r.engagedPer1k / 10, text: r.engagedPer1k.toFixed(1), help: DEFINITIONS.topRegions }),
+        (r): BarRow => ({ key: r.region, label: regionLabel(r.region), pct: r.engagedPer1k / 10, text: per1kText(r.engagedPer1k), help: helpOf(defs.topRegions) }),
       ),
     };
   }
   return {
-    title: 'Top Features: share of clicks preceded by each feature',
-    head: ['Feature before the click', 'Share of clicks'],
+    title: 'Top Features: share of the feature uses before an add (adds up to 100%)',
+    caption: 'Share of the feature uses before an add from 3D; the rows add up to 100%.',
+    head: ['Feature used before adding', 'Share of feature uses'],
     info: 'topFeaturesAdding',
     rows: (data?.charts.snapshot.topFeaturesAdding ?? []).map(
-      (f): BarRow => ({ key: f.feature, label: featureLabel(f.feature, f.label), pct: f.share, text: `${f.share.toFixed(1)}%`, help: DEFINITIONS.topFeaturesAdding }),
+      (f): BarRow => ({ key: f.feature, label: featureLabel(f.feature, f.label), pct: f.share, text: `${f.share.toFixed(1)}%`, help: helpOf(defs.topFeaturesAdding) }),
     ),
   };
+}
+
+/** The ladder's steps with their definitions, reachable by keyboard (the chart itself is one image). */
+function Legend({ keys, defs }: { keys: string[]; defs: Definitions }) {
+  if (!keys.length) return null;
+  return (
+    <ul className="analytics__legend" aria-label="Progress Ladder steps">
+      {keys.map((key) => (
+        <li key={key}>
+          {defs[key]?.label ?? key} <MetricInfo definition={defs[key]} label={key} />
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 /** "Show as table" / "Show chart": every chart has an accessible table view. */
@@ -358,13 +430,32 @@ function Chart({ title, rows }: { title: string; rows: BarRow[] }): ReactNode {
   );
 }
 
-function Kpi({ name, label, value, sub, locked }: { name: string; label: string; value: string; sub?: string; locked?: boolean }) {
+function Kpi({
+  name,
+  label,
+  value,
+  unit,
+  sub,
+  locked,
+  def,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  unit?: string;
+  sub?: string;
+  locked?: boolean;
+  def?: MetricDefinition;
+}) {
   return (
     <div className="analytics__kpi card" data-kpi={name}>
       <div className="analytics__kpi-label">
-        {label} <Info k={name} /> {locked && <Lock />}
+        {label} <MetricInfo definition={def} label={label} /> {locked && <Lock />}
       </div>
-      <div className="analytics__kpi-value">{locked ? '—' : value}</div>
+      <div className="analytics__kpi-figure">
+        <span className="analytics__kpi-value">{locked ? '—' : value}</span>
+        {unit && !locked && <span className="analytics__kpi-unit"> {unit}</span>}
+      </div>
       {sub && !locked && <div className="analytics__kpi-sub">{sub}</div>}
     </div>
   );
@@ -377,17 +468,27 @@ const DIM_TITLES: Record<Breakdown['dimension'], string> = {
   region: 'By region',
 };
 
-function BreakdownTable({ dim, rows }: { dim: Breakdown['dimension']; rows: Breakdown[] }) {
+function BreakdownTable({ dim, rows, defs }: { dim: Breakdown['dimension']; rows: Breakdown[]; defs: Definitions }) {
   return (
     <table>
-      <caption title={dim === 'platform' ? DEFINITIONS.storeFunnel : undefined}>{DIM_TITLES[dim]}</caption>
+      <caption>
+        {DIM_TITLES[dim]} {dim === 'platform' && <MetricInfo definition={defs.storeFunnel} />}
+      </caption>
       <thead>
         <tr>
           <th>{dim === 'platform' ? 'Store' : dim[0].toUpperCase() + dim.slice(1)}</th>
-          <th>Viewed</th>
-          <th>Interacted</th>
-          <th>AR</th>
-          <th>Clicked</th>
+          <th>
+            Viewed <MetricInfo definition={defs.Viewed} />
+          </th>
+          <th>
+            Interacted <MetricInfo definition={defs.Interacted} />
+          </th>
+          <th>
+            AR <MetricInfo definition={defs.ar} />
+          </th>
+          <th>
+            Clicked <MetricInfo definition={defs.clicked} />
+          </th>
         </tr>
       </thead>
       <tbody>
