@@ -290,8 +290,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		StripeWebhooks:   stripeWebhooks,
 		BillingReturnURL: cfg.PublicBaseURL,
 
-		LinksFromRequestHost: cfg.PublicBaseURLDefaulted, // issue 29 item 10
-		Describer:            describe.New(describe.Config{URL: cfg.LLMURL, Model: cfg.LLMModel, APIKey: cfg.LLMAPIKey}),
+		Describer: describe.New(describe.Config{URL: cfg.LLMURL, Model: cfg.LLMModel, APIKey: cfg.LLMAPIKey}),
 	})
 	if cfg.MetricsAddr != "" {
 		mln, err := net.Listen("tcp", cfg.MetricsAddr)

@@ -11,9 +11,10 @@ import (
 // listens on 127.0.0.1 unless the operator opts in to the network with
 // HOST=0.0.0.0; it never opens itself to the LAN on its own. What it does is
 // say how: the phone hint names the address a phone on the same Wi-Fi can
-// open, or the command that makes one work. Without PUBLIC_BASE_URL, links
-// and QR codes follow the address the app was opened at
-// (publish.BaseURLFromRequest), so the QR shown on that address works on the phone.
+// open, or the command that makes one work. Share links, embed codes and QR
+// codes always name PUBLIC_BASE_URL (publish.LinksFor; issue 50 item 15), so
+// links a phone can open need PUBLIC_BASE_URL set to the LAN address, and the
+// hint gives the command with it.
 
 // phoneHint is what `bin/api phone-hint` (and so `make run`) prints.
 // host and port are HOST and PORT; baseFixed says PUBLIC_BASE_URL is set
@@ -27,16 +28,20 @@ func phoneHint(host string, port int, baseFixed bool, lan []netip.Addr) []string
 	url := "http://" + net.JoinHostPort(addr.String(), strconv.Itoa(port))
 	ip, err := netip.ParseAddr(host)
 	listensOnLAN := host == "" || (err == nil && (ip.IsUnspecified() || ip == addr))
+	command := fmt.Sprintf("`make run HOST=0.0.0.0 PUBLIC_BASE_URL=%s`", url)
 	switch {
 	case !listensOnLAN:
 		return []string{
-			fmt.Sprintf("On a phone: the api listens on %s only. To open it from a phone on the same Wi-Fi, run `make run HOST=0.0.0.0`", host),
-			fmt.Sprintf("            and open %s on the phone.", url),
+			fmt.Sprintf("On a phone: the api listens on %s only. To open it from a phone on the same Wi-Fi, run %s", host, command),
+			fmt.Sprintf("            and open %s on the phone (share links and QR codes name PUBLIC_BASE_URL).", url),
 		}
 	case baseFixed:
 		return []string{fmt.Sprintf("On a phone on the same Wi-Fi: %s (share links and QR codes name PUBLIC_BASE_URL)", url)}
 	default:
-		return []string{fmt.Sprintf("On a phone on the same Wi-Fi: open %s — links and QR codes made there open on the phone too.", url)}
+		return []string{
+			fmt.Sprintf("On a phone on the same Wi-Fi: open %s. Share links and QR codes name PUBLIC_BASE_URL (http://localhost:%d),", url, port),
+			fmt.Sprintf("            which a phone cannot open: run %s for links a phone opens too.", command),
+		}
 	}
 }
 

@@ -377,6 +377,11 @@ func (s *Service) UpdateProduct(ctx context.Context, userID, id string, patch Pr
 				return err
 			}
 			if n != p.Name {
+				// Its builds first: they lock job rows, which must come
+				// before this product's row (see job.FollowProductName).
+				if err := s.renameBuilds(ctx, tx, p, n); err != nil {
+					return err
+				}
 				evs = append(evs, events.ProductRenamed{ProductID: id, Name: n, At: at})
 			}
 		}
@@ -412,6 +417,17 @@ func (s *Service) UpdateProduct(ctx context.Context, userID, id string, patch Pr
 		return Product{}, err
 	}
 	return s.Product(ctx, userID, id)
+}
+
+// renameBuilds gives the product's builds that still carry its old name
+// the new one (issue 50 item 14), except a build another live product has
+// as its model: that one names both, so it keeps its name.
+func (s *Service) renameBuilds(ctx context.Context, tx pgx.Tx, p Product, name string) error {
+	jobIDs, err := ownBuilds(ctx, tx, p.ID)
+	if err != nil || len(jobIDs) == 0 {
+		return err
+	}
+	return s.jobs.FollowProductName(ctx, tx, p.UserID, jobIDs, p.Name, name)
 }
 
 // DeleteProduct deletes a product; its builds stay as blueprints and the

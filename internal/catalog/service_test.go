@@ -451,3 +451,56 @@ func TestListSearchesDetailsAndFiltersLive(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, names("status=live"))
 }
+
+// Issue 50 item 17: the products list's q matches the name, the
+// description, any tag and the catalog's name, each on its own (a phrase
+// spanning two fields is not a match), ignoring case, with the merchant's
+// text taken literally (no LIKE wildcards, no SQL).
+func TestListSearchesCatalogNameAndEachFieldAlone(t *testing.T) {
+	t.Parallel()
+	s := setup(t)
+	user := s.env.User(t)
+	s.trial(t, user)
+	bp := s.blueprint(t, user, catalog.StatusReady)
+	kitchen, err := s.svc.CreateCatalog(ctx, user, "Kitchen Collection", "")
+	require.NoError(t, err)
+	mk := func(name, description string, tags []string, catalogID string) {
+		p, err := s.svc.CreateProduct(ctx, user, catalog.NewProduct{Name: name, BlueprintID: bp, CatalogID: catalogID})
+		require.NoError(t, err)
+		_, err = s.svc.UpdateProduct(ctx, user, p.ID, catalog.ProductPatch{Description: &description, Tags: &tags})
+		require.NoError(t, err)
+	}
+	mk("Red Mug", "Stoneware, 300 ml", []string{"tableware", "50%_off"}, kitchen.ID)
+	mk("Lamp", "Brass and linen", []string{"lighting"}, "")
+	names := func(q string) []string {
+		ps, total, err := s.svc.Products(ctx, user, mustParams(t, "q="+url.QueryEscape(q)))
+		require.NoError(t, err)
+		out := []string{}
+		for _, p := range ps {
+			out = append(out, p.Name)
+		}
+		require.Equal(t, len(out), total)
+		return out
+	}
+	require.Equal(t, []string{"Red Mug"}, names("kitchen"), "catalog name")
+	require.Equal(t, []string{"Red Mug"}, names("COLLECTION"), "catalog name, any case")
+	require.Equal(t, []string{"Red Mug"}, names("tableware"), "tag")
+	require.Equal(t, []string{"Red Mug"}, names("300 ML"), "description")
+	require.Equal(t, []string{"Lamp"}, names("lamp"), "name")
+	require.Empty(t, names("mug stoneware"), "name and description are not one string")
+	require.Empty(t, names("linen lighting"), "description and tags are not one string")
+	require.Equal(t, []string{"Red Mug"}, names("50%_"), "% and _ are literal")
+	require.Empty(t, names("5_%"), "no wildcards")
+	require.Empty(t, names("' OR 1=1 --"), "parameterised")
+
+	// The catalog's name is read live: renaming it changes what matches.
+	pantry := "Pantry"
+	_, err = s.svc.UpdateCatalog(ctx, user, kitchen.ID, &pantry, nil)
+	require.NoError(t, err)
+	require.Empty(t, names("kitchen"))
+	require.Equal(t, []string{"Red Mug"}, names("pantry"))
+	// Within one catalog the same search applies.
+	ps, _, err := s.svc.CatalogProducts(ctx, user, kitchen.ID, mustParams(t, "q=pantry"))
+	require.NoError(t, err)
+	require.Len(t, ps, 1)
+}

@@ -113,6 +113,27 @@ ORDER BY 1`, productStream(productID).String(), jobTypes)
 	return scanLogged(rows)
 }
 
+// ownBuilds lists the builds productID has had (attached or started) that
+// no other live product has as its current model, oldest first.
+func ownBuilds(ctx context.Context, q pgdb.Querier, productID string) ([]string, error) {
+	rows, err := q.Query(ctx, `
+SELECT b.job_id FROM (
+    SELECT data->>'jobId' AS job_id, min(position) AS first FROM events
+    WHERE stream_id = $1 AND type IN ('product.model_attached.v1', 'product.build_started.v1')
+    GROUP BY 1
+) b
+WHERE NOT EXISTS (SELECT 1 FROM products o WHERE o.job_id = b.job_id AND o.id <> $2 AND o.deleted_at IS NULL)
+ORDER BY b.first`, productStream(productID).String(), productID)
+	if err != nil {
+		return nil, fmt.Errorf("read builds of product %s: %w", productID, err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("read builds of product %s: %w", productID, err)
+	}
+	return ids, nil
+}
+
 // publicationsOf reads the publication.created events of the given builds
 // and of the product itself.
 func publicationsOf(ctx context.Context, q pgdb.Querier, userID, productID string, jobIDs []string) ([]loggedEvent, error) {
@@ -332,8 +353,9 @@ func (w *whereBuilder) add(cond string, v any) {
 func (w *whereBuilder) sql() string { return strings.Join(w.conds, " AND ") }
 
 // dateAndQuery adds the created from/to (inclusive calendar days) and
-// name-contains filters shared by products and galleries.
-func (w *whereBuilder) dateAndQuery(p ListParams, createdAt, name string) {
+// text-contains filters shared by products and galleries: q matches when
+// match (a condition on the placeholder ?, which every ? in it shares) holds.
+func (w *whereBuilder) dateAndQuery(p ListParams, createdAt, match string) {
 	if p.From != nil {
 		w.add(createdAt+" >= ?", *p.From)
 	}
@@ -341,10 +363,19 @@ func (w *whereBuilder) dateAndQuery(p ListParams, createdAt, name string) {
 		w.add(createdAt+" < ?", p.To.AddDate(0, 0, 1))
 	}
 	if p.Query != "" {
-		// strpos rather than LIKE: the merchant's text needs no escaping.
-		w.add("strpos(lower("+name+"), lower(?)) > 0", p.Query)
+		w.add(match, p.Query)
 	}
 }
+
+// productMatch is what a products search matches (issue 50 item 17, the
+// search hint's promise): the name, the description, any one tag or the
+// name of the product's catalog, each on its own, so a phrase spanning two
+// fields is no match. strpos rather than LIKE: the merchant's % and _ are
+// literal and need no escaping.
+const productMatch = `(strpos(lower(products.name), lower(?)) > 0
+	OR strpos(lower(products.description), lower(?)) > 0
+	OR EXISTS (SELECT 1 FROM unnest(products.tags) AS tag WHERE strpos(lower(tag), lower(?)) > 0)
+	OR EXISTS (SELECT 1 FROM catalogs cat WHERE cat.id = products.catalog_id AND strpos(lower(cat.name), lower(?)) > 0))`
 
 // pageTotal returns the number of matches. The page was read first: when it
 // holds some rows but fewer than a full page it is the last one, and the
@@ -378,8 +409,7 @@ func listProducts(ctx context.Context, q pgdb.Querier, userID string, p ListPara
 	if p.CatalogID != "" {
 		w.add("catalog_id = ?", p.CatalogID)
 	}
-	// Search covers what the merchant wrote: name, description and tags.
-	w.dateAndQuery(p, "created_at", "name || ' ' || description || ' ' || array_to_string(tags, ' ')")
+	w.dateAndQuery(p, "created_at", productMatch)
 	order := "created_at DESC, id DESC"
 	if p.Sort == SortName {
 		order = "lower(name), id"
@@ -486,7 +516,7 @@ func listGalleries(ctx context.Context, q pgdb.Querier, userID string, p ListPar
 	if len(p.Statuses) > 0 {
 		w.add("x.status = ANY(?)", p.Statuses)
 	}
-	w.dateAndQuery(p, "x.created_at", "x.name")
+	w.dateAndQuery(p, "x.created_at", "strpos(lower(x.name), lower(?)) > 0")
 	order := "x.created_at DESC, x.id DESC"
 	if p.Sort == SortName {
 		order = "lower(x.name), x.id"

@@ -114,6 +114,17 @@ func Insights(s workspace.Summary, now time.Time) []Insight {
 		out = append(out, in)
 	}
 
+	// Issue 50 item 6: after a downgrade the pages stay published but
+	// shoppers are turned away; say so, and why, before anything else.
+	if n := s.LivePages.Total(); n > 0 && s.Usage.EffectivePlan(now) == "free" {
+		if limit, _ := s.Usage.ViewsLimit(now); s.Usage.ViewsUsed >= limit {
+			add("pages-offline", "Your public pages are offline",
+				fmt.Sprintf("The Free plan includes no public views, so shoppers can't open your %s. Upgrade to Pro to bring them back; nothing was unpublished.",
+					count(n, "live page", "live pages")),
+				subscriptionPath)
+		}
+	}
+
 	if n := s.FailedSinceReady; n > 0 {
 		add("failed-builds", count(n, "build failed", "builds failed"),
 			"Try a photo of the product on a plain background, evenly lit and filling most of the frame. Failed builds cost no credits.",

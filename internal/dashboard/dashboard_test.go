@@ -50,6 +50,13 @@ func TestInsights(t *testing.T) {
 		{"views at 80%", workspace.Summary{Blueprints: 1, Usage: workspace.Usage{Plan: "pro", ViewsUsed: 20_000}}, []string{"views-low"}},
 		{"views at 79%", workspace.Summary{Blueprints: 1, Usage: workspace.Usage{Plan: "pro", ViewsUsed: 19_999}}, []string{}},
 		{"ready but never shared (pro)", workspace.Summary{Blueprints: 1, Ready: 1, LatestReady: ready, Usage: pro}, []string{"first-share-link"}},
+		// Issue 50 item 6: pages published before a downgrade to Free.
+		{"live pages on free with no views are offline", workspace.Summary{Blueprints: 1, Ready: 1, LatestReady: ready, Publications: 2,
+			LivePages: workspace.LivePages{Products: 1, Galleries: 1}}, []string{"pages-offline"}},
+		{"live pages on free with a views pack left stay up", workspace.Summary{Blueprints: 1, Ready: 1, LatestReady: ready, Publications: 1,
+			LivePages: workspace.LivePages{Products: 1}, Usage: workspace.Usage{ViewsPurchased: 10_000, ViewsUsed: 10}}, []string{}},
+		{"live pages on pro are up", workspace.Summary{Blueprints: 1, Ready: 1, LatestReady: ready, Publications: 1,
+			LivePages: workspace.LivePages{Products: 1}, Usage: pro}, []string{}},
 		{"problems come first", workspace.Summary{Blueprints: 4, Ready: 1, LatestReady: ready, FailedSinceReady: 1,
 			Usage: workspace.Usage{Plan: "pro", CreditsUsed: 45, ViewsUsed: 25_000}}, []string{"failed-builds", "credits-low", "views-low", "first-share-link"}},
 	}
@@ -92,6 +99,11 @@ func TestInsightWording(t *testing.T) {
 	require.Equal(t, "Public views used up", in[0].Title)
 	in = dashboard.Insights(workspace.Summary{Blueprints: 1, Usage: workspace.Usage{Plan: "pro", ViewsUsed: 21_000}}, now)
 	require.Equal(t, "84% of public views used", in[0].Title)
+
+	in = dashboard.Insights(workspace.Summary{Blueprints: 1, Publications: 3, LivePages: workspace.LivePages{Products: 2, Galleries: 1}}, now)
+	require.Equal(t, "Your public pages are offline", in[0].Title)
+	require.Equal(t, "The Free plan includes no public views, so shoppers can't open your 3 live pages. Upgrade to Pro to bring them back; nothing was unpublished.", in[0].Message)
+	require.Equal(t, "/workspace/subscription", *in[0].Path)
 }
 
 type bundle struct {

@@ -65,15 +65,16 @@ func requireOnLAN(t *testing.T, h http.Handler, raw string, want []byte) []byte 
 	return rec.Body.Bytes()
 }
 
-// Issue 29 item 10 made share links and QR codes follow the request's host
-// when PUBLIC_BASE_URL is unset; the merchant app's own files must too: the
-// app opened at http://192.168.1.20:8080 gets thumbnail, model, avatar and
-// logo URLs that load from there, not from http://localhost:8080.
+// The merchant app opened at another host than PUBLIC_BASE_URL (a LAN
+// address, http://192.168.1.20:8080) gets thumbnail, model, avatar and logo
+// URLs that load from there, not from http://localhost:8080: the app's own
+// files are same-origin relative. (The public URLs it hands out, share links
+// and QR codes, name PUBLIC_BASE_URL: TestPublicURLsNamePublicBaseURLOnEveryHost.)
 func TestFileURLsWorkFromTheLANHost(t *testing.T) {
 	t.Parallel()
 	t.Run("thumbnails and models", func(t *testing.T) {
 		t.Parallel()
-		s := buildProductPubStack(t, func(d *Deps) { d.LinksFromRequestHost = true })
+		s := newProductPubStack(t)
 		ctx := context.Background()
 		user := s.env.User(t)
 		bp := s.env.Blueprint(t, user, "ready")

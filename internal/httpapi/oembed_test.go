@@ -65,7 +65,7 @@ func TestOEmbedDiscoveryAndAnswer(t *testing.T) {
 	require.Equal(t, publishtest.BaseURL, got.ProviderURL)
 	require.Equal(t, 800, got.Width)
 	require.Equal(t, 600, got.Height)
-	require.Equal(t, `<iframe src="`+p.EmbedURL+`?utm_source=oembed" title="Rocking &lt;chair&gt; &amp; &#34;stool&#34; in 3D" width="800" height="600" style="border:0" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`, got.HTML)
+	require.Equal(t, `<iframe src="`+p.EmbedURL+`?utm_source=oembed" title="Rocking &lt;chair&gt; &amp; &#34;stool&#34; in 3D" width="800" height="600" style="display:block;width:100%;max-width:800px;height:auto;aspect-ratio:800/600;border:0" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`, got.HTML)
 	require.Regexp(t, `^`+regexp.QuoteMeta(publishtest.BaseURL+"/v/"+p.Slug+"/poster.png?v=")+`[0-9a-f]{12}$`, got.ThumbnailURL)
 	require.Equal(t, 64, got.ThumbnailWidth)
 	require.Equal(t, 48, got.ThumbnailHeight)
@@ -74,6 +74,8 @@ func TestOEmbedDiscoveryAndAnswer(t *testing.T) {
 	_, got = ask("url=" + url.QueryEscape(p.EmbedURL) + "&maxwidth=400")
 	require.Equal(t, [2]int{400, 300}, [2]int{got.Width, got.Height})
 	require.Contains(t, got.HTML, `width="400" height="300"`)
+	// Responsive within that box (issue 50 item 5): the column's width, at most 400 px, at 4:3.
+	require.Contains(t, got.HTML, `style="display:block;width:100%;max-width:400px;height:auto;aspect-ratio:400/300;border:0"`)
 	_, got = ask("url=" + url.QueryEscape(p.ShareURL+"?variant=v2") + "&maxwidth=700&maxheight=240")
 	require.Equal(t, [2]int{320, 240}, [2]int{got.Width, got.Height})
 

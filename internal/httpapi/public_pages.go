@@ -44,9 +44,6 @@ func leadsTooMany(w http.ResponseWriter, _ *http.Request) {
 // each of those cost a share page view time and allocations under load.
 func shopperRouter(d Deps) *chi.Mux {
 	pub := chi.NewRouter()
-	if d.LinksFromRequestHost {
-		pub.Use(publish.BaseURLFromRequest)
-	}
 	pub.Use(realClientIP(d.TrustedProxies), requestIDFor(d.Logger, false))
 	if d.Metrics != nil {
 		pub.Use(observe(d.Metrics.HTTPDuration))

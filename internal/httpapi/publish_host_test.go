@@ -1,10 +1,12 @@
 package httpapi
 
 import (
-	"context"
 	"encoding/json"
+	"html"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -57,29 +59,35 @@ func pubOf(t *testing.T, rec *httptest.ResponseRecorder) publishReply {
 	return r.Data.publishReply
 }
 
-// Issue 29 item 10: without PUBLIC_BASE_URL, a merchant who opened the app at
-// the laptop's LAN address gets links, embed codes and QR codes a phone can
-// open; a Host of any other form falls back to the configured base; nothing
-// derived from a Host is stored.
-func TestLinksFollowTheRequestHostWithoutPublicBaseURL(t *testing.T) {
+var discoveryLink = regexp.MustCompile(`<link rel="alternate" type="application/json\+oembed" href="([^"]+)"`)
+
+// Issue 50 item 15: every public URL the server hands out names
+// PUBLIC_BASE_URL, whatever host the app or the page was opened at (here a
+// LAN address, localhost, an IPv6 address): share link, embed code, QR code,
+// the page's canonical URL and its oEmbed discovery link; and the oEmbed
+// endpoint answers for exactly those URLs. This replaces issue 29 item 10's
+// rule (links followed the request's host when PUBLIC_BASE_URL was unset),
+// under which a page opened at 127.0.0.1 advertised an oEmbed URL its own
+// endpoint refused, and mail named one address while share links named
+// another. Host headers are never reflected.
+func TestPublicURLsNamePublicBaseURLOnEveryHost(t *testing.T) {
 	t.Parallel()
-	s := buildProductPubStack(t, func(d *Deps) { d.LinksFromRequestHost = true })
+	s := newProductPubStack(t)
 	user, id := s.readyProduct(t, "Lamp")
 	startTrialFor(t, s.creationStack, user)
 	const lan = "192.168.1.20:8080"
 
 	pub := pubOf(t, s.onHost(t, lan, user, "POST", "/api/products/"+id+"/publish", map[string]any{"requireEmail": false}))
-	require.Equal(t, "http://"+lan+"/v/"+pub.Slug, pub.ShareURL)
-	require.Equal(t, "http://"+lan+"/v/"+pub.Slug+"/qr.png", pub.QRURL)
-	require.Contains(t, pub.EmbedCode, `src="http://`+lan+`/embed/`+pub.Slug+`"`)
-	// Computed per request: the same publication read through localhost names localhost.
-	require.Equal(t, "http://localhost:8080/v/"+pub.Slug,
-		pubOf(t, s.onHost(t, "localhost:8080", user, "GET", "/api/products/"+id, nil)).ShareURL)
-	require.Equal(t, "http://[fd00::2]:8080/v/"+pub.Slug,
-		pubOf(t, s.onHost(t, "[fd00::2]:8080", user, "GET", "/api/products/"+id, nil)).ShareURL)
+	share := creationBase + "/v/" + pub.Slug
+	require.Equal(t, share, pub.ShareURL)
+	require.Equal(t, share+"/qr.png", pub.QRURL)
+	require.Contains(t, pub.EmbedCode, `src="`+creationBase+`/embed/`+pub.Slug+`"`)
+	for _, host := range []string{"localhost:8080", "127.0.0.1:8080", "[fd00::2]:8080", `evil.example"><script>alert(1)</script>`, "user@evil.example"} {
+		require.Equal(t, share, pubOf(t, s.onHost(t, host, user, "GET", "/api/products/"+id, nil)).ShareURL, "Host %q", host)
+	}
 
-	// The QR codes (the merchant's download and the share page's own) encode the LAN link.
-	want, err := publish.QRCode("http://" + lan + "/v/" + pub.Slug)
+	// The QR codes (the merchant's download and the share page's own) encode that link.
+	want, err := publish.QRCode(share)
 	require.NoError(t, err)
 	dl := s.onHost(t, lan, user, "GET", "/api/publications/"+pub.PublicationID+"/qr.png", nil)
 	require.Equal(t, http.StatusOK, dl.Code)
@@ -87,41 +95,31 @@ func TestLinksFollowTheRequestHostWithoutPublicBaseURL(t *testing.T) {
 	qr := s.onHost(t, lan, "", "GET", "/v/"+pub.Slug+"/qr.png", nil)
 	require.Equal(t, http.StatusOK, qr.Code)
 	require.Equal(t, want, qr.Body.Bytes())
+
+	// The page opened at the LAN address names the public link, and its
+	// discovery link is one the endpoint answers (asked on the LAN host too).
 	page := s.onHost(t, lan, "", "GET", "/v/"+pub.Slug, nil)
 	require.Equal(t, http.StatusOK, page.Code)
-	require.Contains(t, page.Body.String(), `"url":"http://`+lan+`/v/`+pub.Slug+`"`)
-	// The page cached for the LAN host is not what another host gets.
-	other := s.onHost(t, "photo3d.test", "", "GET", "/v/"+pub.Slug, nil).Body.String()
-	require.NotContains(t, other, lan)
-	require.Contains(t, other, `"url":"`+creationBase+`/v/`+pub.Slug+`"`)
-	baseQR, err := publish.QRCode(creationBase + "/v/" + pub.Slug)
+	require.Contains(t, page.Body.String(), `"url":"`+share+`"`)
+	require.NotContains(t, page.Body.String(), lan)
+	m := discoveryLink.FindStringSubmatch(page.Body.String())
+	require.NotNil(t, m, "the page carries its oEmbed discovery link")
+	discovery, err := url.Parse(html.UnescapeString(m[1]))
 	require.NoError(t, err)
-	require.Equal(t, baseQR, s.onHost(t, "photo3d.test", "", "GET", "/v/"+pub.Slug+"/qr.png", nil).Body.Bytes())
+	require.Equal(t, creationBase+"/oembed", discovery.Scheme+"://"+discovery.Host+discovery.Path)
+	require.Equal(t, share, discovery.Query().Get("url"))
+	for _, host := range []string{lan, "photo3d.test"} {
+		rec := s.onHost(t, host, "", "GET", discovery.RequestURI(), nil)
+		require.Equal(t, http.StatusOK, rec.Code, "oEmbed asked on %s: %s", host, rec.Body.String())
+		require.Contains(t, rec.Body.String(), `\"`+creationBase+`/embed/`+pub.Slug+`?utm_source=oembed\"`)
+	}
+	// A URL on another address than PUBLIC_BASE_URL is not one the server hands out: refused.
+	rec := s.onHost(t, lan, "", "GET", "/oembed?url="+url.QueryEscape("http://"+lan+"/v/"+pub.Slug), nil)
+	require.Equal(t, http.StatusNotFound, rec.Code)
 
 	// Attack: a Host that is not a plain host[:port] is never reflected.
 	for _, host := range []string{`evil.example"><script>alert(1)</script>`, "user@evil.example", "evil.example/x", "a b", "-evil.example", "évil.example"} {
-		got := pubOf(t, s.onHost(t, host, user, "GET", "/api/products/"+id, nil))
-		require.Equal(t, creationBase+"/v/"+pub.Slug, got.ShareURL, "Host %q", host)
 		body := s.onHost(t, host, "", "GET", "/v/"+pub.Slug, nil).Body.String()
 		require.NotContains(t, body, "evil.example", "Host %q", host)
 	}
-	// Nothing derived from a Host is stored: not in events, not in the read model.
-	var n int
-	require.NoError(t, s.env.DB.Pool.QueryRow(context.Background(),
-		`SELECT (SELECT count(*) FROM events WHERE data::text LIKE '%192.168.1.20%' OR metadata::text LIKE '%192.168.1.20%')
-		      + (SELECT count(*) FROM publications p WHERE row_to_json(p)::text LIKE '%192.168.1.20%')`).Scan(&n))
-	require.Zero(t, n)
-}
-
-// With PUBLIC_BASE_URL set, every link names it whatever Host was used.
-func TestLinksNamePublicBaseURLWhenSet(t *testing.T) {
-	t.Parallel()
-	s := newProductPubStack(t)
-	user, id := s.readyProduct(t, "Lamp")
-	startTrialFor(t, s.creationStack, user)
-	pub := pubOf(t, s.onHost(t, "192.168.1.20:8080", user, "POST", "/api/products/"+id+"/publish", map[string]any{}))
-	require.Equal(t, creationBase+"/v/"+pub.Slug, pub.ShareURL)
-	want, err := publish.QRCode(creationBase + "/v/" + pub.Slug)
-	require.NoError(t, err)
-	require.Equal(t, want, s.onHost(t, "192.168.1.20:8080", "", "GET", "/v/"+pub.Slug+"/qr.png", nil).Body.Bytes())
 }

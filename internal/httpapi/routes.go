@@ -65,10 +65,6 @@ type Deps struct {
 	Publications    *publish.Service // share links, embeds, QR codes
 	PublicPages     *publish.Pages   // /v/{slug}, /embed/{slug} and their assets
 	PublicRateLimit int              // requests per minute per IP on public pages (default 600)
-	// LinksFromRequestHost: PUBLIC_BASE_URL is unset, so share links, embed
-	// codes and QR codes name the host each request was made to
-	// (publish.BaseURLFromRequest), e.g. the LAN address a phone can open.
-	LinksFromRequestHost bool
 	// Describer writes product descriptions with a chat model (LLM_URL);
 	// nil: "Generate with AI" is off.
 	Describer *describe.Writer
@@ -142,9 +138,6 @@ func NewRouter(d Deps) http.Handler {
 	r := chi.NewRouter()
 	pub := shopperRouter(d)
 	r.Use(shopperFirst(pub))
-	if d.LinksFromRequestHost {
-		r.Use(publish.BaseURLFromRequest)
-	}
 	r.Use(realClientIP(d.TrustedProxies))
 	r.Use(requestID(d.Logger))
 	var hist = d.Metrics

@@ -8,14 +8,18 @@ import (
 
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/subscription"
+	"github.com/photo3d/photo3d/internal/workspace"
 )
 
 // subscriptionView adds the catalogue's usage to the subscription: products
-// and galleries used against productLimit and galleryLimit (null = unlimited).
+// and galleries used against productLimit and galleryLimit (null = unlimited),
+// and the public pages published now, which need public views to stay up
+// (the Switch to Free dialog says how many would go offline, issue 50 item 6).
 type subscriptionView struct {
 	subscription.View
-	ProductsUsed  int `json:"productsUsed"`
-	GalleriesUsed int `json:"galleriesUsed"`
+	ProductsUsed  int                 `json:"productsUsed"`
+	GalleriesUsed int                 `json:"galleriesUsed"`
+	LivePages     workspace.LivePages `json:"livePages"`
 }
 
 func getSubscription(subs *subscription.Service, d Deps) Handler {
@@ -34,6 +38,12 @@ func writeSubscription(w http.ResponseWriter, r *http.Request, d Deps, v subscri
 	if d.Catalog != nil {
 		var err error
 		if out.ProductsUsed, out.GalleriesUsed, err = d.Catalog.Usage(r.Context(), currentUser(r)); err != nil {
+			return err
+		}
+	}
+	if d.Workspace != nil {
+		var err error
+		if out.LivePages, err = d.Workspace.LivePages(r.Context(), currentUser(r)); err != nil {
 			return err
 		}
 	}

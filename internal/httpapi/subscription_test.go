@@ -29,7 +29,7 @@ func TestSubscriptionScenarios(t *testing.T) {
 
 	_, r := b.send(t, acctReq{method: "GET", path: "/api/subscription", token: s.Token})
 	require.JSONEq(t, `{"plan":"free","trialStartedAt":null,"trialDays":7,"trialEverStarted":false,"trialEndsAt":null,
-		"productLimit":2,"productsUsed":0,"galleryLimit":0,"galleriesUsed":0,"aiCreditsIncluded":5,"aiCreditsPurchased":0,"aiCreditsUsed":0,"aiCreditsReserved":0,
+		"productLimit":2,"productsUsed":0,"galleryLimit":0,"galleriesUsed":0,"livePages":{"products":0,"galleries":0,"blueprints":0},"aiCreditsIncluded":5,"aiCreditsPurchased":0,"aiCreditsUsed":0,"aiCreditsReserved":0,
 		"publicViewsIncluded":0,"publicViewsPurchased":0,"publicViewsUsed":0,"publicViewsLeased":0,
 		"trialActive":false,"effectivePlan":"free","canUseGalleries":false,"canSharePublic":false,"hasPartTypeOption":false,
 		"aiCreditBalance":5,"publicViewsBalance":0,

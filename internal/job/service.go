@@ -2,6 +2,7 @@ package job
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"path"
@@ -280,6 +281,40 @@ func (s *Service) Rename(ctx context.Context, userID, id, name string) (Job, err
 		return Job{}, err
 	}
 	return Lookup(ctx, s.db, userID, id)
+}
+
+// FollowProductName renames, in the caller's transaction, those of jobIDs
+// (a product's builds) that still carry the product's old name (issue 50
+// item 14: a build named after its product is that product's model, and a
+// rename must not leave the old name on it in My Blueprints, the dashboard,
+// search and the Add product dialog). A build the merchant named otherwise,
+// or one deleted or not theirs, is left alone. The caller locks these jobs
+// before any product row (the worker's completion locks a job, then its
+// products), so the two never wait on each other in opposite orders.
+func (s *Service) FollowProductName(ctx context.Context, tx pgx.Tx, userID string, jobIDs []string, oldName, newName string) error {
+	name := strings.Join(strings.Fields(newName), " ")
+	if r := []rune(name); len(r) > MaxNameLength {
+		name = strings.TrimSpace(string(r[:MaxNameLength]))
+	}
+	if name == "" {
+		return nil
+	}
+	for _, id := range jobIDs {
+		j, err := s.lockOwned(ctx, tx, userID, id)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if j.Name != oldName || j.Name == name {
+			continue
+		}
+		if _, err := s.dispatch.Store.Append(ctx, tx, jobStream(id), eventstore.AnyVersion, events.BlueprintRenamed{JobID: id, Name: name}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Delete removes the caller's blueprint from their workspace. The files stay

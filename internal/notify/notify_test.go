@@ -289,6 +289,9 @@ func TestReplayEqualsIncrementalIncludingReadMarks(t *testing.T) {
 		if i == 7 {
 			b.emit(t, job("j1"), events.BlueprintDeleted{JobID: "j1"})
 		}
+		if i == 9 { // issue 50 item 14: the notes about j2 take its new name
+			b.emit(t, job("j2"), events.BlueprintRenamed{JobID: "j2", Name: "Renamed model"})
+		}
 		if i%5 == 0 { // incremental: catch up part-way through
 			_, err := b.runner.CatchUp(ctx, b.proj)
 			require.NoError(t, err)
@@ -302,6 +305,8 @@ func TestReplayEqualsIncrementalIncludingReadMarks(t *testing.T) {
 	before := dump(t, b)
 	require.Contains(t, before, "views_low")
 	require.Contains(t, before, "unread")
+	require.Contains(t, before, "“Renamed model” finished building")
+	require.NotContains(t, before, "“Model 2”")
 
 	n, err := b.runner.Replay(ctx, notify.ProjectionName)
 	require.NoError(t, err)
@@ -336,8 +341,9 @@ func TestBillingNotifications(t *testing.T) {
 }
 
 // Issue 29 item 15: the merchant hears of a published product page and of
-// every lead its gate captures — named by the product as it was then, never
-// by the shopper (the address is personal data), and not for other owners.
+// every lead its gate captures — named by the product as it is called now
+// (issue 50 item 14: a rename rewrites the notes still shown), never by the
+// shopper (the address is personal data), and not for other owners.
 func TestPublishedPageAndLeadNotifications(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -356,7 +362,78 @@ func TestPublishedPageAndLeadNotifications(t *testing.T) {
 	l := b.list(t, "u1")
 	require.Equal(t, []string{"New lead", "Your product page is live"}, titles(l))
 	require.Equal(t, "A shopper left their email on “Oak armchair”. See it under Leads on the product page.", l.Items[0].Message)
-	require.Equal(t, "“Oak chair” is public now: shoppers can open its share link, embed or QR code and view it in 3D and AR.", l.Items[1].Message)
+	require.Equal(t, "“Oak armchair” is public now: shoppers can open its share link, embed or QR code and view it in 3D and AR.", l.Items[1].Message,
+		"written as “Oak chair”, renamed with the product")
 	require.Equal(t, "/workspace/product/p1", *l.Items[0].Link)
 	require.Empty(t, b.list(t, "u2").Items)
+}
+
+// Issue 50 item 6 (merchant walk 4, H5): switching to Free takes the live
+// pages offline (Free includes no public views). The merchant is told then,
+// with the cause and the count of pages, and a shopper turned away later is
+// blamed on the plan, not on views "used up".
+func TestDowngradeNamesThePlanAsWhyPagesAreOffline(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	pub := func(id string) events.Stream { return events.Stream{Type: events.StreamPublication, ID: id} }
+	prod := func(id string) events.Stream { return events.Stream{Type: events.StreamProduct, ID: id} }
+	b.emit(t, sub("u1"), events.SubscriptionOpened{UserID: "u1", Plan: "free"})
+	b.emit(t, sub("u1"), events.PlanChanged{UserID: "u1", From: "free", To: "pro", Provider: "test-mode"})
+	b.emit(t, prod("p1"), events.ProductCreated{ProductID: "p1", UserID: "u1", Name: "Mug"})
+	b.emit(t, prod("p2"), events.ProductCreated{ProductID: "p2", UserID: "u1", Name: "Lamp"})
+	b.emit(t, prod("p3"), events.ProductCreated{ProductID: "p3", UserID: "u1", Name: "Vase"})
+	b.emit(t, pub("a"), events.PublicationCreated{PublicationID: "a", UserID: "u1", ProductID: "p1", Slug: "a"})
+	b.emit(t, pub("b"), events.PublicationCreated{PublicationID: "b", UserID: "u1", ProductID: "p2", Slug: "b"})
+	b.emit(t, pub("c"), events.PublicationCreated{PublicationID: "c", UserID: "u1", GalleryID: "g1", Slug: "c"})
+	b.emit(t, pub("d"), events.PublicationCreated{PublicationID: "d", UserID: "u1", ProductID: "p3", Slug: "d"})
+	b.emit(t, pub("b"), events.PublicationUnpublished{PublicationID: "b"})                                      // unpublished: not live
+	b.emit(t, prod("p3"), events.ProductDeleted{ProductID: "p3"})                                               // deleted: not live
+	b.emit(t, pub("x"), events.PublicationCreated{PublicationID: "x", UserID: "u2", ProductID: "q", Slug: "x"}) // someone else's
+	b.emit(t, sub("u1"), events.PlanChanged{UserID: "u1", From: "pro", To: "free", Provider: "test-mode"})
+	b.emit(t, pub("a"), events.PublicViewsExhausted{UserID: "u1", PublicationID: "a"})
+	b.drain(t)
+
+	l := b.list(t, "u1")
+	require.Equal(t, []string{"A shopper could not open your page", "Your public pages are offline"}, titles(l)[:2])
+	require.Equal(t, "You switched to the Free plan, which includes no public views, so shoppers can no longer open your 2 live pages "+
+		"(they see “temporarily unavailable”). Nothing was unpublished: upgrade to Pro and they are back at once.", l.Items[1].Message)
+	require.Equal(t, "You are on the Free plan, which includes no public views: your share links, embeds and QR codes show "+
+		"“temporarily unavailable”. Upgrade to Pro to bring them back; nothing was unpublished.", l.Items[0].Message)
+	require.Equal(t, "/workspace/subscription", *l.Items[0].Link)
+	for _, n := range l.Items {
+		require.NotContains(t, n.Title+n.Message, "used up")
+	}
+
+	// A trial that ran out: the shopper turned away is blamed on its end.
+	b.emit(t, sub("u3"), events.SubscriptionOpened{UserID: "u3", Plan: "free"})
+	b.emit(t, sub("u3"), events.TrialStarted{UserID: "u3", Days: 1, At: time.Now().Add(-48 * time.Hour)})
+	b.emit(t, pub("t"), events.PublicViewsExhausted{UserID: "u3", PublicationID: "t"})
+	// Pro with its views used up: that is the cause.
+	b.emit(t, sub("u4"), events.SubscriptionOpened{UserID: "u4", Plan: "pro"})
+	b.emit(t, pub("p"), events.PublicViewsExhausted{UserID: "u4", PublicationID: "p"})
+	// Free with a views pack left: the pages stay up, nothing to say.
+	b.emit(t, sub("u5"), events.SubscriptionOpened{UserID: "u5", Plan: "pro"})
+	b.emit(t, sub("u5"), events.AddonPurchased{UserID: "u5", Kind: "views", Amount: 10_000})
+	b.emit(t, pub("v"), events.PublicationCreated{PublicationID: "v", UserID: "u5", BlueprintID: "j9", Slug: "v"})
+	b.emit(t, sub("u5"), events.PlanChanged{UserID: "u5", From: "pro", To: "free", Provider: "test-mode"})
+	// Pro ends (grace over) with a live page: the end of Pro says so.
+	b.emit(t, sub("u6"), events.SubscriptionOpened{UserID: "u6", Plan: "pro"})
+	b.emit(t, pub("w"), events.PublicationCreated{PublicationID: "w", UserID: "u6", BlueprintID: "j8", Slug: "w"})
+	b.emit(t, sub("u6"), events.PlanChanged{UserID: "u6", From: "pro", To: "free", Provider: "stripe", Reason: "grace_expired"})
+	b.drain(t)
+
+	l = b.list(t, "u3")
+	require.Equal(t, []string{"A shopper could not open your page", "Your Pro trial has started"}, titles(l))
+	require.True(t, strings.HasPrefix(l.Items[0].Message, "Your Pro trial has ended, and the Free plan includes no public views: "), l.Items[0].Message)
+	require.Equal(t, []string{"Public views used up"}, titles(b.list(t, "u4")))
+	require.Equal(t, []string{"Added 10,000 views"}, titles(b.list(t, "u5")))
+	l = b.list(t, "u6")
+	require.Equal(t, []string{"Your Pro plan has ended"}, titles(l))
+	require.Equal(t, "You are on the Free plan now, which includes no public views, so your 1 live page is offline: shoppers see "+
+		"“temporarily unavailable”. Your products and pages are kept; upgrade to Pro to bring them back.", l.Items[0].Message)
+
+	before := dump(t, b)
+	_, err := b.runner.Replay(context.Background(), notify.ProjectionName)
+	require.NoError(t, err)
+	require.Equal(t, before, dump(t, b), "replay writes the same notes")
 }

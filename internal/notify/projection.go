@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -48,6 +49,9 @@ const (
 	KindPagePublished  = "page_published"
 	KindLeadCaptured   = "lead_captured"
 	KindDataExport     = "data_export_ready"
+	// KindPagesOffline: published pages that shoppers can no longer open
+	// because the plan in force includes no public views (issue 50 item 6).
+	KindPagesOffline = "pages_offline"
 )
 
 const subscriptionPath = "/workspace/subscription"
@@ -96,6 +100,13 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 		if err := renameJob(ctx, tx, ev.JobID, ev.Name); err != nil {
 			return err
 		}
+		if err := renameSubject(ctx, tx, subject(ev.JobID), jobKinds, jobName(ev.Name)); err != nil {
+			return err
+		}
+	case events.ProductRenamed:
+		if err := renameSubject(ctx, tx, "product-"+ev.ProductID, productKinds, ev.Name); err != nil {
+			return err
+		}
 	case events.BlueprintDeleted:
 		// The model is gone: keep the history but stop linking to it.
 		if err := unlinkSubject(ctx, tx, subject(ev.JobID)); err != nil {
@@ -141,11 +152,7 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 				ev.GraceUntil.UTC().Format("2 Jan 2006")),
 			link: subscriptionPath}
 	case events.PlanChanged:
-		if ev.Reason == "grace_expired" || ev.Reason == "subscription_canceled" {
-			n = &note{userID: ev.UserID, kind: KindPlanEnded, title: "Your Pro plan has ended",
-				message: "You are on the Free plan now. Your products are kept; upgrade again any time to share them publicly.",
-				link:    subscriptionPath}
-		}
+		n, err = planNote(ctx, tx, ev, e)
 	case events.PublicationCreated:
 		if ev.ProductID != "" {
 			n, err = productEventNote(ctx, tx, ev.ProductID, e.Position, KindPagePublished, "Your product page is live")
@@ -155,9 +162,7 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 		// in and where to read it, never who.
 		n, err = productEventNote(ctx, tx, ev.ProductID, e.Position, KindLeadCaptured, "New lead")
 	case events.PublicViewsExhausted:
-		n = &note{userID: ev.UserID, kind: KindViewsExhausted, title: "Public views used up",
-			message: "Your share links cannot show your 3D models until you add more public views.",
-			link:    subscriptionPath}
+		n, err = exhaustedNote(ctx, tx, ev, e.OccurredAt)
 	}
 	if err != nil {
 		return err
@@ -174,6 +179,83 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 }
 
 func subject(jobID string) string { return "blueprint-" + jobID }
+
+// offlineAfter reports whether a user's pages are offline by plan once
+// their subscription fold u holds at the instant at: the plan in force is
+// Free (which includes no public views) and no bought views are left.
+func offlineAfter(u workspace.Usage, at time.Time) bool {
+	if u.EffectivePlan(at) != "free" {
+		return false
+	}
+	limit, _ := u.ViewsLimit(at)
+	return u.ViewsUsed >= limit
+}
+
+// planNote tells the merchant of a plan change that matters (issue 50 item
+// 6): the end of Pro (grace over or cancelled) always, and a move to Free
+// that takes live public pages offline, naming that cause, since shoppers
+// only see "temporarily unavailable". Nothing is unpublished: upgrading
+// brings the pages back.
+func planNote(ctx context.Context, tx pgx.Tx, ev events.PlanChanged, e eventstore.Envelope) (*note, error) {
+	ended := ev.Reason == "grace_expired" || ev.Reason == "subscription_canceled"
+	before, _, err := loadViews(ctx, tx, ev.UserID)
+	if err != nil {
+		return nil, err
+	}
+	after := before
+	after.Apply(ev, e.OccurredAt)
+	live := 0
+	if offlineAfter(after, e.OccurredAt) && !offlineAfter(before, e.OccurredAt) {
+		if live, err = livePagesAt(ctx, tx, ev.UserID, e.Position); err != nil {
+			return nil, err
+		}
+	}
+	pages, are := plural(int64(live), "live page", "live pages"), "are"
+	if live == 1 {
+		are = "is"
+	}
+	switch {
+	case ended && live > 0:
+		return &note{userID: ev.UserID, kind: KindPlanEnded, title: "Your Pro plan has ended",
+			message: fmt.Sprintf("You are on the Free plan now, which includes no public views, so your %s %s offline: shoppers see “temporarily unavailable”. Your products and pages are kept; upgrade to Pro to bring them back.", pages, are),
+			link:    subscriptionPath}, nil
+	case ended:
+		return &note{userID: ev.UserID, kind: KindPlanEnded, title: "Your Pro plan has ended",
+			message: "You are on the Free plan now. Your products are kept; upgrade again any time to share them publicly.",
+			link:    subscriptionPath}, nil
+	case live > 0:
+		return &note{userID: ev.UserID, kind: KindPagesOffline, title: "Your public pages are offline",
+			message: fmt.Sprintf("You switched to the Free plan, which includes no public views, so shoppers can no longer open your %s (they see “temporarily unavailable”). Nothing was unpublished: upgrade to Pro and they are back at once.", pages),
+			link:    subscriptionPath}, nil
+	}
+	return nil, nil
+}
+
+// exhaustedNote tells the merchant that a shopper was turned away because
+// no public views are left, with the real cause: the Free plan (after a
+// switch or the end of a trial), which includes none, or a Pro allowance
+// used up.
+func exhaustedNote(ctx context.Context, tx pgx.Tx, ev events.PublicViewsExhausted, at time.Time) (*note, error) {
+	u, _, err := loadViews(ctx, tx, ev.UserID)
+	if err != nil {
+		return nil, err
+	}
+	if u.EffectivePlan(at) != "free" {
+		return &note{userID: ev.UserID, kind: KindViewsExhausted, title: "Public views used up",
+			message: "Your share links cannot show your 3D models until you add more public views.",
+			link:    subscriptionPath}, nil
+	}
+	why := "You are on the Free plan, which includes no public views"
+	if u.TrialEndsAt != nil { // on Free with a trial on record: it ran out
+		why = "Your Pro trial has ended, and the Free plan includes no public views"
+	}
+	if u.ViewsPurchased > 0 {
+		why += ", and the views you bought are used up"
+	}
+	return &note{userID: ev.UserID, kind: KindPagesOffline, title: "A shopper could not open your page",
+		message: why + ": your share links, embeds and QR codes show “temporarily unavailable”. Upgrade to Pro to bring them back; nothing was unpublished.",
+		link:    subscriptionPath}, nil
+}
 
 // productEventNote is a note about a product as the log knew it before
 // position (owner and name at that point: replay writes the same text); nil

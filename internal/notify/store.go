@@ -112,10 +112,11 @@ func jobName(name string) string {
 }
 
 // namedKinds are the notification kinds whose message names a job or a
-// product (namedMessage); jobKinds name a job, the others a product.
+// product (namedMessage); jobKinds name a job, productKinds a product.
 var (
-	namedKinds = []string{KindJobCompleted, KindJobFailed, KindProductReady, KindProductFailed, KindPagePublished, KindLeadCaptured}
-	jobKinds   = []string{KindJobCompleted, KindJobFailed}
+	namedKinds   = []string{KindJobCompleted, KindJobFailed, KindProductReady, KindProductFailed, KindPagePublished, KindLeadCaptured}
+	jobKinds     = []string{KindJobCompleted, KindJobFailed}
+	productKinds = []string{KindProductReady, KindProductFailed, KindPagePublished, KindLeadCaptured}
 )
 
 // EraseText rewrites what this projection derived from an erased account's
@@ -129,11 +130,31 @@ func EraseText(ctx context.Context, tx pgx.Tx, userID string) error {
 	if _, err := tx.Exec(ctx, `UPDATE notify_jobs SET name = '' WHERE user_id = $1 AND name <> ''`, userID); err != nil {
 		return fmt.Errorf("erase job names: %w", err)
 	}
+	return rewriteNamed(ctx, tx, `n.user_id = $1 AND n.kind = ANY($2)`, []any{userID, namedKinds}, func(kind string) string {
+		if slices.Contains(jobKinds, kind) {
+			return jobName("")
+		}
+		return ""
+	})
+}
+
+// renameSubject writes the notes about subject (a job's or a product's) that
+// name it again with its new name (issue 50 item 14): a note still shown
+// names the thing by what it is called now, not what it was called then. A
+// replay does the same at the same event, so both agree.
+func renameSubject(ctx context.Context, tx pgx.Tx, subject string, kinds []string, name string) error {
+	return rewriteNamed(ctx, tx, `n.subject_id = $1 AND n.kind = ANY($2)`, []any{subject, kinds}, func(string) string { return name })
+}
+
+// rewriteNamed writes namedMessage again, with nameFor(kind), for the notes
+// where (over notifications n) selects; the failure reason comes from the
+// note's source event.
+func rewriteNamed(ctx context.Context, tx pgx.Tx, where string, args []any, nameFor func(kind string) string) error {
 	rows, err := tx.Query(ctx, `SELECT n.id, n.kind, n.message, coalesce(e.data->>'reason', '')
 		FROM notifications n LEFT JOIN events e ON e.position = n.source_position
-		WHERE n.user_id = $1 AND n.kind = ANY($2)`, userID, namedKinds)
+		WHERE `+where, args...)
 	if err != nil {
-		return fmt.Errorf("read notes to erase: %w", err)
+		return fmt.Errorf("read named notes: %w", err)
 	}
 	type named struct{ id, kind, message, reason string }
 	notes, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (named, error) {
@@ -141,22 +162,38 @@ func EraseText(ctx context.Context, tx pgx.Tx, userID string) error {
 		return n, r.Scan(&n.id, &n.kind, &n.message, &n.reason)
 	})
 	if err != nil {
-		return fmt.Errorf("read notes to erase: %w", err)
+		return fmt.Errorf("read named notes: %w", err)
 	}
 	for _, n := range notes {
-		name := ""
-		if slices.Contains(jobKinds, n.kind) {
-			name = jobName(name)
-		}
-		msg := namedMessage(n.kind, name, n.reason)
+		msg := namedMessage(n.kind, nameFor(n.kind), n.reason)
 		if msg == n.message {
 			continue
 		}
 		if _, err := tx.Exec(ctx, `UPDATE notifications SET message = $2 WHERE id = $1`, n.id, msg); err != nil {
-			return fmt.Errorf("erase note %s: %w", n.id, err)
+			return fmt.Errorf("rewrite note %s: %w", n.id, err)
 		}
 	}
 	return nil
+}
+
+// livePagesAt counts the user's public pages live just before position, as
+// the log knew them (replay counts the same): published and not
+// unpublished, and whose product, gallery or blueprint was not deleted.
+func livePagesAt(ctx context.Context, tx pgx.Tx, userID string, position int64) (int, error) {
+	var n int
+	err := tx.QueryRow(ctx, `
+SELECT count(*) FROM events c
+WHERE c.data->>'userId' = $1 AND c.version = 1 AND c.type = 'publication.created.v1' AND c.position < $2
+  AND NOT EXISTS (SELECT 1 FROM events u WHERE u.stream_id = c.stream_id AND u.type = 'publication.unpublished.v1' AND u.position < $2)
+  AND NOT EXISTS (SELECT 1 FROM events d
+      WHERE d.stream_id IN ('product-' || coalesce(c.data->>'productId', ''), 'gallery-' || coalesce(c.data->>'galleryId', ''),
+                            'job-' || coalesce(c.data->>'blueprintId', ''))
+        AND d.type IN ('product.deleted.v1', 'gallery.deleted.v1', 'blueprint.deleted.v1') AND d.position < $2)`,
+		userID, position).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count live pages of %s: %w", userID, err)
+	}
+	return n, nil
 }
 
 // loadViews locks and returns the user's subscription fold and whether the

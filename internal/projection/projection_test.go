@@ -2,7 +2,6 @@ package projection_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -221,106 +220,4 @@ func TestNoEventSkippedWhereTransactionIDsGainADigit(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 80, n)
 	require.Equal(t, before, dump(t, b))
-}
-
-// TestGaplessWithConcurrentGroupCommits: the event store commits concurrent
-// AppendCommitted calls in shared transactions (group commit), several
-// batches at once, beside long-running transactions of the API's shape
-// (Append in WithTx). Each writer also sends an append with a stale version
-// now and then: it fails alone. The projection, tailing all the while, sees
-// every committed event exactly once and nothing of a failed append.
-func TestGaplessWithConcurrentGroupCommits(t *testing.T) {
-	t.Parallel()
-	b := setup(t)
-	pool := b.db.PoolOf(t, 12)
-	// Two batches in flight for twelve group-committing writers: appends
-	// queue behind them and share transactions.
-	store := eventstore.New(events.NewRegistry(tick{}), eventstore.WithGroupCommit(eventstore.GroupCommit{MaxInFlight: 2}))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	runDone := make(chan error, 1)
-	go func() { runDone <- b.runner.Run(ctx) }()
-
-	const writers, perWriter = 16, 12
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	committed, conflicts := 0, 0
-	txIDs := map[uint64]map[string]bool{} // streams per transaction
-	for w := 0; w < writers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			stream := events.Stream{Type: "g", ID: fmt.Sprint(w)}
-			version := int64(0)
-			for i := 0; i < perWriter; i++ {
-				if w%4 == 0 { // the API's way, now and then held open
-					err := pgdb.WithTx(ctx, b.db.Pool, func(tx pgx.Tx) error {
-						if _, err := store.Append(ctx, tx, stream, version, tick{N: i}); err != nil {
-							return err
-						}
-						if i%4 == 0 {
-							time.Sleep(30 * time.Millisecond)
-						}
-						return nil
-					})
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					version++
-					mu.Lock()
-					committed++
-					mu.Unlock()
-					continue
-				}
-				expected := version
-				if i%5 == 3 {
-					expected = version + 7 // stale: fails alone
-				}
-				out, err := store.AppendCommitted(ctx, pool, stream, expected, tick{N: i})
-				mu.Lock()
-				switch {
-				case expected != version:
-					if !errors.Is(err, eventstore.ErrConflict) {
-						t.Errorf("stale append: %v", err)
-					}
-					conflicts++
-				case err != nil:
-					t.Error(err)
-				default:
-					version++
-					committed++
-					if txIDs[out[0].TransactionID] == nil {
-						txIDs[out[0].TransactionID] = map[string]bool{}
-					}
-					txIDs[out[0].TransactionID][out[0].StreamID] = true
-				}
-				mu.Unlock()
-			}
-		}(w)
-	}
-	wg.Wait()
-	require.NotZero(t, conflicts)
-	shared := 0
-	for _, streams := range txIDs {
-		if len(streams) > 1 {
-			shared++
-		}
-	}
-	require.NotZero(t, shared, "some appends to different streams were committed in one transaction")
-
-	require.Eventually(t, func() bool {
-		var n int
-		_ = b.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM seen`).Scan(&n)
-		return n == committed
-	}, 20*time.Second, 20*time.Millisecond)
-	cancel()
-	require.NoError(t, <-runDone)
-
-	var stored, missing int
-	require.NoError(t, b.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM events`).Scan(&stored))
-	require.Equal(t, committed, stored, "nothing of the failed appends is stored")
-	require.NoError(t, b.db.Pool.QueryRow(context.Background(),
-		`SELECT count(*) FROM events e LEFT JOIN seen s USING (position) WHERE s.position IS NULL`).Scan(&missing))
-	require.Zero(t, missing, "every event projected (exactly once: seen's key refuses a second)")
 }

@@ -125,34 +125,7 @@ type Pages struct {
 
 	mu    sync.RWMutex
 	cache map[string]*pageEntry
-	bases map[string]struct{} // request base URLs with their own cache entries (cacheKey)
 	now   func() time.Time
-}
-
-// maxRequestBases bounds how many hosts other than the configured one get
-// pages of their own (a laptop's localhost, 127.0.0.1 and LAN address);
-// requests to further hosts are answered with the configured base's links.
-const maxRequestBases = 8
-
-// cacheKey is the cache (and singleflight) key of a slug's pages for the
-// request's base URL, and that base: the configured base's pages are keyed
-// by the slug alone; a request base (a server without PUBLIC_BASE_URL,
-// baseurl.go) adds it, so a page's links, JSON-LD and QR name the host the
-// shopper used.
-func (p *Pages) cacheKey(ctx context.Context, slug string) (string, string) {
-	base := baseURLFrom(ctx, p.cfg.BaseURL)
-	if base == p.cfg.BaseURL {
-		return slug, base
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if _, ok := p.bases[base]; !ok {
-		if len(p.bases) >= maxRequestBases {
-			return slug, p.cfg.BaseURL
-		}
-		p.bases[base] = struct{}{}
-	}
-	return slug + " " + base, base
 }
 
 // pageEntry is one slug's ready-to-send pages.
@@ -162,7 +135,7 @@ type pageEntry struct {
 	pubID, ownerID string
 	subjectID      string // what the publication shows (analytics' product dimension)
 	slug           string
-	base           string // the base URL its links name (PUBLIC_BASE_URL's, or the request's host: baseurl.go)
+	base           string // the base URL its links name: PUBLIC_BASE_URL's, whatever host the page was asked on (LinksFor)
 	modelKey       string
 	posterKey      string
 	logoKey        string
@@ -207,7 +180,7 @@ func NewPages(cfg PagesConfig) *Pages {
 	if packager == nil && cfg.Bucket != nil {
 		packager = channels.NewPackager(cfg.Bucket)
 	}
-	return &Pages{cfg: cfg, variants: variants, packager: packager, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, bases: map[string]struct{}{}, now: now,
+	return &Pages{cfg: cfg, variants: variants, packager: packager, seen: newRecentViewers(30*time.Minute, 200_000), cache: map[string]*pageEntry{}, now: now,
 		addrs: newAddressCeiling(cfg.ViewsPerAddress, cfg.ViewsPerNetwork, ViewWindow), tokens: newTokenSigner(cfg.TokenKey)}
 }
 
@@ -231,17 +204,8 @@ func validSlug(s string) bool {
 func (p *Pages) Invalidate(slug string) {
 	p.mu.Lock()
 	delete(p.cache, slug)
-	keys := make([]string, 0, len(p.bases))
-	for b := range p.bases {
-		k := slug + " " + b
-		delete(p.cache, k)
-		keys = append(keys, k)
-	}
 	p.mu.Unlock()
 	p.flight.Forget(slug)
-	for _, k := range keys {
-		p.flight.Forget(k)
-	}
 }
 
 // InvalidateAll drops every cached page (after losing the NOTIFY connection).
@@ -296,15 +260,14 @@ func (p *Pages) entry(ctx context.Context, slug string) (*pageEntry, error) {
 		return &pageEntry{missing: true}, nil
 	}
 	now := p.now()
-	key, base := p.cacheKey(ctx, slug)
 	p.mu.RLock()
-	e, ok := p.cache[key]
+	e, ok := p.cache[slug]
 	p.mu.RUnlock()
 	if ok && now.Sub(e.loaded) < p.cfg.CacheTTL {
 		return e, nil
 	}
-	v, err, _ := p.flight.Do(key, func() (any, error) {
-		e, err := p.load(context.WithoutCancel(ctx), slug, base)
+	v, err, _ := p.flight.Do(slug, func() (any, error) {
+		e, err := p.load(context.WithoutCancel(ctx), slug, p.cfg.BaseURL)
 		if err != nil {
 			return nil, err
 		}
@@ -317,7 +280,7 @@ func (p *Pages) entry(ctx context.Context, slug string) (*pageEntry, error) {
 				}
 			}
 		}
-		p.cache[key] = e
+		p.cache[slug] = e
 		p.mu.Unlock()
 		return e, nil
 	})

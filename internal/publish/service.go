@@ -467,7 +467,14 @@ type Links struct {
 	QR    string
 }
 
-// LinksFor builds a slug's absolute public URLs.
+// LinksFor builds a slug's absolute public URLs. They always start with
+// PUBLIC_BASE_URL, whatever host the request that asked for them was made
+// to: a share link, embed code, QR code, oEmbed discovery link or mailed
+// link is pasted, printed and opened elsewhere, so it must name the one
+// address the server is configured to be reachable at, and the oEmbed
+// endpoint accepts exactly these URLs (issue 50 item 15; docs/publishing.md).
+// Links once followed the request's host when PUBLIC_BASE_URL was unset
+// (issue 29 item 10), which made the app hand out two addresses for itself.
 func LinksFor(baseURL, slug string) Links {
 	esc := url.PathEscape(slug)
 	return Links{
@@ -488,24 +495,34 @@ func GalleryLinksFor(baseURL, slug string) Links {
 }
 
 // EmbedCode is the iframe snippet merchants paste: 800×600 as the spec says,
-// fullscreen and WebXR allowed, lazy, borderless, titled for screen readers.
+// fullscreen and WebXR allowed, lazy, borderless, titled for screen readers,
+// and responsive (EmbedCodeSized).
 func EmbedCode(embedURL, name string) string { return EmbedCodeSized(embedURL, name, 800, 600) }
 
 // EmbedCodeSized is EmbedCode for a box of width×height pixels (oEmbed
-// consumers ask for one with maxwidth and maxheight).
+// consumers ask for one with maxwidth and maxheight). The box is a maximum,
+// not a fixed size: the iframe is as wide as the column it is pasted into, at
+// most width pixels, and its height follows the box's aspect ratio (CSS
+// aspect-ratio), so on a 390-pixel phone it shrinks to the screen instead of
+// running 800 pixels off it (merchant walk 4, H4). The width and height
+// attributes stay for what reads them rather than the style: oEmbed
+// consumers, and site builders that strip style and size embeds themselves.
+// One element, no wrapper, so "the html is an iframe" still holds for them.
 func EmbedCodeSized(embedURL, name string, width, height int) string {
 	title := "3D view"
 	if name != "" {
 		title = name + " in 3D"
 	}
+	w, h := strconv.Itoa(width), strconv.Itoa(height)
 	return `<iframe src="` + html.EscapeString(embedURL) + `" title="` + html.EscapeString(title) +
-		`" width="` + strconv.Itoa(width) + `" height="` + strconv.Itoa(height) + `" style="border:0" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`
+		`" width="` + w + `" height="` + h + `" style="display:block;width:100%;max-width:` + w + `px;height:auto;aspect-ratio:` + w + `/` + h +
+		`;border:0" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`
 }
 
 func (s *Service) view(ctx context.Context, r record, vs []versionRow) Publication {
-	links := LinksFor(baseURLFrom(ctx, s.baseURL), r.Slug)
+	links := LinksFor(s.baseURL, r.Slug)
 	if r.GalleryID != "" {
-		links = GalleryLinksFor(baseURLFrom(ctx, s.baseURL), r.Slug)
+		links = GalleryLinksFor(s.baseURL, r.Slug)
 	}
 	p := Publication{
 		ID: r.ID, PublicationID: r.ID, BlueprintID: r.BlueprintID, ProductID: r.ProductID, GalleryID: r.GalleryID,

@@ -76,7 +76,7 @@ func TestLinksAreUnguessableAndComplete(t *testing.T) {
 		seen[p.Slug] = true
 		require.Equal(t, publishtest.BaseURL+"/v/"+p.Slug, p.ShareURL)
 		require.Equal(t, publishtest.BaseURL+"/v/"+p.Slug+"/qr.png", p.QRURL)
-		require.Equal(t, `<iframe src="`+publishtest.BaseURL+`/embed/`+p.Slug+`" title="Sofa &#34;Deluxe&#34; &lt;b&gt; in 3D" width="800" height="600" style="border:0" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`, p.EmbedCode)
+		require.Equal(t, `<iframe src="`+publishtest.BaseURL+`/embed/`+p.Slug+`" title="Sofa &#34;Deluxe&#34; &lt;b&gt; in 3D" width="800" height="600" style="display:block;width:100%;max-width:800px;height:auto;aspect-ratio:800/600;border:0" loading="lazy" allow="fullscreen; xr-spatial-tracking" allowfullscreen></iframe>`, p.EmbedCode)
 	}
 }
 

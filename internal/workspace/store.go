@@ -136,12 +136,14 @@ type Reader struct {
 func NewReader(db pgdb.Querier) *Reader { return &Reader{db: db} }
 
 // SearchItem is one search hit; Type is the label the web app shows
-// ("Blueprint", "Product" or "Gallery").
+// ("Blueprint", "Product" or "Gallery"). MatchedOn says what matched when
+// it was not the label: `tag “red”`, `catalog “Kitchen”` or `description`.
 type SearchItem struct {
-	ID    string `json:"id"`
-	Label string `json:"label"`
-	Type  string `json:"type"`
-	Path  string `json:"path"`
+	ID        string `json:"id"`
+	Label     string `json:"label"`
+	Type      string `json:"type"`
+	Path      string `json:"path"`
+	MatchedOn string `json:"matchedOn,omitempty"`
 }
 
 // typeLabel maps a stored kind to the search type the web app expects.
@@ -155,9 +157,37 @@ func typeLabel(kind string) string {
 	return "Blueprint"
 }
 
-// Search finds the caller's items whose label contains q, ignoring case
-// (spec: case-insensitive substring on the label). Labels starting with q come
-// first, then the newest. An empty q after trimming finds nothing.
+// searchSQL finds an owner's items ($1) holding $2, ignoring case, in the
+// label, or, for a product, in one of its tags, its catalog's name or its
+// description, or, for a gallery, in its description (issue 50 item 17: what
+// the search box's hint promises). Each field is matched on its own. Tags,
+// descriptions and catalog names are read from the catalogue's inline read
+// models, so they are current and an erasure's blanking applies at once.
+// strpos rather than LIKE: the user's text needs no escaping of % and _.
+// Labels starting with $2 come first, then other label matches, then the
+// newest.
+const searchSQL = `
+SELECT w.item_id, w.label, w.kind, w.path,
+       CASE WHEN strpos(lower(w.label), lower($2)) > 0 THEN ''
+            WHEN tag.t IS NOT NULL THEN 'tag “' || tag.t || '”'
+            WHEN strpos(lower(c.name), lower($2)) > 0 THEN 'catalog “' || c.name || '”'
+            ELSE 'description' END
+FROM workspace_items w
+LEFT JOIN products p ON w.kind = 'product' AND p.id = w.item_id AND p.user_id = w.user_id AND p.deleted_at IS NULL
+LEFT JOIN catalogs c ON c.id = p.catalog_id AND c.deleted_at IS NULL
+LEFT JOIN galleries g ON w.kind = 'gallery' AND g.id = w.item_id AND g.user_id = w.user_id AND g.deleted_at IS NULL
+LEFT JOIN LATERAL (SELECT t FROM unnest(p.tags) AS t WHERE strpos(lower(t), lower($2)) > 0 LIMIT 1) tag ON true
+WHERE w.user_id = $1 AND NOT w.deleted
+  AND (strpos(lower(w.label), lower($2)) > 0
+       OR tag.t IS NOT NULL
+       OR strpos(lower(c.name), lower($2)) > 0
+       OR strpos(lower(p.description), lower($2)) > 0
+       OR strpos(lower(g.description), lower($2)) > 0)
+ORDER BY strpos(lower(w.label), lower($2)) = 1 DESC, strpos(lower(w.label), lower($2)) > 0 DESC, w.created_at DESC, w.item_id
+LIMIT $3`
+
+// Search finds the caller's items matching q (searchSQL). An empty q after
+// trimming finds nothing.
 func (r *Reader) Search(ctx context.Context, userID, q string) ([]SearchItem, error) {
 	q = strings.TrimSpace(q)
 	out := []SearchItem{}
@@ -167,11 +197,7 @@ func (r *Reader) Search(ctx context.Context, userID, q string) ([]SearchItem, er
 	if len([]rune(q)) > MaxQueryLen {
 		return nil, errQueryTooLong
 	}
-	// strpos rather than LIKE: the user's text needs no escaping of % and _.
-	rows, err := r.db.Query(ctx, `SELECT item_id, label, kind, path FROM workspace_items
-		WHERE user_id = $1 AND NOT deleted AND strpos(lower(label), lower($2)) > 0
-		ORDER BY strpos(lower(label), lower($2)) = 1 DESC, created_at DESC, item_id
-		LIMIT $3`, userID, q, SearchLimit)
+	rows, err := r.db.Query(ctx, searchSQL, userID, q, SearchLimit)
 	if err != nil {
 		return nil, fmt.Errorf("search workspace: %w", err)
 	}
@@ -179,7 +205,7 @@ func (r *Reader) Search(ctx context.Context, userID, q string) ([]SearchItem, er
 	for rows.Next() {
 		var it SearchItem
 		var kind string
-		if err := rows.Scan(&it.ID, &it.Label, &kind, &it.Path); err != nil {
+		if err := rows.Scan(&it.ID, &it.Label, &kind, &it.Path, &it.MatchedOn); err != nil {
 			return nil, fmt.Errorf("scan search hit: %w", err)
 		}
 		it.Type = typeLabel(kind)
@@ -235,7 +261,11 @@ type Summary struct {
 	// one: repeated failures are worth advice, an old failure is not.
 	FailedSinceReady int
 	Publications     int // share links ever created
-	Usage            Usage
+	// LivePages are the public pages published now (read when asked, from
+	// the publishing read model): after a downgrade they are what goes
+	// offline.
+	LivePages LivePages
+	Usage     Usage
 	// LatestReady is the newest blueprint with a model, if any: the one worth
 	// sharing first.
 	LatestReady *Item
@@ -285,7 +315,43 @@ func (r *Reader) Summary(ctx context.Context, userID string) (Summary, error) {
 			return Summary{}, fmt.Errorf("decode usage: %w", err)
 		}
 	}
+	if s.LivePages, err = r.LivePages(ctx, userID); err != nil {
+		return Summary{}, err
+	}
 	return s, nil
+}
+
+// LivePages counts an owner's public pages that are published now, by what
+// they show, leaving out pages whose product, gallery or blueprint was
+// deleted. Shoppers can open them only while the owner has public views
+// left: on the Free plan, which includes none, they are offline (issue 50
+// item 6), and the screens and notifications say so.
+type LivePages struct {
+	Products   int `json:"products"`
+	Galleries  int `json:"galleries"`
+	Blueprints int `json:"blueprints"`
+}
+
+// Total is every live page.
+func (l LivePages) Total() int { return l.Products + l.Galleries + l.Blueprints }
+
+// LivePages reads the caller's LivePages from the publications read model.
+func (r *Reader) LivePages(ctx context.Context, userID string) (LivePages, error) {
+	var l LivePages
+	err := r.db.QueryRow(ctx, `
+		SELECT count(*) FILTER (WHERE p.product_id <> ''),
+		       count(*) FILTER (WHERE p.gallery_id <> ''),
+		       count(*) FILTER (WHERE p.product_id = '' AND p.gallery_id = '')
+		FROM publications p
+		WHERE p.user_id = $1 AND p.unpublished_at IS NULL
+		  AND CASE WHEN p.product_id <> '' THEN EXISTS (SELECT 1 FROM products x WHERE x.id = p.product_id AND x.deleted_at IS NULL)
+		           WHEN p.gallery_id <> '' THEN EXISTS (SELECT 1 FROM galleries g WHERE g.id = p.gallery_id AND g.deleted_at IS NULL)
+		           ELSE EXISTS (SELECT 1 FROM jobs j WHERE j.id = p.blueprint_id AND j.deleted_at IS NULL) END`,
+		userID).Scan(&l.Products, &l.Galleries, &l.Blueprints)
+	if err != nil {
+		return LivePages{}, fmt.Errorf("count live pages: %w", err)
+	}
+	return l, nil
 }
 
 // touch records activity on an item (edits that change neither label nor status).

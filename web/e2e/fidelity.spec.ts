@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { encodePNG, productPhotoPNG } from './fixtures/product-photo';
+import { closeUpPNG, productPhotoPNG } from './fixtures/product-photo';
 import { signUpAndSignIn } from './helpers';
 
 /*
@@ -12,22 +12,6 @@ test.describe.configure({ mode: 'serial' });
 test.setTimeout(240_000);
 
 const SEPARATION = 'We could not separate the product from its background. Use a photo of the product alone on a plain background.';
-
-/** A close-up: a round subject running off three sides of the frame over a busy pattern. */
-function closeUpPNG(): Buffer {
-  const w = 400;
-  const h = 300;
-  const rgb = new Uint8Array(w * h * 3);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const v = 128 + 90 * Math.sin(x / 7) * Math.cos(y / 5);
-      const inside = (x - 200) ** 2 + (y - 230) ** 2 <= 260 ** 2;
-      const c = inside ? [190, 120, 70] : [v, 255 - v, v / 2];
-      rgb.set(c.map((n) => Math.max(0, Math.min(255, Math.round(n)))), (y * w + x) * 3);
-    }
-  }
-  return encodePNG(w, h, rgb);
-}
 
 async function build(page: Page, name: string, photo: Buffer): Promise<string> {
   await page.goto('/workspace/upload');

@@ -357,7 +357,15 @@ test.describe('issue 29 items 13 and 11: lists and the SKU filter', () => {
 });
 
 test.describe('issue 29 item 10: another host', () => {
-  test('Download QR works with the app opened on 127.0.0.1 while public links name localhost', async ({ page, baseURL }) => {
+  // Issue 50 item 15 settled the rule: every public URL names PUBLIC_BASE_URL (localhost here)
+  // whatever host the app is open on, and the oEmbed endpoint answers for exactly those URLs. This
+  // test checked only the QR download; it now also checks the link the merchant is given and the
+  // oEmbed discovery of that page opened at 127.0.0.1, which named a URL the endpoint refused when
+  // links followed the request's host (merchant walk 4, H15).
+  test('Download QR works with the app opened on 127.0.0.1 while public links name localhost; the page opened there advertises an oEmbed URL that answers (issue 50 item 15)', async ({
+    page,
+    baseURL,
+  }) => {
     test.setTimeout(180_000);
     expect(new URL(baseURL!).hostname).toBe('127.0.0.1');
     const email = uniqueEmail('qrhost');
@@ -376,5 +384,18 @@ test.describe('issue 29 item 10: another host', () => {
     const png = readFileSync((await file.path())!);
     expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
     await expect(page.getByText('The QR code could not be downloaded.')).toHaveCount(0);
+
+    const shareURL = await page.getByTestId('share-url').inputValue();
+    expect(new URL(shareURL).hostname, 'the share link names PUBLIC_BASE_URL, not the host the app is open on').toBe('localhost');
+    expect(new URL(shareURL).port).toBe(new URL(baseURL!).port);
+    const opened = new URL(new URL(shareURL).pathname, baseURL).href; // the same page at 127.0.0.1
+    const html = await (await page.request.get(opened)).text();
+    const link = /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(html);
+    expect(link, 'the page names its oEmbed endpoint').not.toBeNull();
+    const endpoint = new URL(link![1].replaceAll('&amp;', '&'));
+    expect(endpoint.searchParams.get('url')).toBe(shareURL);
+    expect((await page.request.get(endpoint.href)).status()).toBe(200);
+    // Asked on the host the app is open on, the same endpoint answers for the same link.
+    expect((await page.request.get(new URL(endpoint.pathname + endpoint.search, baseURL).href)).status()).toBe(200);
   });
 });

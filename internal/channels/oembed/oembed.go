@@ -2,7 +2,8 @@
 // its public pages: a blog, a newsletter tool or a CMS that is given a
 // /v/{slug} link finds the page's discovery tag, asks GET /oembed?url=… and
 // gets a "rich" answer whose html is our iframe embed, sized to the box it
-// asked for. Only live pages whose owner still has views answer; anything
+// asked for: width and height as the oEmbed spec requires, and an iframe
+// that is responsive within that box (publish.EmbedCodeSized). Only live pages whose owner still has views answer; anything
 // else is the 404 the spec prescribes for "no response for this URL".
 package oembed
 
@@ -127,6 +128,10 @@ func Handler(src Source, log *slog.Logger) http.Handler {
 // slugOf accepts only our own share and embed URLs (same scheme and host
 // as the base URL, any case of the host, an optional query such as
 // ?variant=): the provider never fetches or echoes another site's URL.
+// The base is PUBLIC_BASE_URL, the one address every link, embed code and
+// discovery tag names (publish.LinksFor), so it answers for exactly the URLs
+// the server hands out; the same path on another host of this server is not
+// one of them (issue 50 item 15).
 func slugOf(base, raw string) (string, bool) {
 	if raw == "" || len(raw) > 2048 {
 		return "", false

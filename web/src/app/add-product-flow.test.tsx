@@ -150,6 +150,34 @@ describe('Add Product wizard', () => {
     expect(cutIndex).toBeLessThan(calls.findIndex((c) => c.url === '/api/products'));
   });
 
+  it('Generate 3D now at the plan limit says which limit and keeps the name and photo on screen (issue 50 item 9)', async () => {
+    stubFetch({
+      ...uploadHandlers(),
+      'GET /api/subscription': () => freeSubscription({ productsUsed: 3 } as never),
+      'POST /api/uploads/up1/cutout': ({ body }) => ({ status: 'ready', url: '/blobs?obj=cutouts/up1.png', ...(body as object) }),
+      'POST /api/products': () =>
+        jsonResponse({ success: false, error: { code: 'product_limit', message: 'Free plan limited to 2 products. Upgrade to Pro for 50 listings.' } }, 403),
+    });
+    const { router } = render('/workspace/add-product');
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Product name'), 'Oak chair');
+    await user.upload(screen.getByTestId('wizard-photo-input'), photo());
+    await screen.findByAltText('Photo chair.jpg');
+    await user.click(screen.getByRole('button', { name: 'Generate 3D now' }));
+    // It used to open My Subscription at once, with no reason and the draft out of view.
+    const dialog = await screen.findByRole('alertdialog', { name: 'Product limit reached' });
+    expect(within(dialog).getByTestId('product-limit-message')).toHaveTextContent('Free plan limited to 2 products. Upgrade to Pro for 50 listings.');
+    expect(await within(dialog).findByTestId('product-limit-count')).toHaveTextContent('You have 3 of 2 products.');
+    expect(within(dialog).getByText('Your product name and photo stay here.')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/workspace/add-product');
+    await user.click(within(dialog).getByRole('button', { name: 'Not now' }));
+    expect(screen.getByLabelText('Product name')).toHaveValue('Oak chair');
+    expect(screen.getByAltText('Photo chair.jpg')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Generate 3D now' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('link', { name: 'See plans' }));
+    expect(await screen.findByRole('heading', { name: 'My Subscription' })).toBeInTheDocument();
+  });
+
   it('the modal follows the real progress, shows the spec failure text and Retry build starts a new build', async () => {
     let state = { status: 'processing', failureReason: '', builds: [{ jobId: 'j1', status: 'processing', progress: 37, stage: 'mesh' }] } as Record<string, unknown>;
     const { calls } = stubFetch({
@@ -293,7 +321,7 @@ describe('Add Product wizard', () => {
 
     await user.click(screen.getByRole('button', { name: 'Show embed code' }));
     expect(screen.getByLabelText('Embed code')).toHaveValue(
-      '<iframe src="http://localhost/embed/abc" width="800" height="600" style="border:0" allow="xr-spatial-tracking; fullscreen" allowfullscreen></iframe>',
+      '<iframe src="http://localhost/embed/abc" width="800" height="600" style="display:block;width:100%;max-width:800px;height:auto;aspect-ratio:800/600;border:0" allow="xr-spatial-tracking; fullscreen" allowfullscreen></iframe>',
     );
     // userEvent puts its own clipboard in place at setup; this one records what was copied.
     const writeText = vi.fn(async () => undefined);

@@ -225,6 +225,7 @@ export function ItemCard({
   upper = false,
   testId,
   live = false,
+  badge,
 }: {
   to: string;
   name: string;
@@ -237,13 +238,15 @@ export function ItemCard({
   testId: string;
   /** Its public page is published: a Live badge on the card. */
   live?: boolean;
+  /** A badge of the caller's instead of the Live badge (a product says when its page is offline). */
+  badge?: ReactNode;
 }) {
   const navigate = useNavigate();
   return (
     <article className="card item-card" data-testid={testId} data-status={status} onClick={() => navigate(to)}>
       <div className="item-card__thumb">
         {imageURL ? <img src={imageURL} alt="" loading="lazy" /> : fallback}
-        {live && <span className="badge badge--live item-card__live">Live</span>}
+        {badge ?? (live && <span className="badge badge--live item-card__live">Live</span>)}
       </div>
       <p className={upper ? 'item-card__name item-card__name--upper' : 'item-card__name'}>{name}</p>
       <p className="item-card__tag">{tag}</p>

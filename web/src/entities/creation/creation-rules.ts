@@ -27,8 +27,6 @@ export function mayFallBack(status: number | string): boolean {
 
 /** Job polling interval on the processing screen (spec §9). */
 export const JOB_POLL_MS = 2000;
-/** How long a failure message stays before returning home. */
-export const FAILED_REDIRECT_MS = 4000;
 
 /** The four user-visible steps, in order; the server reports them verbatim. */
 export const PROCESSING_STEPS = ['Analyzing Image', 'Deconstructing Components', 'Assembling 3D Model', 'Finalizing Details'] as const;

@@ -11,17 +11,14 @@ import { priceLabel } from './more-angles';
  * attempt from the same photos, holding one AI credit per photo again (photos, when
  * known, puts the price on the button's tooltip), and this follows it on the
  * processing screen. What the server refused (no credits left, …) is shown here.
- * onAttempt tells the screen the user is acting on the failure (it stops leaving).
  */
 export function RetryButton({
   jobId,
   className = 'btn btn--primary',
-  onAttempt,
   photos,
 }: {
   jobId: string;
   className?: string;
-  onAttempt?: () => void;
   photos?: number;
 }) {
   const navigate = useNavigate();
@@ -29,7 +26,6 @@ export function RetryButton({
   const [problem, setProblem] = useState<string | null>(null);
   const click = async () => {
     setProblem(null);
-    onAttempt?.();
     const res = await retry(jobId);
     if ('error' in res && res.error) {
       setProblem(errorMessage(res.error, MSG_PROCESS_FAILED));

@@ -88,6 +88,8 @@ describe('wizard rules', () => {
     expect(code).toContain('src="https://h/embed/abc"');
     expect(code).toContain('width="800" height="600"');
     expect(code).toContain('allowfullscreen');
+    // Responsive (issue 50 item 5): as wide as its column, never wider than 800 px, at 4:3.
+    expect(code).toContain('style="display:block;width:100%;max-width:800px;height:auto;aspect-ratio:800/600;border:0"');
   });
 });
 

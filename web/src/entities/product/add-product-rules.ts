@@ -141,11 +141,17 @@ export function modalSteps(state: BuildState): { key: string; label: string; hin
   }));
 }
 
-/** The embed code: the server's, else an 800×600 iframe of the embed page with fullscreen allowed (spec §7). */
+/** The embed box's style: the column's width, at most 800 px, at 4:3 (as publish.EmbedCodeSized on the server). */
+export const EMBED_STYLE = 'display:block;width:100%;max-width:800px;height:auto;aspect-ratio:800/600;border:0';
+
+/**
+ * The embed code: the server's, else an 800×600 iframe of the embed page with fullscreen allowed
+ * (spec §7) that shrinks to a phone's width instead of running off it (issue 50 item 5).
+ */
 export function embedCodeFor(pub: Pick<ProductPublication, 'embedCode' | 'shareURL'>): string {
   if (pub.embedCode) return pub.embedCode;
   const src = pub.shareURL.replace('/v/', '/embed/');
-  return `<iframe src="${src}" width="800" height="600" style="border:0" allow="xr-spatial-tracking; fullscreen" allowfullscreen></iframe>`;
+  return `<iframe src="${src}" width="800" height="600" style="${EMBED_STYLE}" allow="xr-spatial-tracking; fullscreen" allowfullscreen></iframe>`;
 }
 
 /** What the wizard remembers about the photo before a product exists (kept across a reload). */

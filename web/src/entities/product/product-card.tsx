@@ -1,8 +1,12 @@
 import { IconBox } from '../../components/icons';
 import { ItemCard } from '../../components/list/list-controls';
+import { PageStateBadge } from './page-state-badge';
 import { firstTag, PRODUCT_STATUS_LABEL, type Product } from './product-rules';
 
-/** A product card: status icon, real thumbnail, name, first tag or a dash, Manage. Clicking it opens the detail. */
+/**
+ * A product card: status icon, real thumbnail, name, first tag or a dash, Manage, and its public
+ * page's state ("Live", or "Offline — needs Pro" after a downgrade). Clicking it opens the detail.
+ */
 export function ProductCard({ product: p }: { product: Product }) {
   return (
     <ItemCard
@@ -14,7 +18,7 @@ export function ProductCard({ product: p }: { product: Product }) {
       tag={firstTag(p.tags)}
       status={p.status}
       statusLabel={PRODUCT_STATUS_LABEL[p.status]}
-      live={p.live}
+      badge={<PageStateBadge live={p.live} className="item-card__live" testId="product-page-state" />}
     />
   );
 }

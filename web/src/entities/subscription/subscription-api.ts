@@ -14,6 +14,8 @@ export interface Subscription {
   /** Products and galleries that count against the limits (the catalogue API reports them). */
   productsUsed?: number;
   galleriesUsed?: number;
+  /** Public pages published now (issue 50 item 6); they need public views to stay up (absent from older servers). */
+  livePages?: LivePages;
   aiCreditsIncluded: number | null;
   aiCreditsPurchased: number;
   aiCreditsUsed: number;
@@ -33,6 +35,13 @@ export interface Subscription {
   prices: { currency: 'INR'; proMonthly: number; creditsPack: number; viewsPack: number };
   /** How purchases work on this server and the paid subscription's state (absent from older servers). */
   billing?: Billing;
+}
+
+/** Public pages published now, by what they show. */
+export interface LivePages {
+  products: number;
+  galleries: number;
+  blueprints: number;
 }
 
 /** The billing part of the subscription (issue 30). */

@@ -7,6 +7,8 @@ import {
   freeButtonActs,
   freeButtonDisabled,
   freeButtonLabel,
+  freeSwitchWarning,
+  freeViewsLeft,
   meterLimit,
   planPrice,
   planSubtext,
@@ -145,5 +147,29 @@ describe('plan buttons (spec §2)', () => {
   it('add-on messages', () => {
     expect(addonMessage('credits')).toBe('Added 20 AI credits');
     expect(addonMessage('views')).toBe('Added 10,000 views');
+  });
+});
+
+// Issue 50 item 6: what switching to Free does to the live pages.
+describe('freeSwitchWarning', () => {
+  const views = { publicViewsPurchased: 0, publicViewsUsed: 0, publicViewsLeased: 0 };
+  it('says nothing without live pages (or from an older server)', () => {
+    expect(freeSwitchWarning({ ...views })).toBeNull();
+    expect(freeSwitchWarning({ ...views, livePages: { products: 0, galleries: 0, blueprints: 0 } })).toBeNull();
+  });
+  it('counts each kind of page and says they stay published', () => {
+    expect(freeSwitchWarning({ ...views, livePages: { products: 1, galleries: 0, blueprints: 0 } })).toBe(
+      'Your 1 live product page will go offline now: the Free plan includes no public views, so shoppers will see “temporarily unavailable”. It stays published and comes back when you upgrade to Pro again.',
+    );
+    expect(freeSwitchWarning({ ...views, livePages: { products: 2, galleries: 1, blueprints: 3 } })).toMatch(
+      /^Your 2 live product pages, 1 live gallery page and 3 live model links will go offline now: .* They stay published and come back/,
+    );
+  });
+  it('bought views left keep the pages up until they are used', () => {
+    const s = { publicViewsPurchased: 10_000, publicViewsUsed: 400, publicViewsLeased: 100, livePages: { products: 1, galleries: 0, blueprints: 0 } };
+    expect(freeViewsLeft(s)).toBe(9_500);
+    expect(freeSwitchWarning(s)).toBe(
+      'Your 1 live product page stays online only until your 9,500 remaining bought public views are used: the Free plan includes no public views. After that shoppers see “temporarily unavailable”.',
+    );
   });
 });

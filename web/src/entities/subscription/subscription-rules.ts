@@ -1,3 +1,4 @@
+import { formatNumber } from '../../lib/format';
 import type { Billing, Subscription } from './subscription-api';
 
 /** Business constants (spec §9). */
@@ -162,4 +163,38 @@ export function activationDone(
   if (kind === 'credits') return now.aiCreditsPurchased > before.aiCreditsPurchased;
   if (kind === 'views') return now.publicViewsPurchased > before.publicViewsPurchased;
   return now.plan === 'pro' && !now.trialActive;
+}
+
+/** Public views the Free plan would leave after switching now: bought ones not yet used or held (Free includes none). */
+export function freeViewsLeft(s: Pick<Subscription, 'publicViewsPurchased' | 'publicViewsUsed' | 'publicViewsLeased'>): number {
+  return Math.max(0, s.publicViewsPurchased - s.publicViewsUsed - (s.publicViewsLeased ?? 0));
+}
+
+function counted(n: number, one: string, many: string): string {
+  return `${formatNumber(n)} ${n === 1 ? one : many}`;
+}
+
+/**
+ * What switching to Free does to the merchant's live public pages (issue 50 item 6), for the
+ * confirmation; null when none is live. Pages stay published, but shoppers can open them only
+ * while public views are left, and the Free plan includes none.
+ */
+export function freeSwitchWarning(
+  s: Pick<Subscription, 'livePages' | 'publicViewsPurchased' | 'publicViewsUsed' | 'publicViewsLeased'>,
+): string | null {
+  const lp = s.livePages;
+  if (!lp) return null;
+  const parts = [
+    lp.products > 0 && counted(lp.products, 'live product page', 'live product pages'),
+    lp.galleries > 0 && counted(lp.galleries, 'live gallery page', 'live gallery pages'),
+    lp.blueprints > 0 && counted(lp.blueprints, 'live model link', 'live model links'),
+  ].filter((p): p is string => !!p);
+  if (parts.length === 0) return null;
+  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+  const total = lp.products + lp.galleries + lp.blueprints;
+  const left = freeViewsLeft(s);
+  if (left > 0) {
+    return `Your ${list} ${total === 1 ? 'stays' : 'stay'} online only until your ${counted(left, 'remaining bought public view is', 'remaining bought public views are')} used: the Free plan includes no public views. After that shoppers see “temporarily unavailable”.`;
+  }
+  return `Your ${list} will go offline now: the Free plan includes no public views, so shoppers will see “temporarily unavailable”. ${total === 1 ? 'It stays' : 'They stay'} published and ${total === 1 ? 'comes' : 'come'} back when you upgrade to Pro again.`;
 }

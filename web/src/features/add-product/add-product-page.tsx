@@ -10,6 +10,7 @@ import { azimuthsFor, MoreAngles } from '../../entities/creation/more-angles';
 import { Configurator } from '../../entities/product/configurator';
 import type { ProductDetail } from '../../entities/product/product-rules';
 import { useGetProductQuery } from '../../entities/product/products-api';
+import { ProductLimitDialog } from '../../entities/product/product-limit-dialog';
 import { MSG_DRAFT_ANGLES } from '../../entities/product/add-product-rules';
 import {
   useCreatePhotoProductMutation,
@@ -60,6 +61,8 @@ export default function AddProductPage() {
   const [draft, setDraftState] = useState<PhotoDraft>(() => startingDraft(navigation, location.state));
   const [options, setOptions] = useState<CutoutOptions>({ cleanEdges: true, keepShadow: false });
   const [failure, setFailure] = useState<Failure | null>(null);
+  // A 403 (the plan's product limit): explained here, the name and photo kept in view.
+  const [limit, setLimit] = useState<string | null>(null);
   const [toast, setToast] = useState<string | null>(null);
   const [create, { isLoading: creatingProduct }] = useCreatePhotoProductMutation();
   const [makeCutout, { isLoading: cutting }] = useMakeCutoutMutation();
@@ -106,7 +109,7 @@ export default function AddProductPage() {
     });
     if ('error' in res && res.error) {
       const err = res.error as { status?: unknown };
-      if (err.status === 403) return navigate('/workspace/subscription');
+      if (err.status === 403) return setLimit(errorMessage(res.error, ''));
       return setFailure({ message: errorMessage(res.error, MSG_PROCESS_FAILED), needsCredits: err.status === 402 });
     }
     saveDraft(null);
@@ -176,6 +179,7 @@ export default function AddProductPage() {
       )}
       {(step === 'init' || step === 'verify') && draft.uploadId && <MoreAngles files={more} onChange={setMore} disabled={creating} />}
       {(step === 'configurator' || step === 'preview' || step === 'publish') && <ProductSteps step={step} productId={productId} onToast={setToast} />}
+      {limit !== null && <ProductLimitDialog message={limit} draftKept onClose={() => setLimit(null)} />}
       <Toast message={toast} ms={TOAST_MS} onDone={clearToast} />
     </div>
   );

@@ -12,6 +12,7 @@ import { MailNotice, useMailDelivery } from '../../entities/auth/mail-notice';
 import { redirectTarget, SIGNUP_REDIRECT_MS, validateSignup } from '../../entities/auth/auth-rules';
 import { GoogleButton, googleClientId } from '../../entities/auth/google-button';
 import { PasswordStrength } from '../../entities/auth/password-strength';
+import { saveSignupIntent } from '../../entities/auth/signup-intent';
 
 /** /signup — free account creation. */
 export default function SignupPage({ clientId = googleClientId }: { clientId?: string }) {
@@ -59,6 +60,8 @@ export default function SignupPage({ clientId = googleClientId }: { clientId?: s
     setError(null);
     try {
       const { message } = await signup({ email: email.trim(), password, name: signupName(name, email.trim()), remember, inviteCode }).unwrap();
+      // The mailed link signs the account in: it keeps this form's choice and return path.
+      saveSignupIntent(email.trim(), { remember, from: redirectTarget(location.state) });
       setCheckEmail({ email: email.trim(), message });
       setPassword('');
       setConfirm('');

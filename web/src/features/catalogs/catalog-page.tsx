@@ -8,6 +8,7 @@ import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
 import { ProductCard } from '../../entities/product/product-card';
+import { PageStateBadge } from '../../entities/product/page-state-badge';
 import { firstTag, PRODUCT_STATUS_LABEL } from '../../entities/product/product-rules';
 import { useListProductsQuery } from '../../entities/product/products-api';
 import { productCountText } from '../../entities/catalog/catalog-rules';
@@ -88,7 +89,7 @@ export default function CatalogPage() {
                   </Link>
                   <p className="item-card__tag">{firstTag(p.tags)}</p>
                 </div>
-                {p.live && <span className="badge badge--live">Live</span>}
+                <PageStateBadge live={p.live} testId="product-page-state" />
                 {p.updatedAt && <span className="muted">{relativeTime(p.updatedAt)}</span>}
               </article>
             </li>

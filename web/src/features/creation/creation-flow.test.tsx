@@ -143,6 +143,32 @@ describe('upload screen', () => {
     expect(router.state.location.pathname).toBe('/workspace/subscription');
   });
 
+  it('out of credits: the refusal appears next to Use This Photo and is scrolled into view (issue 50 item 9)', async () => {
+    const scrolled: Element[] = [];
+    Object.defineProperty(Element.prototype, 'scrollIntoView', {
+      configurable: true,
+      value: function (this: Element) {
+        scrolled.push(this);
+      },
+    });
+    stubFetch({
+      'POST /api/uploads': () => ({ uploadId: 'up1', uploadURL: '/blobs/uploads/up1?sig=abc', publicURL: '/blobs/uploads/up1' }),
+      'PUT /blobs/uploads/up1': () => new Response(null, { status: 200 }),
+      'POST /api/jobs': () => fail(402, 'Not enough AI credits. Buy more credits or upgrade your plan on the Subscription page.'),
+    });
+    renderRoutes(uploadRoutes, ['/workspace/upload']);
+    await chooseAndSubmit(png());
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Not enough AI credits.');
+    // In the photo's card, right under the button that was clicked, above "Add more angles".
+    const card = screen.getByRole('region', { name: 'Photo preview' });
+    expect(card).toContainElement(alert);
+    const button = screen.getByRole('button', { name: 'Use This Photo' });
+    expect(button.compareDocumentPosition(alert) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await waitFor(() => expect(scrolled).toContain(screen.getByTestId('upload-failure')));
+    Reflect.deleteProperty(Element.prototype, 'scrollIntoView');
+  });
+
   it('falls back to the generic failure message', async () => {
     stubFetch({
       'POST /api/uploads': () => ({ uploadId: 'up1', uploadURL: '/blobs/uploads/up1?sig=abc', publicURL: '/blobs/uploads/up1' }),
@@ -207,14 +233,25 @@ describe('processing screen', () => {
     expect(calls.filter((c) => c.url === '/api/jobs/job-1')).toHaveLength(3);
   });
 
-  it("a failed job shows the server's message, then returns to /workspace", async () => {
+  it("a failed job stays on screen with the server's message and Retry until the merchant leaves", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    stubFetch({ 'GET /api/jobs/job-1': () => job({ status: 'failed', progress: 30, step: 'Deconstructing Components', error: 'We could not find a product in this photo.' }) });
-    const { router } = renderRoutes(processingRoutes, ['/processing/job-1']);
+    const { calls } = stubFetch({ 'GET /api/jobs/job-1': () => job({ status: 'failed', progress: 30, step: 'Deconstructing Components', error: 'We could not find a product in this photo.' }) });
+    const { router } = renderRoutes([...processingRoutes, { path: '/workspace/upload', element: <p>upload page</p> }], ['/processing/job-1']);
     expect(await screen.findByRole('alert')).toHaveTextContent('We could not find a product in this photo.');
+    // Issue 50 item 8: it used to leave for /workspace after 4 s, before Retry could be pressed.
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
     expect(router.state.location.pathname).toBe('/processing/job-1');
-    await act(() => vi.advanceTimersByTimeAsync(4000));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/workspace'));
+    expect(screen.getByRole('alert')).toHaveTextContent('We could not find a product in this photo.');
+    expect(screen.getByRole('alert')).not.toHaveTextContent(/Returning/);
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeEnabled();
+    // Polling stopped with the failure: a minute on screen asks the server nothing more.
+    expect(calls.filter((c) => c.url === '/api/jobs/job-1')).toHaveLength(1);
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    await user.click(screen.getByRole('button', { name: 'Upload a different photo' }));
+    expect(router.state.location.pathname).toBe('/workspace/upload');
+    act(() => void router.navigate(-1));
+    await user.click(await screen.findByRole('button', { name: 'Back to Home' }));
+    expect(router.state.location.pathname).toBe('/workspace');
   });
 
   it('a photo without a separable product: the failed job shows the sentence the server gave', async () => {

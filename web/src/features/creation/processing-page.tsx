@@ -7,7 +7,6 @@ import { useGetJobQuery, useGetTypicalDurationQuery } from '../../entities/creat
 import {
   clampProgress,
   estimateSecondsLeft,
-  FAILED_REDIRECT_MS,
   formatEstimate,
   JOB_POLL_MS,
   pollOutcome,
@@ -21,7 +20,12 @@ import { viewsLabel } from '../../entities/creation/more-angles';
 import { RetryButton } from '../../entities/creation/retry-button';
 import './creation.css';
 
-/** /processing/{jobId} — real progress of the reconstruction, polled every 2 s. */
+/**
+ * /processing/{jobId} — real progress of the reconstruction, polled every 2 s. A failed build
+ * stays on screen with its reason, Retry and a way to a different photo until the merchant
+ * chooses; the spec's "failed goes to /workspace" left after a few seconds, before the reason
+ * could be read or Retry pressed (merchant walk 4, H7; issue 50 item 8).
+ */
 export default function ProcessingPage() {
   const { jobId } = useParams();
   if (!jobId) return <Navigate to="/workspace" replace />;
@@ -36,8 +40,6 @@ function Processing({ jobId }: { jobId: string }) {
   const inShell = useLocation().pathname.startsWith('/workspace/');
   const Frame = inShell ? 'section' : 'main';
   const [stopped, setStopped] = useState(false);
-  // Set once the user presses Retry: the failed attempt's return-home timer must not pull them away.
-  const [holdRedirect, setHoldRedirect] = useState(false);
   const { data: job, error, fulfilledTimeStamp } = useGetJobQuery(jobId, {
     pollingInterval: stopped ? 0 : JOB_POLL_MS,
     refetchOnMountOrArgChange: true,
@@ -59,11 +61,8 @@ function Processing({ jobId }: { jobId: string }) {
     setStopped(true);
     if (outcome.kind === 'preview') navigate(previewPath(jobId), { replace: true });
     else if (outcome.kind === 'home') navigate('/workspace', { replace: true });
-    else if (!holdRedirect) {
-      const t = window.setTimeout(() => navigate('/workspace', { replace: true }), FAILED_REDIRECT_MS);
-      return () => window.clearTimeout(t);
-    }
-  }, [outcome.kind, jobId, navigate, holdRedirect]);
+    // 'failed': stay. Polling has stopped; the merchant leaves with a button below.
+  }, [outcome.kind, jobId, navigate]);
 
   const progress = clampProgress(job?.status === 'completed' ? 100 : job?.progress);
   const states = stepStates(job?.status, job?.step, progress);
@@ -110,9 +109,7 @@ function Processing({ jobId }: { jobId: string }) {
         </ol>
 
         {outcome.kind === 'failed' ? (
-          <Alert tone="error">
-            {outcome.message} Returning to your workspace…
-          </Alert>
+          <Alert tone="error">{outcome.message}</Alert>
         ) : (
           <p className="processing__eta" aria-live="polite">
             {typical && <span data-testid="processing-typical">{typical} </span>}
@@ -129,7 +126,11 @@ function Processing({ jobId }: { jobId: string }) {
               <button type="button" className="btn btn--secondary" onClick={() => navigate('/workspace', { replace: true })}>
                 Back to Home
               </button>
-              <RetryButton jobId={jobId} onAttempt={() => setHoldRedirect(true)} photos={job?.views} />
+              {/* Retry runs the same photo again; a photo the builder cannot use needs another one. */}
+              <button type="button" className="btn btn--secondary" onClick={() => navigate('/workspace/upload')}>
+                Upload a different photo
+              </button>
+              <RetryButton jobId={jobId} photos={job?.views} />
             </>
           )}
         </div>

@@ -23,6 +23,13 @@ export default function UploadPage() {
   const [dragging, setDragging] = useState(false);
   const [more, setMore] = useState<File[]>([]);
   const [startBlueprint, { isLoading }] = useStartBlueprintMutation();
+  // A refusal of "Use This Photo" is shown by the button and scrolled to: printed under the
+  // further-angles card it sat below the fold, and the click seemed to do nothing (merchant
+  // walk 4, H8; issue 50 item 9).
+  const failureRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (failure) failureRef.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+  }, [failure]);
 
   useEffect(() => {
     if (!file) return;
@@ -66,6 +73,20 @@ export default function UploadPage() {
     const err = (res as { error?: { status?: unknown; message?: string } }).error;
     setFailure({ message: err?.message || MSG_PROCESS_FAILED, needsCredits: err?.status === 402 });
   };
+
+  const failureAlert = failure && (
+    <div ref={failureRef} className="upload__failure" data-testid="upload-failure">
+      <Alert tone="error">
+        {failure.message}
+        {failure.needsCredits && (
+          <>
+            {' '}
+            <Link to="/workspace/subscription">See plans and credits</Link>
+          </>
+        )}
+      </Alert>
+    </div>
+  );
 
   const onDrop = (e: DragEvent<HTMLElement>) => {
     e.preventDefault();
@@ -115,6 +136,7 @@ export default function UploadPage() {
               {isLoading ? 'Processing...' : more.length ? `Use These ${more.length + 1} Photos` : 'Use This Photo'}
             </button>
           </div>
+          {failureAlert}
         </section>
       ) : (
         <label
@@ -133,19 +155,9 @@ export default function UploadPage() {
         </label>
       )}
 
-      {file && <MoreAngles files={more} onChange={setMore} disabled={isLoading} />}
+      {!file && failureAlert}
 
-      {failure && (
-        <Alert tone="error">
-          {failure.message}
-          {failure.needsCredits && (
-            <>
-              {' '}
-              <Link to="/workspace/subscription">See plans and credits</Link>
-            </>
-          )}
-        </Alert>
-      )}
+      {file && <MoreAngles files={more} onChange={setMore} disabled={isLoading} />}
 
       {!file && (
         <div className="btn-row">

@@ -20,17 +20,20 @@ export function AddProductDialog({ onClose, catalogId }: { onClose: () => void; 
   const [picked, setPicked] = useState('');
   const [name, setName] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  // The refusal was the plan's (a limit): said here, with the way to the plans.
+  const [planProblem, setPlanProblem] = useState(false);
   const [create, { isLoading: creating }] = useCreateProductMutation();
   const chosen = ready.find((b) => b.id === picked);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    setPlanProblem(false);
     if (!chosen) return setProblem('Pick a blueprint for this product.');
     const n = (name.trim() || chosen.name).slice(0, MAX_NAME_LENGTH);
     const res = await create({ name: n, blueprintId: chosen.id, catalogId });
     if ('error' in res && res.error) {
       const status = (res.error as { status?: unknown }).status;
-      if (status === 402 || status === 403) return navigate('/workspace/subscription');
+      setPlanProblem(status === 402 || status === 403);
       return setProblem(errorMessage(res.error, 'The product could not be created.'));
     }
     onClose();
@@ -75,7 +78,17 @@ export function AddProductDialog({ onClose, catalogId }: { onClose: () => void; 
             <label htmlFor={`${id}-name`}>Product name</label>
             <input id={`${id}-name`} value={name} maxLength={MAX_NAME_LENGTH} placeholder={chosen?.name ?? 'e.g. Walnut side table'} onChange={(e) => setName(e.target.value)} />
           </div>
-          {problem && <Alert tone="error">{problem}</Alert>}
+          {problem && (
+            <Alert tone="error">
+              {problem}
+              {planProblem && (
+                <>
+                  {' '}
+                  <Link to="/workspace/subscription">See plans</Link>
+                </>
+              )}
+            </Alert>
+          )}
           <div className="btn-row btn-row--end">
             <button type="button" className="btn btn--ghost" onClick={onClose}>
               Cancel

@@ -32,6 +32,7 @@ import { ProductTiles } from '../../entities/analytics/product-tiles';
 import { Configurator } from '../../entities/product/configurator';
 import { BuildStatus, LeadsPanel } from './product-extras';
 import { ChannelsPanel } from '../../entities/channels/channels-panel';
+import { PageOfflineAlert, PageStateBadge } from '../../entities/product/page-state-badge';
 import { COPIED_MS, SAVED_MS, useFlag } from '../../lib/use-flag';
 import './products.css';
 
@@ -95,11 +96,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
             <span className={`status ${BADGE_TONE[p.status]}`} data-testid="product-status">
               {BADGE[p.status]}
             </span>
-            {publication && (
-              <span className="badge badge--live" data-testid="product-live">
-                Live
-              </span>
-            )}
+            <PageStateBadge live={!!publication} testId="product-live" />
             <RebuildButton product={p} onProblem={setProblem} />
             <ReplacePhotoButton product={p} onProblem={setProblem} />
             {p.updatedAt && (
@@ -143,6 +140,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
           </button>
         )}
       </header>
+      <PageOfflineAlert live={!!publication} />
       {publication?.shareURL && (
         <div className="field">
           <label htmlFor="product-share-url">Share link</label>

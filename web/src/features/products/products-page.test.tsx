@@ -144,12 +144,21 @@ describe('My Products', () => {
     await screen.findByText('Pine table');
   }, 20_000);
 
-  it('free plan: shows the notice, and Add product at the limit goes to the subscription page', async () => {
+  it('free plan: shows the notice; Add product at the limit says which limit first, then See plans opens the subscription page', async () => {
     server(2, freeSubscription({ productsUsed: 2 } as never));
     const { router } = render();
     expect(await screen.findByText(/Free plan limited to 2 products\. Upgrade to Pro for 50 listings\./)).toBeInTheDocument();
     await screen.findAllByTestId('product-card');
+    // Issue 50 item 9: it used to land on My Subscription with no reason given.
     await userEvent.click(screen.getByRole('button', { name: 'Add product' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Product limit reached' });
+    expect(within(dialog).getByTestId('product-limit-message')).toHaveTextContent('Free plan limited to 2 products. Upgrade to Pro for 50 listings.');
+    expect(within(dialog).getByTestId('product-limit-count')).toHaveTextContent('You have 2 of 2 products.');
+    expect(router.state.location.pathname).toBe('/workspace/products');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Not now' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Add product' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('link', { name: 'See plans' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/workspace/subscription'));
   });
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconBox, IconSearch } from '../../components/icons';
 import { ListToolbar, Pagination } from '../../components/list/list-controls';
@@ -13,6 +13,7 @@ import { AddProductDialog } from './add-product-dialog';
 import { ProductCard } from '../../entities/product/product-card';
 import { atProductLimit, EMPTY_TEXT, EMPTY_TITLE, FREE_PLAN_NOTICE } from '../../entities/product/product-rules';
 import { useListProductsQuery } from '../../entities/product/products-api';
+import { ProductLimitDialog } from '../../entities/product/product-limit-dialog';
 import './products.css';
 
 /** While a product is still being built the list refreshes at the job polling pace (spec §9). */
@@ -20,12 +21,13 @@ const POLL_MS = 2000;
 
 /** /workspace/products — My Products: filtered, sorted and paged by the server; the state lives in the URL. */
 export default function ProductsPage() {
-  const navigate = useNavigate();
   const { query, change, clear } = useListQuery();
   const [poll, setPoll] = useState(false);
   const { data, isLoading, isFetching, error } = useListProductsQuery(query, { pollingInterval: poll ? POLL_MS : 0 });
   const { data: sub } = useGetSubscriptionQuery();
   const [adding, setAdding] = useState(false);
+  // At the limit, Add product says which limit and what the plan allows before the plans page.
+  const [atLimit, setAtLimit] = useState(false);
   const items = data?.items ?? [];
   const total = data?.total ?? 0;
   const anyProcessing = items.some((p) => p.status === 'processing');
@@ -34,7 +36,7 @@ export default function ProductsPage() {
   useClampPage(data, query, change);
 
   const onAdd = () => {
-    if (atProductLimit(sub?.productLimit, sub?.productsUsed)) navigate('/workspace/subscription');
+    if (atProductLimit(sub?.productLimit, sub?.productsUsed)) setAtLimit(true);
     else setAdding(true);
   };
 
@@ -90,6 +92,7 @@ export default function ProductsPage() {
 
       <Pagination query={query} total={total} onChange={change} />
       {adding && <AddProductDialog onClose={() => setAdding(false)} />}
+      {atLimit && <ProductLimitDialog onClose={() => setAtLimit(false)} />}
     </div>
   );
 }

@@ -5,6 +5,12 @@ export interface SearchItem {
   label: string;
   type: 'Blueprint' | 'Product' | 'Gallery';
   path: string;
+  /**
+   * What matched when it was not the label (issue 50 item 17): `tag “red”`, `catalog “Kitchen”` or
+   * `description`. The server searches product names, tags, descriptions and catalog names, and
+   * gallery names and descriptions.
+   */
+  matchedOn?: string;
 }
 
 /** Workspace-wide search over blueprints, products and galleries. */

@@ -5,7 +5,7 @@ import { IconSearch } from '../../components/icons';
 import { useDismiss } from '../../components/use-dismiss';
 import { useMenu } from '../../lib/ui-slice';
 import { useLazySearchQuery, useSearchQuery } from './search-api';
-import { matchSearchItems, normalizeQuery } from './search-rules';
+import { matchNote, matchSearchItems, normalizeQuery } from './search-rules';
 
 function useDebounced<T>(value: T, ms: number): T {
   const [v, setV] = useState(value);
@@ -109,7 +109,10 @@ export function SearchBox() {
                   onMouseDown={(e) => e.preventDefault()}
                   onClick={() => go(r.path)}
                 >
-                  <span className="search__label">{r.label}</span>
+                  <span className="search__label">
+                    {r.label}
+                    {matchNote(r) && <span className="search__why">{matchNote(r)}</span>}
+                  </span>
                   <span className="badge">{r.type}</span>
                 </li>
               ))}

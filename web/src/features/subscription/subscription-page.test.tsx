@@ -266,4 +266,27 @@ describe('SubscriptionPage freshness (issue 29 item 12)', () => {
     await waitFor(() => expect(within(screen.getByTestId('meter-ai-credits')).getByText('2 / 5')).toBeInTheDocument());
     expect(within(screen.getByTestId('meter-ai-credits')).getByText('3 remaining')).toBeInTheDocument();
   });
+
+  // Issue 50 item 6 (merchant walk 4, H5): the confirmation says which live pages go offline.
+  it('"Switch to Free" warns how many live pages go offline', async () => {
+    const pro = { ...trialSubscription(), plan: 'pro' as const, trialActive: false, trialStartedAt: null, trialEndsAt: null, trialEverStarted: true };
+    server({ ...pro, livePages: { products: 2, galleries: 1, blueprints: 0 } });
+    await open();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Switch to Free' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Switch to the Free plan?' });
+    expect(within(dialog).getByTestId('free-switch-warning')).toHaveTextContent(
+      'Your 2 live product pages and 1 live gallery page will go offline now: the Free plan includes no public views, so shoppers will see “temporarily unavailable”. They stay published and come back when you upgrade to Pro again.',
+    );
+    await user.keyboard('{Escape}');
+  });
+
+  it('"Switch to Free" with no live page has no warning', async () => {
+    const pro = { ...trialSubscription(), plan: 'pro' as const, trialActive: false, trialStartedAt: null, trialEndsAt: null, trialEverStarted: true };
+    server({ ...pro, livePages: { products: 0, galleries: 0, blueprints: 0 } });
+    await open();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Switch to Free' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Switch to the Free plan?' });
+    expect(within(dialog).queryByTestId('free-switch-warning')).not.toBeInTheDocument();
+  });
 });

@@ -31,6 +31,7 @@ import {
   freeButtonActs,
   freeButtonDisabled,
   freeButtonLabel,
+  freeSwitchWarning,
   meterLimit,
   planPrice,
   planSubtext,
@@ -219,6 +220,7 @@ export default function SubscriptionPage() {
   const freeViaPortal = viaCheckout && sub.plan === 'pro' && billing.canManage;
   const buyBlocked = !purchasable || redirecting;
   const whyNot = purchasable ? undefined : billing.notice;
+  const offlineWarning = freeSwitchWarning(sub);
 
   return (
     <div className="page subscription">
@@ -382,6 +384,11 @@ export default function SubscriptionPage() {
         <ConfirmDialog title="Switch to the Free plan?" confirmLabel="Switch to Free" busyLabel="Switching..." busy={changing} onConfirm={onConfirmPlan} onCancel={() => setConfirming(null)}>
           {sub.trialActive && <p>This ends your Pro trial now. A trial can be used only once.</p>}
           <p>Your plan changes to Free now: 2 product listings and 5 AI credits, with no galleries and no public sharing.</p>
+          {offlineWarning && (
+            <Alert tone="info">
+              <span data-testid="free-switch-warning">{offlineWarning}</span>
+            </Alert>
+          )}
         </ConfirmDialog>
       )}
       <Toast message={toast?.message ?? null} tone={toast?.tone} onDone={clearToast} />
