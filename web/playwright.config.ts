@@ -38,6 +38,11 @@ export default defineConfig({
   outputDir: 'test-results/output',
   use: {
     baseURL,
+    // Every spinning <model-viewer> redraws each frame: about 1.4 CPU-cores of software WebGL
+    // on a 2-core machine (13-16 CPU-s per 10 s, against 0.9-1.0 still), taken from the api,
+    // the worker and the test. The viewers honour the system setting, so the suite asks for
+    // reduced motion; e2e/reduced-motion.spec.ts checks the spin both ways.
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

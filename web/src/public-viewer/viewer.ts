@@ -10,6 +10,7 @@ import './pixel-ratio';
 import '@google/model-viewer';
 import './viewer.css';
 import { startBeacons } from './beacons';
+import { wireReducedMotion } from './reduced-motion';
 
 interface ModelViewerElement extends HTMLElement {
   canActivateAR?: boolean;
@@ -83,6 +84,7 @@ function wireEnvironment(viewer: ModelViewerElement | null): void {
 }
 
 const viewer = document.getElementById('viewer') as ModelViewerElement | null;
+wireReducedMotion(viewer);
 wireEnvironment(viewer);
 wireProgress(viewer);
 wireQRCode(viewer);

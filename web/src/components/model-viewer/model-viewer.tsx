@@ -4,6 +4,7 @@ import type { ModelViewerElement } from './model-viewer-element';
 import './model-viewer-element';
 import './model-viewer.css';
 import { DEFAULT_CAMERA_ORBIT, MAX_CAMERA_ORBIT } from './scene-graph';
+import { usePrefersReducedMotion } from '../../lib/reduced-motion';
 
 /** What the wrapper reports about the model it shows. */
 export type ModelState = 'script' | 'loading' | 'loaded' | 'error';
@@ -12,6 +13,7 @@ export interface ModelViewerProps {
   src: string;
   alt: string;
   poster?: string;
+  /** Spins the model, unless the visitor's system asks for reduced motion. */
   autoRotate?: boolean;
   cameraControls?: boolean;
   /** AR with WebXR, Scene Viewer and Quick Look. */
@@ -55,6 +57,7 @@ export function ModelViewer({
   ref,
   children,
 }: ModelViewerProps) {
+  const reduceMotion = usePrefersReducedMotion();
   const [state, setState] = useState<ModelState>('script');
   const [scriptError, setScriptError] = useState<string | null>(null);
   const [progress, setProgress] = useState(0);
@@ -132,7 +135,7 @@ export function ModelViewer({
           src={src}
           alt={alt}
           poster={poster}
-          auto-rotate={autoRotate ? '' : undefined}
+          auto-rotate={autoRotate && !reduceMotion ? '' : undefined}
           camera-controls={cameraControls ? '' : undefined}
           touch-action="pan-y"
           // Property-typed values (see ModelViewerAttributes): a boolean and a number.

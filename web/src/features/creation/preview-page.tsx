@@ -17,10 +17,7 @@ import { RetryButton } from '../../entities/creation/retry-button';
 import { FidelityBadge, FidelityWarning } from '../../entities/creation/fidelity';
 import { viewsLabel } from '../../entities/creation/more-angles';
 import './creation.css';
-
-function prefersReducedMotion(): boolean {
-  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-}
+import { prefersReducedMotion } from '../../lib/reduced-motion';
 
 /** /preview/{jobId} — the finished model with parts, wireframe, exploded and solo views. */
 export default function PreviewPage() {
