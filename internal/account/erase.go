@@ -77,6 +77,7 @@ func (s *Service) RequestErasure(ctx context.Context, userID string, c ErasureCo
 			`DELETE FROM google_identities WHERE user_id = $1`,
 			`DELETE FROM password_resets WHERE user_id = $1`,
 			`DELETE FROM email_verifications WHERE user_id = $1`,
+			`DELETE FROM email_changes WHERE user_id = $1`,
 		} {
 			if _, err := tx.Exec(ctx, q, userID); err != nil {
 				return fmt.Errorf("remove sign-in methods: %w", err)

@@ -203,6 +203,10 @@ func Project(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
 		err = bumpVersion(ctx, tx, ev.UserID, v)
 	case events.UserDataExportReady:
 		err = bumpVersion(ctx, tx, ev.UserID, v)
+	case events.EmailChangeRequested:
+		err = bumpVersion(ctx, tx, ev.UserID, v)
+	case events.EmailChanged:
+		err = bumpVersion(ctx, tx, ev.UserID, v)
 	default:
 		return nil
 	}
@@ -226,6 +230,7 @@ func Rebuild(ctx context.Context, tx pgx.Tx, store *eventstore.Store) error {
 		CREATE TEMP TABLE keep_resets ON COMMIT DROP AS SELECT * FROM password_resets;
 		CREATE TEMP TABLE keep_security ON COMMIT DROP AS SELECT * FROM account_security;
 		CREATE TEMP TABLE keep_verifications ON COMMIT DROP AS SELECT * FROM email_verifications;
+		CREATE TEMP TABLE keep_email_changes ON COMMIT DROP AS SELECT * FROM email_changes;
 		TRUNCATE users CASCADE`); err != nil {
 		return fmt.Errorf("clear user read models: %w", err)
 	}
@@ -246,7 +251,8 @@ func Rebuild(ctx context.Context, tx pgx.Tx, store *eventstore.Store) error {
 		INSERT INTO google_identities SELECT * FROM keep_identities;
 		INSERT INTO password_resets SELECT * FROM keep_resets;
 		INSERT INTO account_security SELECT * FROM keep_security;
-		INSERT INTO email_verifications SELECT * FROM keep_verifications`); err != nil {
+		INSERT INTO email_verifications SELECT * FROM keep_verifications;
+		INSERT INTO email_changes SELECT * FROM keep_email_changes`); err != nil {
 		return fmt.Errorf("restore credentials: %w", err)
 	}
 	return nil

@@ -68,6 +68,7 @@ var sessionOnlyRoutes = map[string]bool{
 	"POST /api/auth/logout":            true,
 	"POST /api/auth/logout-everywhere": true,
 	"POST /api/users/me/password":      true,
+	"POST /api/users/me/email":         true,
 	"DELETE /api/users/me":             true,
 	"POST /api/users/me/export":        true,
 	"GET /api/users/me/export":         true,

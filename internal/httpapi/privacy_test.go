@@ -497,7 +497,11 @@ func TestDownloadMyDataBuildsAZipOfTheAccount(t *testing.T) {
 	require.Contains(t, entries["leads.json"], "=cmd@buyer.example")
 	require.Contains(t, entries["leads.csv"], "'=cmd@buyer.example", "a formula-like cell is defused")
 	require.Equal(t, "the photo", entries["files/uploads/"+user+"/photo.png"])
-	require.Equal(t, string(glbtest.Model(t)), entries["files/models/"+bp+"/model.glb"])
+	// The product's model is in a folder named after it (issue 50, P20).
+	require.Equal(t, string(glbtest.Model(t)), entries["products/Exported lamp/model.glb"])
+	require.NotContains(t, entries, "files/models/"+bp+"/model.glb", "each file is in the ZIP once")
+	require.Equal(t, privacy.ExportFileName(*got.Data.RequestedAt), got.Data.FileName)
+	require.Regexp(t, `^photo3d-export-\d{4}-\d{2}-\d{2}\.zip$`, got.Data.FileName)
 	tampered := strings.Replace(got.Data.URL, user, user[:len(user)-1]+"x", 1)
 	require.NotEqual(t, http.StatusOK, s.send(t, "", "GET", tampered, "").Code, "the link is signed")
 

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/photo3d/photo3d/internal/account"
@@ -98,4 +99,70 @@ func resendVerification(accounts *account.Service, delivery string) Handler {
 		WriteJSON(w, http.StatusOK, messageAnswer{Message: mailed(delivery, "We have sent a new verification link to your email address.")})
 		return nil
 	}
+}
+
+// emailChangeAnswer answers a sign-in email change request: the message,
+// the address the link went to and until when it works (the same whether
+// that address already has an account or not; see account.RequestEmailChange).
+type emailChangeAnswer struct {
+	Message string `json:"message"`
+	account.EmailChangeRequest
+}
+
+// requestEmailChange serves POST /api/users/me/email {email, password}:
+// the confirmation link goes to the new address. It shares the password
+// confirmations' rate limits (per account and per IP, confirmLimits), since
+// it checks the current password too; session-only (sessionOnlyRoutes).
+func requestEmailChange(accounts *account.Service, delivery string) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			Email    string `json:"email"`
+			Password string `json:"password"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		req, err := accounts.RequestEmailChange(r.Context(), currentUser(r), body.Email, body.Password)
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusAccepted, emailChangeAnswer{
+			Message:            mailed(delivery, fmt.Sprintf(account.MsgEmailChangeSent, req.Email)),
+			EmailChangeRequest: req,
+		})
+		return nil
+	}
+}
+
+// confirmEmailChange uses a link of the email change (POST
+// /api/auth/confirm-email-change {token}; no sign-in needed, the token is
+// the proof): the one mailed to the new address, or the undo link mailed to
+// the old one. It signs nobody in: a confirmed change keeps the account's
+// sessions, an undo ends them all.
+func confirmEmailChange(accounts *account.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var body struct {
+			Token string `json:"token"`
+		}
+		if err := DecodeJSON(r, &body); err != nil {
+			return err
+		}
+		res, err := accounts.ConfirmEmailChange(r.Context(), body.Token)
+		if err != nil {
+			return err
+		}
+		msg := fmt.Sprintf(account.MsgEmailChanged, res.User.Email)
+		if res.Undone {
+			msg = fmt.Sprintf(account.MsgEmailUndone, res.User.Email)
+		}
+		WriteJSON(w, http.StatusOK, emailChangedAnswer{Message: msg, Email: res.User.Email, Undone: res.Undone})
+		return nil
+	}
+}
+
+// emailChangedAnswer answers an opened email change link.
+type emailChangedAnswer struct {
+	Message string `json:"message"`
+	Email   string `json:"email"`
+	Undone  bool   `json:"undone"`
 }

@@ -21,6 +21,15 @@ const (
 	KindPasswordReset Kind = "password_reset"
 	// KindSignupAttempt: "login" and "reset" (the two page URLs).
 	KindSignupAttempt Kind = "signup_attempt"
+	// KindEmailChangeConfirm: "link" (the /confirm-email-change?token=…
+	// URL), sent to the new address of a sign-in email change.
+	KindEmailChangeConfirm Kind = "email_change_confirm"
+	// KindEmailChangeInUse: "login" and "reset"; sent instead of the
+	// confirmation when the new address already has an account.
+	KindEmailChangeInUse Kind = "email_change_in_use"
+	// KindEmailChanged: "masked" (the new address, masked) and "undo" (the
+	// link that puts the old address back), sent to the old address.
+	KindEmailChanged Kind = "email_changed"
 	// KindText: "subject" and "body", already written by the caller (for
 	// mail with no template of its own, e.g. an account's final note).
 	KindText Kind = "text"
@@ -140,6 +149,23 @@ func Compose(kind Kind, data map[string]string) (subject, body string, err error
 			"Someone (perhaps you) tried to create a Photo3D account with this address, but you already have one.\n\n" +
 				"Sign in at " + data["login"] + ", or reset your password at " + data["reset"] + ".\n\n" +
 				"If it was not you, ignore this mail: nothing about your account changed.\n", nil
+	case KindEmailChangeConfirm:
+		return "Confirm your new Photo3D sign-in email",
+			"Someone (hopefully you) asked to make this address the sign-in email of a Photo3D account.\n\n" +
+				"Open this link within 24 hours to confirm it:\n\n" + data["link"] + "\n\n" +
+				"The link works once. Until it is opened, the account keeps signing in with its current address. " +
+				"If you did not ask for this, ignore this mail.\n", nil
+	case KindEmailChangeInUse:
+		return "Someone tried to use your email for another Photo3D account",
+			"Someone (perhaps you) asked to make this address the sign-in email of a Photo3D account, but it already belongs to one, so nothing changed.\n\n" +
+				"Sign in at " + data["login"] + ", or reset your password at " + data["reset"] + ".\n\n" +
+				"If it was not you, ignore this mail.\n", nil
+	case KindEmailChanged:
+		return "Your Photo3D sign-in email was changed",
+			"The sign-in email of your Photo3D account was changed to " + data["masked"] + ". From now on the account signs in with that address; " +
+				"the password and your signed-in devices stay as they were.\n\n" +
+				"If this was not you, someone who knows your password made the change. Open this link within 7 days to put this address back " +
+				"and sign every device out, then choose a new password with \"Forgot password\":\n\n" + data["undo"] + "\n", nil
 	case KindText:
 		if data["subject"] == "" {
 			return "", "", fmt.Errorf("text mail without a subject")

@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"path"
+	"sort"
 	"strings"
 	"time"
 
@@ -55,8 +56,13 @@ func (ExportArgs) InsertOpts() river.InsertOpts {
 
 // Export is what GET /api/users/me/export answers.
 type Export struct {
-	Status      string     `json:"status"` // none, pending, ready, failed, expired
-	URL         string     `json:"url,omitempty"`
+	Status string `json:"status"` // none, pending, ready, failed, expired
+	URL    string `json:"url,omitempty"`
+	// FileName is what the download is saved as while ready:
+	// photo3d-export-YYYY-MM-DD.zip, the day it was asked for (UTC).
+	// The link's own path ends in the storage key, so the web app names
+	// the file with it (issue 50, P20).
+	FileName    string     `json:"fileName,omitempty"`
 	RequestedAt *time.Time `json:"requestedAt,omitempty"`
 	ExpiresAt   *time.Time `json:"expiresAt,omitempty"`
 }
@@ -163,8 +169,14 @@ func (x *Exports) Latest(ctx context.Context, userID string) (Export, error) {
 		if e.URL, err = x.Signer.SignedGetURL(ctx, key, ExportLinkLifetime); err != nil {
 			return Export{}, fmt.Errorf("sign export link: %w", err)
 		}
+		e.FileName = ExportFileName(requested)
 	}
 	return e, nil
+}
+
+// ExportFileName names the ZIP of an export asked for at t.
+func ExportFileName(t time.Time) string {
+	return "photo3d-export-" + t.UTC().Format("2006-01-02") + ".zip"
 }
 
 var errExportGone = fault.New(fault.NotFound, "not_found", "Export not found.")
@@ -423,6 +435,7 @@ var ExportCoverage = map[string]string{
 	"google_identities":         "not exported: the Google sign-in link (account-history.json records it)",
 	"email_verifications":       "not exported: one-time links (secrets)",
 	"password_resets":           "not exported: one-time links (secrets)",
+	"email_changes":             "not exported: one-time links (secrets); account.json has the current address",
 	"revoked_tokens":            "not exported: sign-out records of session tokens",
 	"idempotency_keys":          "not exported: replay copies of API answers, kept 24 hours",
 	"billing_checkout_sessions": "not exported: open payment links (subscription-history.json has the outcome)",
@@ -506,7 +519,12 @@ func csvSafe(s string) string {
 	return s
 }
 
-// files copies the account's blobs into files/, by their key.
+// files copies the account's blobs into the ZIP. A product's files go in a
+// folder named after the product (products/Red Mug/model.glb, photo.jpg,
+// thumbnail.png…), so the merchant can tell which model is which (issue 50,
+// P20); anything no live product claims (other builds, avatar, logo,
+// cutouts) stays under files/ by its storage key, as products.json and
+// blueprints.json name it.
 func (w *ExportWorker) files(ctx context.Context, zw *zip.Writer, userID string) error {
 	seen := map[string]bool{}
 	for _, p := range []string{"uploads/", "cutouts/", "models/", "avatars/", "logos/", "thumbnails/"} {
@@ -537,7 +555,16 @@ func (w *ExportWorker) files(ctx context.Context, zw *zip.Writer, userID string)
 	for _, k := range keys {
 		seen[k] = true
 	}
+	names, err := w.productFileNames(ctx, userID)
+	if err != nil {
+		return err
+	}
+	sorted := make([]string, 0, len(seen))
 	for k := range seen {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	for _, k := range sorted {
 		r, err := w.Bucket.NewReader(ctx, k, nil)
 		if gcerrors.Code(err) == gcerrors.NotFound {
 			continue // purged already (a deleted blueprint)
@@ -545,7 +572,11 @@ func (w *ExportWorker) files(ctx context.Context, zw *zip.Writer, userID string)
 		if err != nil {
 			return fmt.Errorf("read %s: %w", k, err)
 		}
-		f, err := zw.Create(path.Join("files", k))
+		name, ok := names[k]
+		if !ok {
+			name = path.Join("files", k)
+		}
+		f, err := zw.Create(name)
 		if err == nil {
 			_, err = io.Copy(f, r)
 		}
@@ -555,6 +586,70 @@ func (w *ExportWorker) files(ctx context.Context, zw *zip.Writer, userID string)
 		}
 	}
 	return nil
+}
+
+// productFileNames maps the storage keys of each live product's files (its
+// current model and thumbnail, and the photo, model and thumbnail of the
+// build it came from) to products/{product name}/{kind}{ext}. Two products
+// with one name get "Name (2)"; a product with two files of a kind gets
+// "model (2).glb". A key shared by two products goes to the first.
+func (w *ExportWorker) productFileNames(ctx context.Context, userID string) (map[string]string, error) {
+	rows, err := w.DB.Query(ctx, `SELECT p.id, p.name, f.kind, f.key FROM products p
+		LEFT JOIN jobs j ON j.id = p.job_id AND j.user_id = p.user_id
+		LEFT JOIN uploads u ON u.id = j.upload_id AND u.user_id = p.user_id
+		CROSS JOIN LATERAL (VALUES (1, 'model', p.model_key), (2, 'thumbnail', p.thumbnail_key), (3, 'photo', u.blob_key),
+			(4, 'model', j.model_key), (5, 'thumbnail', j.thumbnail_key)) AS f(ord, kind, key)
+		WHERE p.user_id = $1 AND p.deleted_at IS NULL AND coalesce(f.key, '') <> ''
+		ORDER BY p.created_at, p.id, f.ord`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("list product files: %w", err)
+	}
+	type file struct{ id, product, kind, key string }
+	files, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (file, error) {
+		var f file
+		return f, r.Scan(&f.id, &f.product, &f.kind, &f.key)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list product files: %w", err)
+	}
+	out := map[string]string{}
+	used := map[string]bool{} // names of files and folders given so far
+	var product, folder string
+	for _, f := range files { // ordered by product
+		if f.id != product {
+			product, folder = f.id, unique(used, "products/"+zipSafe(f.product), "")
+		}
+		if _, done := out[f.key]; !done {
+			out[f.key] = unique(used, folder+"/"+f.kind, path.Ext(f.key))
+		}
+	}
+	return out, nil
+}
+
+// unique returns base+ext, or "base (n)"+ext for the first n ≥ 2 not in
+// taken, and records it.
+func unique(taken map[string]bool, base, ext string) string {
+	name := base + ext
+	for n := 2; taken[name]; n++ {
+		name = fmt.Sprintf("%s (%d)%s", base, n, ext)
+	}
+	taken[name] = true
+	return name
+}
+
+// zipSafe makes a product name one folder name: no slashes, backslashes or
+// control characters, no "." or ".." and not empty.
+func zipSafe(name string) string {
+	name = strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
+			return '-'
+		}
+		return r
+	}, strings.TrimSpace(name))
+	if name == "" || name == "." || name == ".." {
+		return "Untitled product"
+	}
+	return name
 }
 
 // ExportCleanupArgs is the daily job that deletes expired exports' ZIPs.

@@ -125,6 +125,8 @@ test('signup → dashboard → logout → guarded settings → login back → br
     const before = await meter.locator('.usage__numbers').innerText();
     const limitBefore = Number(before.split('/')[1].replace(/[^\d]/g, ''));
     await page.getByRole('button', { name: 'Buy 20 credits' }).click();
+    // Every purchase asks first (issue 50, P17).
+    await page.getByRole('alertdialog', { name: 'Buy 20 AI credits?' }).getByRole('button', { name: 'Buy 20 credits' }).click();
     await expect(page.getByText('Added 20 AI credits')).toBeVisible();
     await expect(meter.locator('.usage__numbers')).toHaveText(new RegExp(`/ ${(limitBefore + 20).toLocaleString('en-IN')}$`));
     await snap(page, '13-subscription-trial', testInfo);

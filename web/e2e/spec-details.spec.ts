@@ -34,9 +34,9 @@ test.describe('marketing menu: mobile under 900px, desktop and section stepping 
     await page.goto('/demo');
     const toggle = page.getByRole('button', { name: 'Open menu' });
     await expect(toggle).toBeVisible(firstPaint);
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blog' })).toBeHidden();
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Demo' })).toBeHidden();
     await toggle.click();
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blog' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Demo' })).toBeVisible();
     await snap(page, 'marketing-899-menu', testInfo);
   });
 
@@ -45,7 +45,7 @@ test.describe('marketing menu: mobile under 900px, desktop and section stepping 
     await page.goto('/');
     await expect(page.getByRole('heading', { name: /Turn one product photo/ })).toBeVisible(firstPaint);
     await expect(page.getByRole('button', { name: 'Open menu' })).toBeHidden();
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blog' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Demo' })).toBeVisible();
     await page.keyboard.press('ArrowDown');
     // Stepping scrolls the second full-screen section to the top; a plain arrow key would
     // only scroll a few lines.

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
@@ -101,7 +101,10 @@ describe('SignupPage', () => {
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeInTheDocument();
     expect(screen.getByText('asha@shop.in')).toBeInTheDocument();
-    expect(screen.getByText('Thanks! Check your email.')).toBeInTheDocument();
+    // One message, said once (issue 50, P3), and the resend block set apart from it.
+    expect(screen.getByRole('status')).toHaveTextContent('Thanks! Check your email. The link works once, for 48 hours.');
+    expect(screen.getAllByText(/open the link|works once/i)).toHaveLength(1);
+    expect(within(screen.getByRole('region', { name: 'Send the link again' })).getByRole('button', { name: 'Send the link again' })).toBeInTheDocument();
     expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ email: 'asha@shop.in', password: 'Password123', name: 'Asha Rao', remember: false });
     expect(calls.some((c) => c.url === '/api/auth/login')).toBe(false);
     expect(window.sessionStorage.getItem('photo3d.auth')).toBeNull();

@@ -173,16 +173,20 @@ function CheckEmail({ email, message }: { email: string; message: string }) {
       <p className="auth-card__subtitle">
         We sent a link to <strong>{email}</strong>
       </p>
-      <Alert tone="success">{message}</Alert>
-      <p className="field__help">Open the link in that email to finish creating your account: it signs you in. It works once, for 48 hours.</p>
+      {/* One message (the server's, the same for a new and a taken address), not the same
+          words twice (issue 50, P3). */}
+      <Alert tone="success">{message} The link works once, for 48 hours.</Alert>
       <MailNotice />
-      <div className="btn-row">
-        <button type="button" className="btn btn--secondary" onClick={() => void resend({ email })} disabled={isLoading}>
-          {isLoading ? 'Sending...' : 'Send the link again'}
-        </button>
-      </div>
-      {data && <Alert tone="info">{data.message}</Alert>}
-      {error && <Alert tone="error">{errorMessage(error, 'The link could not be sent. Please try again.')}</Alert>}
+      <section className="check-email__resend" aria-label="Send the link again">
+        <p className="field__help">Nothing arrived after a few minutes? Check your spam folder, or:</p>
+        <div className="btn-row">
+          <button type="button" className="btn btn--secondary" onClick={() => void resend({ email })} disabled={isLoading}>
+            {isLoading ? 'Sending...' : 'Send the link again'}
+          </button>
+        </div>
+        {data && <Alert tone="info">{data.message}</Alert>}
+        {error && <Alert tone="error">{errorMessage(error, 'The link could not be sent. Please try again.')}</Alert>}
+      </section>
       <p className="auth-card__footer">
         <Link to="/login">Back to sign in</Link>
       </p>

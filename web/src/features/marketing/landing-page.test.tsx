@@ -15,6 +15,8 @@ describe('LandingPage hero button', () => {
     const hero = await screen.findByRole('link', { name: 'Create an account' });
     expect(hero).toHaveAttribute('href', '/signup');
     expect(screen.queryByRole('link', { name: 'Join the waitlist' })).not.toBeInTheDocument();
+    // What sharing costs is said before sign-up (issue 50, P2).
+    expect(screen.getByText(/Sharing needs Pro or the 7-day free trial/)).toBeInTheDocument();
   });
 
   it('invite-only server: "Sign up with an invite"', async () => {

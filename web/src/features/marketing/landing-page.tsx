@@ -40,6 +40,8 @@ export default function LandingPage() {
                 See the demo
               </Link>
             </div>
+            {/* What is free, said before sign-up, not at the wizard's last step (issue 50, P2). */}
+            <p className="muted landing__pricing-hint">{PRICING_HINT}</p>
           </div>
           {/* A live model from the bundled samples (web/public/demo): what a shopper gets, to spin right here. */}
           <figure className="landing__hero-model" data-testid="hero-model">
@@ -86,3 +88,6 @@ export default function LandingPage() {
     </div>
   );
 }
+
+/** The pricing hint under the hero's buttons (issue 50, P2). */
+export const PRICING_HINT = 'The Free plan includes 5 AI credits to build and preview 3D models. Sharing needs Pro or the 7-day free trial (no card).';

@@ -2,14 +2,11 @@ import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { IconClose, IconMenu } from '../../components/icons';
 import { Logo } from '../../components/logo';
+import { marketingLinks } from './marketing-rules';
 
-const links = [
-  { to: '/', label: 'Home', end: true },
-  { to: '/demo', label: 'Demo', end: false },
-  { to: '/blog', label: 'Blog', end: false },
-];
+const links = marketingLinks();
 
-/** Public pages: top bar with Home, Demo, Blog and Log In; footer on every page but home. */
+/** Public pages: top bar with Home, Demo, Blog (once it has posts) and Log In; footer on every page but home. */
 export default function MarketingLayout() {
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -81,7 +78,7 @@ export function SiteFooter({ fullScreen = false }: { fullScreen?: boolean }) {
           <ul className="site-footer__links">
             <li><Link to="/">Home</Link></li>
             <li><Link to="/demo">Demo</Link></li>
-            <li><Link to="/blog">Blog</Link></li>
+            {links.some((l) => l.to === '/blog') && <li><Link to="/blog">Blog</Link></li>}
             <li><Link to="/signup">Create account</Link></li>
           </ul>
         </nav>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isEditableTarget, nextIndex, SECTION_VISIBILITY_THRESHOLD, STEP_LOCK_MS, STEP_MIN_WIDTH_PX, stepForKey, stepForWheel, WHEEL_DELTA_THRESHOLD } from './marketing-rules';
+import { BLOG_POSTS, isEditableTarget, marketingLinks, nextIndex, SECTION_VISIBILITY_THRESHOLD, STEP_LOCK_MS, STEP_MIN_WIDTH_PX, stepForKey, stepForWheel, WHEEL_DELTA_THRESHOLD } from './marketing-rules';
 
 describe('landing stepping', () => {
   it('constants', () => {
@@ -30,5 +30,13 @@ describe('landing stepping', () => {
     expect(nextIndex(0, -1, 4)).toBe(0);
     expect(nextIndex(3, 1, 4)).toBe(3);
     expect(nextIndex(1, 1, 4)).toBe(2);
+  });
+});
+
+describe('marketing menu (issue 50, P1)', () => {
+  it('leaves Blog out while it has no posts, and adds it with the first one', () => {
+    expect(BLOG_POSTS).toHaveLength(0);
+    expect(marketingLinks().map((l) => l.label)).toEqual(['Home', 'Demo']);
+    expect(marketingLinks([{ slug: 'hello', title: 'Hello' }]).map((l) => l.label)).toEqual(['Home', 'Demo', 'Blog']);
   });
 });

@@ -39,3 +39,25 @@ export function isEditableTarget(target: EventTarget | null): boolean {
 export function nextIndex(current: number, step: -1 | 0 | 1, count: number): number {
   return Math.max(0, Math.min(count - 1, current + step));
 }
+
+/** A published blog post (none yet: the blog page says "Blog launching soon"). */
+export interface BlogPost {
+  slug: string;
+  title: string;
+}
+
+/** The blog's posts. The Blog link appears in the menus once there is one (issue 50, P1). */
+export const BLOG_POSTS: readonly BlogPost[] = [];
+
+/**
+ * The marketing menu's links. The spec lists Home, Demo and Blog; Blog is left out while it
+ * has no posts, so a visitor is not sent to an empty page (its /blog page stays reachable).
+ */
+export function marketingLinks(posts: readonly BlogPost[] = BLOG_POSTS): { to: string; label: string; end: boolean }[] {
+  const links = [
+    { to: '/', label: 'Home', end: true },
+    { to: '/demo', label: 'Demo', end: false },
+  ];
+  if (posts.length > 0) links.push({ to: '/blog', label: 'Blog', end: false });
+  return links;
+}

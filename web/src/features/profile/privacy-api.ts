@@ -5,6 +5,8 @@ export interface DataExport {
   status: 'none' | 'pending' | 'ready' | 'failed' | 'expired';
   /** While ready: a download link valid for an hour (asking again mints a fresh one). */
   url?: string;
+  /** While ready: what the download is saved as (photo3d-export-YYYY-MM-DD.zip). */
+  fileName?: string;
   requestedAt?: string;
   expiresAt?: string;
 }

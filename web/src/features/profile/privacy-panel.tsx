@@ -53,6 +53,9 @@ function exportStatus(e: DataExport | undefined): string {
   }
 }
 
+/** The "Download my data" button, which the delete dialog's "Download my data first" leads to. */
+const DOWNLOAD_DATA_ID = 'download-my-data';
+
 /** "Download my data": a ZIP built in the background, downloadable for 7 days. */
 function DownloadData() {
   const [pending, setPending] = useState(false);
@@ -76,11 +79,11 @@ function DownloadData() {
       {(error || loadError) && <Alert tone="error">{errorMessage(error ?? loadError, 'Your data export could not be started. Please try again.')}</Alert>}
       <div className="btn-row">
         {status === 'ready' && data?.url && (
-          <a className="btn btn--primary" href={data.url} download>
+          <a className="btn btn--primary" href={data.url} download={data.fileName ?? true}>
             Download ZIP
           </a>
         )}
-        <button type="button" className="btn btn--secondary" onClick={() => void requestExport()} disabled={isLoading || status === 'pending'}>
+        <button id={DOWNLOAD_DATA_ID} type="button" className="btn btn--secondary" onClick={() => void requestExport()} disabled={isLoading || status === 'pending'}>
           {status === 'ready' ? 'Prepare a new copy' : 'Download my data'}
         </button>
       </div>
@@ -107,6 +110,16 @@ function DeleteAccountDialog({ clientId, onClose }: { clientId: string; onClose:
     }
   }
 
+  /** Closes the dialog and moves to "Download my data" (after the dialog has given focus back). */
+  function downloadFirst() {
+    onClose();
+    window.setTimeout(() => {
+      const button = document.getElementById(DOWNLOAD_DATA_ID);
+      button?.scrollIntoView?.({ block: 'center' });
+      button?.focus();
+    }, 0);
+  }
+
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!password) return setError('Enter your password to confirm.');
@@ -124,6 +137,12 @@ function DeleteAccountDialog({ clientId, onClose }: { clientId: string; onClose:
           <li>your subscription is cancelled, with no further charges.</li>
         </ul>
         <p className="field__help">We email you when everything is gone. You can sign up again with the same address afterwards.</p>
+        <p className="field__help">
+          Want a copy of your products, models and leads?{' '}
+          <button type="button" className="btn btn--ghost btn--sm" onClick={downloadFirst} disabled={isLoading}>
+            Download my data first
+          </button>
+        </p>
         {error && <Alert tone="error">{error}</Alert>}
         <div className="field">
           <label htmlFor="delete-password">Your password</label>

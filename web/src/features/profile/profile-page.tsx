@@ -6,6 +6,7 @@ import { useAppSelector } from '../../lib/hooks';
 import { selectAuthUser } from '../../lib/session';
 import { useGetMeQuery, useRemoveAvatarMutation, useUpdateProfileMutation, useUploadAvatarMutation } from '../../lib/session-api';
 import { initials } from '../../lib/user';
+import { EMAIL_NOTE, EmailChangeDialog } from './email-change-dialog';
 import { PrivacyPanel } from './privacy-panel';
 import { SecurityPanel } from './security-panel';
 
@@ -22,6 +23,7 @@ export default function ProfilePage() {
   const [firstName, setFirstName] = useState('');
   const [lastName, setLastName] = useState('');
   const [status, setStatus] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [changingEmail, setChangingEmail] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -116,7 +118,16 @@ export default function ProfilePage() {
         <div className="field">
           <label htmlFor="profile-email">Email</label>
           <input id="profile-email" type="email" value={user.email} readOnly aria-describedby="profile-email-help" />
-          <p id="profile-email-help" className="field__help">Your sign-in email is managed by the auth system and cannot be changed here.</p>
+          {/* The spec's read-only field; its note was "managed by the auth system", which
+              stopped being true when the address became changeable here (issue 50 item 13). */}
+          <p id="profile-email-help" className="field__help">
+            {EMAIL_NOTE}
+          </p>
+          <div className="btn-row">
+            <button type="button" className="btn btn--secondary btn--sm" onClick={() => setChangingEmail(true)}>
+              Change email
+            </button>
+          </div>
         </div>
         <div className="btn-row btn-row--end">
           <button
@@ -136,6 +147,7 @@ export default function ProfilePage() {
           </button>
         </div>
       </form>
+      {changingEmail && <EmailChangeDialog current={user.email} onClose={() => setChangingEmail(false)} />}
       <SecurityPanel />
       <PrivacyPanel />
     </div>

@@ -106,7 +106,8 @@ export function ApiKeysPanel() {
           <Alert tone="success">
             Key "{created.name}" created. Copy it now: it will not be shown again.
           </Alert>
-          <div className="color-field">
+          {/* The whole key, full width and monospace (issue 50, P19). */}
+          <div className="api-key-created__value">
             <input readOnly value={created.key} aria-label="New API key" spellCheck={false} onFocus={(e) => e.target.select()} />
             <button type="button" className="btn btn--secondary btn--sm" onClick={onCopy}>
               {copied ? 'Copied' : 'Copy'}

@@ -108,7 +108,7 @@ export default function SettingsPage() {
           <h1 className="page__title">Settings</h1>
           <p className="page__subtitle">Branding used on share pages, embeds and billing documents, and your store's default currency.</p>
           <p className="muted">
-            Invoices and receipts: <Link to="/workspace/subscription#billing">Subscription → Manage billing</Link>
+            Invoices and receipts: <Link to="/workspace/subscription#invoices">Subscription → Invoices and receipts</Link>
           </p>
         </div>
       </header>

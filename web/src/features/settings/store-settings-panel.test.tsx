@@ -47,7 +47,10 @@ describe('Store settings: default currency (issue 29 item 20)', () => {
     signIn();
     renderRoutes(routes, ['/workspace/settings']);
     const select = await screen.findByLabelText('Default currency');
-    expect(await screen.findByText(/Not saved yet\./)).toBeInTheDocument();
+    // A new account's default is the one in effect (the browser's currency), not "Not saved yet" (issue 50, P4).
+    await waitFor(() => expect(select).toHaveValue('USD'));
+    expect(screen.getByText(/New prices start in this currency/)).toHaveTextContent('shoppers see $899)');
+    expect(screen.queryByText(/Not saved yet/)).toBeNull();
     const user = userEvent.setup();
     await user.selectOptions(select, 'NPR');
     await user.click(screen.getByRole('button', { name: 'Save store settings' }));

@@ -7,7 +7,8 @@ import { CURRENCIES, formatPrice, localeCurrency } from '../../lib/money';
 /**
  * Settings → Store: the currency every new price starts in (issue 29 item 20). Existing
  * prices keep their own currency. Until the merchant saves one, the list shows their
- * browser locale's currency, which is also what the configurator guesses.
+ * browser locale's currency, which is also what the configurator guesses: that is the
+ * default in effect, so it reads as the current setting, not "Not saved yet" (issue 50, P4).
  */
 export function StoreSettingsPanel() {
   const { data, isLoading, error: loadError } = useGetStoreSettingsQuery();
@@ -50,7 +51,6 @@ export function StoreSettingsPanel() {
         </select>
         <p id="default-currency-help" className="field__help">
           New prices start in this currency (shoppers see {formatPrice(899, currency)}). Prices you already set keep their own.
-          {!stored && !isLoading && ' Not saved yet.'}
         </p>
       </div>
       <div className="btn-row btn-row--end">

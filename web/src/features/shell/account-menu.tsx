@@ -6,7 +6,7 @@ import { useAppSelector } from '../../lib/hooks';
 import { selectAuthUser } from '../../lib/session';
 import { useMenu } from '../../lib/ui-slice';
 import { useSignOut } from '../../lib/use-sign-out';
-import { avatarInitial, greetingName } from '../../lib/user';
+import { greetingName, initials } from '../../lib/user';
 
 /** Avatar button with the greeting, Profile settings and Logout. */
 export function AccountMenu() {
@@ -40,7 +40,7 @@ export function AccountMenu() {
         aria-controls="account-menu"
         onClick={() => setOpen(!open)}
       >
-        <Avatar url={user?.avatarUrl ?? null} letter={avatarInitial(user)} />
+        <Avatar url={user?.avatarUrl ?? null} letter={initials(user?.firstName ?? '', user?.lastName ?? '', user?.email)} /* the profile's initials too (issue 50, P23) */ />
       </button>
       {open && (
         <div id="account-menu" className="menu__panel" role="menu" aria-label="Account" onKeyDown={moveMenuFocus}>

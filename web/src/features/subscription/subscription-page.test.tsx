@@ -5,6 +5,7 @@ import { routes } from '../../app/routes';
 import { freeSubscription, trialSubscription } from '../../test/fixtures';
 import { jsonResponse, renderRoutes, signIn, stubFetch } from '../../test/render';
 import { navigation } from './billing-redirect';
+import { pricingNote } from './subscription-page';
 import type { Subscription } from '../../entities/subscription/subscription-api';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -64,6 +65,11 @@ describe('SubscriptionPage', () => {
     expect(screen.getByText('25,000 public product views in total')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Current Plan' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Start free trial' })).toBeEnabled();
+    // Issue 50, P16: the trial's terms before it starts, and what the prices mean.
+    expect(screen.getByRole('button', { name: 'Start free trial' })).toHaveAccessibleDescription('7-day free trial, no card');
+    expect(screen.getByText(/Plan prices are per month\. Public product views are a total/)).toBeInTheDocument();
+    // Issue 50, P18: where Settings' "Invoices and receipts" leads, in test mode.
+    expect(document.getElementById('invoices')).toHaveTextContent('this server bills in test mode, so nothing is charged and no invoices are issued');
     expect(screen.getByRole('button', { name: 'Buy 20 credits' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Buy 10,000 views' })).toBeInTheDocument();
   });
@@ -88,11 +94,20 @@ describe('SubscriptionPage', () => {
     const { calls } = server(freeSubscription());
     await open();
     const user = userEvent.setup();
+    // Every purchase asks first, as Upgrade to Pro does (issue 50, P17); Cancel buys nothing.
     await user.click(screen.getByRole('button', { name: 'Buy 20 credits' }));
+    let dialog = screen.getByRole('alertdialog', { name: 'Buy 20 AI credits?' });
+    expect(dialog).toHaveTextContent('20 AI credits are added to your account now, for ₹500.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(calls.some((c) => c.url === '/api/subscription/addons')).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Buy 20 credits' }));
+    dialog = screen.getByRole('alertdialog', { name: 'Buy 20 AI credits?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Buy 20 credits' }));
     expect(await screen.findByText('Added 20 AI credits')).toBeInTheDocument();
     await waitFor(() => expect(within(screen.getByTestId('meter-ai-credits')).getByText('1 / 25')).toBeInTheDocument());
     expect(within(screen.getByTestId('meter-ai-credits')).getByText('24 remaining')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: '+10,000 views (₹500)' }));
+    await user.click(within(screen.getByRole('alertdialog', { name: 'Buy 10,000 public views?' })).getByRole('button', { name: 'Buy 10,000 views' }));
     expect(await screen.findByText('Added 10,000 views')).toBeInTheDocument();
     await waitFor(() => expect(within(screen.getByTestId('meter-public-views')).getByText('0 / 10,000')).toBeInTheDocument());
     expect(calls.filter((c) => c.url === '/api/subscription/addons').map((c) => c.body)).toEqual([
@@ -288,5 +303,11 @@ describe('SubscriptionPage freshness (issue 29 item 12)', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Switch to Free' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Switch to the Free plan?' });
     expect(within(dialog).queryByTestId('free-switch-warning')).not.toBeInTheDocument();
+  });
+
+  it('says plans are charged in rupees when the store sells in another currency (issue 50, P16)', () => {
+    expect(pricingNote(undefined)).not.toMatch(/rupees/);
+    expect(pricingNote('INR')).not.toMatch(/rupees/);
+    expect(pricingNote('EUR')).toMatch(/Plans and packs are charged in Indian rupees \(₹\); your store currency \(EUR\) is for the prices shoppers see\.$/);
   });
 });

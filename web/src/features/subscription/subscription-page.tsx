@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { Alert } from '../../components/alert';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { IconCheck, IconClose } from '../../components/icons';
@@ -7,6 +7,7 @@ import { LoadingScreen } from '../../components/loading-screen';
 import { Meter } from '../../components/meter';
 import { Toast } from '../../components/toast';
 import { navigation } from './billing-redirect';
+import { useStoreDefaultCurrency } from '../../entities/settings/store-settings-api';
 import { errorMessage } from '../../lib/api';
 import { formatInr, formatNumber } from '../../lib/format';
 import {
@@ -96,6 +97,10 @@ export default function SubscriptionPage() {
   const [changePlan, { isLoading: changing }] = useChangePlanMutation();
   // The plan change waiting for the user's confirmation.
   const [confirming, setConfirming] = useState<'pro' | 'free' | null>(null);
+  // The add-on purchase waiting for the user's confirmation (issue 50, P17: every purchase
+  // is confirmed, as Upgrade to Pro is; through Stripe, Checkout is that confirmation).
+  const [confirmingAddon, setConfirmingAddon] = useState<AddonKind | null>(null);
+  const storeCurrency = useStoreDefaultCurrency();
   const [toast, setToast] = useState<{ message: string; tone: 'success' | 'error' } | null>(null);
   const [cooldown, setCooldown] = useState(false);
   const plansRef = useRef<HTMLElement>(null);
@@ -138,6 +143,15 @@ export default function SubscriptionPage() {
     return () => window.clearTimeout(t);
   }, [cooldown]);
 
+  // Links from elsewhere name a section (#invoices from Settings, #billing): show it once
+  // the page has rendered.
+  const { hash } = useLocation();
+  const loaded = Boolean(sub);
+  useEffect(() => {
+    if (!loaded || !hash) return;
+    document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView?.({ block: 'start' });
+  }, [hash, loaded]);
+
   if (isLoading) return <LoadingScreen />;
   if (error || !sub) {
     return (
@@ -170,13 +184,21 @@ export default function SubscriptionPage() {
     }
   }
 
-  async function buy(kind: AddonKind) {
-    if (viaCheckout) return pay(kind);
+  function buy(kind: AddonKind) {
+    if (viaCheckout) return void pay(kind);
+    setConfirmingAddon(kind);
+  }
+
+  async function onConfirmAddon() {
+    const kind = confirmingAddon;
+    if (!kind) return;
     try {
       await purchase({ kind, amount: kind === 'credits' ? CREDITS_PACK_AMOUNT : VIEWS_PACK_AMOUNT }).unwrap();
       setToast({ message: addonMessage(kind), tone: 'success' });
     } catch (err) {
       setToast({ message: errorMessage(err, 'The add-on could not be added. Please try again.'), tone: 'error' });
+    } finally {
+      setConfirmingAddon(null);
     }
   }
 
@@ -339,14 +361,21 @@ export default function SubscriptionPage() {
               type="button"
               className="btn btn--primary btn--block"
               disabled={!proActs || cooldown || starting || changing || redirecting || (activating && returnedKind === 'pro')}
+              aria-describedby={proButtonAction(sub) === 'trial' ? 'trial-terms' : undefined}
               title={proActs ? undefined : whyNot}
               onClick={() => onPro(sub)}
             >
               {redirecting ? 'Opening Checkout…' : proButtonLabel(sub)}
             </button>
+            {proButtonAction(sub) === 'trial' && (
+              <p id="trial-terms" className="muted">
+                {TRIAL_DEFAULT_DAYS}-day free trial, no card
+              </p>
+            )}
             {!proActs && whyNot && sub.plan === 'free' && <p className="muted">{whyNot}</p>}
           </article>
         </div>
+        <p className="muted note">{pricingNote(storeCurrency)}</p>
       </section>
 
       <section className="card" aria-labelledby="addons-title">
@@ -370,13 +399,31 @@ export default function SubscriptionPage() {
           </article>
         </div>
         {whyNot && <p className="muted note">{whyNot}</p>}
-        {viaCheckout && <p className="muted note">Payments are handled by Stripe; receipts and invoices are in Manage billing.</p>}
+        {/* Settings' "Invoices and receipts" leads here (#invoices) in both modes (issue 50, P18). */}
+        <p className="muted note" id="invoices">
+          {viaCheckout ? 'Payments are handled by Stripe; receipts and invoices are in Manage billing.' : INVOICES_TEST_MODE}
+        </p>
       </section>
       {confirming === 'pro' && (
         <ConfirmDialog title="Upgrade to Pro?" confirmLabel="Upgrade to Pro" busyLabel="Upgrading..." busy={changing} onConfirm={onConfirmPlan} onCancel={() => setConfirming(null)}>
           <p>
             Your plan changes to Pro now, at {formatInr(price.proMonthly)} per month: 50 product listings, 10 galleries, 50 AI credits and 25,000
             public product views.
+          </p>
+        </ConfirmDialog>
+      )}
+      {confirmingAddon && (
+        <ConfirmDialog
+          title={confirmingAddon === 'credits' ? 'Buy 20 AI credits?' : 'Buy 10,000 public views?'}
+          confirmLabel={confirmingAddon === 'credits' ? 'Buy 20 credits' : 'Buy 10,000 views'}
+          busyLabel="Buying..."
+          busy={buying}
+          onConfirm={() => void onConfirmAddon()}
+          onCancel={() => setConfirmingAddon(null)}
+        >
+          <p>
+            {confirmingAddon === 'credits' ? '20 AI credits' : '10,000 public views'} are added to your account now, for{' '}
+            {formatInr(confirmingAddon === 'credits' ? price.creditsPack : price.viewsPack)}. Purchased packs stay when your plan changes.
           </p>
         </ConfirmDialog>
       )}
@@ -440,3 +487,21 @@ function UsageMeter({
     </div>
   );
 }
+
+/**
+ * Under the plans (issue 50, P16): prices are monthly, the views are a total (they do not
+ * reset each month, as "in total" says), and everything is charged in rupees whatever
+ * currency the store sells in.
+ */
+export function pricingNote(storeCurrency: string | undefined): string {
+  const base = 'Plan prices are per month. Public product views are a total for your account, not a monthly allowance; a pack adds 10,000 more.';
+  if (!storeCurrency || storeCurrency === 'INR') return base;
+  return `${base} Plans and packs are charged in Indian rupees (₹); your store currency (${storeCurrency}) is for the prices shoppers see.`;
+}
+
+/**
+ * Where invoices are in test mode (issue 50, P18): Settings points here, and without a
+ * payment provider nothing is charged, so there are no invoices to show.
+ */
+export const INVOICES_TEST_MODE =
+  'Invoices and receipts: this server bills in test mode, so nothing is charged and no invoices are issued. With Stripe connected they are in Manage billing on this page.';

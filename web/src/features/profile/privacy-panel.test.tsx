@@ -1,0 +1,39 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { routes } from '../../app/routes';
+import { saveAuth } from '../../lib/auth-storage';
+import { freeSubscription } from '../../test/fixtures';
+import { renderRoutes, stubFetch, testUser } from '../../test/render';
+
+afterEach(() => vi.unstubAllGlobals());
+
+function profile(exportAnswer: unknown) {
+  stubFetch({
+    'GET /api/users/me': () => testUser,
+    'GET /api/users/me/export': () => exportAnswer,
+    'GET /api/subscription': () => freeSubscription(),
+    'GET /api/notifications': () => ({ items: [], unreadCount: 0 }),
+  });
+  saveAuth({ token: 't', user: testUser, expiresAt: Date.now() + 60_000 }, true);
+  renderRoutes(routes, ['/workspace/profile']);
+}
+
+describe('PrivacyPanel (issue 50, P20 and P22)', () => {
+  it('saves the export under its dated name', async () => {
+    profile({ status: 'ready', url: '/blobs?obj=exports%2Fu%2Fx.zip&sig=s', fileName: 'photo3d-export-2026-11-29.zip', expiresAt: '2026-12-06T09:00:00Z' });
+    const link = await screen.findByRole('link', { name: 'Download ZIP' }, { timeout: 10_000 });
+    expect(link).toHaveAttribute('download', 'photo3d-export-2026-11-29.zip');
+  });
+
+  it('offers "Download my data first" in the delete dialog, which leads to the download', async () => {
+    profile({ status: 'none' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Delete account' }, { timeout: 10_000 }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete your account?' });
+    expect(dialog).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Download my data first' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Download my data' })).toHaveFocus());
+  });
+});
