@@ -7,11 +7,15 @@ import "time"
 
 // GalleryCreated starts a gallery-{id} stream.
 type GalleryCreated struct {
-	GalleryID   string    `json:"galleryId"`
-	UserID      string    `json:"userId"`
-	Name        string    `json:"name" erase:"text"`
-	Description string    `json:"description,omitempty" erase:"text"`
-	At          time.Time `json:"at"`
+	GalleryID   string `json:"galleryId"`
+	UserID      string `json:"userId"`
+	Name        string `json:"name" erase:"text"`
+	Description string `json:"description,omitempty" erase:"text"`
+	// Tags and ThumbnailColor were added by issue 50; older events lack
+	// them (no tags, the default colour derived from the id).
+	Tags           []string  `json:"tags,omitempty" erase:"text"`
+	ThumbnailColor string    `json:"thumbnailColor,omitempty" erase:"keep"`
+	At             time.Time `json:"at"`
 }
 
 // EventType implements Event.
@@ -57,6 +61,27 @@ type GalleryCoverChosen struct {
 // EventType implements Event.
 func (GalleryCoverChosen) EventType() string { return "gallery.cover_chosen.v1" }
 
+// GalleryTagged replaces a gallery's own tags (not its products').
+type GalleryTagged struct {
+	GalleryID string    `json:"galleryId"`
+	Tags      []string  `json:"tags" erase:"text"`
+	At        time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (GalleryTagged) EventType() string { return "gallery.tagged.v1" }
+
+// GalleryColorChosen sets the colour of the gallery's tile ("#RRGGBB"),
+// shown behind its cover and wherever it has none.
+type GalleryColorChosen struct {
+	GalleryID string    `json:"galleryId"`
+	Color     string    `json:"color" erase:"keep"`
+	At        time.Time `json:"at"`
+}
+
+// EventType implements Event.
+func (GalleryColorChosen) EventType() string { return "gallery.color_chosen.v1" }
+
 // GalleryDeleted removes a gallery (its products are untouched).
 type GalleryDeleted struct {
 	GalleryID string    `json:"galleryId"`
@@ -68,5 +93,5 @@ func (GalleryDeleted) EventType() string { return "gallery.deleted.v1" }
 
 func galleryEvents() []Event {
 	return []Event{GalleryCreated{}, GalleryRenamed{}, GalleryDescribed{}, GalleryProductsSet{},
-		GalleryCoverChosen{}, GalleryDeleted{}}
+		GalleryCoverChosen{}, GalleryTagged{}, GalleryColorChosen{}, GalleryDeleted{}}
 }

@@ -12,21 +12,25 @@ import (
 
 // galleryView is one gallery card: status derived from its products (error
 // if any failed, processing if any builds, else ready), the cover image from
-// the cover product's thumbnail (else the first product's), and that
-// product's tags.
+// the cover product's thumbnail (else the first product's), the gallery's own
+// tags, its tile colour and the colour drawn over it (spec §3 Gallery), and
+// how many products it holds and how many of them have a 3D model.
 type galleryView struct {
-	ID             string    `json:"id"`
-	Name           string    `json:"name"`
-	Description    string    `json:"description"`
-	Status         string    `json:"status"`
-	StatusLabel    string    `json:"statusLabel"`
-	CoverURL       string    `json:"coverUrl"`
-	CoverProductID string    `json:"coverProductId"`
-	ProductIDs     []string  `json:"productIds"`
-	ProductCount   int       `json:"productCount"`
-	Tags           []string  `json:"tags"`
-	CreatedAt      time.Time `json:"createdAt"`
-	UpdatedAt      time.Time `json:"updatedAt"`
+	ID               string    `json:"id"`
+	Name             string    `json:"name"`
+	Description      string    `json:"description"`
+	Status           string    `json:"status"`
+	StatusLabel      string    `json:"statusLabel"`
+	CoverURL         string    `json:"coverUrl"`
+	CoverProductID   string    `json:"coverProductId"`
+	ProductIDs       []string  `json:"productIds"`
+	ProductCount     int       `json:"productCount"`
+	AssetCount       int       `json:"assetCount"`
+	ThumbnailColor   string    `json:"thumbnailColor"`
+	ThumbnailOverlay string    `json:"thumbnailOverlay"`
+	Tags             []string  `json:"tags"`
+	CreatedAt        time.Time `json:"createdAt"`
+	UpdatedAt        time.Time `json:"updatedAt"`
 }
 
 // galleryStatusLabel: spec §3 shows error as "Needs attention".
@@ -45,9 +49,12 @@ func newGalleryView(r *http.Request, s *catalog.Service, g catalog.Gallery) (gal
 	if err != nil {
 		return galleryView{}, err
 	}
+	color := catalog.GalleryColor(g.ID, g.ThumbnailColor)
 	return galleryView{ID: g.ID, Name: g.Name, Description: g.Description, Status: g.Status,
 		StatusLabel: galleryStatusLabel(g.Status), CoverURL: cover, CoverProductID: g.CoverProductID,
-		ProductIDs: g.ProductIDs, ProductCount: g.ProductCount, Tags: g.Tags, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}, nil
+		ProductIDs: g.ProductIDs, ProductCount: g.ProductCount, AssetCount: g.AssetCount,
+		ThumbnailColor: color, ThumbnailOverlay: catalog.GalleryOverlay(color),
+		Tags: g.Tags, CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt}, nil
 }
 
 type galleryDetail struct {
@@ -115,6 +122,8 @@ type createGalleryRequest struct {
 	Description    string   `json:"description"`
 	ProductIDs     []string `json:"productIds"`
 	CoverProductID string   `json:"coverProductId"`
+	Tags           []string `json:"tags"`
+	ThumbnailColor string   `json:"thumbnailColor"`
 }
 
 // createGallery serves POST /api/galleries; 403 with the spec's Pro text on Free.
@@ -125,7 +134,8 @@ func createGallery(s *catalog.Service) Handler {
 			return err
 		}
 		g, ps, err := s.CreateGallery(r.Context(), currentUser(r), catalog.NewGallery{Name: req.Name,
-			Description: req.Description, ProductIDs: req.ProductIDs, CoverProductID: req.CoverProductID})
+			Description: req.Description, ProductIDs: req.ProductIDs, CoverProductID: req.CoverProductID,
+			Tags: req.Tags, ThumbnailColor: req.ThumbnailColor})
 		if err != nil {
 			return err
 		}
@@ -133,14 +143,22 @@ func createGallery(s *catalog.Service) Handler {
 	}
 }
 
-// patchGallery serves PATCH /api/galleries/{id} {name?, description?}.
+type patchGalleryRequest struct {
+	Name           *string   `json:"name"`
+	Description    *string   `json:"description"`
+	Tags           *[]string `json:"tags"`
+	ThumbnailColor *string   `json:"thumbnailColor"`
+}
+
+// patchGallery serves PATCH /api/galleries/{id} {name?, description?, tags?, thumbnailColor?}.
 func patchGallery(s *catalog.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		var req catalogRequest
+		var req patchGalleryRequest
 		if err := DecodeJSON(r, &req); err != nil {
 			return err
 		}
-		g, ps, err := s.UpdateGallery(r.Context(), currentUser(r), chi.URLParam(r, "id"), req.Name, req.Description)
+		g, ps, err := s.UpdateGallery(r.Context(), currentUser(r), chi.URLParam(r, "id"), catalog.GalleryPatch{
+			Name: req.Name, Description: req.Description, Tags: req.Tags, ThumbnailColor: req.ThumbnailColor})
 		if err != nil {
 			return err
 		}

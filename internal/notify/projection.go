@@ -350,8 +350,31 @@ func failedMessage(name, reason string) string {
 	} else {
 		b.WriteString(".")
 	}
-	b.WriteString(" No credits were used. Try a photo of the product on a plain background.")
+	// Say each thing once (merchant walk 4, P15): a reason that already
+	// says what to do, or that no credit was used, is not told again.
+	if !strings.Contains(strings.ToLower(reason), "credit") {
+		b.WriteString(" No credits were used.")
+	}
+	if !givesAdvice(reason) {
+		b.WriteString(" " + FailedBuildAdvice)
+	}
 	return b.String()
+}
+
+// FailedBuildAdvice ends a failed build's note whose reason gives no advice.
+const FailedBuildAdvice = "Try a photo of the product on a plain background."
+
+// givesAdvice reports whether a failure reason already tells the merchant
+// what to do next (the reconstructor's and the worker's reasons often do),
+// or needs no photo advice at all (the blueprint was deleted mid-build).
+func givesAdvice(reason string) bool {
+	r := strings.ToLower(reason)
+	for _, w := range []string{"try ", "retry", "use a ", "use one ", "plain background", "backdrop", "take a ", "upload a ", "deleted while"} {
+		if strings.Contains(r, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func addonNote(ev events.AddonPurchased) *note {

@@ -97,6 +97,10 @@ type galleryTile struct {
 	URL      string // the product's own page, on the host the shopper used (/v/{slug})
 	AbsURL   string // the same, absolute: what an embed on another site opens
 	ThumbURL string // "" for a gated product: its picture waits behind the email gate
+	// TeaserURL: a gated product's tile shows its gate's teaser (a few dozen
+	// pixels made from the poster, blurred: teaser.go), never the poster, so
+	// the tile is not a blank "3D" square and the gate still holds (P14).
+	TeaserURL string
 }
 
 // galleryEntry is what a gallery page's cache entry keeps.
@@ -163,6 +167,9 @@ func (p *Pages) loadGallery(ctx context.Context, e *pageEntry, r record, v pageV
 		thumbKey := snap.ThumbnailKey
 		if pr.RequireEmail {
 			thumbKey = "" // no tile picture at all: the gate keeps the poster
+		}
+		if pr.RequireEmail && snap.ThumbnailKey != "" {
+			t.TeaserURL = "/v/" + pr.Slug + "/teaser.jpg?v=" + assetTag(snap.ThumbnailKey)
 		}
 		if thumbKey != "" {
 			t.ThumbURL = "/g/" + e.slug + "/t/" + strconv.Itoa(len(ge.thumbKeys)) + ".png?v=" + assetTag(thumbKey)

@@ -46,7 +46,7 @@ func handleCatalogue(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) (boo
 			UpdatedAt: at, Path: GalleryPath(ev.GalleryID)}, ev.UserID)
 	case events.GalleryRenamed:
 		return true, relabel(ctx, tx, KindGallery, ev.GalleryID, label(ev.Name), at)
-	case events.GalleryDescribed, events.GalleryProductsSet, events.GalleryCoverChosen:
+	case events.GalleryDescribed, events.GalleryProductsSet, events.GalleryCoverChosen, events.GalleryTagged, events.GalleryColorChosen:
 		return true, touch(ctx, tx, KindGallery, strings.TrimPrefix(e.StreamID, events.StreamGallery+"-"), at)
 	case events.GalleryDeleted:
 		return true, markDeleted(ctx, tx, KindGallery, ev.GalleryID, at)

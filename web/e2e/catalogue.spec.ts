@@ -313,6 +313,9 @@ test('blueprint → product → filters and paging → details → screenshot �
     await expect(page).toHaveURL(/\/workspace\/gallery\/create$/);
     await page.getByLabel('Gallery name').fill('Living Room');
     await page.getByLabel('Description', { exact: true }).fill('Pieces for a calm room.');
+    await page.getByLabel('Tags', { exact: true }).fill('Ceramic');
+    await page.getByRole('button', { name: '+ Add Tag' }).click();
+    await expect(page.getByRole('list', { name: 'Gallery tags' })).toContainText('Ceramic');
     await page.getByRole('checkbox', { name: 'Item 01' }).check();
     await page.getByRole('checkbox', { name: 'Blue Vase Deluxe' }).check();
     await page.getByRole('radio', { name: 'Use Blue Vase Deluxe as cover' }).check();
@@ -332,7 +335,7 @@ test('blueprint → product → filters and paging → details → screenshot �
     const card = page.getByTestId('gallery-card');
     await expect(card).toHaveCount(1);
     await expect(card.getByText('Living Room')).toHaveCSS('text-transform', 'uppercase');
-    await expect(card.getByText('ceramic')).toBeVisible(); // the cover product's first tag
+    await expect(card.getByText('Ceramic', { exact: true })).toBeVisible(); // the gallery's own tag, sent at creation (issue 50 item 16)
     await imageLoaded(page, '[data-testid="gallery-card"] img');
     await expect(page.getByTestId('range-text')).toHaveText('1–1 of 1');
     await page.getByRole('searchbox', { name: 'Search galleries' }).fill('kitchen');

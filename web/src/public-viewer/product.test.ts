@@ -77,6 +77,17 @@ describe('product page script', () => {
     }
   });
 
+  it('hides "Download the 3D file for AR" (.glb) on an iPhone or iPad, not elsewhere (P21)', async () => {
+    await load(false);
+    const { wireARFile } = await import('./product');
+    const link = document.getElementById('ar-file');
+    expect(link).not.toBeNull();
+    wireARFile(link, false);
+    expect(link!.hidden).toBe(false);
+    wireARFile(link, true);
+    expect(link!.hidden).toBe(true);
+  });
+
   it('switches variant: price, SKU as text, the variant links, AR file, URL and a p3d:variant event', async () => {
     const viewer = await load(false);
     const seen: string[] = [];

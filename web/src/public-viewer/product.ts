@@ -128,6 +128,14 @@ const IOS =
   typeof navigator !== 'undefined' && (/iP(hone|ad|od)/.test(navigator.userAgent) || (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1));
 
 /**
+ * "Download the 3D file for AR" offers the variant's .glb, which an iPhone or iPad cannot open: there
+ * the AR button opens the server-built USDZ instead, so the link goes (merchant walk 4, P21).
+ */
+export function wireARFile(link: HTMLElement | null, ios = IOS): void {
+  if (link && ios) link.hidden = true;
+}
+
+/**
  * A variant's AR GLB and Quick Look USDZ are made by the server's worker once the page is published
  * (a large model's take a minute or more); until then the server answers 503 with Retry-After. The
  * viewer then shows the page's configurator model (the same look: model-viewer applies the variant
@@ -216,6 +224,7 @@ function renderLinks(list: HTMLElement, links: BuyLink[]): void {
 
 export function wireProduct(viewer: ProductViewer, data: PageData): void {
   applyPresets(viewer, data.lighting);
+  wireARFile(document.getElementById('ar-file'));
   document.querySelectorAll<HTMLElement>('.p3d-buy').forEach(paintChip);
   const byId = new Map(data.variants.map((v) => [v.id, v]));
 

@@ -11,6 +11,7 @@ import '@google/model-viewer';
 import './viewer.css';
 import { startBeacons } from './beacons';
 import { wireReducedMotion } from './reduced-motion';
+import { wireTouchHint } from './hint';
 
 interface ModelViewerElement extends HTMLElement {
   canActivateAR?: boolean;
@@ -88,6 +89,7 @@ wireReducedMotion(viewer);
 wireEnvironment(viewer);
 wireProgress(viewer);
 wireQRCode(viewer);
+wireTouchHint(isHandheld());
 wireFullscreen(viewer);
 wireErrors(viewer);
 startBeacons({ viewer });

@@ -58,3 +58,42 @@ export function validateCatalogName(name: string): string | null {
 export function productCountText(n: number): string {
   return `${n} ${n === 1 ? 'product' : 'products'}`;
 }
+
+/** One product an "Add products" pick took from another catalog. */
+export interface MovedProduct {
+  id: string;
+  name: string;
+  fromCatalogId: string;
+  fromCatalogName: string;
+}
+
+export interface MoveResult {
+  catalog: Catalog;
+  moved: MovedProduct[];
+}
+
+export function parseMoveResult(raw: unknown): MoveResult {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  const moved = Array.isArray(r.moved) ? r.moved : [];
+  return {
+    catalog: parseCatalog(r.catalog),
+    moved: moved.map((m) => {
+      const x = (m ?? {}) as Record<string, unknown>;
+      return { id: str(x.id), name: str(x.name), fromCatalogId: str(x.fromCatalogId), fromCatalogName: str(x.fromCatalogName) };
+    }),
+  };
+}
+
+/**
+ * What the catalog page says after "Add products": how many came, and where each one
+ * left (a product is in one catalog, so adding it here takes it out of the other).
+ */
+export function moveSummary(catalogName: string, moved: MovedProduct[]): string {
+  if (moved.length === 0) return `Those products are already in ${catalogName}.`;
+  const n = moved.length;
+  const head = `Added ${n} ${n === 1 ? 'product' : 'products'} to ${catalogName}.`;
+  const byFrom = new Map<string, string[]>();
+  for (const m of moved) byFrom.set(m.fromCatalogName || 'another catalog', [...(byFrom.get(m.fromCatalogName || 'another catalog') ?? []), m.name]);
+  const parts = [...byFrom].map(([from, names]) => `${names.join(', ')} moved out of ${from}`);
+  return `${head} ${parts.join('; ')}.`;
+}

@@ -1,5 +1,5 @@
 import { api } from '../../lib/api';
-import { parseCatalog, parseCatalogList, type Catalog, type CatalogList } from './catalog-rules';
+import { parseCatalog, parseCatalogList, parseMoveResult, type Catalog, type CatalogList, type MoveResult } from './catalog-rules';
 
 /** The merchant's catalogs: list with totals, one catalog, create, rename, delete. */
 export const catalogsApi = api.enhanceEndpoints({ addTagTypes: ['Catalog', 'Product'] }).injectEndpoints({
@@ -24,6 +24,12 @@ export const catalogsApi = api.enhanceEndpoints({ addTagTypes: ['Catalog', 'Prod
       transformResponse: parseCatalog,
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Catalog', id }, { type: 'Catalog', id: 'LIST' }],
     }),
+    /** "Add products": moves several products into the catalog in one go (each leaves its old catalog). */
+    moveIntoCatalog: build.mutation<MoveResult, { id: string; productIds: string[] }>({
+      query: ({ id, productIds }) => ({ url: `/catalogs/${encodeURIComponent(id)}/products`, method: 'POST', body: { productIds } }),
+      transformResponse: parseMoveResult,
+      invalidatesTags: (_r, _e, { productIds }) => [{ type: 'Catalog', id: 'LIST' }, { type: 'Catalog' }, { type: 'Product', id: 'LIST' }, ...productIds.map((id) => ({ type: 'Product' as const, id }))],
+    }),
     /** Deleting moves the catalog's products to the default catalog (server rule). */
     deleteCatalog: build.mutation<unknown, string>({
       query: (id) => ({ url: `/catalogs/${encodeURIComponent(id)}`, method: 'DELETE' }),
@@ -32,4 +38,5 @@ export const catalogsApi = api.enhanceEndpoints({ addTagTypes: ['Catalog', 'Prod
   }),
 });
 
-export const { useGetCatalogsQuery, useGetCatalogQuery, useCreateCatalogMutation, useUpdateCatalogMutation, useDeleteCatalogMutation } = catalogsApi;
+export const { useGetCatalogsQuery, useGetCatalogQuery, useCreateCatalogMutation, useUpdateCatalogMutation, useDeleteCatalogMutation, useMoveIntoCatalogMutation } =
+  catalogsApi;

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconBox } from '../../components/icons';
@@ -14,6 +15,7 @@ import { useListProductsQuery } from '../../entities/product/products-api';
 import { productCountText } from '../../entities/catalog/catalog-rules';
 import { useGetCatalogQuery } from '../../entities/catalog/catalogs-api';
 import { useViewMode, ViewToggle } from './view-toggle';
+import { AddProductsDialog } from './add-products-dialog';
 
 /** /workspace/catalog/{id} — one catalog's products in grid or list view. */
 export default function CatalogPage() {
@@ -22,6 +24,8 @@ export default function CatalogPage() {
   const { query, change } = useListQuery();
   const { data: products, isLoading: loadingProducts } = useListProductsQuery({ ...query, catalogId }, { skip: !catalog });
   const [mode, setMode] = useViewMode();
+  const [adding, setAdding] = useState(false);
+  const [added, setAdded] = useState<string | null>(null);
   const items = products?.items ?? [];
   const total = products?.total ?? 0;
   useClampPage(products, query, change);
@@ -51,8 +55,28 @@ export default function CatalogPage() {
           </h1>
           <p className="page__subtitle">{catalog.description || productCountText(catalog.productCount)}</p>
         </div>
-        <ViewToggle mode={mode} onChange={setMode} />
+        <div className="catalog__actions">
+          <button type="button" className="btn btn--primary" onClick={() => (setAdded(null), setAdding(true))}>
+            Add products
+          </button>
+          <ViewToggle mode={mode} onChange={setMode} />
+        </div>
       </header>
+      {added && (
+        <div data-testid="catalog-added">
+          <Alert tone="success">{added}</Alert>
+        </div>
+      )}
+      {adding && (
+        <AddProductsDialog
+          catalog={catalog}
+          onClose={() => setAdding(false)}
+          onDone={(summary) => {
+            setAdding(false);
+            setAdded(summary);
+          }}
+        />
+      )}
       {loadingProducts ? (
         <LoadingScreen />
       ) : items.length === 0 ? (
@@ -60,10 +84,13 @@ export default function CatalogPage() {
           testId="catalog-empty"
           icon={<IconBox />}
           title="No Products Yet"
-          text="Move a product here from its page, or add a new one."
+          text="Add products you already have (they move here from their catalog), or make a new one."
         >
-          <Link to="/workspace/add-product" className="btn btn--primary">
-            Add product
+          <button type="button" className="btn btn--primary" onClick={() => (setAdded(null), setAdding(true))}>
+            Add products
+          </button>
+          <Link to="/workspace/add-product" className="btn btn--secondary">
+            New product
           </Link>
         </EmptyState>
       ) : mode === 'grid' ? (

@@ -83,4 +83,48 @@ describe('All Catalogs', () => {
     expect(thumbs[0]).toHaveAttribute('src', '/blobs/thumb-p1.png');
     expect(screen.getByRole('link', { name: '← Back to Catalogs' })).toHaveClass('back-link');
   });
+
+  it('Add products: picks several products, moves them here in one go and says where they came from (P13)', async () => {
+    signIn();
+    const moves: unknown[] = [];
+    let here: Record<string, unknown>[] = [];
+    const p = (id: string, name: string, catalogId: string) => ({ id, name, catalogId, status: 'ready', tags: [], live: false, thumbnailURL: null });
+    stubFetch({
+      'GET /api/catalogs': () => ({
+        items: [
+          { id: 'c0', name: 'Default catalog', productCount: 2, isDefault: true },
+          { id: 'c1', name: 'Autumn', productCount: 1, isDefault: false },
+          { id: 'c2', name: 'Summer', productCount: here.length, isDefault: false },
+        ],
+        totalCatalogs: 3,
+        totalProducts: 3,
+      }),
+      'GET /api/catalogs/c2': () => ({ id: 'c2', name: 'Summer', productCount: here.length, isDefault: false }),
+      'GET /api/catalogs/c2/products': () => ({ items: here, total: here.length, page: 1, pageSize: 10 }),
+      'GET /api/products': () => ({ items: [p('p1', 'Vase', 'c0'), p('p2', 'Cup', 'c1'), p('p3', 'Jug', 'c0')], total: 3, page: 1, pageSize: 50 }),
+      'POST /api/catalogs/c2/products': ({ body }) => {
+        moves.push(body);
+        here = [p('p1', 'Vase', 'c2'), p('p2', 'Cup', 'c2')];
+        return {
+          catalog: { id: 'c2', name: 'Summer', productCount: 2 },
+          moved: [
+            { id: 'p1', name: 'Vase', fromCatalogId: 'c0', fromCatalogName: 'Default catalog' },
+            { id: 'p2', name: 'Cup', fromCatalogId: 'c1', fromCatalogName: 'Autumn' },
+          ],
+        };
+      },
+    });
+    renderRoutes(routes, ['/workspace/catalog/c2']);
+    expect(await screen.findByText('No Products Yet')).toBeInTheDocument();
+    await userEvent.click(screen.getAllByRole('button', { name: 'Add products' })[0]);
+    const dialog = await screen.findByRole('dialog', { name: 'Add products to Summer' });
+    expect(within(dialog).getByText('A product belongs to one catalog: adding it here moves it out of the catalog it is in now.')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: /Vase/ }));
+    expect(within(dialog).getByRole('checkbox', { name: /Cup/ })).toHaveAccessibleDescription('Now in Autumn');
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: /Cup/ }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add 2 products' }));
+    expect(await screen.findByTestId('catalog-added')).toHaveTextContent('Added 2 products to Summer. Vase moved out of Default catalog; Cup moved out of Autumn.');
+    expect(moves).toEqual([{ productIds: ['p1', 'p2'] }]);
+    expect(await screen.findByText('Cup')).toBeInTheDocument();
+  }, 20_000);
 });

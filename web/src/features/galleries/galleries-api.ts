@@ -16,12 +16,12 @@ export const galleriesApi = api.enhanceEndpoints({ addTagTypes: ['Gallery', 'Pub
       transformResponse: parseGalleryDetail,
       providesTags: (_r, _e, id) => [{ type: 'Gallery', id }],
     }),
-    createGallery: build.mutation<Gallery, { name: string; description: string; productIds: string[]; coverProductId?: string }>({
+    createGallery: build.mutation<Gallery, { name: string; description: string; productIds: string[]; coverProductId?: string; tags?: string[]; thumbnailColor?: string }>({
       query: (body) => ({ url: '/galleries', method: 'POST', body }),
       transformResponse: parseGallery,
       invalidatesTags: [{ type: 'Gallery', id: 'LIST' }, 'Subscription', 'Dashboard', 'Search'],
     }),
-    updateGallery: build.mutation<Gallery, { id: string; name?: string; description?: string }>({
+    updateGallery: build.mutation<Gallery, { id: string; name?: string; description?: string; tags?: string[]; thumbnailColor?: string }>({
       query: ({ id, ...body }) => ({ url: `/galleries/${encodeURIComponent(id)}`, method: 'PATCH', body }),
       transformResponse: parseGallery,
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Gallery', id }, { type: 'Gallery', id: 'LIST' }, 'Dashboard', 'Search'],

@@ -70,7 +70,7 @@ describe('My Gallery', () => {
     expect(await screen.findByTestId('gallery-cover')).toBeInTheDocument();
   });
 
-  it('create: picks products, reorders, chooses the cover and opens the new gallery', async () => {
+  it('create: picks products, reorders, chooses the cover, tags it and opens the new gallery', async () => {
     signIn();
     const created: unknown[] = [];
     stubFetch({
@@ -88,9 +88,13 @@ describe('My Gallery', () => {
     await userEvent.click(screen.getByRole('checkbox', { name: 'Lamp' }));
     await userEvent.click(screen.getByRole('button', { name: 'Move Lamp up' }));
     await userEvent.click(screen.getByRole('radio', { name: 'Use Vase as cover' }));
+    await userEvent.type(screen.getByLabelText('Tags'), 'Patio{Enter}');
+    await userEvent.type(screen.getByLabelText('Tags'), 'patio');
+    await userEvent.click(screen.getByRole('button', { name: '+ Add Tag' }));
+    expect(await screen.findByText('That tag is already there.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Create gallery' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/workspace/gallery/g9'));
-    expect(created).toEqual([{ name: 'Summer', description: '', productIds: ['p2', 'p1'], coverProductId: 'p1' }]);
+    expect(created).toEqual([{ name: 'Summer', description: '', productIds: ['p2', 'p1'], tags: ['Patio'], coverProductId: 'p1' }]);
   }, 20_000);
 
   it('share: Publish gallery page shows its link, embed code and QR (issue 29 item 14)', async () => {

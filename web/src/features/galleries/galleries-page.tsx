@@ -9,7 +9,8 @@ import { errorMessage } from '../../lib/api';
 import { firstTag } from '../../entities/product/product-rules';
 import { useGetSubscriptionQuery } from '../../entities/subscription/subscription-api';
 import { hasFilters } from '../../components/list/list-rules';
-import { EMPTY_TITLE, GALLERY_STATUS_LABEL, NONE_YET_TEXT, NONE_YET_TITLE, type Gallery } from './gallery-rules';
+import type { CSSProperties } from 'react';
+import { EMPTY_TITLE, galleryCounts, GALLERY_STATUS_LABEL, NONE_YET_TEXT, NONE_YET_TITLE, type Gallery } from './gallery-rules';
 import { useListGalleriesQuery } from './galleries-api';
 import { ProGate } from './pro-gate';
 import './galleries.css';
@@ -77,8 +78,10 @@ export default function GalleriesPage() {
   );
 }
 
+/** The card on the gallery's own tile colour; its icon (no cover yet) in the overlay colour that reads on it. */
 function GalleryCard({ gallery: g }: { gallery: Gallery }) {
   return (
+    <div className="gallery-card" style={{ '--gallery-tile': g.thumbnailColor, '--gallery-overlay': g.thumbnailOverlay } as CSSProperties} title={galleryCounts(g)}>
     <ItemCard
       testId="gallery-card"
       to={`/workspace/gallery/${encodeURIComponent(g.id)}`}
@@ -90,5 +93,6 @@ function GalleryCard({ gallery: g }: { gallery: Gallery }) {
       status={g.status}
       statusLabel={GALLERY_STATUS_LABEL[g.status]}
     />
+    </div>
   );
 }

@@ -13,7 +13,14 @@ export default function GalleryCreatePage() {
   const [create, { isLoading: creating }] = useCreateGalleryMutation();
 
   const submit = async (d: GalleryDraft) => {
-    const g = await create({ name: d.name, description: d.description, productIds: d.productIds, ...(d.coverProductId ? { coverProductId: d.coverProductId } : {}) }).unwrap();
+    const g = await create({
+      name: d.name,
+      description: d.description,
+      productIds: d.productIds,
+      tags: d.tags,
+      ...(d.coverProductId ? { coverProductId: d.coverProductId } : {}),
+      ...(d.thumbnailColor ? { thumbnailColor: d.thumbnailColor } : {}),
+    }).unwrap();
     navigate(`/workspace/gallery/${encodeURIComponent(g.id)}`, { replace: true });
   };
 
@@ -31,7 +38,7 @@ export default function GalleryCreatePage() {
         <ProGate sub={sub} />
       ) : (
         <div className="card">
-          <GalleryEditor initial={{ name: '', description: '', productIds: [], coverProductId: null }} submitLabel="Create gallery" busy={creating} onSubmit={submit} />
+          <GalleryEditor initial={{ name: '', description: '', productIds: [], coverProductId: null, tags: [], thumbnailColor: null }} submitLabel="Create gallery" busy={creating} onSubmit={submit} />
         </div>
       )}
     </div>

@@ -9,7 +9,7 @@ import { relativeTime } from '../../lib/format';
 import { useDeleteGalleryMutation, useGetGalleryQuery, useSetGalleryProductsMutation, useUpdateGalleryMutation } from './galleries-api';
 import { GalleryEditor, type GalleryDraft } from './gallery-editor';
 import { GalleryShare } from './gallery-share';
-import { NOT_SHOWN_LABEL, type GalleryDetail } from './gallery-rules';
+import { galleryCounts, NOT_SHOWN_LABEL, type GalleryDetail } from './gallery-rules';
 import './galleries.css';
 
 /** /workspace/gallery/{id} — the gallery's cover and products; edit, reorder, choose the cover, delete. */
@@ -53,7 +53,10 @@ function GalleryView({ gallery: g }: { gallery: GalleryDetail }) {
 
   const submit = async (d: GalleryDraft) => {
     setSaved(false);
-    if (d.name !== g.name || d.description !== g.description) await update({ id: g.id, name: d.name, description: d.description }).unwrap();
+    const tagsChanged = d.tags.join('\n') !== g.tags.join('\n');
+    const colorChanged = d.thumbnailColor !== null && d.thumbnailColor !== g.thumbnailColor;
+    if (d.name !== g.name || d.description !== g.description || tagsChanged || colorChanged)
+      await update({ id: g.id, name: d.name, description: d.description, ...(tagsChanged ? { tags: d.tags } : {}), ...(colorChanged ? { thumbnailColor: d.thumbnailColor! } : {}) }).unwrap();
     await setProducts({ id: g.id, productIds: d.productIds, coverProductId: d.coverProductId }).unwrap();
     setSaved(true);
   };
@@ -63,10 +66,19 @@ function GalleryView({ gallery: g }: { gallery: GalleryDetail }) {
       <header className="page__header">
         <div>
           <h1 className="page__title">{g.name}</h1>
-          <p className="page__subtitle">
-            {g.products.length} {g.products.length === 1 ? 'product' : 'products'}
+          <p className="page__subtitle" data-testid="gallery-counts">
+            {galleryCounts(g)}
             {g.updatedAt && ` · updated ${relativeTime(g.updatedAt)}`}
           </p>
+          {g.tags.length > 0 && (
+            <ul className="gallery-tags" aria-label="Tags">
+              {g.tags.map((t) => (
+                <li key={t} className="badge">
+                  {t}
+                </li>
+              ))}
+            </ul>
+          )}
           {g.description && <p className="muted">{g.description}</p>}
         </div>
         <button type="button" className="btn btn--danger" onClick={() => setDeleting(true)}>
@@ -74,7 +86,7 @@ function GalleryView({ gallery: g }: { gallery: GalleryDetail }) {
         </button>
       </header>
       {(g.coverURL || cover?.thumbnailURL) && (
-        <div className="gallery-cover" data-testid="gallery-cover">
+        <div className="gallery-cover" data-testid="gallery-cover" style={{ background: g.thumbnailColor }}>
           <img src={g.coverURL ?? cover?.thumbnailURL ?? ''} alt={cover ? `Cover: ${cover.name}` : 'Gallery cover'} />
         </div>
       )}
@@ -98,7 +110,7 @@ function GalleryView({ gallery: g }: { gallery: GalleryDetail }) {
           Edit gallery
         </h2>
         <GalleryEditor
-          initial={{ name: g.name, description: g.description, productIds: g.products.map((p) => p.id), coverProductId: g.coverProductId }}
+          initial={{ name: g.name, description: g.description, productIds: g.products.map((p) => p.id), coverProductId: g.coverProductId, tags: g.tags, thumbnailColor: g.thumbnailColor }}
           known={g.products}
           submitLabel="Save gallery"
           busy={updating || setting}

@@ -6,15 +6,19 @@ import { Link } from 'react-router';
 import { DEFAULT_QUERY } from '../../components/list/list-rules';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
-import type { Product } from '../../entities/product/product-rules';
+import { addTag, type Product } from '../../entities/product/product-rules';
 import { useListProductsQuery } from '../../entities/product/products-api';
-import { effectiveCover, MAX_GALLERY_DESCRIPTION, MAX_GALLERY_NAME, MAX_GALLERY_PRODUCTS, move, NOT_SHOWN_HELP, NOT_SHOWN_LABEL, validateGalleryName } from './gallery-rules';
+import { DEFAULT_TILE_COLOR, effectiveCover, MAX_GALLERY_DESCRIPTION, MAX_GALLERY_NAME, MAX_GALLERY_PRODUCTS, move, NOT_SHOWN_HELP, NOT_SHOWN_LABEL, validateGalleryName } from './gallery-rules';
 
 export interface GalleryDraft {
   name: string;
   description: string;
   productIds: string[];
   coverProductId: string | null;
+  /** The gallery's own tags (spec §3), not its products'. */
+  tags: string[];
+  /** The tile colour; null keeps the server's default. */
+  thumbnailColor: string | null;
 }
 
 /**
@@ -40,6 +44,9 @@ export function GalleryEditor({
   const [description, setDescription] = useState(initial.description);
   const [productIds, setProductIds] = useState(initial.productIds);
   const [cover, setCover] = useState(initial.coverProductId);
+  const [tags, setTags] = useState(initial.tags);
+  const [tagInput, setTagInput] = useState('');
+  const [color, setColor] = useState(initial.thumbnailColor);
   const [problem, setProblem] = useState<string | null>(null);
   // Pro allows 50 products, so one page of 50 holds them all.
   const { data, isLoading, error } = useListProductsQuery({ ...DEFAULT_QUERY, sort: 'name', pageSize: MAX_GALLERY_PRODUCTS });
@@ -59,13 +66,21 @@ export function GalleryEditor({
     const bad = validateGalleryName(name);
     if (bad) return setProblem(bad);
     try {
-      await onSubmit({ name: name.trim(), description: description.trim(), productIds, coverProductId: chosenCover });
+      await onSubmit({ name: name.trim(), description: description.trim(), productIds, coverProductId: chosenCover, tags, thumbnailColor: color });
     } catch (err) {
       setProblem(errorMessage(err, 'The gallery could not be saved.'));
     }
   };
 
   const coverProduct = chosenCover ? byId.get(chosenCover) : undefined;
+  const addTypedTag = () => {
+    if (!tagInput.trim()) return;
+    const r = addTag(tags, tagInput);
+    if ('error' in r) return setProblem(r.error.replace('A product', 'A gallery'));
+    setProblem(null);
+    setTags(r.tags);
+    setTagInput('');
+  };
   return (
     <form className="form gallery-editor" onSubmit={submit}>
       <div className="field">
@@ -75,6 +90,43 @@ export function GalleryEditor({
       <div className="field">
         <label htmlFor={`${id}-desc`}>Description</label>
         <textarea id={`${id}-desc`} value={description} maxLength={MAX_GALLERY_DESCRIPTION} rows={3} onChange={(e) => setDescription(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-tag`}>Tags</label>
+        {tags.length > 0 && (
+          <ul className="gallery-tags" aria-label="Gallery tags">
+            {tags.map((t) => (
+              <li key={t} className="badge">
+                {t}
+                <button type="button" className="gallery-tags__remove" aria-label={`Remove tag ${t}`} onClick={() => setTags(tags.filter((x) => x !== t))}>
+                  ×
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="gallery-tags__add">
+          <input
+            id={`${id}-tag`}
+            value={tagInput}
+            placeholder="e.g. Summer"
+            onChange={(e) => setTagInput(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' || e.key === ',') {
+                e.preventDefault();
+                addTypedTag();
+              }
+            }}
+          />
+          <button type="button" className="btn btn--secondary btn--sm" onClick={addTypedTag}>
+            + Add Tag
+          </button>
+        </div>
+      </div>
+      <div className="field gallery-color">
+        <label htmlFor={`${id}-color`}>Tile colour</label>
+        <input id={`${id}-color`} type="color" value={(color ?? initial.thumbnailColor ?? DEFAULT_TILE_COLOR).toLowerCase()} onChange={(e) => setColor(e.target.value.toUpperCase())} />
+        <span className="field__help">Shown behind the cover on your gallery cards.</span>
       </div>
 
       <fieldset className="field">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveCover, move, parseGallery, validateGalleryName } from './gallery-rules';
+import { DEFAULT_TILE_COLOR, effectiveCover, galleryCounts, move, parseGallery, validateGalleryName } from './gallery-rules';
 
 describe('gallery rules', () => {
   it('reorders by one place and ignores moves off the ends', () => {
@@ -25,5 +25,15 @@ describe('gallery rules', () => {
   it('reads the cover thumbnail from the server', () => {
     expect(parseGallery({ id: 'g', name: 'n', coverUrl: '/blobs?x' }).coverURL).toBe('/blobs?x');
     expect(parseGallery({ id: 'g', name: 'n', status: 'weird' }).status).toBe('ready');
+  });
+
+  it('reads the gallery’s own tags, tile colours and counts (spec §3)', () => {
+    const g = parseGallery({ id: 'g', name: 'n', tags: ['summer'], productCount: 3, assetCount: 2, thumbnailColor: '#0F172A', thumbnailOverlay: '#FFFFFF' });
+    expect(g).toMatchObject({ tags: ['summer'], productCount: 3, assetCount: 2, thumbnailColor: '#0F172A', thumbnailOverlay: '#FFFFFF' });
+    expect(galleryCounts(g)).toBe('3 products · 2 in 3D');
+    expect(galleryCounts({ productCount: 1, assetCount: 0 })).toBe('1 product · 0 in 3D');
+    const old = parseGallery({ id: 'g', name: 'n', thumbnailColor: 'red' });
+    expect(old.thumbnailColor).toBe(DEFAULT_TILE_COLOR);
+    expect(old.assetCount).toBe(0);
   });
 });

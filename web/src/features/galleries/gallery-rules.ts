@@ -9,6 +9,12 @@ export interface Gallery {
   status: ItemStatus;
   tags: string[];
   productCount: number;
+  /** How many of its products have a 3D model to show. */
+  assetCount: number;
+  /** The tile's colour (#RRGGBB): the merchant's, else a default picked by the server. */
+  thumbnailColor: string;
+  /** The colour of the icon and text drawn over the tile (dark or white, whichever reads). */
+  thumbnailOverlay: string;
   coverProductId: string | null;
   /** The cover product's thumbnail. */
   coverURL: string | null;
@@ -37,6 +43,19 @@ export const MAX_GALLERY_NAME = 100;
 export const MAX_GALLERY_DESCRIPTION = 500;
 export const MAX_GALLERY_PRODUCTS = 50;
 
+/** Shown when the server names no colour (an old cached answer). */
+export const DEFAULT_TILE_COLOR = '#E2E8F0';
+
+export function isHexColor(v: unknown): v is string {
+  return typeof v === 'string' && /^#[0-9a-fA-F]{6}$/.test(v);
+}
+
+/** "3 products · 2 in 3D": what the gallery holds, and how many shoppers can turn in 3D. */
+export function galleryCounts(g: Pick<Gallery, 'productCount' | 'assetCount'>): string {
+  const n = g.productCount;
+  return `${n} ${n === 1 ? 'product' : 'products'} · ${g.assetCount} in 3D`;
+}
+
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
 
@@ -49,6 +68,9 @@ export function parseGallery(raw: unknown): Gallery {
     status: r.status === 'processing' || r.status === 'error' ? r.status : 'ready',
     tags: Array.isArray(r.tags) ? r.tags.filter((t): t is string => typeof t === 'string') : [],
     productCount: typeof r.productCount === 'number' ? r.productCount : Array.isArray(r.productIds) ? r.productIds.length : 0,
+    assetCount: typeof r.assetCount === 'number' ? r.assetCount : 0,
+    thumbnailColor: isHexColor(r.thumbnailColor) ? r.thumbnailColor : DEFAULT_TILE_COLOR,
+    thumbnailOverlay: isHexColor(r.thumbnailOverlay) ? r.thumbnailOverlay : '#0F172A',
     coverProductId: strOrNull(r.coverProductId),
     coverURL: strOrNull(r.coverUrl ?? r.coverURL),
     createdAt: str(r.createdAt),
