@@ -114,15 +114,20 @@ type Gallery struct {
 	Description    string
 	ProductIDs     []string
 	CoverProductID string
+	// Tags are the gallery's own (spec §3 Gallery.tags), not its products'.
+	Tags []string
+	// ThumbnailColor is the merchant's tile colour, "" until one is chosen
+	// (readers show GalleryColor(ID, "") then).
+	ThumbnailColor string
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	DeletedAt      *time.Time
 	// Derived when read: status from its live products, cover thumbnail key,
-	// first tag of the cover (or first) product.
+	// how many live products it holds and how many of them have a 3D model.
 	Status       string
 	CoverKey     string
 	ProductCount int
-	Tags         []string
+	AssetCount   int
 }
 
 func catalogStream(id string) events.Stream { return events.Stream{Type: events.StreamCatalog, ID: id} }

@@ -109,7 +109,7 @@ func cameraCheck(c Config) Check {
 	if c.Presets.CameraOrbit == "" {
 		return Check{Key: "camera", Detail: "Save the current view as the default camera angle."}
 	}
-	return Check{Key: "camera", OK: true, Detail: "Default camera angle: " + c.Presets.CameraOrbit}
+	return Check{Key: "camera", OK: true, Detail: "Default camera angle: " + OrbitInWords(c.Presets.CameraOrbit) + "."}
 }
 
 func plural(n int, one, many string) string {

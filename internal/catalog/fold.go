@@ -84,6 +84,10 @@ func FoldProduct(evs []events.Event) (p Product, ok bool) {
 		case events.ProductCreated:
 			p = Product{ID: ev.ProductID, UserID: ev.UserID, CatalogID: ev.CatalogID, Name: ev.Name, Source: ev.Source,
 				Status: StatusProcessing, Tags: []string{}, Config: NewConfig(), CreatedAt: ev.At, UpdatedAt: ev.At}
+			if ev.Source == events.ProductSourceUpload {
+				// Created for the merchant's own model, which has not arrived yet.
+				p.Status = StatusDraft
+			}
 			ok = true
 		case events.ProductModelAttached:
 			build(ev.JobID, ev.At)
@@ -132,7 +136,8 @@ func FoldGallery(evs []events.Event) (g Gallery, ok bool) {
 		switch ev := e.(type) {
 		case events.GalleryCreated:
 			g = Gallery{ID: ev.GalleryID, UserID: ev.UserID, Name: ev.Name, Description: ev.Description,
-				ProductIDs: []string{}, CreatedAt: ev.At, UpdatedAt: ev.At}
+				ProductIDs: []string{}, Tags: append([]string{}, ev.Tags...), ThumbnailColor: ev.ThumbnailColor,
+				CreatedAt: ev.At, UpdatedAt: ev.At}
 			ok = true
 		case events.GalleryRenamed:
 			g.Name, g.UpdatedAt = ev.Name, ev.At
@@ -145,6 +150,10 @@ func FoldGallery(evs []events.Event) (g Gallery, ok bool) {
 			}
 		case events.GalleryCoverChosen:
 			g.CoverProductID, g.UpdatedAt = ev.ProductID, ev.At
+		case events.GalleryTagged:
+			g.Tags, g.UpdatedAt = append([]string{}, ev.Tags...), ev.At
+		case events.GalleryColorChosen:
+			g.ThumbnailColor, g.UpdatedAt = ev.Color, ev.At
 		case events.GalleryDeleted:
 			at := ev.At
 			g.DeletedAt, g.UpdatedAt = &at, ev.At

@@ -157,7 +157,8 @@ func (s *Service) Progress(ctx context.Context, p Product) (BuildProgress, bool,
 // buy links and presets stay; a part they name that the new model lacks is
 // reported by the product's checks rather than silently dropped. The new
 // photo is built as it is (no cutout options): its cutout was never shown
-// to the merchant. A product still building is refused, as a rebuild is.
+// to the merchant. A product still building is refused, as a rebuild is; a
+// draft only gets the new photo (no build, no credit).
 func (s *Service) ReplacePhoto(ctx context.Context, userID, id, uploadID string) (Product, error) {
 	err := s.write(ctx, userID, func(tx pgx.Tx) error {
 		p, err := getProduct(ctx, tx, userID, id)
@@ -169,6 +170,13 @@ func (s *Service) ReplacePhoto(ctx context.Context, userID, id, uploadID string)
 		}
 		up, err := upload.UsablePhoto(ctx, tx, userID, uploadID)
 		if err != nil {
+			return err
+		}
+		if p.Status == StatusDraft {
+			// A draft's wrong photo is swapped before any credit is spent (issue 50
+			// P12): the photo only; Generate 3D builds from it later.
+			_, err = s.store.Append(ctx, tx, productStream(id), eventstore.AnyVersion,
+				events.ProductPhotoAttached{ProductID: id, UploadID: up.ID, PhotoKey: up.BlobKey, At: s.at()})
 			return err
 		}
 		next := p

@@ -31,7 +31,7 @@ func (Projection) Apply(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) e
 		events.ProductPhotoAttached, events.ProductModelUploaded:
 		return refoldProduct(ctx, tx, strings.TrimPrefix(e.StreamID, events.StreamProduct+"-"))
 	case events.GalleryCreated, events.GalleryRenamed, events.GalleryDescribed, events.GalleryProductsSet,
-		events.GalleryCoverChosen, events.GalleryDeleted:
+		events.GalleryCoverChosen, events.GalleryTagged, events.GalleryColorChosen, events.GalleryDeleted:
 		return refoldGallery(ctx, tx, strings.TrimPrefix(e.StreamID, events.StreamGallery+"-"))
 	case events.JobCompleted:
 		return refoldProductsOfJob(ctx, tx, ev.JobID)

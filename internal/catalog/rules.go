@@ -195,6 +195,9 @@ type ListParams struct {
 	PageSize  int
 	Query     string
 	CatalogID string // products of one catalog (GET /catalogs/{id}/products)
+	// within: the plan's product limit; only the oldest that many products are
+	// listed (set by Service.Products, never from the query string).
+	within *int64
 }
 
 // ParseListParams reads the query string of GET /products and GET /galleries.

@@ -282,11 +282,38 @@ type NewProduct struct {
 	// MoreImages are further angles of the product (issue 34 §3), checked
 	// like POST /jobs's; only with Generate.
 	MoreImages []job.MoreImage
+	// OwnModel: neither a build nor a photo; the merchant's own .glb/.gltf
+	// follows through POST /products/{id}/model (the wizard's "I have a
+	// .glb/.gltf", issue 50 item 11). The product is a draft until then.
+	OwnModel bool
 }
 
-// Products pages the merchant's products.
+// Products pages the merchant's products. Under a plan with a product limit
+// the list is cut to that many (spec §6 "Free: the products list is cut to
+// productLimit entries"): the oldest ones, which the plan covered first, so a
+// downgrade keeps the products the merchant started with in view and the
+// newer ones come back on an upgrade. Nothing is deleted.
 func (s *Service) Products(ctx context.Context, userID string, p ListParams) ([]Product, int, error) {
+	limit, _, err := s.plans.Limits(ctx, s.db, userID)
+	if err != nil {
+		return nil, 0, err
+	}
+	p.within = limit
 	return listProducts(ctx, s.db, userID, p)
+}
+
+// ProductsBeyondPlan counts the products the plan's limit leaves out of the
+// list (0 without a limit or within it), for the list's notice.
+func (s *Service) ProductsBeyondPlan(ctx context.Context, userID string) (int, error) {
+	limit, _, err := s.plans.Limits(ctx, s.db, userID)
+	if err != nil || limit == nil {
+		return 0, err
+	}
+	used, err := countProducts(ctx, s.db, userID)
+	if err != nil {
+		return 0, err
+	}
+	return max(used-int(*limit), 0), nil
 }
 
 // Product returns one product with its build history.
@@ -298,7 +325,7 @@ func (s *Service) Product(ctx context.Context, userID, id string) (Product, erro
 // the chosen catalog or the default one (created with the first product),
 // within the plan's product limit.
 func (s *Service) CreateProduct(ctx context.Context, userID string, in NewProduct) (Product, error) {
-	if in.BlueprintID == "" && in.UploadID == "" {
+	if in.BlueprintID == "" && in.UploadID == "" && !in.OwnModel {
 		return Product{}, ErrBlueprintRequired
 	}
 	id, err := newID()
@@ -315,6 +342,19 @@ func (s *Service) CreateProduct(ctx context.Context, userID string, in NewProduc
 			return err
 		}
 		if err := CheckProductLimit(limit, used); err != nil {
+			return err
+		}
+		if in.BlueprintID == "" && in.UploadID == "" {
+			name, err := CleanName("product", in.Name)
+			if err != nil {
+				return err
+			}
+			catalogID, err := s.chooseCatalog(ctx, tx, userID, in.CatalogID)
+			if err != nil {
+				return err
+			}
+			_, err = s.store.Append(ctx, tx, productStream(id), 0, events.ProductCreated{ProductID: id, UserID: userID,
+				CatalogID: catalogID, Name: name, Source: events.ProductSourceUpload, At: s.at()})
 			return err
 		}
 		if in.BlueprintID == "" {
@@ -525,6 +565,16 @@ type NewGallery struct {
 	Name, Description string
 	ProductIDs        []string
 	CoverProductID    string
+	// Tags are the gallery's own; ThumbnailColor "" keeps the default tile colour.
+	Tags           []string
+	ThumbnailColor string
+}
+
+// GalleryPatch is PATCH /galleries/{id}: nil fields stay as they are.
+type GalleryPatch struct {
+	Name, Description *string
+	Tags              *[]string
+	ThumbnailColor    *string
 }
 
 // Galleries pages the merchant's galleries (readable on every plan: nothing
@@ -604,8 +654,17 @@ func (s *Service) CreateGallery(ctx context.Context, userID string, in NewGaller
 		if err != nil {
 			return err
 		}
+		tags, err := CleanGalleryTags(in.Tags)
+		if err != nil {
+			return err
+		}
+		color, err := CleanGalleryColor(in.ThumbnailColor)
+		if err != nil {
+			return err
+		}
 		at := s.at()
-		evs := []events.Event{events.GalleryCreated{GalleryID: id, UserID: userID, Name: name, Description: desc, At: at}}
+		evs := []events.Event{events.GalleryCreated{GalleryID: id, UserID: userID, Name: name, Description: desc,
+			Tags: tags, ThumbnailColor: color, At: at}}
 		if len(ids) > 0 {
 			evs = append(evs, events.GalleryProductsSet{GalleryID: id, ProductIDs: ids, At: at})
 		}
@@ -621,8 +680,9 @@ func (s *Service) CreateGallery(ctx context.Context, userID string, in NewGaller
 	return s.Gallery(ctx, userID, id)
 }
 
-// UpdateGallery renames and/or re-describes a gallery (nil = unchanged).
-func (s *Service) UpdateGallery(ctx context.Context, userID, id string, name, description *string) (Gallery, []Product, error) {
+// UpdateGallery renames, re-describes, re-tags and/or re-colours a gallery
+// (nil = unchanged; only real changes are appended).
+func (s *Service) UpdateGallery(ctx context.Context, userID, id string, in GalleryPatch) (Gallery, []Product, error) {
 	err := s.write(ctx, userID, func(tx pgx.Tx) error {
 		g, err := getGallery(ctx, tx, userID, id)
 		if err != nil {
@@ -631,11 +691,29 @@ func (s *Service) UpdateGallery(ctx context.Context, userID, id string, name, de
 		if _, err := s.galleriesAllowed(ctx, tx, userID); err != nil {
 			return err
 		}
-		evs, err := patchEvents("gallery", name, description, MaxDescriptionLength, g.Name, g.Description,
+		evs, err := patchEvents("gallery", in.Name, in.Description, MaxDescriptionLength, g.Name, g.Description,
 			func(n string) events.Event { return events.GalleryRenamed{GalleryID: id, Name: n, At: s.at()} },
 			func(d string) events.Event { return events.GalleryDescribed{GalleryID: id, Description: d, At: s.at()} })
 		if err != nil {
 			return err
+		}
+		if in.Tags != nil {
+			tags, err := CleanGalleryTags(*in.Tags)
+			if err != nil {
+				return err
+			}
+			if !slices.Equal(tags, g.Tags) {
+				evs = append(evs, events.GalleryTagged{GalleryID: id, Tags: tags, At: s.at()})
+			}
+		}
+		if in.ThumbnailColor != nil {
+			color, err := CleanGalleryColor(*in.ThumbnailColor)
+			if err != nil {
+				return err
+			}
+			if color != g.ThumbnailColor {
+				evs = append(evs, events.GalleryColorChosen{GalleryID: id, Color: color, At: s.at()})
+			}
 		}
 		_, err = s.store.Append(ctx, tx, galleryStream(id), eventstore.AnyVersion, evs...)
 		return err

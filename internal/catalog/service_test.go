@@ -202,9 +202,11 @@ func TestReplayEqualsIncremental(t *testing.T) {
 	require.NoError(t, err)
 	s.finish(t, p2.JobID, catalog.StatusReady)
 	require.NoError(t, s.svc.DeleteCatalog(ctx, user, c.ID))
-	g, _, err := s.svc.CreateGallery(ctx, user, catalog.NewGallery{Name: "G", ProductIDs: []string{p1.ID, p2.ID}, CoverProductID: p2.ID})
+	g, _, err := s.svc.CreateGallery(ctx, user, catalog.NewGallery{Name: "G", ProductIDs: []string{p1.ID, p2.ID}, CoverProductID: p2.ID,
+		Tags: []string{"spring"}, ThumbnailColor: "#112233"})
 	require.NoError(t, err)
-	_, _, err = s.svc.UpdateGallery(ctx, user, g.ID, &name, &desc)
+	gTags, gColor := []string{"summer", "sale"}, "#abcdef"
+	_, _, err = s.svc.UpdateGallery(ctx, user, g.ID, catalog.GalleryPatch{Name: &name, Description: &desc, Tags: &gTags, ThumbnailColor: &gColor})
 	require.NoError(t, err)
 	_, _, err = s.svc.SetGalleryProducts(ctx, user, g.ID, []string{p2.ID, p1.ID}, nil)
 	require.NoError(t, err)

@@ -202,12 +202,15 @@ ON CONFLICT (id) DO UPDATE SET catalog_id = EXCLUDED.catalog_id, name = EXCLUDED
 
 func upsertGallery(ctx context.Context, tx pgx.Tx, g Gallery) error {
 	_, err := tx.Exec(ctx, `
-INSERT INTO galleries (id, user_id, name, description, product_ids, cover_product_id, created_at, updated_at, deleted_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+INSERT INTO galleries (id, user_id, name, description, product_ids, cover_product_id, created_at, updated_at, deleted_at,
+    tags, thumbnail_color)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, description = EXCLUDED.description,
     product_ids = EXCLUDED.product_ids, cover_product_id = EXCLUDED.cover_product_id,
-    updated_at = EXCLUDED.updated_at, deleted_at = EXCLUDED.deleted_at`,
-		g.ID, g.UserID, g.Name, g.Description, g.ProductIDs, g.CoverProductID, g.CreatedAt, g.UpdatedAt, g.DeletedAt)
+    updated_at = EXCLUDED.updated_at, deleted_at = EXCLUDED.deleted_at,
+    tags = EXCLUDED.tags, thumbnail_color = EXCLUDED.thumbnail_color`,
+		g.ID, g.UserID, g.Name, g.Description, g.ProductIDs, g.CoverProductID, g.CreatedAt, g.UpdatedAt, g.DeletedAt,
+		g.Tags, g.ThumbnailColor)
 	return wrap(err, "save gallery "+g.ID)
 }
 
@@ -409,6 +412,11 @@ func listProducts(ctx context.Context, q pgdb.Querier, userID string, p ListPara
 	if p.CatalogID != "" {
 		w.add("catalog_id = ?", p.CatalogID)
 	}
+	if p.within != nil {
+		// The plan's cut (Service.Products): the oldest products it covers
+		// ($1 is the owner, the first condition added above).
+		w.add("id IN (SELECT lim.id FROM products lim WHERE lim.user_id = $1 AND lim.deleted_at IS NULL ORDER BY lim.created_at, lim.id LIMIT ?)", *p.within)
+	}
 	w.dateAndQuery(p, "created_at", productMatch)
 	order := "created_at DESC, id DESC"
 	if p.Sort == SortName {
@@ -460,17 +468,19 @@ func ownedLiveProducts(ctx context.Context, q pgdb.Querier, userID string, ids [
 // --- galleries ------------------------------------------------------------
 
 // galleryFrom derives status (error if any live product failed, else
-// processing if any builds, else ready), product count, and the cover's
-// thumbnail and tags (the chosen cover, else the first product).
+// processing if any builds, else ready), the product count, the asset count
+// (those of them with a 3D model to show) and the cover's thumbnail (the
+// chosen cover, else the first product). Tags and colour are the gallery's own.
 const galleryFrom = `
 FROM (
 SELECT g.id, g.user_id, g.name, g.description, g.product_ids, g.cover_product_id, g.created_at, g.updated_at,
        CASE WHEN d.errors > 0 THEN 'error' WHEN d.building > 0 THEN 'processing' ELSE 'ready' END AS status,
-       d.n, coalesce(c.thumbnail_key, '') AS cover_key, coalesce(c.tags, '{}') AS tags
+       d.n, d.assets, coalesce(c.thumbnail_key, '') AS cover_key, g.tags, g.thumbnail_color
 FROM galleries g
 CROSS JOIN LATERAL (
     SELECT count(*) AS n, count(*) FILTER (WHERE p.status = 'error') AS errors,
-           count(*) FILTER (WHERE p.status = 'processing') AS building
+           count(*) FILTER (WHERE p.status = 'processing') AS building,
+           count(*) FILTER (WHERE p.status = 'ready' AND p.model_key <> '') AS assets
     FROM products p WHERE p.id = ANY(g.product_ids) AND p.deleted_at IS NULL
 ) d
 LEFT JOIN products c ON c.id = coalesce(nullif(g.cover_product_id, ''), g.product_ids[1]) AND c.deleted_at IS NULL
@@ -478,12 +488,12 @@ WHERE g.deleted_at IS NULL AND g.user_id = $1
 ) x`
 
 const galleryColumns = `x.id, x.user_id, x.name, x.description, x.product_ids, x.cover_product_id, x.created_at, x.updated_at,
-	x.status, x.n, x.cover_key, x.tags`
+	x.status, x.n, x.assets, x.cover_key, x.tags, x.thumbnail_color`
 
 func scanGallery(row pgx.Row) (Gallery, error) {
 	var g Gallery
 	err := row.Scan(&g.ID, &g.UserID, &g.Name, &g.Description, &g.ProductIDs, &g.CoverProductID, &g.CreatedAt,
-		&g.UpdatedAt, &g.Status, &g.ProductCount, &g.CoverKey, &g.Tags)
+		&g.UpdatedAt, &g.Status, &g.ProductCount, &g.AssetCount, &g.CoverKey, &g.Tags, &g.ThumbnailColor)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Gallery{}, ErrGalleryNotFound
 	}
@@ -567,9 +577,11 @@ func LoadGallery(ctx context.Context, q pgdb.Querier, id string) (Gallery, bool,
 		return Gallery{}, false, nil
 	}
 	var g Gallery
-	err := q.QueryRow(ctx, `SELECT id, user_id, name, description, product_ids, cover_product_id, created_at, updated_at
+	err := q.QueryRow(ctx, `SELECT id, user_id, name, description, product_ids, cover_product_id, created_at, updated_at,
+		tags, thumbnail_color
 		FROM galleries WHERE id = $1 AND deleted_at IS NULL`, id).
-		Scan(&g.ID, &g.UserID, &g.Name, &g.Description, &g.ProductIDs, &g.CoverProductID, &g.CreatedAt, &g.UpdatedAt)
+		Scan(&g.ID, &g.UserID, &g.Name, &g.Description, &g.ProductIDs, &g.CoverProductID, &g.CreatedAt, &g.UpdatedAt,
+			&g.Tags, &g.ThumbnailColor)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Gallery{}, false, nil
 	}

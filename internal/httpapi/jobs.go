@@ -13,6 +13,7 @@ import (
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/blobstore"
+	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/reconstruct"
@@ -32,20 +33,20 @@ type stepView struct {
 // Authorization header, so authenticated API URLs would not work there.
 // assetId leads to GET /assets/{id} for a download.
 type jobView struct {
-	ID           string           `json:"id"`
-	Name         string           `json:"name"`
-	Status       string           `json:"status"`
-	Progress     int              `json:"progress"`
-	Step         string           `json:"step"`
-	Steps        []stepView       `json:"steps"`
-	Attempt      int              `json:"attempt"`
-	ImageURL     string           `json:"imageURL"`
-	ModelURL     string           `json:"modelURL"`
-	ThumbnailURL string           `json:"thumbnailURL"`
-	AssetID      string           `json:"assetId"`
-	Parts        []events.JobPart `json:"parts"`
-	Stats        json.RawMessage  `json:"stats"`
-	Fidelity     *int             `json:"fidelity"` // 0–100, null when none (reconstruct/fidelity.go)
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Status       string          `json:"status"`
+	Progress     int             `json:"progress"`
+	Step         string          `json:"step"`
+	Steps        []stepView      `json:"steps"`
+	Attempt      int             `json:"attempt"`
+	ImageURL     string          `json:"imageURL"`
+	ModelURL     string          `json:"modelURL"`
+	ThumbnailURL string          `json:"thumbnailURL"`
+	AssetID      string          `json:"assetId"`
+	Parts        []partView      `json:"parts"`
+	Stats        json.RawMessage `json:"stats"`
+	Fidelity     *int            `json:"fidelity"` // 0–100, null when none (reconstruct/fidelity.go)
 	// Views is how many photos the build uses (1, or 2–8 for a multi-photo build).
 	Views      int        `json:"views"`
 	Error      string     `json:"error"`
@@ -55,13 +56,25 @@ type jobView struct {
 	FinishedAt *time.Time `json:"finishedAt"`
 }
 
+// partView is one part of a built model: what the build measured plus a
+// description derived from it (spec §3 "Part: id, name, description").
+type partView struct {
+	events.JobPart
+	Description string `json:"description"`
+}
+
+func partViews(parts []events.JobPart) []partView {
+	out := make([]partView, 0, len(parts))
+	for _, p := range parts {
+		out = append(out, partView{JobPart: p, Description: catalog.PartDescription(p)})
+	}
+	return out
+}
+
 func newJobView(ctx context.Context, s *job.Service, j job.Job) (jobView, error) {
 	v := jobView{ID: j.ID, Name: j.Name, Status: j.Status, Progress: j.Progress, Step: j.Step, Attempt: j.Attempt,
-		AssetID: j.AssetID, Parts: j.Parts, Stats: j.Stats, Fidelity: j.Fidelity(), Error: j.Error, CreatedAt: j.CreatedAt,
+		AssetID: j.AssetID, Parts: partViews(j.Parts), Stats: j.Stats, Fidelity: j.Fidelity(), Error: j.Error, CreatedAt: j.CreatedAt,
 		UpdatedAt: j.UpdatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt, Views: j.Views()}
-	if v.Parts == nil {
-		v.Parts = []events.JobPart{}
-	}
 	if len(v.Stats) == 0 {
 		v.Stats = json.RawMessage("{}")
 	}

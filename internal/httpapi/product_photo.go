@@ -4,11 +4,14 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/photo3d/photo3d/internal/catalog"
 )
 
 // replacePhoto serves POST /api/products/{id}/photo {uploadId}: the product
 // gets the uploaded photo and is rebuilt from it (one credit), keeping its
-// configuration; 202 with the product, now building (issue 29 item 17).
+// configuration; 202 with the product, now building (issue 29 item 17). A
+// draft only takes the photo: 200, no build and no credit (issue 50 P12).
 func replacePhoto(s productDeps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var body struct {
@@ -20,6 +23,10 @@ func replacePhoto(s productDeps) Handler {
 		p, err := s.ReplacePhoto(r.Context(), currentUser(r), chi.URLParam(r, "id"), body.UploadID)
 		if err != nil {
 			return err
+		}
+		if p.Status == catalog.StatusDraft {
+			// A draft only took the new photo: nothing runs (issue 50 P12).
+			return writeProduct(w, r, s, http.StatusOK, p.ID)
 		}
 		return writeProduct(w, r, s, http.StatusAccepted, p.ID)
 	}

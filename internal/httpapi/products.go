@@ -31,6 +31,22 @@ type productView struct {
 	CreatedAt     time.Time `json:"createdAt"`
 	UpdatedAt     time.Time `json:"updatedAt"`
 	Live          bool      `json:"live"` // its public page is published
+	// The spec's list-item extras (catalog.CardExtras says how each is derived).
+	Brand              string `json:"brand"`
+	AccentColor        string `json:"accentColor"`
+	AccentOverlay      string `json:"accentOverlay"`
+	ReadyMetric        *int   `json:"readyMetric"`
+	ProcessingProgress int    `json:"processingProgress"`
+	// Price and Currency are the Default variant's (the product's price, spec §3
+	// product detail), for the list card; null and "" when none is set.
+	Price    *float64 `json:"price"`
+	Currency string   `json:"currency"`
+}
+
+func (v *productView) withExtras(x catalog.CardExtras) {
+	v.Brand, v.AccentColor, v.AccentOverlay = x.Brand, x.AccentColor, x.AccentOverlay
+	v.ReadyMetric, v.ProcessingProgress = x.ReadyMetric, x.ProcessingProgress
+	v.Price, v.Currency = x.Price, x.Currency
 }
 
 func newProductView(ctx context.Context, s *catalog.Service, p catalog.Product) (productView, error) {
@@ -55,11 +71,19 @@ func newProductView(ctx context.Context, s *catalog.Service, p catalog.Product) 
 
 func productViews(ctx context.Context, s *catalog.Service, ps []catalog.Product) ([]productView, error) {
 	out := make([]productView, 0, len(ps))
+	if len(ps) == 0 {
+		return out, nil
+	}
+	extras, err := s.CardExtras(ctx, ps[0].UserID, ps)
+	if err != nil {
+		return nil, err
+	}
 	for _, p := range ps {
 		v, err := newProductView(ctx, s, p)
 		if err != nil {
 			return nil, err
 		}
+		v.withExtras(extras[p.ID])
 		out = append(out, v)
 	}
 	return out, nil
@@ -71,6 +95,13 @@ type listPage[T any] struct {
 	Total    int `json:"total"`
 	Page     int `json:"page"`
 	PageSize int `json:"pageSize"`
+}
+
+// productPage is GET /products: a page plus hiddenByPlan, how many products the
+// plan's limit leaves out of the list (spec §6), so the notice can say so.
+type productPage struct {
+	listPage[productView]
+	HiddenByPlan int `json:"hiddenByPlan"`
 }
 
 func writeProductPage(w http.ResponseWriter, r *http.Request, s *catalog.Service, p catalog.ListParams, ps []catalog.Product, total int) error {
@@ -93,7 +124,16 @@ func listProducts(s *catalog.Service) Handler {
 		if err != nil {
 			return err
 		}
-		return writeProductPage(w, r, s, p, ps, total)
+		items, err := productViews(r.Context(), s, ps)
+		if err != nil {
+			return err
+		}
+		hidden, err := s.ProductsBeyondPlan(r.Context(), currentUser(r))
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, productPage{listPage: listPage[productView]{Items: items, Total: total, Page: p.Page, PageSize: p.PageSize}, HiddenByPlan: hidden})
+		return nil
 	}
 }
 
@@ -134,6 +174,11 @@ func writeProduct(w http.ResponseWriter, r *http.Request, s productDeps, status 
 	if err != nil {
 		return err
 	}
+	extras, err := s.CardExtras(r.Context(), currentUser(r), []catalog.Product{p})
+	if err != nil {
+		return err
+	}
+	card.withExtras(extras[p.ID])
 	out := productDetail{productView: card, Builds: []buildView{}, Timeline: timeline, configView: newConfigView(p.Config)}
 	if p.Status == catalog.StatusReady {
 		if out.ModelURL, err = productModelURL(r.Context(), s, p); err != nil {
@@ -164,10 +209,12 @@ type createProductRequest struct {
 	CatalogID   string `json:"catalogId"`
 	BlueprintID string `json:"blueprintId"`
 	// From a new photo (the add-product wizard).
-	UploadID   string `json:"uploadId"`
-	Generate   bool   `json:"generate"`
-	CleanEdges bool   `json:"cleanEdges"`
-	KeepShadow bool   `json:"keepShadow"`
+	UploadID string `json:"uploadId"`
+	Generate bool   `json:"generate"`
+	// OwnModel: a draft for the merchant's own .glb/.gltf (POST /products/{id}/model next).
+	OwnModel   bool `json:"ownModel"`
+	CleanEdges bool `json:"cleanEdges"`
+	KeepShadow bool `json:"keepShadow"`
 	// Further angles, the shape POST /api/jobs takes.
 	MoreImages []moreImageRequest `json:"moreImages"`
 }
@@ -181,7 +228,7 @@ func createProduct(s productDeps) Handler {
 		}
 		p, err := s.CreateProduct(r.Context(), currentUser(r), catalog.NewProduct{Name: req.Name, CatalogID: req.CatalogID,
 			BlueprintID: req.BlueprintID, UploadID: req.UploadID, Generate: req.Generate,
-			CleanEdges: req.CleanEdges, KeepShadow: req.KeepShadow, MoreImages: moreImages(req.MoreImages)})
+			CleanEdges: req.CleanEdges, KeepShadow: req.KeepShadow, MoreImages: moreImages(req.MoreImages), OwnModel: req.OwnModel})
 		if err != nil {
 			return err
 		}

@@ -181,6 +181,7 @@ func NewRouter(d Deps) http.Handler {
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/forgot-password", forgotPassword(d.Accounts, d.MailDelivery))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/reset-password", resetPassword(d.Accounts))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/verify-email", verifyEmail(d.Accounts, d.Tokens))
+			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/confirm-email-change", confirmEmailChange(d.Accounts))
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/resend-verification", resendVerificationPublic(d.Accounts, d.MailDelivery))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/google/nonce", googleNonce(d.Accounts))
 		}
@@ -198,6 +199,7 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("POST", "/auth/logout", logout(d.Accounts))
 				priv.Method("POST", "/auth/logout-everywhere", logoutEverywhere(d.Accounts, d.Tokens))
 				priv.With(confirm...).Method("POST", "/users/me/password", changePassword(d.Accounts, d.Tokens))
+				priv.With(confirm...).Method("POST", "/users/me/email", requestEmailChange(d.Accounts, d.MailDelivery))
 				priv.Method("POST", "/users/me/verify-email", resendVerification(d.Accounts, d.MailDelivery))
 				if d.DevMode && d.Outbox != nil {
 					priv.Method("GET", "/dev/outbox", devOutbox(d.Outbox, d.Accounts, d))
@@ -260,6 +262,7 @@ func NewRouter(d Deps) http.Handler {
 				priv.Method("PATCH", "/catalogs/{id}", patchCatalog(d.Catalog))
 				priv.Method("DELETE", "/catalogs/{id}", deleteCatalog(d.Catalog))
 				priv.Method("GET", "/catalogs/{id}/products", catalogProducts(d.Catalog))
+				priv.Method("POST", "/catalogs/{id}/products", moveIntoCatalog(d.Catalog))
 				priv.Method("GET", "/products", listProducts(d.Catalog))
 				priv.Method("POST", "/products", createProduct(pd))
 				priv.Method("GET", "/products/{id}", getProduct(pd))

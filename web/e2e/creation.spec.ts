@@ -190,7 +190,7 @@ test('photo → processing → preview (wireframe, exploded, solo) → download 
     await page.getByRole('button', { name: 'Share / Download' }).click();
     const dialog = page.getByRole('dialog', { name: 'Share / Download' });
     await expect(dialog).toBeVisible();
-    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download Blueprint' }).click()]);
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Download 3D file (.glb)' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^[a-z0-9-]+\.glb$/);
     const file = join(testInfo.outputDir, download.suggestedFilename());
     await download.saveAs(file);

@@ -41,7 +41,7 @@ test('own model: uploaded from the configurator, prepared by the worker, shown; 
   await expect
     .poll(async () => (await api.call<{ status: string; source: string }>('get', `/api/products/${draft.id}`)).source, { timeout: 120_000 })
     .toBe('upload');
-  await expect(page.getByText('Use my own model')).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByText('Use my own 3D file')).toBeVisible({ timeout: 120_000 });
   await expect(page.locator('.configurator__viewer .model-viewer')).toHaveAttribute('data-model-state', 'loaded', { timeout: 120_000 });
 
   await input.setInputFiles({ name: 'points.gltf', mimeType: 'model/gltf+json', buffer: instancedPoints(12_000_000, 99_990) });

@@ -94,7 +94,7 @@ test('photo to a live product page with variants, hotspot, buy links, email capt
   });
 
   await test.step('materials and two variants with SKU and price', async () => {
-    await page.getByRole('radio', { name: 'matte-black' }).click();
+    await page.getByRole('radio', { name: 'Matte black' }).click();
     await expect.poll(async () => (await product(productId)).variants[0].material).toBe('matte-black');
     await page.getByRole('tab', { name: 'Variants' }).click();
     await page.getByRole('button', { name: '+ Add variant' }).click();
@@ -118,7 +118,7 @@ test('photo to a live product page with variants, hotspot, buy links, email capt
     // Variant 2 is snow-white.
     await page.getByLabel('Variant', { exact: true }).selectOption('v2');
     await page.getByRole('tab', { name: 'Materials' }).click();
-    await page.getByRole('radio', { name: 'snow-white' }).click();
+    await page.getByRole('radio', { name: 'Snow white' }).click();
     await expect.poll(async () => (await product(productId)).variants[1].material).toBe('snow-white');
   });
 

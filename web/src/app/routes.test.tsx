@@ -83,6 +83,9 @@ describe('routing and guards', () => {
     expect(screen.getByText('Blog launching soon')).toBeInTheDocument();
     expect(screen.queryByLabelText('Newsletter')).not.toBeInTheDocument();
     expect(screen.getAllByRole('link', { name: 'Log In' })[0]).toHaveAttribute('href', '/login');
+    // The page stays reachable, but no menu leads to it while it has no posts (issue 50, P1).
+    expect(screen.queryByRole('link', { name: 'Blog' })).not.toBeInTheDocument();
+    expect(within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'Demo' })).toBeInTheDocument();
   });
 
   it('shows the demo hint when there are no demo samples', async () => {

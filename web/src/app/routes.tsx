@@ -62,6 +62,7 @@ export const openRoutes: RouteObject[] = [
   { path: 'forgot-password', element: lazyPage(() => import('../features/auth/forgot-password-page')) },
   { path: 'reset-password', element: lazyPage(() => import('../features/auth/reset-password-page')) },
   { path: 'verify-email', element: lazyPage(() => import('../features/auth/verify-email-page')) },
+  { path: 'confirm-email-change', element: lazyPage(() => import('../features/auth/confirm-email-change-page')) },
 ];
 
 function Root() {

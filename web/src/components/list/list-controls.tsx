@@ -226,6 +226,7 @@ export function ItemCard({
   testId,
   live = false,
   badge,
+  meta,
 }: {
   to: string;
   name: string;
@@ -240,6 +241,8 @@ export function ItemCard({
   live?: boolean;
   /** A badge of the caller's instead of the Live badge (a product says when its page is offline). */
   badge?: ReactNode;
+  /** Words beside the status icon (a product's status word and price). */
+  meta?: ReactNode;
 }) {
   const navigate = useNavigate();
   return (
@@ -252,6 +255,7 @@ export function ItemCard({
       <p className="item-card__tag">{tag}</p>
       <div className="item-card__foot">
         <StatusIcon status={status} label={statusLabel} />
+        {meta}
         <button
           type="button"
           className="btn btn--secondary btn--sm"

@@ -3,7 +3,7 @@ import { ActionProblemAlert } from './action-problem';
 import { useBlueprintActions, type BlueprintTarget } from './use-blueprint-actions';
 import './blueprints.css';
 
-/** Share / Download modal: Download Blueprint, Share Link (copies the link), Cancel. */
+/** Share / Download modal: Download 3D file (.glb) — the spec's "Download Blueprint", named for what it gives (issue 50 P6) —, Share Link (copies the link), Cancel. */
 export function ShareDownloadDialog({ target, onClose }: { target: BlueprintTarget; onClose: () => void }) {
   const { download, shareLink, downloading, sharing, copied, problem, links } = useBlueprintActions(target);
   return (
@@ -11,7 +11,7 @@ export function ShareDownloadDialog({ target, onClose }: { target: BlueprintTarg
       <p className="muted modal__subtitle">{target.name}</p>
       <div className="modal__actions">
         <button type="button" className="btn btn--primary" onClick={download} disabled={downloading}>
-          {downloading ? 'Downloading…' : 'Download Blueprint'}
+          {downloading ? 'Downloading…' : 'Download 3D file (.glb)'}
         </button>
         <button type="button" className="btn btn--secondary" onClick={shareLink} disabled={sharing}>
           {copied ? 'Copied' : sharing ? 'Creating link…' : 'Share Link'}

@@ -12,8 +12,12 @@ export const MSG_NO_IMAGE_URL = 'Upload succeeded but did not return an image UR
 export const MSG_PROCESS_FAILED = 'Failed to process image. Please try again.';
 export const MSG_NO_CREDITS = 'You have used all your AI credits. Upgrade your plan or buy more credits to create another 3D model.';
 export const directUploadFailed = (status: number) => `Upload failed with status ${status}`;
-/** Said when several files are dropped at once: the upload takes exactly one photo (spec §5). */
-export const MSG_ONE_IMAGE = 'Please select one image.';
+/**
+ * Said when several files are dropped at once. The spec's catalogue has no message of its own
+ * for it: "one file; … otherwise 'Unable to upload this file. Please try another image.'" (§5),
+ * so that one is used, word for word (issue 50 item 16).
+ */
+export const MSG_ONE_IMAGE = MSG_UNREADABLE;
 
 /**
  * Whether a failed signed upload may be sent again through the content upload (spec §7: "falls

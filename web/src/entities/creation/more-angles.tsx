@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { ACCEPT_ATTRIBUTE, validateImageFile } from './creation-rules';
+import './more-angles.css';
 
 /** How many photos a build takes besides the first (the API's moreImages limit). */
 export const MAX_MORE_ANGLES = 7;

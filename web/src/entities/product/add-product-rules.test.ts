@@ -23,10 +23,11 @@ const build = (over: Partial<Build> = {}): Build => ({ jobId: 'j1', status: 'pro
 
 describe('wizard rules', () => {
   it('keeps step and product in the URL, and starts over when a product step has no product or the step is unknown', () => {
-    expect(parseWizardQuery(new URLSearchParams('step=preview&product=p9'))).toEqual({ step: 'preview', productId: 'p9' });
-    expect(parseWizardQuery(new URLSearchParams('step=publish'))).toEqual({ step: 'init', productId: '' });
-    expect(parseWizardQuery(new URLSearchParams('step=<script>&product=p1'))).toEqual({ step: 'init', productId: '' });
-    expect(parseWizardQuery(new URLSearchParams('step=verify&product=p1'))).toEqual({ step: 'verify', productId: '' });
+    expect(parseWizardQuery(new URLSearchParams('step=preview&product=p9'))).toEqual({ step: 'preview', productId: 'p9', fromProduct: false });
+    expect(parseWizardQuery(new URLSearchParams('step=publish'))).toEqual({ step: 'init', productId: '', fromProduct: false });
+    expect(parseWizardQuery(new URLSearchParams('step=<script>&product=p1'))).toEqual({ step: 'init', productId: '', fromProduct: false });
+    expect(parseWizardQuery(new URLSearchParams('step=verify&product=p1'))).toEqual({ step: 'verify', productId: '', fromProduct: false });
+    expect(parseWizardQuery(new URLSearchParams('step=publish&product=p1&from=product'))).toEqual({ step: 'publish', productId: 'p1', fromProduct: true });
     expect(wizardURL('configurator', 'p 1')).toBe('/workspace/add-product?step=configurator&product=p+1');
     expect(wizardURL('init', 'p1')).toBe('/workspace/add-product?step=init');
   });

@@ -14,6 +14,8 @@ export const TOAST_READY = '3D ready — jump into the configurator.';
 export const TOAST_REMOVING = 'Background removal in progress. You will confirm next.';
 /** The publish step's title (spec §2). */
 export const LIVE_TITLE = 'Live! Your 3D is ready to share.';
+/** Why Publish is refused on Free without a trial (issue 50 item 16): said plainly, with Back and Done beside it. */
+export const MSG_SHARING_NEEDS_PRO = 'Sharing needs Pro or the 7-day free trial.';
 export const VERSIONING_NOTE = 'Edits update your live page right away, unless a version is locked.';
 
 /** When a locked version was published, as the publish step names it ("5 May 2027, 2:05 pm"). */
@@ -57,6 +59,8 @@ export const CHECK_ORDER = ['variants', 'hotspots', 'links', 'camera'];
 /** Model files the configurator takes instead of a built model (spec §5). */
 export const MODEL_ACCEPT = '.glb,.gltf,.bin,.png,.jpg,.jpeg,.webp,model/gltf-binary,model/gltf+json';
 export const MSG_MODEL_TYPE = 'Choose one .glb file, or one .gltf file with its .bin and texture files.';
+/** The own-model button, the same words on the product page and in the wizard (issue 50 item 11). */
+export const OWN_MODEL_LABEL = 'Use my own 3D file';
 
 /** Steps that need a product id; without one the wizard starts over. */
 const NEEDS_PRODUCT: WizardStep[] = ['configurator', 'preview', 'publish'];
@@ -65,12 +69,21 @@ const NEEDS_PRODUCT: WizardStep[] = ['configurator', 'preview', 'publish'];
  * The wizard's place from the URL (?step=&product=), so a reload keeps the flow. Hostile or
  * missing values fall back to the first step.
  */
-export function parseWizardQuery(params: URLSearchParams): { step: WizardStep; productId: string } {
+export function parseWizardQuery(params: URLSearchParams): { step: WizardStep; productId: string; fromProduct: boolean } {
   const raw = params.get('step') ?? '';
   const productId = (params.get('product') ?? '').slice(0, 100);
   let step: WizardStep = (WIZARD_STEPS as readonly string[]).includes(raw) ? (raw as WizardStep) : 'init';
   if (NEEDS_PRODUCT.includes(step) && !productId) step = 'init';
-  return { step, productId: NEEDS_PRODUCT.includes(step) ? productId : '' };
+  return { step, productId: NEEDS_PRODUCT.includes(step) ? productId : '', fromProduct: step === 'publish' && params.get('from') === 'product' };
+}
+
+/**
+ * The Publish screen of an existing product, opened from its page (issue 50 P10): the same
+ * screen, shown as that product's "Publishing" panel, without the Add product steps; Back and
+ * Done return to the product.
+ */
+export function publishingURL(productId: string): string {
+  return `${wizardURL('publish', productId)}&from=product`;
 }
 
 export function wizardURL(step: WizardStep, productId = ''): string {
@@ -89,6 +102,11 @@ export function checkWizardPhoto(files: ArrayLike<{ name: string; type: string; 
   if (!files || files.length === 0) return null;
   if (files.length > 1) return MSG_ONE_IMAGE;
   return validateImageFile(files[0]);
+}
+
+/** Whether some of the files are a 3D model (.glb or .gltf), e.g. a drop on the preview. */
+export function hasModelFile(files: { name: string }[]): boolean {
+  return files.some((f) => /\.(glb|gltf)$/i.test(f.name));
 }
 
 /** An own model: one .glb, or one .gltf with its side files; null when it may be sent. */
@@ -195,6 +213,39 @@ export function loadCreated(): CreatedProduct | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Builds started in this wizard session (this tab), by product id, until the configurator has
+ * said they are ready. Builds usually finish before the configurator's first fetch, so an
+ * observed processing → ready change is rare; the toast "3D ready — jump into the
+ * configurator." is shown instead when the configurator meets a build of this session that
+ * is ready (issue 50 item 16), once.
+ */
+const BUILT_KEY = 'photo3d.wizard.builds';
+
+function builtHere(): string[] {
+  try {
+    const v = JSON.parse(sessionStorage.getItem(BUILT_KEY) ?? '[]') as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Remembers that the wizard started (or retried) a build of productId. */
+export function noteWizardBuild(productId: string): void {
+  if (!productId) return;
+  sessionStorage.setItem(BUILT_KEY, JSON.stringify([...builtHere().filter((x) => x !== productId), productId].slice(-20)));
+}
+
+/** True once when productId's build started in this session is ready; it is then forgotten. */
+export function takeReadyToast(productId: string, state: BuildState): boolean {
+  const ids = builtHere();
+  if (state === 'failed') sessionStorage.setItem(BUILT_KEY, JSON.stringify(ids.filter((x) => x !== productId)));
+  if (state !== 'ready' || !ids.includes(productId)) return false;
+  sessionStorage.setItem(BUILT_KEY, JSON.stringify(ids.filter((x) => x !== productId)));
+  return true;
 }
 
 export function saveCreated(c: CreatedProduct | null): void {

@@ -55,12 +55,13 @@ export interface ProductConfig {
 export const DEFAULT_VARIANT_ID = 'v1';
 /** Material keys in menu order; 'original' is the model's own material. */
 export const MATERIALS = ['original', 'matte-black', 'snow-white', 'leather-tan', 'fabric-grey'] as const;
+/** What the merchant reads (issue 50 P7): the keys stay the API's, the words are human. */
 export const MATERIAL_LABEL: Record<string, string> = {
   original: 'Original',
-  'matte-black': 'matte-black',
-  'snow-white': 'snow-white',
-  'leather-tan': 'leather-tan',
-  'fabric-grey': 'fabric-grey',
+  'matte-black': 'Matte black',
+  'snow-white': 'Snow white',
+  'leather-tan': 'Leather tan',
+  'fabric-grey': 'Fabric grey',
 };
 export const LIGHTINGS = ['Studio', 'Outdoor', 'Dramatic', 'Neutral'] as const;
 export const BACKGROUNDS = ['Transparent', 'Solid Color', 'Gradient'] as const;
@@ -69,6 +70,15 @@ export type ConfigTab = (typeof CONFIG_TABS)[number];
 
 /** The rule shown as text under the materials (spec §2). */
 export const LEATHER_RULE = 'Leather excludes Fabric';
+
+/**
+ * Whether the leather/fabric rule concerns this product (issue 50 P7): only when one of its
+ * variants uses leather or fabric, on the whole model or on a part. A vase in matte black is
+ * not told about leather.
+ */
+export function leatherRuleApplies(variants: { material: string; parts: Record<string, string> }[]): boolean {
+  return variants.some((v) => [v.material, ...Object.values(v.parts ?? {})].some((m) => m === 'leather-tan' || m === 'fabric-grey'));
+}
 /** Spec §6, word for word. */
 export const PART_TYPES_PRO_TEXT = 'Part type options are available on Pro. Upgrade your plan to enable part-specific configuration.';
 /** Spec §8, word for word. */

@@ -31,6 +31,7 @@ import {
   CONFIG_TABS,
   DEFAULT_VARIANT_ID,
   LEATHER_RULE,
+  leatherRuleApplies,
   LIGHTINGS,
   linksFor,
   MATERIAL_LABEL,
@@ -298,7 +299,7 @@ function MaterialsTab({
   const apply = async (material: string, partsMap: Record<string, string>) => {
     setProblem(null);
     // The rule is checked here for a clear message and again by the server (its 400 is shown too).
-    if (breaksLeatherRule(material, partsMap)) return setProblem(`${LEATHER_RULE}: a variant cannot combine leather-tan and fabric-grey.`);
+    if (breaksLeatherRule(material, partsMap)) return setProblem(`${LEATHER_RULE}: a variant cannot combine ${MATERIAL_LABEL['leather-tan']} and ${MATERIAL_LABEL['fabric-grey']}.`);
     const res = await change({ productId: p.id, variantId: variant.id, material, ...(partOptions ? { parts: partsMap } : {}) });
     if ('error' in res && res.error) setProblem(errorMessage(res.error, 'The material could not be changed.'));
   };
@@ -323,9 +324,11 @@ function MaterialsTab({
             </label>
           ))}
         </div>
-        <p className="muted" data-testid="leather-rule">
-          {LEATHER_RULE}
-        </p>
+        {leatherRuleApplies(p.config.variants) && (
+          <p className="muted" data-testid="leather-rule">
+            {LEATHER_RULE}
+          </p>
+        )}
       </fieldset>
       <fieldset className="field">
         <legend>Configurable Parts</legend>

@@ -25,6 +25,17 @@ export interface Product {
   updatedAt: string;
   /** Its public page is published. */
   live: boolean;
+  /** The spec's list extras (internal/catalog/card_extras.go derives them from real data). */
+  brand: string;
+  accentColor: string;
+  accentOverlay: string;
+  /** The current build's mesh fidelity (0–100), null when not ready or unscored. */
+  readyMetric: number | null;
+  /** The running build's progress (0–100); 100 when ready. */
+  processingProgress: number;
+  /** The product's own price (its Default variant's), null when none is set. */
+  price: number | null;
+  currency: string;
 }
 
 /** One entry of the product's history (GET /api/products/{id} → timeline). */
@@ -113,6 +124,16 @@ export const PRODUCT_STATUS_LABEL: Record<ProductStatus, string> = {
 
 /** Spec §6 free-plan banner, word for word. */
 export const FREE_PLAN_NOTICE = 'Free plan limited to 2 products. Upgrade to Pro for 50 listings.';
+/** After a downgrade the list is cut to the plan's limit (spec §6): say that the rest are kept. */
+export function hiddenByPlanText(n: number): string {
+  if (n <= 0) return '';
+  return n === 1
+    ? '1 more product is kept but not listed; it shows here again when you upgrade.'
+    : `${n} more products are kept but not listed; they show here again when you upgrade.`;
+}
+/** The first-run empty state (issue 50 P5): plain words for a merchant with nothing yet. */
+export const FIRST_PRODUCT_TITLE = 'Add your first product';
+export const FIRST_PRODUCT_TEXT = 'Start from a product photo, or from a .glb/.gltf 3D file you already have.';
 /** Spec §8 empty list texts. */
 export const EMPTY_TITLE = 'No products match your filters';
 export const EMPTY_TEXT = 'Try adjusting your search terms or clear the status filter to see the full product catalog.';
@@ -124,6 +145,7 @@ export const MAX_TAG_LENGTH = 30;
 export const MAX_NAME_LENGTH = 100;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
 
 function status(v: unknown): ProductStatus {
@@ -148,8 +170,23 @@ export function parseProduct(raw: unknown): Product {
     thumbnailURL: strOrNull(r.thumbnailUrl ?? r.thumbnailURL),
     createdAt: str(r.createdAt),
     updatedAt: str(r.updatedAt),
+    brand: str(r.brand),
+    accentColor: str(r.accentColor),
+    accentOverlay: str(r.accentOverlay),
+    readyMetric: num(r.readyMetric),
+    processingProgress: num(r.processingProgress) ?? 0,
+    price: num(r.price),
+    currency: str(r.currency),
   };
 }
+
+/** The short status word a card prints beside its icon (issue 50 P11). */
+export const PRODUCT_STATUS_WORD: Record<ProductStatus, string> = {
+  draft: 'Draft',
+  ready: 'Ready',
+  processing: 'Processing',
+  error: 'Failed',
+};
 
 export function parseProductDetail(raw: unknown): ProductDetail {
   const r = (raw ?? {}) as Record<string, unknown>;

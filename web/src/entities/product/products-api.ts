@@ -14,9 +14,13 @@ export interface ProductPatch {
 /** The merchant's products: paged list (filtered and sorted by the server), detail, create, edit, delete. */
 export const productsApi = api.enhanceEndpoints({ addTagTypes: ['Product', 'Catalog', 'Gallery', 'Publication'] }).injectEndpoints({
   endpoints: (build) => ({
-    listProducts: build.query<Page<Product>, ListQuery & { catalogId?: string }>({
+    listProducts: build.query<Page<Product> & { hiddenByPlan: number }, ListQuery & { catalogId?: string }>({
       query: ({ catalogId, ...q }) => ({ url: catalogId ? `/catalogs/${encodeURIComponent(catalogId)}/products` : '/products', params: toApiParams(q) }),
-      transformResponse: (raw: unknown) => parsePage(raw, parseProduct),
+      // hiddenByPlan: products past the plan's productLimit, left out of the list (spec §6).
+      transformResponse: (raw: unknown) => {
+        const hidden = (raw as { hiddenByPlan?: unknown } | null)?.hiddenByPlan;
+        return { ...parsePage(raw, parseProduct), hiddenByPlan: typeof hidden === 'number' && hidden > 0 ? hidden : 0 };
+      },
       providesTags: (page) => [{ type: 'Product' as const, id: 'LIST' }, ...(page?.items ?? []).map((p) => ({ type: 'Product' as const, id: p.id }))],
     }),
     getProduct: build.query<ProductDetail, string>({
@@ -24,7 +28,8 @@ export const productsApi = api.enhanceEndpoints({ addTagTypes: ['Product', 'Cata
       transformResponse: parseProductDetail,
       providesTags: (_r, _e, id) => [{ type: 'Product', id }],
     }),
-    createProduct: build.mutation<Product, { name: string; blueprintId?: string; catalogId?: string }>({
+    // ownModel: a draft for the merchant's own .glb/.gltf, sent next (issue 50 item 11).
+    createProduct: build.mutation<Product, { name: string; blueprintId?: string; catalogId?: string; ownModel?: boolean }>({
       query: (body) => ({ url: '/products', method: 'POST', body }),
       transformResponse: parseProduct,
       invalidatesTags: [{ type: 'Product', id: 'LIST' }, { type: 'Catalog', id: 'LIST' }, 'Subscription', 'Dashboard', 'Search'],

@@ -16,21 +16,20 @@ import {
   useCreatePhotoProductMutation,
   useMakeCutoutMutation,
   useRebuildProductMutation,
-  useUploadProductModelMutation,
-  useWaitProductModelMutation,
   type CutoutOptions,
 } from '../../entities/product/add-product-api';
+import { ModelDropZone, OwnModelButton, useOwnModel } from '../../entities/product/own-model';
 import {
   buildProgress,
   buildState,
-  checkModelFiles,
   loadCreated,
   loadDraft,
-  MODEL_ACCEPT,
+  noteWizardBuild,
   parseWizardQuery,
   saveCreated,
   saveDraft,
   startingDraft,
+  takeReadyToast,
   TOAST_BUILDING,
   TOAST_MS,
   TOAST_READY,
@@ -42,6 +41,7 @@ import {
 } from '../../entities/product/add-product-rules';
 import { FailureAlert, InitStep, VerifyStep, type Failure } from './photo-steps';
 import { BuildModal, PreviewStep, PublishStep } from './product-steps';
+import { OwnModelStart } from './own-model-start';
 import './add-product.css';
 
 const STEP_LABEL: Record<WizardStep, string> = { init: 'Photo', verify: 'Verify', configurator: 'Configure', preview: 'Preview', publish: 'Publish' };
@@ -55,7 +55,7 @@ const POLL_MS = 2000;
 export default function AddProductPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const { step, productId } = parseWizardQuery(params);
+  const { step, productId, fromProduct } = parseWizardQuery(params);
   const navigation = useNavigationType();
   const location = useLocation();
   const [draft, setDraftState] = useState<PhotoDraft>(() => startingDraft(navigation, location.state));
@@ -63,13 +63,16 @@ export default function AddProductPage() {
   const [failure, setFailure] = useState<Failure | null>(null);
   // A 403 (the plan's product limit): explained here, the name and photo kept in view.
   const [limit, setLimit] = useState<string | null>(null);
-  const [toast, setToast] = useState<string | null>(null);
+  // Toasts queue: "3D ready" waits for "We are building your 3D" to finish rather than replace it.
+  const [toasts, setToasts] = useState<string[]>([]);
+  const toast = toasts[0] ?? null;
+  const setToast = useCallback((m: string) => setToasts((q) => (q[q.length - 1] === m ? q : [...q, m])), []);
   const [create, { isLoading: creatingProduct }] = useCreatePhotoProductMutation();
   const [makeCutout, { isLoading: cutting }] = useMakeCutoutMutation();
   const creating = creatingProduct || cutting;
   // Further angles of the product (issue 34 §3); files live only on this page.
   const [more, setMore] = useState<File[]>([]);
-  const clearToast = useCallback(() => setToast(null), []);
+  const clearToast = useCallback(() => setToasts((q) => q.slice(1)), []);
 
   const setDraft = (d: PhotoDraft) => {
     setDraftState(d);
@@ -115,7 +118,10 @@ export default function AddProductPage() {
     saveDraft(null);
     setMore([]);
     if (!generate) return navigate('/workspace/products');
-    if (res.data?.id) saveCreated({ id: res.data.id, name: res.data.name || draft.name.trim() });
+    if (res.data?.id) {
+      saveCreated({ id: res.data.id, name: res.data.name || draft.name.trim() });
+      noteWizardBuild(res.data.id);
+    }
     setToast(TOAST_BUILDING);
     leaving.current = true;
     navigate(wizardURL('configurator', res.data?.id ?? ''), { state: { building: true, wizard: true } });
@@ -126,18 +132,29 @@ export default function AddProductPage() {
   const at = WIZARD_STEPS.indexOf(step);
   return (
     <div className="page wizard">
-      <header className="page__header">
-        <div>
-          <h1 className="page__title">Add product</h1>
-          <ol className="wizard__steps" aria-label="Steps">
-            {WIZARD_STEPS.map((s, i) => (
-              <li key={s} className={`wizard__step wizard__step--${i < at ? 'done' : i === at ? 'active' : 'pending'}`} aria-current={i === at ? 'step' : undefined}>
-                {STEP_LABEL[s]}
-              </li>
-            ))}
-          </ol>
-        </div>
-      </header>
+      {fromProduct ? (
+        <header className="page__header">
+          <div>
+            <Link to={`/workspace/product/${encodeURIComponent(productId)}`} className="back-link">
+              ← Back to the product
+            </Link>
+            <h1 className="page__title">Publishing</h1>
+          </div>
+        </header>
+      ) : (
+        <header className="page__header">
+          <div>
+            <h1 className="page__title">Add product</h1>
+            <ol className="wizard__steps" aria-label="Steps">
+              {WIZARD_STEPS.map((s, i) => (
+                <li key={s} className={`wizard__step wizard__step--${i < at ? 'done' : i === at ? 'active' : 'pending'}`} aria-current={i === at ? 'step' : undefined}>
+                  {STEP_LABEL[s]}
+                </li>
+              ))}
+            </ol>
+          </div>
+        </header>
+      )}
       {created && (
         <div className="wizard__status" role="status" data-testid="wizard-created">
           <span>
@@ -178,7 +195,8 @@ export default function AddProductPage() {
         />
       )}
       {(step === 'init' || step === 'verify') && draft.uploadId && <MoreAngles files={more} onChange={setMore} disabled={creating} />}
-      {(step === 'configurator' || step === 'preview' || step === 'publish') && <ProductSteps step={step} productId={productId} onToast={setToast} />}
+      {step === 'init' && !draft.uploadId && <OwnModelStart name={draft.name} onLimit={setLimit} />}
+      {(step === 'configurator' || step === 'preview' || step === 'publish') && <ProductSteps step={step} productId={productId} onToast={setToast} fromProduct={fromProduct} />}
       {limit !== null && <ProductLimitDialog message={limit} draftKept onClose={() => setLimit(null)} />}
       <Toast message={toast} ms={TOAST_MS} onDone={clearToast} />
     </div>
@@ -186,7 +204,7 @@ export default function AddProductPage() {
 }
 
 /** The steps that work on the created product: configurator (with the build modal), preview, publish. */
-function ProductSteps({ step, productId, onToast }: { step: WizardStep; productId: string; onToast: (m: string) => void }) {
+function ProductSteps({ step, productId, onToast, fromProduct }: { step: WizardStep; productId: string; onToast: (m: string) => void; fromProduct: boolean }) {
   const navigate = useNavigate();
   const [poll, setPoll] = useState(true);
   const { data: product, isLoading, error } = useGetProductQuery(productId, { pollingInterval: poll ? POLL_MS : 0 });
@@ -200,7 +218,11 @@ function ProductSteps({ step, productId, onToast }: { step: WizardStep; productI
   const go = (s: WizardStep) => navigate(wizardURL(s, productId));
 
   if (step === 'preview') return <PreviewStep product={product} onPublish={() => go('publish')} onBack={() => go('configurator')} />;
-  if (step === 'publish') return <PublishStep product={product} onDone={() => navigate('/workspace/products')} />;
+  if (step === 'publish') {
+    // From the product's page, Back and Done lead back there rather than into the wizard.
+    const toProduct = () => navigate(`/workspace/product/${encodeURIComponent(productId)}`);
+    return <PublishStep product={product} onDone={fromProduct ? toProduct : () => navigate('/workspace/products')} onBack={fromProduct ? toProduct : () => go('preview')} />;
+  }
   return <ConfiguratorStep product={product} job={job ?? null} onToast={onToast} onPreview={() => go('preview')} onPublish={() => go('publish')} />;
 }
 
@@ -219,9 +241,17 @@ function ConfiguratorStep({
 }) {
   const state = buildState(p, job);
   const progress = buildProgress(p, job);
+  const own = useOwnModel(p.id);
   // The modal opens while a build runs (or failed); Hide status keeps it closed for this build.
   // Right after Generate 3D the modal opens whatever the build already reached (it may be Ready).
-  const justStarted = (useLocation().state as { building?: boolean } | null)?.building === true;
+  const arrival = useLocation().state as { building?: boolean; ownModelProblem?: string } | null;
+  const justStarted = arrival?.building === true;
+  // The wizard's "I have a .glb/.gltf" sent a file the checks refused: said here until another try.
+  const [arrivalProblem, setArrivalProblem] = useState(arrival?.ownModelProblem ?? null);
+  useEffect(() => {
+    if (own.busy) setArrivalProblem(null);
+  }, [own.busy]);
+  const ownModelProblem = own.problem ?? arrivalProblem;
   const [modal, setModal] = useState<'open' | 'closed' | 'hidden'>(justStarted || (state !== 'ready' && state !== 'draft') ? 'open' : 'closed');
   const [rebuild, { isLoading: starting }] = useRebuildProductMutation();
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -232,26 +262,34 @@ function ConfiguratorStep({
       const err = res.error as { status?: unknown };
       return setFailure({ message: errorMessage(res.error, MSG_PROCESS_FAILED), needsCredits: err.status === 402 });
     }
+    noteWizardBuild(p.id);
     onToast(TOAST_BUILDING);
     setModal('open');
   };
   const previous = useRef(state);
   useEffect(() => {
-    if (previous.current !== 'ready' && state === 'ready') onToast(TOAST_READY);
+    // A build started in this wizard session that is ready now, however fast it was.
+    if (takeReadyToast(p.id, state)) onToast(TOAST_READY);
     if (previous.current !== 'failed' && state === 'failed' && modal === 'closed') setModal('open');
     previous.current = state;
   }, [state, onToast, modal]);
 
   return (
     <>
-      {state === 'draft' && (
-        <div className="wizard__status">
-          <span>This draft has no 3D model yet.</span>
-          <button type="button" className="btn btn--primary btn--sm" onClick={generate} disabled={starting}>
-            Generate 3D now
-          </button>
-        </div>
-      )}
+      {state === 'draft' &&
+        (p.photoURL ? (
+          <div className="wizard__status">
+            <span>This draft has no 3D model yet.</span>
+            <button type="button" className="btn btn--primary btn--sm" onClick={generate} disabled={starting}>
+              Generate 3D now
+            </button>
+          </div>
+        ) : (
+          <div className="wizard__status">
+            <span>This product waits for your 3D file: choose “Use my own 3D file” below, or drop a .glb/.gltf on the viewer.</span>
+          </div>
+        ))}
+      {ownModelProblem && !own.busy && <Alert tone="error">{ownModelProblem}</Alert>}
       <FailureAlert failure={failure} />
       {state !== 'ready' && state !== 'draft' && modal !== 'hidden' && (
         <div className="wizard__status" role="status">
@@ -261,21 +299,24 @@ function ConfiguratorStep({
           </button>
         </div>
       )}
-      <Configurator
-        product={p}
-        footer={
-          <>
-            {/* The wizard's next steps sit beside Save; the optional own-model upload comes last, so it is what wraps on a narrow panel. */}
-            <button type="button" className="btn btn--secondary" onClick={onPreview}>
-              Preview
-            </button>
-            <button type="button" className="btn btn--secondary" onClick={onPublish} disabled={!p.modelURL}>
-              Publish
-            </button>
-            <OwnModel productId={p.id} />
-          </>
-        }
-      />
+      {/* A .glb/.gltf dropped on the configurator replaces the model, as the file button does. */}
+      <ModelDropZone onFiles={(f) => void own.upload(f)} busy={own.busy}>
+        <Configurator
+          product={p}
+          footer={
+            <>
+              {/* The wizard's next steps sit beside Save; the optional own-model upload comes last, so it is what wraps on a narrow panel. */}
+              <button type="button" className="btn btn--secondary" onClick={onPreview}>
+                Preview
+              </button>
+              <button type="button" className="btn btn--secondary" onClick={onPublish} disabled={!p.modelURL}>
+                Publish
+              </button>
+              <OwnModelButton own={own} inlineProblem={false} />
+            </>
+          }
+        />
+      </ModelDropZone>
       {modal === 'open' && state !== 'draft' && (
         <BuildModal
           product={p}
@@ -283,50 +324,12 @@ function ConfiguratorStep({
           progress={progress}
           onKeepEditing={() => setModal('closed')}
           onHide={() => setModal('hidden')}
-          onRetried={() => onToast(TOAST_BUILDING)}
-        />
-      )}
-    </>
-  );
-}
-
-/**
- * The merchant's own .glb/.gltf replaces the built model: uploaded, then prepared (validated,
- * normalised, thumbnailed) by the server's worker; a slow model shows "Preparing model…" until done.
- */
-function OwnModel({ productId }: { productId: string }) {
-  const [send, { isLoading: uploading }] = useUploadProductModelMutation();
-  const [wait, { isLoading: preparing }] = useWaitProductModelMutation();
-  const [problem, setProblem] = useState<string | null>(null);
-  const busy = uploading || preparing;
-  return (
-    <>
-      <label className={busy ? 'btn btn--ghost btn--disabled' : 'btn btn--ghost'}>
-        {uploading ? 'Uploading model…' : preparing ? 'Preparing model…' : 'Use my own model'}
-        <input
-          type="file"
-          className="visually-hidden"
-          accept={MODEL_ACCEPT}
-          multiple
-          disabled={busy}
-          data-testid="own-model-input"
-          onChange={async (e) => {
-            const files = Array.from(e.target.files ?? []);
-            e.target.value = '';
-            if (!files.length) return;
-            const bad = checkModelFiles(files);
-            if (bad) return setProblem(bad);
-            setProblem(null);
-            const res = await send({ productId, files });
-            if ('error' in res && res.error) return setProblem(errorMessage(res.error, 'This model could not be used.'));
-            const submission = res.data?.submission;
-            if (!submission) return;
-            const done = await wait({ productId, submissionId: submission.id });
-            if ('error' in done && done.error) setProblem(errorMessage(done.error, 'This model could not be used.'));
+          onRetried={() => {
+            noteWizardBuild(p.id);
+            onToast(TOAST_BUILDING);
           }}
         />
-      </label>
-      {problem && <Alert tone="error">{problem}</Alert>}
+      )}
     </>
   );
 }

@@ -11,7 +11,7 @@ import { environmentFor } from '../../public-viewer/environments';
 import { COPIED_MS, SAVED_MS, useFlag } from '../../lib/use-flag';
 import { priceLabel, viewsLabel } from '../../entities/creation/more-angles';
 import { useRebuildProductMutation } from '../../entities/product/add-product-api';
-import { CHECK_LABELS, CHECK_ORDER, embedCodeFor, LIVE_TITLE, lockSummary, modalSteps, VERSIONING_NOTE, type BuildState } from '../../entities/product/add-product-rules';
+import { CHECK_LABELS, CHECK_ORDER, embedCodeFor, LIVE_TITLE, lockSummary, modalSteps, MSG_SHARING_NEEDS_PRO, VERSIONING_NOTE, type BuildState } from '../../entities/product/add-product-rules';
 import type { Failure } from './photo-steps';
 import { FailureAlert } from './photo-steps';
 
@@ -179,11 +179,13 @@ type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
  * Once live: the link, embed code, QR, version lock, and the options, which change at once on
  * screen (optimistic), say "Saved" when the server has them and roll back when it refuses.
  */
-export function PublishStep({ product: p, onDone }: { product: ProductDetail; onDone: () => void }) {
+export function PublishStep({ product: p, onDone, onBack }: { product: ProductDetail; onDone: () => void; onBack?: () => void }) {
   const id = useId();
   const [publish, { isLoading, data: answered }] = usePublishProductPageMutation();
   const [lock, { isLoading: locking }] = useLockPublicationMutation();
   const [problem, setProblem] = useState<Failure | null>(null);
+  // The plan refused sharing (403): say why, and offer Back and Done instead of a dead end.
+  const [refused, setRefused] = useState(false);
   const [copied, flashCopied] = useFlag(COPIED_MS);
   const [codeCopied, flashCodeCopied] = useFlag(COPIED_MS);
   const [showCode, setShowCode] = useState(false);
@@ -201,6 +203,7 @@ export function PublishStep({ product: p, onDone }: { product: ProductDetail; on
     const res = await publish({ productId: p.id, ...choice });
     if ('error' in res && res.error) {
       const err = res.error as { status?: unknown };
+      setRefused(err.status === 403);
       setProblem({ message: errorMessage(res.error, 'The product could not be published. Please try again.'), needsCredits: err.status === 402 || err.status === 403 });
     }
   };
@@ -249,8 +252,21 @@ export function PublishStep({ product: p, onDone }: { product: ProductDetail; on
             Allow deep links to variants
           </label>
         </div>
+        {refused && (
+          <p className="wizard__refused" data-testid="publish-refused">
+            <strong>{MSG_SHARING_NEEDS_PRO}</strong> Your product is saved; you can publish it once your plan allows sharing.
+          </p>
+        )}
         <FailureAlert failure={problem} />
         <div className="btn-row btn-row--end">
+          {onBack && (
+            <button type="button" className="btn btn--ghost" onClick={onBack}>
+              Back
+            </button>
+          )}
+          <button type="button" className={refused ? 'btn btn--secondary' : 'btn btn--ghost'} onClick={onDone}>
+            Done
+          </button>
           <button type="button" className="btn btn--primary" disabled={isLoading} onClick={() => void goLive()}>
             {isLoading ? (
               <>
@@ -279,14 +295,23 @@ export function PublishStep({ product: p, onDone }: { product: ProductDetail; on
       <h2 id={`${id}-title`} className="page__title">
         {LIVE_TITLE}
       </h2>
-      <div className="field">
-        <label htmlFor={`${id}-link`}>Share link</label>
-        <div className="link-input">
-          <input id={`${id}-link`} readOnly value={pub.shareURL} onFocus={(e) => e.currentTarget.select()} data-testid="share-url" />
-          <button type="button" className="btn btn--secondary btn--sm" onClick={() => void copy(pub.shareURL, flashCopied)}>
-            {copied ? 'Copied' : 'Copy link'}
-          </button>
+      {/* Open page and a visible QR code, as on the gallery's share screen (issue 50 P9). */}
+      <div className="wizard__live">
+        <div className="field wizard__live-link">
+          <label htmlFor={`${id}-link`}>Share link</label>
+          <div className="link-input">
+            <input id={`${id}-link`} readOnly value={pub.shareURL} onFocus={(e) => e.currentTarget.select()} data-testid="share-url" />
+            <button type="button" className="btn btn--secondary btn--sm" onClick={() => void copy(pub.shareURL, flashCopied)}>
+              {copied ? 'Copied' : 'Copy link'}
+            </button>
+          </div>
+          <div className="btn-row">
+            <a className="btn btn--primary btn--sm" href={pub.shareURL} target="_blank" rel="noreferrer">
+              Open page
+            </a>
+          </div>
         </div>
+        {pub.qrURL && <img className="wizard__qr" src={pub.qrURL} width={140} height={140} alt="QR code that opens this product page on your phone" />}
       </div>
       <div className="btn-row">
         <button type="button" className="btn btn--secondary btn--sm" onClick={() => setShowCode((v) => !v)} aria-expanded={showCode}>

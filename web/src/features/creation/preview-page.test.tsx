@@ -184,7 +184,7 @@ describe('model preview', () => {
     await waitFor(() => expect(open).toBeEnabled());
     await user.click(open);
     const dialog = screen.getByRole('dialog', { name: 'Share / Download' });
-    expect(within(dialog).getAllByRole('button').map((b) => b.textContent)).toEqual(['Download Blueprint', 'Share Link', 'Cancel']);
+    expect(within(dialog).getAllByRole('button').map((b) => b.textContent)).toEqual(['Download 3D file (.glb)', 'Share Link', 'Cancel']);
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'New Blueprint' }));

@@ -16,6 +16,7 @@ import { PartsPanel } from './parts-panel';
 import { RetryButton } from '../../entities/creation/retry-button';
 import { FidelityBadge, FidelityWarning } from '../../entities/creation/fidelity';
 import { viewsLabel } from '../../entities/creation/more-angles';
+import { PreviewModelDrop } from './preview-model-drop';
 import './creation.css';
 import { prefersReducedMotion } from '../../lib/reduced-motion';
 
@@ -62,7 +63,9 @@ function Preview({ jobId }: { jobId: string }) {
         </Alert>
       ) : job.modelURL ? (
         <>
-          <Viewer modelURL={job.modelURL} poster={job.thumbnailURL ?? undefined} name={name} jobParts={job.parts} />
+          <PreviewModelDrop jobId={jobId} name={name}>
+            <Viewer modelURL={job.modelURL} poster={job.thumbnailURL ?? undefined} name={name} jobParts={job.parts} />
+          </PreviewModelDrop>
           <div className="preview__fidelity">
             <FidelityBadge score={job.fidelity} />
             <span className="muted" data-testid="preview-views">{viewsLabel(job.views)}</span>

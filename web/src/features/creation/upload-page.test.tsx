@@ -32,7 +32,7 @@ async function submit(file = png()) {
 
 // Spec §5: "Upload image: one file; JPEG, JPG, PNG or WebP; at most 10485760 bytes (10MB)."
 describe('upload: one photo', () => {
-  it('dropping several files says "Please select one image." instead of taking the first', async () => {
+  it('dropping several files says the spec message "Unable to upload this file…" instead of taking the first', async () => {
     const { calls } = stubFetch({});
     renderRoutes(routes, ['/workspace/upload']);
     drop([png('front.png'), png('back.png')]);

@@ -24,7 +24,7 @@ import {
 import { useGetProductQuery, useUpdateProductMutation } from '../../entities/product/products-api';
 import { useDescribeProductMutation } from './describe-api';
 import { useGetPublicConfigQuery } from '../../entities/auth/auth-api';
-import { lockSummary, wizardURL } from '../../entities/product/add-product-rules';
+import { lockSummary, publishingURL } from '../../entities/product/add-product-rules';
 import { EmbedOriginsField } from './embed-origins-field';
 import { RebuildButton } from './rebuild-button';
 import { ReplacePhotoButton } from './replace-photo-button';
@@ -34,6 +34,7 @@ import { BuildStatus, LeadsPanel } from './product-extras';
 import { ChannelsPanel } from '../../entities/channels/channels-panel';
 import { PageOfflineAlert, PageStateBadge } from '../../entities/product/page-state-badge';
 import { COPIED_MS, SAVED_MS, useFlag } from '../../lib/use-flag';
+import { ModelDropZone, OwnModelButton, useOwnModel } from '../../entities/product/own-model';
 import './products.css';
 
 const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed', draft: 'Draft' } as const;
@@ -79,10 +80,14 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
   const publication: PublicationLinks | null = pub?.shareURL
     ? { shareURL: pub.shareURL, embedCode: pub.embedCode || null, qrURL: pub.qrURL || null, id: pub.publicationId, embedOrigins: pub.embedOrigins }
     : null;
-  const publishURL = wizardURL('publish', p.id);
+  const publishURL = publishingURL(p.id);
   const [copied, flashCopied] = useFlag(COPIED_MS);
   const [problem, setProblem] = useState<ActionProblem | null>(null);
   const [panel, setPanel] = useState<'details' | 'configurator'>(() => (new URLSearchParams(window.location.search).get('tab') === 'configurator' ? 'configurator' : 'details'));
+  // "Use my own 3D file" here too, not only in the wizard (issue 50 item 11): the button, and a
+  // .glb/.gltf dropped on the viewer or the configurator, through the same checked upload.
+  const own = useOwnModel(p.id);
+  const dropModel = (files: File[]) => void own.upload(files);
 
   return (
     <div className="page product-detail">
@@ -99,6 +104,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
             <PageStateBadge live={!!publication} testId="product-live" />
             <RebuildButton product={p} onProblem={setProblem} />
             <ReplacePhotoButton product={p} onProblem={setProblem} />
+            {p.status !== 'processing' && <OwnModelButton own={own} className="btn btn--secondary btn--sm" inlineProblem={false} />}
             {p.updatedAt && (
               <span className="muted">
                 Updated <time dateTime={p.updatedAt}>{relativeTime(p.updatedAt)}</time>
@@ -154,29 +160,35 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
         </p>
       )}
       {problem && <ActionProblemAlert problem={problem} />}
+      {own.problem && <Alert tone="error">{own.problem}</Alert>}
       {p.status === 'error' && <Alert tone="error">{p.failureReason || BUILD_FAILED_TEXT}</Alert>}
 
       <BuildStatus product={p} />
       <ProductTiles productId={p.id} />
       <div className="tabs" role="tablist" aria-label="Product panels">
+        {/* "Overview", so that "Product Details" names only the side panel (issue 50 P23). */}
         <button type="button" role="tab" aria-selected={panel === 'details'} onClick={() => setPanel('details')}>
-          Product Details
+          Overview
         </button>
         <button type="button" role="tab" aria-selected={panel === 'configurator'} onClick={() => setPanel('configurator')}>
           Configurator
         </button>
       </div>
       {panel === 'configurator' ? (
-        <Configurator product={p} />
+        <ModelDropZone onFiles={dropModel} busy={own.busy}>
+          <Configurator product={p} />
+        </ModelDropZone>
       ) : (
         <div className="product-detail__layout">
           <div className="product-detail__viewer">
-            <ViewerPanel product={p} publication={publication} publishURL={publishURL} />
+            <ModelDropZone onFiles={dropModel} busy={own.busy || p.status === 'processing'}>
+              <ViewerPanel product={p} publication={publication} publishURL={publishURL} />
+            </ModelDropZone>
             <Timeline product={p} />
             <LeadsPanel product={p} />
             <ChannelsPanel productId={p.id} ready={p.status === 'ready' && !!p.modelURL} />
           </div>
-          <DetailsPanel product={p} />
+          <DetailsPanel product={p} onConfigurator={() => setPanel('configurator')} />
         </div>
       )}
     </div>
@@ -387,7 +399,7 @@ function Timeline({ product: p }: { product: ProductDetail }) {
   );
 }
 
-function DetailsPanel({ product: p }: { product: ProductDetail }) {
+function DetailsPanel({ product: p, onConfigurator }: { product: ProductDetail; onConfigurator: () => void }) {
   const id = useId();
   const [name, setName] = useState(p.name);
   const [url, setUrl] = useState(p.productURL);
@@ -524,6 +536,10 @@ function DetailsPanel({ product: p }: { product: ProductDetail }) {
               Saved.
             </span>
           )}
+          {/* Spec §2: the Product Details panel leads back to the configurator. */}
+          <button type="button" className="btn btn--ghost" onClick={onConfigurator}>
+            Back to Configurator
+          </button>
           <button type="submit" className="btn btn--primary" disabled={saving}>
             {saving ? 'Saving…' : 'Save Details'}
           </button>

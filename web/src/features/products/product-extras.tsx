@@ -7,7 +7,7 @@ import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
 import { apiURL, downloadFile } from '../../lib/download';
 import { useGetJobQuery } from '../../entities/creation/creation-api';
-import { buildProgress, buildState, wizardURL } from '../../entities/product/add-product-rules';
+import { buildProgress, buildState, publishingURL } from '../../entities/product/add-product-rules';
 import { useDeleteLeadMutation, useProductLeadsQuery, type Lead } from '../../entities/product/configurator-api';
 import type { ProductDetail } from '../../entities/product/product-rules';
 
@@ -106,7 +106,7 @@ export function LeadsPanel({ product: p }: { product: ProductDetail }) {
         <Alert tone="error">{errorMessage(error, 'The leads could not be loaded.')}</Alert>
       ) : leads.length === 0 ? (
         <EmptyState variant="inline" testId="leads-empty" icon={<IconMail />} title="No leads yet" text="Turn on Require email capture when you publish to collect shoppers' emails.">
-          <Link to={wizardURL('publish', p.id)} className="btn btn--secondary btn--sm">
+          <Link to={publishingURL(p.id)} className="btn btn--secondary btn--sm">
             Publishing options
           </Link>
         </EmptyState>

@@ -11,7 +11,7 @@ import { errorMessage } from '../../lib/api';
 import { useGetSubscriptionQuery } from '../../entities/subscription/subscription-api';
 import { AddProductDialog } from './add-product-dialog';
 import { ProductCard } from '../../entities/product/product-card';
-import { atProductLimit, EMPTY_TEXT, EMPTY_TITLE, FREE_PLAN_NOTICE } from '../../entities/product/product-rules';
+import { atProductLimit, EMPTY_TEXT, EMPTY_TITLE, FIRST_PRODUCT_TEXT, FIRST_PRODUCT_TITLE, FREE_PLAN_NOTICE, hiddenByPlanText } from '../../entities/product/product-rules';
 import { useListProductsQuery } from '../../entities/product/products-api';
 import { ProductLimitDialog } from '../../entities/product/product-limit-dialog';
 import './products.css';
@@ -54,9 +54,12 @@ export default function ProductsPage() {
         </button>
       </header>
 
-      {sub?.effectivePlan === 'free' && (
+      {(sub?.effectivePlan === 'free' || (data?.hiddenByPlan ?? 0) > 0) && (
         <Alert tone="info">
-          {FREE_PLAN_NOTICE} <Link to="/workspace/subscription">See plans</Link>
+          <span data-testid="free-plan-notice">
+            {FREE_PLAN_NOTICE} {hiddenByPlanText(data?.hiddenByPlan ?? 0)}
+          </span>{' '}
+          <Link to="/workspace/subscription">See plans</Link>
         </Alert>
       )}
 
@@ -74,7 +77,7 @@ export default function ProductsPage() {
             </button>
           </EmptyState>
         ) : (
-          <EmptyState testId="products-empty" icon={<IconBox />} title="No Products Yet" text="Add a product from one of your 3D blueprints to start your catalogue.">
+          <EmptyState testId="products-empty" icon={<IconBox />} title={FIRST_PRODUCT_TITLE} text={FIRST_PRODUCT_TEXT}>
             <button type="button" className="btn btn--primary" onClick={onAdd}>
               Add product
             </button>

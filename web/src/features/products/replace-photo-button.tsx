@@ -17,6 +17,8 @@ export function ReplacePhotoButton({ product: p, onProblem }: { product: Product
   const [upload, { isLoading: uploading }] = useUploadProductPhotoMutation();
   const [replace, { isLoading: replacing }] = useReplaceProductPhotoMutation();
   const busy = uploading || replacing;
+  // A draft has no model yet: its photo is swapped without a build or a credit (issue 50 P12).
+  const draft = p.status === 'draft';
 
   const start = async () => {
     const f = file;
@@ -35,8 +37,14 @@ export function ReplacePhotoButton({ product: p, onProblem }: { product: Product
       <button
         type="button"
         className="btn btn--secondary btn--sm"
-        disabled={busy || p.status === 'processing' || p.status === 'draft'}
-        title={p.status === 'processing' ? 'A build is running.' : 'Choose a new photo; the 3D model is built again from it (one AI credit).'}
+        disabled={busy || p.status === 'processing'}
+        title={
+          p.status === 'processing'
+            ? 'A build is running.'
+            : draft
+              ? 'Choose a new photo for this draft; nothing is built until Generate 3D.'
+              : 'Choose a new photo; the 3D model is built again from it (one AI credit).'
+        }
         onClick={() => {
           onProblem(null);
           input.current?.click();
@@ -57,16 +65,18 @@ export function ReplacePhotoButton({ product: p, onProblem }: { product: Product
         }}
       />
       {file && (
-        <Dialog title="Replace the photo and rebuild?" onClose={() => setFile(null)} role="alertdialog">
+        <Dialog title={draft ? 'Replace the photo?' : 'Replace the photo and rebuild?'} onClose={() => setFile(null)} role="alertdialog">
           <p className="muted">
-            “{p.name}” is built again from {file.name}. This uses one AI credit; its variants, hotspots and buy links stay, and the product shows Processing 3D… until the new model is ready.
+            {draft
+              ? `The draft “${p.name}” takes ${file.name} as its photo. Nothing is built and no credit is used until you choose Generate 3D.`
+              : `“${p.name}” is built again from ${file.name}. This uses one AI credit; its variants, hotspots and buy links stay, and the product shows Processing 3D… until the new model is ready.`}
           </p>
           <div className="btn-row btn-row--end">
             <button type="button" className="btn btn--ghost" onClick={() => setFile(null)}>
               Cancel
             </button>
             <button type="button" className="btn btn--primary" onClick={() => void start()}>
-              Replace and rebuild
+              {draft ? 'Replace photo' : 'Replace and rebuild'}
             </button>
           </div>
         </Dialog>

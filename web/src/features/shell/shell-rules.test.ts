@@ -3,8 +3,8 @@ import { isNavActive, MOBILE_BREAKPOINT_PX, SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPAND
 
 describe('workspace nav', () => {
   it('lists Gallery only when the plan allows galleries', () => {
-    expect(workspaceNav(false).map((i) => i.label)).toEqual(['Dashboard', 'Products', 'Analytics', 'Subscription', 'Settings']);
-    expect(workspaceNav(true).map((i) => i.label)).toEqual(['Dashboard', 'Products', 'Gallery', 'Analytics', 'Subscription', 'Settings']);
+    expect(workspaceNav(false).map((i) => i.label)).toEqual(['Dashboard', 'Products', '3D models', 'Analytics', 'Subscription', 'Settings']);
+    expect(workspaceNav(true).map((i) => i.label)).toEqual(['Dashboard', 'Products', '3D models', 'Gallery', 'Analytics', 'Subscription', 'Settings']);
   });
   it('Dashboard matches exactly, others by prefix', () => {
     const [dash, products] = workspaceNav(false);

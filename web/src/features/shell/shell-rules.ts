@@ -7,7 +7,7 @@ export const MOBILE_BREAKPOINT_PX = 968;
 export interface NavItem {
   to: string;
   label: string;
-  icon: 'dashboard' | 'products' | 'gallery' | 'analytics' | 'subscription' | 'settings';
+  icon: 'dashboard' | 'products' | 'models' | 'gallery' | 'analytics' | 'subscription' | 'settings';
   exact?: boolean;
 }
 
@@ -16,6 +16,8 @@ export function workspaceNav(canUseGalleries: boolean): NavItem[] {
   const items: NavItem[] = [
     { to: '/my-home', label: 'Dashboard', icon: 'dashboard', exact: true },
     { to: '/workspace/products', label: 'Products', icon: 'products' },
+    // One place for the 3D models (blueprints), which only a header link led to (issue 50 P5).
+    { to: '/workspace/blueprints', label: '3D models', icon: 'models' },
     { to: '/workspace/gallery', label: 'Gallery', icon: 'gallery' },
     { to: '/workspace/analytics', label: 'Analytics', icon: 'analytics' },
     { to: '/workspace/subscription', label: 'Subscription', icon: 'subscription' },

@@ -1,12 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { Link, useLocation } from 'react-router';
-import { IconBox, IconCard, IconChart, IconChevronLeft, IconChevronRight, IconClose, IconGallery, IconHome, IconSettings } from '../../components/icons';
+import { IconBox, IconCard, IconChart, IconCube, IconChevronLeft, IconChevronRight, IconClose, IconGallery, IconHome, IconSettings } from '../../components/icons';
 import { Logo } from '../../components/logo';
 import { isNavActive, type NavItem } from './shell-rules';
 
 const icons = {
   dashboard: IconHome,
   products: IconBox,
+  models: IconCube,
   gallery: IconGallery,
   analytics: IconChart,
   subscription: IconCard,
