@@ -809,7 +809,9 @@ func (s *erasureScenario) readExport(ctx context.Context, em *eraMerchant, url s
 	}
 	hasModel := false
 	for name := range entries {
-		hasModel = hasModel || (strings.HasPrefix(name, "files/models/") && strings.HasSuffix(name, ".glb"))
+		// A product's model sits in its named folder (products/Red Mug/model.glb),
+		// any other build's under its storage key (files/models/…).
+		hasModel = hasModel || ((strings.HasPrefix(name, "files/models/") || strings.HasPrefix(name, "products/")) && strings.HasSuffix(name, ".glb"))
 	}
 	if !hasModel {
 		bad("%s: the export holds no model file", who)
