@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { freeSubscription } from '../test/fixtures';
+import { freeSubscription, productDetail } from '../test/fixtures';
 import { jsonResponse, renderRoutes, signIn, stubFetch } from '../test/render';
 import ProductDetailPage from '../features/products/product-detail-page';
 import ProductsPage from '../features/products/products-page';
@@ -20,28 +20,7 @@ vi.mock('../components/model-viewer/load-model-viewer', () => ({
 beforeEach(() => sessionStorage.clear());
 afterEach(() => vi.unstubAllGlobals());
 
-function detail(over: Record<string, unknown> = {}) {
-  return {
-    id: 'p1',
-    name: 'Oak chair',
-    status: 'ready',
-    jobId: 'j1',
-    modelUrl: '/blobs?obj=models/p1.glb',
-    photoUrl: '/blobs?obj=uploads/up1.jpg',
-    source: 'photo',
-    builds: [{ jobId: 'j1', status: 'ready', failureReason: '', progress: 100, stage: 'done' }],
-    timeline: [],
-    tags: [],
-    variants: [{ id: 'v1', name: 'Default', material: 'original', parts: {}, sku: '', price: null, currency: '' }],
-    hotspots: [],
-    links: [],
-    presets: { lighting: 'Studio', background: 'Transparent', backgroundColor: '#FFFFFF', cameraOrbit: '0deg 75deg 105%', autospin: true },
-    publication: null,
-    createdAt: '2026-03-01T10:00:00Z',
-    updatedAt: '2026-03-01T10:00:00Z',
-    ...over,
-  };
-}
+const detail = productDetail;
 
 function render(path: string) {
   signIn();

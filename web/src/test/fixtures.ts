@@ -49,3 +49,27 @@ export function trialSubscription(over: Partial<Subscription> = {}): Subscriptio
     ...over,
   });
 }
+
+/** A ready product as GET /api/products/{id} answers it (one photo build, a Default variant). */
+export function productDetail(over: Record<string, unknown> = {}) {
+  return {
+    id: 'p1',
+    name: 'Oak chair',
+    status: 'ready',
+    jobId: 'j1',
+    modelUrl: '/blobs?obj=models/p1.glb',
+    photoUrl: '/blobs?obj=uploads/up1.jpg',
+    source: 'photo',
+    builds: [{ jobId: 'j1', status: 'ready', failureReason: '', progress: 100, stage: 'done' }],
+    timeline: [],
+    tags: [],
+    variants: [{ id: 'v1', name: 'Default', material: 'original', parts: {}, sku: '', price: null, currency: '' }],
+    hotspots: [],
+    links: [],
+    presets: { lighting: 'Studio', background: 'Transparent', backgroundColor: '#FFFFFF', cameraOrbit: '0deg 75deg 105%', autospin: true },
+    publication: null,
+    createdAt: '2026-03-01T10:00:00Z',
+    updatedAt: '2026-03-01T10:00:00Z',
+    ...over,
+  };
+}
