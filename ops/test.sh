@@ -136,7 +136,7 @@ fi
 
 if want web; then
   say "web unit tests (Vitest)"
-  (cd web && npm test --silent) || failed+=(web)
+  if ! (cd web && npm test --silent) 2>&1 | tee "$ARTIFACTS/vitest.log"; then failed+=(web); fi
 fi
 
 if want e2e; then
@@ -152,9 +152,11 @@ if want e2e; then
   # The browser opens the app on 127.0.0.1 while PUBLIC_BASE_URL names
   # localhost: every URL the app hands the browser must work from whatever
   # host the user reached (same-origin blob URLs, CORS on signed GETs).
+  # AUTH_RATE_LIMIT: two spec files at a time sign up and sign in from one
+  # address, faster than the 20 a minute a real client gets.
   export DATABASE_URL=$E2E_DB DATA_DIR="$TMP/data" PORT=$APIPORT DEV_MODE=true LOG_LEVEL=warn \
     WORKER_METRICS_ADDR=127.0.0.1:$(free_port) PUBLIC_BASE_URL="http://localhost:$APIPORT" \
-    WEBHOOK_ALLOW_PRIVATE=true
+    WEBHOOK_ALLOW_PRIVATE=true AUTH_RATE_LIMIT=600
   bin/worker migrate >/dev/null
   bin/worker >"$ARTIFACTS/worker.log" 2>&1 & pids+=($!)
   # TRUSTED_PROXIES: loopback may name the client in X-Forwarded-For, so each
@@ -172,10 +174,21 @@ if want e2e; then
     bin/api >"$ARTIFACTS/api-stripe.log" 2>&1 & pids+=($!)
   wait_http "http://127.0.0.1:$BILLPORT/healthz" 60 || { tail -50 "$ARTIFACTS/api-stripe.log"; die "the Stripe api did not start"; }
   export BILLING_BASE_URL="http://127.0.0.1:$BILLPORT"
-  (cd web && BASE_URL="http://127.0.0.1:$APIPORT" ARTIFACTS_DIR="$ARTIFACTS/screens" npx playwright test ${E2E_SPECS:-}) || failed+=(e2e)
+  if ! (cd web && BASE_URL="http://127.0.0.1:$APIPORT" ARTIFACTS_DIR="$ARTIFACTS/screens" npx playwright test ${E2E_SPECS:-}) 2>&1 | tee "$ARTIFACTS/e2e.log"; then
+    failed+=(e2e)
+  fi
 fi
 
 if [ ${#failed[@]} -gt 0 ]; then
+  # The failing tests' names again, last: a CI log that keeps only its tail
+  # must still say what failed.
+  printf '\nWhat failed:\n' >&2
+  case " ${failed[*]} " in *" go "*)
+    grep -haE '^(--- FAIL|FAIL\s|panic:)' "$ARTIFACTS/go-test.log" | head -30 >&2 || true;; esac
+  case " ${failed[*]} " in *" web "*)
+    sed 's/\x1b\[[0-9;]*m//g' "$ARTIFACTS/vitest.log" | grep -aE '^ *(FAIL|×) ' | head -30 >&2 || true;; esac
+  case " ${failed[*]} " in *" e2e "*)
+    grep -aE '^\s+[0-9]+\) \[chromium\]|^\s+✘' "$ARTIFACTS/e2e.log" | head -30 >&2 || true;; esac
   printf '\nFAILED: %s (logs and screenshots in %s)\n' "${failed[*]}" "$ARTIFACTS" >&2
   exit 1
 fi

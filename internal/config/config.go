@@ -39,6 +39,7 @@ type Config struct {
 	PublicRateLimit int    // requests per minute per IP on the public share/embed pages
 	ShopifyAPIBase  string // SHOPIFY_API_BASE (issue 32)
 	APIKeyRateLimit int    // requests per minute per API key
+	AuthRateLimit   int    // sign-in, signup and reset attempts per minute per IP
 
 	SignupMode      string // open | invite
 	GoogleClientID  string
@@ -123,6 +124,7 @@ var settings = []setting{
 	{"MAX_BODY_BYTES", "1048576", "largest JSON request body"},
 	{"PUBLIC_RATE_LIMIT", "600", "requests per minute per client IP on public share and embed pages"},
 	{"API_KEY_RATE_LIMIT", "600", "requests per minute per API key (answers 429 with Retry-After above it)"},
+	{"AUTH_RATE_LIMIT", "20", "sign-in, signup and password-reset attempts per minute per client IP, on each route (the per-address limit stays 5)"},
 	{"ANALYTICS_COUNTRY_HEADER", "", "request header holding the shopper's ISO country, set by a trusted proxy/CDN (e.g. CF-IPCountry); empty: derive the region from the browser's time zone"},
 	{"ANALYTICS_RETENTION_DAYS", "90", "days of raw shopper events kept (day partitions older are dropped)"},
 	{"SIGNUP_MODE", "open", "open | invite (invite codes from `worker invite create EMAIL`)"},
@@ -221,6 +223,7 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	c.PublicRateLimit = parseInt(get("PUBLIC_RATE_LIMIT"), "PUBLIC_RATE_LIMIT", &errs)
 	c.ShopifyAPIBase = strings.TrimRight(get("SHOPIFY_API_BASE"), "/")
 	c.APIKeyRateLimit = parseInt(get("API_KEY_RATE_LIMIT"), "API_KEY_RATE_LIMIT", &errs)
+	c.AuthRateLimit = parseInt(get("AUTH_RATE_LIMIT"), "AUTH_RATE_LIMIT", &errs)
 	c.AnalyticsCountryHeader = strings.TrimSpace(get("ANALYTICS_COUNTRY_HEADER"))
 	c.AnalyticsRetentionDays = parseInt(get("ANALYTICS_RETENTION_DAYS"), "ANALYTICS_RETENTION_DAYS", &errs)
 	c.ReconstructWorkers = parseInt(get("RECONSTRUCT_WORKERS"), "RECONSTRUCT_WORKERS", &errs)

@@ -20,7 +20,12 @@ describe('demo viewer', () => {
     const select = await screen.findByTestId('demo-select');
     expect(select).toHaveValue('bed');
     expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['Table', 'Exploded Bed', 'Bed']);
-    const viewer = await waitFor(() => document.querySelector('model-viewer') as HTMLElement);
+    // waitFor retries only a callback that throws: a null element must fail, not resolve.
+    const viewer = await waitFor(() => {
+      const el = document.querySelector('model-viewer');
+      expect(el).not.toBeNull();
+      return el as HTMLElement;
+    });
     expect(viewer).toHaveAttribute('src', '/demo/bed/model.glb');
     expect(viewer).toHaveAttribute('auto-rotate');
     expect(viewer).toHaveAttribute('exposure', '1');
