@@ -77,13 +77,23 @@ if want go; then
   # the CPU of internal/httpapi's tests (368 s to 126 s user) and made
   # internal/job's seven times slower. The code around it, which owns the
   # goroutines, stays instrumented.
-  compute_pkgs='reconstruct samples jpegscale glbwrite channels/usdz imagecheck'
+  compute_pkgs='reconstruct samples jpegscale glbwrite channels/fit channels/usdz imagecheck'
   race_gcflags=()
   for p in $compute_pkgs; do
     if grep -l 'go func\|go [A-Za-z_.]*(\|errgroup\|sync\.\|singleflight' internal/$p/*.go 2>/dev/null | grep -qv '_test.go$'; then
       die "internal/$p now starts goroutines or shares state: take it out of compute_pkgs in ops/test.sh (race-instrument it again)"
     fi
     race_gcflags+=("-gcflags=github.com/photo3d/photo3d/internal/$p=-race=false")
+  done
+  # The same holds for the libraries that code calls to decode and encode
+  # images, PNG/zlib streams and glTF files, and to hash passwords: pure
+  # functions over buffers their caller owns. Uninstrumented they cut the
+  # CPU of internal/httpapi's tests by a third (168 s to 110 s user), in a
+  # step that keeps both cores busy. A race on a buffer between two of our
+  # goroutines is still seen where our code touches it.
+  for p in 'image/...' 'compress/...' 'hash/...' 'github.com/klauspost/compress/...' \
+           'github.com/qmuntal/gltf/...' 'golang.org/x/image/...' 'golang.org/x/crypto/argon2' 'golang.org/x/crypto/blake2b'; do
+    race_gcflags+=("-gcflags=$p=-race=false")
   done
   say "Go tests (race detector; single-threaded compute packages uninstrumented)"
   if ! go test -race "${race_gcflags[@]}" -count=1 -timeout 15m $(go list ./... | grep -Ev "$no_race") 2>&1 | tee "$ARTIFACTS/go-test.log"; then failed+=(go); fi
@@ -93,6 +103,12 @@ if want go; then
   build_go
   say "reliability harness smoke (chaos, scaletest, loadtest) started beside the next steps"
   ops/harness-smoke.sh >"$ARTIFACTS/harness-smoke.log" 2>&1 & smoke_pid=$!; pids+=($smoke_pid)
+  if want web; then
+    # Vitest beside the uninstrumented Go tests and the drill, which leave
+    # 35-47 % of a 2-core machine idle (the race step before leaves none).
+    say "web unit tests (Vitest) started beside the next steps"
+    (cd web && npm test --silent) >"$ARTIFACTS/vitest.log" 2>&1 & vitest_pid=$!; pids+=($vitest_pid)
+  fi
   say "Go tests without the race detector (single-threaded shape code)"
   if ! go test -count=1 -timeout 15m $(go list ./... | grep -E "$no_race") 2>&1 | tee -a "$ARTIFACTS/go-test.log"; then failed+=(go); fi
 fi
@@ -135,8 +151,13 @@ if want go; then
 fi
 
 if want web; then
-  say "web unit tests (Vitest)"
-  if ! (cd web && npm test --silent) 2>&1 | tee "$ARTIFACTS/vitest.log"; then failed+=(web); fi
+  if [ -n "${vitest_pid:-}" ]; then
+    say "waiting for the web unit tests (Vitest)"
+    if wait "$vitest_pid"; then tail -8 "$ARTIFACTS/vitest.log"; else cat "$ARTIFACTS/vitest.log"; failed+=(web); fi
+  else
+    say "web unit tests (Vitest)"
+    if ! (cd web && npm test --silent) 2>&1 | tee "$ARTIFACTS/vitest.log"; then failed+=(web); fi
+  fi
 fi
 
 if want e2e; then
@@ -174,8 +195,14 @@ if want e2e; then
     bin/api >"$ARTIFACTS/api-stripe.log" 2>&1 & pids+=($!)
   wait_http "http://127.0.0.1:$BILLPORT/healthz" 60 || { tail -50 "$ARTIFACTS/api-stripe.log"; die "the Stripe api did not start"; }
   export BILLING_BASE_URL="http://127.0.0.1:$BILLPORT"
-  if ! (cd web && BASE_URL="http://127.0.0.1:$APIPORT" ARTIFACTS_DIR="$ARTIFACTS/screens" npx playwright test ${E2E_SPECS:-}) 2>&1 | tee "$ARTIFACTS/e2e.log"; then
+  if ! (cd web && BASE_URL="http://127.0.0.1:$APIPORT" ARTIFACTS_DIR="$ARTIFACTS/screens" E2E_RETRIES=${E2E_RETRIES:-1} \
+        npx playwright test ${E2E_SPECS:-}) 2>&1 | tee "$ARTIFACTS/e2e.log"; then
     failed+=(e2e)
+  fi
+  # A test that passed only on its retry is named, so a flaky test is seen and fixed.
+  if grep -aqE '^\s+[0-9]+ flaky' "$ARTIFACTS/e2e.log"; then
+    printf '\n!! flaky browser tests (passed on retry):\n' >&2
+    sed -n '/^\s*[0-9]* flaky/,/^\s*[0-9]* passed/p' "$ARTIFACTS/e2e.log" >&2
   fi
 fi
 

@@ -10,6 +10,7 @@ import (
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
 
+	"github.com/photo3d/photo3d/internal/channels/fit"
 	"github.com/photo3d/photo3d/internal/channels/usdz"
 	"github.com/photo3d/photo3d/internal/glbvariants"
 )
@@ -292,7 +293,7 @@ func (p *Packager) Build(ctx context.Context, modelKey string, vs []glbvariants.
 		if err != nil {
 			src, notes = model, nil
 		}
-		_, fitted, more, err := fitUSDZ(src, QuickLookBudget)
+		_, fitted, more, err := fit.FitUSDZWithSource(src, QuickLookBudget)
 		return fitted, append(append([]string{}, notes...), more...), err
 	}}
 	for _, v := range vs {
@@ -320,7 +321,7 @@ func (p *Packager) Build(ctx context.Context, modelKey string, vs []glbvariants.
 			if err != nil {
 				return nil, nil, err
 			}
-			out, _, more, err := fitUSDZ(ar, QuickLookBudget)
+			out, _, more, err := fit.FitUSDZWithSource(ar, QuickLookBudget)
 			return out, append(append([]string{}, notes...), more...), err
 		}); err != nil {
 			return done, err

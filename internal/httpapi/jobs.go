@@ -309,6 +309,9 @@ type blueprintView struct {
 	AssetID      string    `json:"assetId"`
 	Error        string    `json:"error,omitempty"`
 	Fidelity     *int      `json:"fidelity"` // 0–100, null when none
+	// Views is how many photos the build uses: two builds of one name and
+	// photo differ here (merchant walk 4, H1).
+	Views int `json:"views"`
 }
 
 func newBlueprintView(ctx context.Context, s *job.Service, j job.Job) (blueprintView, error) {
@@ -317,7 +320,7 @@ func newBlueprintView(ctx context.Context, s *job.Service, j job.Job) (blueprint
 		return blueprintView{}, err
 	}
 	return blueprintView{ID: j.ID, Name: j.Name, JobID: j.ID, ThumbnailURL: thumb, CreatedAt: j.CreatedAt,
-		UpdatedAt: j.UpdatedAt, Status: j.BlueprintStatus(), AssetID: j.AssetID, Error: j.Error, Fidelity: j.Fidelity()}, nil
+		UpdatedAt: j.UpdatedAt, Status: j.BlueprintStatus(), AssetID: j.AssetID, Error: j.Error, Fidelity: j.Fidelity(), Views: j.Views()}, nil
 }
 
 type blueprintPage struct {

@@ -63,6 +63,20 @@ func TestCreateMultiPhotoJob(t *testing.T) {
 	done, ok := envs[len(envs)-1].Data.(events.JobCompleted)
 	require.True(t, ok)
 	require.Equal(t, 4, done.Views)
+	// My Blueprints tells this build from a one-photo build of the same name
+	// (merchant walk 4, H1).
+	var lib struct {
+		Items []struct {
+			JobID string `json:"jobId"`
+			Views int    `json:"views"`
+		} `json:"items"`
+	}
+	rec, r = s.json(t, user, "GET", "/api/blueprints", nil)
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	require.NoError(t, json.Unmarshal(r.Data, &lib))
+	require.Len(t, lib.Items, 1)
+	require.Equal(t, j.ID, lib.Items[0].JobID)
+	require.Equal(t, 4, lib.Items[0].Views)
 
 	// A rebuild (what a product's rebuild calls) keeps every photo and azimuth,
 	// and costs four credits again (the Free plan's 5 are topped up).

@@ -121,6 +121,23 @@ func PrepareUploadedModel(files []ModelFile, height float64) (m *UploadedModel, 
 	return &UploadedModel{GLB: glb, Thumbnail: thumb, Filename: main.Name, Triangles: tris, Vertices: verts}, nil
 }
 
+// modelThumbnailPNG draws a GLB we built the way an uploaded model's
+// thumbnail is drawn (renderThumbnail), so the thumbnail shows the model
+// rather than the photo it came from. A multi-photo build that carved a
+// chair's legs away shows it on its card, before anyone publishes it
+// (merchant walk 4, H1).
+func modelThumbnailPNG(glb []byte) ([]byte, error) {
+	doc := new(gltf.Document)
+	if err := gltf.NewDecoder(bytes.NewReader(glb)).Decode(doc); err != nil {
+		return nil, fmt.Errorf("decode model for its thumbnail: %w", err)
+	}
+	tri, err := documentTriangles(doc)
+	if err != nil {
+		return nil, fmt.Errorf("model thumbnail: %w", err)
+	}
+	return encodePNG(renderThumbnail(tri, modelThumbnailSide))
+}
+
 // CheckModelFiles is the cheap part of the validation, done before anything
 // is stored: the set of files is one model (names, count, total size). It
 // returns the model file's name; every refusal is a *ModelError.

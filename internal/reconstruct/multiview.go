@@ -155,7 +155,9 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	}
 	res := &Result{GLB: glb, Parts: parts, Warnings: warnings}
 	front := vs[0]
-	if res.Thumbnail, err = thumbnailPNG(front.p, front.seg); err != nil {
+	// The model, not the front photo: the photo looks right even when a wrong
+	// pose carved thin parts away, and this build has no score to warn of it.
+	if res.Thumbnail, err = modelThumbnailPNG(glb); err != nil {
 		return nil, err
 	}
 	if res.Mask, err = maskPNG(front.seg); err != nil {

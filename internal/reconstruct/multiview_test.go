@@ -304,6 +304,18 @@ func runMVScenes(t *testing.T, scenes []*mvScene, validate bool) []mvScore {
 			}
 			truth := alignTruth(m.base.tris)
 			require.Nil(t, res.Stats.Fidelity, "no score that would claim accuracy it cannot check")
+			// The thumbnail is the model drawn from the front, not the front photo's cut-out,
+			// so a build that lost a part shows it on its card.
+			drawn, err := modelThumbnailPNG(res.GLB)
+			require.NoError(t, err)
+			require.Equal(t, drawn, res.Thumbnail, m.base.name)
+			p0, err := decodePhoto(context.Background(), photos[0], Options{}.WithDefaults().WorkingSize)
+			require.NoError(t, err)
+			seg0, err := segment(context.Background(), p0)
+			require.NoError(t, err)
+			cut, err := thumbnailPNG(p0, seg0)
+			require.NoError(t, err)
+			require.NotEqual(t, cut, res.Thumbnail, m.base.name)
 			sc := mvScore{name: m.base.name, millis: res.Stats.TotalMillis}
 			sc.ours = f5(alignedModel(t, res.GLB), truth)
 			sc.hul = f5(alignTruth(exactHull(t, m, DefaultMaxTriangles)), truth)

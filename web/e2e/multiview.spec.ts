@@ -45,6 +45,9 @@ test('four photos → one multi-view model whose views count is shown', async ({
   }
   await page.waitForURL(/\/preview\/[^/]+$/, { timeout: 180_000 });
   await expect(page.getByTestId('preview-views')).toHaveText('Built from 4 photos');
+  // No score for a multi-photo build, and the page says so (merchant walk 4, H1).
+  await expect(page.getByTestId('fidelity')).toHaveText('Mesh fidelity not measured');
+  await expect(page.getByText('Check this model from every side before you publish.')).toBeVisible();
   await snap(page, 'multiview-02-preview', testInfo);
 
   const jobId = decodeURIComponent(page.url().split('/').pop()!);
@@ -55,5 +58,17 @@ test('four photos → one multi-view model whose views count is shown', async ({
   // Four photos used four credits, none left held.
   const sub = await (await page.request.get('/api/subscription', { headers: { Authorization: `Bearer ${data.token}` } })).json();
   expect({ used: sub.data.aiCreditsUsed, reserved: sub.data.aiCreditsReserved }).toEqual({ used: 4, reserved: 0 });
+  // Its thumbnail is the model drawn by the worker, not the front photo's cut-out: a build
+  // that lost a part shows it on its card. My Blueprints tells it from a one-photo build.
+  const thumb = await page.request.get(job.data.thumbnailURL);
+  expect(thumb.ok()).toBe(true);
+  const png = await thumb.body();
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  await page.goto('/workspace/blueprints');
+  const card = page.getByTestId('blueprint-card').first();
+  await expect(card.getByTestId('blueprint-views')).toHaveText('Built from 4 photos');
+  await expect(card.getByTestId('fidelity')).toHaveText('Mesh fidelity not measured');
+  await expect(card.locator('img')).toHaveJSProperty('complete', true);
+  expect(await card.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   expect(errors, 'no console errors').toEqual([]);
 });

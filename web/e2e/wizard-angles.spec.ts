@@ -51,6 +51,9 @@ test('wizard: front + two more angles → a product built from 3 photos', async 
     .toBe('ready');
   await page.goto(`/workspace/add-product?step=preview&product=${encodeURIComponent(id)}`);
   await expect(page.getByTestId('preview-views')).toHaveText('Built from 3 photos');
+  // The Preview step, where the merchant decides to publish, shows the build's quality (walk 4, H3).
+  await expect(page.getByTestId('fidelity')).toHaveText('Mesh fidelity not measured');
+  await expect(page.getByText('Check this model from every side before you publish.')).toBeVisible();
   await snap(page, 'wizard-angles-03-preview', testInfo);
   expect(errors, 'no console errors').toEqual([]);
 });

@@ -318,6 +318,29 @@ describe('Add Product wizard', () => {
     expect(router.state.location.pathname).toBe('/workspace/products');
   });
 
+  it('preview shows the build quality where the merchant decides to publish (merchant walk 4, H3)', async () => {
+    const checks = { items: [{ key: 'variants', ok: true, detail: '' }] };
+    stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/products/p1': () => detail({ readyMetric: 65, views: 1 }),
+      'GET /api/products/p1/checks': () => checks,
+    });
+    const { unmount } = render('/workspace/add-product?step=preview&product=p1');
+    expect(await screen.findByTestId('fidelity')).toHaveTextContent('Mesh fidelity 65% (low)');
+    expect(screen.getByText('Add three more photos from the sides and back for an accurate shape.')).toBeInTheDocument();
+    unmount();
+
+    stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/products/p1': () => detail({ readyMetric: null, views: 3 }),
+      'GET /api/products/p1/checks': () => checks,
+    });
+    render('/workspace/add-product?step=preview&product=p1');
+    expect(await screen.findByTestId('fidelity')).toHaveTextContent('Mesh fidelity not measured');
+    expect(screen.getByTestId('preview-views')).toHaveTextContent('Built from 3 photos');
+    expect(screen.getByText('Check this model from every side before you publish.')).toBeInTheDocument();
+  });
+
   it('publish step: a refused change rolls the option back and says why (issue 29 item 6)', async () => {
     const live = { publicationId: 'pub1', slug: 'abc', shareURL: 'http://localhost/v/abc', embedCode: '', qrURL: '', version: 1, locked: false, requireEmail: false, allowDeepLinks: false };
     let release: () => void = () => undefined;

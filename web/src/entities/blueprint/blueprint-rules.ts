@@ -14,6 +14,8 @@ export interface Blueprint {
   modelURL: string | null;
   /** Mesh fidelity 0–100, null when the build has none. */
   fidelity: number | null;
+  /** How many photos the build uses (1, or 2–8): two builds of one name differ here. */
+  views: number;
 }
 
 export const STATUS_LABEL: Record<BlueprintStatus, string> = {
@@ -54,6 +56,7 @@ export function parseBlueprints(raw: unknown): Blueprint[] {
       status: normaliseStatus(b.status),
       modelURL: str(b.modelURL),
       fidelity: parseFidelity(b.fidelity),
+      views: typeof b.views === 'number' && Number.isInteger(b.views) && b.views >= 1 ? b.views : 1,
     }));
 }
 

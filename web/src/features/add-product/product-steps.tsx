@@ -10,6 +10,7 @@ import { currentOrbit, type ConfigViewerElement } from '../../entities/product/c
 import { environmentFor } from '../../public-viewer/environments';
 import { COPIED_MS, SAVED_MS, useFlag } from '../../lib/use-flag';
 import { priceLabel, viewsLabel } from '../../entities/creation/more-angles';
+import { FidelityBadge, FidelityCaption, FidelityWarning } from '../../entities/creation/fidelity';
 import { useRebuildProductMutation } from '../../entities/product/add-product-api';
 import { CHECK_LABELS, CHECK_ORDER, embedCodeFor, LIVE_TITLE, lockSummary, modalSteps, MSG_SHARING_NEEDS_PRO, VERSIONING_NOTE, type BuildState } from '../../entities/product/add-product-rules';
 import type { Failure } from './photo-steps';
@@ -127,9 +128,16 @@ export function PreviewStep({ product: p, onPublish, onBack }: { product: Produc
       </div>
       <div className="card">
         {p.views > 0 && (
-          <p className="muted" data-testid="preview-views">
-            {viewsLabel(p.views)}
-          </p>
+          <div className="wizard__fidelity">
+            <p>
+              <FidelityBadge score={p.readyMetric} views={p.views} />{' '}
+              <span className="muted" data-testid="preview-views">
+                {viewsLabel(p.views)}
+              </span>
+            </p>
+            <FidelityCaption score={p.readyMetric} />
+            <FidelityWarning score={p.readyMetric} views={p.views} />
+          </div>
         )}
         <h2 className="section-title">Checklist</h2>
         {error ? (

@@ -69,6 +69,20 @@ describe('My Blueprints', () => {
     expect(within(cards[2]).queryByTestId('fidelity')).toBeNull();
   });
 
+  it('two builds of one name tell how many photos each used; the multi-photo one says it is not scored (walk 4, H1)', async () => {
+    const twins = [
+      { ...items[0], id: 'b6', jobId: 'b6', name: 'chair--40', fidelity: null, views: 4 },
+      { ...items[0], id: 'b7', jobId: 'b7', name: 'chair--40', fidelity: 58, views: 1 },
+    ];
+    stubFetch({ 'GET /api/blueprints': () => ({ items: twins, total: 2 }) });
+    renderRoutes(routes, ['/workspace/blueprints']);
+    const cards = await screen.findAllByTestId('blueprint-card');
+    expect(within(cards[0]).getByTestId('blueprint-views')).toHaveTextContent('Built from 4 photos');
+    expect(within(cards[0]).getByTestId('fidelity')).toHaveTextContent('Mesh fidelity not measured');
+    expect(within(cards[1]).getByTestId('blueprint-views')).toHaveTextContent('Built from 1 photo');
+    expect(within(cards[1]).getByTestId('fidelity')).toHaveTextContent('Mesh fidelity 58% (low)');
+  });
+
   it('only a failed card offers Retry, which starts a new attempt and follows it', async () => {
     const { calls } = stubFetch({
       'GET /api/blueprints': () => ({ items, total: 3 }),

@@ -7,6 +7,7 @@ import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
 import { FidelityBadge, isLowFidelity, LOW_FIDELITY_ADVICE } from '../../entities/creation/fidelity';
+import { viewsLabel } from '../../entities/creation/more-angles';
 import { RetryButton } from '../../entities/creation/retry-button';
 import { ActionProblemAlert } from '../../entities/blueprint/action-problem';
 import { STATUS_LABEL, validateBlueprintName, type Blueprint } from '../../entities/blueprint/blueprint-rules';
@@ -99,10 +100,14 @@ function BlueprintCard({ blueprint: b, onDelete }: { blueprint: Blueprint; onDel
           </span>
         </div>
       )}
-      {b.createdAt && <p className="blueprint-card__date muted">Created {relativeTime(b.createdAt)}</p>}
-      {ready && b.fidelity !== null && (
+      {b.createdAt && (
+        <p className="blueprint-card__date muted">
+          Created {relativeTime(b.createdAt)} · <span data-testid="blueprint-views">{viewsLabel(b.views)}</span>
+        </p>
+      )}
+      {ready && (b.fidelity !== null || b.views > 1) && (
         <p className="blueprint-card__fidelity">
-          <FidelityBadge score={b.fidelity} />
+          <FidelityBadge score={b.fidelity} views={b.views} />
           {isLowFidelity(b.fidelity) && (
             <span className="muted" data-testid="fidelity-advice">
               {' '}

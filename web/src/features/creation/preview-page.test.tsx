@@ -137,6 +137,8 @@ describe('model preview', () => {
     const { unmount } = renderRoutes(routes, ['/preview/job-1']);
     expect(await screen.findByTestId('fidelity')).toHaveTextContent('Mesh fidelity 91%');
     expect(screen.queryByText(/Add three more photos/)).toBeNull();
+    // A green score says what it measures: the photo's side, not the hidden ones (walk 4, H2).
+    expect(screen.getByTestId('fidelity-caption')).toHaveTextContent('How closely the model matches your photo. The top, back and underside are estimated');
     unmount();
 
     stubFetch({ 'GET /api/jobs/job-1': () => ({ ...completed, fidelity: 48 }), 'GET /api/blueprints': () => ({ items: [] }) });
@@ -145,6 +147,19 @@ describe('model preview', () => {
     const tips = screen.getByText('Add three more photos from the sides and back for an accurate shape.').closest('[role="status"]') as HTMLElement;
     expect(tips).toHaveTextContent('part of this shape is estimated (mesh fidelity 48%)');
     expect(within(tips).getAllByRole('listitem')).toHaveLength(4);
+  });
+
+  it('a multi-photo build, which has no score, says so and asks for a look from every side (walk 4, H1)', async () => {
+    stubFetch({ 'GET /api/jobs/job-1': () => ({ ...completed, fidelity: null, views: 4 }), 'GET /api/blueprints': () => ({ items: [] }) });
+    renderRoutes(routes, ['/preview/job-1']);
+    const badge = await screen.findByTestId('fidelity');
+    expect(badge).toHaveTextContent('Mesh fidelity not measured');
+    expect(badge).toHaveAttribute('data-low', 'unknown');
+    expect(screen.getByTestId('preview-views')).toHaveTextContent('Built from 4 photos');
+    const tips = screen.getByText('Check this model from every side before you publish.').closest('[role="status"]') as HTMLElement;
+    expect(tips).toHaveTextContent('It is built from 4 photos and has no fidelity score');
+    expect(within(tips).getByText(/a quarter turn apart/)).toBeInTheDocument();
+    expect(screen.queryByTestId('fidelity-caption')).toBeNull();
   });
 
   it('a photo without a separable product shows the reason the server gave', async () => {

@@ -14,7 +14,7 @@ import { useGetJobQuery } from '../../entities/creation/creation-api';
 import { processingPath } from '../../entities/creation/creation-rules';
 import { PartsPanel } from './parts-panel';
 import { RetryButton } from '../../entities/creation/retry-button';
-import { FidelityBadge, FidelityWarning } from '../../entities/creation/fidelity';
+import { FidelityBadge, FidelityCaption, FidelityWarning } from '../../entities/creation/fidelity';
 import { viewsLabel } from '../../entities/creation/more-angles';
 import { PreviewModelDrop } from './preview-model-drop';
 import './creation.css';
@@ -67,9 +67,10 @@ function Preview({ jobId }: { jobId: string }) {
             <Viewer modelURL={job.modelURL} poster={job.thumbnailURL ?? undefined} name={name} jobParts={job.parts} />
           </PreviewModelDrop>
           <div className="preview__fidelity">
-            <FidelityBadge score={job.fidelity} />
+            <FidelityBadge score={job.fidelity} views={job.views} />
             <span className="muted" data-testid="preview-views">{viewsLabel(job.views)}</span>
-            <FidelityWarning score={job.fidelity} />
+            <FidelityCaption score={job.fidelity} />
+            <FidelityWarning score={job.fidelity} views={job.views} />
           </div>
         </>
       ) : (

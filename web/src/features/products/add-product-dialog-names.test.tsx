@@ -13,7 +13,7 @@ describe('AddProductDialog', () => {
     const { calls } = stubFetch({
       'GET /api/blueprints': () => ({
         items: [
-          { id: 'j2', name: 'Red Mug', status: 'ready', thumbnailURL: '/blobs?obj=j2.png', createdAt: '2026-03-02T10:00:00Z' },
+          { id: 'j2', name: 'Red Mug', status: 'ready', thumbnailURL: '/blobs?obj=j2.png', createdAt: '2026-03-02T10:00:00Z', views: 4 },
           { id: 'j1', name: 'Lamp photo 1', status: 'ready', thumbnailURL: '/blobs?obj=j1.png', createdAt: '2026-03-01T10:00:00Z' },
           { id: 'j3', name: 'Still building', status: 'processing', createdAt: '2026-03-03T10:00:00Z' },
         ],
@@ -33,12 +33,15 @@ describe('AddProductDialog', () => {
     );
     const group = await screen.findByRole('group', { name: 'Blueprint' });
     const radios = within(group).getAllByRole('radio');
-    expect(radios.map((r) => r.closest('label')?.textContent)).toEqual(['Red Mug', 'Lamp photo 1']);
+    expect(radios.map((r) => r.closest('.checkbox')?.textContent)).toEqual(['Red Mug', 'Lamp photo 1']);
+    // Two builds of one name are told apart by their photos and age (merchant walk 4, H1).
+    expect(radios[0]).toHaveAccessibleDescription(/^Built from 4 photos · /);
+    expect(radios[1]).toHaveAccessibleDescription(/^Built from 1 photo · /);
     for (const r of radios) expect(r).not.toBeChecked();
     expect(screen.getByRole('button', { name: 'Create product' })).toBeDisabled();
 
     const user = userEvent.setup();
-    await user.click(within(group).getByLabelText('Lamp photo 1'));
+    await user.click(within(group).getByLabelText(/^Lamp photo 1/));
     expect(screen.getByLabelText('Product name')).toHaveAttribute('placeholder', 'Lamp photo 1');
     await user.type(screen.getByLabelText('Product name'), 'Lounge Side Chair');
     await user.click(screen.getByRole('button', { name: 'Create product' }));

@@ -18,7 +18,7 @@ describe('AddProductDialog', () => {
     signIn();
     const { router } = renderRoutes([{ path: '/', element: <AddProductDialog onClose={() => {}} /> }], ['/']);
     const user = userEvent.setup();
-    await user.click(within(await screen.findByRole('group', { name: 'Blueprint' })).getByLabelText('Vase'));
+    await user.click(within(await screen.findByRole('group', { name: 'Blueprint' })).getByLabelText(/^Vase/));
     await user.click(screen.getByRole('button', { name: 'Create product' }));
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent(message);

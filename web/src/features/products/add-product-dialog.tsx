@@ -4,6 +4,8 @@ import { Alert } from '../../components/alert';
 import { Dialog } from '../../components/dialog';
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
+import { relativeTime } from '../../lib/format';
+import { viewsLabel } from '../../entities/creation/more-angles';
 import { useGetBlueprintsQuery } from '../../entities/blueprint/blueprints-api';
 import { MAX_NAME_LENGTH } from '../../entities/product/product-rules';
 import { useCreateProductMutation } from '../../entities/product/products-api';
@@ -66,8 +68,13 @@ export function AddProductDialog({ onClose, catalogId }: { onClose: () => void; 
                   <label className={picked === b.id ? 'blueprint-pick__item blueprint-pick__item--on' : 'blueprint-pick__item'}>
                     {b.thumbnailURL ? <img src={b.thumbnailURL} alt="" /> : <span className="blueprint-pick__blank" />}
                     <span className="checkbox">
-                      <input type="radio" name={`${id}-bp`} value={b.id} checked={picked === b.id} onChange={() => setPicked(b.id)} />
+                      <input type="radio" name={`${id}-bp`} value={b.id} checked={picked === b.id} onChange={() => setPicked(b.id)} aria-describedby={`${id}-meta-${b.id}`} />
                       {b.name}
+                    </span>
+                    {/* Told apart from a build of the same name (walk 4, H1); the radio's description, not its name. */}
+                    <span className="muted blueprint-pick__meta" id={`${id}-meta-${b.id}`} aria-hidden="true">
+                      {viewsLabel(b.views)}
+                      {b.createdAt && ` · ${relativeTime(b.createdAt)}`}
                     </span>
                   </label>
                 </li>

@@ -1,4 +1,9 @@
-package channels
+// Package fit holds a model file to a channel's budget: it resizes
+// textures and simplifies meshes until the GLB (or the USDZ made from it)
+// fits. It is single-threaded compute over bytes its caller owns (no
+// goroutines, no shared state), apart from internal/channels' job queue, so
+// make test runs it without race instrumentation (ops/test.sh compute_pkgs).
+package fit
 
 import (
 	"bytes"
@@ -159,8 +164,12 @@ func FitUSDZ(glb []byte, b Budget) ([]byte, []string, error) {
 // usdzTries bounds the reduce-and-convert rounds of fitUSDZ.
 const usdzTries = 5
 
-// fitUSDZ is FitUSDZ that also returns the reduced GLB the package was
-// made from (the packager reuses it for every variant).
+// FitUSDZWithSource is FitUSDZ that also returns the reduced GLB the
+// package was made from (the packager reuses it for every variant).
+func FitUSDZWithSource(glb []byte, b Budget) (pkg, fitted []byte, notes []string, err error) {
+	return fitUSDZ(glb, b)
+}
+
 func fitUSDZ(glb []byte, b Budget) (pkg, fitted []byte, notes []string, err error) {
 	goal := mb(b.MaxBytes) + " as a USDZ"
 	src := glb
