@@ -348,8 +348,10 @@ func TestWorkerKilledMidJobStillCompletesOnceWithOneCredit(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	rec := &stallOnce{inner: reconstruct.NewBuiltin(), stalled: make(chan struct{})}
-	first := b.env.StartWorker(t, rec)
+	// Queued first: with a worker already running, the job can be processing
+	// by the time Create reads it back, and createJob checks it is queued.
 	jobID := b.createJob(t)
+	first := b.env.StartWorker(t, rec)
 	select {
 	case <-rec.stalled:
 	case <-time.After(20 * time.Second):
@@ -446,9 +448,10 @@ func TestReserveRefusesWhenCreditsRunOut(t *testing.T) {
 func TestIdlePickupLatency(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
-	b.env.StartWorker(t, reconstruct.NewBuiltin())
-	// A first job warms the client (leadership, connections).
+	// A first job warms the client (leadership, connections). Queued before
+	// the worker starts (see TestWorkerKilledMidJobStillCompletesOnceWithOneCredit).
 	first := b.createJob(t)
+	b.env.StartWorker(t, reconstruct.NewBuiltin())
 	b.env.WaitFor(t, b.user, first, 30*time.Second, func(j job.Job) bool { return j.Terminal() })
 	lat := pickupLatencies(t, b, 4)
 	t.Logf("idle pickup latency insert→JobStarted: median %s, max %s (n=%d)", lat[len(lat)/2], lat[len(lat)-1], len(lat))
