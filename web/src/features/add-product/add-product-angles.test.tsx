@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { freeSubscription } from '../../test/fixtures';
+import { freeSubscription, productDetail } from '../../test/fixtures';
 import { renderRoutes, signIn, stubFetch } from '../../test/render';
 import AddProductPage from './add-product-page';
 import { MSG_DRAFT_ANGLES } from '../../entities/product/add-product-rules';
@@ -31,28 +31,15 @@ function handlers(over: Record<string, Parameters<typeof stubFetch>[0][string]> 
   };
 }
 
+/** A product whose three-photo build is queued (the shared fixture, building). */
 function product(over: Record<string, unknown> = {}) {
-  return {
-    id: 'p1',
-    name: 'Oak chair',
+  return productDetail({
     status: 'processing',
-    jobId: 'j1',
     modelUrl: '',
-    photoUrl: '/blobs?obj=uploads/up1.jpg',
-    source: 'photo',
     builds: [{ jobId: 'j1', status: 'processing', failureReason: '', progress: 0, stage: 'Queued' }],
-    timeline: [],
-    tags: [],
-    variants: [{ id: 'v1', name: 'Default', material: 'original', parts: {}, sku: '', price: null, currency: '' }],
-    hotspots: [],
-    links: [],
-    presets: { lighting: 'Studio', background: 'Transparent', backgroundColor: '#FFFFFF', cameraOrbit: '0deg 75deg 105%', autospin: true },
-    publication: null,
     views: 3,
-    createdAt: '2026-03-01T10:00:00Z',
-    updatedAt: '2026-03-01T10:00:00Z',
     ...over,
-  };
+  });
 }
 
 function render() {
