@@ -10,7 +10,9 @@ export type Lighting = (typeof LIGHTING_PRESETS)[number];
 /**
  * The <model-viewer environment-image> for a lighting preset. Studio, Outdoor and Dramatic
  * are CC0 HDRIs from the npm package @pmndrs/assets, bundled by Vite as hashed same-origin
- * .hdr files (see scripts/env-maps.mjs; never a CDN). Neutral, which is also what an unknown
+ * .hdr files reduced to 128×64 at build time, about 20-23 KB each in brotli: model-viewer draws
+ * the model's first frame only once its map has arrived (issue 54; see scripts/env-maps.mjs;
+ * never a CDN). Neutral, which is also what an unknown
  * value and the share page get, is model-viewer's built-in 'neutral' environment pre-rendered
  * to a small .hdr (see neutral-env.ts): the same look without generating it on every load.
  */
