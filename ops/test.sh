@@ -67,7 +67,7 @@ if want go; then
   # The race detector slows CPU-bound code five- to tenfold. The shape and
   # sample packages start no goroutines (checked below), so their own tests
   # run without it; every other package's tests run with it.
-  no_race='github.com/photo3d/photo3d/internal/(reconstruct|samples)$'
+  no_race='github.com/photo3d/photo3d/internal/(reconstruct(/[a-z]+)?|samples)$'
   # The same single-threaded compute code (shape reconstruction, JPEG
   # scaling, GLB writing, USDZ packing, image checks: no goroutines, no
   # locks, no shared state) is also linked into the api and worker tests,
@@ -77,7 +77,7 @@ if want go; then
   # the CPU of internal/httpapi's tests (368 s to 126 s user) and made
   # internal/job's seven times slower. The code around it, which owns the
   # goroutines, stays instrumented.
-  compute_pkgs='reconstruct samples jpegscale glbwrite channels/fit channels/usdz imagecheck'
+  compute_pkgs="$(go list ./internal/reconstruct/... | sed 's|.*/internal/||') samples jpegscale glbwrite channels/fit channels/usdz imagecheck"
   race_gcflags=()
   for p in $compute_pkgs; do
     if grep -l 'go func\|go [A-Za-z_.]*(\|errgroup\|sync\.\|singleflight' internal/$p/*.go 2>/dev/null | grep -qv '_test.go$'; then

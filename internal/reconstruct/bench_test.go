@@ -3,6 +3,11 @@ package reconstruct
 import (
 	"context"
 	"testing"
+
+	"github.com/photo3d/photo3d/internal/reconstruct/glbio"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
+	"github.com/photo3d/photo3d/internal/reconstruct/texture"
 )
 
 // benchPhoto is a 1024×1024 product shot: a two-tone bottle with a soft shadow on a
@@ -39,12 +44,12 @@ func BenchmarkPipelineInflate(b *testing.B) { benchPipeline(b, false) }
 // stages prepares the inputs of every stage once so each can be timed alone.
 type stages struct {
 	data []byte
-	p    *photo
-	seg  *segmentation
-	pm   *partMap
-	rows *silhouetteRows
-	fit  latheFit
-	uvm  uvMapper
+	p    *segment.Photo
+	seg  *segment.Segmentation
+	pm   *segment.PartMap
+	rows *shape.SilhouetteRows
+	fit  shape.LatheFit
+	uvm  texture.UVMapper
 }
 
 func prepare(b *testing.B, lathe bool) *stages {
@@ -52,22 +57,22 @@ func prepare(b *testing.B, lathe bool) *stages {
 	ctx := context.Background()
 	s := &stages{data: benchPhoto(b, lathe)}
 	var err error
-	if s.p, err = decodePhoto(ctx, s.data, DefaultWorkingSize); err != nil {
+	if s.p, err = segment.DecodePhoto(ctx, s.data, DefaultWorkingSize); err != nil {
 		b.Fatal(err)
 	}
-	if s.seg, err = segment(ctx, s.p); err != nil {
+	if s.seg, err = segment.Segment(ctx, s.p); err != nil {
 		b.Fatal(err)
 	}
-	if s.pm, err = detectParts(ctx, s.seg); err != nil {
+	if s.pm, err = segment.DetectParts(ctx, s.seg); err != nil {
 		b.Fatal(err)
 	}
-	s.rows = measureRows(s.seg)
-	s.fit = fitLathe(s.rows)
-	if s.fit.ok {
-		s.pm.toBands(s.seg)
+	s.rows = shape.MeasureRows(s.seg)
+	s.fit = shape.FitLathe(s.rows)
+	if s.fit.Ok {
+		s.pm.ToBands(s.seg)
 	}
-	s.pm.nameParts()
-	if _, s.uvm, err = buildAtlas(ctx, s.p, s.seg); err != nil {
+	s.pm.NameParts()
+	if _, s.uvm, err = texture.BuildAtlas(ctx, s.p, s.seg); err != nil {
 		b.Fatal(err)
 	}
 	return s
@@ -76,7 +81,7 @@ func prepare(b *testing.B, lathe bool) *stages {
 func BenchmarkStageDecode(b *testing.B) {
 	s := prepare(b, true)
 	for b.Loop() {
-		if _, err := decodePhoto(context.Background(), s.data, DefaultWorkingSize); err != nil {
+		if _, err := segment.DecodePhoto(context.Background(), s.data, DefaultWorkingSize); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -85,7 +90,7 @@ func BenchmarkStageDecode(b *testing.B) {
 func BenchmarkStageSegment(b *testing.B) {
 	s := prepare(b, true)
 	for b.Loop() {
-		if _, err := segment(context.Background(), s.p); err != nil {
+		if _, err := segment.Segment(context.Background(), s.p); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -94,29 +99,29 @@ func BenchmarkStageSegment(b *testing.B) {
 func BenchmarkStageParts(b *testing.B) {
 	s := prepare(b, true)
 	for b.Loop() {
-		pm, err := detectParts(context.Background(), s.seg)
+		pm, err := segment.DetectParts(context.Background(), s.seg)
 		if err != nil {
 			b.Fatal(err)
 		}
-		pm.toBands(s.seg)
-		pm.nameParts()
+		pm.ToBands(s.seg)
+		pm.NameParts()
 	}
 }
 
 func BenchmarkStageShapeLathe(b *testing.B) {
 	s := prepare(b, true)
-	if !s.fit.ok {
+	if !s.fit.Ok {
 		b.Fatal("bench photo should be a lathe")
 	}
 	for b.Loop() {
-		buildLathe(s.seg, s.pm, s.fit, s.rows, s.uvm, DefaultMaxTriangles)
+		shape.BuildLathe(s.seg, s.pm, s.fit, s.rows, s.uvm, DefaultMaxTriangles)
 	}
 }
 
 func BenchmarkStageShapeInflate(b *testing.B) {
 	s := prepare(b, false)
 	for b.Loop() {
-		if _, err := buildInflate(context.Background(), s.seg, s.pm, s.uvm, DefaultMaxTriangles); err != nil {
+		if _, err := shape.BuildInflate(context.Background(), s.seg, s.pm, s.uvm, DefaultMaxTriangles); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -125,11 +130,11 @@ func BenchmarkStageShapeInflate(b *testing.B) {
 func BenchmarkStageAtlas(b *testing.B) {
 	s := prepare(b, false)
 	for b.Loop() {
-		src, _, err := buildAtlas(context.Background(), s.p, s.seg)
+		src, _, err := texture.BuildAtlas(context.Background(), s.p, s.seg)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := src.encode(DefaultAtlasSize, atlasQuality); err != nil {
+		if _, err := src.Encode(DefaultAtlasSize, texture.AtlasQuality); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -137,21 +142,21 @@ func BenchmarkStageAtlas(b *testing.B) {
 
 func BenchmarkStageFinalize(b *testing.B) {
 	s := prepare(b, false)
-	src, uvm, err := buildAtlas(context.Background(), s.p, s.seg)
+	src, uvm, err := texture.BuildAtlas(context.Background(), s.p, s.seg)
 	if err != nil {
 		b.Fatal(err)
 	}
-	atlas, err := src.encode(DefaultAtlasSize, atlasQuality)
+	atlas, err := src.Encode(DefaultAtlasSize, texture.AtlasQuality)
 	if err != nil {
 		b.Fatal(err)
 	}
-	meshes, err := buildInflate(context.Background(), s.seg, s.pm, uvm, DefaultMaxTriangles)
+	meshes, err := shape.BuildInflate(context.Background(), s.seg, s.pm, uvm, DefaultMaxTriangles)
 	if err != nil {
 		b.Fatal(err)
 	}
 	_, gparts := assembleParts(s.seg, s.pm, meshes, DefaultHeightMetres)
 	for b.Loop() {
-		if _, err := encodeGLB(gparts, atlas, "bench", 0); err != nil {
+		if _, err := glbio.EncodeGLB(gparts, atlas, "bench", 0); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := thumbnailPNG(s.p, s.seg); err != nil {

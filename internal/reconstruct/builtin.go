@@ -5,6 +5,13 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math"
+
+	"github.com/photo3d/photo3d/internal/reconstruct/fidelity"
+	"github.com/photo3d/photo3d/internal/reconstruct/geom"
+	"github.com/photo3d/photo3d/internal/reconstruct/glbio"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
+	"github.com/photo3d/photo3d/internal/reconstruct/texture"
 )
 
 // builtin is the CPU reconstructor; it holds no state, so one value serves all jobs.
@@ -17,14 +24,6 @@ func NewBuiltin() Reconstructor { return builtin{} }
 func (builtin) Name() string    { return "builtin" }
 func (builtin) Version() string { return Version }
 
-// Shape kinds reported in Stats.ShapeKind.
-const (
-	ShapeLathe   = "lathe"
-	ShapeInflate = "inflate"
-	ShapeCuboid  = "cuboid"
-	ShapeRemote  = "remote"
-)
-
 // Reconstruct runs the whole pipeline; see the package documentation.
 func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, progress ProgressFunc) (*Result, error) {
 	opts = opts.WithDefaults()
@@ -32,65 +31,65 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	tm := newStageTimer()
 
 	pr.report(StepAnalyzing, 0)
-	p, err := decodePhoto(ctx, data, opts.WorkingSize)
+	p, err := segment.DecodePhoto(ctx, data, opts.WorkingSize)
 	if err != nil {
 		return nil, err
 	}
 	pr.report(StepAnalyzing, 10)
-	seg, err := segment(ctx, p)
+	seg, err := segment.Segment(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("segment photo: %w", err)
 	}
 	var warnings []string
-	if !subjectSeparated(seg) {
+	if !segment.SubjectSeparated(seg) {
 		if opts.StrictSubject {
-			return nil, ErrSubjectNotSeparated
+			return nil, segment.ErrSubjectNotSeparated
 		}
-		warnings = append(warnings, ErrSubjectNotSeparated.Error())
+		warnings = append(warnings, segment.ErrSubjectNotSeparated.Error())
 	}
 	pr.report(StepAnalyzing, 25)
 	tm.done(StageAnalyze)
 
 	pr.report(StepDeconstructing, 25)
-	pm, err := detectParts(ctx, seg)
+	pm, err := segment.DetectParts(ctx, seg)
 	if err != nil {
 		return nil, fmt.Errorf("detect parts: %w", err)
 	}
-	rows := measureRows(seg)
+	rows := shape.MeasureRows(seg)
 	// The silhouette's own cues come first: legs under a wide body, or a handle loop
 	// over a bag, rule out the geometric fits (a chair's front view is symmetric, a
 	// tote's trapezoid fits a lathe), which would make such products round or boxy.
-	sil := classifySilhouette(seg)
-	var fit latheFit
-	var box cuboidFit
-	if !sil.vetoFits {
-		fit = fitLathe(rows)
-		if box, err = fitCuboid(ctx, seg); err != nil {
+	sil := shape.ClassifySilhouette(seg)
+	var fit shape.LatheFit
+	var box shape.CuboidFit
+	if !sil.VetoFits {
+		fit = shape.FitLathe(rows)
+		if box, err = shape.FitCuboid(ctx, seg); err != nil {
 			return nil, err
 		}
 	}
-	if box.ok && box.squareOn() {
+	if box.Ok && box.SquareOn() {
 		// A rectangle seen square on shows no side, so its depth is a guess; in a
 		// catalogue that is mostly a flat good (a frame, a book, a phone), and a
 		// thin slab is never as wrong as a box as deep as it is wide.
-		box.ok, fit.ok = false, false
-		sil = flatClass(seg, 0.4)
-		sil.vetoFits = true
+		box.Ok, fit.Ok = false, false
+		sil = shape.FlatClass(seg, 0.4)
+		sil.VetoFits = true
 	}
-	if box.ok {
-		fit.ok = false
+	if box.Ok {
+		fit.Ok = false
 	}
-	var handle handleFit
-	if !fit.ok && !box.ok && !sil.vetoFits {
-		if handle = fitHandle(seg, p, rows); handle.ok {
-			rows = handle.body
-			fit = latheFit{ok: true, axis: handle.axis}
+	var handle shape.HandleFit
+	if !fit.Ok && !box.Ok && !sil.VetoFits {
+		if handle = shape.FitHandle(seg, p, rows); handle.Ok {
+			rows = handle.Body
+			fit = shape.LatheFit{Ok: true, Axis: handle.Axis}
 		}
 	}
-	if fit.ok {
-		pm.toBands(seg)
+	if fit.Ok {
+		pm.ToBands(seg)
 	}
-	pm.nameParts()
+	pm.NameParts()
 	pr.report(StepDeconstructing, 50)
 	tm.done(StageDeconstruct)
 	if err := ctx.Err(); err != nil {
@@ -98,37 +97,37 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	}
 
 	pr.report(StepAssembling, 50)
-	atlasSrc, uvm, err := buildAtlas(ctx, p, seg)
+	atlasSrc, uvm, err := texture.BuildAtlas(ctx, p, seg)
 	if err != nil {
 		return nil, err
 	}
 	pr.report(StepAssembling, 58)
-	var meshes []*mesh
-	kind := ShapeInflate
-	cls := silClass{class: ShapeClassBox, confidence: 0.85}
-	if box.ok {
-		kind = ShapeCuboid
-		meshes = make([]*mesh, len(pm.parts))
-		meshes[0] = buildCuboid(box, uvm)
-	} else if fit.ok {
-		kind = ShapeLathe
-		cls = silClass{class: ShapeClassRevolution, confidence: 0.9}
-		if handle.ok {
-			cls.class = ShapeClassMug
+	var meshes []*geom.Mesh
+	kind := shape.KindInflate
+	cls := shape.SilClass{Class: shape.ShapeClassBox, Confidence: 0.85}
+	if box.Ok {
+		kind = shape.KindCuboid
+		meshes = make([]*geom.Mesh, len(pm.Parts))
+		meshes[0] = shape.BuildCuboid(box, uvm)
+	} else if fit.Ok {
+		kind = shape.KindLathe
+		cls = shape.SilClass{Class: shape.ShapeClassRevolution, Confidence: 0.9}
+		if handle.Ok {
+			cls.Class = shape.ShapeClassMug
 		}
 		var place func(x, y float64) (float64, float64)
-		meshes, place = buildLathe(seg, pm, fit, rows, uvm, opts.MaxTriangles)
-		if handle.ok {
-			if hm := buildHandle(handle, place, uvm); hm != nil {
-				ff := float64(seg.f * seg.f)
-				pm.parts = append(pm.parts, partInfo{name: "Handle", area: int(float64(handle.area) / ff),
-					sum: [3]float64{handle.sum[0] / ff, handle.sum[1] / ff, handle.sum[2] / ff}})
+		meshes, place = shape.BuildLathe(seg, pm, fit, rows, uvm, opts.MaxTriangles)
+		if handle.Ok {
+			if hm := shape.BuildHandle(handle, place, uvm); hm != nil {
+				ff := float64(seg.F * seg.F)
+				pm.Parts = append(pm.Parts, segment.PartInfo{Name: "Handle", Area: int(float64(handle.Area) / ff),
+					Sum: [3]float64{handle.Sum[0] / ff, handle.Sum[1] / ff, handle.Sum[2] / ff}})
 				meshes = append(meshes, hm)
 			}
 		}
 	} else {
 		cls = sil
-		if meshes, err = buildClassShape(ctx, seg, pm, uvm, opts.MaxTriangles, cls); err != nil {
+		if meshes, err = shape.BuildClassShape(ctx, seg, pm, uvm, opts.MaxTriangles, cls); err != nil {
 			return nil, fmt.Errorf("inflate shape: %w", err)
 		}
 	}
@@ -146,7 +145,7 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	fidelity := modelFidelity(gparts, kind, seg, p, atlasSrc)
+	fidelity := fidelity.ModelFidelity(gparts, kind, seg, p, atlasSrc)
 	glb, err := encodeWithinBudget(gparts, atlasSrc, opts.AtlasSize, MaxGLBBytes)
 	if err != nil {
 		return nil, err
@@ -167,15 +166,15 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	}
 	tris, verts := 0, 0
 	for _, g := range gparts {
-		tris += g.mesh.triangles()
-		verts += len(g.mesh.pos)
+		tris += g.Mesh.Triangles()
+		verts += len(g.Mesh.Pos)
 	}
 	tm.done(StageFinalize)
 	res.Stats = Stats{
 		ShapeKind: kind, Triangles: tris, Vertices: verts, Parts: len(parts), Bytes: len(glb),
 		StepMillis: tm.marks, TotalMillis: tm.total(), Reconstructor: "builtin", Version: Version,
 		InputSHA256: fmt.Sprintf("%x", sha256.Sum256(data)),
-		ShapeClass:  cls.class, ShapeConfidence: math.Round(cls.confidence*100) / 100,
+		ShapeClass:  cls.Class, ShapeConfidence: math.Round(cls.Confidence*100) / 100,
 	}
 	if fidelity >= 0 {
 		res.Stats.Fidelity = &fidelity
@@ -186,14 +185,14 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 
 // assembleParts scales the pixel-space meshes into metres with the origin at the
 // centre of the base, and computes the exploded-view offsets and the parts list.
-func assembleParts(seg *segmentation, pm *partMap, meshes []*mesh, heightMetres float64) ([]Part, []glbPart) {
+func assembleParts(seg *segment.Segmentation, pm *segment.PartMap, meshes []*geom.Mesh, heightMetres float64) ([]Part, []glbio.Part) {
 	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
 	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
 	for _, m := range meshes {
 		if m == nil {
 			continue
 		}
-		l, h := m.bounds()
+		l, h := m.Bounds()
 		for c := range 3 {
 			lo[c] = min(lo[c], float64(l[c]))
 			hi[c] = max(hi[c], float64(h[c]))
@@ -205,32 +204,32 @@ func assembleParts(seg *segmentation, pm *partMap, meshes []*mesh, heightMetres 
 	scale := heightMetres / (hi[1] - lo[1])
 	shift := [3]float64{-(lo[0] + hi[0]) / 2, -lo[1], -(lo[2] + hi[2]) / 2}
 	total := 0
-	for _, p := range pm.parts {
-		total += p.area
+	for _, p := range pm.Parts {
+		total += p.Area
 	}
 	var parts []Part
-	var gparts []glbPart
+	var gparts []glbio.Part
 	for pi, m := range meshes {
 		if m == nil {
 			continue
 		}
-		for i := range m.pos {
+		for i := range m.Pos {
 			for c := range 3 {
-				m.pos[i][c] = float32((float64(m.pos[i][c]) + shift[c]) * scale)
+				m.Pos[i][c] = float32((float64(m.Pos[i][c]) + shift[c]) * scale)
 			}
 		}
-		info := pm.parts[pi]
-		r, g, b := info.meanRGB()
+		info := pm.Parts[pi]
+		r, g, b := info.MeanRGB()
 		parts = append(parts, Part{
 			ID:    fmt.Sprintf("part-%d", len(parts)+1),
-			Name:  info.name,
-			Color: hexColor(r, g, b),
-			Share: math.Round(float64(info.area)/float64(max(1, total))*1e4) / 1e4,
+			Name:  info.Name,
+			Color: segment.HexColor(r, g, b),
+			Share: math.Round(float64(info.Area)/float64(max(1, total))*1e4) / 1e4,
 		})
 		// Darker, more saturated regions read as glossier plastic/glass; light ones as
 		// matte. A gentle heuristic: roughness 0.45–0.75 by lightness.
 		light := (r + g + b) / (3 * 255)
-		gparts = append(gparts, glbPart{name: info.name, mesh: m, roughness: 0.45 + 0.3*light})
+		gparts = append(gparts, glbio.Part{Name: info.Name, Mesh: m, Roughness: 0.45 + 0.3*light})
 	}
 	// Exploded view: each part moves away from the object's centre, proportionally
 	// to its distance from it, plus a constant share of the height so touching parts
@@ -240,7 +239,7 @@ func assembleParts(seg *segmentation, pm *partMap, meshes []*mesh, heightMetres 
 		if len(gparts) == 1 {
 			break
 		}
-		l, h := gparts[i].mesh.bounds()
+		l, h := gparts[i].Mesh.Bounds()
 		d := [3]float64{}
 		n := 0.0
 		for c := range 3 {
@@ -252,7 +251,7 @@ func assembleParts(seg *segmentation, pm *partMap, meshes []*mesh, heightMetres 
 			d, n = [3]float64{0, 0, 1}, 1 // a centred part comes forward
 		}
 		for c := range 3 {
-			gparts[i].offset[c] = d[c]*0.6 + d[c]/n*0.15*heightMetres
+			gparts[i].Offset[c] = d[c]*0.6 + d[c]/n*0.15*heightMetres
 		}
 	}
 	return parts, gparts
@@ -266,14 +265,14 @@ const MaxGLBBytes = 2 << 20
 // encodeWithinBudget encodes the GLB, lowering the atlas's JPEG quality and then its
 // size until the file fits budget (or the atlas is 256 px, where geometry
 // dominates and the cap on triangles bounds it).
-func encodeWithinBudget(gparts []glbPart, src *atlasSource, side, budget int) ([]byte, error) {
-	quality := atlasQuality
+func encodeWithinBudget(gparts []glbio.Part, src *texture.AtlasSource, side, budget int) ([]byte, error) {
+	quality := texture.AtlasQuality
 	for {
-		atlas, err := src.encode(side, quality)
+		atlas, err := src.Encode(side, quality)
 		if err != nil {
 			return nil, err
 		}
-		glb, err := encodeGLB(gparts, atlas, "Photo3D builtin "+Version, 0)
+		glb, err := glbio.EncodeGLB(gparts, atlas, "Photo3D builtin "+Version, 0)
 		if err != nil || len(glb) <= budget || (side <= 256 && quality <= 60) {
 			return glb, err
 		}

@@ -3,15 +3,17 @@ package reconstruct
 import (
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
 	"github.com/stretchr/testify/require"
 )
 
 // chairMask draws, on a 300×300 mask, four legs under a seat and, above the seat,
 // what the body shows: a back on two posts (backdrop between seat and back, as on
 // the real SheenChair) or one solid block (a camera on a tripod, a cabinet on legs).
-func chairMask(posts bool) *segmentation {
+func chairMask(posts bool) *segment.Segmentation {
 	const n = 300
-	s := &segmentation{w: n, h: n, alpha: make([]uint8, n*n)}
+	s := &segment.Segmentation{W: n, H: n, Alpha: make([]uint8, n*n)}
 	for y := range n {
 		for x := range n {
 			in := false
@@ -28,11 +30,11 @@ func chairMask(posts bool) *segmentation {
 				in = x >= 80 && x < 220
 			}
 			if in {
-				s.alpha[y*n+x] = 255
+				s.Alpha[y*n+x] = 255
 			}
 		}
 	}
-	s.finish()
+	s.Finish()
 	return s
 }
 
@@ -41,21 +43,21 @@ func chairMask(posts bool) *segmentation {
 // while a solid body above legs stays full depth, as before.
 func TestChairBackOnPostsIsThinAtTheRear(t *testing.T) {
 	chair := chairMask(true)
-	c := classifySilhouette(chair)
-	require.Equal(t, ShapeClassFurniture, c.class)
-	require.Positive(t, c.backFrom, "the back on posts is a backrest")
-	centre, half := c.depthFn(true)(150, 100, 400)
-	require.Less(t, centre, -0.3*c.depth, "the backrest stands at the rear")
-	require.LessOrEqual(t, half, c.backThick/2+1e-9, "the backrest is thin")
+	c := shape.ClassifySilhouette(chair)
+	require.Equal(t, shape.ShapeClassFurniture, c.Class)
+	require.Positive(t, c.BackFrom, "the back on posts is a backrest")
+	centre, half := c.DepthFn(true)(150, 100, 400)
+	require.Less(t, centre, -0.3*c.Depth, "the backrest stands at the rear")
+	require.LessOrEqual(t, half, c.BackThick/2+1e-9, "the backrest is thin")
 	// The middle of the 30 px seat band: u = 2·15² solves ∇²u = −4 across it.
-	seatCentre, seatHalf := c.depthFn(true)(150, 185, 450)
+	seatCentre, seatHalf := c.DepthFn(true)(150, 185, 450)
 	require.Zero(t, seatCentre)
 	require.Greater(t, seatHalf, 3*half, "the seat is far deeper than the backrest")
 
 	block := chairMask(false)
-	c = classifySilhouette(block)
-	require.Equal(t, ShapeClassFurniture, c.class)
-	require.Equal(t, -1, c.backFrom, "a solid body above legs is not a backrest")
+	c = shape.ClassifySilhouette(block)
+	require.Equal(t, shape.ShapeClassFurniture, c.Class)
+	require.Equal(t, -1, c.BackFrom, "a solid body above legs is not a backrest")
 }
 
 // TestHangingPartIsNotALeg: a lamp post with a lantern hanging from its arm shows,
@@ -65,7 +67,7 @@ func TestChairBackOnPostsIsThinAtTheRear(t *testing.T) {
 // as a bulky body 0.58.
 func TestHangingPartIsNotALeg(t *testing.T) {
 	const n = 300
-	s := &segmentation{w: n, h: n, alpha: make([]uint8, n*n)}
+	s := &segment.Segmentation{W: n, H: n, Alpha: make([]uint8, n*n)}
 	for y := range n {
 		for x := range n {
 			post := x >= 60 && x < 76 && y >= 20 && y < 280
@@ -74,11 +76,11 @@ func TestHangingPartIsNotALeg(t *testing.T) {
 			chain := x >= 214 && x < 218 && y >= 44 && y < 80
 			lantern := x >= 200 && x < 232 && y >= 80 && y < 150
 			if post || base || arm || chain || lantern {
-				s.alpha[y*n+x] = 255
+				s.Alpha[y*n+x] = 255
 			}
 		}
 	}
-	s.finish()
-	require.NotEqual(t, ShapeClassFurniture, classifySilhouette(s).class, "a hanging lantern is not a leg")
-	require.Equal(t, ShapeClassFurniture, classifySilhouette(chairMask(true)).class, "a chair still stands on its legs")
+	s.Finish()
+	require.NotEqual(t, shape.ShapeClassFurniture, shape.ClassifySilhouette(s).Class, "a hanging lantern is not a leg")
+	require.Equal(t, shape.ShapeClassFurniture, shape.ClassifySilhouette(chairMask(true)).Class, "a chair still stands on its legs")
 }

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 )
 
-// Scenes of the shape classes beyond the solids of revolution (depthprior.go):
+// Scenes of the shape classes beyond the solids of revolution (shape/depthprior.go):
 // furniture on legs (side chair, sofa, desk) and flat goods (tote bag, picture
 // frame), with exact triangle ground truth, rendered by quality_scene_test.go's
 // camera and studio. Chair legs are often light (beech, white lacquer) on the light

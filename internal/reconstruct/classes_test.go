@@ -10,6 +10,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
+	"github.com/photo3d/photo3d/internal/reconstruct/texture"
 	"github.com/stretchr/testify/require"
 )
 
@@ -19,21 +22,21 @@ import (
 func naiveGLB(t testing.TB, photo []byte, kind string) []byte {
 	t.Helper()
 	ctx := context.Background()
-	p, err := decodePhoto(ctx, photo, DefaultWorkingSize)
+	p, err := segment.DecodePhoto(ctx, photo, DefaultWorkingSize)
 	require.NoError(t, err)
-	seg, err := segment(ctx, p)
+	seg, err := segment.Segment(ctx, p)
 	require.NoError(t, err)
-	pm, err := detectParts(ctx, seg)
+	pm, err := segment.DetectParts(ctx, seg)
 	require.NoError(t, err)
-	pm.nameParts()
-	src, uvm, err := buildAtlas(ctx, p, seg)
+	pm.NameParts()
+	src, uvm, err := texture.BuildAtlas(ctx, p, seg)
 	require.NoError(t, err)
 	half := 0.5
 	if kind == "prism" {
-		half = float64(seg.bbox.Dx()) / 2
+		half = float64(seg.Bbox.Dx()) / 2
 	}
 	depth := func(_, _, u float64) (float64, float64) { return 0, min(50*math.Sqrt(u), half) }
-	meshes, err := buildShaped(ctx, seg, pm, uvm, DefaultMaxTriangles, shaping{depth: depth})
+	meshes, err := shape.BuildShaped(ctx, seg, pm, uvm, DefaultMaxTriangles, shape.Shaping{Depth: depth})
 	require.NoError(t, err)
 	_, gparts := assembleParts(seg, pm, meshes, 1)
 	glb, err := encodeWithinBudget(gparts, src, 256, MaxGLBBytes)
@@ -119,11 +122,11 @@ func TestClassScenes(t *testing.T) {
 		beatsNaive bool
 		legsBelow  float64 // height (of 1) under which the legs stand apart
 	}{
-		{"chair", 1, ShapeClassFurniture, true, 0.1},
-		{"sofa", 0, ShapeClassFurniture, true, 0.04},
-		{"desk", 0, ShapeClassFurniture, true, 0.1},
-		{"tote", 0, ShapeClassFlat, true, 0},
-		{"frame", 0, ShapeClassFlat, false, 0},
+		{"chair", 1, shape.ShapeClassFurniture, true, 0.1},
+		{"sofa", 0, shape.ShapeClassFurniture, true, 0.04},
+		{"desk", 0, shape.ShapeClassFurniture, true, 0.1},
+		{"tote", 0, shape.ShapeClassFlat, true, 0},
+		{"frame", 0, shape.ShapeClassFlat, false, 0},
 	}
 	for _, tc := range cases {
 		r := runClassScene(t, tc.class, tc.index, 384, 512)
@@ -136,10 +139,10 @@ func TestClassScenes(t *testing.T) {
 			require.GreaterOrEqual(t, r.ours.F5, r.prism.F5, "%s: worse than the prism", name)
 		}
 		switch tc.want {
-		case ShapeClassFurniture:
+		case shape.ShapeClassFurniture:
 			require.InDelta(t, 1, r.depthRatio, 0.4, "%s: depth/width far from the real furniture's", name)
 			requireLegs(t, r.model, tc.legsBelow, name)
-		case ShapeClassFlat:
+		case shape.ShapeClassFlat:
 			require.Less(t, r.depthRatio, 1.0, "%s: a flat good must stay thin", name)
 		}
 	}

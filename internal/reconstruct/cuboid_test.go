@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
 	"github.com/stretchr/testify/require"
 )
 
@@ -20,7 +22,7 @@ func TestBoxesSeenFromAboveBecomeCuboids(t *testing.T) {
 	}
 	for _, i := range []int{1, 5, 6} { // box-b, box-f, box-g
 		s, res := reconstructScene(t, "box", i)
-		require.Equal(t, ShapeCuboid, res.Stats.ShapeKind, s.name)
+		require.Equal(t, shape.KindCuboid, res.Stats.ShapeKind, s.name)
 		sc := scoreScene(t, s, res.GLB)
 		require.GreaterOrEqual(t, sc.F5, 0.9, "%s: F@5%% of the box", s.name)
 		require.GreaterOrEqual(t, sc.IoU, 0.9, "%s: silhouette IoU of the box", s.name)
@@ -28,19 +30,19 @@ func TestBoxesSeenFromAboveBecomeCuboids(t *testing.T) {
 	}
 }
 
-// bruteScore is the per-sample definition of maskSampler.score: every grid
+// bruteScore is the per-sample definition of shape.MaskSampler.score: every grid
 // sample tested against every hull edge.
-func bruteScore(ms maskSampler, hull [][2]float64) float64 {
-	lo, hi := hullBounds(hull)
-	scale := float64(ms.bb.Dy()) / (hi[1] - lo[1])
-	x0 := float64(ms.bb.Min.X+ms.bb.Max.X)/2 - scale*(lo[0]+hi[0])/2
-	y0 := float64(ms.bb.Min.Y) + scale*hi[1]
-	g := float64(ms.g)
+func bruteScore(ms shape.MaskSampler, hull [][2]float64) float64 {
+	lo, hi := shape.HullBounds(hull)
+	scale := float64(ms.Bb.Dy()) / (hi[1] - lo[1])
+	x0 := float64(ms.Bb.Min.X+ms.Bb.Max.X)/2 - scale*(lo[0]+hi[0])/2
+	y0 := float64(ms.Bb.Min.Y) + scale*hi[1]
+	g := float64(ms.G)
 	inter, union := 0, 0
-	for j := range ms.g {
-		up := (y0 - (float64(ms.bb.Min.Y) + (float64(j)+0.5)*float64(ms.bb.Dy())/g)) / scale
-		for i := range ms.g {
-			X := (float64(ms.bb.Min.X) + (float64(i)+0.5)*float64(ms.bb.Dx())/g - x0) / scale
+	for j := range ms.G {
+		up := (y0 - (float64(ms.Bb.Min.Y) + (float64(j)+0.5)*float64(ms.Bb.Dy())/g)) / scale
+		for i := range ms.G {
+			X := (float64(ms.Bb.Min.X) + (float64(i)+0.5)*float64(ms.Bb.Dx())/g - x0) / scale
 			in := true
 			for k := range hull {
 				a, b := hull[k], hull[(k+1)%len(hull)]
@@ -49,7 +51,7 @@ func bruteScore(ms maskSampler, hull [][2]float64) float64 {
 					break
 				}
 			}
-			m := ms.in[j*ms.g+i]
+			m := ms.In[j*ms.G+i]
 			if in && m {
 				inter++
 			}
@@ -65,21 +67,21 @@ func bruteScore(ms maskSampler, hull [][2]float64) float64 {
 // box fit's whole coarse grid of readings (and a fine grid) on a real box photo.
 func TestMaskSamplerScoreEqualsPerSampleTest(t *testing.T) {
 	s := makeScene("box", 1, 384, 512)
-	p, err := decodePhoto(context.Background(), s.photo(rand.New(rand.NewPCG(1, 5))), DefaultWorkingSize)
+	p, err := segment.DecodePhoto(context.Background(), s.photo(rand.New(rand.NewPCG(1, 5))), DefaultWorkingSize)
 	require.NoError(t, err)
-	seg, err := segment(context.Background(), p)
+	seg, err := segment.Segment(context.Background(), p)
 	require.NoError(t, err)
-	f := phoneFocal35 / 43.27 * math.Hypot(float64(seg.w), float64(seg.h))
+	f := shape.PhoneFocal35 / 43.27 * math.Hypot(float64(seg.W), float64(seg.H))
 	checked := 0
 	for _, g := range []int{40, 96} {
-		ms := newMaskSampler(seg, g)
+		ms := shape.NewMaskSampler(seg, g)
 		for yaw := 0.0; yaw < 90; yaw += 6 {
 			for elev := -8.0; elev <= 40; elev += 4 {
 				for _, rho := range []float64{0.25, 0.7, 1, 2.5, 4} {
 					for _, dist := range []float64{1.5, 3, 8} {
-						c := cuboidFit{yaw: yaw * math.Pi / 180, elev: elev * math.Pi / 180, f: f, wr: 0.8, dr: 0.8 * rho, dist: dist}
-						hull := c.hull()
-						got, _, _, _ := ms.score(hull)
+						c := shape.CuboidFit{Yaw: yaw * math.Pi / 180, Elev: elev * math.Pi / 180, F: f, Wr: 0.8, Dr: 0.8 * rho, Dist: dist}
+						hull := c.Hull()
+						got, _, _, _ := ms.Score(hull)
 						require.Equal(t, bruteScore(ms, hull), got, "g=%d yaw=%v elev=%v rho=%v dist=%v", g, yaw, elev, rho, dist)
 						checked++
 					}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image"
 	"math"
+
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
 )
 
 // CutoutOptions are the wizard's two toggles on the background-removed photo
@@ -40,11 +42,11 @@ const (
 // plus a margin, at working resolution) and its size. Same photo and options, same
 // bytes: the result is cached per (photo, options).
 func Cutout(ctx context.Context, data []byte, o CutoutOptions) ([]byte, int, int, error) {
-	p, err := decodePhoto(ctx, data, DefaultWorkingSize)
+	p, err := segment.DecodePhoto(ctx, data, DefaultWorkingSize)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	seg, err := segment(ctx, p)
+	seg, err := segment.Segment(ctx, p)
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("segment photo: %w", err)
 	}
@@ -57,36 +59,36 @@ func Cutout(ctx context.Context, data []byte, o CutoutOptions) ([]byte, int, int
 }
 
 // composeCutout applies the options to the segmentation and paints the result.
-func composeCutout(p *photo, seg *segmentation, o CutoutOptions) *image.NRGBA {
-	n := p.w * p.h
-	obj := seg.alpha
-	if o.CleanEdges && !seg.wholeFrame {
-		obj = featherAlpha(seg.alpha, p.w, p.h)
+func composeCutout(p *segment.Photo, seg *segment.Segmentation, o CutoutOptions) *image.NRGBA {
+	n := p.W * p.H
+	obj := seg.Alpha
+	if o.CleanEdges && !seg.WholeFrame {
+		obj = featherAlpha(seg.Alpha, p.W, p.H)
 	}
 	var shadow []uint8
-	if o.KeepShadow && !seg.wholeFrame && !p.hasAlpha {
+	if o.KeepShadow && !seg.WholeFrame && !p.HasAlpha {
 		shadow = contactShadow(p, seg, obj)
 	}
 	// Crop to everything visible plus a margin, like the thumbnail's cut-out.
-	minX, minY, maxX, maxY := p.w, p.h, -1, -1
+	minX, minY, maxX, maxY := p.W, p.H, -1, -1
 	for i := range n {
 		if obj[i] > 0 || shadow != nil && shadow[i] > 0 {
-			x, y := i%p.w, i/p.w
+			x, y := i%p.W, i/p.W
 			minX, maxX = min(minX, x), max(maxX, x)
 			minY, maxY = min(minY, y), max(maxY, y)
 		}
 	}
 	if maxX < 0 {
-		minX, minY, maxX, maxY = 0, 0, p.w-1, p.h-1
+		minX, minY, maxX, maxY = 0, 0, p.W-1, p.H-1
 	}
 	margin := max(2, max(maxX-minX, maxY-minY)/20)
-	r := image.Rect(minX-margin, minY-margin, maxX+1+margin, maxY+1+margin).Intersect(image.Rect(0, 0, p.w, p.h))
+	r := image.Rect(minX-margin, minY-margin, maxX+1+margin, maxY+1+margin).Intersect(image.Rect(0, 0, p.W, p.H))
 	out := image.NewNRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		src := p.img.Pix[y*p.img.Stride:]
+		src := p.Img.Pix[y*p.Img.Stride:]
 		dst := out.Pix[(y-r.Min.Y)*out.Stride:]
 		for x := r.Min.X; x < r.Max.X; x++ {
-			i := y*p.w + x
+			i := y*p.W + x
 			// The photo's own alpha (a PNG that was already cut out) still counts.
 			ao := float64(obj[i]) * float64(src[4*x+3]) / (255 * 255)
 			as := 0.0
@@ -119,7 +121,7 @@ func featherAlpha(alpha []uint8, w, h int) []uint8 {
 	for i, a := range alpha {
 		bin[i] = a >= 128
 	}
-	bin = erode(bin, w, h)
+	bin = segment.Erode(bin, w, h)
 	// Separable box blur over the binary mask (counts), radius edgeFeather.
 	rad := edgeFeather
 	rows := make([]uint16, w*h)
@@ -165,14 +167,14 @@ func featherAlpha(alpha []uint8, w, h int) []uint8 {
 
 // innerColour replaces an edge pixel's colour (a mix of object and old backdrop)
 // by the mean of the fully opaque object pixels near it.
-func innerColour(p *photo, obj []uint8, x, y int, fallback [3]float64) [3]float64 {
+func innerColour(p *segment.Photo, obj []uint8, x, y int, fallback [3]float64) [3]float64 {
 	const r = 3
 	var s [3]float64
 	cnt := 0
-	for yy := max(0, y-r); yy <= min(p.h-1, y+r); yy++ {
-		row := p.img.Pix[yy*p.img.Stride:]
-		for xx := max(0, x-r); xx <= min(p.w-1, x+r); xx++ {
-			if obj[yy*p.w+xx] == 255 {
+	for yy := max(0, y-r); yy <= min(p.H-1, y+r); yy++ {
+		row := p.Img.Pix[yy*p.Img.Stride:]
+		for xx := max(0, x-r); xx <= min(p.W-1, x+r); xx++ {
+			if obj[yy*p.W+xx] == 255 {
 				s[0] += float64(row[4*xx])
 				s[1] += float64(row[4*xx+1])
 				s[2] += float64(row[4*xx+2])
@@ -189,39 +191,39 @@ func innerColour(p *photo, obj []uint8, x, y int, fallback [3]float64) [3]float6
 // contactShadow measures how much darker than the fitted backdrop each pixel in a
 // band around the object's base is, with little change of hue, and turns that into
 // a translucent shadow alpha that fades out below the base.
-func contactShadow(p *photo, seg *segmentation, obj []uint8) []uint8 {
-	bg := fitBackground(seg.slab, seg.sw, seg.sh)
-	b := seg.bbox
+func contactShadow(p *segment.Photo, seg *segment.Segmentation, obj []uint8) []uint8 {
+	bg := segment.FitBackground(seg.Slab, seg.Sw, seg.Sh)
+	b := seg.Bbox
 	bh, bw := float64(b.Dy()), float64(b.Dx())
 	y0 := max(0, b.Max.Y-int(shadowBandAbove*bh))
-	y1 := min(p.h, b.Max.Y+int(shadowBandBelow*bh)+1)
+	y1 := min(p.H, b.Max.Y+int(shadowBandBelow*bh)+1)
 	x0 := max(0, b.Min.X-int(shadowSideGrow*bw))
-	x1 := min(p.w, b.Max.X+int(shadowSideGrow*bw)+1)
-	out := make([]uint8, p.w*p.h)
-	table := srgbLinearTable()
-	inv := 1 / float64(seg.f)
+	x1 := min(p.W, b.Max.X+int(shadowSideGrow*bw)+1)
+	out := make([]uint8, p.W*p.H)
+	table := segment.SrgbLinearTable()
+	inv := 1 / float64(seg.F)
 	below := max(1, float64(y1-b.Max.Y))
 	for y := y0; y < y1; y++ {
-		row := p.img.Pix[y*p.img.Stride:]
+		row := p.Img.Pix[y*p.Img.Stride:]
 		gy := (float64(y)+0.5)*inv - 0.5
 		fade := 1.0
 		if y >= b.Max.Y {
 			fade = 1 - float64(y-b.Max.Y)/below
 		}
 		for x := x0; x < x1; x++ {
-			i := y*p.w + x
+			i := y*p.W + x
 			if obj[i] == 255 {
 				continue
 			}
-			c := toLab(table, row[4*x], row[4*x+1], row[4*x+2])
-			q := bg.at((float64(x)+0.5)*inv-0.5, gy)
+			c := segment.ToLab(table, row[4*x], row[4*x+1], row[4*x+2])
+			q := bg.At((float64(x)+0.5)*inv-0.5, gy)
 			dark := float64(q.L - c.L)
 			if dark <= shadowMinDark {
 				continue
 			}
 			chroma := math.Hypot(float64(c.A-q.A), float64(c.B-q.B))
 			hue := max(0, 1-chroma/shadowMaxChroma)
-			s := clamp01((dark-shadowMinDark)/(shadowFullDark-shadowMinDark)) * hue * fade
+			s := segment.Clamp01((dark-shadowMinDark)/(shadowFullDark-shadowMinDark)) * hue * fade
 			out[i] = uint8(s*shadowMaxAlpha + 0.5)
 		}
 	}

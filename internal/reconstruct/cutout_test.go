@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
 	"github.com/stretchr/testify/require"
 )
 
@@ -81,13 +82,13 @@ func TestCutoutFeedsReconstruction(t *testing.T) {
 	s := bottleScene(240, 320, solid(235, 235, 235), true)
 	cut, _, _, err := Cutout(context.Background(), encodePNGBytes(t, s.render()), CutoutOptions{KeepShadow: true, CleanEdges: true})
 	require.NoError(t, err)
-	p, err := decodePhoto(context.Background(), cut, DefaultWorkingSize)
+	p, err := segment.DecodePhoto(context.Background(), cut, DefaultWorkingSize)
 	require.NoError(t, err)
-	require.True(t, p.hasAlpha)
-	seg, err := segment(context.Background(), p)
+	require.True(t, p.HasAlpha)
+	seg, err := segment.Segment(context.Background(), p)
 	require.NoError(t, err)
-	require.False(t, seg.wholeFrame)
-	require.Less(t, seg.bbox.Max.Y, p.h, "the shadow band below the base is not part of the shape")
+	require.False(t, seg.WholeFrame)
+	require.Less(t, seg.Bbox.Max.Y, p.H, "the shadow band below the base is not part of the shape")
 }
 
 func BenchmarkCutout(b *testing.B) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/photo3d/photo3d/internal/imagecheck"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
 )
 
 // photo40MP is a 7744×5164 (40 MP, the upload limit) camera-like JPEG under
@@ -41,7 +42,7 @@ var photo40MP = sync.OnceValues(func() ([]byte, error) {
 })
 
 // BenchmarkDecodePhoto40MP is the worker's first stage on a 40 MP JPEG:
-// "reduced" is decodePhoto (the JPEG decoded at 1/4, then area-averaged to
+// "reduced" is segment.DecodePhoto (the JPEG decoded at 1/4, then area-averaged to
 // the working size); "full" is the earlier path, a full-size decode followed
 // by the same averaging. B/op is the memory each costs (nothing is retained
 // between iterations, so it bounds the peak heap the stage adds).
@@ -57,7 +58,7 @@ func BenchmarkDecodePhoto40MP(b *testing.B) {
 	b.Run("reduced", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := decodePhoto(ctx, data, DefaultWorkingSize); err != nil {
+			if _, err := segment.DecodePhoto(ctx, data, DefaultWorkingSize); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -69,7 +70,7 @@ func BenchmarkDecodePhoto40MP(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := scaleToNRGBA(ctx, img, DefaultWorkingSize); err != nil {
+			if _, err := segment.ScaleToNRGBA(ctx, img, DefaultWorkingSize); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -92,7 +93,7 @@ func TestDecodePhotoReducedMatchesFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	p, err := decodePhoto(ctx, buf.Bytes(), DefaultWorkingSize)
+	p, err := segment.DecodePhoto(ctx, buf.Bytes(), DefaultWorkingSize)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,16 +101,16 @@ func TestDecodePhotoReducedMatchesFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := scaleToNRGBA(ctx, img, DefaultWorkingSize)
+	want, err := segment.ScaleToNRGBA(ctx, img, DefaultWorkingSize)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.img.Rect != want.Rect || p.srcW != 4100 || p.srcH != 2300 {
-		t.Fatalf("got %v from %dx%d, want %v from 4100x2300", p.img.Rect, p.srcW, p.srcH, want.Rect)
+	if p.Img.Rect != want.Rect || p.SrcW != 4100 || p.SrcH != 2300 {
+		t.Fatalf("got %v from %dx%d, want %v from 4100x2300", p.Img.Rect, p.SrcW, p.SrcH, want.Rect)
 	}
 	var sum, n float64
 	for i := range want.Pix {
-		d := float64(want.Pix[i]) - float64(p.img.Pix[i])
+		d := float64(want.Pix[i]) - float64(p.Img.Pix[i])
 		sum += max(d, -d)
 		n++
 	}

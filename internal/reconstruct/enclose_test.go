@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
 	"github.com/stretchr/testify/require"
 )
 
@@ -32,9 +33,9 @@ func TestSegmentKeepsBackdropColouredProduct(t *testing.T) {
 		s.tris[i].col = v3{min(255, bg[0]*1.1+6), min(255, bg[1]*1.1), min(255, bg[2]*1.1-12)}
 	}
 	photo := s.photo(rand.New(rand.NewPCG(3, 9)))
-	p, err := decodePhoto(context.Background(), photo, DefaultWorkingSize)
+	p, err := segment.DecodePhoto(context.Background(), photo, DefaultWorkingSize)
 	require.NoError(t, err)
-	seg, err := segment(context.Background(), p)
+	seg, err := segment.Segment(context.Background(), p)
 	require.NoError(t, err)
 	got := iou(maskOf(seg), silhouette(s.tris, s.cam))
 	t.Logf("mask IoU %.3f", got)

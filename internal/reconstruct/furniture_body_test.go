@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
 	"github.com/stretchr/testify/require"
 )
 
@@ -18,7 +19,7 @@ func TestFurnitureTopIsAsDeepAsItStands(t *testing.T) {
 		t.Skip("reconstructs a photo")
 	}
 	r := runClassScene(t, "desk", 0, 384, 512)
-	require.Equal(t, ShapeClassFurniture, r.class)
+	require.Equal(t, shape.ShapeClassFurniture, r.class)
 	top := math.Inf(-1)
 	for _, tri := range r.model {
 		for _, p := range tri.p {

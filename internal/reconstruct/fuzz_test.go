@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/photo3d/photo3d/internal/imagecheck"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
 )
 
 // FuzzDecodeSegment feeds malformed and odd images through decoding and segmentation,
@@ -26,7 +27,7 @@ func FuzzDecodeSegment(f *testing.F) {
 		if err == nil && info.Width*info.Height > 1<<20 {
 			return // keep each fuzz iteration fast; big inputs are covered elsewhere
 		}
-		p, err := decodePhoto(context.Background(), data, 128)
+		p, err := segment.DecodePhoto(context.Background(), data, 128)
 		if err != nil {
 			if !errors.Is(err, imagecheck.ErrInvalidType) && !errors.Is(err, imagecheck.ErrUnreadable) &&
 				!errors.Is(err, imagecheck.ErrDimensions) && !errors.Is(err, imagecheck.ErrTooLarge) {
@@ -34,14 +35,14 @@ func FuzzDecodeSegment(f *testing.F) {
 			}
 			return
 		}
-		seg, err := segment(context.Background(), p)
+		seg, err := segment.Segment(context.Background(), p)
 		if err != nil {
 			t.Fatalf("segment: %v", err)
 		}
-		if seg.area <= 0 || seg.bbox.Empty() {
-			t.Fatalf("segmentation must always keep an object, got area %d bbox %v", seg.area, seg.bbox)
+		if seg.Area <= 0 || seg.Bbox.Empty() {
+			t.Fatalf("segmentation must always keep an object, got area %d bbox %v", seg.Area, seg.Bbox)
 		}
-		if _, err := detectParts(context.Background(), seg); err != nil {
+		if _, err := segment.DetectParts(context.Background(), seg); err != nil {
 			t.Fatalf("parts: %v", err)
 		}
 	})

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/multiview"
 	"github.com/stretchr/testify/require"
 )
 
@@ -38,22 +39,22 @@ func TestRealSetGroundCueDiag(t *testing.T) {
 		for i, v := range vs {
 			_, te := trueAzEl(m.cams[i])
 			trueEls = append(trueEls, te)
-			src := v.alpha
-			if loose && v.loose != nil {
-				src = v.loose
+			src := v.Alpha
+			if loose && v.Loose != nil {
+				src = v.Loose
 			}
 			// The focal length the pose search starts from (a phone's main
 			// camera), not the true one.
-			c := groundElevation(src, v.p.w, v.p.h, v.f0)
-			if c.ok {
-				line += fmt.Sprintf(" v%d true %.1f cue %.1f (α %.1f w %.0f)", i, te, c.el*deg, c.alpha*deg, c.width)
-				sumCue += math.Abs(c.el*deg - te)
+			c := multiview.GroundElevation(src, v.P.W, v.P.H, v.F0)
+			if c.Ok {
+				line += fmt.Sprintf(" v%d true %.1f cue %.1f (α %.1f w %.0f)", i, te, c.El*deg, c.Alpha*deg, c.Width)
+				sumCue += math.Abs(c.El*deg - te)
 				nCue++
-				if c.el >= 0 {
-					cues = append(cues, c.el*deg)
+				if c.El >= 0 {
+					cues = append(cues, c.El*deg)
 				}
 			} else {
-				line += fmt.Sprintf(" v%d true %.1f cue -- (w %.0f)", i, te, c.width)
+				line += fmt.Sprintf(" v%d true %.1f cue -- (w %.0f)", i, te, c.Width)
 			}
 			sumPrior += math.Abs(12 - te)
 			nPrior++

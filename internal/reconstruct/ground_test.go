@@ -6,6 +6,9 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/photo3d/photo3d/internal/reconstruct/multiview"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
 )
 
 // convexMask rasterises the convex hull of the orthographic images of pts (+Y up,
@@ -100,16 +103,16 @@ func TestGroundElevationFromFootprint(t *testing.T) {
 	deg := math.Pi / 180
 	for _, el := range []float64{8, 15, 25} {
 		for name, pts := range map[string][][3]float64{"cylinder": cylinder(), "box 30°": box(30 * deg), "box 60°": box(60 * deg)} {
-			c := groundElevation(convexMask(pts, el*deg, w, h, scale), w, h, f)
-			if !c.ok {
+			c := multiview.GroundElevation(convexMask(pts, el*deg, w, h, scale), w, h, f)
+			if !c.Ok {
 				t.Fatalf("%s at %.0f°: no estimate", name, el)
 			}
-			if d := math.Abs(c.el/deg - el); d > 2 {
-				t.Errorf("%s at %.0f°: estimated %.1f°", name, el, c.el/deg)
+			if d := math.Abs(c.El/deg - el); d > 2 {
+				t.Errorf("%s at %.0f°: estimated %.1f°", name, el, c.El/deg)
 			}
 		}
-		if c := groundElevation(convexMask(box(0), el*deg, w, h, scale), w, h, f); c.ok {
-			t.Errorf("face-on box at %.0f°: estimated %.1f°, want none (flat outline)", el, c.el/deg)
+		if c := multiview.GroundElevation(convexMask(box(0), el*deg, w, h, scale), w, h, f); c.Ok {
+			t.Errorf("face-on box at %.0f°: estimated %.1f°, want none (flat outline)", el, c.El/deg)
 		}
 	}
 }
@@ -126,27 +129,29 @@ func TestGroundPriorHalfwayToCue(t *testing.T) {
 		cyl = append(cyl, [3]float64{0.6 * math.Cos(a), 0, 0.6 * math.Sin(a)}, [3]float64{0.6 * math.Cos(a), 1, 0.6 * math.Sin(a)})
 	}
 	faceOn := [][3]float64{{-0.7, 0, -0.4}, {0.7, 0, -0.4}, {-0.7, 0, 0.4}, {0.7, 0, 0.4}, {-0.7, 0.8, -0.4}, {0.7, 0.8, -0.4}, {-0.7, 0.8, 0.4}, {0.7, 0.8, 0.4}}
-	view := func(mask []uint8) *mvView { return &mvView{p: &photo{w: w, h: h}, alpha: mask, f0: f} }
+	view := func(mask []uint8) *multiview.View {
+		return &multiview.View{P: &segment.Photo{W: w, H: h}, Alpha: mask, F0: f}
+	}
 	usual := 12 * deg
-	var round []*mvView
+	var round []*multiview.View
 	for _, el := range []float64{18, 20, 22} {
 		round = append(round, view(convexMask(cyl, el*deg, w, h, scale)))
 	}
-	if got := groundPrior(round, usual) / deg; math.Abs(got-16) > 1 {
+	if got := multiview.GroundPrior(round, usual) / deg; math.Abs(got-16) > 1 {
 		t.Errorf("round base at 18–22°: prior centre %.1f°, want about 16°", got)
 	}
-	box := []*mvView{view(convexMask(faceOn, 20*deg, w, h, scale)), view(convexMask(faceOn, 20*deg, w, h, scale))}
-	if got := groundPrior(box, usual); got != usual {
+	box := []*multiview.View{view(convexMask(faceOn, 20*deg, w, h, scale)), view(convexMask(faceOn, 20*deg, w, h, scale))}
+	if got := multiview.GroundPrior(box, usual); got != usual {
 		t.Errorf("face-on box: prior centre %.1f°, want the usual 12°", got/deg)
 	}
 }
 
-// PHOTO3D_GROUNDPRIOR=0 turns mvGroundPrior off for the real-set measurements (1: on, the default);
+// PHOTO3D_GROUNDPRIOR=0 turns multiview.UseGroundPrior off for the real-set measurements (1: on, the default);
 // PHOTO3D_PHONELENS=1 limits the shared focal length to a phone's main lens
 // (21-36 mm-equivalent).
 func init() {
-	envSwitch("PHOTO3D_GROUNDPRIOR", &mvGroundPrior)
+	envSwitch("PHOTO3D_GROUNDPRIOR", &multiview.UseGroundPrior)
 	if os.Getenv("PHOTO3D_PHONELENS") != "" {
-		mvLensHi = phoneLensHi
+		multiview.LensHi = multiview.PhoneLensHi
 	}
 }

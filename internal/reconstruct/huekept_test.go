@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
 	"github.com/stretchr/testify/require"
 )
 
@@ -115,7 +116,7 @@ func photoOfScene(w, h int, rng *rand.Rand, colour func(fx, fy float64) [3]float
 // own soft shadow (tint kept) stays backdrop. The tint is the only cue and a faint one
 // (about 2.5 units of chroma): where the foot's lower corners meet their shadow at
 // equal lightness, sensor noise sometimes opens the outline, so the test asks for most
-// of the foot in most photos (measured: 10 of 12, mean 0.67). Fails with shadowLike in
+// of the foot in most photos (measured: 10 of 12, mean 0.67). Fails with segment.ShadowLike in
 // place of shadowHueKept in encloseRecover (the foot is mostly lost in 7 of 12 photos:
 // the scene's tint sits at the old tolerance, so the old rule keeps it only by the
 // noise's luck).
@@ -151,12 +152,12 @@ func TestSegmentKeepsGreyFootOnTintedSweep(t *testing.T) {
 // the real photos' noise, and the flood of the edge-enclosure recovery walked into
 // grey feet and black sleeves.
 func TestStepLosingTheTintIsAnEdge(t *testing.T) {
-	sweep := lab{L: 80, A: 1.3, B: 1.1}
+	sweep := segment.Lab{L: 80, A: 1.3, B: 1.1}
 	k := float32(60+16) / (80 + 16)
-	shadow := lab{L: 60, A: 1.3 * k, B: 1.1 * k}
-	grey := lab{L: 60}
-	require.Less(t, stepDist(shadow, sweep), 6.0, "a tint-keeping darkening is discounted")
-	require.Greater(t, stepDist(grey, sweep), 3*stepDist(shadow, sweep), "a grey part's step is an edge")
+	shadow := segment.Lab{L: 60, A: 1.3 * k, B: 1.1 * k}
+	grey := segment.Lab{L: 60}
+	require.Less(t, segment.StepDist(shadow, sweep), 6.0, "a tint-keeping darkening is discounted")
+	require.Greater(t, segment.StepDist(grey, sweep), 3*segment.StepDist(shadow, sweep), "a grey part's step is an edge")
 	// Order does not matter: the lighter cell is the reference.
-	require.InDelta(t, stepDist(sweep, grey), stepDist(grey, sweep), 1e-9)
+	require.InDelta(t, segment.StepDist(sweep, grey), segment.StepDist(grey, sweep), 1e-9)
 }

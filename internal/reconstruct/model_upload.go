@@ -2,21 +2,17 @@ package reconstruct
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"image"
-	"math"
 	"net/url"
 	"path"
 	"strings"
 	"testing/fstest"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/glbio"
 	"github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
-
-	"github.com/photo3d/photo3d/internal/jpegscale"
 )
 
 // A merchant's own model (issue 13, "Own model"): one .glb, or one .gltf with
@@ -34,13 +30,9 @@ const MaxModelUploadBytes = 50 << 20
 // far below what could exhaust the worker's memory).
 const (
 	maxModelFiles      = 64
-	maxModelTriangles  = 3_000_000
 	maxAccessorCount   = 12_000_000
 	maxModelObjects    = 20_000 // nodes, meshes, accessors, views, materials… each
-	modelThumbnailSide = ThumbnailSize
-	// maxModelNodeVisits bounds the scene walk: a node reached along several
-	// paths (instancing) is visited once per path.
-	maxModelNodeVisits = 100_000
+	modelThumbnailSide = glbio.ThumbnailSize
 	// maxModelVertexVisits bounds the vertices (and indices) processed over
 	// EVERY node visit and every primitive mode: one mesh drawn by 99,990
 	// nodes costs 99,990 times its vertices (issue 28 item 1).
@@ -110,11 +102,11 @@ func PrepareUploadedModel(files []ModelFile, height float64) (m *UploadedModel, 
 	if err != nil {
 		return nil, corrupt("%v", err)
 	}
-	tri, err := documentTriangles(doc)
+	tri, err := glbio.DocumentTriangles(doc)
 	if err != nil {
 		return nil, corrupt("%v", err)
 	}
-	thumb, err := encodePNG(renderThumbnail(tri, modelThumbnailSide))
+	thumb, err := encodePNG(glbio.RenderThumbnail(tri, modelThumbnailSide))
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +114,7 @@ func PrepareUploadedModel(files []ModelFile, height float64) (m *UploadedModel, 
 }
 
 // modelThumbnailPNG draws a GLB we built the way an uploaded model's
-// thumbnail is drawn (renderThumbnail), so the thumbnail shows the model
+// thumbnail is drawn (glbio.RenderThumbnail), so the thumbnail shows the model
 // rather than the photo it came from. A multi-photo build that carved a
 // chair's legs away shows it on its card, before anyone publishes it
 // (merchant walk 4, H1).
@@ -131,11 +123,11 @@ func modelThumbnailPNG(glb []byte) ([]byte, error) {
 	if err := gltf.NewDecoder(bytes.NewReader(glb)).Decode(doc); err != nil {
 		return nil, fmt.Errorf("decode model for its thumbnail: %w", err)
 	}
-	tri, err := documentTriangles(doc)
+	tri, err := glbio.DocumentTriangles(doc)
 	if err != nil {
 		return nil, fmt.Errorf("model thumbnail: %w", err)
 	}
-	return encodePNG(renderThumbnail(tri, modelThumbnailSide))
+	return encodePNG(glbio.RenderThumbnail(tri, modelThumbnailSide))
 }
 
 // CheckModelFiles is the cheap part of the validation, done before anything
@@ -506,8 +498,8 @@ func checkModelCost(doc *gltf.Document) error {
 		if depth > 64 {
 			return corrupt("the node hierarchy is deeper than 64 levels or has a cycle")
 		}
-		if visits++; visits > maxModelNodeVisits {
-			return modelErr("model_too_complex", "The model's scene reaches more than %d nodes (counting every path to a shared node).", maxModelNodeVisits)
+		if visits++; visits > glbio.MaxModelNodeVisits {
+			return modelErr("model_too_complex", "The model's scene reaches more than %d nodes (counting every path to a shared node).", glbio.MaxModelNodeVisits)
 		}
 		n := doc.Nodes[ni]
 		if n.Mesh != nil {
@@ -518,9 +510,9 @@ func checkModelCost(doc *gltf.Document) error {
 				return modelErr("model_too_complex", "The model draws more than %d vertices once every copy (instance) of its meshes is counted; "+
 					"simplify it or merge repeated parts.", maxModelVertexVisits)
 			}
-			if tris > maxModelTriangles {
+			if tris > glbio.MaxModelTriangles {
 				return modelErr("model_too_complex", "The model has more than %d triangles (counting every copy of its meshes); "+
-					"at most %d can be shown smoothly on phones.", maxModelTriangles, maxModelTriangles)
+					"at most %d can be shown smoothly on phones.", glbio.MaxModelTriangles, glbio.MaxModelTriangles)
 			}
 		}
 		for _, c := range n.Children {
@@ -538,324 +530,6 @@ func checkModelCost(doc *gltf.Document) error {
 	return nil
 }
 
-// modelTri is one triangle in the model's frame with its material colour.
-type modelTri struct {
-	v   [3][3]float64
-	rgb [3]float64  // linear base colour (factor)
-	tex image.Image // base colour texture, or nil
-	uv  [3][2]float32
-}
-
-// accessorCache reads each accessor once however many nodes draw it (a
-// mesh instanced by many nodes is transformed per visit, never re-read).
-type accessorCache struct {
-	doc *gltf.Document
-	pos map[int][][3]float32
-	idx map[int][]uint32
-	uv  map[int][][2]float32
-}
-
-func newAccessorCache(doc *gltf.Document) *accessorCache {
-	return &accessorCache{doc: doc, pos: map[int][][3]float32{}, idx: map[int][]uint32{}, uv: map[int][][2]float32{}}
-}
-
-func (c *accessorCache) positions(ai int) ([][3]float32, error) {
-	if v, ok := c.pos[ai]; ok {
-		return v, nil
-	}
-	v, err := modeler.ReadPosition(c.doc, c.doc.Accessors[ai], nil)
-	if err != nil {
-		return nil, err
-	}
-	c.pos[ai] = v
-	return v, nil
-}
-
-func (c *accessorCache) indices(ai int) ([]uint32, error) {
-	if v, ok := c.idx[ai]; ok {
-		return v, nil
-	}
-	v, err := modeler.ReadIndices(c.doc, c.doc.Accessors[ai], nil)
-	if err != nil {
-		return nil, err
-	}
-	c.idx[ai] = v
-	return v, nil
-}
-
-// texCoords returns nil when the accessor cannot be read as UVs (the
-// thumbnail then uses the colour factor alone).
-func (c *accessorCache) texCoords(ai int) [][2]float32 {
-	if v, ok := c.uv[ai]; ok {
-		return v
-	}
-	v, err := modeler.ReadTextureCoord(c.doc, c.doc.Accessors[ai], nil)
-	if err != nil {
-		v = nil
-	}
-	c.uv[ai] = v
-	return v
-}
-
-// documentTriangles walks the default scene and returns every triangle in
-// world space (the document must have passed checkModelStructure, or be ours).
-// With textures false no image is decoded (geometric checks need none).
-func documentTriangles(doc *gltf.Document) ([]modelTri, error) {
-	tris, _, err := walkTriangles(doc, true)
-	return tris, err
-}
-
-// walkTriangles is documentTriangles, also returning the texture set it used
-// (its counters show what was decoded).
-func walkTriangles(doc *gltf.Document, textures bool) ([]modelTri, *textureSet, error) {
-	scene := 0
-	if doc.Scene != nil {
-		scene = *doc.Scene
-	}
-	if scene < 0 || scene >= len(doc.Scenes) {
-		return nil, nil, fmt.Errorf("no scene")
-	}
-	var out []modelTri
-	seen := 0
-	acc := newAccessorCache(doc)
-	var texs *textureSet
-	if textures {
-		texs = newTextureSet(doc)
-	}
-	var walk func(ni int, parent [16]float64, depth int) error
-	walk = func(ni int, parent [16]float64, depth int) error {
-		if ni < 0 || ni >= len(doc.Nodes) || depth > 64 {
-			return fmt.Errorf("bad node hierarchy")
-		}
-		if seen++; seen > maxModelNodeVisits {
-			return fmt.Errorf("node graph too large")
-		}
-		n := doc.Nodes[ni]
-		m := mul4(parent, localMatrix(n))
-		if n.Mesh != nil && *n.Mesh >= 0 && *n.Mesh < len(doc.Meshes) {
-			for _, p := range doc.Meshes[*n.Mesh].Primitives {
-				if p.Mode != gltf.PrimitiveTriangles {
-					continue
-				}
-				ai, ok := p.Attributes[gltf.POSITION]
-				if !ok || ai < 0 || ai >= len(doc.Accessors) {
-					continue
-				}
-				pos, err := acc.positions(ai)
-				if err != nil {
-					return err
-				}
-				var idx []uint32
-				if p.Indices != nil && *p.Indices >= 0 && *p.Indices < len(doc.Accessors) {
-					if idx, err = acc.indices(*p.Indices); err != nil {
-						return err
-					}
-				}
-				nIdx := len(pos)
-				if idx != nil {
-					nIdx = len(idx)
-				}
-				if len(out)+nIdx/3 > maxModelTriangles {
-					return fmt.Errorf("too many triangles")
-				}
-				rgb := materialColour(doc, p.Material)
-				var tex image.Image
-				var uv [][2]float32
-				if texs != nil {
-					tex, uv = texs.material(p, len(pos), acc)
-				}
-				for t := 0; t+2 < nIdx; t += 3 {
-					var tri modelTri
-					tri.rgb, tri.tex = rgb, tex
-					for k := range 3 {
-						vi := uint32(t + k)
-						if idx != nil {
-							vi = idx[t+k]
-						}
-						if int(vi) >= len(pos) {
-							return fmt.Errorf("index out of range")
-						}
-						tri.v[k] = apply4(m, pos[vi])
-						if tex != nil {
-							tri.uv[k] = uv[vi]
-						}
-					}
-					out = append(out, tri)
-				}
-			}
-		}
-		for _, c := range n.Children {
-			if err := walk(c, m, depth+1); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	for _, n := range doc.Scenes[scene].Nodes {
-		if err := walk(n, identity(), 0); err != nil {
-			return nil, nil, err
-		}
-	}
-	return out, texs, nil
-}
-
-func materialColour(doc *gltf.Document, mi *int) [3]float64 {
-	rgb := [3]float64{0.8, 0.8, 0.8}
-	if mi == nil || *mi < 0 || *mi >= len(doc.Materials) {
-		return rgb
-	}
-	if pbr := doc.Materials[*mi].PBRMetallicRoughness; pbr != nil && pbr.BaseColorFactor != nil {
-		f := pbr.BaseColorFactor
-		rgb = [3]float64{f[0], f[1], f[2]}
-	} else if pbr != nil && pbr.BaseColorTexture != nil {
-		rgb = [3]float64{1, 1, 1}
-	}
-	return rgb
-}
-
-// Texture limits for the thumbnail (issue 28 item 1: 16 image entries naming
-// one 4096² PNG held 1 GB). Each distinct image (by content) is decoded once,
-// reduced to at most textureLongSide (the thumbnail is ThumbnailSize pixels;
-// JPEGs are reduced while decoding), and the source pixels decoded across
-// the model are capped: past the cap, textures are skipped and the
-// thumbnail uses the colour factors.
-const (
-	maxTexturePixels      = 4096 * 4096 // one image, read from its header first
-	maxModelTexturePixels = 2 * maxTexturePixels
-	textureLongSide       = 2 * ThumbnailSize
-)
-
-// textureSet decodes a document's base colour textures for the thumbnail.
-type textureSet struct {
-	doc       *gltf.Document
-	byImage   map[int]image.Image      // image index → decoded (nil: unusable)
-	byContent map[[32]byte]image.Image // content hash → decoded
-	pixels    int                      // source pixels decoded so far
-	decoded   int                      // images actually decoded
-}
-
-func newTextureSet(doc *gltf.Document) *textureSet {
-	return &textureSet{doc: doc, byImage: map[int]image.Image{}, byContent: map[[32]byte]image.Image{}}
-}
-
-// material returns the primitive's decoded base colour texture and its
-// texture coordinates (nil when it has none, or it cannot be read).
-func (ts *textureSet) material(p *gltf.Primitive, verts int, acc *accessorCache) (image.Image, [][2]float32) {
-	doc := ts.doc
-	if p.Material == nil || *p.Material < 0 || *p.Material >= len(doc.Materials) {
-		return nil, nil
-	}
-	pbr := doc.Materials[*p.Material].PBRMetallicRoughness
-	if pbr == nil || pbr.BaseColorTexture == nil || pbr.BaseColorTexture.Index < 0 || pbr.BaseColorTexture.Index >= len(doc.Textures) {
-		return nil, nil
-	}
-	src := doc.Textures[pbr.BaseColorTexture.Index].Source
-	ai, ok := p.Attributes[fmt.Sprintf("TEXCOORD_%d", pbr.BaseColorTexture.TexCoord)]
-	if src == nil || *src < 0 || *src >= len(doc.Images) || !ok || ai < 0 || ai >= len(doc.Accessors) {
-		return nil, nil
-	}
-	uv := acc.texCoords(ai)
-	if len(uv) < verts {
-		return nil, nil
-	}
-	img := ts.image(*src)
-	if img == nil {
-		return nil, nil
-	}
-	return img, uv
-}
-
-// image decodes image i once per distinct content.
-func (ts *textureSet) image(i int) image.Image {
-	if img, ok := ts.byImage[i]; ok {
-		return img
-	}
-	var img image.Image
-	data := imageBytes(ts.doc, ts.doc.Images[i])
-	if data != nil {
-		key := sha256.Sum256(data)
-		var ok bool
-		if img, ok = ts.byContent[key]; !ok {
-			img = ts.decode(data)
-			ts.byContent[key] = img
-		}
-	}
-	ts.byImage[i] = img
-	return img
-}
-
-// decode reads the header first (size and the model's pixel budget), then
-// decodes reduced: JPEGs at 1/2–1/8 while decoding, PNGs downsampled at once
-// so only the small copy is kept.
-func (ts *textureSet) decode(data []byte) image.Image {
-	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxTexturePixels ||
-		ts.pixels+cfg.Width*cfg.Height > maxModelTexturePixels {
-		return nil
-	}
-	ts.pixels += cfg.Width * cfg.Height
-	ts.decoded++
-	var img image.Image
-	if format == "jpeg" {
-		img, err = jpegscale.DecodeScaled(bytes.NewReader(data), textureLongSide)
-	} else {
-		img, _, err = image.Decode(bytes.NewReader(data))
-	}
-	if err != nil {
-		return nil
-	}
-	return shrinkTexture(img, textureLongSide)
-}
-
-// shrinkTexture returns img with its long side at most long pixels (nearest
-// sample: the thumbnail samples one texel per pixel anyway).
-func shrinkTexture(img image.Image, long int) image.Image {
-	b := img.Bounds()
-	w, h := b.Dx(), b.Dy()
-	if max(w, h) <= long {
-		return img
-	}
-	nw, nh := max(1, w*long/max(w, h)), max(1, h*long/max(w, h))
-	out := image.NewNRGBA(image.Rect(0, 0, nw, nh))
-	for y := range nh {
-		for x := range nw {
-			out.Set(x, y, img.At(b.Min.X+x*w/nw, b.Min.Y+y*h/nh))
-		}
-	}
-	return out
-}
-
-// imageBytes returns an image's encoded bytes (nil when it has none).
-func imageBytes(doc *gltf.Document, im *gltf.Image) []byte {
-	switch {
-	case im.BufferView != nil && *im.BufferView >= 0 && *im.BufferView < len(doc.BufferViews):
-		v := doc.BufferViews[*im.BufferView]
-		if v.Buffer < 0 || v.Buffer >= len(doc.Buffers) || v.ByteOffset < 0 || v.ByteLength < 0 ||
-			v.ByteOffset+v.ByteLength > len(doc.Buffers[v.Buffer].Data) {
-			return nil
-		}
-		return doc.Buffers[v.Buffer].Data[v.ByteOffset : v.ByteOffset+v.ByteLength]
-	case im.IsEmbeddedResource():
-		data, err := im.MarshalData()
-		if err != nil {
-			return nil
-		}
-		return data
-	}
-	return nil
-}
-
-// texel samples img at (u, v) (repeat wrapping, nearest) as linear RGB.
-func texel(img image.Image, u, v float64) [3]float64 {
-	b := img.Bounds()
-	u, v = u-math.Floor(u), v-math.Floor(v)
-	x := b.Min.X + min(b.Dx()-1, int(u*float64(b.Dx())))
-	y := b.Min.Y + min(b.Dy()-1, int(v*float64(b.Dy())))
-	r, g, bl, _ := img.At(x, y).RGBA()
-	lin := func(c uint32) float64 { return math.Pow(float64(c)/65535, 2.2) }
-	return [3]float64{lin(r), lin(g), lin(bl)}
-}
-
 // ModelTriangles returns the triangles of one of our GLBs (a stored product
 // model) in its own frame, for geometric checks such as "the hotspot lies on
 // the surface".
@@ -867,104 +541,13 @@ func ModelTriangles(glb []byte) ([][3][3]float64, error) {
 	if err := checkModelStructure(doc); err != nil {
 		return nil, err
 	}
-	tris, _, err := walkTriangles(doc, false) // geometry only: no texture is decoded
+	tris, _, err := glbio.WalkTriangles(doc, false) // geometry only: no texture is decoded
 	if err != nil {
 		return nil, err
 	}
 	out := make([][3][3]float64, len(tris))
 	for i, t := range tris {
-		out[i] = t.v
+		out[i] = t.V
 	}
 	return out, nil
-}
-
-// renderThumbnail draws the triangles orthographically from the front and a
-// little above (as a shopper first sees the model), flat-shaded with a key
-// light, over transparency, long side side pixels.
-func renderThumbnail(tris []modelTri, side int) *image.NRGBA {
-	const elev = 15 * math.Pi / 180
-	ce, se := math.Cos(elev), math.Sin(elev)
-	view := func(p [3]float64) [3]float64 { // x right, y up, z towards the viewer
-		return [3]float64{p[0], p[1]*ce - p[2]*se, p[2]*ce + p[1]*se}
-	}
-	lo := [2]float64{math.Inf(1), math.Inf(1)}
-	hi := [2]float64{math.Inf(-1), math.Inf(-1)}
-	vt := make([][3][3]float64, len(tris))
-	for i, t := range tris {
-		for k := range 3 {
-			q := view(t.v[k])
-			vt[i][k] = q
-			lo[0], lo[1] = min(lo[0], q[0]), min(lo[1], q[1])
-			hi[0], hi[1] = max(hi[0], q[0]), max(hi[1], q[1])
-		}
-	}
-	w, h := hi[0]-lo[0], hi[1]-lo[1]
-	if len(tris) == 0 || !(w > 0 || h > 0) {
-		return image.NewNRGBA(image.Rect(0, 0, 1, 1))
-	}
-	inner := float64(side) * 0.92
-	scale := inner / max(w, h)
-	iw, ih := max(1, int(math.Ceil(w*scale/0.92))), max(1, int(math.Ceil(h*scale/0.92)))
-	ox, oy := (float64(iw)-w*scale)/2, (float64(ih)-h*scale)/2
-	img := image.NewNRGBA(image.Rect(0, 0, iw, ih))
-	depth := make([]float64, iw*ih)
-	for i := range depth {
-		depth[i] = math.Inf(-1)
-	}
-	light := [3]float64{-0.35, 0.6, 0.72}
-	for i, t := range vt {
-		var s [3][3]float64 // screen x, y (down), depth
-		for k := range 3 {
-			s[k] = [3]float64{ox + (t[k][0]-lo[0])*scale, oy + (hi[1]-t[k][1])*scale, t[k][2]}
-		}
-		e1 := [3]float64{t[1][0] - t[0][0], t[1][1] - t[0][1], t[1][2] - t[0][2]}
-		e2 := [3]float64{t[2][0] - t[0][0], t[2][1] - t[0][1], t[2][2] - t[0][2]}
-		nrm := [3]float64{e1[1]*e2[2] - e1[2]*e2[1], e1[2]*e2[0] - e1[0]*e2[2], e1[0]*e2[1] - e1[1]*e2[0]}
-		l := math.Sqrt(nrm[0]*nrm[0] + nrm[1]*nrm[1] + nrm[2]*nrm[2])
-		if l == 0 {
-			continue
-		}
-		lambert := math.Abs(nrm[0]*light[0]+nrm[1]*light[1]+nrm[2]*light[2]) / l
-		shade := 0.3 + 0.7*lambert
-		paint := func(base [3]float64) (col [3]uint8) {
-			for k := range 3 {
-				col[k] = uint8(min(255, 255*math.Pow(min(1, max(0, base[k]*shade)), 1/2.2)+0.5))
-			}
-			return col
-		}
-		tr := tris[i]
-		col := paint(tr.rgb)
-		x0, x1 := max(0, int(math.Floor(min(s[0][0], s[1][0], s[2][0])))), min(iw-1, int(math.Ceil(max(s[0][0], s[1][0], s[2][0]))))
-		y0, y1 := max(0, int(math.Floor(min(s[0][1], s[1][1], s[2][1])))), min(ih-1, int(math.Ceil(max(s[0][1], s[1][1], s[2][1]))))
-		area := (s[1][0]-s[0][0])*(s[2][1]-s[0][1]) - (s[2][0]-s[0][0])*(s[1][1]-s[0][1])
-		if area == 0 {
-			continue
-		}
-		for y := y0; y <= y1; y++ {
-			py := float64(y) + 0.5
-			for x := x0; x <= x1; x++ {
-				px := float64(x) + 0.5
-				b0 := ((s[1][0]-px)*(s[2][1]-py) - (s[2][0]-px)*(s[1][1]-py)) / area
-				b1 := ((s[2][0]-px)*(s[0][1]-py) - (s[0][0]-px)*(s[2][1]-py)) / area
-				b2 := 1 - b0 - b1
-				if b0 < 0 || b1 < 0 || b2 < 0 {
-					continue
-				}
-				z := b0*s[0][2] + b1*s[1][2] + b2*s[2][2]
-				if z <= depth[y*iw+x] {
-					continue
-				}
-				depth[y*iw+x] = z
-				if tr.tex != nil {
-					u := b0*float64(tr.uv[0][0]) + b1*float64(tr.uv[1][0]) + b2*float64(tr.uv[2][0])
-					v := b0*float64(tr.uv[0][1]) + b1*float64(tr.uv[1][1]) + b2*float64(tr.uv[2][1])
-					c := texel(tr.tex, u, v)
-					col = paint([3]float64{c[0] * tr.rgb[0], c[1] * tr.rgb[1], c[2] * tr.rgb[2]})
-				}
-				o := img.Pix[y*img.Stride+4*x:]
-				o[0], o[1], o[2], o[3] = col[0], col[1], col[2], 255
-			}
-		}
-	}
-	return img
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/internal/gltfvalidate"
+	"github.com/photo3d/photo3d/internal/reconstruct/glbio"
 )
 
 // boxDoc is a 2 × 4 × 1 box (units of the author's choice, off-centre) as one
@@ -116,7 +117,7 @@ func TestUploadedModelIsNormalisedAndThumbnailed(t *testing.T) {
 	img, err := png.Decode(bytes.NewReader(m.Thumbnail))
 	require.NoError(t, err)
 	b := img.Bounds()
-	require.Equal(t, ThumbnailSize, max(b.Dx(), b.Dy()))
+	require.Equal(t, glbio.ThumbnailSize, max(b.Dx(), b.Dy()))
 	_, _, _, a := img.At(0, 0).RGBA()
 	require.Zero(t, a, "background is transparent")
 	r, g, _, a := img.At(b.Dx()/2, b.Dy()/2).RGBA()

@@ -6,6 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/photo3d/photo3d/internal/reconstruct/geom"
+	"github.com/photo3d/photo3d/internal/reconstruct/glbio"
+	"github.com/photo3d/photo3d/internal/reconstruct/multiview"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
 )
 
 // Multi-view reconstruction (issue 34 §3): two to eight photos taken around the
@@ -66,37 +71,6 @@ func Azimuths(views []View) []float64 {
 	return out
 }
 
-// mvView is one decoded, segmented photo with its camera.
-type mvView struct {
-	p   *photo
-	seg *segmentation
-	cam mvCam
-	// Pose parameters (see pose.go): azimuth and elevation (radians), log of the
-	// distance factor, and the pixel the world origin projects to.
-	az, el, ls, du, dv float64
-	lf                 float64 // log of the focal length over f0
-	f0                 float64 // focal length assumed at first (a phone's main camera), pixels
-	az0                float64 // stated azimuth
-	baseZ              float64 // distance at ls = 0
-	bbox               [4]float64
-	// Coverage of the object on a coarse grid (cell lcell working pixels), used by the
-	// pose search.
-	lw, lh int
-	lcell  float64
-	lcov   []float32
-	// lcovLoose is lcov of the loose mask (nil: none); see mvconsist.go.
-	lcovLoose []float32
-	// alpha is the mask carved from: seg.alpha grown by growMask.
-	alpha []uint8
-	// loose is alpha plus every cell that differs from the backdrop, shadow-like
-	// ones included, except what a row's mask encloses (nil: none, as when
-	// mvTakeBack is off); see mvconsist.go.
-	loose []uint8
-	// distrust leaves the view out of the carve (hullField); set only by the
-	// real-set experiment in realmulti_diag_test.go.
-	distrust bool
-}
-
 // ReconstructViews builds one model from several photos of the same product; see the
 // comment at the top of this file.
 func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Options, progress ProgressFunc) (*Result, error) {
@@ -117,26 +91,36 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	tm.done(StageAnalyze)
 
 	pr.report(StepDeconstructing, 25)
-	if mvPoseOracle != nil && mvPoseOracle.before != nil {
-		mvPoseOracle.before(vs)
+	if multiview.Oracle != nil && multiview.Oracle.Before != nil {
+		multiview.Oracle.Before(vs)
 	}
-	pose, err := estimatePoses(ctx, vs)
+	pose, err := multiview.EstimatePoses(ctx, vs)
 	if err != nil {
 		return nil, err
 	}
-	if mvPoseOracle != nil && mvPoseOracle.after != nil {
-		mvPoseOracle.after(vs, &pose)
+	if multiview.Oracle != nil && multiview.Oracle.After != nil {
+		multiview.Oracle.After(vs, &pose)
 	}
 	pr.report(StepDeconstructing, 50)
 	tm.done(StageDeconstruct)
+	res, err := carveViews(ctx, vs, pose, views, opts, pr, tm)
+	if err != nil {
+		return nil, err
+	}
+	res.Warnings = warnings
+	return res, nil
+}
 
+// carveViews carves, textures and encodes the posed views (views are the photos,
+// for the input hash): the assembling and finalising steps of a multi-view build.
+func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseResult, views []View, opts Options, pr *progressReporter, tm *stageTimer) (*Result, error) {
 	pr.report(StepAssembling, 50)
-	m, err := carveMesh(ctx, vs, pose, opts.MaxTriangles, true)
+	m, err := multiview.CarveMesh(ctx, vs, pose, opts.MaxTriangles, true)
 	if err != nil {
 		return nil, err
 	}
 	pr.report(StepAssembling, 65)
-	atlas, err := textureViews(ctx, vs, m)
+	atlas, err := multiview.TextureViews(ctx, vs, m)
 	if err != nil {
 		return nil, err
 	}
@@ -153,17 +137,17 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res := &Result{GLB: glb, Parts: parts, Warnings: warnings}
+	res := &Result{GLB: glb, Parts: parts}
 	front := vs[0]
 	// The model, not the front photo: the photo looks right even when a wrong
 	// pose carved thin parts away, and this build has no score to warn of it.
 	if res.Thumbnail, err = modelThumbnailPNG(glb); err != nil {
 		return nil, err
 	}
-	if res.Mask, err = maskPNG(front.seg); err != nil {
+	if res.Mask, err = maskPNG(front.Seg); err != nil {
 		return nil, err
 	}
-	if res.PartsMap, err = partsMapPNG(wholePartMap(front.seg)); err != nil {
+	if res.PartsMap, err = partsMapPNG(wholePartMap(front.Seg)); err != nil {
 		return nil, err
 	}
 	h := sha256.New()
@@ -178,7 +162,7 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	// would tell the merchant "accurate" when it is not. Stats.Fidelity stays nil
 	// (as for the remote reconstructor) until one that tracks shape error exists.
 	res.Stats = Stats{
-		ShapeKind: ShapeMultiView, Triangles: m.triangles(), Vertices: len(m.pos), Parts: len(parts), Bytes: len(glb),
+		ShapeKind: ShapeMultiView, Triangles: m.Triangles(), Vertices: len(m.Pos), Parts: len(parts), Bytes: len(glb),
 		StepMillis: tm.marks, TotalMillis: tm.total(), Reconstructor: "builtin", Version: Version,
 		InputSHA256: fmt.Sprintf("%x", h.Sum(nil)), Views: len(views),
 	}
@@ -187,29 +171,29 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 }
 
 // prepareViews decodes and segments every photo and sets its starting pose.
-func prepareViews(ctx context.Context, views []View, opts Options, pr *progressReporter) ([]*mvView, []string, error) {
+func prepareViews(ctx context.Context, views []View, opts Options, pr *progressReporter) ([]*multiview.View, []string, error) {
 	az := Azimuths(views)
-	vs := make([]*mvView, len(views))
+	vs := make([]*multiview.View, len(views))
 	var warnings []string
 	for i, v := range views {
-		p, err := decodePhoto(ctx, v.Image, opts.WorkingSize)
+		p, err := segment.DecodePhoto(ctx, v.Image, opts.WorkingSize)
 		if err != nil {
 			return nil, nil, fmt.Errorf("photo %d: %w", i+1, err)
 		}
-		seg, err := segment(ctx, p)
+		seg, err := segment.Segment(ctx, p)
 		if err != nil {
 			return nil, nil, fmt.Errorf("segment photo %d: %w", i+1, err)
 		}
-		if !subjectSeparated(seg) {
+		if !segment.SubjectSeparated(seg) {
 			if opts.StrictSubject {
-				return nil, nil, ErrSubjectNotSeparated
+				return nil, nil, segment.ErrSubjectNotSeparated
 			}
-			warnings = append(warnings, ErrSubjectNotSeparated.Error())
+			warnings = append(warnings, segment.ErrSubjectNotSeparated.Error())
 		}
-		if seg.area == 0 {
-			return nil, nil, ErrSubjectNotSeparated
+		if seg.Area == 0 {
+			return nil, nil, segment.ErrSubjectNotSeparated
 		}
-		vs[i] = newMVView(p, seg, az[i]*math.Pi/180)
+		vs[i] = multiview.NewView(p, seg, az[i]*math.Pi/180)
 		if pr != nil {
 			pr.report(StepAnalyzing, 5+20*(i+1)/len(views))
 		}
@@ -219,38 +203,38 @@ func prepareViews(ctx context.Context, views []View, opts Options, pr *progressR
 
 // wholePartMap is the parts map of a one-part model: the front photo's mask on the
 // segmentation grid, in the part's colour.
-func wholePartMap(seg *segmentation) *partMap {
-	pm := &partMap{w: seg.sw, h: seg.sh, labels: make([]int8, seg.sw*seg.sh)}
-	info := partInfo{name: "Body"}
-	for i, in := range seg.smask {
+func wholePartMap(seg *segment.Segmentation) *segment.PartMap {
+	pm := &segment.PartMap{W: seg.Sw, H: seg.Sh, Labels: make([]int8, seg.Sw*seg.Sh)}
+	info := segment.PartInfo{Name: "Body"}
+	for i, in := range seg.Smask {
 		if !in {
-			pm.labels[i] = -1
+			pm.Labels[i] = -1
 			continue
 		}
-		c := seg.srgb[i]
-		info.sum[0] += float64(c[0])
-		info.sum[1] += float64(c[1])
-		info.sum[2] += float64(c[2])
-		info.area++
+		c := seg.Srgb[i]
+		info.Sum[0] += float64(c[0])
+		info.Sum[1] += float64(c[1])
+		info.Sum[2] += float64(c[2])
+		info.Area++
 	}
-	pm.parts = []partInfo{info}
+	pm.Parts = []segment.PartInfo{info}
 	return pm
 }
 
 // placeMultiView moves the world-frame mesh so its base centre is at the origin and
 // scales it to heightMetres; the model is one part.
-func placeMultiView(m *mesh, front *mvView, heightMetres float64) ([]Part, []glbPart) {
-	lo, hi := m.bounds()
+func placeMultiView(m *geom.Mesh, front *multiview.View, heightMetres float64) ([]Part, []glbio.Part) {
+	lo, hi := m.Bounds()
 	s := heightMetres / float64(hi[1]-lo[1])
 	shift := [3]float64{-(float64(lo[0]) + float64(hi[0])) / 2, -float64(lo[1]), -(float64(lo[2]) + float64(hi[2])) / 2}
-	for i := range m.pos {
+	for i := range m.Pos {
 		for c := range 3 {
-			m.pos[i][c] = float32((float64(m.pos[i][c]) + shift[c]) * s)
+			m.Pos[i][c] = float32((float64(m.Pos[i][c]) + shift[c]) * s)
 		}
 	}
-	pm := wholePartMap(front.seg)
-	r, g, b := pm.parts[0].meanRGB()
+	pm := wholePartMap(front.Seg)
+	r, g, b := pm.Parts[0].MeanRGB()
 	light := (r + g + b) / (3 * 255)
-	parts := []Part{{ID: "part-1", Name: "Body", Color: hexColor(r, g, b), Share: 1}}
-	return parts, []glbPart{{name: "Body", mesh: m, roughness: 0.45 + 0.3*light}}
+	parts := []Part{{ID: "part-1", Name: "Body", Color: segment.HexColor(r, g, b), Share: 1}}
+	return parts, []glbio.Part{{Name: "Body", Mesh: m, Roughness: 0.45 + 0.3*light}}
 }

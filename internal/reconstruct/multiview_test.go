@@ -13,6 +13,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/multiview"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
 	"github.com/stretchr/testify/require"
 )
 
@@ -160,7 +163,7 @@ func (m *mvScene) photos() [][]byte {
 // exactHullOwnBox is printed beside it.
 func exactHull(t testing.TB, m *mvScene, maxTris int) []qtri {
 	lo, hi := triBox(m.base.tris)
-	mesh, err := carveMesh(context.Background(), exactViews(m), poseResult{lo: lo, hi: hi, voxel: 0.02}, maxTris, false)
+	mesh, err := multiview.CarveMesh(context.Background(), exactViews(m), multiview.PoseResult{Lo: lo, Hi: hi, Voxel: 0.02}, maxTris, false)
 	require.NoError(t, err)
 	return meshTris(mesh)
 }
@@ -174,17 +177,17 @@ func exactHullOwnBox(t testing.TB, m *mvScene, maxTris int) []qtri {
 	vs := exactViews(m)
 	lo, hi := triBox(m.base.tris)
 	d := 0.5 * (hi[1] - lo[1])
-	box := poseResult{lo: [3]float64{lo[0] - d, lo[1] - d, lo[2] - d}, hi: [3]float64{hi[0] + d, hi[1] + d, hi[2] + d}, voxel: 0.02}
-	first, err := carveMesh(context.Background(), vs, box, maxTris, false)
+	box := multiview.PoseResult{Lo: [3]float64{lo[0] - d, lo[1] - d, lo[2] - d}, Hi: [3]float64{hi[0] + d, hi[1] + d, hi[2] + d}, Voxel: 0.02}
+	first, err := multiview.CarveMesh(context.Background(), vs, box, maxTris, false)
 	require.NoError(t, err)
-	flo, fhi := first.bounds()
+	flo, fhi := first.Bounds()
 	for c := range 3 {
-		box.lo[c], box.hi[c] = float64(flo[c]), float64(fhi[c])
+		box.Lo[c], box.Hi[c] = float64(flo[c]), float64(fhi[c])
 	}
-	mesh, err := carveMesh(context.Background(), vs, box, maxTris, true)
+	mesh, err := multiview.CarveMesh(context.Background(), vs, box, maxTris, true)
 	require.NoError(t, err)
 	if os.Getenv("PHOTO3D_BOXDBG") != "" {
-		mlo, mhi := mesh.bounds()
+		mlo, mhi := mesh.Bounds()
 		fmt.Printf("BOX %s true x %.3f..%.3f y %.3f..%.3f z %.3f..%.3f  hull x %.3f..%.3f y %.3f..%.3f z %.3f..%.3f\n", m.base.name,
 			lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], mlo[0], mhi[0], mlo[1], mhi[1], mlo[2], mhi[2])
 	}
@@ -192,16 +195,16 @@ func exactHullOwnBox(t testing.TB, m *mvScene, maxTris int) []qtri {
 }
 
 // exactViews are m's views with the true silhouettes and cameras.
-func exactViews(m *mvScene) []*mvView {
-	var vs []*mvView
+func exactViews(m *mvScene) []*multiview.View {
+	var vs []*multiview.View
 	for _, c := range m.cams {
 		alpha := silhouetteAlpha(m.base.tris, c)
 		r := [3][3]float64{c.right, c.up, c.fwd}
-		cam := mvCam{r: r, f: c.f, cx: c.cx, cy: c.cy}
+		cam := multiview.Camera{R: r, F: c.f, Cx: c.cx, Cy: c.cy}
 		for k := range 3 {
-			cam.t[k] = -vdot(r[k], c.pos)
+			cam.T[k] = -vdot(r[k], c.pos)
 		}
-		vs = append(vs, &mvView{seg: &segmentation{w: c.w, h: c.h, alpha: alpha}, alpha: alpha, cam: cam})
+		vs = append(vs, &multiview.View{Seg: &segment.Segmentation{W: c.w, H: c.h, Alpha: alpha}, Alpha: alpha, Cam: cam})
 	}
 	return vs
 }
@@ -244,7 +247,7 @@ func runMultiView(t *testing.T, classes []string, n, w, h int, validate bool) []
 
 // handHeldAzimuths are the stated azimuths of a hand-held capture: front, left,
 // back and right, or PHOTO3D_VIEWS (2–8) photos evenly spaced (a measurement of
-// what more photos buy; docs/reconstruction.md).
+// what more photos buy; the history of docs/reconstruction.md (git log -p)).
 func handHeldAzimuths() []float64 {
 	n := 4
 	if s := os.Getenv("PHOTO3D_VIEWS"); s != "" {
@@ -293,9 +296,9 @@ func runMVScenes(t *testing.T, scenes []*mvScene, validate bool) []mvScore {
 			for k, p := range photos {
 				views = append(views, View{Image: p, Azimuth: m.stated[k]})
 			}
-			mvPoseOracle = oracleFromEnv(m)
+			multiview.Oracle = oracleFromEnv(m)
 			res, err := NewBuiltin().(MultiViewReconstructor).ReconstructViews(context.Background(), views, Options{}, nil)
-			mvPoseOracle = nil
+			multiview.Oracle = nil
 			require.NoError(t, err, m.base.name)
 			require.Equal(t, len(photos), res.Stats.Views)
 			require.Equal(t, ShapeMultiView, res.Stats.ShapeKind)
@@ -309,9 +312,9 @@ func runMVScenes(t *testing.T, scenes []*mvScene, validate bool) []mvScore {
 			drawn, err := modelThumbnailPNG(res.GLB)
 			require.NoError(t, err)
 			require.Equal(t, drawn, res.Thumbnail, m.base.name)
-			p0, err := decodePhoto(context.Background(), photos[0], Options{}.WithDefaults().WorkingSize)
+			p0, err := segment.DecodePhoto(context.Background(), photos[0], Options{}.WithDefaults().WorkingSize)
 			require.NoError(t, err)
-			seg0, err := segment(context.Background(), p0)
+			seg0, err := segment.Segment(context.Background(), p0)
 			require.NoError(t, err)
 			cut, err := thumbnailPNG(p0, seg0)
 			require.NoError(t, err)
@@ -392,7 +395,7 @@ func TestMultiViewAzimuths(t *testing.T) {
 }
 
 // oracleFromEnv hands the pose search parts of m's true cameras, for measuring
-// what each unknown costs (docs/reconstruction.md, "Where the four-photo gap is"):
+// what each unknown costs (the history of docs/reconstruction.md (git log -p), "Where the four-photo gap is"):
 // PHOTO3D_ORACLE is a comma-separated list of el (the shared elevation), lens,
 // az (every view's azimuth), cam (every camera replaced by the true one after the
 // search, carved in the true box widened by a tenth of the height) and box (with
@@ -406,47 +409,47 @@ func TestMultiViewAzimuths(t *testing.T) {
 // own box), mask (the views' masks are the true silhouettes) and err (print each
 // view's angle errors and the strict coherence at our poses and at the true
 // cameras). Unset: nil, the search alone.
-func oracleFromEnv(m *mvScene) *poseOracle {
+func oracleFromEnv(m *mvScene) *multiview.PoseOracle {
 	env := os.Getenv("PHOTO3D_ORACLE")
 	if env == "" {
 		return nil
 	}
-	o := &poseOracle{}
+	o := &multiview.PoseOracle{}
 	for _, w := range strings.Split(env, ",") {
 		switch w {
 		case "el":
-			o.knowsEl, o.el = true, m.base.elevDeg*math.Pi/180
+			o.KnowsEl, o.El = true, m.base.elevDeg*math.Pi/180
 		case "lens":
-			o.knowsLens, o.lens = true, math.Log(m.base.f35/phoneFocal35)
+			o.KnowsLens, o.Lens = true, math.Log(m.base.f35/shape.PhoneFocal35)
 		case "az":
-			o.az = make([]float64, len(m.cams))
+			o.Az = make([]float64, len(m.cams))
 			for i := range m.cams {
-				o.az[i] = trueAzNearStated(m, i)
+				o.Az[i] = trueAzNearStated(m, i)
 			}
 		case "mask":
-			o.before = func(vs []*mvView) {
+			o.Before = func(vs []*multiview.View) {
 				for i, v := range vs {
 					c := m.cams[i]
-					k := float64(v.p.w) / float64(c.w)
-					c.f, c.cx, c.cy, c.w, c.h = c.f*k, c.cx*k, c.cy*k, v.p.w, v.p.h
-					v.alpha, v.loose, v.lcovLoose = silhouetteAlpha(m.base.tris, c), nil, nil
-					v.measure()
+					k := float64(v.P.W) / float64(c.w)
+					c.f, c.cx, c.cy, c.w, c.h = c.f*k, c.cx*k, c.cy*k, v.P.W, v.P.H
+					v.Alpha, v.Loose, v.LcovLoose = silhouetteAlpha(m.base.tris, c), nil, nil
+					v.Measure()
 				}
 			}
 		case "start":
-			o.start = true
+			o.Start = true
 		case "nosearch":
-			o.noSearch = true
+			o.NoSearch = true
 		case "truestart":
-			o.keepStart = true
+			o.KeepStart = true
 		case "cam", "box", "consist", "err":
 		default:
 			panic("PHOTO3D_ORACLE: el, lens, az, start, nosearch, truestart, mask, cam, box, consist, err")
 		}
 	}
-	if o.keepStart {
-		masks := o.before
-		o.before = func(vs []*mvView) {
+	if o.KeepStart {
+		masks := o.Before
+		o.Before = func(vs []*multiview.View) {
 			if masks != nil {
 				masks(vs)
 			}
@@ -456,13 +459,13 @@ func oracleFromEnv(m *mvScene) *poseOracle {
 	if strings.Contains(","+env+",", ",cam,") {
 		trueBox := strings.Contains(","+env+",", ",box,")
 		consist := strings.Contains(","+env+",", ",consist,")
-		o.after = func(vs []*mvView, pose *poseResult) {
+		o.After = func(vs []*multiview.View, pose *multiview.PoseResult) {
 			ours := math.NaN()
 			if consist {
 				ours = colourDisagreement(vs, *pose)
 			}
 			for i, v := range vs {
-				v.cam = trueMVCam(m.cams[i], v.p.w)
+				v.Cam = trueMVCam(m.cams[i], v.P.W)
 			}
 			lo, hi := triBox(m.base.tris)
 			if consist {
@@ -470,36 +473,36 @@ func oracleFromEnv(m *mvScene) *poseOracle {
 					colourDisagreement(vs, trueBoxWidened(m)))
 			}
 			if trueBox {
-				pose.lo, pose.hi, pose.voxel = lo, hi, 0.02
+				pose.Lo, pose.Hi, pose.Voxel = lo, hi, 0.02
 				return
 			}
 			tb := trueBoxWidened(m)
-			pose.lo, pose.hi, pose.voxel = tb.lo, tb.hi, tb.voxel
+			pose.Lo, pose.Hi, pose.Voxel = tb.Lo, tb.Hi, tb.Voxel
 		}
 	}
 	if strings.Contains(","+env+",", ",err,") {
-		next := o.after
-		o.after = func(vs []*mvView, pose *poseResult) {
+		next := o.After
+		o.After = func(vs []*multiview.View, pose *multiview.PoseResult) {
 			line := "POSEERR " + m.base.name
 			for i, v := range vs {
 				ta, te := trueAzEl(m.cams[i])
-				line += fmt.Sprintf(" v%d az%+.1f el%+.1f ls%+.2f", i, math.Remainder(v.az*180/math.Pi-ta, 360), v.el*180/math.Pi-te, v.ls)
+				line += fmt.Sprintf(" v%d az%+.1f el%+.1f ls%+.2f", i, math.Remainder(v.Az*180/math.Pi-ta, 360), v.El*180/math.Pi-te, v.Ls)
 			}
-			line += fmt.Sprintf(" f35 true %.0f est %.1f", m.base.f35, phoneFocal35*math.Exp(vs[0].lf))
+			line += fmt.Sprintf(" f35 true %.0f est %.1f", m.base.f35, shape.PhoneFocal35*math.Exp(vs[0].Lf))
 			// The search's strict objective at our poses (on a 64-voxel grid over
 			// their box) and at the true cameras (over trueBoxWidened).
-			mg := 2 * pose.voxel
-			g := gridFor([3]float64{pose.lo[0] - mg, pose.lo[1] - mg, pose.lo[2] - mg}, [3]float64{pose.hi[0] + mg, pose.hi[1] + mg, pose.hi[2] + mg}, 64)
-			ours := newCoherenceEvalTakeBack(vs, g, false).score()
-			saved := make([]mvCam, len(vs))
+			mg := 2 * pose.Voxel
+			g := multiview.GridFor([3]float64{pose.Lo[0] - mg, pose.Lo[1] - mg, pose.Lo[2] - mg}, [3]float64{pose.Hi[0] + mg, pose.Hi[1] + mg, pose.Hi[2] + mg}, 64)
+			ours := multiview.NewCoherenceEvalTakeBack(vs, g, false).Score()
+			saved := make([]multiview.Camera, len(vs))
 			for i, v := range vs {
-				saved[i] = v.cam
-				v.cam = trueMVCam(m.cams[i], v.p.w)
+				saved[i] = v.Cam
+				v.Cam = trueMVCam(m.cams[i], v.P.W)
 			}
 			tb := trueBoxWidened(m)
-			truth := newCoherenceEvalTakeBack(vs, gridFor(tb.lo, tb.hi, 64), false).score()
+			truth := multiview.NewCoherenceEvalTakeBack(vs, multiview.GridFor(tb.Lo, tb.Hi, 64), false).Score()
 			for i, v := range vs {
-				v.cam = saved[i]
+				v.Cam = saved[i]
 			}
 			line += fmt.Sprintf(" coherence ours %.4f true %.4f", ours, truth)
 			fmt.Println(line)
@@ -515,39 +518,39 @@ func oracleFromEnv(m *mvScene) *poseOracle {
 // the search's frame (the front view's parameters fixed: the world is the true one
 // scaled and moved so that the front view's camera is the one its fixed
 // parameters give).
-func setTruePoses(m *mvScene, vs []*mvView) {
-	lf := math.Log(m.base.f35 / phoneFocal35)
-	tc := make([]mvCam, len(vs))
+func setTruePoses(m *mvScene, vs []*multiview.View) {
+	lf := math.Log(m.base.f35 / shape.PhoneFocal35)
+	tc := make([]multiview.Camera, len(vs))
 	for i, v := range vs {
-		tc[i] = trueMVCam(m.cams[i], v.p.w)
+		tc[i] = trueMVCam(m.cams[i], v.P.W)
 		_, te := trueAzEl(m.cams[i])
-		v.az, v.el, v.lf = trueAzNearStated(m, i), te*math.Pi/180, lf
+		v.Az, v.El, v.Lf = trueAzNearStated(m, i), te*math.Pi/180, lf
 	}
 	v0 := vs[0]
-	v0.update()
-	sigma := v0.cam.t[2] / tc[0].t[2]
+	v0.Update()
+	sigma := v0.Cam.T[2] / tc[0].T[2]
 	var d, T [3]float64
 	for k := range 3 {
-		d[k] = sigma*tc[0].t[k] - v0.cam.t[k]
+		d[k] = sigma*tc[0].T[k] - v0.Cam.T[k]
 	}
 	for c := range 3 {
 		for k := range 3 {
-			T[c] += tc[0].r[k][c] * d[k]
+			T[c] += tc[0].R[k][c] * d[k]
 		}
 	}
 	for i := 1; i < len(vs); i++ {
 		v := vs[i]
 		var t [3]float64
 		for k := range 3 {
-			t[k] = sigma * tc[i].t[k]
+			t[k] = sigma * tc[i].T[k]
 			for c := range 3 {
-				t[k] -= tc[i].r[k][c] * T[c]
+				t[k] -= tc[i].R[k][c] * T[c]
 			}
 		}
-		f := v.f0 * math.Exp(lf)
-		v.ls = math.Log(t[2]/v.baseZ) - lf
-		v.du, v.dv = v.cam.cx+t[0]*f/t[2], v.cam.cy-t[1]*f/t[2]
-		v.update()
+		f := v.F0 * math.Exp(lf)
+		v.Ls = math.Log(t[2]/v.BaseZ) - lf
+		v.Du, v.Dv = v.Cam.Cx+t[0]*f/t[2], v.Cam.Cy-t[1]*f/t[2]
+		v.Update()
 	}
 }
 
@@ -561,8 +564,8 @@ func trueAzNearStated(m *mvScene, i int) float64 {
 // trueBoxWidened is m's true box widened by a tenth of its height on every side,
 // with the voxel of a 64-layer grid over the height: where the oracles carve and
 // score the true cameras.
-func trueBoxWidened(m *mvScene) poseResult {
+func trueBoxWidened(m *mvScene) multiview.PoseResult {
 	lo, hi := triBox(m.base.tris)
 	d := 0.1 * (hi[1] - lo[1])
-	return poseResult{lo: [3]float64{lo[0] - d, lo[1] - d, lo[2] - d}, hi: [3]float64{hi[0] + d, hi[1] + d, hi[2] + d}, voxel: (hi[1] - lo[1]) / 64}
+	return multiview.PoseResult{Lo: [3]float64{lo[0] - d, lo[1] - d, lo[2] - d}, Hi: [3]float64{hi[0] + d, hi[1] + d, hi[2] + d}, Voxel: (hi[1] - lo[1]) / 64}
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/multiview"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
 	"github.com/stretchr/testify/require"
 )
 
@@ -42,19 +44,19 @@ func maxAlpha(a, b []uint8) []uint8 {
 // (mode 0: the right view's mask without the base; 1: with its loose mask; 2:
 // the true silhouettes), the right view carved with its camera turned bend
 // degrees from the one that took its photo.
-func lampViews(mode int, shift float64) []*mvView {
+func lampViews(mode int, shift float64) []*multiview.View {
 	body := boxTris(v3{-0.12, 0.3, -0.12}, v3{0.12, 1, 0.12}, v3{200, 60, 60})
 	base := boxTris(v3{-0.3, 0, -0.3}, v3{0.3, 0.3, 0.3}, v3{150, 100, 50})
 	shadow := boxTris(v3{-0.55, -0.005, -0.55}, v3{0.55, 0.005, 0.55}, v3{140, 140, 142})
 	all := append(append([]qtri{}, body...), base...)
-	table := srgbLinearTable()
+	table := segment.SrgbLinearTable()
 	// mode 0: the right view's mask without the base; 1: with its loose mask;
 	// 2: the true silhouette (the hull to match).
-	var vs []*mvView
+	var vs []*multiview.View
 	{
 		for k, az := range []float64{0, 95, 172, 265} {
 			c := newQCameraAt(320, 240, az*math.Pi/180, 15*math.Pi/180, 28, 0.9, 0.7, 0.5)
-			seg := &segmentation{w: c.w, h: c.h, f: 1, sw: c.w, sh: c.h, slab: make([]lab, c.w*c.h)}
+			seg := &segment.Segmentation{W: c.w, H: c.h, F: 1, Sw: c.w, Sh: c.h, Slab: make([]segment.Lab, c.w*c.h)}
 			// Colours: the scene's front-most surface at each pixel, the right
 			// view's side of the product in shade.
 			ids, ssw, _ := rasterize(append(append([]qtri{}, all...), shadow...), c, 1)
@@ -62,7 +64,7 @@ func lampViews(mode int, shift float64) []*mvView {
 			if k == 3 {
 				light = 0.5
 			}
-			for i := range seg.slab {
+			for i := range seg.Slab {
 				col, l := v3{235, 235, 238}, 1.0
 				if id := ids[(i/c.w)*ssw+i%c.w]; id >= 0 {
 					col = shadowTriColour(id, len(all), all, shadow)
@@ -70,23 +72,23 @@ func lampViews(mode int, shift float64) []*mvView {
 						l = light
 					}
 				}
-				seg.slab[i] = toLab(table, uint8(col[0]*l), uint8(col[1]*l), uint8(col[2]*l))
+				seg.Slab[i] = segment.ToLab(table, uint8(col[0]*l), uint8(col[1]*l), uint8(col[2]*l))
 			}
 			cam := trueMVCam(c, c.w)
 			if k == 1 {
-				cam.t[0] += shift
+				cam.T[0] += shift
 			}
-			v := &mvView{p: &photo{w: c.w, h: c.h}, seg: seg, cam: cam, lcell: 2}
-			v.lw, v.lh = c.w/2+1, c.h/2+1
-			v.alpha = silhouetteAlpha(all, c)
+			v := &multiview.View{P: &segment.Photo{W: c.w, H: c.h}, Seg: seg, Cam: cam, Lcell: 2}
+			v.Lw, v.Lh = c.w/2+1, c.h/2+1
+			v.Alpha = silhouetteAlpha(all, c)
 			if k == 3 && mode < 2 {
-				v.alpha = silhouetteAlpha(body, c)
+				v.Alpha = silhouetteAlpha(body, c)
 				if mode == 1 {
-					v.loose = maxAlpha(silhouetteAlpha(all, c), silhouetteAlpha(shadow, c))
+					v.Loose = maxAlpha(silhouetteAlpha(all, c), silhouetteAlpha(shadow, c))
 				}
 			}
-			seg.alpha = v.alpha
-			v.lcov = v.coverage(v.alpha, image.Rect(0, 0, c.w, c.h))
+			seg.Alpha = v.Alpha
+			v.Lcov = v.Coverage(v.Alpha, image.Rect(0, 0, c.w, c.h))
 			vs = append(vs, v)
 		}
 	}
@@ -105,9 +107,9 @@ func lampViews(mode int, shift float64) []*mvView {
 // carved away; without the colour check the slack is filled with shadow.
 func TestTakeBackRestoresAPartOneViewLost(t *testing.T) {
 	carve := func(mode int) (lo, hi [3]float32) {
-		m, err := carveMesh(context.Background(), lampViews(mode, 0), poseResult{lo: [3]float64{-0.6, 0, -0.6}, hi: [3]float64{0.6, 1, 0.6}, voxel: 0.02}, DefaultMaxTriangles, true)
+		m, err := multiview.CarveMesh(context.Background(), lampViews(mode, 0), multiview.PoseResult{Lo: [3]float64{-0.6, 0, -0.6}, Hi: [3]float64{0.6, 1, 0.6}, Voxel: 0.02}, DefaultMaxTriangles, true)
 		require.NoError(t, err)
-		return m.bounds()
+		return m.Bounds()
 	}
 	tlo, thi := carve(2)
 	lo, hi := carve(0)
@@ -132,7 +134,7 @@ func shadowTriColour(id int32, n int, all, shadow []qtri) v3 {
 	return shadow[int(id)-n].col
 }
 
-// looseCells leaves out what a row's mask encloses (a see-through gap between
+// multiview.LooseCells leaves out what a row's mask encloses (a see-through gap between
 // legs, in the product's shadow) and keeps what extends the outline.
 func TestLooseCellsLeaveOutEnclosedGaps(t *testing.T) {
 	// Row 0: two legs with a shadowed gap between them; row 1: a stem with a
@@ -147,7 +149,7 @@ func TestLooseCellsLeaveOutEnclosedGaps(t *testing.T) {
 		true, true, false, true, true, false,
 		false, true, true, true, false, false,
 	}
-	got := looseCells(loose, kept, 6, 3)
+	got := multiview.LooseCells(loose, kept, 6, 3)
 	require.Equal(t, []bool{
 		false, false, false, false, false, false,
 		true, true, false, true, true, false,
@@ -167,28 +169,28 @@ func envSwitch(name string, v *bool) {
 	}
 }
 
-// Switches for the benchmarks' before/after runs (docs/reconstruction.md):
+// Switches for the benchmarks' before/after runs (the history of docs/reconstruction.md (git log -p)):
 // PHOTO3D_TAKEBACK=0 turns the take-back off (1: on, the default), PHOTO3D_POSETB=0
 // keeps it out of the pose search (1: the second search with it, the default),
 // PHOTO3D_CHOOSEAFTER=N compares the two searches after round N instead of 2,
 // PHOTO3D_ENCLOSED=1 keeps what a row's mask encloses in the loose masks.
 func init() {
-	envSwitch("PHOTO3D_TAKEBACK", &mvTakeBack)
-	envSwitch("PHOTO3D_POSETB", &mvPoseTakeBack)
+	envSwitch("PHOTO3D_TAKEBACK", &multiview.UseTakeBack)
+	envSwitch("PHOTO3D_POSETB", &multiview.PoseTakeBack)
 	if v := os.Getenv("PHOTO3D_CHOOSEAFTER"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 || n > searchRounds {
-			panic("PHOTO3D_CHOOSEAFTER: a round from 0 to " + strconv.Itoa(searchRounds))
+		if err != nil || n < 0 || n > multiview.SearchRounds {
+			panic("PHOTO3D_CHOOSEAFTER: a round from 0 to " + strconv.Itoa(multiview.SearchRounds))
 		}
-		mvChooseAfter = n
+		multiview.ChooseAfter = n
 	}
 	if os.Getenv("PHOTO3D_TBDIAG") != "" {
-		mvTakeBackDiag = func(miss float64, used bool) {
+		multiview.TakeBackDiag = func(miss float64, used bool) {
 			fmt.Printf("TBDIAG the hull with the take-back leaves %.3f of the masks uncovered; take-back used %v\n", miss, used)
 		}
 	}
 	if os.Getenv("PHOTO3D_ENCLOSED") != "" {
-		mvLooseOutside = false
+		multiview.LooseOutside = false
 	}
 }
 
@@ -197,15 +199,15 @@ func init() {
 // the lost base), the strict hull no longer fills the masks and the take-back is
 // refused: the carve is the strict one. With the exact cameras it is used.
 func TestTakeBackRefusedWhenPosesDisagree(t *testing.T) {
-	defer func(d func(float64, bool)) { mvTakeBackDiag = d }(mvTakeBackDiag)
+	defer func(d func(float64, bool)) { multiview.TakeBackDiag = d }(multiview.TakeBackDiag)
 	var miss float64
 	var used bool
-	mvTakeBackDiag = func(m float64, u bool) { miss, used = m, u }
+	multiview.TakeBackDiag = func(m float64, u bool) { miss, used = m, u }
 	carve := func(mode int, shift float64) (lo, hi [3]float32) {
 		miss, used = -1, false
-		m, err := carveMesh(context.Background(), lampViews(mode, shift), poseResult{lo: [3]float64{-0.6, 0, -0.6}, hi: [3]float64{0.6, 1, 0.6}, voxel: 0.02}, DefaultMaxTriangles, true)
+		m, err := multiview.CarveMesh(context.Background(), lampViews(mode, shift), multiview.PoseResult{Lo: [3]float64{-0.6, 0, -0.6}, Hi: [3]float64{0.6, 1, 0.6}, Voxel: 0.02}, DefaultMaxTriangles, true)
 		require.NoError(t, err)
-		return m.bounds()
+		return m.Bounds()
 	}
 	lo, _ := carve(1, 0)
 	t.Logf("exact cameras: %.3f of the masks uncovered", miss)

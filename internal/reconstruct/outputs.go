@@ -7,10 +7,10 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-)
 
-// ThumbnailSize is the long side of the thumbnail cut-out used on cards and lists.
-const ThumbnailSize = 512
+	"github.com/photo3d/photo3d/internal/reconstruct/glbio"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
+)
 
 // encodePNG uses the fastest compression: these images are small and produced on
 // every job, where CPU time matters more than a few kilobytes.
@@ -25,10 +25,10 @@ func encodePNG(img image.Image) ([]byte, error) {
 
 // cutout returns the object over transparency, cropped to its bounds plus a margin
 // and scaled so its long side is at most maxSide (0: no scaling).
-func cutout(p *photo, seg *segmentation, maxSide int) *image.NRGBA {
-	b := seg.bbox
+func cutout(p *segment.Photo, seg *segment.Segmentation, maxSide int) *image.NRGBA {
+	b := seg.Bbox
 	margin := max(2, max(b.Dx(), b.Dy())/20)
-	r := image.Rect(b.Min.X-margin, b.Min.Y-margin, b.Max.X+margin, b.Max.Y+margin).Intersect(image.Rect(0, 0, p.w, p.h))
+	r := image.Rect(b.Min.X-margin, b.Min.Y-margin, b.Max.X+margin, b.Max.Y+margin).Intersect(image.Rect(0, 0, p.W, p.H))
 	w, h := r.Dx(), r.Dy()
 	scale := 1.0
 	if maxSide > 0 && max(w, h) > maxSide {
@@ -43,9 +43,9 @@ func cutout(p *photo, seg *segmentation, maxSide int) *image.NRGBA {
 			var s [3]float64
 			sa, n := 0.0, 0.0
 			for y := y0; y < y1; y++ {
-				row := p.img.Pix[y*p.img.Stride:]
+				row := p.Img.Pix[y*p.Img.Stride:]
 				for x := x0; x < x1; x++ {
-					a := float64(seg.alpha[y*p.w+x]) * float64(row[4*x+3]) / 255
+					a := float64(seg.Alpha[y*p.W+x]) * float64(row[4*x+3]) / 255
 					s[0] += float64(row[4*x]) * a
 					s[1] += float64(row[4*x+1]) * a
 					s[2] += float64(row[4*x+2]) * a
@@ -63,29 +63,29 @@ func cutout(p *photo, seg *segmentation, maxSide int) *image.NRGBA {
 	return out
 }
 
-func thumbnailPNG(p *photo, seg *segmentation) ([]byte, error) {
-	return encodePNG(cutout(p, seg, ThumbnailSize))
+func thumbnailPNG(p *segment.Photo, seg *segment.Segmentation) ([]byte, error) {
+	return encodePNG(cutout(p, seg, glbio.ThumbnailSize))
 }
 
 // maskPNG stores the soft alpha so the web app can show or reuse the cut-out.
-func maskPNG(seg *segmentation) ([]byte, error) {
-	img := &image.Gray{Pix: seg.alpha, Stride: seg.w, Rect: image.Rect(0, 0, seg.w, seg.h)}
+func maskPNG(seg *segment.Segmentation) ([]byte, error) {
+	img := &image.Gray{Pix: seg.Alpha, Stride: seg.W, Rect: image.Rect(0, 0, seg.W, seg.H)}
 	return encodePNG(img)
 }
 
 // partsMapPNG paints each part in its mean colour on the segmentation grid (long side
 // ≤ 256 px), transparent elsewhere, so the configurator can highlight parts on the
 // photo.
-func partsMapPNG(pm *partMap) ([]byte, error) {
-	img := image.NewNRGBA(image.Rect(0, 0, pm.w, pm.h))
-	cols := make([]color.NRGBA, len(pm.parts))
-	for i, p := range pm.parts {
-		r, g, b := p.meanRGB()
+func partsMapPNG(pm *segment.PartMap) ([]byte, error) {
+	img := image.NewNRGBA(image.Rect(0, 0, pm.W, pm.H))
+	cols := make([]color.NRGBA, len(pm.Parts))
+	for i, p := range pm.Parts {
+		r, g, b := p.MeanRGB()
 		cols[i] = color.NRGBA{uint8(r + 0.5), uint8(g + 0.5), uint8(b + 0.5), 255}
 	}
-	for i, l := range pm.labels {
+	for i, l := range pm.Labels {
 		if l >= 0 {
-			img.SetNRGBA(i%pm.w, i/pm.w, cols[l])
+			img.SetNRGBA(i%pm.W, i/pm.W, cols[l])
 		}
 	}
 	return encodePNG(img)
@@ -95,11 +95,11 @@ func partsMapPNG(pm *partMap) ([]byte, error) {
 // wizard's "Remove background" step. It runs the same decoding and segmentation as a
 // reconstruction, so what the merchant verifies is what the model will be built from.
 func RemoveBackground(ctx context.Context, image []byte) ([]byte, error) {
-	p, err := decodePhoto(ctx, image, DefaultWorkingSize)
+	p, err := segment.DecodePhoto(ctx, image, DefaultWorkingSize)
 	if err != nil {
 		return nil, err
 	}
-	seg, err := segment(ctx, p)
+	seg, err := segment.Segment(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("segment photo: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
 	"github.com/stretchr/testify/require"
 )
 
@@ -22,7 +23,7 @@ func TestLampsHaveOpenShadesStraightStemsAndFlatBases(t *testing.T) {
 		photo := s.photo(rand.New(rand.NewPCG(uint64(i), 5)))
 		res, err := NewBuiltin().Reconstruct(context.Background(), photo, Options{}, nil)
 		require.NoError(t, err, s.name)
-		require.Equal(t, ShapeLathe, res.Stats.ShapeKind, s.name)
+		require.Equal(t, shape.KindLathe, res.Stats.ShapeKind, s.name)
 		sc := scoreScene(t, s, res.GLB)
 		t.Logf("%s: IoU %.3f F@5%% %.3f", s.name, sc.IoU, sc.F5)
 		require.GreaterOrEqual(t, sc.F5, 0.95, "%s: F@5%% of the lamp", s.name)
@@ -39,19 +40,19 @@ func TestSolveCameraFromRimEllipses(t *testing.T) {
 	for _, c := range []struct{ mm, pitch float64 }{{24, 0.43}, {35, 0.2}, {50, 0.05}} {
 		f := c.mm * perMM
 		off := -512.0
-		var ells []rimEllipse
+		var ells []shape.RimEllipse
 		for _, row := range []float64{480, 700, 716} {
 			phi := math.Atan((row + off) / f)
 			R := 150.0
-			ells = append(ells, rimEllipse{row: row, radius: R, depth: R * math.Abs(math.Sin(c.pitch+phi)) / math.Cos(phi)})
+			ells = append(ells, shape.RimEllipse{Row: row, Radius: R, Depth: R * math.Abs(math.Sin(c.pitch+phi)) / math.Cos(phi)})
 		}
-		gotF, gotPitch, ok := solveCamera(ells, off, perMM)
+		gotF, gotPitch, ok := shape.SolveCamera(ells, off, perMM)
 		require.True(t, ok, "%v", c)
 		require.InDelta(t, c.mm, gotF/perMM, 1, "focal length, %v", c)
 		require.InDelta(t, c.pitch, gotPitch, 0.01, "pitch, %v", c)
 	}
 	// Rims too close together cannot tell focal length from pitch.
-	_, _, ok := solveCamera([]rimEllipse{{500, 40, 150}, {520, 42, 150}}, -512, perMM)
+	_, _, ok := shape.SolveCamera([]shape.RimEllipse{{Row: 500, Depth: 40, Radius: 150}, {Row: 520, Depth: 42, Radius: 150}}, -512, perMM)
 	require.False(t, ok)
 }
 
@@ -59,16 +60,16 @@ func TestSolveCameraFromRimEllipses(t *testing.T) {
 // back up the inside a thickness in, to a ceiling under the top; no disc across the
 // rim. A shade too short to hollow stays closed.
 func TestShadeShellIsOpenBelow(t *testing.T) {
-	prof := []profilePoint{{50, 100}, {80, 150}, {100, 200}}
-	got := shadeShell(append([]profilePoint(nil), prof...), 100, 5)
+	prof := []shape.ProfilePoint{{R: 50, Y: 100}, {R: 80, Y: 150}, {R: 100, Y: 200}}
+	got := shape.ShadeShell(append([]shape.ProfilePoint(nil), prof...), 100, 5)
 	require.Equal(t, prof, got[:3], "outside unchanged")
-	require.Equal(t, profilePoint{95, 200}, got[3], "rim: only the wall's thickness across")
-	require.Equal(t, profilePoint{75, 150}, got[4])
-	require.InDelta(t, 48, got[5].r, 1e-9, "inside at the ceiling")
-	require.Equal(t, 105.0, got[5].y)
-	require.Equal(t, profilePoint{0, 105}, got[6], "ceiling closes under the top")
-	short := []profilePoint{{50, 100}, {60, 108}}
-	require.Equal(t, short, shadeShell(append([]profilePoint(nil), short...), 100, 5))
+	require.Equal(t, shape.ProfilePoint{R: 95, Y: 200}, got[3], "rim: only the wall's thickness across")
+	require.Equal(t, shape.ProfilePoint{R: 75, Y: 150}, got[4])
+	require.InDelta(t, 48, got[5].R, 1e-9, "inside at the ceiling")
+	require.Equal(t, 105.0, got[5].Y)
+	require.Equal(t, shape.ProfilePoint{R: 0, Y: 105}, got[6], "ceiling closes under the top")
+	short := []shape.ProfilePoint{{R: 50, Y: 100}, {R: 60, Y: 108}}
+	require.Equal(t, short, shape.ShadeShell(append([]shape.ProfilePoint(nil), short...), 100, 5))
 }
 
 // discProfile is the outline's half-width, row by row from the top, of a body of
@@ -103,17 +104,17 @@ func discProfile(n, cw int, body, R, b float64, shape string) []float64 {
 func TestBaseDiscIsFlatUnderItsBody(t *testing.T) {
 	const n, cw, body, R, b = 400, 330, 100.0, 150.0, 45.0
 	disc := discProfile(n, cw, body, R, b, "disc")
-	kink := flattenBaseDisc(disc, cw, b)
+	kink := shape.FlattenBaseDisc(disc, cw, b)
 	require.Greater(t, kink, cw-int(b), "the kink is where the body meets the disc's ellipse")
 	for j := 0; j < cw; j++ {
 		require.InDelta(t, body, disc[j], 1, "row %d: the body goes straight down to the disc", j)
 	}
 	require.InDelta(t, R, disc[cw], 1e-9, "the rim keeps the disc's radius")
-	for _, shape := range []string{"can", "bell"} {
-		p := discProfile(n, cw, body, R, b, shape)
+	for _, kind := range []string{"can", "bell"} {
+		p := discProfile(n, cw, body, R, b, kind)
 		orig := append([]float64(nil), p...)
-		require.Equal(t, -1, flattenBaseDisc(p, cw, b), shape)
-		require.Equal(t, orig, p, "%s: unchanged", shape)
+		require.Equal(t, -1, shape.FlattenBaseDisc(p, cw, b), kind)
+		require.Equal(t, orig, p, "%s: unchanged", kind)
 	}
 }
 
@@ -132,7 +133,7 @@ func TestBottomRimFoundAboveATaperedTip(t *testing.T) {
 		}
 	}
 	copy(hw, []float64{1.5, 3, 5, 7, 8.6}) // the mask's rounded tip
-	gotB, gotR := fitBottomRim(func(t int) float64 { return hw[min(n-1, t)] }, n)
+	gotB, gotR := shape.FitBottomRim(func(t int) float64 { return hw[min(n-1, t)] }, n)
 	require.InDelta(t, b, gotB, 0.1*b, "depth of the bottom rim")
 	require.InDelta(t, R, gotR, 0.05*R, "half-width of the bottom rim")
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/photo3d/photo3d/internal/gltfvalidate"
 	"github.com/photo3d/photo3d/internal/imagecheck"
+	"github.com/photo3d/photo3d/internal/reconstruct/glbio"
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
 	"github.com/stretchr/testify/require"
 )
 
@@ -106,7 +108,7 @@ func requireProductGLB(t *testing.T, glb []byte, height float64, generatorPrefix
 	require.Contains(t, g.doc.Asset.Generator, generatorPrefix)
 	var explode bool
 	for _, a := range g.doc.Animations {
-		if a.Name == ExplodeAnimation {
+		if a.Name == glbio.ExplodeAnimation {
 			explode = true
 			require.NotEmpty(t, a.Channels)
 			for _, c := range a.Channels {
@@ -115,8 +117,8 @@ func requireProductGLB(t *testing.T, glb []byte, height float64, generatorPrefix
 		}
 	}
 	require.True(t, explode, "Explode animation")
-	require.Contains(t, g.doc.ExtensionsUsed, extVariants)
-	raw, err := json.Marshal(g.doc.Extensions[extVariants])
+	require.Contains(t, g.doc.ExtensionsUsed, glbio.ExtVariants)
+	raw, err := json.Marshal(g.doc.Extensions[glbio.ExtVariants])
 	require.NoError(t, err)
 	var ext struct {
 		Variants []struct{ Name string } `json:"variants"`
@@ -157,11 +159,11 @@ func TestBuiltinReconstructs(t *testing.T) {
 		height float64
 		names  []string
 	}{
-		{name: "bottle on white", scene: bottleScene(512, 512, solid(250, 250, 250), true), shape: ShapeLathe, parts: 1, names: []string{"Body"}},
-		{name: "two-tone bottle", scene: twoToneBottle(512, 512), jpeg: true, shape: ShapeLathe, parts: 2, height: 0.42, names: []string{"Body", "Cap"}},
-		{name: "rectangle on blue", scene: rectScene(480, 400), shape: ShapeInflate, parts: 1}, // square on: a flat good (depthprior.go)
-		{name: "blob on blue", scene: blobScene(480, 400, solid(40, 70, 200)), jpeg: true, shape: ShapeInflate, parts: 1},
-		{name: "two-tone blob", scene: twoToneBlob(480, 400), shape: ShapeInflate, parts: 2},
+		{name: "bottle on white", scene: bottleScene(512, 512, solid(250, 250, 250), true), shape: shape.KindLathe, parts: 1, names: []string{"Body"}},
+		{name: "two-tone bottle", scene: twoToneBottle(512, 512), jpeg: true, shape: shape.KindLathe, parts: 2, height: 0.42, names: []string{"Body", "Cap"}},
+		{name: "rectangle on blue", scene: rectScene(480, 400), shape: shape.KindInflate, parts: 1}, // square on: a flat good (shape/depthprior.go)
+		{name: "blob on blue", scene: blobScene(480, 400, solid(40, 70, 200)), jpeg: true, shape: shape.KindInflate, parts: 1},
+		{name: "two-tone blob", scene: twoToneBlob(480, 400), shape: shape.KindInflate, parts: 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -207,7 +209,7 @@ func TestBuiltinReconstructs(t *testing.T) {
 			require.Positive(t, hi[2]-lo[2], "has depth")
 			thumb, _, err := image.DecodeConfig(bytesReader(res.Thumbnail))
 			require.NoError(t, err)
-			require.LessOrEqual(t, max(thumb.Width, thumb.Height), ThumbnailSize)
+			require.LessOrEqual(t, max(thumb.Width, thumb.Height), glbio.ThumbnailSize)
 			_, _, err = image.DecodeConfig(bytesReader(res.Mask))
 			require.NoError(t, err)
 			_, _, err = image.DecodeConfig(bytesReader(res.PartsMap))
@@ -240,7 +242,7 @@ func TestBuiltinUsesAlphaChannel(t *testing.T) {
 	}
 	res, err := NewBuiltin().Reconstruct(context.Background(), encodePNGBytes(t, img), Options{}, nil)
 	require.NoError(t, err)
-	require.Equal(t, ShapeLathe, res.Stats.ShapeKind)
+	require.Equal(t, shape.KindLathe, res.Stats.ShapeKind)
 	requireProductGLB(t, res.GLB, 0, "Photo3D builtin")
 	mask, _, err := image.Decode(bytesReader(res.Mask))
 	require.NoError(t, err)

@@ -3,6 +3,8 @@ package reconstruct
 import (
 	"context"
 	"testing"
+
+	"github.com/photo3d/photo3d/internal/reconstruct/multiview"
 )
 
 // BenchmarkPoseSearch is the pose search of BenchmarkMultiView4x12MP's chair on
@@ -20,7 +22,7 @@ func BenchmarkPoseSearch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	start := make([]mvView, len(vs))
+	start := make([]multiview.View, len(vs))
 	for i, v := range vs {
 		start[i] = *v
 	}
@@ -31,7 +33,7 @@ func BenchmarkPoseSearch(b *testing.B) {
 		for i, v := range vs {
 			*v = start[i]
 		}
-		if _, err := estimatePoses(context.Background(), vs); err != nil {
+		if _, err := multiview.EstimatePoses(context.Background(), vs); err != nil {
 			b.Fatal(err)
 		}
 	}

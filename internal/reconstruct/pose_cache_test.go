@@ -6,6 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/geom"
+	"github.com/photo3d/photo3d/internal/reconstruct/multiview"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
 	"github.com/stretchr/testify/require"
 )
 
@@ -20,42 +23,42 @@ func TestCoherenceCacheMatchesPlainScore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	deg := math.Pi / 180
 	for _, n := range []int{24, 40} {
-		g := gridFor([3]float64{-0.8, -0.75, -0.8}, [3]float64{0.8, 0.75, 0.8}, n)
-		e := newCoherenceEval(vs, g)
+		g := multiview.GridFor([3]float64{-0.8, -0.75, -0.8}, [3]float64{0.8, 0.75, 0.8}, n)
+		e := multiview.NewCoherenceEval(vs, g)
 		for step := range 120 {
 			v := vs[1+rng.IntN(len(vs)-1)]
 			old := *v
 			switch step % 6 {
 			case 0, 1, 2: // one view's azimuth, distance or aim
-				v.az += (rng.Float64() - 0.5) * 10 * deg
-				v.ls += (rng.Float64() - 0.5) * 0.1
-				v.du += (rng.Float64() - 0.5) * 8
-				v.update()
+				v.Az += (rng.Float64() - 0.5) * 10 * deg
+				v.Ls += (rng.Float64() - 0.5) * 0.1
+				v.Du += (rng.Float64() - 0.5) * 8
+				v.Update()
 			case 3: // every view: the shared elevation and lens
 				el, lf := (rng.Float64()*30)*deg, (rng.Float64()-0.3)*0.5
 				for _, w := range vs {
-					w.el, w.lf = el, lf
-					w.update()
+					w.El, w.Lf = el, lf
+					w.Update()
 				}
 			case 4: // the step is taken back: the remembered camera again
-				v.az -= 5 * deg
-				v.update()
-				got, want := e.score(), plainScore(vs, g)
+				v.Az -= 5 * deg
+				v.Update()
+				got, want := e.Score(), plainScore(vs, g)
 				require.Equal(t, want.score, got, "step %d", step)
 				*v = old
-				v.update()
+				v.Update()
 			}
-			got := e.score()
+			got := e.Score()
 			want := plainScore(vs, g)
 			require.Equal(t, want.score, got, "grid %d step %d", n, step)
-			require.Equal(t, want.lo, e.lo, "grid %d step %d", n, step)
-			require.Equal(t, want.hi, e.hi, "grid %d step %d", n, step)
+			require.Equal(t, want.lo, e.Lo, "grid %d step %d", n, step)
+			require.Equal(t, want.hi, e.Hi, "grid %d step %d", n, step)
 		}
 	}
 }
 
 // chairViews are the prepared views of the synthetic chair's four hand-held photos.
-func chairViews(t *testing.T) []*mvView {
+func chairViews(t *testing.T) []*multiview.View {
 	t.Helper()
 	m := makeMVScene("chair", 1, 320, 240)
 	var views []View
@@ -74,45 +77,47 @@ type plainCoherence struct {
 
 // plainScore is the coherence without memo: every voxel projected into the
 // views in order until one rejects it.
-func plainScore(vs []*mvView, g voxGrid) plainCoherence { return plainScoreForgiving(vs, g, nil) }
+func plainScore(vs []*multiview.View, g geom.VoxGrid) plainCoherence {
+	return plainScoreForgiving(vs, g, nil)
+}
 
 // plainTakeBackScore is the take-back coherence without memo (what score did
 // before it remembered loose verdicts): one view's rejection forgiven where its
-// loose mask keeps the voxel and the facing view agrees (mvconsist.go).
-func plainTakeBackScore(vs []*mvView, g voxGrid) plainCoherence {
+// loose mask keeps the voxel and the facing view agrees (multiview/takeback.go).
+func plainTakeBackScore(vs []*multiview.View, g geom.VoxGrid) plainCoherence {
 	opp := make([]int, len(vs))
 	for vi := range vs {
-		opp[vi] = oppositeView(vs, vi)
+		opp[vi] = multiview.OppositeView(vs, vi)
 	}
 	return plainScoreForgiving(vs, g, func(vi int, u, w float64, c [3]float64) bool {
 		v := vs[vi]
-		return v.lcovLoose != nil && v.coverOf(v.lcovLoose, u, w) >= 0.5 && consistentAt(v, vs[opp[vi]], c)
+		return v.LcovLoose != nil && v.CoverOf(v.LcovLoose, u, w) >= 0.5 && multiview.ConsistentAt(v, vs[opp[vi]], c)
 	})
 }
 
 // plainScoreForgiving is plainScore where forgive (nil: never), asked about a
 // view's rejection of voxel c projected to (u, w), may let one view per voxel
 // reject it.
-func plainScoreForgiving(vs []*mvView, g voxGrid, forgive func(vi int, u, w float64, c [3]float64) bool) plainCoherence {
+func plainScoreForgiving(vs []*multiview.View, g geom.VoxGrid, forgive func(vi int, u, w float64, c [3]float64) bool) plainCoherence {
 	out := plainCoherence{
 		lo: [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)},
 		hi: [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)},
 	}
 	proj := make([][]float32, len(vs))
 	for i, v := range vs {
-		proj[i] = make([]float32, v.lw*v.lh)
+		proj[i] = make([]float32, v.Lw*v.Lh)
 	}
 	type projected struct{ u, w, z float64 }
 	at := make([]projected, len(vs))
-	for k := range g.nz {
-		for j := range g.ny {
-			for i := range g.nx {
-				c := g.centre(i, j, k)
+	for k := range g.Nz {
+		for j := range g.Ny {
+			for i := range g.Nx {
+				c := g.Centre(i, j, k)
 				in, forgiven := true, false
 				for vi, v := range vs {
-					u, w, z := v.cam.project(c)
+					u, w, z := v.Cam.Project(c)
 					at[vi] = projected{u, w, z}
-					if v.coverAt(u, w) < 0.5 {
+					if v.CoverAt(u, w) < 0.5 {
 						if !forgiven && forgive != nil && forgive(vi, u, w, c) {
 							forgiven = true
 							continue
@@ -125,13 +130,13 @@ func plainScoreForgiving(vs []*mvView, g voxGrid, forgive func(vi int, u, w floa
 					continue
 				}
 				for a := range 3 {
-					out.lo[a] = min(out.lo[a], c[a]-g.s/2)
-					out.hi[a] = max(out.hi[a], c[a]+g.s/2)
+					out.lo[a] = min(out.lo[a], c[a]-g.S/2)
+					out.hi[a] = max(out.hi[a], c[a]+g.S/2)
 				}
 				for vi, v := range vs {
 					u, w, z := at[vi].u, at[vi].w, at[vi].z
-					r := v.cam.f * g.s / (z * v.lcell) * 0.5
-					cx, cy := u/v.lcell-0.5, w/v.lcell-0.5
+					r := v.Cam.F * g.S / (z * v.Lcell) * 0.5
+					cx, cy := u/v.Lcell-0.5, w/v.Lcell-0.5
 					x0, x1 := int(math.Ceil(cx-r)), int(math.Floor(cx+r))
 					y0, y1 := int(math.Ceil(cy-r)), int(math.Floor(cy+r))
 					if x1 < x0 {
@@ -142,9 +147,9 @@ func plainScoreForgiving(vs []*mvView, g voxGrid, forgive func(vi int, u, w floa
 						y0 = int(math.Round(cy))
 						y1 = y0
 					}
-					for y := max(0, y0); y <= min(v.lh-1, y1); y++ {
-						for x := max(0, x0); x <= min(v.lw-1, x1); x++ {
-							proj[vi][y*v.lw+x] = 1
+					for y := max(0, y0); y <= min(v.Lh-1, y1); y++ {
+						for x := max(0, x0); x <= min(v.Lw-1, x1); x++ {
+							proj[vi][y*v.Lw+x] = 1
 						}
 					}
 				}
@@ -154,7 +159,7 @@ func plainScoreForgiving(vs []*mvView, g voxGrid, forgive func(vi int, u, w floa
 	total := 0.0
 	for vi, v := range vs {
 		var inter, sil float64
-		for k, c := range v.lcov {
+		for k, c := range v.Lcov {
 			if c < 0.5 {
 				continue
 			}
@@ -169,30 +174,30 @@ func plainScoreForgiving(vs []*mvView, g voxGrid, forgive func(vi int, u, w floa
 	return out
 }
 
-// TestLitCoverBound: coverage cells at or below litCover never mix to ½
+// TestLitCoverBound: coverage cells at or below multiview.LitCover never mix to ½
 // anywhere between them (float32 rounding included), which is what lets a
 // block whose projection only meets such cells be rejected without projecting
 // its voxels.
 func TestLitCoverBound(t *testing.T) {
 	t.Parallel()
-	v := &mvView{lw: 6, lh: 5, lcell: 3}
-	v.lcov = make([]float32, v.lw*v.lh)
+	v := &multiview.View{Lw: 6, Lh: 5, Lcell: 3}
+	v.Lcov = make([]float32, v.Lw*v.Lh)
 	rng := rand.New(rand.NewPCG(9, 10))
 	for trial := range 2000 {
-		for i := range v.lcov {
-			v.lcov[i] = litCover
+		for i := range v.Lcov {
+			v.Lcov[i] = multiview.LitCover
 			if trial%2 == 1 {
-				v.lcov[i] = litCover * float32(rng.Float64())
+				v.Lcov[i] = multiview.LitCover * float32(rng.Float64())
 			}
 		}
 		for range 100 {
-			x, y := rng.Float64()*float64(v.lw+1)-1, rng.Float64()*float64(v.lh+1)-1
-			require.Less(t, v.coverCell(x, y), float32(0.5), "at %.3f,%.3f", x, y)
+			x, y := rng.Float64()*float64(v.Lw+1)-1, rng.Float64()*float64(v.Lh+1)-1
+			require.Less(t, v.CoverCell(x, y), float32(0.5), "at %.3f,%.3f", x, y)
 		}
 	}
 }
 
-// TestCoverageGridMatchesPerPixel: newMVView's coarse coverage grid (cells
+// TestCoverageGridMatchesPerPixel: multiview.NewView's coarse coverage grid (cells
 // looked up per row and column, counts as rows × columns) is exactly the
 // per-pixel accumulation, for objects of several sizes (so non-integer cells).
 func TestCoverageGridMatchesPerPixel(t *testing.T) {
@@ -201,22 +206,22 @@ func TestCoverageGridMatchesPerPixel(t *testing.T) {
 		m := makeMVScene("vase", 0, size[0], size[1])
 		m.cams = m.cams[:2] // two views are enough, and rendering is the test's cost
 		for k, ph := range m.photos() {
-			p, err := decodePhoto(context.Background(), ph, DefaultWorkingSize)
+			p, err := segment.DecodePhoto(context.Background(), ph, DefaultWorkingSize)
 			require.NoError(t, err)
-			seg, err := segment(context.Background(), p)
+			seg, err := segment.Segment(context.Background(), p)
 			require.NoError(t, err)
-			v := newMVView(p, seg, float64(k))
-			b := alphaBounds(v.alpha, p.w, p.h, seg.bbox)
-			want := make([]float32, v.lw*v.lh)
-			cnt := make([]float32, v.lw*v.lh)
+			v := multiview.NewView(p, seg, float64(k))
+			b := multiview.AlphaBounds(v.Alpha, p.W, p.H, seg.Bbox)
+			want := make([]float32, v.Lw*v.Lh)
+			cnt := make([]float32, v.Lw*v.Lh)
 			for y := b.Min.Y; y < b.Max.Y; y++ {
 				for x := b.Min.X; x < b.Max.X; x++ {
-					want[int(float64(y)/v.lcell)*v.lw+int(float64(x)/v.lcell)] += float32(v.alpha[y*p.w+x]) / 255
+					want[int(float64(y)/v.Lcell)*v.Lw+int(float64(x)/v.Lcell)] += float32(v.Alpha[y*p.W+x]) / 255
 				}
 			}
-			for y := range p.h {
-				for x := range p.w {
-					cnt[int(float64(y)/v.lcell)*v.lw+int(float64(x)/v.lcell)]++
+			for y := range p.H {
+				for x := range p.W {
+					cnt[int(float64(y)/v.Lcell)*v.Lw+int(float64(x)/v.Lcell)]++
 				}
 			}
 			for i := range want {
@@ -224,8 +229,8 @@ func TestCoverageGridMatchesPerPixel(t *testing.T) {
 					want[i] /= cnt[i]
 				}
 			}
-			require.NotEqual(t, math.Floor(v.lcell), v.lcell, "cells should not be whole pixels")
-			require.Equal(t, want, v.lcov)
+			require.NotEqual(t, math.Floor(v.Lcell), v.Lcell, "cells should not be whole pixels")
+			require.Equal(t, want, v.Lcov)
 		}
 	}
 }
@@ -240,7 +245,7 @@ func TestTakeBackCoherenceMemoMatchesPlain(t *testing.T) {
 	vs := chairViews(t)
 	loose := 0
 	for _, v := range vs {
-		if v.lcovLoose != nil {
+		if v.LcovLoose != nil {
 			loose++
 		}
 	}
@@ -249,29 +254,29 @@ func TestTakeBackCoherenceMemoMatchesPlain(t *testing.T) {
 	deg := math.Pi / 180
 	forgiven := false
 	for _, n := range []int{24, 40} {
-		g := gridFor([3]float64{-0.8, -0.75, -0.8}, [3]float64{0.8, 0.75, 0.8}, n)
-		e := newCoherenceEvalTakeBack(vs, g, true)
-		strict := newCoherenceEvalTakeBack(vs, g, false)
+		g := multiview.GridFor([3]float64{-0.8, -0.75, -0.8}, [3]float64{0.8, 0.75, 0.8}, n)
+		e := multiview.NewCoherenceEvalTakeBack(vs, g, true)
+		strict := multiview.NewCoherenceEvalTakeBack(vs, g, false)
 		for step := range 60 {
 			v := vs[1+rng.IntN(len(vs)-1)]
 			switch step % 3 {
 			case 0, 1:
-				v.az += (rng.Float64() - 0.5) * 10 * deg
-				v.ls += (rng.Float64() - 0.5) * 0.1
-				v.du += (rng.Float64() - 0.5) * 8
-				v.update()
+				v.Az += (rng.Float64() - 0.5) * 10 * deg
+				v.Ls += (rng.Float64() - 0.5) * 0.1
+				v.Du += (rng.Float64() - 0.5) * 8
+				v.Update()
 			case 2:
 				el, lf := (rng.Float64()*30)*deg, (rng.Float64()-0.3)*0.5
 				for _, w := range vs {
-					w.el, w.lf = el, lf
-					w.update()
+					w.El, w.Lf = el, lf
+					w.Update()
 				}
 			}
-			got, want := e.score(), plainTakeBackScore(vs, g)
+			got, want := e.Score(), plainTakeBackScore(vs, g)
 			require.Equal(t, want.score, got, "grid %d step %d", n, step)
-			require.Equal(t, want.lo, e.lo, "grid %d step %d", n, step)
-			require.Equal(t, want.hi, e.hi, "grid %d step %d", n, step)
-			if got != strict.score() {
+			require.Equal(t, want.lo, e.Lo, "grid %d step %d", n, step)
+			require.Equal(t, want.hi, e.Hi, "grid %d step %d", n, step)
+			if got != strict.Score() {
 				forgiven = true
 			}
 		}
@@ -283,7 +288,7 @@ func TestTakeBackCoherenceMemoMatchesPlain(t *testing.T) {
 // views' loose masks both hold: on the synthetic tote (a thin bag, a hard shadow
 // around its base) the take-back search alone ends at poses whose take-back
 // coherence is lower than the strict search's poses give it, and its carve lost
-// 0.12 F@5. estimatePoses compares the two after mvChooseAfter rounds and
+// 0.12 F@5. multiview.EstimatePoses compares the two after multiview.ChooseAfter rounds and
 // finishes the strict search, whose poses it returns exactly.
 func TestPoseSearchKeepsStrictPosesWhenTheTakeBackFitsAShadow(t *testing.T) {
 	if testing.Short() {
@@ -294,22 +299,22 @@ func TestPoseSearchKeepsStrictPosesWhenTheTakeBackFitsAShadow(t *testing.T) {
 	for k, p := range m.photos() {
 		views = append(views, View{Image: p, Azimuth: m.stated[k]})
 	}
-	prepare := func() []*mvView {
+	prepare := func() []*multiview.View {
 		vs, _, err := prepareViews(context.Background(), views, Options{}.WithDefaults(), nil)
 		require.NoError(t, err)
-		require.True(t, takeBackPossible(vs), "the tote's views should have loose masks")
+		require.True(t, multiview.TakeBackPossible(vs), "the tote's views should have loose masks")
 		return vs
 	}
 	vs := prepare()
 	var strictScore, looseScore float64
-	mvPoseChoiceDiag = func(s, l float64) { strictScore, looseScore = s, l }
-	defer func() { mvPoseChoiceDiag = nil }()
-	_, err := estimatePoses(context.Background(), vs)
+	multiview.PoseChoiceDiag = func(s, l float64) { strictScore, looseScore = s, l }
+	defer func() { multiview.PoseChoiceDiag = nil }()
+	_, err := multiview.EstimatePoses(context.Background(), vs)
 	require.NoError(t, err)
 	require.Greater(t, strictScore, looseScore, "the strict poses explain the loose masks better than the take-back search's")
 
 	alone := prepare()
-	_, _, err = searchPoses(context.Background(), alone, false, searchRounds)
+	_, _, err = multiview.SearchPoses(context.Background(), alone, false, multiview.SearchRounds)
 	require.NoError(t, err)
-	require.Equal(t, snapshotPoses(alone), snapshotPoses(vs), "the strict search's poses, as if it had run alone")
+	require.Equal(t, multiview.SnapshotPoses(alone), multiview.SnapshotPoses(vs), "the strict search's poses, as if it had run alone")
 }

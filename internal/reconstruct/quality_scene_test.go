@@ -7,6 +7,8 @@ import (
 	"image/jpeg"
 	"math"
 	"math/rand/v2"
+
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
 )
 
 // This file is the quality benchmark's scene generator: product-like objects with an
@@ -235,7 +237,7 @@ func crossV(a, b v3) v3 {
 
 // profileBand is a stretch of a lathe profile with one colour.
 type profileBand struct {
-	pts []profilePoint // radius, height (y up) from bottom to top
+	pts []shape.ProfilePoint // radius, height (y up) from bottom to top
 	col v3
 }
 
@@ -251,21 +253,21 @@ func latheTris(bands []profileBand, segs int) []qtri {
 		for i := 0; i+1 < len(b.pts); i++ {
 			p, q := b.pts[i], b.pts[i+1]
 			for j := range segs {
-				a, bb := ring(p.r, p.y, j), ring(p.r, p.y, j+1)
-				c, d := ring(q.r, q.y, j+1), ring(q.r, q.y, j)
+				a, bb := ring(p.R, p.Y, j), ring(p.R, p.Y, j+1)
+				c, d := ring(q.R, q.Y, j+1), ring(q.R, q.Y, j)
 				out = append(out, qtri{[3]v3{a, bb, c}, b.col}, qtri{[3]v3{a, c, d}, b.col})
 			}
 		}
 		if bi == 0 {
 			p := b.pts[0]
 			for j := range segs {
-				out = append(out, qtri{[3]v3{{0, p.y, 0}, ring(p.r, p.y, j+1), ring(p.r, p.y, j)}, b.col})
+				out = append(out, qtri{[3]v3{{0, p.Y, 0}, ring(p.R, p.Y, j+1), ring(p.R, p.Y, j)}, b.col})
 			}
 		}
 		if bi == len(bands)-1 {
 			p := b.pts[len(b.pts)-1]
 			for j := range segs {
-				out = append(out, qtri{[3]v3{{0, p.y, 0}, ring(p.r, p.y, j), ring(p.r, p.y, j+1)}, b.col})
+				out = append(out, qtri{[3]v3{{0, p.Y, 0}, ring(p.R, p.Y, j), ring(p.R, p.Y, j+1)}, b.col})
 			}
 		}
 	}
@@ -273,11 +275,11 @@ func latheTris(bands []profileBand, segs int) []qtri {
 }
 
 // sampleProfile evaluates r(y) at n+1 heights in [y0, y1].
-func sampleProfile(r func(y float64) float64, y0, y1 float64, n int) []profilePoint {
-	pts := make([]profilePoint, n+1)
+func sampleProfile(r func(y float64) float64, y0, y1 float64, n int) []shape.ProfilePoint {
+	pts := make([]shape.ProfilePoint, n+1)
 	for i := range n + 1 {
 		y := y0 + (y1-y0)*float64(i)/float64(n)
-		pts[i] = profilePoint{r: r(y), y: y}
+		pts[i] = shape.ProfilePoint{R: r(y), Y: y}
 	}
 	return pts
 }
@@ -426,9 +428,9 @@ func makeScene(class string, i int, w, h int) *qscene {
 		shadeLo := 0.28 + rng.Float64()*0.1
 		shadeHi := shadeLo * (0.5 + rng.Float64()*0.2)
 		s.tris = latheTris([]profileBand{
-			{[]profilePoint{{base, 0}, {base, 0.04}, {stem * 2, 0.05}}, c2},
-			{[]profilePoint{{stem, 0.05}, {stem, 0.55}}, c2},
-			{[]profilePoint{{shadeLo, 0.55}, {shadeHi, 1}}, c1},
+			{[]shape.ProfilePoint{{R: base, Y: 0}, {R: base, Y: 0.04}, {R: stem * 2, Y: 0.05}}, c2},
+			{[]shape.ProfilePoint{{R: stem, Y: 0.05}, {R: stem, Y: 0.55}}, c2},
+			{[]shape.ProfilePoint{{R: shadeLo, Y: 0.55}, {R: shadeHi, Y: 1}}, c1},
 		}, 72)
 		s.footprint, radius = circleFoot(base), math.Hypot(shadeLo, 0.5)
 	default:

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/fidelity"
 	"github.com/stretchr/testify/require"
 )
 
@@ -125,7 +126,7 @@ func runRealSetWith(t *testing.T, run realRun, views []studioView, w, h int, onl
 // be trusted: a fidelity score under the warning threshold, which the app (preview,
 // product timeline, blueprint cards) and `worker convert` show with LowFidelityAdvice.
 func lowFidelityWarned(res *Result) bool {
-	return res.Stats.Fidelity != nil && *res.Stats.Fidelity < FidelityWarnBelow
+	return res.Stats.Fidelity != nil && *res.Stats.Fidelity < fidelity.WarnBelow
 }
 
 // realTable formats the per-photo rows, the mean, and the fidelity correlation.

@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// How far one photo can go from its silhouette (docs/reconstruction.md, "Reconstruct
+// How far one photo can go from its silhouette (the history of docs/reconstruction.md (git log -p), "Reconstruct
 // 1.3.9" and "1.3.10"): two ceilings over the real set's single-photo benchmark,
 // reported as metrics. truemask-F5 is the pipeline given the true silhouette as the
 // photo's alpha, so the segmenter is bypassed. boxhull-F5 is the single-view visual

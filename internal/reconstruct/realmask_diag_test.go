@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
 	"github.com/stretchr/testify/require"
 )
 
@@ -43,18 +44,18 @@ func TestRealSetMasks(t *testing.T) {
 		for vi, v := range views {
 			sh := newStudioShot(fmt.Sprintf("%s-%d", e.name, vi), truth, v, w, h)
 			data := sh.scene.photo(rand.New(rand.NewPCG(uint64(vi), 11)))
-			p, err := decodePhoto(context.Background(), data, DefaultWorkingSize)
+			p, err := segment.DecodePhoto(context.Background(), data, DefaultWorkingSize)
 			require.NoError(t, err)
-			seg, err := segment(context.Background(), p)
+			seg, err := segment.Segment(context.Background(), p)
 			require.NoError(t, err)
 			want := silhouette(sh.truth, sh.scene.cam)
 			var inter, union, tp, mp int
-			img := image.NewRGBA(image.Rect(0, 0, seg.w, seg.h))
-			for y := range seg.h {
-				for x := range seg.w {
-					tx, ty := x*sh.scene.cam.w/seg.w, y*sh.scene.cam.h/seg.h
+			img := image.NewRGBA(image.Rect(0, 0, seg.W, seg.H))
+			for y := range seg.H {
+				for x := range seg.W {
+					tx, ty := x*sh.scene.cam.w/seg.W, y*sh.scene.cam.h/seg.H
 					a := want[ty*sh.scene.cam.w+tx]
-					b := seg.alpha[y*seg.w+x] >= 128
+					b := seg.Alpha[y*seg.W+x] >= 128
 					c := color.RGBA{240, 240, 240, 255}
 					switch {
 					case a && b:

@@ -12,16 +12,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/geom"
+	"github.com/photo3d/photo3d/internal/reconstruct/multiview"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
 	"github.com/stretchr/testify/require"
 )
 
 // trueMVCam is the true camera c as an mvCam on a working photo w pixels wide.
-func trueMVCam(c qcamera, w int) mvCam {
+func trueMVCam(c qcamera, w int) multiview.Camera {
 	k := float64(w) / float64(c.w)
 	r := [3][3]float64{c.right, c.up, c.fwd}
-	cam := mvCam{r: r, f: c.f * k, cx: c.cx * k, cy: c.cy * k}
+	cam := multiview.Camera{R: r, F: c.f * k, Cx: c.cx * k, Cy: c.cy * k}
 	for i := range 3 {
-		cam.t[i] = -vdot(r[i], c.pos)
+		cam.T[i] = -vdot(r[i], c.pos)
 	}
 	return cam
 }
@@ -37,12 +41,12 @@ func angDiff(a, b float64) float64 {
 }
 
 // meshTris turns a world-frame mesh into triangles.
-func meshTris(m *mesh) []qtri {
+func meshTris(m *geom.Mesh) []qtri {
 	var out []qtri
-	for k := 0; k+2 < len(m.idx); k += 3 {
+	for k := 0; k+2 < len(m.Idx); k += 3 {
 		var tr qtri
 		for c := range 3 {
-			p := m.pos[m.idx[k+c]]
+			p := m.Pos[m.Idx[k+c]]
 			tr.p[c] = v3{float64(p[0]), float64(p[1]), float64(p[2])}
 		}
 		out = append(out, tr)
@@ -64,8 +68,8 @@ func TestRealSetFourPhotosDiag(t *testing.T) {
 	ctx := context.Background()
 	var sumAz, maxAz, sumEl, maxEl, sumMask float64
 	nv := 0
-	mvGrow = os.Getenv("PHOTO3D_NOGROW") == ""
-	defer func() { mvGrow = true }()
+	multiview.Grow = os.Getenv("PHOTO3D_NOGROW") == ""
+	defer func() { multiview.Grow = true }()
 	for _, e := range realManifest(t) {
 		if !fourPhotoModel(e.name) {
 			continue
@@ -77,18 +81,18 @@ func TestRealSetFourPhotosDiag(t *testing.T) {
 		}
 		vs, _, err := prepareViews(ctx, views, Options{}.WithDefaults(), nil)
 		require.NoError(t, err)
-		var pose poseResult
+		var pose multiview.PoseResult
 		if os.Getenv("PHOTO3D_NOPOSE") == "" {
-			pose, err = estimatePoses(ctx, vs)
+			pose, err = multiview.EstimatePoses(ctx, vs)
 			require.NoError(t, err)
 		}
 		line := ""
 		for i, v := range vs {
 			ta, te := trueAzEl(m.cams[i])
-			da, de := angDiff(v.az*180/math.Pi, ta), math.Abs(v.el*180/math.Pi-te)
+			da, de := angDiff(v.Az*180/math.Pi, ta), math.Abs(v.El*180/math.Pi-te)
 			line += fmt.Sprintf(" v%d az%+.0f/%.1f el%.1f", i, ta, da, de)
 			if i == 0 {
-				line += fmt.Sprintf(" (true el %.1f est %.1f, f35 true %.0f est %.1f)", te, v.el*180/math.Pi, m.base.f35, phoneFocal35*math.Exp(v.lf))
+				line += fmt.Sprintf(" (true el %.1f est %.1f, f35 true %.0f est %.1f)", te, v.El*180/math.Pi, m.base.f35, shape.PhoneFocal35*math.Exp(v.Lf))
 			}
 			if i > 0 {
 				sumAz += da
@@ -100,16 +104,16 @@ func TestRealSetFourPhotosDiag(t *testing.T) {
 		}
 		_ = pose
 		for i, v := range vs {
-			v.cam = trueMVCam(m.cams[i], v.p.w)
+			v.Cam = trueMVCam(m.cams[i], v.P.W)
 			// The mask carved from against the true silhouette: recall (share of
 			// the product kept) matters most, since carving removes whatever any
 			// one view leaves out.
 			want := silhouette(m.base.tris, m.cams[i])
 			var inter, tp, mp int
-			for y := range v.p.h {
-				for x := range v.p.w {
-					a := want[(y*m.cams[i].h/v.p.h)*m.cams[i].w+x*m.cams[i].w/v.p.w]
-					b := v.alpha[y*v.p.w+x] >= 128
+			for y := range v.P.H {
+				for x := range v.P.W {
+					a := want[(y*m.cams[i].h/v.P.H)*m.cams[i].w+x*m.cams[i].w/v.P.W]
+					b := v.Alpha[y*v.P.W+x] >= 128
 					if a && b {
 						inter++
 					}
@@ -127,17 +131,17 @@ func TestRealSetFourPhotosDiag(t *testing.T) {
 		lo, hi := triBox(m.base.tris)
 		if os.Getenv("PHOTO3D_FORGIVE") != "" {
 			d := 0.2
-			distrustMasks(vs, poseResult{lo: [3]float64{lo[0] - d, lo[1] - d, lo[2] - d}, hi: [3]float64{hi[0] + d, hi[1] + d, hi[2] + d}})
+			distrustMasks(vs, multiview.PoseResult{Lo: [3]float64{lo[0] - d, lo[1] - d, lo[2] - d}, Hi: [3]float64{hi[0] + d, hi[1] + d, hi[2] + d}})
 			for i, v := range vs {
-				if v.distrust {
+				if v.Distrust {
 					fmt.Printf("  view %d distrusted\n", i)
 				}
 			}
 		}
-		mm, err := carveMesh(ctx, vs, poseResult{lo: lo, hi: hi, voxel: 0.02}, DefaultMaxTriangles, false)
+		mm, err := multiview.CarveMesh(ctx, vs, multiview.PoseResult{Lo: lo, Hi: hi, Voxel: 0.02}, DefaultMaxTriangles, false)
 		require.NoError(t, err)
 		fm := f5(alignTruth(meshTris(mm)), truth)
-		mlo, mhi := mm.bounds()
+		mlo, mhi := mm.Bounds()
 		fmt.Printf("  truth box %.2f..%.2f  hull box %.2f..%.2f\n", lo, hi, mlo, mhi)
 		sumMask += fm
 		fmt.Printf("%-26s masks+exact F@5 %.3f |%s\n", e.name, fm, line)
@@ -157,17 +161,17 @@ func TestRealSetFourPhotosMasks(t *testing.T) {
 	for _, name := range strings.Split(names, ",") {
 		m := realMVScene(name, loadRealModel(t, name), 960, 720)
 		for k, ph := range m.photos() {
-			p, err := decodePhoto(context.Background(), ph, 1024)
+			p, err := segment.DecodePhoto(context.Background(), ph, 1024)
 			require.NoError(t, err)
-			seg, err := segment(context.Background(), p)
+			seg, err := segment.Segment(context.Background(), p)
 			require.NoError(t, err)
-			v := newMVView(p, seg, 0)
-			img := image.NewNRGBA(image.Rect(0, 0, 2*p.w, p.h))
-			for y := range p.h {
-				for x := range p.w {
-					copy(img.Pix[y*img.Stride+4*x:], p.img.Pix[y*p.img.Stride+4*x:y*p.img.Stride+4*x+4])
-					a := v.alpha[y*p.w+x]
-					copy(img.Pix[y*img.Stride+4*(x+p.w):], []uint8{a, a, a, 255})
+			v := multiview.NewView(p, seg, 0)
+			img := image.NewNRGBA(image.Rect(0, 0, 2*p.W, p.H))
+			for y := range p.H {
+				for x := range p.W {
+					copy(img.Pix[y*img.Stride+4*x:], p.Img.Pix[y*p.Img.Stride+4*x:y*p.Img.Stride+4*x+4])
+					a := v.Alpha[y*p.W+x]
+					copy(img.Pix[y*img.Stride+4*(x+p.W):], []uint8{a, a, a, 255})
 				}
 			}
 			f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%d.png", name, k)))
@@ -178,7 +182,7 @@ func TestRealSetFourPhotosMasks(t *testing.T) {
 	}
 }
 
-// An experiment kept for the record (docs/reconstruction.md), not in the pipeline:
+// An experiment kept for the record (the history of docs/reconstruction.md (git log -p)), not in the pipeline:
 // leave out the one view whose mask disagrees with the others.
 
 // mvDistrust switches distrustMasks' decision on. Off: with exact cameras it
@@ -210,29 +214,29 @@ const (
 //
 // It returns each view's miss: the share of the hull carved from the other views
 // that the view's mask leaves out.
-func distrustMasks(vs []*mvView, pose poseResult) []float64 {
+func distrustMasks(vs []*multiview.View, pose multiview.PoseResult) []float64 {
 	for _, v := range vs {
-		v.distrust = false
+		v.Distrust = false
 	}
-	m := 0.1 * max(pose.hi[1]-pose.lo[1], 1e-3)
-	g := gridFor([3]float64{pose.lo[0] - m, pose.lo[1] - m, pose.lo[2] - m}, [3]float64{pose.hi[0] + m, pose.hi[1] + m, pose.hi[2] + m}, 64)
+	m := 0.1 * max(pose.Hi[1]-pose.Lo[1], 1e-3)
+	g := multiview.GridFor([3]float64{pose.Lo[0] - m, pose.Lo[1] - m, pose.Lo[2] - m}, [3]float64{pose.Hi[0] + m, pose.Hi[1] + m, pose.Hi[2] + m}, 64)
 	miss := make([]float64, len(vs))
 	loss := make([]float64, len(vs))
 	for i, vi := range vs {
 		var in, out float64
 		// Lowest and highest layer of the others' hull (o) and of the whole hull (a).
-		oLo, oHi, aLo, aHi := g.ny, -1, g.ny, -1
-		for k := range g.nz {
-			for j := range g.ny {
-				for l := range g.nx {
-					c := g.centre(l, j, k)
+		oLo, oHi, aLo, aHi := g.Ny, -1, g.Ny, -1
+		for k := range g.Nz {
+			for j := range g.Ny {
+				for l := range g.Nx {
+					c := g.Centre(l, j, k)
 					ok := true
 					for jv, v := range vs {
 						if jv == i {
 							continue
 						}
-						u, w, z := v.cam.project(c)
-						if z <= 0 || v.coverAt(u, w) < 0.5 {
+						u, w, z := v.Cam.Project(c)
+						if z <= 0 || v.CoverAt(u, w) < 0.5 {
 							ok = false
 							break
 						}
@@ -241,8 +245,8 @@ func distrustMasks(vs []*mvView, pose poseResult) []float64 {
 						continue
 					}
 					oLo, oHi = min(oLo, j), max(oHi, j)
-					u, w, z := vi.cam.project(c)
-					if z > 0 && vi.coverAt(u, w) >= 0.5 {
+					u, w, z := vi.Cam.Project(c)
+					if z > 0 && vi.CoverAt(u, w) >= 0.5 {
 						in++
 						aLo, aHi = min(aLo, j), max(aHi, j)
 					} else {
@@ -265,7 +269,7 @@ func distrustMasks(vs []*mvView, pose poseResult) []float64 {
 		return miss
 	}
 	if w := slices.Index(loss, slices.Max(loss)); loss[w] > mvDistrustHeight {
-		vs[w].distrust = true
+		vs[w].Distrust = true
 		return miss
 	}
 	sorted := append([]float64(nil), miss...)
@@ -273,7 +277,7 @@ func distrustMasks(vs []*mvView, pose poseResult) []float64 {
 	med := sorted[len(sorted)/2]
 	worst := slices.Index(miss, sorted[len(sorted)-1])
 	if miss[worst] > mvDistrustMiss && miss[worst] > mvDistrustRatio*med {
-		vs[worst].distrust = true
+		vs[worst].Distrust = true
 	}
 	return miss
 }

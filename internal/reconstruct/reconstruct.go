@@ -31,13 +31,13 @@
 //     coincide, so the assembled model shows no seam, and the walls become the cut
 //     faces seen in the exploded view.
 //
-// Shape choice: the silhouette's own cues come first (depthprior.go): legs standing
+// Shape choice: the silhouette's own cues come first (shape/depthprior.go): legs standing
 // apart under a wide body make furniture, a loop over the middle a bag; either rules
 // out the geometric fits. Otherwise a silhouette whose lower outline is two straight
 // edges and that a cuboid's outline (under a phone camera's perspective) matches is
-// built as a box (cuboid.go), unless it is seen square on (a sliver of side: a flat
+// built as a box (shape/cuboid.go), unless it is seen square on (a sliver of side: a flat
 // good); a mirror-symmetric one as a solid of revolution with the camera's pitch and
-// perspective undone (view.go). Anything else is a height field over the silhouette
+// perspective undone (shape/view.go). Anything else is a height field over the silhouette
 // whose depth comes from its class: furniture (seat as deep as the piece, legs at
 // front and rear, a sofa's back as a slab at the rear), flat goods (a thin slab), or
 // the fallback, a rounded prism about as deep as wide (capped by the height), which
@@ -48,11 +48,40 @@
 // a bag's loop and a carrying handle (a boombox) look alike, so both are thin; holes larger than 4% of the object are kept open; lathe bands take the
 // majority part of each row, so a logo that does not wrap around becomes texture on
 // its band rather than a separate part.
+//
+// Layout, one package per stage (docs/reconstruction.md describes each):
+//
+//   - segment: decode, silhouette (backdrop model and graph cut), colour parts;
+//   - shape: one silhouette to closed parts (outline classes, lathe, cuboid,
+//     inflation, furniture, handles, overhangs);
+//   - multiview: several photos (poses by silhouette coherence, hull carving,
+//     take-back, ground, texturing from the best-facing view);
+//   - geom: meshes, voxel grids, surface extraction; texture: the photo atlas;
+//   - glbio: the GLB we write and the glTF we read; fidelity: the 0–100 score.
+//
+// This package holds the API, the orchestration of one photo (builtin.go) and of
+// several (multiview.go), the GPU path (remote.go, normalise.go), uploaded models
+// (model_upload.go), and the tests that run whole reconstructions on synthetic and
+// real products.
 package reconstruct
 
 import (
 	"context"
 	"time"
+
+	"github.com/photo3d/photo3d/internal/reconstruct/fidelity"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
+)
+
+// ErrSubjectNotSeparated is the refusal (or warning) for a photo whose product could
+// not be told apart from its background; callers match it with errors.Is.
+var ErrSubjectNotSeparated = segment.ErrSubjectNotSeparated
+
+// fidelity.WarnBelow and LowFidelityAdvice: a model scoring under fidelity.WarnBelow is
+// flagged to the merchant with LowFidelityAdvice (see package fidelity).
+const (
+	FidelityWarnBelow = fidelity.WarnBelow
+	LowFidelityAdvice = fidelity.LowFidelityAdvice
 )
 
 // Version of the built-in reconstructor. It is written into asset.generator and the
@@ -158,7 +187,7 @@ type Stats struct {
 	// code made which model from which photo (with Reconstructor and Version).
 	InputSHA256 string `json:"inputSha256,omitempty"`
 	// Fidelity (0–100) is how well the model, re-rendered through the estimated
-	// photo camera, matches the photo's silhouette and colours (fidelity.go); nil
+	// photo camera, matches the photo's silhouette and colours (fidelity/fidelity.go); nil
 	// when the reconstructor cannot score its model (remote).
 	Fidelity *int `json:"fidelity,omitempty"`
 	// Views is how many photos the model was built from (0 or 1: one photo).

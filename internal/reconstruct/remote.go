@@ -30,7 +30,7 @@ package reconstruct
 // Options.StrictSubject: the inference server removes the background itself (its
 // own, stronger segmenter), so a photo the built-in segmenter cannot cut out is no
 // reason to refuse it; the doubt is reported in Result.Warnings instead. The model
-// gets a fidelity score from the returned mesh and the photo (remote_fidelity.go),
+// gets a fidelity score from the returned mesh and the photo (fidelity/remote_fidelity.go),
 // held to the builtin's rule that a hidden side the photo does not evidence is a
 // guess (below the warning threshold), or a warning saying why it has none.
 
@@ -39,12 +39,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"strings"
 	"time"
@@ -52,6 +50,10 @@ import (
 	"github.com/qmuntal/gltf"
 
 	"github.com/photo3d/photo3d/internal/glbwrite"
+	"github.com/photo3d/photo3d/internal/reconstruct/fidelity"
+	"github.com/photo3d/photo3d/internal/reconstruct/glbio"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
 )
 
 // RemoteConfig configures the GPU inference client.
@@ -130,21 +132,21 @@ func (r *remote) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	tm := newStageTimer()
 
 	pr.report(StepAnalyzing, 0)
-	p, err := decodePhoto(ctx, data, opts.WorkingSize)
+	p, err := segment.DecodePhoto(ctx, data, opts.WorkingSize)
 	if err != nil {
 		return nil, err
 	}
-	seg, err := segment(ctx, p)
+	seg, err := segment.Segment(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("segment photo: %w", err)
 	}
 	// Advisory only (see the file comment): the server separates the product
 	// itself, so the built-in segmenter's doubt must not veto it.
 	var warnings []string
-	if !subjectSeparated(seg) {
-		warnings = append(warnings, ErrSubjectNotSeparated.Error())
+	if !segment.SubjectSeparated(seg) {
+		warnings = append(warnings, segment.ErrSubjectNotSeparated.Error())
 	}
-	upright, err := encodePNG(p.img)
+	upright, err := encodePNG(p.Img)
 	if err != nil {
 		return nil, err
 	}
@@ -179,15 +181,15 @@ func (r *remote) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	if res.PartsMap, err = partsMapPNG(pm); err != nil {
 		return nil, err
 	}
-	cr, cg, cb := pm.parts[0].meanRGB()
-	res.Parts = []Part{{ID: "part-1", Name: "Body", Color: hexColor(cr, cg, cb), Share: 1}}
+	cr, cg, cb := pm.Parts[0].MeanRGB()
+	res.Parts = []Part{{ID: "part-1", Name: "Body", Color: segment.HexColor(cr, cg, cb), Share: 1}}
 	tm.done(StageFinalize)
 	res.Stats = Stats{
-		ShapeKind: ShapeRemote, Triangles: tris, Vertices: verts, Parts: 1, Bytes: len(glb),
+		ShapeKind: shape.KindRemote, Triangles: tris, Vertices: verts, Parts: 1, Bytes: len(glb),
 		StepMillis: tm.marks, TotalMillis: tm.total(), Reconstructor: "remote", Version: Version,
 		InputSHA256: fmt.Sprintf("%x", sha256.Sum256(data)),
 	}
-	if score, err := remoteFidelity(ctx, glb, seg, p); err == nil {
+	if score, err := fidelity.RemoteFidelity(ctx, glb, seg, p); err == nil {
 		res.Stats.Fidelity = &score
 	} else {
 		// No score rather than a made-up one; the merchant sees none.
@@ -198,16 +200,16 @@ func (r *remote) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 }
 
 // singlePart labels the whole object as one part (the remote model has one mesh).
-func singlePart(seg *segmentation) *partMap {
-	pm := &partMap{w: seg.sw, h: seg.sh, labels: make([]int8, len(seg.smask))}
-	for i, in := range seg.smask {
-		pm.labels[i] = -1
+func singlePart(seg *segment.Segmentation) *segment.PartMap {
+	pm := &segment.PartMap{W: seg.Sw, H: seg.Sh, Labels: make([]int8, len(seg.Smask))}
+	for i, in := range seg.Smask {
+		pm.Labels[i] = -1
 		if in {
-			pm.labels[i] = 0
+			pm.Labels[i] = 0
 		}
 	}
-	pm.parts = partStats(pm.labels, 1, seg.sw, seg.sh, seg)
-	pm.parts[0].name = "Body"
+	pm.Parts = segment.PartStats(pm.Labels, 1, seg.Sw, seg.Sh, seg)
+	pm.Parts[0].Name = "Body"
 	return pm
 }
 
@@ -305,222 +307,6 @@ func isGenerationFailure(body []byte) bool {
 	return json.Unmarshal(body, &v) == nil && v.ErrorCode != nil
 }
 
-// checkGLBHeader verifies magic, version and declared length before parsing.
-func checkGLBHeader(b []byte) error {
-	if len(b) < 20 || string(b[:4]) != "glTF" {
-		return fmt.Errorf("%w: missing glTF magic", ErrRemoteInvalidModel)
-	}
-	if v := binary.LittleEndian.Uint32(b[4:8]); v != 2 {
-		return fmt.Errorf("%w: version %d", ErrRemoteInvalidModel, v)
-	}
-	if l := binary.LittleEndian.Uint32(b[8:12]); int(l) > len(b) || l < 20 {
-		return fmt.Errorf("%w: declared length %d of %d bytes", ErrRemoteInvalidModel, l, len(b))
-	}
-	return nil
-}
-
-// normaliseGLB validates a foreign GLB and rewrites it in the product frame. It
-// returns the new GLB with its triangle and vertex counts.
-func normaliseGLB(raw []byte, height float64) ([]byte, int, int, error) {
-	if err := checkGLBHeader(raw); err != nil {
-		return nil, 0, 0, err
-	}
-	doc := new(gltf.Document)
-	if err := gltf.NewDecoder(bytes.NewReader(raw)).Decode(doc); err != nil {
-		return nil, 0, 0, fmt.Errorf("%w: %w", ErrRemoteInvalidModel, err)
-	}
-	if err := selfContained(doc); err != nil {
-		return nil, 0, 0, err
-	}
-	return normaliseDocument(doc, height, "Photo3D remote "+Version)
-}
-
-// normaliseDocument rewrites a checked, self-contained document in the product
-// frame (a root node scales it to height and puts the centre of its base at the
-// origin), adds the variants and Explode animation, and encodes it as GLB. The
-// remote reconstructor's models and merchants' own uploads both pass here.
-func normaliseDocument(doc *gltf.Document, height float64, generator string) ([]byte, int, int, error) {
-	scene := 0
-	if doc.Scene != nil {
-		scene = *doc.Scene
-	}
-	if scene < 0 || scene >= len(doc.Scenes) {
-		return nil, 0, 0, fmt.Errorf("%w: no scene", ErrRemoteInvalidModel)
-	}
-	w := &boundsWalker{doc: doc, lo: [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, hi: [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}}
-	for _, n := range doc.Scenes[scene].Nodes {
-		if err := w.walk(n, identity(), 0); err != nil {
-			return nil, 0, 0, err
-		}
-	}
-	if w.verts == 0 || !(w.hi[1] > w.lo[1]) {
-		return nil, 0, 0, fmt.Errorf("%w: no geometry", ErrRemoteInvalidModel)
-	}
-	s := height / (w.hi[1] - w.lo[1])
-	root := &gltf.Node{
-		Name:        "Photo3D",
-		Scale:       [3]float64{s, s, s},
-		Translation: [3]float64{-(w.lo[0] + w.hi[0]) / 2 * s, -w.lo[1] * s, -(w.lo[2] + w.hi[2]) / 2 * s},
-		Rotation:    [4]float64{0, 0, 0, 1},
-	}
-	body := &gltf.Node{Name: "Body", Children: doc.Scenes[scene].Nodes, Scale: [3]float64{1, 1, 1}, Rotation: [4]float64{0, 0, 0, 1}}
-	doc.Nodes = append(doc.Nodes, body)
-	bodyIdx := len(doc.Nodes) - 1
-	root.Children = []int{bodyIdx}
-	doc.Nodes = append(doc.Nodes, root)
-	doc.Scenes[scene].Nodes = []int{len(doc.Nodes) - 1}
-	doc.Scene = gltf.Index(scene)
-
-	if err := addRemoteExtras(doc, bodyIdx, w.largestMesh); err != nil {
-		return nil, 0, 0, err
-	}
-	gen := generator
-	if doc.Asset.Generator != "" {
-		gen += " (" + doc.Asset.Generator + ")"
-	}
-	doc.Asset.Generator = gen
-	var out bytes.Buffer
-	enc := gltf.NewEncoder(&out)
-	enc.AsBinary = true
-	if err := enc.Encode(doc); err != nil {
-		return nil, 0, 0, fmt.Errorf("encode normalised glb: %w", err)
-	}
-	return out.Bytes(), w.tris, w.verts, nil
-}
-
-// selfContained rejects models that reference external files: a GLB we publish must
-// carry everything it needs.
-func selfContained(doc *gltf.Document) error {
-	for i, b := range doc.Buffers {
-		if i == 0 && b.URI == "" {
-			continue
-		}
-		if !b.IsEmbeddedResource() {
-			return fmt.Errorf("%w: buffer %d references %q", ErrRemoteInvalidModel, i, b.URI)
-		}
-	}
-	for i, im := range doc.Images {
-		if im.BufferView == nil && !im.IsEmbeddedResource() {
-			return fmt.Errorf("%w: image %d references %q", ErrRemoteInvalidModel, i, im.URI)
-		}
-	}
-	return nil
-}
-
-// boundsWalker accumulates world-space bounds and counts over a node tree.
-type boundsWalker struct {
-	doc         *gltf.Document
-	lo, hi      [3]float64
-	verts, tris int
-	largestMesh int
-	largestSize int
-	seen        int
-	acc         *accessorCache // each mesh's positions are read once, transformed per visit
-}
-
-func (w *boundsWalker) walk(ni int, parent [16]float64, depth int) error {
-	if ni < 0 || ni >= len(w.doc.Nodes) || depth > 64 {
-		return fmt.Errorf("%w: bad node hierarchy", ErrRemoteInvalidModel)
-	}
-	w.seen++
-	if w.seen > maxModelNodeVisits {
-		return fmt.Errorf("%w: node graph too large", ErrRemoteInvalidModel)
-	}
-	n := w.doc.Nodes[ni]
-	m := mul4(parent, localMatrix(n))
-	if n.Mesh != nil {
-		if *n.Mesh < 0 || *n.Mesh >= len(w.doc.Meshes) {
-			return fmt.Errorf("%w: bad mesh index", ErrRemoteInvalidModel)
-		}
-		size := 0
-		for _, p := range w.doc.Meshes[*n.Mesh].Primitives {
-			ai, ok := p.Attributes[gltf.POSITION]
-			if !ok || ai < 0 || ai >= len(w.doc.Accessors) {
-				continue
-			}
-			if w.acc == nil {
-				w.acc = newAccessorCache(w.doc)
-			}
-			pos, err := w.acc.positions(ai)
-			if err != nil {
-				return fmt.Errorf("%w: read positions: %w", ErrRemoteInvalidModel, err)
-			}
-			for _, v := range pos {
-				q := apply4(m, v)
-				for c := range 3 {
-					w.lo[c] = min(w.lo[c], q[c])
-					w.hi[c] = max(w.hi[c], q[c])
-				}
-			}
-			w.verts += len(pos)
-			size += len(pos)
-			if p.Mode == gltf.PrimitiveTriangles {
-				if p.Indices != nil && *p.Indices >= 0 && *p.Indices < len(w.doc.Accessors) {
-					w.tris += w.doc.Accessors[*p.Indices].Count / 3
-				} else {
-					w.tris += len(pos) / 3
-				}
-			}
-		}
-		if size > w.largestSize {
-			w.largestSize, w.largestMesh = size, *n.Mesh
-		}
-	}
-	for _, c := range n.Children {
-		if err := w.walk(c, m, depth+1); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func identity() [16]float64 { return [16]float64{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1} }
-
-// localMatrix returns a node's column-major local transform.
-func localMatrix(n *gltf.Node) [16]float64 {
-	if n.Matrix != [16]float64{} && n.Matrix != identity() {
-		return n.Matrix
-	}
-	t := n.TranslationOrDefault()
-	q := n.RotationOrDefault()
-	s := n.ScaleOrDefault()
-	x, y, z, w := q[0], q[1], q[2], q[3]
-	r := [9]float64{
-		1 - 2*(y*y+z*z), 2 * (x*y + z*w), 2 * (x*z - y*w),
-		2 * (x*y - z*w), 1 - 2*(x*x+z*z), 2 * (y*z + x*w),
-		2 * (x*z + y*w), 2 * (y*z - x*w), 1 - 2*(x*x+y*y),
-	}
-	return [16]float64{
-		r[0] * s[0], r[1] * s[0], r[2] * s[0], 0,
-		r[3] * s[1], r[4] * s[1], r[5] * s[1], 0,
-		r[6] * s[2], r[7] * s[2], r[8] * s[2], 0,
-		t[0], t[1], t[2], 1,
-	}
-}
-
-func mul4(a, b [16]float64) [16]float64 {
-	var out [16]float64
-	for c := range 4 {
-		for r := range 4 {
-			s := 0.0
-			for k := range 4 {
-				s += a[k*4+r] * b[c*4+k]
-			}
-			out[c*4+r] = s
-		}
-	}
-	return out
-}
-
-func apply4(m [16]float64, v [3]float32) [3]float64 {
-	x, y, z := float64(v[0]), float64(v[1]), float64(v[2])
-	return [3]float64{
-		m[0]*x + m[4]*y + m[8]*z + m[12],
-		m[1]*x + m[5]*y + m[9]*z + m[13],
-		m[2]*x + m[6]*y + m[10]*z + m[14],
-	}
-}
-
 // addRemoteExtras gives the remote model the builtin's variants and Explode animation
 // so the configurator and viewer behave identically for both reconstructors.
 func addRemoteExtras(doc *gltf.Document, bodyNode, mainMesh int) error {
@@ -533,19 +319,19 @@ func addRemoteExtras(doc *gltf.Document, bodyNode, mainMesh int) error {
 	appendView := func(data []byte) int { return appendBufferView(doc, data) }
 	// Explode: one part, so it stays in place; the animation exists so viewers can
 	// rely on it for every model.
-	tv := appendView(glbwrite.Float32s([]float32{0, explodeSeconds}))
-	doc.Accessors = append(doc.Accessors, &gltf.Accessor{BufferView: gltf.Index(tv), ComponentType: gltf.ComponentFloat, Type: gltf.AccessorScalar, Count: 2, Min: []float64{0}, Max: []float64{explodeSeconds}})
+	tv := appendView(glbwrite.Float32s([]float32{0, glbio.ExplodeSeconds}))
+	doc.Accessors = append(doc.Accessors, &gltf.Accessor{BufferView: gltf.Index(tv), ComponentType: gltf.ComponentFloat, Type: gltf.AccessorScalar, Count: 2, Min: []float64{0}, Max: []float64{glbio.ExplodeSeconds}})
 	tin := len(doc.Accessors) - 1
 	ov := appendView(glbwrite.Float32s(make([]float32, 6)))
 	doc.Accessors = append(doc.Accessors, &gltf.Accessor{BufferView: gltf.Index(ov), ComponentType: gltf.ComponentFloat, Type: gltf.AccessorVec3, Count: 2})
 	tout := len(doc.Accessors) - 1
 	doc.Animations = append(doc.Animations, &gltf.Animation{
-		Name:     ExplodeAnimation,
+		Name:     glbio.ExplodeAnimation,
 		Samplers: []*gltf.AnimationSampler{{Input: tin, Output: tout, Interpolation: gltf.InterpolationLinear}},
 		Channels: []*gltf.AnimationChannel{{Sampler: 0, Target: gltf.AnimationChannelTarget{Node: gltf.Index(bodyNode), Path: gltf.TRSTranslation}}},
 	})
 	for _, e := range doc.ExtensionsUsed {
-		if e == extVariants {
+		if e == glbio.ExtVariants {
 			return nil // the server already defines variants: keep them
 		}
 	}
@@ -553,12 +339,12 @@ func addRemoteExtras(doc *gltf.Document, bodyNode, mainMesh int) error {
 		return nil
 	}
 	var variantMat []int
-	for i, look := range variantLooks() {
-		c := look.color
+	for i, look := range glbio.VariantLooks() {
+		c := look.Color
 		doc.Materials = append(doc.Materials, &gltf.Material{
-			Name: variantNames[i+1],
+			Name: glbio.VariantNames[i+1],
 			PBRMetallicRoughness: &gltf.PBRMetallicRoughness{
-				BaseColorFactor: &c, MetallicFactor: gltf.Float(0), RoughnessFactor: gltf.Float(look.roughness),
+				BaseColorFactor: &c, MetallicFactor: gltf.Float(0), RoughnessFactor: gltf.Float(look.Roughness),
 			},
 		})
 		variantMat = append(variantMat, len(doc.Materials)-1)
@@ -575,8 +361,8 @@ func addRemoteExtras(doc *gltf.Document, bodyNode, mainMesh int) error {
 		if prim.Extensions == nil {
 			prim.Extensions = gltf.Extensions{}
 		}
-		prim.Extensions[extVariants] = map[string]any{"mappings": mappings}
+		prim.Extensions[glbio.ExtVariants] = map[string]any{"mappings": mappings}
 	}
-	addVariantsExtension(doc)
+	glbio.AddVariantsExtension(doc)
 	return nil
 }

@@ -20,6 +20,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/internal/imagecheck"
+	"github.com/photo3d/photo3d/internal/reconstruct/fidelity"
+	"github.com/photo3d/photo3d/internal/reconstruct/glbio"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
 )
 
 // foreignGLB is what an inference server might return: a unit-less box centred on
@@ -118,7 +122,7 @@ func TestRemoteNormalisesServerModel(t *testing.T) {
 	require.NoError(t, err)
 	require.EqualValues(t, 3, calls.Load(), "503 and the error_code reply are retried")
 	pl.check(t)
-	require.Equal(t, ShapeRemote, res.Stats.ShapeKind)
+	require.Equal(t, shape.KindRemote, res.Stats.ShapeKind)
 	require.Equal(t, 12, res.Stats.Triangles)
 	require.Equal(t, "remote", res.Stats.Reconstructor)
 	require.Len(t, res.Parts, 1)
@@ -130,7 +134,7 @@ func TestRemoteNormalisesServerModel(t *testing.T) {
 	// World bounds through the node hierarchy: height 0.5 m, base at y=0, centred.
 	w := &boundsWalker{doc: g.doc, lo: [3]float64{1e9, 1e9, 1e9}, hi: [3]float64{-1e9, -1e9, -1e9}}
 	for _, n := range g.doc.Scenes[*g.doc.Scene].Nodes {
-		require.NoError(t, w.walk(n, identity(), 0))
+		require.NoError(t, w.walk(n, glbio.Identity(), 0))
 	}
 	require.InDelta(t, 0.5, w.hi[1]-w.lo[1], 1e-6)
 	require.InDelta(t, 0, w.lo[1], 1e-6)
@@ -231,12 +235,12 @@ func TestRemoteIsNotVetoedByTheBuiltinSubjectCheck(t *testing.T) {
 	srv, calls := fakeServer(t, func(_ int32, w http.ResponseWriter, _ generateRequest) { _, _ = w.Write(model) })
 
 	_, err := NewBuiltin().Reconstruct(context.Background(), data, Options{StrictSubject: true}, nil)
-	require.ErrorIs(t, err, ErrSubjectNotSeparated, "the builtin path keeps its strict check")
+	require.ErrorIs(t, err, segment.ErrSubjectNotSeparated, "the builtin path keeps its strict check")
 
 	for i, opts := range []Options{{StrictSubject: true}, {}} {
 		res, err := remoteFor(srv).Reconstruct(context.Background(), data, opts, nil)
 		require.NoError(t, err, "strict=%v", opts.StrictSubject)
-		require.Contains(t, res.Warnings, ErrSubjectNotSeparated.Error())
+		require.Contains(t, res.Warnings, segment.ErrSubjectNotSeparated.Error())
 		require.EqualValues(t, i+1, calls.Load(), "the GPU server is asked")
 		requireProductGLB(t, res.GLB, DefaultHeightMetres, "")
 	}
@@ -258,7 +262,7 @@ func TestRemoteScoresFidelityFromTheReturnedModel(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, res.Stats.Fidelity, "warnings: %v", res.Warnings)
 	t.Logf("builtin %d, remote serving the builtin's model %d", *own.Stats.Fidelity, *res.Stats.Fidelity)
-	require.GreaterOrEqual(t, *res.Stats.Fidelity, FidelityWarnBelow)
+	require.GreaterOrEqual(t, *res.Stats.Fidelity, fidelity.WarnBelow)
 	require.InDelta(t, *own.Stats.Fidelity, *res.Stats.Fidelity, 10)
 
 	box := foreignGLB(t) // a red box, twice as tall as wide, for a two-tone bottle
@@ -267,7 +271,7 @@ func TestRemoteScoresFidelityFromTheReturnedModel(t *testing.T) {
 	require.NoError(t, err)
 	require.NotNil(t, res.Stats.Fidelity)
 	t.Logf("remote serving a box: %d", *res.Stats.Fidelity)
-	require.Less(t, *res.Stats.Fidelity, FidelityWarnBelow)
+	require.Less(t, *res.Stats.Fidelity, fidelity.WarnBelow)
 }
 
 // A footprint is round when seen from above it fills the ellipse of its box: a
@@ -276,20 +280,20 @@ func TestRemoteScoresFidelityFromTheReturnedModel(t *testing.T) {
 func TestFootprintRoundness(t *testing.T) {
 	t.Parallel()
 	const segs = 48
-	var disc, square []modelTri
+	var disc, square []glbio.ModelTri
 	for k := range segs {
 		a0, a1 := 2*math.Pi*float64(k)/segs, 2*math.Pi*float64(k+1)/segs
-		disc = append(disc, modelTri{v: [3][3]float64{{0, 1, 0}, {2 * math.Cos(a0), 1, math.Sin(a0)}, {2 * math.Cos(a1), 1, math.Sin(a1)}}})
+		disc = append(disc, glbio.ModelTri{V: [3][3]float64{{0, 1, 0}, {2 * math.Cos(a0), 1, math.Sin(a0)}, {2 * math.Cos(a1), 1, math.Sin(a1)}}})
 	}
 	square = append(square,
-		modelTri{v: [3][3]float64{{-1, 0, -1}, {1, 0, -1}, {1, 0, 1}}},
-		modelTri{v: [3][3]float64{{-1, 0, -1}, {1, 0, 1}, {-1, 0, 1}}},
-		modelTri{v: [3][3]float64{{-1, 2, -1}, {1, 2, 1}, {1, 2, -1}}},
+		glbio.ModelTri{V: [3][3]float64{{-1, 0, -1}, {1, 0, -1}, {1, 0, 1}}},
+		glbio.ModelTri{V: [3][3]float64{{-1, 0, -1}, {1, 0, 1}, {-1, 0, 1}}},
+		glbio.ModelTri{V: [3][3]float64{{-1, 2, -1}, {1, 2, 1}, {1, 2, -1}}},
 	)
-	require.Greater(t, footprintRoundness(disc), 0.95, "an elliptic footprint")
-	require.InDelta(t, math.Pi/4, footprintRoundness(square), 0.03)
-	require.Less(t, footprintRoundness(square), remoteRoundFootprint)
-	require.Zero(t, footprintRoundness(nil))
+	require.Greater(t, fidelity.FootprintRoundness(disc), 0.95, "an elliptic footprint")
+	require.InDelta(t, math.Pi/4, fidelity.FootprintRoundness(square), 0.03)
+	require.Less(t, fidelity.FootprintRoundness(square), fidelity.RemoteRoundFootprint)
+	require.Zero(t, fidelity.FootprintRoundness(nil))
 }
 
 // Where the photo shows a box's side and top, its depth is evidenced, so a remote
@@ -325,12 +329,12 @@ func TestRemoteBoxFidelityNeedsTheBoxThePhotoShows(t *testing.T) {
 		require.NotNil(t, res.Stats.Fidelity, "%s: %v", s.name, res.Warnings)
 		t.Logf("%s: builtin (%s) %d; remote serving the box %d, the prism (F@5 %.2f) %d", s.name, own.Stats.ShapeKind, *own.Stats.Fidelity, box, prismF5, *res.Stats.Fidelity)
 		require.InDelta(t, *own.Stats.Fidelity, box, 10, s.name)
-		if *own.Stats.Fidelity >= FidelityWarnBelow {
-			require.GreaterOrEqual(t, box, FidelityWarnBelow, s.name)
+		if *own.Stats.Fidelity >= fidelity.WarnBelow {
+			require.GreaterOrEqual(t, box, fidelity.WarnBelow, s.name)
 		}
 		require.Less(t, *res.Stats.Fidelity, box, "%s: the prism scores under the box itself", s.name)
 		if prismF5 < 0.5 {
-			require.Less(t, *res.Stats.Fidelity, FidelityWarnBelow, "%s: a prism at F@5 %.2f is flagged", s.name, prismF5)
+			require.Less(t, *res.Stats.Fidelity, fidelity.WarnBelow, "%s: a prism at F@5 %.2f is flagged", s.name, prismF5)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
 	"github.com/stretchr/testify/require"
 )
 
@@ -24,7 +26,7 @@ func TestRimsSeenFromBelowAndEdgeOn(t *testing.T) {
 		i     int
 	}{{"vase", 0}, {"vase", 3}, {"can", 12}} { // vase-a, vase-d, can-m
 		s, res := reconstructScene(t, sc.class, sc.i)
-		require.Equal(t, ShapeLathe, res.Stats.ShapeKind, s.name)
+		require.Equal(t, shape.KindLathe, res.Stats.ShapeKind, s.name)
 		q := scoreScene(t, s, res.GLB)
 		t.Logf("%s: IoU %.3f F@5%% %.3f", s.name, q.IoU, q.F5)
 		require.GreaterOrEqual(t, q.IoU, 0.94, "%s: silhouette IoU", s.name)
@@ -56,22 +58,22 @@ func TestStraightSidesGiveThePitch(t *testing.T) {
 	}{{"can", 3, true}, {"can", 8, true}, {"vase", 0, false}} { // can-d, can-i, vase-a
 		s := makeScene(sc.class, sc.i, 384, 512)
 		photo := s.photo(rand.New(rand.NewPCG(uint64(sc.i), 5)))
-		p, err := decodePhoto(context.Background(), photo, DefaultWorkingSize)
+		p, err := segment.DecodePhoto(context.Background(), photo, DefaultWorkingSize)
 		require.NoError(t, err)
-		seg, err := segment(context.Background(), p)
+		seg, err := segment.Segment(context.Background(), p)
 		require.NoError(t, err)
-		sr := measureRows(seg)
-		n := len(sr.l)
+		sr := shape.MeasureRows(seg)
+		n := len(sr.L)
 		radius := make([]float64, n)
 		for k := range n {
-			radius[k] = (sr.r[k] - sr.l[k]) / 2
+			radius[k] = (sr.R[k] - sr.L[k]) / 2
 		}
-		k, ok := sideTaper(radius, sr.top, float64(seg.h)/2, n/5, n-n/5)
+		k, ok := shape.SideTaper(radius, sr.Top, float64(seg.H)/2, n/5, n-n/5)
 		require.Equal(t, sc.straight, ok, s.name)
 		if !ok {
 			continue
 		}
-		scale := float64(seg.w) / float64(s.cam.w)
+		scale := float64(seg.W) / float64(s.cam.w)
 		want := math.Tan(s.elevDeg*math.Pi/180) / (s.cam.f * scale)
 		t.Logf("%s: taper %.6f, true %.6f", s.name, k, want)
 		require.InDelta(t, 1, k/want, 0.03, "%s: tan(pitch)/f from the sides", s.name)

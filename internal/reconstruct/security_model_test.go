@@ -10,6 +10,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/glbio"
 	"github.com/qmuntal/gltf"
 	"github.com/stretchr/testify/require"
 )
@@ -201,25 +202,25 @@ func TestSecuritySharedTextureIsDecodedOnce(t *testing.T) {
 	require.Greater(t, g, 2*r, "the boxes are painted from the green texture")
 
 	doc := readDoc(t, m.GLB)
-	tris, texs, err := walkTriangles(doc, true)
+	tris, texs, err := glbio.WalkTriangles(doc, true)
 	require.NoError(t, err)
 	require.Len(t, tris, 16*12)
-	require.Equal(t, 1, texs.decoded, "one distinct image, decoded once")
-	require.LessOrEqual(t, max(tris[0].tex.Bounds().Dx(), tris[0].tex.Bounds().Dy()), textureLongSide, "kept reduced")
+	require.Equal(t, 1, texs.Decoded, "one distinct image, decoded once")
+	require.LessOrEqual(t, max(tris[0].Tex.Bounds().Dx(), tris[0].Tex.Bounds().Dy()), glbio.TextureLongSide, "kept reduced")
 
 	// Geometric checks decode nothing.
-	_, texs, err = walkTriangles(doc, false)
+	_, texs, err = glbio.WalkTriangles(doc, false)
 	require.NoError(t, err)
 	require.Nil(t, texs)
 
 	// Three distinct 4096² images: the budget (two of them) is decoded, the
 	// third is skipped.
 	doc = readDoc(t, texturedBoxes(t, 4096, 1, 2))
-	tris, texs, err = walkTriangles(doc, true)
+	tris, texs, err = glbio.WalkTriangles(doc, true)
 	require.NoError(t, err)
-	require.Equal(t, 2, texs.decoded)
-	require.Equal(t, maxModelTexturePixels, texs.pixels)
-	require.Nil(t, tris[len(tris)-1].tex, "the image past the budget is not decoded")
+	require.Equal(t, 2, texs.Decoded)
+	require.Equal(t, glbio.MaxModelTexturePixels, texs.Pixels)
+	require.Nil(t, tris[len(tris)-1].Tex, "the image past the budget is not decoded")
 }
 
 func readDoc(t testing.TB, glb []byte) *gltf.Document {

@@ -7,19 +7,20 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
 	"github.com/stretchr/testify/require"
 )
 
-func photoFrom(img *image.NRGBA) *photo {
-	return &photo{img: img, w: img.Rect.Dx(), h: img.Rect.Dy(), srcW: img.Rect.Dx(), srcH: img.Rect.Dy(), hasAlpha: meaningfulAlpha(img)}
+func photoFrom(img *image.NRGBA) *segment.Photo {
+	return &segment.Photo{Img: img, W: img.Rect.Dx(), H: img.Rect.Dy(), SrcW: img.Rect.Dx(), SrcH: img.Rect.Dy(), HasAlpha: segment.MeaningfulAlpha(img)}
 }
 
 // segmentedMask segments a photo as the pipeline does and returns its mask.
 func segmentedMask(t *testing.T, data []byte) []bool {
 	t.Helper()
-	p, err := decodePhoto(context.Background(), data, DefaultWorkingSize)
+	p, err := segment.DecodePhoto(context.Background(), data, DefaultWorkingSize)
 	require.NoError(t, err)
-	seg, err := segment(context.Background(), p)
+	seg, err := segment.Segment(context.Background(), p)
 	require.NoError(t, err)
 	return maskOf(seg)
 }
@@ -53,9 +54,9 @@ func partsKept(t *testing.T, data []byte, shadow func(i int) bool, parts ...[]bo
 	return size, recall, shadowKept
 }
 
-func maskOf(s *segmentation) []bool {
-	m := make([]bool, len(s.alpha))
-	for i, a := range s.alpha {
+func maskOf(s *segment.Segmentation) []bool {
+	m := make([]bool, len(s.Alpha))
+	for i, a := range s.Alpha {
 		m[i] = a >= 128
 	}
 	return m
@@ -80,7 +81,7 @@ func TestSegmentIoU(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			p := photoFrom(tc.scene.render())
-			seg, err := segment(context.Background(), p)
+			seg, err := segment.Segment(context.Background(), p)
 			require.NoError(t, err)
 			got := iou(maskOf(seg), tc.scene.truth())
 			t.Logf("IoU %.4f", got)
@@ -105,11 +106,11 @@ func TestSegmentUsesAlpha(t *testing.T) {
 	}
 	img.SetNRGBA(5, 5, color.NRGBA{200, 90, 30, 255}) // a stray opaque speck is dropped
 	p := photoFrom(img)
-	require.True(t, p.hasAlpha)
-	seg, err := segment(context.Background(), p)
+	require.True(t, p.HasAlpha)
+	seg, err := segment.Segment(context.Background(), p)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, iou(maskOf(seg), truth), 0.99)
-	require.Zero(t, seg.alpha[5*sc.w+5])
+	require.Zero(t, seg.Alpha[5*sc.w+5])
 }
 
 // gridMask draws filled rectangles [x0,x1)×[y0,y1) on a w×h grid.
@@ -133,7 +134,7 @@ func TestJoinPiecesSealsCracksBeforeBridging(t *testing.T) {
 	const w, h = 60, 80
 	// shade rows 10–39, crack row 40, stem rows 41–54 (4 wide), base rows 55–74
 	lamp := gridMask(w, h, [4]int{10, 50, 10, 40}, [4]int{28, 32, 41, 55}, [4]int{15, 45, 55, 75})
-	got := largestComponent(joinPieces(lamp, w, h), w, h)
+	got := segment.LargestComponent(segment.JoinPieces(lamp, w, h), w, h)
 	for _, p := range [][2]int{{20, 48}, {40, 48}, {27, 45}, {32, 45}} {
 		require.False(t, got[p[1]*w+p[0]], "backdrop beside the stem at %v filled", p)
 	}
@@ -143,7 +144,7 @@ func TestJoinPiecesSealsCracksBeforeBridging(t *testing.T) {
 
 	// bottle body rows 10–39 and 45–74 split by a 5-row label band across its whole width
 	bottle := gridMask(w, h, [4]int{20, 40, 10, 40}, [4]int{20, 40, 45, 75})
-	got = largestComponent(joinPieces(bottle, w, h), w, h)
+	got = segment.LargestComponent(segment.JoinPieces(bottle, w, h), w, h)
 	for y := 10; y < 75; y++ {
 		require.True(t, got[y*w+30], "bottle row %d bridged", y)
 	}
@@ -159,9 +160,9 @@ func TestSegmentKeepsBackdropBetweenShadeAndBase(t *testing.T) {
 	t.Parallel()
 	s := makeScene("lamp", 14, 768, 1024)
 	photo := s.photo(rand.New(rand.NewPCG(14, 5)))
-	p, err := decodePhoto(context.Background(), photo, DefaultWorkingSize)
+	p, err := segment.DecodePhoto(context.Background(), photo, DefaultWorkingSize)
 	require.NoError(t, err)
-	seg, err := segment(context.Background(), p)
+	seg, err := segment.Segment(context.Background(), p)
 	require.NoError(t, err)
 	got := iou(maskOf(seg), silhouette(s.tris, s.cam))
 	t.Logf("%s: mask IoU %.3f", s.name, got)

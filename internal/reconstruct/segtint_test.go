@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
 	"github.com/stretchr/testify/require"
 )
 
@@ -163,7 +164,7 @@ func TestSegmentKeepsGreyStandBesideItsShadow(t *testing.T) {
 // Corset, barn lamp and candle holder from −35°: mask IoU 0.46–0.70). Averaged over a
 // region that tint is still far above the grid's noise: the stand is kept and its
 // shadow is not. Measured: stand recall 0.73–0.82 (1.3.8: 0.00); the refine's colour
-// test still trims a ring along the stand's rim (docs/reconstruction.md, 1.3.9). The
+// test still trims a ring along the stand's rim (the history of docs/reconstruction.md (git log -p), 1.3.9). The
 // photos are twice the size, as a phone photo reaches the segmenter: 4-pixel grid
 // cells (at 2 pixels a cell's chroma is as noisy as the tint is small).
 func TestSegmentKeepsGreyStandOnPaleWarmSweep(t *testing.T) {
@@ -182,7 +183,7 @@ func TestSegmentKeepsGreyStandOnPaleWarmSweep(t *testing.T) {
 // its little tint a region misses, and a region keeping most of the tint is shadow.
 func TestOffTintRegionFloorIsOnTheTint(t *testing.T) {
 	const w, h = 20, 20
-	s := &segmentation{sw: w, sh: h}
+	s := &segment.Segmentation{Sw: w, Sh: h}
 	mask := make([]bool, w*h)
 	for i := range w * 5 { // the product above
 		mask[i] = true
@@ -208,7 +209,7 @@ func TestOffTintRegionFloorIsOnTheTint(t *testing.T) {
 				miss[i], tint[i] = c.miss, c.tint
 			}
 		}
-		out, added := s.offTintRegions(mask, region, miss, tint, nil)
+		out, added := s.OffTintRegions(mask, region, miss, tint, nil)
 		require.Equal(t, c.want, added != nil, c.name)
 		require.Equal(t, c.want, out[w*7+3], c.name)
 	}

@@ -5,6 +5,10 @@ import (
 	"math"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/geom"
+	"github.com/photo3d/photo3d/internal/reconstruct/glbio"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
+	"github.com/photo3d/photo3d/internal/reconstruct/texture"
 	"github.com/stretchr/testify/require"
 )
 
@@ -29,11 +33,11 @@ func TestSubjectNotSeparated(t *testing.T) {
 	data := inseparablePhoto(t)
 
 	_, err := NewBuiltin().Reconstruct(context.Background(), data, Options{StrictSubject: true}, nil)
-	require.ErrorIs(t, err, ErrSubjectNotSeparated)
+	require.ErrorIs(t, err, segment.ErrSubjectNotSeparated)
 
 	res, err := NewBuiltin().Reconstruct(context.Background(), data, Options{}, nil)
 	require.NoError(t, err)
-	require.Equal(t, []string{ErrSubjectNotSeparated.Error()}, res.Warnings)
+	require.Equal(t, []string{segment.ErrSubjectNotSeparated.Error()}, res.Warnings)
 
 	// A product alone on a plain backdrop passes the check.
 	res, err = NewBuiltin().Reconstruct(context.Background(), encodePNGBytes(t, twoToneBottle(320, 320).render()), Options{StrictSubject: true}, nil)
@@ -65,22 +69,22 @@ func TestBuiltinKeepsGLBWithinBudget(t *testing.T) {
 // The atlas shrinks until the file fits: a noisy 1024² atlas is far over a 300 KB
 // budget at quality 88 and fits it at a smaller size.
 func TestEncodeWithinBudgetShrinksAtlas(t *testing.T) {
-	src := &atlasSource{w: 1024, h: 1024, col: make([][3]float32, 1024*1024)}
-	for i := range src.col {
+	src := &texture.AtlasSource{W: 1024, H: 1024, Col: make([][3]float32, 1024*1024)}
+	for i := range src.Col {
 		h := math.Sin(float64(i)*12.9898) * 43758.5453
 		h -= math.Floor(h)
-		src.col[i] = [3]float32{float32(255 * h), float32(255 * (1 - h)), float32(i % 256)}
+		src.Col[i] = [3]float32{float32(255 * h), float32(255 * (1 - h)), float32(i % 256)}
 	}
-	m := &mesh{}
+	m := &geom.Mesh{}
 	for _, p := range [][3]float64{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}} {
-		m.addVertex(p[0], p[1], p[2], float32(p[0]), float32(p[1]))
+		m.AddVertex(p[0], p[1], p[2], float32(p[0]), float32(p[1]))
 	}
-	m.tri(0, 2, 1)
-	m.tri(0, 1, 3)
-	m.tri(0, 3, 2)
-	m.tri(1, 2, 3)
-	m.computeNormals()
-	parts := []glbPart{{name: "Body", mesh: m, roughness: 0.5}}
+	m.Tri(0, 2, 1)
+	m.Tri(0, 1, 3)
+	m.Tri(0, 3, 2)
+	m.Tri(1, 2, 3)
+	m.ComputeNormals()
+	parts := []glbio.Part{{Name: "Body", Mesh: m, Roughness: 0.5}}
 	full, err := encodeWithinBudget(parts, src, 1024, 1<<30)
 	require.NoError(t, err)
 	require.Greater(t, len(full), 300<<10)

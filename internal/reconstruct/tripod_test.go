@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
 	"github.com/stretchr/testify/require"
 )
 
@@ -12,9 +14,9 @@ import (
 // AntiqueCamera: the left leg apart from the first, and the two right legs
 // overlapping in the photo (one wide run) down to where they part, so that the
 // band of legs apart at the floor is short, as a sofa's is.
-func tripodMask() *segmentation {
+func tripodMask() *segment.Segmentation {
 	const n = 300
-	s := &segmentation{w: n, h: n, alpha: make([]uint8, n*n)}
+	s := &segment.Segmentation{W: n, H: n, Alpha: make([]uint8, n*n)}
 	leg := func(x, y float64, x0, y0, x1, y1 float64) bool {
 		if y < y0 || y > y1 {
 			return false
@@ -34,11 +36,11 @@ func tripodMask() *segmentation {
 				leg(fx, fy, 185, 232, 195, 290) || // rear-right leg
 				leg(fx, fy, 245, 232, 260, 290) // front-right leg
 			if in {
-				s.alpha[y*n+x] = 255
+				s.Alpha[y*n+x] = 255
 			}
 		}
 	}
-	s.finish()
+	s.Finish()
 	return s
 }
 
@@ -49,13 +51,13 @@ func tripodMask() *segmentation {
 // camera as its thin back (F@5 0.82 → 0.52). A chair's legs stand under its seat,
 // and its back on posts is still a backrest.
 func TestBodyOnTripodHasNoBackrest(t *testing.T) {
-	c := classifySilhouette(tripodMask())
-	require.Equal(t, -1, c.backFrom, "the body on a tripod is not a backrest")
-	centre, half := c.depthFn(true)(150, 65, 2*35*35)
+	c := shape.ClassifySilhouette(tripodMask())
+	require.Equal(t, -1, c.BackFrom, "the body on a tripod is not a backrest")
+	centre, half := c.DepthFn(true)(150, 65, 2*35*35)
 	require.Zero(t, centre, "the body stands over the legs, not at the rear")
-	require.Greater(t, half, 0.3*c.depth, "the body is as deep as the product")
+	require.Greater(t, half, 0.3*c.Depth, "the body is as deep as the product")
 
-	chair := classifySilhouette(chairMask(true))
-	require.Equal(t, ShapeClassFurniture, chair.class)
-	require.Positive(t, chair.backFrom, "a chair's back on posts is still a backrest")
+	chair := shape.ClassifySilhouette(chairMask(true))
+	require.Equal(t, shape.ShapeClassFurniture, chair.Class)
+	require.Positive(t, chair.BackFrom, "a chair's back on posts is still a backrest")
 }

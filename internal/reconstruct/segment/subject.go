@@ -1,0 +1,60 @@
+package segment
+
+import "errors"
+
+// ErrSubjectNotSeparated is returned (with Options.StrictSubject) or reported as a
+// warning when no single object could be told apart from its background: the mask
+// touches three or more sides of the frame, covers almost all of it, segmentation
+// found nothing that stands out, or its confidence is low (the kept object is a small
+// share of everything the cut told apart from the backdrop). Without this check such photos become the whole
+// photo printed on a pillow. The text is shown to users verbatim.
+var ErrSubjectNotSeparated = errors.New("We could not separate the product from its background. Use a photo of the product alone on a plain background.")
+
+// Thresholds of the separation check.
+const (
+	subjectMaxCover     = 0.9  // share of the frame the mask may cover
+	subjectSideTouch    = 0.05 // share of a frame side the mask must cover to "touch" it
+	subjectMaxSidesSeen = 2    // sides the mask may touch (a product cut off at the bottom is fine)
+	// subjectMinConfidence is the least share of the graph cut's foreground the kept
+	// object must hold. A product with a stray highlight or a loose shadow keeps far
+	// more than half; a busy backdrop cut into many blobs, of which one small piece
+	// was kept, keeps little (segmentation.confidence).
+	subjectMinConfidence = 0.5
+)
+
+// SubjectSeparated says whether seg holds one object clear of the frame.
+func SubjectSeparated(seg *Segmentation) bool {
+	if seg.WholeFrame || float64(seg.Area) > subjectMaxCover*float64(seg.W*seg.H) || seg.confidence < subjectMinConfidence {
+		return false
+	}
+	w, h := seg.W, seg.H
+	count := func(x0, y0, dx, dy, n int) int {
+		c := 0
+		for i := range n {
+			if seg.Alpha[(y0+i*dy)*w+x0+i*dx] >= 128 {
+				c++
+			}
+		}
+		return c
+	}
+	sides := 0
+	for _, c := range []struct{ hits, n int }{
+		{count(0, 0, 1, 0, w), w}, {count(0, h-1, 1, 0, w), w},
+		{count(0, 0, 0, 1, h), h}, {count(w-1, 0, 0, 1, h), h},
+	} {
+		if float64(c.hits) >= subjectSideTouch*float64(c.n) {
+			sides++
+		}
+	}
+	return sides <= subjectMaxSidesSeen
+}
+
+func countTrue(b []bool) int {
+	n := 0
+	for _, v := range b {
+		if v {
+			n++
+		}
+	}
+	return n
+}
