@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Extracts the real-product benchmark models (internal/reconstruct/testdata/real/MANIFEST)
+# Extracts the real-product benchmark models (internal/reconstruct/testdata/real/MANIFEST and HELDOUT)
 # from a local git copy of their source repository into internal/reconstruct/testdata/real/
 # (git-ignored: the models are not committed). Usage:
 #   ops/realset.sh [GIT_DIR]   a git copy of DRx3D/glTF-Sample-Assets-OLD (default: the
@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 gitdir=${1:-/work/.mirror/DRx3D+glTF-Sample-Assets-OLD/repo}
 dest=internal/reconstruct/testdata/real
-grep -vE '^(#|$)' "$dest/MANIFEST" | while IFS='|' read -r name class repo path commit rest; do
+# MANIFEST is the tuning set; HELDOUT the products no change is tuned on (issue 48 §7).
+cat "$dest/MANIFEST" "$dest/HELDOUT" | grep -vE '^(#|$)' | while IFS='|' read -r name class repo path commit rest; do
 	name=$(echo "$name" | xargs) path=$(echo "$path" | xargs) commit=$(echo "$commit" | xargs)
 	mkdir -p "$dest/$name"
 	dir=$(dirname "$path")

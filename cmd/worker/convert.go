@@ -29,6 +29,8 @@ type convertStats struct {
 	Fidelity *int `json:"fidelity"`
 	// Views is how many photos the model was built from.
 	Views int `json:"views"`
+	// Spin is the turntable fit of a spin set (-rings); absent otherwise.
+	Spin *reconstruct.SpinReport `json:"spin,omitempty"`
 }
 
 type convertMillis struct {
@@ -43,19 +45,23 @@ type convertMillis struct {
 const genericFailure = "Failed to process image. Please try again."
 
 // runConvert implements `worker convert [-height m] [-thumbnail path] [-azimuths
-// 0,90,180,270] IMAGE [MORE…] OUT.glb`: the built-in pipeline offline, with the same
-// validation and messages as the API, so a merchant's problem photo can be
-// reproduced without a database or queue. Photos after the first are further angles
-// of the same product (reconstruct/multiview.go); -azimuths states each photo's
-// angle in degrees, else they are spaced evenly in the order given.
+// 0,90,180,270 | -rings 12@0,12@30] IMAGE [MORE…] OUT.glb`: the built-in pipeline
+// offline, with the same validation and messages as the API, so a merchant's problem
+// photo can be reproduced without a database or queue. Photos after the first are
+// further angles of the same product (reconstruct/multiview.go); -azimuths states
+// each photo's angle in degrees, else they are spaced evenly in the order given.
+// -rings makes the photos a turntable spin set (reconstruct/turntable.go): N@E is N
+// photos evenly spaced over one turn at a nominal elevation of E degrees, listed
+// ring after ring; the output frame is the multi-view one.
 func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	height := fs.Float64("height", reconstruct.DefaultHeightMetres, "object height in metres")
 	thumbnail := fs.String("thumbnail", "", "also write the PNG thumbnail cut-out to this path")
 	azimuths := fs.String("azimuths", "", "comma-separated azimuth in degrees of each photo (first 0), e.g. 0,90,180,270")
+	ringsFlag := fs.String("rings", "", "the photos are a turntable spin set: N@E per ring (N photos over one turn, camera E degrees above the product's centre), e.g. 12@0,12@30")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: worker convert [-height metres] [-thumbnail out.png] [-azimuths 0,90,180,270] IMAGE [MORE…] OUT.glb")
+		fmt.Fprintln(stderr, "usage: worker convert [-height metres] [-thumbnail out.png] [-azimuths 0,90,180,270 | -rings 12@0,12@30] IMAGE [MORE…] OUT.glb")
 		fs.PrintDefaults()
 	}
 	// Accept flags before or after the two paths.
@@ -74,7 +80,11 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		paths = append(paths, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
-	if len(paths) < 2 || len(paths) > reconstruct.MaxViews+1 {
+	maxPhotos := reconstruct.MaxViews
+	if *ringsFlag != "" {
+		maxPhotos = reconstruct.MaxSpinPhotos
+	}
+	if len(paths) < 2 || len(paths) > maxPhotos+1 {
 		fs.Usage()
 		return 2
 	}
@@ -83,6 +93,18 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return 2
 	}
 	ins, out := paths[:len(paths)-1], paths[len(paths)-1]
+	var rings []reconstruct.RingSpec
+	if *ringsFlag != "" {
+		if *azimuths != "" {
+			fmt.Fprintln(stderr, "convert: -rings and -azimuths cannot be used together (a spin set's azimuths are even)")
+			return 2
+		}
+		var err error
+		if rings, err = reconstruct.ParseRings(*ringsFlag); err != nil {
+			fmt.Fprintf(stderr, "convert: -rings: %v\n", err)
+			return 2
+		}
+	}
 	az, err := parseAzimuths(*azimuths, len(ins))
 	if err != nil {
 		fmt.Fprintf(stderr, "convert: %v\n", err)
@@ -99,7 +121,23 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	// The jobs' own options, so a merchant's photo fails here as it did there.
 	var res *reconstruct.Result
-	if len(views) == 1 {
+	var spinReport *reconstruct.SpinReport
+	if rings != nil {
+		images := make([][]byte, len(views))
+		for i, v := range views {
+			images[i] = v.Image
+		}
+		spin, err := reconstruct.NewSpinSet(rings, images)
+		if err == nil {
+			var rep reconstruct.SpinReport
+			res, rep, err = reconstruct.NewBuiltin().(reconstruct.SpinReconstructor).ReconstructSpin(ctx, spin, job.WorkerOptions(*height), nil)
+			spinReport = &rep
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, userMessage(err))
+			return 1
+		}
+	} else if len(views) == 1 {
 		res, err = reconstruct.NewBuiltin().Reconstruct(ctx, views[0].Image, job.WorkerOptions(*height), nil)
 	} else {
 		res, err = reconstruct.NewBuiltin().(reconstruct.MultiViewReconstructor).ReconstructViews(ctx, views, job.WorkerOptions(*height), nil)
@@ -126,7 +164,7 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			Total: res.Stats.TotalMillis,
 		},
 		Triangles: res.Stats.Triangles, Parts: res.Stats.Parts, Bytes: res.Stats.Bytes, Shape: res.Stats.ShapeKind,
-		Fidelity: res.Stats.Fidelity, Views: max(1, res.Stats.Views),
+		Fidelity: res.Stats.Fidelity, Views: max(1, res.Stats.Views), Spin: spinReport,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "convert: encode stats: %v\n", err)
@@ -188,6 +226,9 @@ func userMessage(err error) string {
 		if errors.Is(err, e) {
 			return e.Error()
 		}
+	}
+	if errors.Is(err, reconstruct.ErrSpinSet) {
+		return err.Error() // the layout's own reason
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return "convert: interrupted"

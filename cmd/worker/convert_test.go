@@ -46,12 +46,7 @@ func TestConvertPrintsFidelityAndRefusesAnInseparablePhoto(t *testing.T) {
 // a usage error that writes nothing.
 func TestConvertBuildsOneModelFromSeveralPhotos(t *testing.T) {
 	dir := t.TempDir()
-	var ins []string
-	for i := range 4 {
-		p := filepath.Join(dir, fmt.Sprintf("vase-%d.png", i))
-		require.NoError(t, os.WriteFile(p, jobtest.PNG(t, 320, 320), 0o644))
-		ins = append(ins, p)
-	}
+	ins := writeVasePhotos(t, dir, 4)
 	for _, args := range [][]string{
 		append(append([]string{"-azimuths", "0,90,180,270"}, ins...), filepath.Join(dir, "a.glb")),
 		append(append([]string{}, ins...), filepath.Join(dir, "b.glb")),
@@ -74,4 +69,58 @@ func TestConvertBuildsOneModelFromSeveralPhotos(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut.String(), "-azimuths has 2 values for 4 photos")
 	require.NoFileExists(t, bad)
+}
+
+// `worker convert -rings` takes the photos as a turntable spin set (issue 48 §6):
+// eight photos of a turned vase (identical from every side, as a round product on a
+// turntable is) make one validated model whose stats carry the turntable fit; a
+// layout that does not match the photos, a ring too short to be a turn, or a
+// malformed -rings is refused with its reason and writes nothing.
+func TestConvertBuildsOneModelFromASpinSet(t *testing.T) {
+	dir := t.TempDir()
+	ins := writeVasePhotos(t, dir, 8)
+	glbPath := filepath.Join(dir, "spin.glb")
+	var out, errOut strings.Builder
+	code := runConvert(context.Background(), append(append([]string{"-rings", "8@10"}, ins...), glbPath), &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	var st convertStats
+	require.NoError(t, json.Unmarshal([]byte(out.String()), &st))
+	require.Equal(t, 8, st.Views)
+	require.Equal(t, reconstruct.ShapeTurntable, st.Shape)
+	require.NotNil(t, st.Spin, "the turntable fit is reported")
+	require.Len(t, st.Spin.RingElevations, 1)
+	require.Greater(t, st.Spin.Coherence, 0.8, "identical silhouettes of a round product agree from every side")
+	glb, err := os.ReadFile(glbPath)
+	require.NoError(t, err)
+	gltfvalidate.Validate(t, glb)
+
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{append(append([]string{"-rings", "4@0,3@30"}, ins[:7]...), filepath.Join(dir, "a.glb")), 1, "at least 4 in each ring, each ring one full turn: ring 2 has 3 photos"},
+		{append(append([]string{"-rings", "12@0"}, ins...), filepath.Join(dir, "b.glb")), 1, "the rings name 12 photos, 8 were given"},
+		{append(append([]string{"-rings", "twelve"}, ins...), filepath.Join(dir, "c.glb")), 2, `ring "twelve": want PHOTOS@ELEVATION, e.g. 12@30`},
+		{append(append([]string{"-rings", "8@0", "-azimuths", "0,45,90,135,180,225,270,315"}, ins...), filepath.Join(dir, "d.glb")), 2, "-rings and -azimuths cannot be used together"},
+	} {
+		out.Reset()
+		errOut.Reset()
+		code := runConvert(context.Background(), c.args, &out, &errOut)
+		require.Equal(t, c.code, code, errOut.String())
+		require.Contains(t, errOut.String(), c.want)
+		require.NoFileExists(t, c.args[len(c.args)-1])
+	}
+}
+
+// writeVasePhotos writes n photos of the test vase (identical from every side, as a
+// lathe-turned product is) into dir and returns their paths in order.
+func writeVasePhotos(t *testing.T, dir string, n int) []string {
+	var paths []string
+	for i := range n {
+		p := filepath.Join(dir, fmt.Sprintf("vase-%02d.png", i))
+		require.NoError(t, os.WriteFile(p, jobtest.PNG(t, 320, 320), 0o644))
+		paths = append(paths, p)
+	}
+	return paths
 }

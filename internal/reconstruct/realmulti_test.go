@@ -24,6 +24,15 @@ var realFour = flag.Bool("realset.four", false, "run the real-product benchmark 
 
 // realMVScene places a real model (front on +Z) in the studio for four photos.
 func realMVScene(name string, truth []qtri, w, h int) *mvScene {
+	s, radius := realStudioScene(name, truth)
+	m := &mvScene{base: s}
+	m.handHeld(rand.New(rand.NewPCG(uint64(len(name))*7919+realMVSeed(), uint64(name[0]))), w, h, radius)
+	return m
+}
+
+// realStudioScene is a real model (front on +Z) in the studio, and the radius of
+// its bounding sphere about its middle (height 1).
+func realStudioScene(name string, truth []qtri) (*qscene, float64) {
 	tris := alignTruth(truth)
 	s := &qscene{class: "real", name: name, tris: tris, gradient: true, footprint: footprintField(tris)}
 	radius := 0.0
@@ -32,9 +41,7 @@ func realMVScene(name string, truth []qtri, w, h int) *mvScene {
 			radius = max(radius, math.Sqrt(vdot(vsub(p, v3{0, 0.5, 0}), vsub(p, v3{0, 0.5, 0}))))
 		}
 	}
-	m := &mvScene{base: s}
-	m.handHeld(rand.New(rand.NewPCG(uint64(len(name))*7919+realMVSeed(), uint64(name[0]))), w, h, radius)
-	return m
+	return s, radius
 }
 
 // realMVSeed is PHOTO3D_SEED (0 when unset): another draw of every model's hand-held

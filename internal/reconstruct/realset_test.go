@@ -36,9 +36,16 @@ type realEntry struct {
 // realManifest reads testdata/real/MANIFEST (committed, so always there).
 func realManifest(t testing.TB) []realEntry {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "real", "MANIFEST"))
+	return realManifestFile(t, "MANIFEST")
+}
+
+// realManifestFile reads a list of real products in MANIFEST's format: MANIFEST (the
+// tuning set) or HELDOUT (products no change is tuned on).
+func realManifestFile(t testing.TB, file string) []realEntry {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "real", file))
 	if err != nil {
-		t.Fatalf("read MANIFEST: %v", err)
+		t.Fatalf("read %s: %v", file, err)
 	}
 	var out []realEntry
 	for _, line := range strings.Split(string(data), "\n") {
@@ -48,7 +55,7 @@ func realManifest(t testing.TB) []realEntry {
 		}
 		f := strings.Split(line, "|")
 		if len(f) != 7 {
-			t.Fatalf("MANIFEST line %q: want 7 fields", line)
+			t.Fatalf("%s line %q: want 7 fields", file, line)
 		}
 		for i := range f {
 			f[i] = strings.TrimSpace(f[i])

@@ -1,0 +1,305 @@
+package multiview
+
+import (
+	"context"
+	"math"
+	"slices"
+
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
+	"github.com/photo3d/photo3d/internal/reconstruct/shape"
+)
+
+// Poses of a turntable spin set (issue 48 §2). Free-form pose search has five
+// unknowns per photo, and with 24 photos its silhouettes no longer pin them down;
+// structure from motion finds too few features on plain products. A turntable
+// guarantees what hand-held photos do not: the product turns about one vertical
+// axis in front of a fixed camera, so within a ring every photo shares the
+// camera's elevation, distance and aim, and the azimuths step evenly over one
+// turn. What is left is a handful of unknowns per ring (elevation, distance,
+// phase, the pixel the axis passes through) and one focal length for the set,
+// refined by silhouette coherence (Hernández, Schmitt & Cipolla, "Silhouette
+// coherence for camera calibration under circular motion", PAMI 2007), then
+// small per-photo azimuth corrections, each penalised, for a turntable that
+// does not step exactly evenly.
+
+// SpinRing is one ring of a spin set: its views in shooting order, evenly spaced
+// over one turn, and the elevation the merchant stated (degrees above the
+// product's centre; only approximate).
+type SpinRing struct {
+	Views   []*View
+	ElevDeg float64
+}
+
+// SpinResidual is what the turntable search reports about the fit.
+type SpinResidual struct {
+	// Coherence is the mean share of each silhouette the carved hull covers (1:
+	// every photo agrees with every other).
+	Coherence float64
+	// MaxAzCorrection is the largest per-photo azimuth correction, degrees.
+	MaxAzCorrection float64
+	// ElevDeg is each ring's elevation as found, degrees.
+	ElevDeg []float64
+}
+
+// turntableTie penalises a photo's azimuth correction (per radian²): a
+// 2° correction costs 0.0024 of coherence, about what one photo gains when its
+// azimuth is right: a slip is corrected only where its silhouette says so.
+const turntableTie = 2.0
+
+// SpinBoxMargin widens the searched hull's box on every side, as a share of its
+// longest side, before the fine carve.
+var SpinBoxMargin = 0.15
+
+// SpinFineGrid is the grid of the search's last round (0: the coarse one).
+var SpinFineGrid = 96
+
+// SpinRounds is the number of rounds of the turntable search's coordinate
+// descent (a variable so the benchmark can measure the starting layout alone).
+var SpinRounds = 4
+
+// SearchTurntable finds the cameras of a spin set. The first photo of the first
+// ring fixes the frame (its azimuth is 0: the product's front on +Z); the first
+// photo of every other ring faces about the same way (give or take half a step).
+func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinResidual, error) {
+	deg := math.Pi / 180
+	var vs []*View
+	type ringPose struct {
+		el, phase, ls, du, dv float64
+		baseZ                 float64 // the ring's distance at ls = 0
+		jit                   []float64
+	}
+	rp := make([]*ringPose, len(rings))
+	for r, ring := range rings {
+		vs = append(vs, ring.Views...)
+		var dvs, zs []float64
+		for _, v := range ring.Views {
+			dvs, zs = append(dvs, v.Dv), append(zs, v.BaseZ)
+		}
+		rp[r] = &ringPose{el: ring.ElevDeg * deg, du: axisColumn(ring.Views), dv: median(dvs), baseZ: median(zs), jit: make([]float64, len(ring.Views))}
+	}
+	lens := 0.0
+	apply := func(r int) {
+		p := rp[r]
+		n := float64(len(rings[r].Views))
+		for k, v := range rings[r].Views {
+			v.Az = p.phase + 2*math.Pi*float64(k)/n + p.jit[k]
+			v.El = p.el
+			v.Lf = lens
+			// v.BaseZ·e^Ls is the ring's distance, whatever the photo's own silhouette.
+			v.Ls = p.ls + math.Log(p.baseZ/v.BaseZ)
+			v.Du, v.Dv = p.du, p.dv
+			v.Update()
+		}
+	}
+	applyAll := func() {
+		for r := range rings {
+			apply(r)
+		}
+	}
+	applyAll()
+
+	wide := 0.0
+	for _, v := range vs {
+		wide = max(wide, (v.bbox[2]-v.bbox[0])/math.Max(1, v.bbox[3]-v.bbox[1]))
+	}
+	rad := 0.6*max(1, wide) + 0.15
+	e := NewCoherenceEval(vs, GridFor([3]float64{-rad, -0.75, -rad}, [3]float64{rad, 0.75, rad}, 40))
+	if e.Score(); !(e.Hi[0] > e.Lo[0]) {
+		return PoseResult{}, SpinResidual{}, segment.ErrSubjectNotSeparated
+	}
+	refit := func(n int) {
+		m := 2 * e.g.S
+		e = NewCoherenceEval(vs, GridFor(
+			[3]float64{e.Lo[0] - m, e.Lo[1] - m, e.Lo[2] - m},
+			[3]float64{e.Hi[0] + m, e.Hi[1] + m, e.Hi[2] + m}, n))
+	}
+	refit(40)
+	objective := func() float64 {
+		s := e.Score()
+		for _, p := range rp {
+			for _, j := range p.jit {
+				s -= turntableTie * j * j
+			}
+		}
+		return s
+	}
+
+	// The focal length first, on a coarse scan: it scales every cone at once.
+	bestLens, bestS := lens, math.Inf(-1)
+	for _, mm := range []float64{24, 26, 28, 32, 35, 42, 50} {
+		lens = math.Log(mm / shape.PhoneFocal35)
+		if lens > LensHi {
+			continue
+		}
+		applyAll()
+		if s := objective(); s > bestS {
+			bestLens, bestS = lens, s
+		}
+	}
+	lens = bestLens
+	applyAll()
+
+	// Each further ring's distance, height of aim and phase against the first ring:
+	// a coarse scan of each in turn, as coordinate descent from the nominal layout
+	// stops in a valley where the rings' cones disagree a little everywhere.
+	for r := 1; r < len(rings); r++ {
+		p := rp[r]
+		h := 0.0
+		for _, v := range rings[r].Views {
+			h = max(h, v.bbox[3]-v.bbox[1])
+		}
+		step := 2 * math.Pi / float64(len(rings[r].Views))
+		for _, scan := range []struct {
+			ptr      *float64
+			from, by float64
+			n        int
+		}{
+			{&p.ls, -0.3, 0.05, 13},
+			{&p.dv, p.dv - h/4, h / 16, 9},
+			{&p.phase, -step / 2, step / 8, 9},
+		} {
+			best, bestS := *scan.ptr, math.Inf(-1)
+			for i := range scan.n {
+				*scan.ptr = scan.from + float64(i)*scan.by
+				apply(r)
+				if s := objective(); s > bestS {
+					best, bestS = *scan.ptr, s
+				}
+			}
+			*scan.ptr = best
+			apply(r)
+		}
+	}
+
+	type param struct {
+		ring     int // -1: every ring (the lens)
+		ptr      *float64
+		step     float64
+		lo, hi   float64
+		perPhoto bool
+	}
+	var ps []param
+	ps = append(ps, param{ring: -1, ptr: &lens, step: 0.05, lo: -0.3, hi: LensHi})
+	for r, p := range rp {
+		h := 0.0
+		for _, v := range rings[r].Views {
+			h = max(h, v.bbox[3]-v.bbox[1])
+		}
+		step := 2 * math.Pi / float64(len(rings[r].Views))
+		ps = append(ps,
+			param{ring: r, ptr: &p.el, step: 3 * deg, lo: p.el - 20*deg, hi: p.el + 20*deg},
+			param{ring: r, ptr: &p.ls, step: 0.04, lo: -0.4, hi: 0.4},
+			param{ring: r, ptr: &p.du, step: 0.03 * h, lo: p.du - h/2, hi: p.du + h/2},
+			param{ring: r, ptr: &p.dv, step: 0.03 * h, lo: p.dv - h/2, hi: p.dv + h/2},
+		)
+		if r > 0 {
+			ps = append(ps, param{ring: r, ptr: &p.phase, step: step / 4, lo: -step / 2, hi: step / 2})
+		}
+	}
+	var jits []param
+	for r, p := range rp {
+		for k := range p.jit {
+			if r == 0 && k == 0 {
+				continue // the frame
+			}
+			jits = append(jits, param{ring: r, ptr: &p.jit[k], step: 1 * deg, lo: -4 * deg, hi: 4 * deg, perPhoto: true})
+		}
+	}
+	best := objective()
+	set := func(p param) {
+		if p.ring < 0 {
+			applyAll()
+		} else {
+			apply(p.ring)
+		}
+	}
+	for round := range SpinRounds {
+		cur := ps
+		if round >= 2 {
+			cur = append(slices.Clone(ps), jits...)
+		}
+		scale := 1 / float64(int(1)<<round)
+		improved := true
+		for pass := 0; improved && pass < 3; pass++ {
+			improved = false
+			for _, p := range cur {
+				if err := ctx.Err(); err != nil {
+					return PoseResult{}, SpinResidual{}, err
+				}
+				step := p.step * scale
+				if p.perPhoto {
+					step = p.step / float64(int(1)<<(round-2))
+				}
+				for _, dir := range []float64{1, -1} {
+					old := *p.ptr
+					nv := min(p.hi, max(p.lo, old+dir*step))
+					if nv == old {
+						continue
+					}
+					*p.ptr = nv
+					set(p)
+					if s := objective(); s > best+1e-5 {
+						best, improved = s, true
+						break
+					}
+					*p.ptr = old
+					set(p)
+				}
+			}
+		}
+		if round == 1 {
+			refit(64)
+			best = objective()
+		}
+		if round == 2 && SpinFineGrid > 0 {
+			// The last round on a finer grid: a 2° slip moves a wide product's ends
+			// by about a coarse voxel, too little for the coarse grid to see.
+			refit(SpinFineGrid)
+			best = objective()
+		}
+	}
+	res := SpinResidual{Coherence: e.Score()}
+	for _, p := range rp {
+		res.ElevDeg = append(res.ElevDeg, p.el/deg)
+		for _, j := range p.jit {
+			res.MaxAzCorrection = max(res.MaxAzCorrection, math.Abs(j)/deg)
+		}
+	}
+	// The box to carve in: the search's hull widened. On its coarse grid a thin part
+	// (a chair's legs) that one of many views' coarse coverage misses is carved away,
+	// so its box can end above the legs; the fine carve decides what is there.
+	m := SpinBoxMargin * max(e.Hi[0]-e.Lo[0], e.Hi[1]-e.Lo[1], e.Hi[2]-e.Lo[2])
+	lo := [3]float64{e.Lo[0] - m, e.Lo[1] - m, e.Lo[2] - m}
+	hi := [3]float64{e.Hi[0] + m, e.Hi[1] + m, e.Hi[2] + m}
+	return PoseResult{coherence: res.Coherence, Lo: lo, Hi: hi, Voxel: e.g.S}, res, nil
+}
+
+// axisColumn is where the turntable's axis crosses a ring's photos, in working
+// pixels across: the silhouettes of opposite photos (half a turn apart) mirror each
+// other about it, so their boxes' centres lie on either side of it. A ring with an
+// odd number of photos takes the median of its boxes' centres.
+func axisColumn(vs []*View) float64 {
+	n := len(vs)
+	var xs []float64
+	if n%2 == 0 {
+		for k := range n / 2 {
+			a, b := vs[k], vs[k+n/2]
+			xs = append(xs, (a.bbox[0]+a.bbox[2]+b.bbox[0]+b.bbox[2])/4)
+		}
+	} else {
+		for _, v := range vs {
+			xs = append(xs, (v.bbox[0]+v.bbox[2])/2)
+		}
+	}
+	return median(xs)
+}
+
+// median of xs (xs is reordered).
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
+}

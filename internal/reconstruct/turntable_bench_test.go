@@ -1,0 +1,208 @@
+package reconstruct
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/photo3d/photo3d/internal/reconstruct/multiview"
+	"github.com/stretchr/testify/require"
+)
+
+// The turntable benchmark (issue 48 §7): each real product of testdata/real/MANIFEST
+// photographed as a spin set, N photos evenly spaced over one turn per ring, rings at
+// nominal elevations, with a turntable's errors: every frame's azimuth ±2°, each
+// ring's elevation ±2° and distance ±3 % off nominal, one phone for the whole set.
+// Each build is scored by F@5 against the truth next to the visual hull carved from
+// the TRUE silhouettes with the EXACT cameras (what carving these views can reach)
+// and next to that hull carved with the NOMINAL cameras (what no pose refinement
+// gives).
+//
+//	go test ./internal/reconstruct -run 'TestTurntableRealSet$' -v -timeout 60m -args -turntable
+//
+// TURNTABLE_RINGS (default 12@0,12@30) sets the rings; PHOTO3D_ONLY the models.
+
+var turntableRun = flag.Bool("turntable", false, "run the real-product turntable benchmark and print the table")
+
+// turntableError is how far a real turntable capture is from its nominal layout.
+type turntableError struct {
+	az, elev, dist float64 // ± per frame (degrees), ± per ring (degrees), ± per ring (fraction)
+}
+
+var usualTurntableError = turntableError{az: 2, elev: 2, dist: 0.03}
+
+// spinScene photographs base (bounding radius radius) as a spin set with errors e,
+// drawn from rng. The first photo of every ring faces the front (+Z) give or take
+// the frame error; the stated azimuths are the nominal ones.
+func spinScene(base *qscene, radius float64, rings []RingSpec, w, h int, rng *rand.Rand, e turntableError) (*mvScene, []float64) {
+	f35 := []float64{24, 26, 28}[rng.IntN(3)]
+	fill := 0.65 + rng.Float64()*0.1
+	m := &mvScene{base: base}
+	var elevs []float64 // per view, the nominal ring elevation
+	for _, r := range rings {
+		el := r.ElevationDeg + (rng.Float64()*2-1)*e.elev
+		fl := fill * (1 + (rng.Float64()*2-1)*e.dist)
+		for k := range r.Photos {
+			nominal := 360 * float64(k) / float64(r.Photos)
+			az := nominal + (rng.Float64()*2-1)*e.az
+			if len(m.cams) == 0 {
+				az = 0 // the first photo fixes the frame
+			}
+			m.cams = append(m.cams, newQCameraAt(w, h, az*math.Pi/180, el*math.Pi/180, f35, radius, fl, 0.5))
+			m.stated = append(m.stated, nominal)
+			elevs = append(elevs, r.ElevationDeg)
+		}
+	}
+	m.base.cam = m.cams[0]
+	m.base.elevDeg = rings[0].ElevationDeg
+	m.base.f35 = f35
+	return m, elevs
+}
+
+// nominalHull carves the true silhouettes with the nominal cameras: the stated
+// azimuths, the stated ring elevations, the first ring's distance and focal length.
+func nominalHull(t testing.TB, m *mvScene, elevs []float64, maxTris int) []qtri {
+	vs := exactViews(m)
+	c0 := m.cams[0]
+	d := math.Sqrt(vdot(vsub(c0.pos, v3{0, 0.5, 0}), vsub(c0.pos, v3{0, 0.5, 0})))
+	for i, v := range vs {
+		az, el := m.stated[i]*math.Pi/180, elevs[i]*math.Pi/180
+		dir := v3{math.Sin(az) * math.Cos(el), math.Sin(el), math.Cos(az) * math.Cos(el)}
+		pos := vadd(v3{0, 0.5, 0}, vmul(dir, d))
+		fwd := vmul(dir, -1)
+		right := v3{math.Cos(az), 0, -math.Sin(az)}
+		up := crossV(right, fwd)
+		r := [3][3]float64{right, up, fwd}
+		v.Cam.R = r
+		for k := range 3 {
+			v.Cam.T[k] = -vdot(r[k], pos)
+		}
+	}
+	lo, hi := triBox(m.base.tris)
+	mesh, err := multiview.CarveMesh(context.Background(), vs, multiview.PoseResult{Lo: lo, Hi: hi, Voxel: 0.02}, maxTris, false)
+	require.NoError(t, err)
+	return meshTris(mesh)
+}
+
+func TestTurntableRealSet(t *testing.T) {
+	if !*turntableRun {
+		t.Skip("run with -turntable (needs the models: ops/realset.sh)")
+	}
+	if !realSetPresent() {
+		t.Skip("real-product models missing: run ops/realset.sh")
+	}
+	spec := os.Getenv("TURNTABLE_RINGS")
+	if spec == "" {
+		spec = "12@0,12@30"
+	}
+	rings, err := ParseRings(spec)
+	require.NoError(t, err)
+	fmt.Printf("| model | set | ours F@5 | exact-pose hull | ours − hull | nominal-pose hull | s |\n|---|---|---|---|---|---|---|\n")
+	for _, set := range []string{"MANIFEST", "HELDOUT"} {
+		var so, sh, sn, worst float64
+		n := 0
+		for _, e := range realManifestFile(t, set) {
+			if !fourPhotoModel(e.name) {
+				continue
+			}
+			r := runSpinModel(t, e.name, rings)
+			fmt.Printf("| %s | %s | %.3f | %.3f | %+.3f | %.3f | %.1f |\n", e.name, strings.ToLower(set), r.ours, r.hull, r.ours-r.hull, r.nominal, r.secs)
+			so, sh, sn, n = so+r.ours, sh+r.hull, sn+r.nominal, n+1
+			worst = min(worst, r.ours-r.hull)
+		}
+		if n > 0 {
+			fmt.Printf("| **mean, %s (%d models, rings %s)** | | **%.3f** | **%.3f** | worst %+.3f | **%.3f** | |\n", strings.ToLower(set), n, spec, so/float64(n), sh/float64(n), worst, sn/float64(n))
+		}
+	}
+}
+
+// spinResult is one real product's turntable build scored against the truth.
+type spinResult struct {
+	ours, hull, nominal, secs float64
+}
+
+// runSpinModel photographs the real product name as a spin set with the usual
+// turntable error and scores our build, the exact-pose hull and the nominal-pose hull.
+func runSpinModel(t *testing.T, name string, rings []RingSpec) spinResult {
+	base, radius := realStudioScene(name, loadRealModel(t, name))
+	m, elevs := spinScene(base, radius, rings, 960, 720, rand.New(rand.NewPCG(uint64(len(name))*7919+realMVSeed(), uint64(name[0]))), usualTurntableError)
+	truthA := alignTruth(m.base.tris)
+	var r spinResult
+	r.hull = f5(alignTruth(exactHull(t, m, DefaultMaxTriangles)), truthA)
+	r.nominal = f5(alignTruth(nominalHull(t, m, elevs, DefaultMaxTriangles)), truthA)
+	start := time.Now()
+	glb := spinBuild(t, m, rings)
+	r.secs = time.Since(start).Seconds()
+	model := alignedModel(t, glb)
+	r.ours = f5(model, truthA)
+	mw, md := extentXZ(model)
+	tw, td := extentXZ(truthA)
+	fmt.Printf("    %s: model width %.3f depth %.3f, truth %.3f %.3f (height 1)\n", name, mw, md, tw, td)
+	return r
+}
+
+// spinBuild reconstructs a spin scene through ReconstructSpin and prints its fit.
+func spinBuild(t testing.TB, m *mvScene, rings []RingSpec) []byte {
+	spin, err := NewSpinSet(rings, m.photos())
+	require.NoError(t, err)
+	multiview.Oracle = oracleFromEnv(m)
+	if os.Getenv("PHOTO3D_SPIN_DEBUG") == "truecams-ourbox" {
+		multiview.Oracle = &multiview.PoseOracle{After: func(vs []*multiview.View, pose *multiview.PoseResult) {
+			fmt.Printf("    box ours %.3v..%.3v voxel %.3f\n", pose.Lo, pose.Hi, pose.Voxel)
+			for i, v := range vs {
+				v.Cam = trueMVCam(m.cams[i], v.P.W)
+			}
+		}}
+	}
+	if os.Getenv("PHOTO3D_SPIN_DEBUG") == "pose" {
+		multiview.Oracle = &multiview.PoseOracle{After: func(vs []*multiview.View, pose *multiview.PoseResult) {
+			at := 0
+			for _, r := range rings {
+				v, c := vs[at], m.cams[at]
+				k := float64(v.P.W) / float64(c.w)
+				d := math.Sqrt(vdot(vsub(c.pos, v3{0, 0.5, 0}), vsub(c.pos, v3{0, 0.5, 0})))
+				fmt.Printf("    ring@%g: ours tz %.3f f %.0f du %.1f dv %.1f | true d %.3f f %.0f centre %.1f %.1f | box %.3v..%.3v\n", r.ElevationDeg,
+					v.Cam.T[2], v.Cam.F, v.Du, v.Dv, d, c.f*k, c.cx*k, c.cy*k, pose.Lo, pose.Hi)
+				at += r.Photos
+			}
+		}}
+	}
+	if r, err := strconv.Atoi(os.Getenv("PHOTO3D_SPIN_ROUNDS")); err == nil {
+		defer func(old int) { multiview.SpinRounds = old }(multiview.SpinRounds)
+		multiview.SpinRounds = r
+	}
+	res, rep, err := NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{}, nil)
+	multiview.Oracle = nil
+	require.NoError(t, err, m.base.name)
+	require.Equal(t, ShapeTurntable, res.Stats.ShapeKind)
+	fmt.Printf("    %s: coherence %.3f, largest azimuth slip %.1f°, rings at %v° (true %v°)\n", m.base.name, rep.Coherence, rep.MaxAzCorrection, roundAll(rep.RingElevations), trueRingElevations(m, rings))
+	return res.GLB
+}
+
+func roundAll(xs []float64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = math.Round(x*10) / 10
+	}
+	return out
+}
+
+// trueRingElevations are the elevations the scene's rings were really shot from.
+func trueRingElevations(m *mvScene, rings []RingSpec) []float64 {
+	var out []float64
+	at := 0
+	for _, r := range rings {
+		c := m.cams[at]
+		d := vsub(c.pos, v3{0, 0.5, 0})
+		out = append(out, math.Round(math.Asin(d[1]/math.Sqrt(vdot(d, d)))*180/math.Pi*10)/10)
+		at += r.Photos
+	}
+	return out
+}
