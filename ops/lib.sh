@@ -85,6 +85,20 @@ need_chromium() {
   die "Chromium is needed for the browser tests: install it (sudo apt-get install -y chromium) or set CHROMIUM_PATH."
 }
 
+# need_ffmpeg installs Debian's FFmpeg (root), or explains: turntable videos
+# (issue 48) are probed and cut into frames by ffprobe and ffmpeg, run by the
+# worker and by the Go tests that encode real videos to check it.
+need_ffmpeg() {
+  command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing FFmpeg from Debian packages for turntable videos"
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get update -qq && apt-get install -y -qq --no-install-recommends ffmpeg; } >&2 || die "apt-get install ffmpeg failed"
+    return 0
+  fi
+  die "FFmpeg is needed for turntable videos: install it (sudo apt-get install -y ffmpeg) and run again."
+}
+
 # need_mesa_gl installs Mesa's software OpenGL (llvmpipe) for the browser
 # tests' WebGL. Chromium's own software renderer (SwiftShader) spends about
 # 14 CPU-seconds on the first frame of every model-viewer page on a 2-core

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . ops/lib.sh
 
-need_go; need_node; need_curl
+need_go; need_node; need_curl; need_ffmpeg  # the worker cuts turntable videos into frames
 export PORT=${PORT:-8080}
 # A laptop has no mail relay: DEV_MODE keeps account mail (the verification
 # link a new account needs) in the Outbox page /dev/mail, which only this

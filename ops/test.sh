@@ -19,6 +19,8 @@ parts=${1:-all}
 want() { [ "$parts" = all ] || [ "$parts" = "$1" ]; }
 
 need_go; need_node; need_curl; need_jq
+# The Go tests encode real turntable videos and cut them into frames (issue 48).
+if want go; then need_ffmpeg; fi
 ARTIFACTS=${ARTIFACTS_DIR:-$PWD/artifacts}
 mkdir -p "$ARTIFACTS"
 

@@ -11,10 +11,12 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/photo3d/photo3d/internal/imagecheck"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/reconstruct"
+	"github.com/photo3d/photo3d/internal/reconstruct/spinvideo"
 )
 
 // convertStats is the one JSON line `worker convert` prints, small enough to compare
@@ -29,8 +31,19 @@ type convertStats struct {
 	Fidelity *int `json:"fidelity"`
 	// Views is how many photos the model was built from.
 	Views int `json:"views"`
-	// Spin is the turntable fit of a spin set (-rings); absent otherwise.
+	// Spin is the turntable fit of a spin set (-rings, -video); absent otherwise.
 	Spin *reconstruct.SpinReport `json:"spin,omitempty"`
+	// Videos is what was read from each turntable video (-video), lowest first.
+	Videos []spinvideo.Report `json:"videos,omitempty"`
+}
+
+// videoList is the repeatable -video flag.
+type videoList []string
+
+func (v *videoList) String() string { return strings.Join(*v, ",") }
+func (v *videoList) Set(s string) error {
+	*v = append(*v, s)
+	return nil
 }
 
 type convertMillis struct {
@@ -39,6 +52,9 @@ type convertMillis struct {
 	Assemble    int64 `json:"assemble"`
 	Finalize    int64 `json:"finalize"`
 	Total       int64 `json:"total"`
+	// Video is the time spent reading turntable videos into photos (-video),
+	// before the build that Total measures.
+	Video int64 `json:"video,omitempty"`
 }
 
 // genericFailure is the spec's message for a failed build; details follow it.
@@ -52,7 +68,9 @@ const genericFailure = "Failed to process image. Please try again."
 // each photo's angle in degrees, else they are spaced evenly in the order given.
 // -rings makes the photos a turntable spin set (reconstruct/turntable.go): N@E is N
 // photos evenly spaced over one turn at a nominal elevation of E degrees, listed
-// ring after ring; the output frame is the multi-view one.
+// ring after ring; the output frame is the multi-view one. -video (once per camera
+// height, lowest first, up to three) builds the spin set from turntable videos
+// instead (reconstruct/video.go): -frames photos of one turn from each.
 func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -60,8 +78,12 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	thumbnail := fs.String("thumbnail", "", "also write the PNG thumbnail cut-out to this path")
 	azimuths := fs.String("azimuths", "", "comma-separated azimuth in degrees of each photo (first 0), e.g. 0,90,180,270")
 	ringsFlag := fs.String("rings", "", "the photos are a turntable spin set: N@E per ring (N photos over one turn, camera E degrees above the product's centre), e.g. 12@0,12@30")
+	var videos videoList
+	fs.Var(&videos, "video", "a turntable video of one full turn (MP4, MOV or WebM), once per camera height, lowest first (at most 3); replaces the photos")
+	frames := fs.Int("frames", spinvideo.DefaultFrames, "with -video: photos taken from each video's turn")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: worker convert [-height metres] [-thumbnail out.png] [-azimuths 0,90,180,270 | -rings 12@0,12@30] IMAGE [MORE…] OUT.glb")
+		fmt.Fprintln(stderr, "       worker convert [-height metres] [-thumbnail out.png] [-frames 12] -video V1.mp4 [-video V2.mp4 …] OUT.glb")
 		fs.PrintDefaults()
 	}
 	// Accept flags before or after the two paths.
@@ -80,16 +102,27 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		paths = append(paths, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
+	if !(*height > 0) || *height > 100 {
+		fmt.Fprintln(stderr, "convert: -height must be between 0 and 100 metres")
+		return 2
+	}
+	if len(videos) > 0 {
+		if len(paths) != 1 {
+			fmt.Fprintln(stderr, "convert: with -video, name only the output: worker convert -video V1.mp4 [-video V2.mp4 …] OUT.glb")
+			return 2
+		}
+		if *ringsFlag != "" || *azimuths != "" {
+			fmt.Fprintln(stderr, "convert: -video cannot be used with -rings or -azimuths (each video is one ring, its photos evenly spaced)")
+			return 2
+		}
+		return convertVideos(ctx, videos, *frames, paths[0], *height, *thumbnail, stdout, stderr)
+	}
 	maxPhotos := reconstruct.MaxViews
 	if *ringsFlag != "" {
 		maxPhotos = reconstruct.MaxSpinPhotos
 	}
 	if len(paths) < 2 || len(paths) > maxPhotos+1 {
 		fs.Usage()
-		return 2
-	}
-	if !(*height > 0) || *height > 100 {
-		fmt.Fprintln(stderr, "convert: -height must be between 0 and 100 metres")
 		return 2
 	}
 	ins, out := paths[:len(paths)-1], paths[len(paths)-1]
@@ -146,18 +179,46 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, userMessage(err))
 		return 1
 	}
+	return writeConvert(res, spinReport, nil, out, *thumbnail, stdout, stderr)
+}
+
+// convertVideos builds the model from turntable videos, one ring each.
+func convertVideos(ctx context.Context, videos []string, frames int, out string, height float64, thumbnail string, stdout, stderr io.Writer) int {
+	start := time.Now()
+	spin, reports, err := reconstruct.SpinSetFromVideos(ctx, videos, frames)
+	if err != nil {
+		fmt.Fprintln(stderr, userMessage(err))
+		return 1
+	}
+	read := time.Since(start).Milliseconds()
+	res, rep, err := reconstruct.NewBuiltin().(reconstruct.SpinReconstructor).ReconstructSpin(ctx, spin, job.WorkerOptions(height), nil)
+	if err != nil {
+		fmt.Fprintln(stderr, userMessage(err))
+		return 1
+	}
+	return writeConvert(res, &rep, &videoRead{reports, read}, out, thumbnail, stdout, stderr)
+}
+
+// videoRead is what reading the videos gave besides the photos.
+type videoRead struct {
+	reports []spinvideo.Report
+	millis  int64
+}
+
+// writeConvert writes the model (and thumbnail) and prints the stats line.
+func writeConvert(res *reconstruct.Result, spinReport *reconstruct.SpinReport, videos *videoRead, out, thumbnail string, stdout, stderr io.Writer) int {
 	if err := os.WriteFile(out, res.GLB, 0o644); err != nil {
 		fmt.Fprintf(stderr, "convert: write model: %v\n", err)
 		return 1
 	}
-	if *thumbnail != "" {
-		if err := os.WriteFile(*thumbnail, res.Thumbnail, 0o644); err != nil {
+	if thumbnail != "" {
+		if err := os.WriteFile(thumbnail, res.Thumbnail, 0o644); err != nil {
 			fmt.Fprintf(stderr, "convert: write thumbnail: %v\n", err)
 			return 1
 		}
 	}
 	ms := res.Stats.StepMillis
-	line, err := json.Marshal(convertStats{
+	st := convertStats{
 		Ms: convertMillis{
 			Analyze: ms[reconstruct.StageAnalyze], Deconstruct: ms[reconstruct.StageDeconstruct],
 			Assemble: ms[reconstruct.StageAssemble], Finalize: ms[reconstruct.StageFinalize],
@@ -165,7 +226,11 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		},
 		Triangles: res.Stats.Triangles, Parts: res.Stats.Parts, Bytes: res.Stats.Bytes, Shape: res.Stats.ShapeKind,
 		Fidelity: res.Stats.Fidelity, Views: max(1, res.Stats.Views), Spin: spinReport,
-	})
+	}
+	if videos != nil {
+		st.Videos, st.Ms.Video = videos.reports, videos.millis
+	}
+	line, err := json.Marshal(st)
 	if err != nil {
 		fmt.Fprintf(stderr, "convert: encode stats: %v\n", err)
 		return 1
@@ -227,8 +292,8 @@ func userMessage(err error) string {
 			return e.Error()
 		}
 	}
-	if errors.Is(err, reconstruct.ErrSpinSet) {
-		return err.Error() // the layout's own reason
+	if errors.Is(err, reconstruct.ErrSpinSet) || errors.Is(err, spinvideo.ErrVideo) {
+		return err.Error() // the layout's or the video's own reason
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return "convert: interrupted"
