@@ -57,7 +57,22 @@ type SpinReport struct {
 	Coherence       float64   `json:"coherence"`       // 0–1: how well every photo agrees with the others
 	MaxAzCorrection float64   `json:"maxAzCorrection"` // degrees: the largest slip from even spacing
 	RingElevations  []float64 `json:"ringElevations"`  // degrees, as found
+	// LeaveOneOut (0–1) is how well each photo's silhouette matches the hull of the
+	// other photos, averaged: what the azimuth polish maximised.
+	LeaveOneOut float64 `json:"leaveOneOut"`
+	// Dropped are the photos left out of the carve, and why.
+	Dropped []SpinDrop `json:"dropped,omitempty"`
 }
+
+// SpinDrop is one photo of a spin set left out of the carve.
+type SpinDrop struct {
+	Photo     int     `json:"photo"`     // from 1, in the order given
+	Agreement float64 `json:"agreement"` // its leave-one-out agreement, 0–1
+	Reason    string  `json:"reason"`
+}
+
+// dropReason is why a photo whose outline disagrees with the others is left out.
+const dropReason = "its outline disagrees with the other photos (a shadow, a reflection or the turntable taken for the product, or part of the product lost): carving with it would cut away what the others show"
 
 // RingSpec is one ring of a spin set's layout: how many photos over one turn, and
 // the camera's nominal elevation in degrees.
@@ -164,5 +179,19 @@ func (b builtin) ReconstructSpin(ctx context.Context, spin SpinSet, opts Options
 	}
 	res.Warnings = warnings
 	res.Stats.ShapeKind = ShapeTurntable
-	return res, SpinReport{Coherence: fit.Coherence, MaxAzCorrection: fit.MaxAzCorrection, RingElevations: fit.ElevDeg}, nil
+	// Rounded as a merchant or an analyst reads them: 0.001, 0.1°.
+	r3 := func(x float64) float64 { return math.Round(x*1000) / 1000 }
+	rep := SpinReport{Coherence: r3(fit.Coherence), MaxAzCorrection: math.Round(fit.MaxAzCorrection*10) / 10}
+	for _, el := range fit.ElevDeg {
+		rep.RingElevations = append(rep.RingElevations, math.Round(el*10)/10)
+	}
+	mean := 0.0
+	for _, x := range fit.LeaveOneOut {
+		mean += x / float64(len(fit.LeaveOneOut))
+	}
+	rep.LeaveOneOut = r3(mean)
+	for _, i := range fit.Dropped {
+		rep.Dropped = append(rep.Dropped, SpinDrop{Photo: i + 1, Agreement: r3(fit.LeaveOneOut[i]), Reason: dropReason})
+	}
+	return res, rep, nil
 }

@@ -174,15 +174,23 @@ func spinBuild(t testing.TB, m *mvScene, rings []RingSpec) []byte {
 			}
 		}}
 	}
+	if os.Getenv("PHOTO3D_SPIN_DISTRUST") != "" {
+		defer func(old bool) { multiview.SpinDistrust = old }(multiview.SpinDistrust)
+		multiview.SpinDistrust = os.Getenv("PHOTO3D_SPIN_DISTRUST") == "1"
+	}
 	if r, err := strconv.Atoi(os.Getenv("PHOTO3D_SPIN_ROUNDS")); err == nil {
 		defer func(old int) { multiview.SpinRounds = old }(multiview.SpinRounds)
 		multiview.SpinRounds = r
+	}
+	if os.Getenv("PHOTO3D_SPIN_DEBUG") == "loo" {
+		multiview.SpinDebugLOO = func(loo []float64) { fmt.Printf("    LOO %.3f\n", loo) }
+		defer func() { multiview.SpinDebugLOO = nil }()
 	}
 	res, rep, err := NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{}, nil)
 	multiview.Oracle = nil
 	require.NoError(t, err, m.base.name)
 	require.Equal(t, ShapeTurntable, res.Stats.ShapeKind)
-	fmt.Printf("    %s: coherence %.3f, largest azimuth slip %.1f°, rings at %v° (true %v°)\n", m.base.name, rep.Coherence, rep.MaxAzCorrection, roundAll(rep.RingElevations), trueRingElevations(m, rings))
+	fmt.Printf("    %s: coherence %.3f, leave-one-out %.3f, dropped %v, largest azimuth slip %.1f°, rings at %v° (true %v°)\n", m.base.name, rep.Coherence, rep.LeaveOneOut, rep.Dropped, rep.MaxAzCorrection, roundAll(rep.RingElevations), trueRingElevations(m, rings))
 	return res.GLB
 }
 

@@ -39,6 +39,11 @@ type SpinResidual struct {
 	MaxAzCorrection float64
 	// ElevDeg is each ring's elevation as found, degrees.
 	ElevDeg []float64
+	// LeaveOneOut is, per photo, how well the hull of the other photos matches its
+	// silhouette (intersection over union, turntable_outliers.go).
+	LeaveOneOut []float64
+	// Dropped are the photos left out of the carve (distrustOutliers).
+	Dropped []int
 }
 
 // turntableTie penalises a photo's azimuth correction (per radian²): a
@@ -52,6 +57,9 @@ var SpinBoxMargin = 0.15
 
 // SpinFineGrid is the grid of the search's last round (0: the coarse one).
 var SpinFineGrid = 96
+
+// SpinDistrust leaves photos that disagree with the rest out of the carve.
+var SpinDistrust = true
 
 // SpinRounds is the number of rounds of the turntable search's coordinate
 // descent (a variable so the benchmark can measure the starting layout alone).
@@ -271,6 +279,19 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 	m := SpinBoxMargin * max(e.Hi[0]-e.Lo[0], e.Hi[1]-e.Lo[1], e.Hi[2]-e.Lo[2])
 	lo := [3]float64{e.Lo[0] - m, e.Lo[1] - m, e.Lo[2] - m}
 	hi := [3]float64{e.Hi[0] + m, e.Hi[1] + m, e.Hi[2] + m}
+	// Every photo against the hull of the others, in that box; one far below the
+	// rest is left out of the carve (turntable_outliers.go).
+	loo, err := leaveOneOut(ctx, vs, GridFor(lo, hi, SpinFineGrid))
+	if err != nil {
+		return PoseResult{}, SpinResidual{}, err
+	}
+	if SpinDebugLOO != nil {
+		SpinDebugLOO(loo)
+	}
+	res.LeaveOneOut = loo
+	if SpinDistrust {
+		res.Dropped = distrustOutliers(vs, loo)
+	}
 	return PoseResult{coherence: res.Coherence, Lo: lo, Hi: hi, Voxel: e.g.S}, res, nil
 }
 
