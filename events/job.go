@@ -49,6 +49,37 @@ type JobQueued struct {
 	// MoreViews are further photos of the same product (a multi-photo build),
 	// in the order given; absent for a one-photo build and in older events.
 	MoreViews []JobView `json:"moreViews,omitempty"`
+	// Spin is the layout of a build from a turntable spin set (issue 48): the
+	// job's photos, the first (UploadID/ImageKey) then MoreViews, are its rings
+	// in shooting order, ring after ring. Absent for every other build and in
+	// older events.
+	Spin *JobSpin `json:"spin,omitempty"`
+}
+
+// JobSpin is a spin set's layout: its rings, lowest first as the merchant
+// listed them, whose photo counts add up to the job's photos.
+type JobSpin struct {
+	Rings []SpinRingSpec `json:"rings"`
+}
+
+// SpinRingSpec is one ring of a spin set: Photos taken evenly over one full
+// turn of the turntable, from a camera ElevationDeg degrees above the
+// product's middle (0: level with it; negative: below).
+type SpinRingSpec struct {
+	Photos       int     `json:"photos"`
+	ElevationDeg float64 `json:"elevationDeg"`
+}
+
+// Photos is how many photos the layout names (its rings' counts added up).
+func (s *JobSpin) Photos() int {
+	if s == nil {
+		return 0
+	}
+	n := 0
+	for _, r := range s.Rings {
+		n += r.Photos
+	}
+	return n
 }
 
 // JobView is one further photo of a multi-photo build: the caller's upload, the

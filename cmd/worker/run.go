@@ -251,10 +251,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Workers:      workersOrNil(workers, nWorkers),
 		PeriodicJobs: periodic,
 		JobTimeout:   d.cfg.ReconstructTimeout,
-		// A job is only rescued once it has certainly outlived its timeout, so
-		// a slow job is never run twice at the same time; the margin scales
-		// with short timeouts so a killed worker's job is re-run soon.
-		RescueStuckJobsAfter: d.cfg.ReconstructTimeout + min(time.Minute, d.cfg.ReconstructTimeout),
+		// A job is only rescued once it has certainly outlived its timeout (a
+		// spin set's, the longest: job.SpinTimeout), so a slow job is never
+		// run twice at the same time; the margin scales with short timeouts so
+		// a killed worker's job is re-run soon. The cost: a job whose worker
+		// was killed waits that long before it runs again.
+		RescueStuckJobsAfter: job.SpinTimeout(d.cfg.ReconstructTimeout) + min(time.Minute, d.cfg.ReconstructTimeout),
 		FetchCooldown:        50 * time.Millisecond,
 	})
 	if err != nil {

@@ -47,8 +47,12 @@ type jobView struct {
 	Parts        []partView      `json:"parts"`
 	Stats        json.RawMessage `json:"stats"`
 	Fidelity     *int            `json:"fidelity"` // 0–100, null when none (reconstruct/fidelity.go)
-	// Views is how many photos the build uses (1, or 2–8 for a multi-photo build).
-	Views      int        `json:"views"`
+	// Views is how many photos the build uses (1, 2–8 for a multi-photo build,
+	// 8–72 for a spin set).
+	Views int `json:"views"`
+	// Spin is the ring layout of a build from a turntable spin set, as POST
+	// /api/jobs took it; absent for every other build.
+	Spin       *spinView  `json:"spin,omitempty"`
 	Error      string     `json:"error"`
 	CreatedAt  time.Time  `json:"createdAt"`
 	UpdatedAt  time.Time  `json:"updatedAt"`
@@ -74,7 +78,7 @@ func partViews(parts []events.JobPart) []partView {
 func newJobView(ctx context.Context, s *job.Service, j job.Job) (jobView, error) {
 	v := jobView{ID: j.ID, Name: j.Name, Status: j.Status, Progress: j.Progress, Step: j.Step, Attempt: j.Attempt,
 		AssetID: j.AssetID, Parts: partViews(j.Parts), Stats: j.Stats, Fidelity: j.Fidelity(), Error: j.Error, CreatedAt: j.CreatedAt,
-		UpdatedAt: j.UpdatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt, Views: j.Views()}
+		UpdatedAt: j.UpdatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt, Views: j.Views(), Spin: newSpinView(j.Spin)}
 	if len(v.Stats) == 0 {
 		v.Stats = json.RawMessage("{}")
 	}
@@ -126,6 +130,40 @@ func steps(status, current string) []stepView {
 type createJobRequest struct {
 	ImageURL   string             `json:"imageURL"`
 	MoreImages []moreImageRequest `json:"moreImages"`
+	// SpinSet replaces imageURL and moreImages for a build from a turntable
+	// spin set.
+	SpinSet *spinSetRequest `json:"spinSet"`
+}
+
+// spinSetRequest is a turntable spin set: its rings in shooting order and
+// every photo, ring after ring.
+type spinSetRequest struct {
+	Rings     []spinRingJSON `json:"rings"`
+	ImageURLs []string       `json:"imageURLs"`
+}
+
+// spinRingJSON is one ring of a spin set, in requests and in the job view:
+// photos over one full turn, and the camera's elevation in degrees above the
+// product's middle (0 when left out).
+type spinRingJSON struct {
+	Photos    int     `json:"photos"`
+	Elevation float64 `json:"elevation"`
+}
+
+// spinView is a spin-set build's layout in the job view.
+type spinView struct {
+	Rings []spinRingJSON `json:"rings"`
+}
+
+func newSpinView(s *events.JobSpin) *spinView {
+	if s == nil {
+		return nil
+	}
+	v := &spinView{Rings: make([]spinRingJSON, len(s.Rings))}
+	for i, r := range s.Rings {
+		v.Rings[i] = spinRingJSON{Photos: r.Photos, Elevation: r.ElevationDeg}
+	}
+	return v
 }
 
 // moreImageRequest is one further photo of a multi-photo build.
@@ -144,18 +182,32 @@ func moreImages(req []moreImageRequest) []job.MoreImage {
 	return more
 }
 
-// createJob serves POST /api/jobs {imageURL, moreImages?: [{imageURL, azimuth?}]}:
-// every imageURL must name one of the caller's uploads (up to 7 more photos of the
-// same product, from other angles); one AI credit per photo is held until the
-// build ends (job.CreditsFor), and an account may have job.DefaultMaxWaitingBuilds
-// builds waiting (429 builds_queued).
+// createJob serves POST /api/jobs {imageURL, moreImages?: [{imageURL, azimuth?}]}
+// or {spinSet: {rings: [{photos, elevation}], imageURLs}}: every imageURL must
+// name one of the caller's uploads (up to 7 more photos of the same product,
+// from other angles; or a turntable spin set of 8–72 photos, job.CreateSpin);
+// one AI credit per photo is held until the build ends (job.CreditsFor), and an
+// account may have job.DefaultMaxWaitingBuilds builds waiting (429 builds_queued).
 func createJob(s *job.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		var req createJobRequest
 		if err := DecodeJSON(r, &req); err != nil {
 			return err
 		}
-		j, err := s.CreateViews(r.Context(), currentUser(r), req.ImageURL, moreImages(req.MoreImages))
+		var j job.Job
+		var err error
+		if req.SpinSet != nil {
+			if req.ImageURL != "" || req.MoreImages != nil {
+				return job.ErrSpinWithImage
+			}
+			rings := make([]job.SpinRing, len(req.SpinSet.Rings))
+			for i, ring := range req.SpinSet.Rings {
+				rings[i] = job.SpinRing{Photos: ring.Photos, Elevation: ring.Elevation}
+			}
+			j, err = s.CreateSpin(r.Context(), currentUser(r), rings, req.SpinSet.ImageURLs)
+		} else {
+			j, err = s.CreateViews(r.Context(), currentUser(r), req.ImageURL, moreImages(req.MoreImages))
+		}
 		if err != nil {
 			return err
 		}

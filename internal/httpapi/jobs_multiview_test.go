@@ -14,6 +14,7 @@ import (
 	"github.com/photo3d/photo3d/internal/job/jobtest"
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/reconstruct"
+	"github.com/photo3d/photo3d/internal/upload"
 )
 
 type viewsReply struct {
@@ -96,6 +97,22 @@ func TestCreateMultiPhotoJob(t *testing.T) {
 	require.Equal(t, orig.MoreViews, again.MoreViews)
 	require.Equal(t, 90.0, *again.MoreViews[0].Azimuth)
 	require.Nil(t, again.MoreViews[2].Azimuth)
+
+	// A day later the clean-up of unused photos keeps every photo of the build,
+	// not only the first, so a retry or a rebuild can still read them.
+	ctx := context.Background()
+	_, err = s.env.DB.Pool.Exec(ctx, `UPDATE uploads SET created_at = now() - interval '25 hours'`)
+	require.NoError(t, err)
+	require.NoError(t, (&upload.CleanupWorker{DB: s.env.DB.Pool, Blobs: s.env.Blobs}).Work(ctx, nil))
+	keys := []string{orig.ImageKey}
+	for _, v := range orig.MoreViews {
+		keys = append(keys, v.ImageKey)
+	}
+	for i, key := range keys {
+		ok, err := s.env.Blobs.Exists(ctx, key)
+		require.NoError(t, err)
+		require.True(t, ok, "photo %d of the build is kept", i+1)
+	}
 }
 
 // Every further photo is checked exactly like imageURL: another user's upload,

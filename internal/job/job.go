@@ -141,6 +141,9 @@ type Job struct {
 	UpdatedAt     time.Time
 	// MoreViews are the further photos of a multi-photo build (empty: one photo).
 	MoreViews []events.JobView
+	// Spin is the ring layout of a build from a turntable spin set (nil for
+	// every other build): its photos, the first then MoreViews, ring after ring.
+	Spin *events.JobSpin
 }
 
 // Views is how many photos the build uses.

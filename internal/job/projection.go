@@ -23,11 +23,15 @@ func (Projection) Apply(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) e
 	var err error
 	switch ev := e.Data.(type) {
 	case events.JobQueued:
+		var spin []byte
+		if spin, err = spinJSON(ev.Spin); err != nil {
+			return fmt.Errorf("project %s: %w", e.Type, err)
+		}
 		_, err = tx.Exec(ctx, `
-INSERT INTO jobs (id, user_id, upload_id, name, status, image_key, queued_at, created_at, updated_at, more_views)
+INSERT INTO jobs (id, user_id, upload_id, name, status, image_key, queued_at, created_at, updated_at, more_views, spin)
 VALUES ($1, $2, $3, $4, 'queued',
-        coalesce(nullif($5, ''), (SELECT blob_key FROM uploads WHERE id = $3)), $6, $6, $6, $7)
-ON CONFLICT (id) DO NOTHING`, ev.JobID, ev.UserID, ev.UploadID, ev.Name, ev.ImageKey, ev.At, moreViewsJSON(ev.MoreViews))
+        coalesce(nullif($5, ''), (SELECT blob_key FROM uploads WHERE id = $3)), $6, $6, $6, $7, $8)
+ON CONFLICT (id) DO NOTHING`, ev.JobID, ev.UserID, ev.UploadID, ev.Name, ev.ImageKey, ev.At, moreViewsJSON(ev.MoreViews), spin)
 	case events.JobStarted:
 		_, err = tx.Exec(ctx, `
 UPDATE jobs SET status = 'processing', attempt = $2, progress = 0, step = '',
@@ -66,6 +70,18 @@ func moreViewsJSON(v []events.JobView) []byte {
 		return []byte("[]")
 	}
 	return b
+}
+
+// spinJSON is the spin column value: NULL for a build that is not a spin set.
+func spinJSON(s *events.JobSpin) ([]byte, error) {
+	if s == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("encode spin layout: %w", err)
+	}
+	return b, nil
 }
 
 func applyCompleted(ctx context.Context, tx pgx.Tx, ev events.JobCompleted) error {

@@ -96,7 +96,7 @@ func (s *Service) CreateViews(ctx context.Context, userID, imageURL string, more
 	var jobID string
 	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
 		var err error
-		jobID, err = s.queueViewsTx(ctx, tx, userID, up.ID, up.BlobKey, defaultName(up.Filename, s.now().UTC()), views)
+		jobID, err = s.queueViewsTx(ctx, tx, userID, up.ID, up.BlobKey, defaultName(up.Filename, s.now().UTC()), views, nil)
 		return err
 	})
 	if err != nil {
@@ -119,11 +119,8 @@ func (s *Service) ResolveViews(ctx context.Context, userID string, more []MoreIm
 		if a := m.Azimuth; a != nil && (math.IsNaN(*a) || *a < 0 || *a > 360) {
 			return nil, fault.New(ErrBadAzimuth.Kind, ErrBadAzimuth.Code, fmt.Sprintf("Photo %d: %s", i+2, ErrBadAzimuth.Message))
 		}
-		u, err := s.uploads.Resolve(ctx, userID, m.ImageURL)
+		u, err := s.resolvePhoto(ctx, userID, m.ImageURL, i+2)
 		if err != nil {
-			if fe, ok := fault.As(err); ok {
-				return nil, fault.Wrap(err, fe.Kind, fe.Code, fmt.Sprintf("Photo %d: %s", i+2, fe.Message))
-			}
 			return nil, err
 		}
 		views = append(views, events.JobView{UploadID: u.ID, ImageKey: u.BlobKey, Azimuth: m.Azimuth})
@@ -131,15 +128,29 @@ func (s *Service) ResolveViews(ctx context.Context, userID string, more []MoreIm
 	return views, nil
 }
 
+// resolvePhoto checks photo number n of a build exactly like its first
+// (one of the caller's completed uploads) and names it in a refusal
+// ("Photo 3: Choose a photo you uploaded to Photo3D."), keeping the code.
+func (s *Service) resolvePhoto(ctx context.Context, userID, imageURL string, n int) (upload.Upload, error) {
+	u, err := s.uploads.Resolve(ctx, userID, imageURL)
+	if err != nil {
+		if fe, ok := fault.As(err); ok {
+			return upload.Upload{}, fault.Wrap(err, fe.Kind, fe.Code, fmt.Sprintf("Photo %d: %s", n, fe.Message))
+		}
+		return upload.Upload{}, err
+	}
+	return u, nil
+}
+
 // Retry starts a new attempt at the caller's failed build: a new job from the
-// same photo(s), under the same name. Like Create it reserves CreditsFor
-// its photos (402 when too few are left; the worker releases them if this attempt
-// fails too), appends JobQueued and inserts the River job, and in the same
-// transaction removes the failed blueprint from the workspace
-// (BlueprintDeleted), so the new attempt takes its place. Credit holds are
-// per job id, which is why a retry is a new job rather than the old one
-// re-queued. Another user's or a deleted id is ErrNotFound; a build that did
-// not fail is ErrNotFailed.
+// same photo(s), under the same name (a spin set in the same rings). Like
+// Create it reserves CreditsFor its photos (402 when too few are left; the
+// worker releases them if this attempt fails too), appends JobQueued and
+// inserts the River job, and in the same transaction removes the failed
+// blueprint from the workspace (BlueprintDeleted), so the new attempt takes
+// its place. Credit holds are per job id, which is why a retry is a new job
+// rather than the old one re-queued. Another user's or a deleted id is
+// ErrNotFound; a build that did not fail is ErrNotFailed.
 func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) {
 	var newID string
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
@@ -150,7 +161,7 @@ func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) 
 		if old.Status != StatusFailed {
 			return ErrNotFailed
 		}
-		newID, err = s.queueViewsTx(ctx, tx, userID, old.UploadID, old.ImageKey, old.Name, old.MoreViews)
+		newID, err = s.queueViewsTx(ctx, tx, userID, old.UploadID, old.ImageKey, old.Name, old.MoreViews, old.Spin)
 		if err != nil {
 			return err
 		}
@@ -166,19 +177,23 @@ func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) 
 // queueViewsTx reserves the build's price, CreditsFor its photos (402 when
 // the balance is short), refuses a build over the account's waiting limit
 // (429 builds_queued), appends JobQueued (with the further photos of a
-// multi-photo build) and inserts the River job at the account's fair-share
-// priority (see fairshare.go), all in the caller's tx: the one way a build
-// starts, whether from POST /jobs, a retry, the wizard or a product's
-// rebuild or new photo, so every one of them is priced and shared alike.
-func (s *Service) queueViewsTx(ctx context.Context, tx pgx.Tx, userID, uploadID, imageKey, name string, more []events.JobView) (string, error) {
+// multi-photo build, and the ring layout of a spin set) and inserts the
+// River job at the account's fair-share priority (see fairshare.go), all in
+// the caller's tx: the one way a build starts, whether from POST /jobs, a
+// retry, the wizard or a product's rebuild or new photo, so every one of
+// them is priced and shared alike.
+func (s *Service) queueViewsTx(ctx context.Context, tx pgx.Tx, userID, uploadID, imageKey, name string, more []events.JobView, spin *events.JobSpin) (string, error) {
+	photos := 1 + len(more)
+	if spin != nil && spin.Photos() != photos {
+		return "", fmt.Errorf("spin layout names %d photos, the build has %d", spin.Photos(), photos)
+	}
 	id, err := uuid.NewV7()
 	if err != nil {
 		return "", fmt.Errorf("new job id: %w", err)
 	}
 	jobID := id.String()
 	queued := events.JobQueued{JobID: jobID, UserID: userID, UploadID: uploadID, Name: name, ImageKey: imageKey,
-		At: s.now().UTC(), MoreViews: more}
-	photos := 1 + len(more)
+		At: s.now().UTC(), MoreViews: more, Spin: spin}
 	// Reserving locks the account's subscription row, so the builds counted
 	// next cannot change under this request (see buildShare).
 	if err := s.credits.ReserveCredits(ctx, tx, userID, jobID, CreditsFor(photos)); err != nil {
@@ -192,7 +207,7 @@ func (s *Service) queueViewsTx(ctx context.Context, tx pgx.Tx, userID, uploadID,
 		return "", errBuildsQueued(s.maxWaiting)
 	}
 	_, err = s.dispatch.Append(ctx, tx, jobStream(jobID), 0, []events.Event{queued},
-		river.InsertManyParams{Args: ReconstructArgs{JobID: jobID}, InsertOpts: &river.InsertOpts{
+		river.InsertManyParams{Args: ReconstructArgs{JobID: jobID, Spin: spin != nil}, InsertOpts: &river.InsertOpts{
 			Queue: QueueReconstruct, MaxAttempts: RiverMaxAttempts, Priority: priorityFor(unfinished)}})
 	if err != nil {
 		return "", err
@@ -204,7 +219,8 @@ func (s *Service) queueViewsTx(ctx context.Context, tx pgx.Tx, userID, uploadID,
 // sourceJobID (which may since have been deleted as a blueprint), named
 // name, inside tx: a product's rebuild appends its own event beside it, so
 // the product, the credit and the River job commit together. Same price
-// (CreditsFor every photo of the source build) and fair share as Create.
+// (CreditsFor every photo of the source build) and fair share as Create; a
+// spin set keeps its ring layout.
 func (s *Service) Requeue(ctx context.Context, tx pgx.Tx, userID, sourceJobID, name string) (string, error) {
 	src, err := lookupAny(ctx, tx, sourceJobID)
 	if err != nil {
@@ -216,8 +232,8 @@ func (s *Service) Requeue(ctx context.Context, tx pgx.Tx, userID, sourceJobID, n
 	if len([]rune(name)) > MaxNameLength {
 		name = string([]rune(name)[:MaxNameLength])
 	}
-	// A rebuild keeps every photo of the source build.
-	return s.queueViewsTx(ctx, tx, userID, src.UploadID, src.ImageKey, name, src.MoreViews)
+	// A rebuild keeps every photo of the source build, and a spin set's rings.
+	return s.queueViewsTx(ctx, tx, userID, src.UploadID, src.ImageKey, name, src.MoreViews, src.Spin)
 }
 
 // QueueBuild starts a build of the caller's upload uploadID from imageKey
@@ -234,7 +250,7 @@ func (s *Service) QueueBuildViews(ctx context.Context, tx pgx.Tx, userID, upload
 	if len([]rune(name)) > MaxNameLength {
 		name = string([]rune(name)[:MaxNameLength])
 	}
-	return s.queueViewsTx(ctx, tx, userID, uploadID, imageKey, name, more)
+	return s.queueViewsTx(ctx, tx, userID, uploadID, imageKey, name, more, nil)
 }
 
 // Get returns the caller's job (GET /jobs/{id}).

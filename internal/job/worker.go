@@ -33,6 +33,9 @@ import (
 // a job inserted long ago still sees current state (a deleted blueprint).
 type ReconstructArgs struct {
 	JobID string `json:"jobId"`
+	// Spin marks a spin-set build, which may run SpinTimeoutFactor times
+	// longer than other builds (Timeout).
+	Spin bool `json:"spin,omitempty"`
 }
 
 // Kind implements river.JobArgs; the string is stored in river_job and must
@@ -62,7 +65,10 @@ type WorkerConfig struct {
 	Timeout time.Duration
 	// ProgressInterval throttles progress events (DefaultProgressInterval when zero).
 	ProgressInterval time.Duration
-	Logger           *slog.Logger
+	// SpinSlots is how many spin-set builds this worker runs at once
+	// (DefaultSpinSlots when zero); see spinGate.
+	SpinSlots int
+	Logger    *slog.Logger
 }
 
 // WorkerOptions are the reconstruction options of every job (cmd/worker and
@@ -80,6 +86,7 @@ type ReconstructWorker struct {
 	river.WorkerDefaults[ReconstructArgs]
 	cfg  WorkerConfig
 	name string
+	spin *spinGate
 }
 
 // NewReconstructWorker builds the worker.
@@ -90,12 +97,20 @@ func NewReconstructWorker(cfg WorkerConfig) *ReconstructWorker {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.SpinSlots <= 0 {
+		cfg.SpinSlots = DefaultSpinSlots
+	}
 	host, _ := os.Hostname()
-	return &ReconstructWorker{cfg: cfg, name: fmt.Sprintf("%s/%d", host, os.Getpid())}
+	return &ReconstructWorker{cfg: cfg, name: fmt.Sprintf("%s/%d", host, os.Getpid()), spin: newSpinGate(cfg.SpinSlots)}
 }
 
 // Timeout implements river.Worker: one attempt may take RECONSTRUCT_TIMEOUT.
-func (w *ReconstructWorker) Timeout(*river.Job[ReconstructArgs]) time.Duration { return w.cfg.Timeout }
+func (w *ReconstructWorker) Timeout(rj *river.Job[ReconstructArgs]) time.Duration {
+	if rj != nil && rj.Args.Spin && w.cfg.Timeout > 0 {
+		return SpinTimeout(w.cfg.Timeout)
+	}
+	return w.cfg.Timeout
+}
 
 // Work implements river.Worker.
 func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructArgs]) error {
@@ -122,6 +137,17 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 		// Earlier attempts died with their worker (rescued by River): give the
 		// merchant an answer and the credit back instead of trying forever.
 		return w.fail(ctx, rj, j, BuildFailedMessage, fmt.Sprintf("attempt %d: earlier attempts were abandoned by their workers", rj.Attempt), nil)
+	}
+	if j.Spin != nil {
+		// A spin set holds up to 72 photos in memory: at most SpinSlots of
+		// them build at once in this process. Busy: the job waits its turn
+		// (still queued, no attempt counted) and the slot serves other builds.
+		release, ok := w.spin.tryAcquire()
+		if !ok {
+			log.Info("spin-set slots busy; snoozing", "slots", w.cfg.SpinSlots)
+			return river.JobSnooze(SpinBusySnooze)
+		}
+		defer release()
 	}
 	if err := w.append(ctx, j.ID, events.JobStarted{JobID: j.ID, Attempt: rj.Attempt, Worker: w.name, At: time.Now().UTC()}); err != nil {
 		return w.retryOrFail(ctx, rj, j, err)
@@ -151,7 +177,11 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 	}
 	progress := w.progress(ctx, j.ID, log)
 	var res *reconstruct.Result
-	if mv, ok := w.cfg.Reconstructor.(reconstruct.MultiViewReconstructor); ok && len(views) > 1 {
+	var spinReport *reconstruct.SpinReport
+	rec := w.cfg.Reconstructor // the one that builds this job, as the model records it
+	if j.Spin != nil {
+		rec, res, spinReport, err = w.reconstructSpin(ctx, j, views, progress.report)
+	} else if mv, ok := w.cfg.Reconstructor.(reconstruct.MultiViewReconstructor); ok && len(views) > 1 {
 		res, err = mv.ReconstructViews(ctx, views, w.cfg.Options, progress.report)
 	} else {
 		// A reconstructor that takes one photo (the remote GPU server) builds
@@ -165,9 +195,21 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 			// a retry would fail the same way and a model would be the whole
 			// photo on a pillow, so the merchant reads the reconstructor's
 			// sentence as it is and gets the credit back.
-			return w.fail(ctx, rj, j, reconstruct.ErrSubjectNotSeparated.Error(), err.Error(), err)
+			reason := reconstruct.ErrSubjectNotSeparated.Error()
+			if j.Spin != nil {
+				reason = SpinSubjectMessage
+			}
+			return w.fail(ctx, rj, j, reason, err.Error(), err)
+		}
+		if errors.Is(err, reconstruct.ErrSpinSet) {
+			// The layout itself (checked by the api with the same limits, so
+			// only a job queued under other limits gets here): a retry cannot help.
+			return w.fail(ctx, rj, j, SpinLayoutMessage, err.Error(), err)
 		}
 		if reason, ok := inputProblem(err); ok {
+			if n := photoNumber(err); j.Spin != nil && n > 0 {
+				reason = fmt.Sprintf("Photo %d: %s", n, reason) // which of up to 72
+			}
 			return w.fail(ctx, rj, j, reason, err.Error(), err)
 		}
 		return w.retryOrFail(ctx, rj, j, err)
@@ -185,7 +227,7 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 		inputSHA = res.Stats.InputSHA256 // of all the photos, in order
 	}
 	res.Stats.Views = max(1, res.Stats.Views)
-	if err := w.complete(ctx, j, res, inputSHA); err != nil {
+	if err := w.complete(ctx, j, rec, res, spinReport, inputSHA); err != nil {
 		return w.retryOrFail(ctx, rj, j, err)
 	}
 	log.Info("job completed", "triangles", res.Stats.Triangles, "bytes", len(res.GLB), "total_ms", res.Stats.TotalMillis)
@@ -238,7 +280,7 @@ func (w *ReconstructWorker) writeFiles(ctx context.Context, j Job, res *reconstr
 // complete records the result exactly once: under the job row lock, a job
 // already completed (an earlier run that died after committing) is left
 // alone, so neither JobCompleted nor the credit consumption happen twice.
-func (w *ReconstructWorker) complete(ctx context.Context, j Job, res *reconstruct.Result, photoSHA256 string) error {
+func (w *ReconstructWorker) complete(ctx context.Context, j Job, rec reconstruct.Reconstructor, res *reconstruct.Result, spin *reconstruct.SpinReport, photoSHA256 string) error {
 	// The files exist; losing them to a shutdown arriving now would waste the
 	// whole build, so the short final transaction outlives ctx briefly.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
@@ -246,6 +288,14 @@ func (w *ReconstructWorker) complete(ctx context.Context, j Job, res *reconstruc
 	stats, err := statsMap(res.Stats)
 	if err != nil {
 		return err
+	}
+	if spin != nil {
+		// The turntable fit, as `worker convert -rings` prints it: how well the
+		// photos agree (coherence), the largest slip from even spacing and
+		// the ring elevations found.
+		if stats["spin"], err = jsonValue(spin); err != nil {
+			return err
+		}
 	}
 	parts := make([]events.JobPart, 0, len(res.Parts))
 	for _, p := range res.Parts {
@@ -283,7 +333,7 @@ func (w *ReconstructWorker) complete(ctx context.Context, j Job, res *reconstruc
 			ModelKey: modelKey(userID, j.ID), ThumbnailKey: key(thumbnailKey(userID, j.ID), res.Thumbnail),
 			MaskKey: key(maskKey(userID, j.ID), res.Mask), PartsMapKey: key(partsMapKey(userID, j.ID), res.PartsMap),
 			Bytes: int64(len(res.GLB)), Parts: parts, Stats: stats,
-			Reconstructor: w.cfg.Reconstructor.Name(), Version: w.cfg.Reconstructor.Version(), At: time.Now().UTC(),
+			Reconstructor: rec.Name(), Version: rec.Version(), At: time.Now().UTC(),
 			Options: opts, InputSHA256: photoSHA256, Fidelity: res.Stats.Fidelity, Views: res.Stats.Views,
 		})
 		if err != nil {
@@ -311,6 +361,9 @@ func (w *ReconstructWorker) retryOrFail(ctx context.Context, rj *river.Job[Recon
 	reason := BuildFailedMessage
 	if errors.Is(cause, context.DeadlineExceeded) {
 		reason = "The build took too long. " + BuildFailedMessage
+		if j.Spin != nil {
+			reason = spinTooLongMessage(j.Views())
+		}
 	}
 	return w.fail(ctx, rj, j, reason, cause.Error(), cause)
 }
@@ -470,6 +523,20 @@ func statsMap(s reconstruct.Stats) (map[string]any, error) {
 		return nil, fmt.Errorf("decode stats: %w", err)
 	}
 	return m, nil
+}
+
+// jsonValue is v as the generic JSON value a decoded event holds, so the
+// completion event's stats are the same in memory as after a replay.
+func jsonValue(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode stats: %w", err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, fmt.Errorf("decode stats: %w", err)
+	}
+	return out, nil
 }
 
 func truncate(s string, n int) string {

@@ -63,6 +63,7 @@ func (w *CleanupWorker) Work(ctx context.Context, _ *river.Job[CleanupArgs]) err
 		 FROM uploads u
 		 WHERE u.purged_at IS NULL AND u.created_at < $1
 		   AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.upload_id = u.id)
+		   AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.more_views @> jsonb_build_array(jsonb_build_object('uploadId', u.id::text)))
 		   AND NOT EXISTS (SELECT 1 FROM products p WHERE p.photo_upload_id = u.id AND p.deleted_at IS NULL)
 		 ORDER BY u.created_at LIMIT $2`,
 		`UPDATE uploads SET purged_at = $2 WHERE id = $1`, now().UTC().Add(-UnusedUploadAge), now().UTC())

@@ -23,6 +23,14 @@ const QuotaWindow = 24 * time.Hour
 
 // QuotaForPlan is the daily upload allowance of a plan: far above what a
 // merchant photographing products needs, far below what fills a disk.
+//
+// Every plan admits a whole turntable spin set of the largest photos
+// (issue 48: reconstruct.MaxSpinPhotos photos of imagecheck.MaxUploadBytes,
+// 72 × 10 MB), uploaded one after another, with room for retakes: the Free
+// plan's allowance was 50 files and 500 MB, which refused the 51st photo of
+// a spin set its owner had bought the credits for. It is now 100 files (one
+// spin set and 28 more) and 1 GiB; unused photos are still deleted after a
+// day (storage_cleanup), so a free account holds about a day's worth.
 func QuotaForPlan(plan string) Quota {
 	switch plan {
 	case "enterprise":
@@ -30,7 +38,7 @@ func QuotaForPlan(plan string) Quota {
 	case "pro":
 		return Quota{Count: 500, Bytes: 5 << 30}
 	default:
-		return Quota{Count: 50, Bytes: 500 << 20}
+		return Quota{Count: 100, Bytes: 1 << 30}
 	}
 }
 

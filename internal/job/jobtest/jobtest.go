@@ -94,23 +94,35 @@ func (e *Env) User(t testing.TB) string {
 
 // Worker builds the real ReconstructWorker over this Env.
 func (e *Env) Worker(rec reconstruct.Reconstructor) *job.ReconstructWorker {
+	return e.workerWithin(rec, time.Minute)
+}
+
+func (e *Env) workerWithin(rec reconstruct.Reconstructor, timeout time.Duration) *job.ReconstructWorker {
 	return job.NewReconstructWorker(job.WorkerConfig{DB: e.DB.Pool, Events: e.Store, Blobs: e.Blobs,
-		Reconstructor: rec, Credits: e.Subs, Options: job.WorkerOptions(0), Timeout: time.Minute, Logger: e.Logger})
+		Reconstructor: rec, Credits: e.Subs, Options: job.WorkerOptions(0), Timeout: timeout, Logger: e.Logger})
 }
 
 // StartWorker starts a River client serving the reconstruct queue with the
 // worker, configured like cmd/worker (LISTEN/NOTIFY, 50 ms fetch cooldown),
-// and stops it when the test ends.
+// and stops it when the test ends. One attempt may take a minute.
 func (e *Env) StartWorker(t testing.TB, rec reconstruct.Reconstructor) *river.Client[pgx.Tx] {
 	t.Helper()
+	return e.StartWorkerWithin(t, rec, time.Minute)
+}
+
+// StartWorkerWithin is StartWorker whose attempts may take timeout each (a
+// spin set's turntable search takes tens of CPU seconds even at a test's
+// photo size, more under the race detector on a busy machine).
+func (e *Env) StartWorkerWithin(t testing.TB, rec reconstruct.Reconstructor, timeout time.Duration) *river.Client[pgx.Tx] {
+	t.Helper()
 	workers := river.NewWorkers()
-	river.AddWorker(workers, e.Worker(rec))
+	river.AddWorker(workers, e.workerWithin(rec, timeout))
 	rc, err := river.NewClient(riverpgxv5.New(e.DB.Pool), &river.Config{
 		Logger:               e.Logger,
 		Queues:               map[string]river.QueueConfig{job.QueueReconstruct: {MaxWorkers: 2}},
 		Workers:              workers,
-		JobTimeout:           time.Minute,
-		RescueStuckJobsAfter: 2 * time.Minute,
+		JobTimeout:           timeout,
+		RescueStuckJobsAfter: 2 * timeout,
 		FetchCooldown:        50 * time.Millisecond,
 		TestOnly:             true,
 	})
