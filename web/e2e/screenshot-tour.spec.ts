@@ -99,6 +99,8 @@ test('screenshot tour: every screen at 1366×850 and 390×844, no broken image, 
     ['galleries', '/workspace/gallery'],
     ...(gallery ? ([['gallery-detail', `/workspace/gallery/${gallery.id}`]] as [string, string][]) : []),
     ['blueprints', '/workspace/blueprints'],
+    // Create from a spin set: the capture guide and its diagram (issue 48 §5).
+    ['spin-set', '/workspace/upload/spin'],
     ['analytics', '/workspace/analytics'],
     ['subscription', '/workspace/subscription'],
     ['settings', '/workspace/settings'],

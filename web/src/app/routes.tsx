@@ -21,6 +21,7 @@ export const workspaceRoutes: RouteObject[] = [
   { path: 'workspace/notifications', element: lazyPage(() => import('../features/notifications/notifications-page')) },
   { path: 'workspace/demo', element: lazyPage(() => import('../features/demo/demo-page')) },
   { path: 'workspace/upload', element: lazyPage(() => import('../features/creation/upload-page')) },
+  { path: 'workspace/upload/spin', element: lazyPage(() => import('../features/creation/spin-page')) },
   { path: 'workspace/blueprints', element: lazyPage(() => import('../features/blueprints/blueprints-page')) },
   { path: 'preview/:jobId', element: lazyPage(() => import('../features/creation/preview-page')) },
   { path: 'workspace/preview/:jobId', element: lazyPage(() => import('../features/creation/preview-page')) },

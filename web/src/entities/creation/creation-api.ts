@@ -20,6 +20,12 @@ export interface JobPart {
   share?: number;
 }
 
+/** One turn of a spin set: how many photos, from which camera height (degrees above level). */
+export interface SpinRing {
+  photos: number;
+  elevation: number;
+}
+
 /** A reconstruction job as GET /api/jobs/{id} reports it. */
 export interface Job {
   id: string;
@@ -34,8 +40,10 @@ export interface Job {
   stats: Record<string, unknown> | null;
   /** Mesh fidelity 0–100 (how well the model re-renders as the photo), null when none. */
   fidelity: number | null;
-  /** How many photos the build uses (1, or 2–8 with further angles). */
+  /** How many photos the build uses (1, 2–8 with further angles, 8–72 for a spin set). */
   views: number;
+  /** The rings of a spin-set build (turntable capture), null for the other builds. */
+  spin: { rings: SpinRing[] } | null;
   error: string | null;
   name?: string | null;
 }
@@ -75,9 +83,20 @@ export function parseJob(raw: unknown): Job {
     stats: j.stats && typeof j.stats === 'object' ? (j.stats as Record<string, unknown>) : null,
     fidelity: parseFidelity(j.fidelity),
     views: typeof j.views === 'number' && Number.isInteger(j.views) && j.views >= 1 ? j.views : 1,
+    spin: parseSpin(j.spin),
     error: str(j.error) ?? str((j.error as { message?: unknown } | null)?.message),
     name: str(j.name),
   };
+}
+
+/** The spin field of a job answer: its rings when well formed, else null. */
+function parseSpin(raw: unknown): { rings: SpinRing[] } | null {
+  const rings = (raw as { rings?: unknown } | null)?.rings;
+  if (!Array.isArray(rings) || rings.length === 0) return null;
+  const ok = rings.every(
+    (r) => r && typeof r === 'object' && typeof (r as SpinRing).photos === 'number' && typeof (r as SpinRing).elevation === 'number',
+  );
+  return ok ? { rings: rings.map((r: SpinRing) => ({ photos: r.photos, elevation: r.elevation })) } : null;
 }
 
 /** Thrown inside the upload chain; carries what the user should read. */
@@ -205,6 +224,38 @@ export const creationApi = api.enhanceEndpoints({ addTagTypes: ['Job', 'Blueprin
       // A new blueprint appears, a credit is reserved, the dashboard's recent list changes.
       invalidatesTags: ['Blueprint', 'Subscription', 'Dashboard'],
     }),
+    /**
+     * One photo of a spin set through the upload page's flow (signed URL, else content upload):
+     * the spin page sends them one by one, shows the count, and keeps each answer so a retry
+     * after a failure sends only the photos not yet stored.
+     */
+    uploadSpinPhoto: build.mutation<{ url: string }, File>({
+      async queryFn(file, queryApi, extraOptions, baseQuery) {
+        try {
+          const { url } = await uploadPhoto(file, baseQuery as ApiBaseQuery, queryApi, extraOptions);
+          return { data: { url } };
+        } catch (e) {
+          const err = e instanceof UploadError ? e : new UploadError(MSG_PROCESS_FAILED);
+          return { error: { status: err.status, message: err.message } };
+        }
+      },
+    }),
+    /** Uploaded spin-set photos, in shooting order ring after ring, become one build (issue 48 §5). */
+    startSpinSet: build.mutation<{ jobId: string }, { rings: SpinRing[]; imageURLs: string[] }>({
+      async queryFn({ rings, imageURLs }, _queryApi, _extraOptions, baseQuery) {
+        const body = { spinSet: { rings: rings.map((r) => ({ photos: r.photos, elevation: r.elevation })), imageURLs } };
+        const res = await baseQuery({ url: '/jobs', method: 'POST', body });
+        if (res.error) {
+          const err = res.error as ApiError;
+          if (err.status === 402) return { error: { ...err, message: err.message || MSG_NO_CREDITS } };
+          return { error: { ...err, message: err.message || MSG_PROCESS_FAILED } };
+        }
+        const id = str((res.data as { id?: unknown } | undefined)?.id);
+        if (!id) return { error: { status: 'CUSTOM_ERROR', message: MSG_PROCESS_FAILED } };
+        return { data: { jobId: id } };
+      },
+      invalidatesTags: ['Blueprint', 'Subscription', 'Dashboard'],
+    }),
     /** A new attempt at a failed build from the same photo; answers the new job's id. */
     retryJob: build.mutation<{ jobId: string }, string>({
       query: (id) => ({ url: `/jobs/${encodeURIComponent(id)}/retry`, method: 'POST' }),
@@ -215,4 +266,11 @@ export const creationApi = api.enhanceEndpoints({ addTagTypes: ['Job', 'Blueprin
   }),
 });
 
-export const { useGetJobQuery, useStartBlueprintMutation, useRetryJobMutation, useGetTypicalDurationQuery } = creationApi;
+export const {
+  useGetJobQuery,
+  useStartBlueprintMutation,
+  useRetryJobMutation,
+  useGetTypicalDurationQuery,
+  useUploadSpinPhotoMutation,
+  useStartSpinSetMutation,
+} = creationApi;

@@ -14,8 +14,10 @@ import { useGetJobQuery } from '../../entities/creation/creation-api';
 import { processingPath } from '../../entities/creation/creation-rules';
 import { PartsPanel } from './parts-panel';
 import { RetryButton } from '../../entities/creation/retry-button';
-import { FidelityBadge, FidelityCaption, FidelityWarning } from '../../entities/creation/fidelity';
+import { FidelityBadge, FidelityCaption, FidelityWarning, isLowFidelity } from '../../entities/creation/fidelity';
 import { viewsLabel } from '../../entities/creation/more-angles';
+import { SpinCheck } from './spin-check';
+import { SPIN_PATH, spinViewsLabel } from './spin-rules';
 import { PreviewModelDrop } from './preview-model-drop';
 import './creation.css';
 import { prefersReducedMotion } from '../../lib/reduced-motion';
@@ -68,9 +70,17 @@ function Preview({ jobId }: { jobId: string }) {
           </PreviewModelDrop>
           <div className="preview__fidelity">
             <FidelityBadge score={job.fidelity} views={job.views} />
-            <span className="muted" data-testid="preview-views">{viewsLabel(job.views)}</span>
+            <span className="muted" data-testid="preview-views">
+              {job.spin ? spinViewsLabel(job.views, job.spin.rings.length) : viewsLabel(job.views)}
+            </span>
             <FidelityCaption score={job.fidelity} />
-            <FidelityWarning score={job.fidelity} views={job.views} />
+            {/* A spin set's tips are about the turntable, not about taking more photos. */}
+            {job.spin ? <SpinCheck score={job.fidelity} views={job.views} /> : <FidelityWarning score={job.fidelity} views={job.views} />}
+            {!job.spin && job.views === 1 && isLowFidelity(job.fidelity) && (
+              <Link to={SPIN_PATH} className="btn btn--secondary preview__spin-link">
+                Capture a spin set for a faithful model
+              </Link>
+            )}
           </div>
         </>
       ) : (

@@ -18,6 +18,7 @@ import {
 } from '../../entities/creation/creation-rules';
 import { viewsLabel } from '../../entities/creation/more-angles';
 import { RetryButton } from '../../entities/creation/retry-button';
+import { SPIN_PATH, SPIN_STEP_DESCRIPTIONS, spinViewsLabel } from './spin-rules';
 import './creation.css';
 
 /**
@@ -82,7 +83,11 @@ function Processing({ jobId }: { jobId: string }) {
         <div className="processing__image">
           {job?.imageURL ? <img src={job.imageURL} alt="Your uploaded product photo" /> : <span className="spinner" aria-hidden="true" />}
         </div>
-        {job && <p className="muted" data-testid="processing-views">{viewsLabel(job.views)}</p>}
+        {job && (
+          <p className="muted" data-testid="processing-views">
+            {job.spin ? spinViewsLabel(job.views, job.spin.rings.length) : viewsLabel(job.views)}
+          </p>
+        )}
 
         <div className="processing__progress">
           <div className="processing__progress-head">
@@ -101,6 +106,7 @@ function Processing({ jobId }: { jobId: string }) {
                 {states[i] === 'done' ? <IconCheck size={18} /> : states[i] === 'error' ? <IconAlert size={18} /> : i + 1}
               </span>
               <span>{name}</span>
+              {job?.spin && <span className="processing__step-note">{SPIN_STEP_DESCRIPTIONS[name]}</span>}
               <span className="visually-hidden">
                 {states[i] === 'done' ? '(done)' : states[i] === 'active' ? '(in progress)' : states[i] === 'error' ? '(failed)' : '(pending)'}
               </span>
@@ -112,7 +118,8 @@ function Processing({ jobId }: { jobId: string }) {
           <Alert tone="error">{outcome.message}</Alert>
         ) : (
           <p className="processing__eta" aria-live="polite">
-            {typical && <span data-testid="processing-typical">{typical} </span>}
+            {/* The median is of every build here, mostly one-photo ones: a spin set takes far longer. */}
+            {typical && !job?.spin && <span data-testid="processing-typical">{typical} </span>}
             <span data-testid="processing-eta">{estimate}</span>
           </p>
         )}
@@ -127,8 +134,9 @@ function Processing({ jobId }: { jobId: string }) {
                 Back to Home
               </button>
               {/* Retry runs the same photo again; a photo the builder cannot use needs another one. */}
-              <button type="button" className="btn btn--secondary" onClick={() => navigate('/workspace/upload')}>
-                Upload a different photo
+              {/* A spin set the builder could not use is shot again, on the spin page. */}
+              <button type="button" className="btn btn--secondary" onClick={() => navigate(job?.spin ? SPIN_PATH : '/workspace/upload')}>
+                {job?.spin ? 'Upload another spin set' : 'Upload a different photo'}
               </button>
               <RetryButton jobId={jobId} photos={job?.views} />
             </>

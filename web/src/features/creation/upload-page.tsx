@@ -5,6 +5,7 @@ import { IconUpload } from '../../components/icons';
 import { useStartBlueprintMutation } from '../../entities/creation/creation-api';
 import { ACCEPT_ATTRIBUTE, formatMegabytes, MSG_ONE_IMAGE, MSG_PROCESS_FAILED, processingPath, validateImageFile } from '../../entities/creation/creation-rules';
 import { azimuthsFor, MoreAngles } from '../../entities/creation/more-angles';
+import { SPIN_PATH } from './spin-rules';
 import './creation.css';
 
 interface Failure {
@@ -156,6 +157,17 @@ export default function UploadPage() {
       )}
 
       {!file && failureAlert}
+
+      {!file && (
+        <section className="card upload__spin" aria-label="Spin sets">
+          <p>
+            <strong>Already shoot 360° spin sets?</strong> <span className="muted">Turntable photos from every side make a faithful model.</span>
+          </p>
+          <Link to={SPIN_PATH} className="btn btn--secondary">
+            Create from a spin set
+          </Link>
+        </section>
+      )}
 
       {file && <MoreAngles files={more} onChange={setMore} disabled={isLoading} />}
 
