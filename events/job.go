@@ -60,6 +60,10 @@ type JobQueued struct {
 // listed them, whose photo counts add up to the job's photos.
 type JobSpin struct {
 	Rings []SpinRingSpec `json:"rings"`
+	// Videos, when set, says the build's uploads are that many turntable
+	// videos (one per ring, lowest first), not photos: the worker cuts each
+	// into its ring's photos. Zero for a spin set of photos.
+	Videos int `json:"videos,omitempty"`
 }
 
 // SpinRingSpec is one ring of a spin set: Photos taken evenly over one full

@@ -238,6 +238,28 @@ func (s *Store) Write(ctx context.Context, key, contentType string, data []byte)
 	return nil
 }
 
+// WriteStream stores what r yields under key without holding it in memory
+// (a 150 MB video). When r fails, the write is aborted (gocloud discards a
+// writer whose context ends before Close), so no partial object is left under
+// key; the error comes back as r returned it.
+func (s *Store) WriteStream(ctx context.Context, key, contentType string, r io.Reader) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w, err := s.Bucket.NewWriter(ctx, key, &blob.WriterOptions{ContentType: contentType})
+	if err != nil {
+		return fmt.Errorf("write blob %s: %w", key, err)
+	}
+	if _, err := io.Copy(w, r); err != nil {
+		cancel()
+		_ = w.Close()
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("write blob %s: %w", key, err)
+	}
+	return nil
+}
+
 // Read returns a blob's bytes, refusing blobs larger than limit (when > 0) so
 // a corrupted or hostile object cannot exhaust memory.
 func (s *Store) Read(ctx context.Context, key string, limit int64) ([]byte, error) {

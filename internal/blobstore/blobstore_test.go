@@ -2,9 +2,12 @@ package blobstore
 
 import (
 	"context"
+	"errors"
+	"io"
 	"net/url"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/stretchr/testify/require"
@@ -84,6 +87,29 @@ func TestReadWriteLimitsAndMissing(t *testing.T) {
 	require.ErrorIs(t, err, ErrNotFound)
 	require.NoError(t, s.Delete(ctx, "a/missing"))
 	require.NoError(t, s.Ping(ctx))
+}
+
+// A streamed write whose source fails midway leaves nothing under its key
+// (not the bytes read so far), and a whole one is stored as sent.
+func TestWriteStreamStoresAllOrNothing(t *testing.T) {
+	t.Parallel()
+	s := setup(t)
+	ctx := context.Background()
+	failing := io.MultiReader(strings.NewReader("the first half"), iotest.ErrReader(errors.New("the upload was refused")))
+	err := s.WriteStream(ctx, "v/1.mp4", "video/mp4", failing)
+	require.EqualError(t, err, "the upload was refused")
+	ok, err := s.Exists(ctx, "v/1.mp4")
+	require.NoError(t, err)
+	require.False(t, ok, "a failed streamed write left an object behind")
+
+	require.NoError(t, s.WriteStream(ctx, "v/2.mp4", "video/mp4", strings.NewReader("all of it")))
+	rd, err := s.Open(ctx, "v/2.mp4")
+	require.NoError(t, err)
+	defer rd.Close()
+	require.Equal(t, "video/mp4", rd.ContentType())
+	b, err := io.ReadAll(rd)
+	require.NoError(t, err)
+	require.Equal(t, "all of it", string(b))
 }
 
 // The file store's URLs are same-origin relative URLs, and a GET URL is the

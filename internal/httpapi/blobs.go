@@ -7,8 +7,8 @@ import (
 
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/fault"
-	"github.com/photo3d/photo3d/internal/imagecheck"
 	"github.com/photo3d/photo3d/internal/upload"
+	"github.com/photo3d/photo3d/internal/videocheck"
 )
 
 // BlobsPath is where the api serves the file store's signed URLs; the file
@@ -68,15 +68,18 @@ func serveBlob(blobs *blobstore.Store, uploads *upload.Service) Handler {
 	}
 }
 
+// receivePut takes a signed PUT's body: a photo (10 MB) or, into a slot
+// declared for one, a video (150 MB); the upload service applies the slot's
+// own limit, this the larger one.
 func receivePut(w http.ResponseWriter, r *http.Request, key string, uploads *upload.Service) error {
-	if r.ContentLength > imagecheck.MaxUploadBytes {
-		return upload.ErrTooLarge
+	if r.ContentLength > videocheck.MaxBytes {
+		return upload.ErrVideoTooLarge
 	}
-	body := http.MaxBytesReader(w, r.Body, imagecheck.MaxUploadBytes+1)
-	up, err := uploads.ReceivePut(r.Context(), key, body)
+	body := http.MaxBytesReader(w, r.Body, videocheck.MaxBytes+1)
+	up, err := uploads.ReceivePut(r.Context(), key, body, r.ContentLength)
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return upload.ErrTooLarge
+		return upload.ErrVideoTooLarge
 	}
 	if err != nil {
 		return err

@@ -87,8 +87,10 @@ func newJobView(ctx context.Context, s *job.Service, j job.Job) (jobView, error)
 	}
 	v.Steps = steps(j.Status, v.Step)
 	var err error
-	if v.ImageURL, err = s.SignedURL(ctx, j.ImageKey); err != nil {
-		return jobView{}, err
+	if !j.FromVideos() {
+		if v.ImageURL, err = s.SignedURL(ctx, j.ImageKey); err != nil {
+			return jobView{}, err
+		}
 	}
 	if j.Status == job.StatusCompleted {
 		if v.ModelURL, err = s.SignedURL(ctx, j.ModelKey); err != nil {
@@ -136,10 +138,12 @@ type createJobRequest struct {
 }
 
 // spinSetRequest is a turntable spin set: its rings in shooting order and
-// every photo, ring after ring.
+// every photo, ring after ring; or, instead, one turntable video per camera
+// height, lowest first (VideoURLs: uploads of MP4, MOV or WebM videos).
 type spinSetRequest struct {
 	Rings     []spinRingJSON `json:"rings"`
 	ImageURLs []string       `json:"imageURLs"`
+	VideoURLs []string       `json:"videoURLs"`
 }
 
 // spinRingJSON is one ring of a spin set, in requests and in the job view:
@@ -150,16 +154,18 @@ type spinRingJSON struct {
 	Elevation float64 `json:"elevation"`
 }
 
-// spinView is a spin-set build's layout in the job view.
+// spinView is a spin-set build's layout in the job view: its rings, and for
+// a build from videos how many (each became one ring).
 type spinView struct {
-	Rings []spinRingJSON `json:"rings"`
+	Rings  []spinRingJSON `json:"rings"`
+	Videos int            `json:"videos,omitempty"`
 }
 
 func newSpinView(s *events.JobSpin) *spinView {
 	if s == nil {
 		return nil
 	}
-	v := &spinView{Rings: make([]spinRingJSON, len(s.Rings))}
+	v := &spinView{Rings: make([]spinRingJSON, len(s.Rings)), Videos: s.Videos}
 	for i, r := range s.Rings {
 		v.Rings[i] = spinRingJSON{Photos: r.Photos, Elevation: r.ElevationDeg}
 	}
@@ -183,9 +189,11 @@ func moreImages(req []moreImageRequest) []job.MoreImage {
 }
 
 // createJob serves POST /api/jobs {imageURL, moreImages?: [{imageURL, azimuth?}]}
-// or {spinSet: {rings: [{photos, elevation}], imageURLs}}: every imageURL must
-// name one of the caller's uploads (up to 7 more photos of the same product,
-// from other angles; or a turntable spin set of 8–72 photos, job.CreateSpin);
+// or {spinSet: {rings: [{photos, elevation}], imageURLs}} or {spinSet:
+// {videoURLs}}: every imageURL must name one of the caller's uploads (up to 7
+// more photos of the same product, from other angles; or a turntable spin
+// set of 8–72 photos, job.CreateSpin; or 1–3 turntable videos,
+// job.CreateSpinVideos);
 // one AI credit per photo is held until the build ends (job.CreditsFor), and an
 // account may have job.DefaultMaxWaitingBuilds builds waiting (429 builds_queued).
 func createJob(s *job.Service) Handler {
@@ -199,6 +207,16 @@ func createJob(s *job.Service) Handler {
 		if req.SpinSet != nil {
 			if req.ImageURL != "" || req.MoreImages != nil {
 				return job.ErrSpinWithImage
+			}
+			if req.SpinSet.VideoURLs != nil {
+				if req.SpinSet.ImageURLs != nil || req.SpinSet.Rings != nil {
+					return job.ErrSpinVideosWithPhotos
+				}
+				j, err = s.CreateSpinVideos(r.Context(), currentUser(r), req.SpinSet.VideoURLs)
+				if err != nil {
+					return err
+				}
+				return writeCreatedJob(w, r, s, j)
 			}
 			rings := make([]job.SpinRing, len(req.SpinSet.Rings))
 			for i, ring := range req.SpinSet.Rings {
@@ -281,8 +299,8 @@ func jobThumbnail(s *job.Service, blobs *blobstore.Store) Handler {
 		if err != nil {
 			return err
 		}
-		if j.ThumbnailKey == "" {
-			return errBlobNotFound
+		if j.ThumbnailKey == "" || (j.FromVideos() && j.Status != job.StatusCompleted) {
+			return errBlobNotFound // a video build has a thumbnail once its model exists
 		}
 		return streamBlob(w, r, blobs, j.ThumbnailKey, "")
 	}
@@ -367,9 +385,12 @@ type blueprintView struct {
 }
 
 func newBlueprintView(ctx context.Context, s *job.Service, j job.Job) (blueprintView, error) {
-	thumb, err := s.SignedURL(ctx, j.ThumbnailKey)
-	if err != nil {
-		return blueprintView{}, err
+	var thumb string
+	var err error
+	if !j.FromVideos() || j.Status == job.StatusCompleted {
+		if thumb, err = s.SignedURL(ctx, j.ThumbnailKey); err != nil {
+			return blueprintView{}, err
+		}
 	}
 	return blueprintView{ID: j.ID, Name: j.Name, JobID: j.ID, ThumbnailURL: thumb, CreatedAt: j.CreatedAt,
 		UpdatedAt: j.UpdatedAt, Status: j.BlueprintStatus(), AssetID: j.AssetID, Error: j.Error, Fidelity: j.Fidelity(), Views: j.Views()}, nil

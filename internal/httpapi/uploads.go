@@ -1,12 +1,14 @@
 package httpapi
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -15,6 +17,7 @@ import (
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/imagecheck"
 	"github.com/photo3d/photo3d/internal/upload"
+	"github.com/photo3d/photo3d/internal/videocheck"
 )
 
 // The multipart fallback's refusals use the spec's generic upload message
@@ -79,7 +82,7 @@ func createUpload(s *upload.Service) Handler {
 			return err
 		}
 		WriteJSON(w, http.StatusCreated, uploadSlotView{UploadID: slot.UploadID, UploadURL: slot.UploadURL,
-			PublicURL: slot.PublicURL, Method: http.MethodPut, ExpiresAt: slot.ExpiresAt, MaxBytes: imagecheck.MaxUploadBytes})
+			PublicURL: slot.PublicURL, Method: http.MethodPut, ExpiresAt: slot.ExpiresAt, MaxBytes: slot.MaxBytes})
 		return nil
 	}
 }
@@ -87,22 +90,31 @@ func createUpload(s *upload.Service) Handler {
 // uploadContent serves POST /api/uploads/content, the fallback when the
 // signed PUT fails: multipart/form-data with exactly one file in field
 // "file". The whole form is read (bounded) before anything is stored, so a
-// second file refuses the request instead of storing the first.
+// second file refuses the request instead of storing the first: a photo into
+// memory (10 MB at most), a video (its first bytes say so) into a temporary
+// file (150 MB at most), which the upload service then checks and streams on.
 func uploadContent(s *upload.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if mt != "multipart/form-data" {
 			return errNotMultipart
 		}
-		if r.ContentLength > imagecheck.MaxUploadBytes+multipartOverhead {
-			return upload.ErrTooLarge
+		if r.ContentLength > videocheck.MaxBytes+multipartOverhead {
+			return upload.ErrVideoTooLarge
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, imagecheck.MaxUploadBytes+multipartOverhead)
+		r.Body = http.MaxBytesReader(w, r.Body, videocheck.MaxBytes+multipartOverhead)
 		mr, err := r.MultipartReader()
 		if err != nil {
 			return fault.Wrap(err, errNotMultipart.Kind, errNotMultipart.Code, errNotMultipart.Message)
 		}
 		var data []byte
+		var video *os.File
+		defer func() {
+			if video != nil {
+				_ = video.Close()
+				_ = os.Remove(video.Name())
+			}
+		}()
 		var filename string
 		files := 0
 		for {
@@ -125,7 +137,14 @@ func uploadContent(s *upload.Service) Handler {
 				return errNoFile
 			}
 			filename = part.FileName()
-			data, err = io.ReadAll(io.LimitReader(part, imagecheck.MaxUploadBytes+1))
+			br := bufio.NewReader(part)
+			if head, _ := br.Peek(videocheck.SniffLen); isVideo(head) {
+				if video, err = spoolVideo(br); err != nil {
+					return err
+				}
+				continue
+			}
+			data, err = io.ReadAll(io.LimitReader(br, imagecheck.MaxUploadBytes+1))
 			if err != nil {
 				return multipartErr(err)
 			}
@@ -133,10 +152,14 @@ func uploadContent(s *upload.Service) Handler {
 				return upload.ErrTooLarge
 			}
 		}
-		if files == 0 || len(data) == 0 {
+		var body io.Reader = bytes.NewReader(data)
+		if video != nil {
+			body = video
+		}
+		if files == 0 || (len(data) == 0 && video == nil) {
 			return errNoFile
 		}
-		up, err := s.UploadContent(r.Context(), currentUser(r), filename, bytes.NewReader(data))
+		up, err := s.UploadContent(r.Context(), currentUser(r), filename, body)
 		if err != nil {
 			return err
 		}
@@ -148,6 +171,36 @@ func uploadContent(s *upload.Service) Handler {
 		WriteJSON(w, http.StatusCreated, v)
 		return nil
 	}
+}
+
+func isVideo(head []byte) bool {
+	_, ok := videocheck.Sniff(head)
+	return ok
+}
+
+// spoolVideo copies a video part into a temporary file (at most
+// videocheck.MaxBytes; one byte more is too large), rewound for reading.
+func spoolVideo(part io.Reader) (*os.File, error) {
+	f, err := os.CreateTemp("", "photo3d-video-*")
+	if err != nil {
+		return nil, err
+	}
+	n, err := io.Copy(f, io.LimitReader(part, videocheck.MaxBytes+1))
+	if err == nil && n > videocheck.MaxBytes {
+		err = upload.ErrVideoTooLarge
+	}
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		_ = f.Close()
+		_ = os.Remove(f.Name())
+		if errors.Is(err, upload.ErrVideoTooLarge) {
+			return nil, err
+		}
+		return nil, multipartErr(err)
+	}
+	return f, nil
 }
 
 func multipartErr(err error) error {

@@ -84,6 +84,22 @@ func insufficientCredits(err error, photos int) error {
 		photos, CreditsFor(photos)))
 }
 
+// insufficientCreditsVideos is insufficientCredits for a build from
+// turntable videos, priced by the photos they become.
+func insufficientCreditsVideos(err error, videos, photos int) error {
+	fe, ok := fault.As(err)
+	if !ok || fe.Kind != fault.PaymentRequired {
+		return err
+	}
+	noun := "videos"
+	if videos == 1 {
+		noun = "video"
+	}
+	return fault.Wrap(err, fe.Kind, fe.Code, fmt.Sprintf(
+		"Not enough AI credits: a build from %d %s uses %d credits, one per photo the videos become (%d a video). Buy more credits or upgrade your plan on the Subscription page, or build from fewer videos.",
+		videos, noun, CreditsFor(photos), photos/videos))
+}
+
 // buildShare counts the account's live builds that hold or wait for a slot,
 // in the caller's transaction: waiting (queued) and unfinished (queued or
 // running). Deleted blueprints are left out: one deleted while queued ends

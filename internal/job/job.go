@@ -147,7 +147,17 @@ type Job struct {
 }
 
 // Views is how many photos the build uses.
-func (j Job) Views() int { return 1 + len(j.MoreViews) }
+// FromVideos reports whether the build's uploads are turntable videos, which
+// no <img> can show: their image and, until the model exists, thumbnail
+// URLs are left empty in answers.
+func (j Job) FromVideos() bool { return j.Spin != nil && j.Spin.Videos > 0 }
+
+func (j Job) Views() int {
+	if j.Spin != nil && j.Spin.Videos > 0 {
+		return j.Spin.Photos() // a video's ring of photos
+	}
+	return 1 + len(j.MoreViews)
+}
 
 // Terminal reports whether the job will never change status again.
 // Fidelity is the model's fidelity score (0–100) from its stats, nil when the

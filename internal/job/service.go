@@ -85,7 +85,7 @@ func (s *Service) CreateViews(ctx context.Context, userID, imageURL string, more
 	if len(more) > MaxMoreImages {
 		return Job{}, ErrTooManyImages
 	}
-	up, err := s.uploads.Resolve(ctx, userID, imageURL)
+	up, err := s.uploads.ResolvePhoto(ctx, userID, imageURL)
 	if err != nil {
 		return Job{}, err
 	}
@@ -132,7 +132,7 @@ func (s *Service) ResolveViews(ctx context.Context, userID string, more []MoreIm
 // (one of the caller's completed uploads) and names it in a refusal
 // ("Photo 3: Choose a photo you uploaded to Photo3D."), keeping the code.
 func (s *Service) resolvePhoto(ctx context.Context, userID, imageURL string, n int) (upload.Upload, error) {
-	u, err := s.uploads.Resolve(ctx, userID, imageURL)
+	u, err := s.uploads.ResolvePhoto(ctx, userID, imageURL)
 	if err != nil {
 		if fe, ok := fault.As(err); ok {
 			return upload.Upload{}, fault.Wrap(err, fe.Kind, fe.Code, fmt.Sprintf("Photo %d: %s", n, fe.Message))
@@ -184,7 +184,15 @@ func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) 
 // them is priced and shared alike.
 func (s *Service) queueViewsTx(ctx context.Context, tx pgx.Tx, userID, uploadID, imageKey, name string, more []events.JobView, spin *events.JobSpin) (string, error) {
 	photos := 1 + len(more)
-	if spin != nil && spin.Photos() != photos {
+	switch {
+	case spin != nil && spin.Videos > 0:
+		// Turntable videos: one upload per ring, priced by the photos the
+		// worker cuts from them.
+		if spin.Videos != photos || len(spin.Rings) != photos {
+			return "", fmt.Errorf("spin layout names %d videos in %d rings, the build has %d uploads", spin.Videos, len(spin.Rings), photos)
+		}
+		photos = spin.Photos()
+	case spin != nil && spin.Photos() != photos:
 		return "", fmt.Errorf("spin layout names %d photos, the build has %d", spin.Photos(), photos)
 	}
 	id, err := uuid.NewV7()
@@ -197,6 +205,9 @@ func (s *Service) queueViewsTx(ctx context.Context, tx pgx.Tx, userID, uploadID,
 	// Reserving locks the account's subscription row, so the builds counted
 	// next cannot change under this request (see buildShare).
 	if err := s.credits.ReserveCredits(ctx, tx, userID, jobID, CreditsFor(photos)); err != nil {
+		if spin != nil && spin.Videos > 0 {
+			return "", insufficientCreditsVideos(err, spin.Videos, photos)
+		}
 		return "", insufficientCredits(err, photos)
 	}
 	waiting, unfinished, err := buildShare(ctx, tx, userID)

@@ -25,6 +25,7 @@ import (
 	"github.com/photo3d/photo3d/internal/imagecheck"
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/reconstruct"
+	"github.com/photo3d/photo3d/internal/reconstruct/spinvideo"
 	"github.com/photo3d/photo3d/internal/upload"
 )
 
@@ -153,6 +154,9 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 		return w.retryOrFail(ctx, rj, j, err)
 	}
 
+	if j.Spin != nil && j.Spin.Videos > 0 {
+		return w.workVideos(ctx, rj, j, log)
+	}
 	photo, err := w.cfg.Blobs.Read(ctx, j.ImageKey, imagecheck.MaxUploadBytes)
 	if err != nil {
 		if errors.Is(err, blobstore.ErrNotFound) {
@@ -175,7 +179,16 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 		}
 		views = append(views, reconstruct.View{Image: data, Azimuth: az})
 	}
-	progress := w.progress(ctx, j.ID, log)
+	return w.build(ctx, rj, j, views, w.progress(ctx, j.ID, log), nil, log)
+}
+
+// build makes the model from the job's photos (views, the first photo
+// first), stores it and completes the job; videos are the reports of the
+// turntable videos the photos were cut from (nil for a build of photos).
+func (w *ReconstructWorker) build(ctx context.Context, rj *river.Job[ReconstructArgs], j Job, views []reconstruct.View,
+	progress *progressWriter, videos []spinvideo.Report, log *slog.Logger) error {
+	photo := views[0].Image
+	var err error
 	var res *reconstruct.Result
 	var spinReport *reconstruct.SpinReport
 	rec := w.cfg.Reconstructor // the one that builds this job, as the model records it
@@ -227,7 +240,11 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 		inputSHA = res.Stats.InputSHA256 // of all the photos, in order
 	}
 	res.Stats.Views = max(1, res.Stats.Views)
-	if err := w.complete(ctx, j, rec, res, spinReport, inputSHA); err != nil {
+	var spin *spinStats
+	if spinReport != nil {
+		spin = &spinStats{SpinReport: *spinReport, Videos: videos}
+	}
+	if err := w.complete(ctx, j, rec, res, spin, inputSHA); err != nil {
 		return w.retryOrFail(ctx, rj, j, err)
 	}
 	log.Info("job completed", "triangles", res.Stats.Triangles, "bytes", len(res.GLB), "total_ms", res.Stats.TotalMillis)
@@ -280,7 +297,7 @@ func (w *ReconstructWorker) writeFiles(ctx context.Context, j Job, res *reconstr
 // complete records the result exactly once: under the job row lock, a job
 // already completed (an earlier run that died after committing) is left
 // alone, so neither JobCompleted nor the credit consumption happen twice.
-func (w *ReconstructWorker) complete(ctx context.Context, j Job, rec reconstruct.Reconstructor, res *reconstruct.Result, spin *reconstruct.SpinReport, photoSHA256 string) error {
+func (w *ReconstructWorker) complete(ctx context.Context, j Job, rec reconstruct.Reconstructor, res *reconstruct.Result, spin *spinStats, photoSHA256 string) error {
 	// The files exist; losing them to a shutdown arriving now would waste the
 	// whole build, so the short final transaction outlives ctx briefly.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)

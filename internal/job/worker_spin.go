@@ -2,10 +2,22 @@ package job
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/riverqueue/river"
+
+	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/reconstruct"
+	"github.com/photo3d/photo3d/internal/reconstruct/spinvideo"
+	"github.com/photo3d/photo3d/internal/videocheck"
 )
 
 // The worker's side of spin-set builds (issue 48 §5; the api side is spin.go).
@@ -134,4 +146,102 @@ func (w *ReconstructWorker) reconstructSpin(ctx context.Context, j Job, views []
 		return rec, nil, nil, err
 	}
 	return rec, res, &report, nil
+}
+
+// spinStats is a spin build's record in the job's stats ("spin"): the
+// turntable fit and, for a build from videos, what was read from each video
+// (its length, the turn found, which moments became photos).
+type spinStats struct {
+	reconstruct.SpinReport
+	Videos []spinvideo.Report `json:"videos,omitempty"`
+}
+
+// VideoMissingMessage ends a build whose video is no longer in the store.
+const VideoMissingMessage = "We could not find one of the uploaded videos. Please upload it again. " + BuildFailedMessage
+
+// workVideos builds a job from turntable videos: each is copied from the
+// store into a private temporary folder (ffmpeg reads files, and a video
+// is never held in memory), cut into its ring of photos
+// (reconstruct.SpinSetFromVideos, reported as the first step), and the
+// photos are built as a spin set of photos is. A video the merchant must
+// film again fails the build with the reason and returns the credits.
+func (w *ReconstructWorker) workVideos(ctx context.Context, rj *river.Job[ReconstructArgs], j Job, log *slog.Logger) error {
+	dir, err := os.MkdirTemp("", "photo3d-videos-")
+	if err != nil {
+		return w.retryOrFail(ctx, rj, j, err)
+	}
+	defer os.RemoveAll(dir)
+	keys := []string{j.ImageKey}
+	for _, v := range j.MoreViews {
+		keys = append(keys, v.ImageKey)
+	}
+	paths := make([]string, len(keys))
+	for i, key := range keys {
+		paths[i] = filepath.Join(dir, fmt.Sprintf("video-%d", i+1))
+		if err := w.fetchVideo(ctx, key, paths[i]); err != nil {
+			if errors.Is(err, blobstore.ErrNotFound) {
+				return w.fail(ctx, rj, j, VideoMissingMessage, err.Error(), err)
+			}
+			return w.retryOrFail(ctx, rj, j, err)
+		}
+	}
+	progress := w.progress(ctx, j.ID, log)
+	progress.report(reconstruct.StepAnalyzing, 0)
+	spin, reports, err := reconstruct.SpinSetFromVideos(ctx, paths, j.Spin.Rings[0].Photos)
+	if err != nil {
+		progress.wait()
+		switch {
+		case errors.Is(err, spinvideo.ErrVideo):
+			return w.fail(ctx, rj, j, VideoRefusedMessage(err), err.Error(), err)
+		case errors.Is(err, reconstruct.ErrSpinSet):
+			return w.fail(ctx, rj, j, SpinLayoutMessage, err.Error(), err)
+		}
+		return w.retryOrFail(ctx, rj, j, err)
+	}
+	var views []reconstruct.View
+	for _, ring := range spin.Rings {
+		for _, img := range ring.Images {
+			views = append(views, reconstruct.View{Image: img, Azimuth: math.NaN()})
+		}
+	}
+	if len(views) != j.Spin.Photos() {
+		progress.wait()
+		return w.fail(ctx, rj, j, SpinLayoutMessage, fmt.Sprintf("the videos gave %d photos, the layout names %d", len(views), j.Spin.Photos()), nil)
+	}
+	return w.build(ctx, rj, j, views, progress, reports, log)
+}
+
+// fetchVideo copies a stored video to path, refusing more than a video may
+// be (a corrupted or replaced object cannot fill the disk).
+func (w *ReconstructWorker) fetchVideo(ctx context.Context, key, path string) error {
+	rd, err := w.cfg.Blobs.Open(ctx, key)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	n, err := io.Copy(f, io.LimitReader(rd, videocheck.MaxBytes+1))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && n > videocheck.MaxBytes {
+		err = fmt.Errorf("stored video %s is over %d bytes", key, int64(videocheck.MaxBytes))
+	}
+	return err
+}
+
+// VideoRefusedMessage is what the merchant reads when a video cannot be
+// used: spinvideo's reason, which video it was, and that nothing was charged.
+func VideoRefusedMessage(err error) string {
+	msg := err.Error()
+	if msg != "" {
+		msg = strings.ToUpper(msg[:1]) + msg[1:]
+	}
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return msg + " Film it again and start a new build. No credit was used."
 }

@@ -22,6 +22,11 @@ var VideoElevationsDeg = [MaxVideos]float64{0, 30, 55}
 // MaxVideos is how many turntable videos one model takes: one per height.
 const MaxVideos = 3
 
+// VideoFramesPerTurn is how many photos a video becomes in the product (the
+// worker's builds; `worker convert -frames` may choose others): a 12-photo
+// ring, the spin sets' most common layout.
+const VideoFramesPerTurn = spinvideo.DefaultFrames
+
 // SpinSetFromVideos reads one video per camera height (local files, lowest
 // first) and makes framesPerTurn photos of each (≤ 0: spinvideo.DefaultFrames),
 // evenly spaced over one turn: a spin set, with each video's report. A video a

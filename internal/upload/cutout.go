@@ -113,7 +113,7 @@ func (s *Service) RequestCutout(ctx context.Context, userID, uploadID string, o 
 	}
 	if !up.Completed() || up.Purged {
 		// A photo sent straight to the cloud bucket is checked on first use.
-		if _, err := s.Resolve(ctx, userID, s.PublicURL(uploadID)); err != nil {
+		if _, err := s.ResolvePhoto(ctx, userID, s.PublicURL(uploadID)); err != nil {
 			return Cutout{}, err
 		}
 	}
@@ -211,6 +211,8 @@ func UsablePhoto(ctx context.Context, q pgdb.Querier, userID, uploadID string) (
 		return Upload{}, ErrPurged
 	case !up.Completed():
 		return Upload{}, ErrNotReceived
+	case up.IsVideo():
+		return Upload{}, ErrVideoNotPhoto
 	}
 	return up, nil
 }

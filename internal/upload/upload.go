@@ -12,6 +12,7 @@
 package upload
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -33,6 +34,7 @@ import (
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/imagecheck"
 	"github.com/photo3d/photo3d/internal/pgdb"
+	"github.com/photo3d/photo3d/internal/videocheck"
 )
 
 // PutExpiry is how long a signed PUT URL stays valid.
@@ -133,6 +135,21 @@ type Slot struct {
 	UploadURL string
 	PublicURL string
 	ExpiresAt time.Time
+	MaxBytes  int64 // the largest file this slot takes (a photo's or a video's limit)
+}
+
+// maxPhotoBytes is a photo's size limit (the spec's 10 MB).
+const maxPhotoBytes = imagecheck.MaxUploadBytes
+
+// fileMeta is what the checks read from an upload's bytes.
+type fileMeta struct {
+	ContentType   string
+	Width, Height int
+	Bytes         int64
+}
+
+func photoMeta(info imagecheck.Info, n int) fileMeta {
+	return fileMeta{ContentType: info.ContentType, Width: info.Width, Height: info.Height, Bytes: int64(n)}
 }
 
 // acceptedDeclaredTypes are the declared types refused early only when they
@@ -147,14 +164,17 @@ var acceptedDeclaredTypes = map[string]bool{
 // types that are certainly not photos are refused at once so the browser
 // does not send 10 MB for nothing.
 func (s *Service) Create(ctx context.Context, userID string, in CreateInput) (Slot, error) {
-	if in.Size > imagecheck.MaxUploadBytes {
+	ct := normalType(in.ContentType)
+	video := declaresVideo(in.Filename, ct)
+	limit := MaxBytesFor(in.Filename, ct)
+	switch {
+	case in.Size > limit && video:
+		return Slot{}, ErrVideoTooLarge
+	case in.Size > limit:
 		return Slot{}, ErrTooLarge
-	}
-	if in.Size < 0 {
+	case in.Size < 0:
 		return Slot{}, ErrUnreadable
-	}
-	ct := strings.ToLower(strings.TrimSpace(strings.Split(in.ContentType, ";")[0]))
-	if !acceptedDeclaredTypes[ct] {
+	case !video && !acceptedDeclaredTypes[ct]:
 		return Slot{}, ErrInvalidType
 	}
 	id, err := uuid.NewV7()
@@ -187,13 +207,17 @@ func (s *Service) Create(ctx context.Context, userID string, in CreateInput) (Sl
 	if err != nil {
 		return Slot{}, fmt.Errorf("create upload: %w", err)
 	}
-	return Slot{UploadID: uploadID, UploadURL: putURL, PublicURL: s.PublicURL(uploadID), ExpiresAt: now.Add(PutExpiry)}, nil
+	return Slot{UploadID: uploadID, UploadURL: putURL, PublicURL: s.PublicURL(uploadID), ExpiresAt: now.Add(PutExpiry), MaxBytes: limit}, nil
 }
 
 // ReceivePut takes the body of a verified signed PUT for key: it checks the
 // bytes (magic bytes, size, dimensions) BEFORE storing them, stores them and
-// appends UploadCompleted. body must already be capped by the caller.
-func (s *Service) ReceivePut(ctx context.Context, key string, body io.Reader) (Upload, error) {
+// appends UploadCompleted. A slot declared for a video takes a video, checked
+// as it streams to the store (storeVideo); any other takes a photo. body must
+// already be capped by the caller (at the larger, video, limit: each check
+// applies its own); contentLength (-1 when unknown) refuses a body that
+// declares more than its slot takes before a byte is read.
+func (s *Service) ReceivePut(ctx context.Context, key string, body io.Reader, contentLength int64) (Upload, error) {
 	up, err := s.byKey(ctx, key)
 	if err != nil {
 		return Upload{}, err
@@ -201,17 +225,36 @@ func (s *Service) ReceivePut(ctx context.Context, key string, body io.Reader) (U
 	if up.Completed() {
 		return Upload{}, ErrAlreadyReceived
 	}
+	if contentLength > MaxBytesFor(up.Filename, up.DeclaredType) {
+		if up.IsVideo() {
+			return Upload{}, ErrVideoTooLarge
+		}
+		return Upload{}, ErrTooLarge
+	}
+	if up.IsVideo() {
+		meta, err := s.storeVideo(ctx, up.BlobKey, body)
+		if err != nil {
+			return Upload{}, err
+		}
+		return s.complete(ctx, up, up.BlobKey, meta, nil, false)
+	}
 	info, data, err := imagecheck.CheckReader(body)
 	if err != nil {
 		return Upload{}, CheckFault(err)
 	}
-	return s.complete(ctx, up, up.BlobKey, info, data, true)
+	return s.complete(ctx, up, up.BlobKey, photoMeta(info, len(data)), data, true)
 }
 
 // UploadContent is the multipart fallback: one request creates the upload,
-// checks and stores the bytes, and completes it.
+// checks and stores the bytes, and completes it. The bytes decide whether it
+// is a photo or a video (uploadVideoContent).
 func (s *Service) UploadContent(ctx context.Context, userID, filename string, body io.Reader) (Upload, error) {
-	info, data, err := imagecheck.CheckReader(body)
+	br := bufio.NewReaderSize(body, 64<<10)
+	head, _ := br.Peek(videocheck.SniffLen)
+	if format, ok := videocheck.Sniff(head); ok {
+		return s.uploadVideoContent(ctx, userID, filename, format, br)
+	}
+	info, data, err := imagecheck.CheckReader(br)
 	if err != nil {
 		return Upload{}, CheckFault(err)
 	}
@@ -233,7 +276,7 @@ func (s *Service) UploadContent(ctx context.Context, userID, filename string, bo
 		_, err := s.events.Append(ctx, tx, events.Stream{Type: events.StreamUpload, ID: up.ID}, 0,
 			events.UploadCreated{UploadID: up.ID, UserID: userID, Filename: filename, ContentType: info.ContentType,
 				Size: int64(len(data)), BlobKey: up.BlobKey, At: now},
-			completedEvent(up, info, len(data)))
+			completedEvent(up, photoMeta(info, len(data))))
 		return err
 	})
 	if err != nil {
@@ -246,9 +289,9 @@ func (s *Service) UploadContent(ctx context.Context, userID, filename string, bo
 
 // complete stores checked bytes (unless they are already in the bucket) and
 // appends UploadCompleted, refusing a second completion of the same upload.
-func (s *Service) complete(ctx context.Context, up Upload, key string, info imagecheck.Info, data []byte, write bool) (Upload, error) {
+func (s *Service) complete(ctx context.Context, up Upload, key string, meta fileMeta, data []byte, write bool) (Upload, error) {
 	if write {
-		if err := s.blobs.Write(ctx, key, info.ContentType, data); err != nil {
+		if err := s.blobs.Write(ctx, key, meta.ContentType, data); err != nil {
 			return Upload{}, err
 		}
 	}
@@ -262,19 +305,19 @@ func (s *Service) complete(ctx context.Context, up Upload, key string, info imag
 			return ErrAlreadyReceived
 		}
 		_, err := s.events.Append(ctx, tx, events.Stream{Type: events.StreamUpload, ID: up.ID}, eventstore.AnyVersion,
-			completedEvent(up, info, len(data)))
+			completedEvent(up, meta))
 		return err
 	})
 	if err != nil {
 		return Upload{}, err
 	}
-	up.Status, up.ContentType, up.Bytes, up.Width, up.Height = StatusCompleted, info.ContentType, int64(len(data)), info.Width, info.Height
+	up.Status, up.ContentType, up.Bytes, up.Width, up.Height = StatusCompleted, meta.ContentType, meta.Bytes, meta.Width, meta.Height
 	return up, nil
 }
 
-func completedEvent(up Upload, info imagecheck.Info, n int) events.UploadCompleted {
-	return events.UploadCompleted{UploadID: up.ID, UserID: up.UserID, ContentType: info.ContentType,
-		Bytes: int64(n), Width: info.Width, Height: info.Height, BlobKey: up.BlobKey}
+func completedEvent(up Upload, meta fileMeta) events.UploadCompleted {
+	return events.UploadCompleted{UploadID: up.ID, UserID: up.UserID, ContentType: meta.ContentType,
+		Bytes: meta.Bytes, Width: meta.Width, Height: meta.Height, BlobKey: up.BlobKey}
 }
 
 // PublicURL is the app URL that names an upload: what the browser gets back
@@ -346,6 +389,19 @@ func (s *Service) Resolve(ctx context.Context, userID, imageURL string) (Upload,
 		// The api's own PUT handler completes uploads as the bytes arrive.
 		return Upload{}, ErrNotReceived
 	}
+	if up.IsVideo() {
+		meta, err := s.checkStoredVideo(ctx, up.BlobKey)
+		switch {
+		case errors.Is(err, blobstore.ErrNotFound):
+			return Upload{}, ErrNotReceived
+		case fault.IsKind(err, fault.Invalid), fault.IsKind(err, fault.TooLarge), fault.IsKind(err, fault.UnsupportedMedia):
+			_ = s.blobs.Delete(ctx, up.BlobKey)
+			return Upload{}, err
+		case err != nil:
+			return Upload{}, err
+		}
+		return s.completeOnFirstUse(ctx, userID, up, meta, nil)
+	}
 	data, err := s.blobs.Read(ctx, up.BlobKey, imagecheck.MaxUploadBytes)
 	switch {
 	case errors.Is(err, blobstore.ErrNotFound):
@@ -361,11 +417,17 @@ func (s *Service) Resolve(ctx context.Context, userID, imageURL string) (Upload,
 		_ = s.blobs.Delete(ctx, up.BlobKey)
 		return Upload{}, CheckFault(err)
 	}
-	up, err = s.complete(ctx, up, up.BlobKey, info, data, false)
+	return s.completeOnFirstUse(ctx, userID, up, photoMeta(info, len(data)), data)
+}
+
+// completeOnFirstUse records a cloud-stored upload checked on first use; a
+// request that raced this one and completed it first is not an error.
+func (s *Service) completeOnFirstUse(ctx context.Context, userID string, up Upload, meta fileMeta, data []byte) (Upload, error) {
+	done, err := s.complete(ctx, up, up.BlobKey, meta, data, false)
 	if errors.Is(err, ErrAlreadyReceived) {
-		return s.Get(ctx, s.db, userID, id)
+		return s.Get(ctx, s.db, userID, up.ID)
 	}
-	return up, err
+	return done, err
 }
 
 const uploadColumns = `id, user_id, filename, blob_key, status, content_type, bytes, width, height, created_at, declared_size, declared_type, purged_at IS NOT NULL`
@@ -416,7 +478,16 @@ func extensionFor(filename, contentType string) string {
 	case ".webp":
 		return ".webp"
 	}
+	if ext, ok := videoExtensions[strings.ToLower(path.Ext(filename))]; ok {
+		return ext
+	}
 	switch contentType {
+	case "video/mp4", "video/x-m4v":
+		return ".mp4"
+	case "video/quicktime":
+		return ".mov"
+	case "video/webm":
+		return ".webm"
 	case "image/jpeg", "image/jpg", "image/pjpeg":
 		return ".jpg"
 	case "image/png":

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/photo3d/photo3d/internal/videocheck"
 )
 
 // ffmpeg and ffprobe run with fixed argument lists (never a shell), read only
@@ -47,8 +49,9 @@ type videoInfo struct {
 	duration float64
 }
 
-// sniff names the demuxer for the file's first bytes: ISO BMFF (MP4, MOV) or
-// Matroska with the WebM doc type. Anything else is refused before ffmpeg sees it.
+// sniff names the demuxer for the file's first bytes, as the upload check
+// reads them (videocheck.Sniff): ISO BMFF (MP4, MOV) or Matroska with the
+// WebM doc type. Anything else is refused before ffmpeg sees it.
 func sniff(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -57,14 +60,10 @@ func sniff(path string) (string, error) {
 	defer f.Close()
 	head := make([]byte, 4096)
 	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	if n >= 12 {
-		switch string(head[4:8]) {
-		case "ftyp", "moov", "mdat", "wide", "free", "skip":
-			return "mov", nil
-		}
-	}
-	if n >= 4 && bytes.Equal(head[:4], []byte{0x1a, 0x45, 0xdf, 0xa3}) && bytes.Contains(head, []byte("webm")) {
+	switch format, _ := videocheck.Sniff(head[:n]); format {
+	case videocheck.FormatMP4, videocheck.FormatMOV:
+		return "mov", nil
+	case videocheck.FormatWebM:
 		return "matroska", nil
 	}
 	return "", refuse(ErrNotVideo, "")
