@@ -555,7 +555,7 @@ func (b bundle) requireSeparationFailure(t *testing.T, rec reconstruct.Reconstru
 	j, err := b.env.Jobs.Get(b.ctx, b.user, jobID)
 	require.NoError(t, err)
 	require.Equal(t, job.StatusFailed, j.Status)
-	require.Equal(t, "We could not separate the product from its background. Use a photo of the product alone on a plain background.", j.Error)
+	require.Equal(t, "We could not separate the product from its background. Use a photo of the product alone on a plain background, or standing clear on a table or floor with nothing else in view.", j.Error)
 	require.Empty(t, j.ModelKey, "no model is stored")
 	used, reserved := b.credits(t)
 	require.Zero(t, used)

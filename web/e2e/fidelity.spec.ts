@@ -11,7 +11,7 @@ import { signUpAndSignIn } from './helpers';
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(240_000);
 
-const SEPARATION = 'We could not separate the product from its background. Use a photo of the product alone on a plain background.';
+const SEPARATION = 'We could not separate the product from its background. Use a photo of the product alone on a plain background, or standing clear on a table or floor with nothing else in view.';
 
 async function build(page: Page, name: string, photo: Buffer): Promise<string> {
   await page.goto('/workspace/upload');

@@ -10,7 +10,7 @@ import { Api, signUpAndSignIn, type Envelope } from './helpers';
  */
 test.setTimeout(240_000);
 
-const SEPARATION = 'We could not separate the product from its background. Use a photo of the product alone on a plain background.';
+const SEPARATION = 'We could not separate the product from its background. Use a photo of the product alone on a plain background, or standing clear on a table or floor with nothing else in view.';
 const FREE_LIMIT = 'Free plan limited to 2 products. Upgrade to Pro for 50 listings.';
 
 async function upload(request: APIRequestContext, token: string, photo: Buffer, name: string) {

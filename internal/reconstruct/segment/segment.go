@@ -51,8 +51,26 @@ func Segment(ctx context.Context, p *Photo) (*Segmentation, error) {
 	s.downscale(p)
 	if p.HasAlpha {
 		s.fromAlpha(p)
-	} else if err := s.fromColour(ctx, p); err != nil {
-		return nil, err
+	} else {
+		smooth := FitBackground(s.Slab, s.Sw, s.Sh)
+		// A textured backdrop (a wooden tabletop, a patterned cloth: merchant
+		// walk 4, H11) is described by its colour clusters, and that outline
+		// is kept when it is one object clear of the frame. Otherwise (a plain
+		// backdrop, or a product so large that its own colours fill the
+		// border) the smooth model decides, as for every studio photo.
+		if tb := fitTexturedBackground(smooth, s.Slab, s.Sw, s.Sh); tb != nil {
+			ts := *s
+			if err := ts.fromColour(ctx, p, tb); err != nil {
+				return nil, err
+			}
+			ts.Finish()
+			if SubjectSeparated(&ts) {
+				return &ts, nil
+			}
+		}
+		if err := s.fromColour(ctx, p, smooth); err != nil {
+			return nil, err
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -138,6 +156,10 @@ type bgModel struct {
 	clusters [][3]float64  // dominant border colours
 	tLo, tHi float64       // "surely background" / "surely object" distances
 	sw, sh   int
+	// textured: the border is a texture (wood grain, a patterned cloth), told
+	// by its colour clusters (fitTexturedBackground). Darker streaks are then
+	// the texture, not legs or a shadow's edge.
+	textured bool
 }
 
 func quadBasis(x, y float64) [6]float64 { return [6]float64{1, x, y, x * x, y * y, x * y} }
@@ -324,6 +346,72 @@ func FitBackground(slab []Lab, sw, sh int) *bgModel {
 	return m
 }
 
+// Textured backdrops. The smooth field's residual on a wood-grained or
+// patterned border is its texture, so thresholds set from it (FitBackground's
+// noise) can swallow the product as well. Such a border is a handful of
+// colours, not one: texturedClusters of them describe it, the thresholds
+// follow from each border cell's distance to the nearest, and darker streaks
+// are not taken for legs (recoverLegs).
+const (
+	texturedClusters = 8
+	// texturedMinGain: the clusters must describe the border at least this
+	// many times more tightly than the smooth field did, or the border is not
+	// a texture but a product running off the frame (or noise), and the smooth
+	// model's verdict stands.
+	texturedMinGain = 1.5
+	// texturedMinNoise is the smooth field's border noise (CIELAB units, the
+	// robust spread of its residual) from which a border is a texture: studio
+	// sweeps, gradients and vignettes stay under 1, wood grain is 6 to 11.
+	texturedMinNoise = 3.0
+)
+
+// fitTexturedBackground re-describes smooth's border (FitBackground's strip)
+// by texturedClusters colour clusters, with thresholds from their own noise;
+// nil when that does not describe it much better than the smooth field.
+func fitTexturedBackground(smooth *bgModel, slab []Lab, sw, sh int) *bgModel {
+	bw := max(1, int(math.Round(0.03*float64(min(sw, sh)))))
+	var border []Lab
+	var pos []int
+	for y := range sh {
+		for x := range sw {
+			if x < bw || y < bw || x >= sw-bw || y >= sh-bw {
+				border = append(border, slab[y*sw+x])
+				pos = append(pos, y*sw+x)
+			}
+		}
+	}
+	g := fitGMM(subsample(border, 4000), texturedClusters, 17)
+	if g == nil {
+		return nil
+	}
+	m := &bgModel{coef: smooth.coef, clusters: g.mean, sw: sw, sh: sh, textured: true}
+	nearestD := make([]float64, len(border))
+	smoothD := make([]float64, len(border))
+	var ls []float64
+	for k, c := range border {
+		best := math.MaxFloat64
+		for _, cl := range m.clusters {
+			best = min(best, sqDist(c, cl))
+		}
+		nearestD[k] = math.Sqrt(best)
+		q := smooth.At(float64(pos[k]%sw), float64(pos[k]/sw))
+		smoothD[k] = math.Sqrt(LabDist2(c, q))
+		ls = append(ls, float64(c.L))
+	}
+	noise, smoothNoise := 1.4826*Median(nearestD), 1.4826*Median(smoothD)
+	if smoothNoise < texturedMinNoise || texturedMinGain*noise > smoothNoise {
+		return nil
+	}
+	// The border's own spread: most of the texture must stay below tLo.
+	sorted := append([]float64(nil), nearestD...)
+	slices.Sort(sorted)
+	p90 := sorted[len(sorted)*9/10]
+	fl := 0.35 + 0.65*backdropLightness(Median(ls))
+	m.tLo = max(5*fl, 2.5*noise, p90)
+	m.tHi = max(14*fl, 5*noise, m.tLo+6*fl)
+	return m
+}
+
 func Median(v []float64) float64 {
 	if len(v) == 0 {
 		return 0
@@ -391,9 +479,8 @@ const (
 )
 
 // fromColour segments a photo without alpha.
-func (s *Segmentation) fromColour(ctx context.Context, p *Photo) error {
+func (s *Segmentation) fromColour(ctx context.Context, p *Photo, bg *bgModel) error {
 	n := s.Sw * s.Sh
-	bg := FitBackground(s.Slab, s.Sw, s.Sh)
 	d := make([]float64, n)
 	fgCount := 0
 	for i := range n {
@@ -1095,8 +1182,8 @@ func (s *Segmentation) recoverLegs(mask []bool, d []float64, bg *bgModel) ([]boo
 			// its own, which the forgiving backdrop distance lets pass) and not a
 			// shadow by the chroma-keeping shadow model.
 			q := bg.At(float64(x), float64(y))
-			darker := float64(q.L-s.Slab[i].L) >= shadowMinDarken
-			if d[i] <= legWeak*bg.tLo && !darker || shadowy(i) {
+			darker := float64(q.L-s.Slab[i].L) >= shadowMinDarken && !bg.textured
+			if d[i] <= legWeak*bg.tLo && !darker || shadowy(i) || bg.textured && d[i] <= bg.tLo {
 				break
 			}
 			y++

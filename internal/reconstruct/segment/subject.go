@@ -8,7 +8,7 @@ import "errors"
 // found nothing that stands out, or its confidence is low (the kept object is a small
 // share of everything the cut told apart from the backdrop). Without this check such photos become the whole
 // photo printed on a pillow. The text is shown to users verbatim.
-var ErrSubjectNotSeparated = errors.New("We could not separate the product from its background. Use a photo of the product alone on a plain background.")
+var ErrSubjectNotSeparated = errors.New("We could not separate the product from its background. Use a photo of the product alone on a plain background, or standing clear on a table or floor with nothing else in view.")
 
 // Thresholds of the separation check.
 const (

@@ -255,7 +255,7 @@ describe('processing screen', () => {
   });
 
   it('a photo without a separable product: the failed job shows the sentence the server gave', async () => {
-    const reason = 'We could not separate the product from its background. Use a photo of the product alone on a plain background.';
+    const reason = 'We could not separate the product from its background. Use a photo of the product alone on a plain background, or standing clear on a table or floor with nothing else in view.';
     stubFetch({ 'GET /api/jobs/job-1': () => job({ status: 'failed', progress: 10, step: 'Analyzing Image', error: reason }) });
     renderRoutes(processingRoutes, ['/processing/job-1']);
     expect(await screen.findByRole('alert')).toHaveTextContent(reason);

@@ -163,7 +163,7 @@ describe('model preview', () => {
   });
 
   it('a photo without a separable product shows the reason the server gave', async () => {
-    const reason = 'We could not separate the product from its background. Use a photo of the product alone on a plain background.';
+    const reason = 'We could not separate the product from its background. Use a photo of the product alone on a plain background, or standing clear on a table or floor with nothing else in view.';
     stubFetch({ 'GET /api/jobs/job-1': () => ({ ...completed, status: 'failed', modelURL: '', fidelity: null, error: reason }), 'GET /api/blueprints': () => ({ items: [] }) });
     renderRoutes(routes, ['/preview/job-1']);
     expect(await screen.findByText(reason)).toBeInTheDocument();
