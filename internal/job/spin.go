@@ -4,6 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -123,17 +128,16 @@ func (s *Service) CreateSpin(ctx context.Context, userID string, rings []SpinRin
 		return Job{}, err
 	}
 	photos := make([]events.JobView, 0, len(imageURLs))
-	var name string
+	filenames := make([]string, 0, len(imageURLs))
 	for i, u := range imageURLs {
 		up, err := s.resolvePhoto(ctx, userID, u, i+1)
 		if err != nil {
 			return Job{}, err
 		}
-		if i == 0 {
-			name = defaultName(up.Filename, s.now().UTC())
-		}
+		filenames = append(filenames, up.Filename)
 		photos = append(photos, events.JobView{UploadID: up.ID, ImageKey: up.BlobKey})
 	}
+	name := spinName(filenames, s.now().UTC())
 	var jobID string
 	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
 		var err error
@@ -190,7 +194,7 @@ func (s *Service) CreateSpinVideos(ctx context.Context, userID string, videoURLs
 		return Job{}, err
 	}
 	videos := make([]events.JobView, 0, len(videoURLs))
-	var name string
+	filenames := make([]string, 0, len(videoURLs))
 	for i, u := range videoURLs {
 		up, err := s.uploads.ResolveVideo(ctx, userID, u)
 		if err != nil {
@@ -199,11 +203,10 @@ func (s *Service) CreateSpinVideos(ctx context.Context, userID string, videoURLs
 			}
 			return Job{}, err
 		}
-		if i == 0 {
-			name = defaultName(up.Filename, s.now().UTC())
-		}
+		filenames = append(filenames, up.Filename)
 		videos = append(videos, events.JobView{UploadID: up.ID, ImageKey: up.BlobKey})
 	}
+	name := spinName(filenames, s.now().UTC())
 	var jobID string
 	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
 		var err error
@@ -214,4 +217,44 @@ func (s *Service) CreateSpinVideos(ctx context.Context, userID string, videoURLs
 		return Job{}, err
 	}
 	return Lookup(ctx, s.db, userID, jobID)
+}
+
+// cameraPrefixes are the file names cameras and phones give every photo and
+// video: they name no product.
+var cameraPrefixes = map[string]bool{"img": true, "dsc": true, "dscn": true, "dscf": true, "pxl": true, "vid": true,
+	"mvi": true, "mov": true, "gopr": true, "photo": true, "image": true, "video": true, "p": true, "frame": true}
+
+// spinName names a spin-set build after what its files have in common
+// ("chair-01.jpg" … "chair-24.jpg": "chair"), with the numbering, the
+// separators and a camera's own prefix ("IMG_0412") left out; when nothing
+// is left, "Spin set" and the date, never "P01" (merchant's own photo names
+// are shot by number).
+func spinName(filenames []string, at time.Time) string {
+	stems := make([]string, len(filenames))
+	for i, f := range filenames {
+		stems[i] = strings.TrimSuffix(f, path.Ext(f))
+	}
+	common := ""
+	if len(stems) > 0 {
+		common = stems[0]
+		for _, s := range stems[1:] {
+			for !strings.HasPrefix(s, common) {
+				_, size := utf8.DecodeLastRuneInString(common)
+				common = common[:len(common)-size]
+			}
+		}
+	}
+	name := strings.TrimRightFunc(common, func(r rune) bool {
+		return unicode.IsDigit(r) || unicode.IsSpace(r) || strings.ContainsRune("_-.()[]#", r)
+	})
+	letters := 0
+	for _, r := range name {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	if letters < 2 || cameraPrefixes[strings.ToLower(name)] {
+		return "Spin set " + at.Format("2 Jan 2006 15:04")
+	}
+	return defaultName(name, at)
 }

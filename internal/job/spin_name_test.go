@@ -1,0 +1,29 @@
+package job
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A spin set is named after what its files share, never after its first
+// photo's number or a camera's prefix.
+func TestSpinNameComesFromWhatTheFilesShare(t *testing.T) {
+	at := time.Date(2026, 11, 29, 21, 40, 0, 0, time.UTC)
+	for _, c := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{"oak-chair-01.jpg", "oak-chair-02.jpg", "oak-chair-10.jpg"}, "oak-chair"},
+		{[]string{"Vase (1).png", "Vase (2).png"}, "Vase"},
+		{[]string{"P1.png", "P2.png", "P24.png"}, "Spin set 29 Nov 2026 21:40"},
+		{[]string{"IMG_0412.JPG", "IMG_0413.JPG"}, "Spin set 29 Nov 2026 21:40"},
+		{[]string{"PXL_20261129_101010.mp4"}, "Spin set 29 Nov 2026 21:40"},
+		{[]string{"lamp level.mov", "lamp high.mov"}, "lamp"},
+		{[]string{"a.jpg", "b.jpg"}, "Spin set 29 Nov 2026 21:40"},
+		{[]string{"teapot.webm"}, "teapot"},
+	} {
+		require.Equal(t, c.want, spinName(c.files, at), "%v", c.files)
+	}
+}
