@@ -141,6 +141,13 @@ func (w *ReconstructWorker) reconstructSpin(ctx context.Context, j Job, views []
 	if err != nil {
 		return rec, nil, nil, err
 	}
+	if j.FromVideos() {
+		// As reconstruct.SpinSetFromVideos cut them: each further video
+		// starts wherever the merchant pressed record.
+		for i := 1; i < len(spin.Rings); i++ {
+			spin.Rings[i].AnyPhase = true
+		}
+	}
 	res, report, err := sr.ReconstructSpin(ctx, spin, w.cfg.Options, progress)
 	if err != nil {
 		return rec, nil, nil, err

@@ -23,6 +23,9 @@ type SpinRing struct {
 	// angle (0: level with the middle of the product); only approximate.
 	ElevationDeg float64
 	Images       [][]byte
+	// AnyPhase: the ring's first photo need not face the front (a video's ring
+	// starts wherever the turntable stood); its phase is searched over the turn.
+	AnyPhase bool
 }
 
 // SpinSet is a turntable capture: its rings, lowest first. The first photo of the
@@ -158,7 +161,7 @@ func (b builtin) ReconstructSpin(ctx context.Context, spin SpinSet, opts Options
 	rings := make([]multiview.SpinRing, len(spin.Rings))
 	at := 0
 	for i, r := range spin.Rings {
-		rings[i] = multiview.SpinRing{Views: vs[at : at+len(r.Images)], ElevDeg: r.ElevationDeg}
+		rings[i] = multiview.SpinRing{Views: vs[at : at+len(r.Images)], ElevDeg: r.ElevationDeg, AnyPhase: r.AnyPhase}
 		at += len(r.Images)
 	}
 	if multiview.Oracle != nil && multiview.Oracle.Before != nil {

@@ -53,7 +53,9 @@ func SpinSetFromVideos(ctx context.Context, paths []string, framesPerTurn int) (
 			}
 			return SpinSet{}, reports, err
 		}
-		spin.Rings = append(spin.Rings, SpinRing{ElevationDeg: VideoElevationsDeg[i], Images: frames})
+		// Each video starts wherever the merchant pressed record: only the
+		// first fixes the front, the others' phase is searched (AnyPhase).
+		spin.Rings = append(spin.Rings, SpinRing{ElevationDeg: VideoElevationsDeg[i], Images: frames, AnyPhase: i > 0})
 	}
 	return spin, reports, nil
 }

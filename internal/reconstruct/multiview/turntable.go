@@ -28,7 +28,17 @@ import (
 type SpinRing struct {
 	Views   []*View
 	ElevDeg float64
+	// AnyPhase: the ring's first photo may face any way (a turntable video,
+	// started wherever the product stood), so its phase is searched over the
+	// whole turn, not only within half a step of the first ring's front.
+	AnyPhase bool
 }
+
+// anyPhaseMargin is how much better (in coherence) another whole-step phase
+// of an AnyPhase ring must score than facing the front before it is taken:
+// a product that looks alike half a turn round ties, and then the front,
+// the capture guide's advice, is kept.
+const anyPhaseMargin = 0.01
 
 // SpinResidual is what the turntable search reports about the fit.
 type SpinResidual struct {
@@ -67,12 +77,14 @@ var SpinRounds = 4
 
 // SearchTurntable finds the cameras of a spin set. The first photo of the first
 // ring fixes the frame (its azimuth is 0: the product's front on +Z); the first
-// photo of every other ring faces about the same way (give or take half a step).
+// photo of every other ring faces about the same way (give or take half a step),
+// or, for an AnyPhase ring, any way.
 func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinResidual, error) {
 	deg := math.Pi / 180
 	var vs []*View
 	type ringPose struct {
 		el, phase, ls, du, dv float64
+		phase0                float64 // the whole-step phase the search starts from (0 but for AnyPhase rings)
 		baseZ                 float64 // the ring's distance at ls = 0
 		jit                   []float64
 	}
@@ -121,7 +133,6 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 			[3]float64{e.Lo[0] - m, e.Lo[1] - m, e.Lo[2] - m},
 			[3]float64{e.Hi[0] + m, e.Hi[1] + m, e.Hi[2] + m}, n))
 	}
-	refit(40)
 	objective := func() float64 {
 		s := e.Score()
 		for _, p := range rp {
@@ -131,6 +142,28 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 		}
 		return s
 	}
+	// An AnyPhase ring's whole-step phase, on the wide grid: the box the search
+	// then shrinks to would be the hull of rings that disagree, too small for
+	// the right phase to show. The front is kept unless another step is clearly
+	// better.
+	for r := 1; r < len(rings); r++ {
+		if !rings[r].AnyPhase {
+			continue
+		}
+		p := rp[r]
+		step := 2 * math.Pi / float64(len(rings[r].Views))
+		best, bestS := 0.0, objective()+anyPhaseMargin
+		for k := 1; k < len(rings[r].Views); k++ {
+			p.phase = float64(k) * step
+			apply(r)
+			if s := objective(); s > bestS {
+				best, bestS = p.phase, s
+			}
+		}
+		p.phase, p.phase0 = best, best
+		apply(r)
+	}
+	refit(40)
 
 	// The focal length first, on a coarse scan: it scales every cone at once.
 	bestLens, bestS := lens, math.Inf(-1)
@@ -164,7 +197,7 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 		}{
 			{&p.ls, -0.3, 0.05, 13},
 			{&p.dv, p.dv - h/4, h / 16, 9},
-			{&p.phase, -step / 2, step / 8, 9},
+			{&p.phase, p.phase0 - step/2, step / 8, 9},
 		} {
 			best, bestS := *scan.ptr, math.Inf(-1)
 			for i := range scan.n {
@@ -201,7 +234,7 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 			param{ring: r, ptr: &p.dv, step: 0.03 * h, lo: p.dv - h/2, hi: p.dv + h/2},
 		)
 		if r > 0 {
-			ps = append(ps, param{ring: r, ptr: &p.phase, step: step / 4, lo: -step / 2, hi: step / 2})
+			ps = append(ps, param{ring: r, ptr: &p.phase, step: step / 4, lo: p.phase0 - step/2, hi: p.phase0 + step/2})
 		}
 	}
 	var jits []param
