@@ -26,6 +26,12 @@ export interface SpinRing {
   elevation: number;
 }
 
+/** A spin build's layout as a job reports it. */
+export interface SpinLayout {
+  rings: SpinRing[];
+  videos?: number;
+}
+
 /** A reconstruction job as GET /api/jobs/{id} reports it. */
 export interface Job {
   id: string;
@@ -42,8 +48,11 @@ export interface Job {
   fidelity: number | null;
   /** How many photos the build uses (1, 2–8 with further angles, 8–72 for a spin set). */
   views: number;
-  /** The rings of a spin-set build (turntable capture), null for the other builds. */
-  spin: { rings: SpinRing[] } | null;
+  /**
+   * The rings of a spin-set build (turntable capture), null for the other builds; `videos` is
+   * how many turntable videos it was cut from (each gives one ring of 12 frames), absent for photos.
+   */
+  spin: SpinLayout | null;
   error: string | null;
   name?: string | null;
 }
@@ -89,14 +98,18 @@ export function parseJob(raw: unknown): Job {
   };
 }
 
-/** The spin field of a job answer: its rings when well formed, else null. */
-function parseSpin(raw: unknown): { rings: SpinRing[] } | null {
+/** The spin field of a job answer: its rings when well formed (and its video count when cut from videos), else null. */
+export function parseSpin(raw: unknown): SpinLayout | null {
   const rings = (raw as { rings?: unknown } | null)?.rings;
   if (!Array.isArray(rings) || rings.length === 0) return null;
   const ok = rings.every(
     (r) => r && typeof r === 'object' && typeof (r as SpinRing).photos === 'number' && typeof (r as SpinRing).elevation === 'number',
   );
-  return ok ? { rings: rings.map((r: SpinRing) => ({ photos: r.photos, elevation: r.elevation })) } : null;
+  if (!ok) return null;
+  const out: SpinLayout = { rings: rings.map((r: SpinRing) => ({ photos: r.photos, elevation: r.elevation })) };
+  const videos = (raw as { videos?: unknown }).videos;
+  if (typeof videos === 'number' && Number.isInteger(videos) && videos >= 1) out.videos = videos;
+  return out;
 }
 
 /** Thrown inside the upload chain; carries what the user should read. */
@@ -157,7 +170,22 @@ export async function uploadPhoto(
   extra: Parameters<ApiBaseQuery>[1],
   extraOptions = {},
 ): Promise<{ url: string; uploadId: string; previewURL: string }> {
-  const contentType = contentTypeOf(file);
+  return uploadFile(file, contentTypeOf(file), baseQuery, extra, extraOptions);
+}
+
+/**
+ * Any file through the upload flow under the content type given: the ticket is asked for that
+ * type (the server sizes the slot by it: 10 MB for a photo, 150 MB for a video), the PUT sends
+ * it, and the fallback's multipart part carries it too when the browser named none (a .mov from
+ * some platforms comes with an empty type).
+ */
+async function uploadFile(
+  file: File,
+  contentType: string,
+  baseQuery: ApiBaseQuery,
+  extra: Parameters<ApiBaseQuery>[1],
+  extraOptions = {},
+): Promise<{ url: string; uploadId: string; previewURL: string }> {
   let directError: UploadError | null = null;
   try {
     const res = await baseQuery({ url: '/uploads', method: 'POST', body: { filename: file.name, contentType, size: file.size } }, extra, extraOptions);
@@ -169,7 +197,7 @@ export async function uploadPhoto(
     if (!mayFallBack(directError.status)) throw directError;
   }
   const form = new FormData();
-  form.append('file', file, file.name);
+  form.append('file', file.type ? file : new File([file], file.name, { type: contentType }), file.name);
   const res = await baseQuery({ url: '/uploads/content', method: 'POST', body: form }, extra, extraOptions);
   if (res.error) {
     // Prefer what the fallback server said; else what went wrong with the direct upload.
@@ -180,6 +208,33 @@ export async function uploadPhoto(
   const url = str(d.imageURL) ?? str(d.url) ?? str(d.publicURL);
   if (!url) throw new UploadError(MSG_NO_IMAGE_URL);
   return { url, uploadId: str(d.uploadId) ?? '', previewURL: str(d.previewURL) ?? '' };
+}
+
+/** An upload failure as a mutation's error: what the user should read, with the status. */
+function uploadFailure(e: unknown): { error: ApiError } {
+  const err = e instanceof UploadError ? e : new UploadError(MSG_PROCESS_FAILED);
+  return { error: { status: err.status, message: err.message } as ApiError };
+}
+
+/**
+ * POST /api/jobs with a build's body, for every way of starting one (a photo, a spin set, spin
+ * videos): the new job's id, or the server's refusal with its message (402 says the credits ran
+ * out when the server gave no words of its own).
+ */
+async function postJob(
+  body: unknown,
+  baseQuery: ApiBaseQuery,
+  extra: Parameters<ApiBaseQuery>[1],
+  extraOptions = {},
+): Promise<{ data: { jobId: string } } | { error: ApiError }> {
+  const res = await baseQuery({ url: '/jobs', method: 'POST', body }, extra, extraOptions);
+  if (res.error) {
+    const err = res.error as ApiError;
+    return { error: { ...err, message: err.message || (err.status === 402 ? MSG_NO_CREDITS : MSG_PROCESS_FAILED) } };
+  }
+  const id = str((res.data as { id?: unknown } | undefined)?.id);
+  if (!id) return { error: { status: 'CUSTOM_ERROR', message: MSG_PROCESS_FAILED } as ApiError };
+  return { data: { jobId: id } };
 }
 
 /** Upload, reconstruction jobs and their polling. */
@@ -207,19 +262,10 @@ export const creationApi = api.enhanceEndpoints({ addTagTypes: ['Job', 'Blueprin
             moreImages.push(m.azimuth === undefined ? { imageURL: url } : { imageURL: url, azimuth: m.azimuth });
           }
         } catch (e) {
-          const err = e instanceof UploadError ? e : new UploadError(MSG_PROCESS_FAILED);
-          return { error: { status: err.status, message: err.message } };
+          return uploadFailure(e);
         }
         const body = moreImages.length ? { imageURL, moreImages } : { imageURL };
-        const res = await baseQuery({ url: '/jobs', method: 'POST', body });
-        if (res.error) {
-          const err = res.error as ApiError;
-          if (err.status === 402) return { error: { ...err, message: err.message || MSG_NO_CREDITS } };
-          return { error: { ...err, message: err.message || MSG_PROCESS_FAILED } };
-        }
-        const id = str((res.data as { id?: unknown } | undefined)?.id);
-        if (!id) return { error: { status: 'CUSTOM_ERROR', message: MSG_PROCESS_FAILED } };
-        return { data: { jobId: id } };
+        return postJob(body, baseQuery as ApiBaseQuery, queryApi, extraOptions);
       },
       // A new blueprint appears, a credit is reserved, the dashboard's recent list changes.
       invalidatesTags: ['Blueprint', 'Subscription', 'Dashboard'],
@@ -235,24 +281,40 @@ export const creationApi = api.enhanceEndpoints({ addTagTypes: ['Job', 'Blueprin
           const { url } = await uploadPhoto(file, baseQuery as ApiBaseQuery, queryApi, extraOptions);
           return { data: { url } };
         } catch (e) {
-          const err = e instanceof UploadError ? e : new UploadError(MSG_PROCESS_FAILED);
-          return { error: { status: err.status, message: err.message } };
+          return uploadFailure(e);
+        }
+      },
+    }),
+    /**
+     * One turntable video through the same flow, sent as the video it is (the server gives a
+     * video's slot 150 MB and refuses, with its own words, one too large, of another type, or
+     * one it cannot read). `contentType` is the page's reading of the file (see videoContentTypeOf).
+     */
+    uploadSpinVideo: build.mutation<{ url: string }, { file: File; contentType: string }>({
+      async queryFn({ file, contentType }, queryApi, extraOptions, baseQuery) {
+        try {
+          const { url } = await uploadFile(file, contentType, baseQuery as ApiBaseQuery, queryApi, extraOptions);
+          return { data: { url } };
+        } catch (e) {
+          return uploadFailure(e);
         }
       },
     }),
     /** Uploaded spin-set photos, in shooting order ring after ring, become one build (issue 48 §5). */
     startSpinSet: build.mutation<{ jobId: string }, { rings: SpinRing[]; imageURLs: string[] }>({
-      async queryFn({ rings, imageURLs }, _queryApi, _extraOptions, baseQuery) {
+      queryFn({ rings, imageURLs }, queryApi, extraOptions, baseQuery) {
         const body = { spinSet: { rings: rings.map((r) => ({ photos: r.photos, elevation: r.elevation })), imageURLs } };
-        const res = await baseQuery({ url: '/jobs', method: 'POST', body });
-        if (res.error) {
-          const err = res.error as ApiError;
-          if (err.status === 402) return { error: { ...err, message: err.message || MSG_NO_CREDITS } };
-          return { error: { ...err, message: err.message || MSG_PROCESS_FAILED } };
-        }
-        const id = str((res.data as { id?: unknown } | undefined)?.id);
-        if (!id) return { error: { status: 'CUSTOM_ERROR', message: MSG_PROCESS_FAILED } };
-        return { data: { jobId: id } };
+        return postJob(body, baseQuery as ApiBaseQuery, queryApi, extraOptions);
+      },
+      invalidatesTags: ['Blueprint', 'Subscription', 'Dashboard'],
+    }),
+    /**
+     * Uploaded turntable videos, lowest camera first, become one build (issue 48): the server
+     * cuts 12 frames from each, one ring per video, and charges for those frames.
+     */
+    startSpinVideos: build.mutation<{ jobId: string }, { videoURLs: string[] }>({
+      queryFn({ videoURLs }, queryApi, extraOptions, baseQuery) {
+        return postJob({ spinSet: { videoURLs } }, baseQuery as ApiBaseQuery, queryApi, extraOptions);
       },
       invalidatesTags: ['Blueprint', 'Subscription', 'Dashboard'],
     }),
@@ -272,5 +334,7 @@ export const {
   useRetryJobMutation,
   useGetTypicalDurationQuery,
   useUploadSpinPhotoMutation,
+  useUploadSpinVideoMutation,
   useStartSpinSetMutation,
+  useStartSpinVideosMutation,
 } = creationApi;

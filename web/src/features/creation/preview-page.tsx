@@ -71,11 +71,11 @@ function Preview({ jobId }: { jobId: string }) {
           <div className="preview__fidelity">
             <FidelityBadge score={job.fidelity} views={job.views} />
             <span className="muted" data-testid="preview-views">
-              {job.spin ? spinViewsLabel(job.views, job.spin.rings.length) : viewsLabel(job.views)}
+              {job.spin ? spinViewsLabel(job.views, job.spin.rings.length, job.spin.videos) : viewsLabel(job.views)}
             </span>
             <FidelityCaption score={job.fidelity} />
             {/* A spin set's tips are about the turntable, not about taking more photos. */}
-            {job.spin ? <SpinCheck score={job.fidelity} views={job.views} /> : <FidelityWarning score={job.fidelity} views={job.views} />}
+            {job.spin ? <SpinCheck score={job.fidelity} views={job.views} videos={job.spin.videos} /> : <FidelityWarning score={job.fidelity} views={job.views} />}
             {!job.spin && job.views === 1 && isLowFidelity(job.fidelity) && (
               <Link to={SPIN_PATH} className="btn btn--secondary preview__spin-link">
                 Capture a spin set for a faithful model

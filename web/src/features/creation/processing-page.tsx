@@ -18,7 +18,7 @@ import {
 } from '../../entities/creation/creation-rules';
 import { viewsLabel } from '../../entities/creation/more-angles';
 import { RetryButton } from '../../entities/creation/retry-button';
-import { SPIN_PATH, SPIN_STEP_DESCRIPTIONS, spinViewsLabel } from './spin-rules';
+import { SPIN_STEP_DESCRIPTIONS, SPIN_VIDEO_STEP_DESCRIPTIONS, spinPathFor, spinViewsLabel } from './spin-rules';
 import './creation.css';
 
 /**
@@ -85,7 +85,7 @@ function Processing({ jobId }: { jobId: string }) {
         </div>
         {job && (
           <p className="muted" data-testid="processing-views">
-            {job.spin ? spinViewsLabel(job.views, job.spin.rings.length) : viewsLabel(job.views)}
+            {job.spin ? spinViewsLabel(job.views, job.spin.rings.length, job.spin.videos) : viewsLabel(job.views)}
           </p>
         )}
 
@@ -106,7 +106,7 @@ function Processing({ jobId }: { jobId: string }) {
                 {states[i] === 'done' ? <IconCheck size={18} /> : states[i] === 'error' ? <IconAlert size={18} /> : i + 1}
               </span>
               <span>{name}</span>
-              {job?.spin && <span className="processing__step-note">{SPIN_STEP_DESCRIPTIONS[name]}</span>}
+              {job?.spin && <span className="processing__step-note">{(job.spin.videos ? SPIN_VIDEO_STEP_DESCRIPTIONS : SPIN_STEP_DESCRIPTIONS)[name]}</span>}
               <span className="visually-hidden">
                 {states[i] === 'done' ? '(done)' : states[i] === 'active' ? '(in progress)' : states[i] === 'error' ? '(failed)' : '(pending)'}
               </span>
@@ -134,9 +134,9 @@ function Processing({ jobId }: { jobId: string }) {
                 Back to Home
               </button>
               {/* Retry runs the same photo again; a photo the builder cannot use needs another one. */}
-              {/* A spin set the builder could not use is shot again, on the spin page. */}
-              <button type="button" className="btn btn--secondary" onClick={() => navigate(job?.spin ? SPIN_PATH : '/workspace/upload')}>
-                {job?.spin ? 'Upload another spin set' : 'Upload a different photo'}
+              {/* A spin set the builder could not use is shot (or filmed) again, on the spin page. */}
+              <button type="button" className="btn btn--secondary" onClick={() => navigate(job?.spin ? spinPathFor(job.spin.videos ? 'videos' : 'photos') : '/workspace/upload')}>
+                {job?.spin ? (job.spin.videos ? 'Film it again' : 'Upload another spin set') : 'Upload a different photo'}
               </button>
               <RetryButton jobId={jobId} photos={job?.views} />
             </>

@@ -1,29 +1,53 @@
+import type { SpinMode } from './spin-rules';
+
 /**
- * How to shoot a spin set, short enough to read at the turntable: a side view of the set-up
- * (a product on a turntable, a phone on a tripod at two heights) and six lines.
+ * How to shoot a spin set, or film one, short enough to read at the turntable: a side view of the
+ * set-up (a product on a turntable, a phone on a tripod at two heights) and a few lines; the
+ * lines follow what the merchant chose to send, photos or videos.
  */
-export function SpinGuide() {
+export function SpinGuide({ mode = 'photos' }: { mode?: SpinMode }) {
+  const videos = mode === 'videos';
   return (
     <section className="card spin-guide" aria-labelledby="spin-guide-title">
       <h2 id="spin-guide-title" className="spin__title">
-        How to shoot a spin set
+        {videos ? 'How to film a spin video' : 'How to shoot a spin set'}
       </h2>
       <div className="spin-guide__body">
         <SpinDiagram />
-        <ul className="spin-guide__list">
-          <li>
-            Product on a <strong>turntable</strong>, phone on a <strong>tripod</strong>, a plain backdrop and soft, even light.
-          </li>
-          <li>
-            <strong>Two camera heights:</strong> one level with the middle of the product, one about 30° above it.
-          </li>
-          <li>
-            <strong>One full turn per height,</strong> 12–36 photos per turn, turning the table by even steps.
-          </li>
-          <li>Keep the whole product in frame in every photo.</li>
-          <li>Don't move the camera during a turn; only the table turns.</li>
-          <li>Name the files in shooting order (P01, P02 …): they are sorted by name.</li>
-        </ul>
+        {videos ? (
+          <ul className="spin-guide__list" data-testid="spin-guide-video">
+            <li>
+              Product on a <strong>turntable</strong>, phone on a <strong>stand or tripod</strong>, a plain backdrop and soft, even light.
+            </li>
+            <li>
+              <strong>One video per camera height,</strong> up to three: level with the middle of the product, then about 30° above, then
+              about 55° above.
+            </li>
+            <li>
+              <strong>Film one full turn and a little past the start,</strong> 10 to 20 seconds, turning the table slowly and evenly.
+            </li>
+            <li>Keep the whole product in frame all the way round.</li>
+            <li>Don't move, zoom or cut while filming; only the table turns.</li>
+            <li>
+              <strong>Lowest first:</strong> list the videos from the lowest camera to the highest (move them up or down below).
+            </li>
+          </ul>
+        ) : (
+          <ul className="spin-guide__list">
+            <li>
+              Product on a <strong>turntable</strong>, phone on a <strong>tripod</strong>, a plain backdrop and soft, even light.
+            </li>
+            <li>
+              <strong>Two camera heights:</strong> one level with the middle of the product, one about 30° above it.
+            </li>
+            <li>
+              <strong>One full turn per height,</strong> 12–36 photos per turn, turning the table by even steps.
+            </li>
+            <li>Keep the whole product in frame in every photo.</li>
+            <li>Don't move the camera during a turn; only the table turns.</li>
+            <li>Name the files in shooting order (P01, P02 …): they are sorted by name.</li>
+          </ul>
+        )}
       </div>
     </section>
   );

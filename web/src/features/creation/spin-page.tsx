@@ -1,13 +1,20 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '../../components/alert';
 import { IconUpload } from '../../components/icons';
-import { useStartSpinSetMutation, useUploadSpinPhotoMutation, type SpinRing } from '../../entities/creation/creation-api';
+import {
+  useStartSpinSetMutation,
+  useStartSpinVideosMutation,
+  useUploadSpinPhotoMutation,
+  useUploadSpinVideoMutation,
+  type SpinRing,
+} from '../../entities/creation/creation-api';
 import { ACCEPT_ATTRIBUTE, MSG_PROCESS_FAILED, processingPath, validateImageFile } from '../../entities/creation/creation-rules';
 import { creditsFor, priceLabel } from '../../entities/creation/more-angles';
 import { useGetSubscriptionQuery } from '../../entities/subscription/subscription-api';
 import { SpinCoverage } from './spin-coverage';
 import { SpinGuide } from './spin-guide';
+import { DropProblems, useObjectURLs } from './spin-parts';
 import {
   buildLabel,
   creditsLeftLabel,
@@ -19,7 +26,19 @@ import {
   SPIN_MAX_ELEVATION,
   SPIN_MAX_RINGS,
   uploadingLabel,
+  type SpinMode,
 } from './spin-rules';
+import {
+  addVideos,
+  spinVideoProblems,
+  videoBuildLabel,
+  videoContentTypeOf,
+  videoCredits,
+  videoPriceLabel,
+  videoStartingLabel,
+  videoUploadingLabel,
+} from './spin-video-rules';
+import { SpinVideos } from './spin-videos';
 import './creation.css';
 import './spin.css';
 
@@ -32,27 +51,45 @@ interface Failure {
 
 type Phase = { kind: 'idle' } | { kind: 'uploading'; done: number; total: number } | { kind: 'starting' };
 
+/** The two ways in, as the choice at the top of the page offers them. */
+const MODES: { value: SpinMode; label: string; hint: string }[] = [
+  { value: 'photos', label: 'Photos', hint: '8 to 72 photos, one full turn per camera height' },
+  { value: 'videos', label: 'Videos', hint: 'One video per camera height, 1 to 3, each a full turn' },
+];
+
+type UploadResult = { data: { url: string } } | { error: unknown };
+type StartResult = { data: { jobId: string } } | { error: unknown };
+
 /**
- * /workspace/upload/spin — create a model from a 360° spin set (issue 48 §5): the capture guide,
- * the rings, many photos at once (sorted by name, grouped by ring, with their coverage), the
- * price, then every photo through the upload flow and one build from all of them.
+ * /workspace/upload/spin — create a model from a 360° spin set or turntable videos (issue 48 §5,
+ * "Create from a spin set or video"): the capture guide, then either the rings and many photos
+ * at once (sorted by name, grouped by ring, with their coverage) or one to three videos, lowest
+ * camera first; the price; then every file through the upload flow and one build from all of them.
  */
 export default function SpinPage() {
   const navigate = useNavigate();
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
+  // "?mode=videos" opens the video mode (a failed video build's "try again" comes back to it).
+  const [params] = useSearchParams();
+  const [mode, setMode] = useState<SpinMode>(params.get('mode') === 'videos' ? 'videos' : 'photos');
   const [files, setFiles] = useState<File[]>([]);
   const [rings, setRings] = useState<SpinRing[]>(DEFAULT_RINGS);
+  // Both modes keep their files while the merchant looks at the other.
+  const [videos, setVideos] = useState<File[]>([]);
+  const [durations, setDurations] = useState<ReadonlyMap<File, number | null>>(new Map());
   const [dropProblems, setDropProblems] = useState<string[]>([]);
   const [dragging, setDragging] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
-  // Each photo's stored address once uploaded: a retry after a failure sends only the rest,
-  // and removing or reordering photos keeps them.
+  // Each file's stored address once uploaded: a retry after a failure sends only the rest,
+  // and removing or reordering files keeps them.
   const uploaded = useRef(new Map<File, string>());
   const [uploadedCount, setUploadedCount] = useState(0);
   const [uploadPhoto] = useUploadSpinPhotoMutation();
+  const [uploadVideo] = useUploadSpinVideoMutation();
   const [startSpinSet] = useStartSpinSetMutation();
+  const [startSpinVideos] = useStartSpinVideosMutation();
   const { data: sub } = useGetSubscriptionQuery();
   const busy = phase.kind !== 'idle';
 
@@ -64,10 +101,20 @@ export default function SpinPage() {
     failureRef.current?.focus({ preventScroll: true });
   }, [failure]);
 
-  const thumbs = useThumbnails(files);
-  const problems = spinSetProblems(files, rings);
-  const total = files.length;
+  const thumbs = useObjectURLs(files);
   const ranges = ringRanges(rings);
+  const videoMode = mode === 'videos';
+  const problems = videoMode ? spinVideoProblems(videos, durations) : spinSetProblems(files, rings);
+  const total = files.length;
+  /** The files of the mode shown, which the button uploads and builds from. */
+  const count = videoMode ? videos.length : total;
+
+  const chooseMode = (next: SpinMode) => {
+    if (busy || next === mode) return;
+    setMode(next);
+    setDropProblems([]);
+    setFailure(null);
+  };
 
   const add = (list: FileList | File[] | null | undefined) => {
     const picked = Array.from(list ?? []);
@@ -112,46 +159,86 @@ export default function SpinPage() {
     setFailure(null);
   };
 
-  const submit = async () => {
-    if (busy || problems.length || !total) return;
-    setFailure(null);
-    const order = files.slice();
-    const layout = rings.map((r) => ({ photos: r.photos, elevation: r.elevation }));
-    for (let i = 0; i < order.length; i++) {
-      const f = order[i];
+  /** Videos dropped or chosen: checked (type, size, at most three) before any is kept. */
+  const addVideoFiles = (picked: File[]) => {
+    const { videos: next, refused } = addVideos(videos, picked);
+    setDropProblems(refused);
+    if (next.length !== videos.length) {
+      setVideos(next);
+      setFailure(null);
+    }
+  };
+  const moveVideo = (index: number, d: -1 | 1) => {
+    const next = videos.slice();
+    [next[index], next[index + d]] = [next[index + d], next[index]];
+    setVideos(next);
+  };
+  const removeVideo = (index: number) => setVideos(videos.filter((_, k) => k !== index));
+  const setDuration = (file: File, seconds: number | null) =>
+    setDurations((m) => (m.get(file) === seconds ? m : new Map(m).set(file, seconds)));
+
+  /**
+   * Sends every file of `order` not yet stored, one by one, with the count. On a failure it
+   * names the file and says the others are kept, and answers false; the files already stored
+   * are not sent again by the next try.
+   */
+  const uploadEach = async (order: readonly File[], send: (f: File) => Promise<UploadResult>, noun: 'photos' | 'videos', retryLabel: string) => {
+    for (const f of order) {
       if (uploaded.current.has(f)) continue;
       setPhase({ kind: 'uploading', done: countUploaded(order, uploaded.current), total: order.length });
-      const res = await uploadPhoto(f);
-      if ('error' in res && res.error) {
-        const said = (res.error as { message?: string }).message || MSG_PROCESS_FAILED;
+      const res = await send(f);
+      if ('error' in res) {
+        const said = (res.error as { message?: string } | undefined)?.message || MSG_PROCESS_FAILED;
         const msg = /[.!?]$/.test(said) ? said : `${said}.`; // "Upload failed with status 500" has no full stop
-        setPhase({ kind: 'idle' });
-        setUploadedCount(countUploaded(order, uploaded.current));
         const kept = countUploaded(order, uploaded.current);
+        setPhase({ kind: 'idle' });
+        setUploadedCount(kept);
         setFailure({
           message: `${f.name} was not uploaded: ${msg}`,
           needsCredits: false,
-          hint: `Your photos are kept: press “${buildLabel(order.length)}” to try again${kept ? ` (the ${kept} already uploaded are not sent again)` : ''}.`,
+          hint: `Your ${noun} are kept: press “${retryLabel}” to try again${kept ? ` (the ${kept} already uploaded are not sent again)` : ''}.`,
         });
-        return;
+        return false;
       }
       uploaded.current.set(f, res.data.url);
       setUploadedCount(countUploaded(order, uploaded.current));
     }
+    return true;
+  };
+
+  /** The build's start, once every file is stored: the processing page, or the server's refusal on top of the form. */
+  const start = async (request: Promise<StartResult>) => {
     setPhase({ kind: 'starting' });
-    const res = await startSpinSet({ rings: layout, imageURLs: order.map((f) => uploaded.current.get(f)!) });
-    if ('data' in res && res.data) {
+    const res = await request;
+    if ('data' in res) {
       navigate(processingPath(res.data.jobId));
       return;
     }
     setPhase({ kind: 'idle' });
-    const err = (res as { error?: { status?: unknown; message?: string } }).error;
+    const err = res.error as { status?: unknown; message?: string } | undefined;
     setFailure({ message: err?.message || MSG_PROCESS_FAILED, needsCredits: err?.status === 402 });
   };
 
+  const submit = async () => {
+    if (busy || problems.length || !count) return;
+    setFailure(null);
+    if (videoMode) {
+      const order = videos.slice();
+      const sendVideo = (f: File) => uploadVideo({ file: f, contentType: videoContentTypeOf(f)! }) as Promise<UploadResult>;
+      if (!(await uploadEach(order, sendVideo, 'videos', videoBuildLabel(order.length)))) return;
+      await start(startSpinVideos({ videoURLs: order.map((f) => uploaded.current.get(f)!) }) as Promise<StartResult>);
+      return;
+    }
+    const order = files.slice();
+    const layout = rings.map((r) => ({ photos: r.photos, elevation: r.elevation }));
+    if (!(await uploadEach(order, (f) => uploadPhoto(f) as Promise<UploadResult>, 'photos', buildLabel(order.length)))) return;
+    await start(startSpinSet({ rings: layout, imageURLs: order.map((f) => uploaded.current.get(f)!) }) as Promise<StartResult>);
+  };
+
   const balance = sub?.aiCreditBalance;
-  const short = typeof balance === 'number' && total > 0 && balance < creditsFor(total);
-  const canStart = total > 0 && problems.length === 0 && !busy;
+  const price = videoMode ? videoCredits(count) : creditsFor(count);
+  const short = typeof balance === 'number' && count > 0 && balance < price;
+  const canStart = count > 0 && problems.length === 0 && !busy;
 
   return (
     <div className="page spin">
@@ -160,16 +247,40 @@ export default function SpinPage() {
       </Link>
       <header className="page__header">
         <div>
-          <h1 className="page__title">Create from a spin set</h1>
-          <p className="page__subtitle">Your 360° turntable photos, 8 to 72 of them, make one faithful 3D model.</p>
+          <h1 className="page__title">Create from a spin set or video</h1>
+          <p className="page__subtitle">
+            Your 360° turntable photos, 8 to 72 of them, or one to three turntable videos make one faithful 3D model.
+          </p>
         </div>
       </header>
 
-      <SpinGuide />
+      <fieldset className="spin__mode" disabled={busy}>
+        <legend className="spin__mode-legend">What did you shoot?</legend>
+        <div className="spin__mode-options">
+          {MODES.map((m) => (
+            <label key={m.value} className={mode === m.value ? 'spin__mode-option spin__mode-option--on' : 'spin__mode-option'}>
+              <input
+                type="radio"
+                name={`${inputId}-mode`}
+                value={m.value}
+                checked={mode === m.value}
+                onChange={() => chooseMode(m.value)}
+                aria-describedby={`${inputId}-mode-${m.value}`}
+              />
+              <span className="spin__mode-name">{m.label}</span>
+              <span id={`${inputId}-mode-${m.value}`} className="spin__mode-hint">
+                {m.hint}
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
 
-      <section className="card spin__form" aria-labelledby="spin-photos-title">
-        <h2 id="spin-photos-title" className="spin__title">
-          Your photos
+      <SpinGuide mode={mode} />
+
+      <section className="card spin__form" aria-labelledby="spin-files-title">
+        <h2 id="spin-files-title" className="spin__title">
+          {videoMode ? 'Your videos' : 'Your photos'}
         </h2>
 
         <div ref={failureRef} tabIndex={-1} className="spin__failure" data-testid="spin-failure">
@@ -187,133 +298,140 @@ export default function SpinPage() {
           )}
         </div>
 
-        <input
-          ref={inputRef}
-          id={inputId}
-          className="visually-hidden"
-          type="file"
-          multiple
-          accept={ACCEPT_ATTRIBUTE}
-          onChange={(e) => add(e.target.files)}
-          disabled={busy}
-          data-testid="spin-input"
-        />
-        <label
-          htmlFor={inputId}
-          className={dragging ? 'upload__drop upload__drop--over spin__drop' : 'upload__drop spin__drop'}
-          onDragOver={(e) => {
-            e.preventDefault();
-            setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={onDrop}
-          aria-disabled={busy}
-        >
-          <IconUpload size={32} />
-          <span className="upload__drop-title">{total ? 'Drop more photos, or click to add them' : 'Drop your spin set here, or click to choose the photos'}</span>
-          <span className="muted">JPEG, PNG or WebP, up to 10MB each; sorted by file name</span>
-        </label>
-        {dropProblems.length > 0 && (
-          <div className="form-error spin__drop-problems" role="alert" data-testid="spin-drop-problems">
-            <p>{dropProblems.length === 1 ? 'This file was not added:' : `These ${dropProblems.length} files were not added:`}</p>
-            <ul>
-              {dropProblems.map((p, i) => (
-                <li key={i}>{p}</li>
-              ))}
-            </ul>
-          </div>
-        )}
+        {videoMode ? (
+          <SpinVideos
+            videos={videos}
+            durations={durations}
+            uploaded={uploaded.current}
+            dropProblems={dropProblems}
+            busy={busy}
+            onAdd={addVideoFiles}
+            onMove={moveVideo}
+            onRemove={removeVideo}
+            onDuration={setDuration}
+          />
+        ) : (
+          <>
+            <input
+              ref={inputRef}
+              id={inputId}
+              className="visually-hidden"
+              type="file"
+              multiple
+              accept={ACCEPT_ATTRIBUTE}
+              onChange={(e) => add(e.target.files)}
+              disabled={busy}
+              data-testid="spin-input"
+            />
+            <label
+              htmlFor={inputId}
+              className={dragging ? 'upload__drop upload__drop--over spin__drop' : 'upload__drop spin__drop'}
+              onDragOver={(e) => {
+                e.preventDefault();
+                setDragging(true);
+              }}
+              onDragLeave={() => setDragging(false)}
+              onDrop={onDrop}
+              aria-disabled={busy}
+            >
+              <IconUpload size={32} />
+              <span className="upload__drop-title">{total ? 'Drop more photos, or click to add them' : 'Drop your spin set here, or click to choose the photos'}</span>
+              <span className="muted">JPEG, PNG or WebP, up to 10MB each; sorted by file name</span>
+            </label>
+            <DropProblems problems={dropProblems} />
 
-        <fieldset className="spin__rings" disabled={busy}>
-          <legend>Rings (one full turn per camera height)</legend>
-          <div className="field spin__ring-count">
-            <label htmlFor={`${inputId}-rings`}>Number of rings</label>
-            <select id={`${inputId}-rings`} value={rings.length} onChange={(e) => setRingCount(Number(e.target.value))}>
-              {Array.from({ length: SPIN_MAX_RINGS }, (_, i) => (
-                <option key={i + 1} value={i + 1}>
-                  {i + 1}
-                </option>
-              ))}
-            </select>
-          </div>
-          {rings.map((r, i) => (
-            <div key={i} className="spin__ring-row" data-testid="spin-ring">
-              <span className="spin__ring-name">Ring {i + 1}</span>
-              <div className="field">
-                <label htmlFor={`${inputId}-photos-${i}`}>Photos</label>
-                <input
-                  id={`${inputId}-photos-${i}`}
-                  type="number"
-                  inputMode="numeric"
-                  min={0}
-                  max={72}
-                  value={Number.isFinite(r.photos) ? r.photos : ''}
-                  onChange={(e) => setRing(i, { photos: e.target.value === '' ? NaN : Math.floor(Number(e.target.value)) })}
-                  aria-label={`Ring ${i + 1} photos`}
-                />
+            <fieldset className="spin__rings" disabled={busy}>
+              <legend>Rings (one full turn per camera height)</legend>
+              <div className="field spin__ring-count">
+                <label htmlFor={`${inputId}-rings`}>Number of rings</label>
+                <select id={`${inputId}-rings`} value={rings.length} onChange={(e) => setRingCount(Number(e.target.value))}>
+                  {Array.from({ length: SPIN_MAX_RINGS }, (_, i) => (
+                    <option key={i + 1} value={i + 1}>
+                      {i + 1}
+                    </option>
+                  ))}
+                </select>
               </div>
-              <div className="field">
-                <label htmlFor={`${inputId}-elev-${i}`}>Camera height (°)</label>
-                <input
-                  id={`${inputId}-elev-${i}`}
-                  type="number"
-                  inputMode="numeric"
-                  min={-SPIN_MAX_ELEVATION}
-                  max={SPIN_MAX_ELEVATION}
-                  value={Number.isFinite(r.elevation) ? r.elevation : ''}
-                  onChange={(e) => setRing(i, { elevation: e.target.value === '' ? NaN : Number(e.target.value) })}
-                  aria-label={`Ring ${i + 1} camera height in degrees`}
-                />
-              </div>
-            </div>
-          ))}
-          <p className="field__help">0° is level with the middle of the product; 30° is above it, looking down.</p>
-        </fieldset>
-
-        {total > 0 && (
-          <div className="spin__groups">
-            {rings.map((r, ri) => {
-              const [start, end] = ranges[ri];
-              const inRing = files.slice(start, Math.min(end, total));
-              return (
-                <section key={ri} className="spin__group" aria-label={`Ring ${ri + 1}`} data-testid="spin-group">
-                  <div className="spin__group-head">
-                    <h3 className="spin__group-title">
-                      Ring {ri + 1}
-                      <span className="muted"> · {Number.isFinite(r.elevation) ? `${r.elevation}°` : '–'} camera height</span>
-                    </h3>
-                    <SpinCoverage ring={ri + 1} photos={inRing.length} elevation={r.elevation} />
+              {rings.map((r, i) => (
+                <div key={i} className="spin__ring-row" data-testid="spin-ring">
+                  <span className="spin__ring-name">Ring {i + 1}</span>
+                  <div className="field">
+                    <label htmlFor={`${inputId}-photos-${i}`}>Photos</label>
+                    <input
+                      id={`${inputId}-photos-${i}`}
+                      type="number"
+                      inputMode="numeric"
+                      min={0}
+                      max={72}
+                      value={Number.isFinite(r.photos) ? r.photos : ''}
+                      onChange={(e) => setRing(i, { photos: e.target.value === '' ? NaN : Math.floor(Number(e.target.value)) })}
+                      aria-label={`Ring ${i + 1} photos`}
+                    />
                   </div>
-                  <Thumbs
-                    files={files}
-                    from={start}
-                    to={Math.min(end, total)}
-                    thumbs={thumbs}
-                    uploaded={uploaded.current}
-                    busy={busy}
-                    onMove={move}
-                    onRemove={remove}
-                  />
-                </section>
-              );
-            })}
-            {ranges.length > 0 && ranges[ranges.length - 1][1] < total && (
-              <section className="spin__group spin__group--extra" aria-label="Not in a ring" data-testid="spin-group">
-                <h3 className="spin__group-title">Not in a ring</h3>
-                <Thumbs
-                  files={files}
-                  from={ranges[ranges.length - 1][1]}
-                  to={total}
-                  thumbs={thumbs}
-                  uploaded={uploaded.current}
-                  busy={busy}
-                  onMove={move}
-                  onRemove={remove}
-                  noReorder
-                />
-              </section>
+                  <div className="field">
+                    <label htmlFor={`${inputId}-elev-${i}`}>Camera height (°)</label>
+                    <input
+                      id={`${inputId}-elev-${i}`}
+                      type="number"
+                      inputMode="numeric"
+                      min={-SPIN_MAX_ELEVATION}
+                      max={SPIN_MAX_ELEVATION}
+                      value={Number.isFinite(r.elevation) ? r.elevation : ''}
+                      onChange={(e) => setRing(i, { elevation: e.target.value === '' ? NaN : Number(e.target.value) })}
+                      aria-label={`Ring ${i + 1} camera height in degrees`}
+                    />
+                  </div>
+                </div>
+              ))}
+              <p className="field__help">0° is level with the middle of the product; 30° is above it, looking down.</p>
+            </fieldset>
+
+            {total > 0 && (
+              <div className="spin__groups">
+                {rings.map((r, ri) => {
+                  const [start, end] = ranges[ri];
+                  const inRing = files.slice(start, Math.min(end, total));
+                  return (
+                    <section key={ri} className="spin__group" aria-label={`Ring ${ri + 1}`} data-testid="spin-group">
+                      <div className="spin__group-head">
+                        <h3 className="spin__group-title">
+                          Ring {ri + 1}
+                          <span className="muted"> · {Number.isFinite(r.elevation) ? `${r.elevation}°` : '–'} camera height</span>
+                        </h3>
+                        <SpinCoverage ring={ri + 1} photos={inRing.length} elevation={r.elevation} />
+                      </div>
+                      <Thumbs
+                        files={files}
+                        from={start}
+                        to={Math.min(end, total)}
+                        thumbs={thumbs}
+                        uploaded={uploaded.current}
+                        busy={busy}
+                        onMove={move}
+                        onRemove={remove}
+                      />
+                    </section>
+                  );
+                })}
+                {ranges.length > 0 && ranges[ranges.length - 1][1] < total && (
+                  <section className="spin__group spin__group--extra" aria-label="Not in a ring" data-testid="spin-group">
+                    <h3 className="spin__group-title">Not in a ring</h3>
+                    <Thumbs
+                      files={files}
+                      from={ranges[ranges.length - 1][1]}
+                      to={total}
+                      thumbs={thumbs}
+                      uploaded={uploaded.current}
+                      busy={busy}
+                      onMove={move}
+                      onRemove={remove}
+                      noReorder
+                    />
+                  </section>
+                )}
+              </div>
             )}
-          </div>
+          </>
         )}
 
         {problems.length > 0 && (
@@ -324,10 +442,10 @@ export default function SpinPage() {
           </ul>
         )}
 
-        {total > 0 && (
+        {count > 0 && (
           <div className="spin__price">
             <p className="spin__price-text" data-testid="build-price">
-              {priceLabel(total)}
+              {videoMode ? videoPriceLabel(count) : priceLabel(count)}
             </p>
             {creditsLeftLabel(balance) && (
               <p className={short ? 'spin__credits spin__credits--short' : 'muted spin__credits'} data-testid="credits-left">
@@ -346,7 +464,7 @@ export default function SpinPage() {
         {phase.kind === 'uploading' && (
           <div className="spin__progress">
             <p aria-live="polite" data-testid="spin-upload-progress">
-              {uploadingLabel(phase.done, phase.total)}
+              {videoMode ? videoUploadingLabel(phase.done, phase.total) : uploadingLabel(phase.done, phase.total)}
             </p>
             <div className="meter" role="progressbar" aria-label="Upload progress" aria-valuemin={0} aria-valuemax={phase.total} aria-valuenow={uploadedCount}>
               <div className="meter__bar meter__bar--ok" style={{ width: `${(100 * uploadedCount) / Math.max(1, phase.total)}%` }} />
@@ -355,19 +473,19 @@ export default function SpinPage() {
         )}
         {phase.kind === 'starting' && (
           <p className="spin__progress" aria-live="polite" data-testid="spin-upload-progress">
-            All {total} photos uploaded. Starting the build…
+            {videoMode ? videoStartingLabel(count) : `All ${count} photos uploaded. Starting the build…`}
           </p>
         )}
 
         <div className="btn-row">
-          {total > 0 && (
+          {!videoMode && total > 0 && (
             <button type="button" className="btn btn--ghost" onClick={clear} disabled={busy}>
               Remove all photos
             </button>
           )}
           <button type="button" className="btn btn--primary" onClick={submit} disabled={!canStart} aria-busy={busy}>
             {busy && <span className="spinner spinner--sm" aria-hidden="true" />}
-            {total ? buildLabel(total) : 'Build from your photos'}
+            {videoMode ? (count ? videoBuildLabel(count) : 'Build from your videos') : total ? buildLabel(total) : 'Build from your photos'}
           </button>
         </div>
       </section>
@@ -377,37 +495,6 @@ export default function SpinPage() {
 
 function countUploaded(order: readonly File[], uploaded: Map<File, string>): number {
   return order.reduce((n, f) => n + (uploaded.has(f) ? 1 : 0), 0);
-}
-
-/** An object URL per photo, made once per file and revoked when the photo leaves the page. */
-function useThumbnails(files: readonly File[]): Map<File, string> {
-  const cache = useRef(new Map<File, string>());
-  const [, bump] = useState(0);
-  useEffect(() => {
-    const keep = new Set(files);
-    let changed = false;
-    for (const [f, u] of cache.current) {
-      if (!keep.has(f)) {
-        URL.revokeObjectURL(u);
-        cache.current.delete(f);
-      }
-    }
-    for (const f of files) {
-      if (!cache.current.has(f)) {
-        cache.current.set(f, URL.createObjectURL(f));
-        changed = true;
-      }
-    }
-    if (changed) bump((n) => n + 1);
-  }, [files]);
-  useEffect(() => {
-    const c = cache.current;
-    return () => {
-      for (const u of c.values()) URL.revokeObjectURL(u);
-      c.clear();
-    };
-  }, []);
-  return cache.current;
 }
 
 interface ThumbsProps {

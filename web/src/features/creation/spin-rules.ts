@@ -17,8 +17,14 @@ export const SPIN_MAX_ELEVATION = 80;
 /** Fewer photos per turn than this leave gaps over 30°, and a coarse shape (the guide asks 12–36). */
 export const SPIN_GOOD_PER_RING = 12;
 
+/** What the merchant shot: turntable photos, or turntable videos (one per camera height). */
+export type SpinMode = 'photos' | 'videos';
+
 /** The page's route. */
 export const SPIN_PATH = '/workspace/upload/spin';
+
+/** The page opened on one mode: "/workspace/upload/spin?mode=videos" for a merchant who films (photos are the default). */
+export const spinPathFor = (mode: SpinMode) => (mode === 'videos' ? `${SPIN_PATH}?mode=videos` : SPIN_PATH);
 
 /** Camera heights proposed for a new ring: level with the product's middle, then higher. */
 const DEFAULT_ELEVATIONS = [0, 30, 60];
@@ -153,8 +159,12 @@ export function creditsLeftLabel(balance: number | null | undefined): string {
   return `You have ${b} AI ${b === 1 ? 'credit' : 'credits'} left.`;
 }
 
-/** "Built from 24 photos in 2 rings". */
-export function spinViewsLabel(views: number, rings: number): string {
+/**
+ * "Built from 24 photos in 2 rings"; for a build cut from turntable videos (`videos`, the job's
+ * spin.videos) "Built from 2 videos (24 frames)", as the merchant sent videos, not photos.
+ */
+export function spinViewsLabel(views: number, rings: number, videos?: number): string {
+  if (videos) return `Built from ${videos} ${videos === 1 ? 'video' : 'videos'} (${views} ${views === 1 ? 'frame' : 'frames'})`;
   return `Built from ${photos(views)} in ${rings} ${rings === 1 ? 'ring' : 'rings'}`;
 }
 
@@ -164,4 +174,10 @@ export const SPIN_STEP_DESCRIPTIONS: Record<string, string> = {
   'Deconstructing Components': "Finding the turntable's cameras",
   'Assembling 3D Model': 'Carving the shape from every silhouette',
   'Finalizing Details': 'Texturing and packing the model',
+};
+
+/** The same, for a build cut from turntable videos: its first step also cuts the frames. */
+export const SPIN_VIDEO_STEP_DESCRIPTIONS: Record<string, string> = {
+  ...SPIN_STEP_DESCRIPTIONS,
+  'Analyzing Image': 'Cutting each video into photos, then reading every one',
 };

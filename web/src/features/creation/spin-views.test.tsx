@@ -42,10 +42,10 @@ beforeEach(() => signIn());
 afterEach(() => vi.unstubAllGlobals());
 
 describe('spin sets on the other creation screens', () => {
-  it('the upload page offers "Create from a spin set"', async () => {
+  it('the upload page offers "Create from a spin set or video"', async () => {
     stubFetch({});
     renderRoutes(routes, ['/workspace/upload']);
-    expect(screen.getByRole('link', { name: 'Create from a spin set' })).toHaveAttribute('href', '/workspace/upload/spin');
+    expect(screen.getByRole('link', { name: 'Create from a spin set or video' })).toHaveAttribute('href', '/workspace/upload/spin');
   });
 
   it('processing a spin build says how many photos and rings, and what each step does to them', async () => {

@@ -100,7 +100,7 @@ export default function UploadPage() {
       <header className="page__header">
         <div>
           <h1 className="page__title">Upload &amp; Review</h1>
-          <p className="page__subtitle">One clear photo of your product on a plain background works best.</p>
+          <p className="page__subtitle">One clear photo of your product works best: alone on a plain background, or standing clear on a table.</p>
         </div>
       </header>
 
@@ -164,7 +164,7 @@ export default function UploadPage() {
             <strong>Already shoot 360° spin sets?</strong> <span className="muted">Turntable photos from every side make a faithful model.</span>
           </p>
           <Link to={SPIN_PATH} className="btn btn--secondary">
-            Create from a spin set
+            Create from a spin set or video
           </Link>
         </section>
       )}
