@@ -101,6 +101,8 @@ test('screenshot tour: every screen at 1366×850 and 390×844, no broken image, 
     ['blueprints', '/workspace/blueprints'],
     // Create from a spin set: the capture guide and its diagram (issue 48 §5).
     ['spin-set', '/workspace/upload/spin'],
+    // …and its video mode: the filming guide (one video per height, a full turn, lowest first).
+    ['spin-video', '/workspace/upload/spin?mode=videos'],
     ['analytics', '/workspace/analytics'],
     ['subscription', '/workspace/subscription'],
     ['settings', '/workspace/settings'],
