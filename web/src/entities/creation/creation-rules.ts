@@ -38,13 +38,15 @@ export type ProcessingStep = (typeof PROCESSING_STEPS)[number];
 
 export type JobStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
-interface FileLike {
+/** What the checks read of a File (a File, or a test's stand-in). */
+export interface FileLike {
   name: string;
   type: string;
   size: number;
 }
 
-function extension(name: string): string {
+/** A file name's extension, lower case with its dot ('' when it has none). */
+export function extension(name: string): string {
   const i = name.lastIndexOf('.');
   return i < 0 ? '' : name.slice(i).toLowerCase();
 }

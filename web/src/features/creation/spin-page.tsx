@@ -1,7 +1,6 @@
-import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '../../components/alert';
-import { IconUpload } from '../../components/icons';
 import {
   useStartSpinSetMutation,
   useStartSpinVideosMutation,
@@ -14,7 +13,7 @@ import { creditsFor, priceLabel } from '../../entities/creation/more-angles';
 import { useGetSubscriptionQuery } from '../../entities/subscription/subscription-api';
 import { SpinCoverage } from './spin-coverage';
 import { SpinGuide } from './spin-guide';
-import { DropProblems, useObjectURLs } from './spin-parts';
+import { DropProblems, SpinDropZone, useObjectURLs } from './spin-parts';
 import {
   buildLabel,
   creditsLeftLabel,
@@ -69,7 +68,6 @@ type StartResult = { data: { jobId: string } } | { error: unknown };
 export default function SpinPage() {
   const navigate = useNavigate();
   const inputId = useId();
-  const inputRef = useRef<HTMLInputElement>(null);
   // "?mode=videos" opens the video mode (a failed video build's "try again" comes back to it).
   const [params] = useSearchParams();
   const [mode, setMode] = useState<SpinMode>(params.get('mode') === 'videos' ? 'videos' : 'photos');
@@ -79,7 +77,6 @@ export default function SpinPage() {
   const [videos, setVideos] = useState<File[]>([]);
   const [durations, setDurations] = useState<ReadonlyMap<File, number | null>>(new Map());
   const [dropProblems, setDropProblems] = useState<string[]>([]);
-  const [dragging, setDragging] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   // Each file's stored address once uploaded: a retry after a failure sends only the rest,
@@ -122,7 +119,6 @@ export default function SpinPage() {
     const refused = picked.map((f) => [f, validateImageFile(f)] as const).filter(([, p]) => p);
     setDropProblems(refused.map(([f, p]) => `${f.name}: ${p}`));
     const ok = sortByName(picked.filter((f) => !validateImageFile(f)));
-    if (inputRef.current) inputRef.current.value = '';
     if (!ok.length) return;
     // Each batch in the natural order of its names, after the photos already there (a second
     // ring's folder dropped after the first's keeps its place), and a fresh split proposed.
@@ -130,12 +126,6 @@ export default function SpinPage() {
     setFiles(next);
     setRings(layoutFor(next.length, rings.length, rings));
     setFailure(null);
-  };
-
-  const onDrop = (e: DragEvent<HTMLElement>) => {
-    e.preventDefault();
-    setDragging(false);
-    if (!busy) add(e.dataTransfer?.files);
   };
 
   const setRingCount = (count: number) => setRings(layoutFor(total, count, rings));
@@ -312,32 +302,14 @@ export default function SpinPage() {
           />
         ) : (
           <>
-            <input
-              ref={inputRef}
-              id={inputId}
-              className="visually-hidden"
-              type="file"
-              multiple
+            <SpinDropZone
               accept={ACCEPT_ATTRIBUTE}
-              onChange={(e) => add(e.target.files)}
-              disabled={busy}
-              data-testid="spin-input"
+              testId="spin-input"
+              busy={busy}
+              onFiles={add}
+              title={total ? 'Drop more photos, or click to add them' : 'Drop your spin set here, or click to choose the photos'}
+              hint="JPEG, PNG or WebP, up to 10MB each; sorted by file name"
             />
-            <label
-              htmlFor={inputId}
-              className={dragging ? 'upload__drop upload__drop--over spin__drop' : 'upload__drop spin__drop'}
-              onDragOver={(e) => {
-                e.preventDefault();
-                setDragging(true);
-              }}
-              onDragLeave={() => setDragging(false)}
-              onDrop={onDrop}
-              aria-disabled={busy}
-            >
-              <IconUpload size={32} />
-              <span className="upload__drop-title">{total ? 'Drop more photos, or click to add them' : 'Drop your spin set here, or click to choose the photos'}</span>
-              <span className="muted">JPEG, PNG or WebP, up to 10MB each; sorted by file name</span>
-            </label>
             <DropProblems problems={dropProblems} />
 
             <fieldset className="spin__rings" disabled={busy}>

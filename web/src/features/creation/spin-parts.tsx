@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { IconUpload } from '../../components/icons';
 
 /** Files the last drop left out, each with its reason, under the drop zone (photos and videos alike). */
 export function DropProblems({ problems }: { problems: readonly string[] }) {
@@ -47,4 +48,45 @@ export function useObjectURLs(files: readonly File[]): Map<File, string> {
     };
   }, []);
   return cache.current;
+}
+
+/**
+ * The drop zone of the spin page, for photos and videos alike: a hidden multi-file input behind a
+ * label that takes a drop. Every pick or drop reaches onFiles once, and the input is emptied so
+ * the same file can be chosen again after it was removed.
+ */
+export function SpinDropZone({ accept, testId, busy, onFiles, title, hint }: { accept: string; testId: string; busy: boolean; onFiles: (files: File[]) => void; title: ReactNode; hint: ReactNode }) {
+  const inputId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const take = (list: FileList | null | undefined) => {
+    const picked = Array.from(list ?? []);
+    if (inputRef.current) inputRef.current.value = '';
+    if (picked.length) onFiles(picked);
+  };
+  const onDrop = (e: DragEvent<HTMLElement>) => {
+    e.preventDefault();
+    setDragging(false);
+    if (!busy) take(e.dataTransfer?.files);
+  };
+  return (
+    <>
+      <input ref={inputRef} id={inputId} className="visually-hidden" type="file" multiple accept={accept} onChange={(e) => take(e.target.files)} disabled={busy} data-testid={testId} />
+      <label
+        htmlFor={inputId}
+        className={dragging ? 'upload__drop upload__drop--over spin__drop' : 'upload__drop spin__drop'}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        aria-disabled={busy}
+      >
+        <IconUpload size={32} />
+        <span className="upload__drop-title">{title}</span>
+        <span className="muted">{hint}</span>
+      </label>
+    </>
+  );
 }

@@ -1,3 +1,4 @@
+import { extension, type FileLike } from '../../entities/creation/creation-rules';
 import { naturalCompare } from './spin-rules';
 
 /*
@@ -32,16 +33,6 @@ export const MSG_VIDEO_TOO_MANY = `A build takes at most ${VIDEO_MAX_COUNT} vide
 /** Which camera height each video stands for, by its place in the list (the server's rings: 0°, 30°, 55°). */
 export const VIDEO_HEIGHTS = ['level with the middle of the product', 'a little above (about 30°)', 'well above (about 55°)'] as const;
 
-interface FileLike {
-  name: string;
-  type: string;
-  size: number;
-}
-
-function extension(name: string): string {
-  const i = name.lastIndexOf('.');
-  return i < 0 ? '' : name.slice(i).toLowerCase();
-}
 
 /**
  * The content type a video is sent as: the browser's when it is one the server takes, else from

@@ -1,6 +1,4 @@
-import { useId, useRef, useState, type DragEvent } from 'react';
-import { IconUpload } from '../../components/icons';
-import { DropProblems, useObjectURLs } from './spin-parts';
+import { DropProblems, SpinDropZone, useObjectURLs } from './spin-parts';
 import { formatDuration, VIDEO_ACCEPT_ATTRIBUTE, VIDEO_MAX_COUNT, videoHeightLabel } from './spin-video-rules';
 
 interface Props {
@@ -22,57 +20,19 @@ interface Props {
  * (lowest first: the server makes ring k from video k), which the merchant can reorder.
  */
 export function SpinVideos({ videos, durations, uploaded, dropProblems, busy, onAdd, onMove, onRemove, onDuration }: Props) {
-  const inputId = useId();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const [dragging, setDragging] = useState(false);
   const urls = useObjectURLs(videos);
   const full = videos.length >= VIDEO_MAX_COUNT;
 
-  const add = (list: FileList | null | undefined) => {
-    const picked = Array.from(list ?? []);
-    if (inputRef.current) inputRef.current.value = '';
-    if (picked.length) onAdd(picked);
-  };
-  const onDrop = (e: DragEvent<HTMLElement>) => {
-    e.preventDefault();
-    setDragging(false);
-    if (!busy) add(e.dataTransfer?.files);
-  };
-
   return (
     <>
-      <input
-        ref={inputRef}
-        id={inputId}
-        className="visually-hidden"
-        type="file"
-        multiple
+      <SpinDropZone
         accept={VIDEO_ACCEPT_ATTRIBUTE}
-        onChange={(e) => add(e.target.files)}
-        disabled={busy}
-        data-testid="spin-video-input"
+        testId="spin-video-input"
+        busy={busy}
+        onFiles={onAdd}
+        title={videos.length === 0 ? 'Drop your turntable videos here, or click to choose them' : full ? 'Three videos: remove one to add another' : 'Drop another video, or click to add it'}
+        hint={`MP4, MOV or WebM, up to 150 MB each; one video per camera height, up to ${VIDEO_MAX_COUNT}`}
       />
-      <label
-        htmlFor={inputId}
-        className={dragging ? 'upload__drop upload__drop--over spin__drop' : 'upload__drop spin__drop'}
-        onDragOver={(e) => {
-          e.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        aria-disabled={busy}
-      >
-        <IconUpload size={32} />
-        <span className="upload__drop-title">
-          {videos.length === 0
-            ? 'Drop your turntable videos here, or click to choose them'
-            : full
-              ? 'Three videos: remove one to add another'
-              : 'Drop another video, or click to add it'}
-        </span>
-        <span className="muted">MP4, MOV or WebM, up to 150 MB each; one video per camera height, up to {VIDEO_MAX_COUNT}</span>
-      </label>
       <DropProblems problems={dropProblems} />
 
       {videos.length > 0 && (
