@@ -139,3 +139,25 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	*c += countingWriter(len(p))
 	return len(p), nil
 }
+
+// BenchmarkCheckReader streams a 100 MB video (a real header, then frames)
+// through the check, as an upload does on its way to the store: the bytes
+// per second and, per upload, the memory held (the header box and a 64 KB
+// buffer, however large the video).
+func BenchmarkCheckReader(b *testing.B) {
+	head, err := os.ReadFile(filepath.Join("testdata", "faststart.mp4"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	const size = 100 << 20
+	mdat := box("mdat", nil)
+	binary.BigEndian.PutUint32(mdat, uint32(size))
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		r := io.MultiReader(bytes.NewReader(head), bytes.NewReader(mdat), io.LimitReader(zeros{}, size-8))
+		if _, err := CheckReader(r, io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
