@@ -382,6 +382,9 @@ type blueprintView struct {
 	// Views is how many photos the build uses: two builds of one name and
 	// photo differ here (merchant walk 4, H1).
 	Views int `json:"views"`
+	// Spin is a spin set's layout (its rings, and its videos when cut from
+	// them), as in the job view; absent for other builds.
+	Spin *spinView `json:"spin,omitempty"`
 }
 
 func newBlueprintView(ctx context.Context, s *job.Service, j job.Job) (blueprintView, error) {
@@ -393,7 +396,8 @@ func newBlueprintView(ctx context.Context, s *job.Service, j job.Job) (blueprint
 		}
 	}
 	return blueprintView{ID: j.ID, Name: j.Name, JobID: j.ID, ThumbnailURL: thumb, CreatedAt: j.CreatedAt,
-		UpdatedAt: j.UpdatedAt, Status: j.BlueprintStatus(), AssetID: j.AssetID, Error: j.Error, Fidelity: j.Fidelity(), Views: j.Views()}, nil
+		UpdatedAt: j.UpdatedAt, Status: j.BlueprintStatus(), AssetID: j.AssetID, Error: j.Error, Fidelity: j.Fidelity(), Views: j.Views(),
+		Spin: newSpinView(j.Spin)}, nil
 }
 
 type blueprintPage struct {

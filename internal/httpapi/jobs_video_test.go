@@ -217,6 +217,30 @@ func TestCreateSpinVideoJob(t *testing.T) {
 	used, reserved, balance := s.credits(t, user)
 	require.Equal(t, [3]int64{12, 0, 12}, [3]int64{used, reserved, balance})
 
+	// My Blueprints says it was built from a video.
+	var lib struct {
+		Items []struct {
+			JobID string `json:"jobId"`
+			Spin  *struct {
+				Rings  []spinRingJSON `json:"rings"`
+				Videos int            `json:"videos"`
+			} `json:"spin"`
+		} `json:"items"`
+	}
+	rec, r = s.json(t, user, "GET", "/api/blueprints", nil)
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	require.NoError(t, json.Unmarshal(r.Data, &lib))
+	found := false
+	for _, it := range lib.Items {
+		if it.JobID == j.ID {
+			found = true
+			require.NotNil(t, it.Spin)
+			require.Equal(t, 1, it.Spin.Videos)
+			require.Len(t, it.Spin.Rings, 1)
+		}
+	}
+	require.True(t, found, "the build is in My Blueprints")
+
 	envs, _, err := s.env.Store.Load(ctx, s.env.DB.Pool, events.Stream{Type: events.StreamJob, ID: j.ID})
 	require.NoError(t, err)
 	queued, ok := envs[0].Data.(events.JobQueued)

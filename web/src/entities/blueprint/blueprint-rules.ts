@@ -16,6 +16,8 @@ export interface Blueprint {
   fidelity: number | null;
   /** How many photos the build uses (1, or 2–8): two builds of one name differ here. */
   views: number;
+  /** A spin set's rings, and how many videos it was cut from (0 for photos); null for other builds. */
+  spin: { rings: number; videos: number } | null;
 }
 
 export const STATUS_LABEL: Record<BlueprintStatus, string> = {
@@ -57,7 +59,16 @@ export function parseBlueprints(raw: unknown): Blueprint[] {
       modelURL: str(b.modelURL),
       fidelity: parseFidelity(b.fidelity),
       views: typeof b.views === 'number' && Number.isInteger(b.views) && b.views >= 1 ? b.views : 1,
+      spin: parseSpinSummary(b.spin),
     }));
+}
+
+/** The spin field of a blueprint: how many rings (and videos), or null when absent or malformed. */
+function parseSpinSummary(raw: unknown): { rings: number; videos: number } | null {
+  const rings = (raw as { rings?: unknown } | null)?.rings;
+  if (!Array.isArray(rings) || rings.length === 0) return null;
+  const videos = (raw as { videos?: unknown }).videos;
+  return { rings: rings.length, videos: typeof videos === 'number' && Number.isInteger(videos) && videos > 0 ? videos : 0 };
 }
 
 /** One page of GET /api/blueprints: pass nextCursor back for the next (null on the last). */

@@ -37,6 +37,18 @@ export function viewsLabel(views: number): string {
   return `Built from ${views} ${views === 1 ? 'photo' : 'photos'}`;
 }
 
+/**
+ * What a build was made from, wherever it is shown: "Built from 24 photos in 2 rings" for a spin
+ * set, "Built from 2 videos (24 frames)" for one cut from turntable videos (the merchant sent
+ * videos, not photos), else viewsLabel.
+ */
+export function buildFromLabel(views: number, spin?: { rings: number; videos?: number } | null): string {
+  if (!spin) return viewsLabel(views);
+  const { rings, videos } = spin;
+  if (videos) return `Built from ${videos} ${videos === 1 ? 'video' : 'videos'} (${views} ${views === 1 ? 'frame' : 'frames'})`;
+  return `${viewsLabel(views)} in ${rings} ${rings === 1 ? 'ring' : 'rings'}`;
+}
+
 interface Props {
   files: File[];
   onChange: (files: File[]) => void;

@@ -83,6 +83,18 @@ describe('My Blueprints', () => {
     expect(within(cards[1]).getByTestId('fidelity')).toHaveTextContent('Mesh fidelity 58% (low)');
   });
 
+  it('a spin set says its rings, and one cut from videos says its videos (issue 48)', async () => {
+    const spins = [
+      { ...items[0], id: 'b8', jobId: 'b8', name: 'oak-chair', fidelity: null, views: 24, spin: { rings: [{ photos: 12, elevation: 0 }, { photos: 12, elevation: 30 }] } },
+      { ...items[0], id: 'b9', jobId: 'b9', name: 'teapot', fidelity: null, views: 12, spin: { rings: [{ photos: 12, elevation: 0 }], videos: 1 } },
+    ];
+    stubFetch({ 'GET /api/blueprints': () => ({ items: spins, total: 2 }) });
+    renderRoutes(routes, ['/workspace/blueprints']);
+    const cards = await screen.findAllByTestId('blueprint-card');
+    expect(within(cards[0]).getByTestId('blueprint-views')).toHaveTextContent('Built from 24 photos in 2 rings');
+    expect(within(cards[1]).getByTestId('blueprint-views')).toHaveTextContent('Built from 1 video (12 frames)');
+  });
+
   it('only a failed card offers Retry, which starts a new attempt and follows it', async () => {
     const { calls } = stubFetch({
       'GET /api/blueprints': () => ({ items, total: 3 }),

@@ -7,7 +7,7 @@ import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
 import { FidelityBadge, isLowFidelity, LOW_FIDELITY_ADVICE } from '../../entities/creation/fidelity';
-import { viewsLabel } from '../../entities/creation/more-angles';
+import { buildFromLabel } from '../../entities/creation/more-angles';
 import { RetryButton } from '../../entities/creation/retry-button';
 import { ActionProblemAlert } from '../../entities/blueprint/action-problem';
 import { STATUS_LABEL, validateBlueprintName, type Blueprint } from '../../entities/blueprint/blueprint-rules';
@@ -102,7 +102,7 @@ function BlueprintCard({ blueprint: b, onDelete }: { blueprint: Blueprint; onDel
       )}
       {b.createdAt && (
         <p className="blueprint-card__date muted">
-          Created {relativeTime(b.createdAt)} · <span data-testid="blueprint-views">{viewsLabel(b.views)}</span>
+          Created {relativeTime(b.createdAt)} · <span data-testid="blueprint-views">{buildFromLabel(b.views, b.spin)}</span>
         </p>
       )}
       {ready && (b.fidelity !== null || b.views > 1) && (

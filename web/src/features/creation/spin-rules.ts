@@ -1,5 +1,6 @@
 import { validateImageFile } from '../../entities/creation/creation-rules';
 import type { SpinRing } from '../../entities/creation/creation-api';
+import { buildFromLabel } from '../../entities/creation/more-angles';
 
 /*
  * Rules of the spin-set page (issue 48 §5): a merchant's 360° turntable capture, 8–72 photos in
@@ -164,8 +165,7 @@ export function creditsLeftLabel(balance: number | null | undefined): string {
  * spin.videos) "Built from 2 videos (24 frames)", as the merchant sent videos, not photos.
  */
 export function spinViewsLabel(views: number, rings: number, videos?: number): string {
-  if (videos) return `Built from ${videos} ${videos === 1 ? 'video' : 'videos'} (${views} ${views === 1 ? 'frame' : 'frames'})`;
-  return `Built from ${photos(views)} in ${rings} ${rings === 1 ? 'ring' : 'rings'}`;
+  return buildFromLabel(views, { rings, videos });
 }
 
 /** One line under each of the four steps when the build is a spin set: what the step does to it. */
