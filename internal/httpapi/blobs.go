@@ -4,9 +4,11 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/fault"
+	"github.com/photo3d/photo3d/internal/imagecheck"
 	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/videocheck"
 )
@@ -75,6 +77,7 @@ func receivePut(w http.ResponseWriter, r *http.Request, key string, uploads *upl
 	if r.ContentLength > videocheck.MaxBytes {
 		return upload.ErrVideoTooLarge
 	}
+	allowSlowUpload(w, r)
 	body := http.MaxBytesReader(w, r.Body, videocheck.MaxBytes+1)
 	up, err := uploads.ReceivePut(r.Context(), key, body, r.ContentLength)
 	var tooBig *http.MaxBytesError
@@ -91,6 +94,24 @@ func receivePut(w http.ResponseWriter, r *http.Request, key string, uploads *upl
 	w.Header().Set("Location", v.URL)
 	WriteJSON(w, http.StatusOK, v)
 	return nil
+}
+
+// VideoUploadTime is how long one upload that may be a video (over a
+// photo's 10 MB) may take to arrive and be answered: 150 MB over a phone's
+// 2 Mbit/s uplink. The server's own limits (2 minutes to read a request, 5 to
+// answer it) fit a photo, not that.
+const VideoUploadTime = 12 * time.Minute
+
+// allowSlowUpload lifts the server's read and write deadlines for a request
+// that may carry a video: a Content-Length over a photo's limit, or none.
+func allowSlowUpload(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength >= 0 && r.ContentLength <= imagecheck.MaxUploadBytes+multipartOverhead {
+		return
+	}
+	rc := http.NewResponseController(w)
+	deadline := time.Now().Add(VideoUploadTime)
+	_ = rc.SetReadDeadline(deadline) // unsupported by test recorders: nothing to lift there
+	_ = rc.SetWriteDeadline(deadline.Add(time.Minute))
 }
 
 // streamBlob streams a blob with its stored content type, honouring Range

@@ -3,8 +3,12 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"testing"
@@ -301,4 +305,78 @@ func TestCreateSpinVideoJobRefusals(t *testing.T) {
 	require.Equal(t, "Not enough AI credits: a build from 1 video uses 12 credits, one per photo the videos become (12 a video). Buy more credits or upgrade your plan on the Subscription page, or build from fewer videos.", r.Error.Message)
 	used, reserved, balance := s.credits(t, poor)
 	require.Equal(t, [3]int64{0, 0, 10}, [3]int64{used, reserved, balance})
+}
+
+// slowReader hands out its bytes in two parts with a pause between them: a
+// phone's upload that takes longer than the server's read timeout.
+type slowReader struct {
+	r      io.Reader
+	after  int64
+	pause  time.Duration
+	read   int64
+	paused bool
+}
+
+func (s *slowReader) Read(p []byte) (int, error) {
+	if !s.paused && s.read >= s.after {
+		s.paused = true
+		time.Sleep(s.pause)
+	}
+	if !s.paused {
+		p = p[:min(int64(len(p)), s.after-s.read)]
+	}
+	n, err := s.r.Read(p)
+	s.read += int64(n)
+	return n, err
+}
+
+// A video larger than a photo arrives over a slow connection: the server's
+// read timeout (here half a second, two minutes in cmd/api) is meant for
+// photos, and an upload that may be a video gets VideoUploadTime instead, so
+// the video is stored whole rather than cut off.
+func TestSlowVideoUploadOutlastsTheServerReadTimeout(t *testing.T) {
+	t.Parallel()
+	s := newCreationStack(t, false)
+	user := s.env.User(t)
+	header, err := os.ReadFile(filepath.Join("..", "videocheck", "testdata", "faststart.mp4"))
+	require.NoError(t, err)
+	const extra = 11 << 20 // past a photo's 10 MB: more frames after the header
+	mdat := make([]byte, 8)
+	binary.BigEndian.PutUint32(mdat, uint32(extra))
+	copy(mdat[4:], "mdat")
+	size := int64(len(header) + extra)
+	sl, _ := s.videoSlot(t, user, "slow.mp4", "video/mp4", int(size))
+
+	srv := httptest.NewUnstartedServer(s.h)
+	srv.Config.ReadTimeout = 500 * time.Millisecond
+	srv.Start()
+	t.Cleanup(srv.Close)
+	u, err := url.Parse(sl.UploadURL)
+	require.NoError(t, err)
+	body := &slowReader{r: io.MultiReader(bytes.NewReader(header), bytes.NewReader(mdat), io.LimitReader(zeroReader{}, extra-8)),
+		after: 1 << 20, pause: 1500 * time.Millisecond}
+	req, err := http.NewRequest(http.MethodPut, srv.URL+u.RequestURI(), body)
+	require.NoError(t, err)
+	req.ContentLength = size
+	req.Header.Set("Content-Type", "video/mp4")
+	res, err := srv.Client().Do(req)
+	require.NoError(t, err, "the server cut the upload off")
+	defer res.Body.Close()
+	out, _ := io.ReadAll(res.Body)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(out))
+	require.True(t, body.paused, "the upload paused longer than the read timeout")
+	var got reply
+	require.NoError(t, json.Unmarshal(out, &got))
+	var up struct {
+		Bytes int64 `json:"bytes"`
+	}
+	require.NoError(t, json.Unmarshal(got.Data, &up))
+	require.Equal(t, size, up.Bytes, "stored whole")
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }

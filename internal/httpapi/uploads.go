@@ -102,6 +102,7 @@ func uploadContent(s *upload.Service) Handler {
 		if r.ContentLength > videocheck.MaxBytes+multipartOverhead {
 			return upload.ErrVideoTooLarge
 		}
+		allowSlowUpload(w, r)
 		r.Body = http.MaxBytesReader(w, r.Body, videocheck.MaxBytes+multipartOverhead)
 		mr, err := r.MultipartReader()
 		if err != nil {

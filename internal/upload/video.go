@@ -63,9 +63,17 @@ func (s *Service) ResolveVideo(ctx context.Context, userID, videoURL string) (Up
 	return up, err
 }
 
+// ErrUploadInterrupted: the video stopped arriving (a dropped connection).
+var ErrUploadInterrupted = fault.New(fault.Invalid, "upload_interrupted",
+	"The upload was interrupted before the whole video arrived. Please upload it again.")
+
 // videoFault turns videocheck's errors into the fault errors above, keeping
 // the cause for the logs; other errors (the blob store's) pass through.
 func videoFault(err error) error {
+	var re *videocheck.ReadError
+	if errors.As(err, &re) {
+		return fault.Wrap(err, ErrUploadInterrupted.Kind, ErrUploadInterrupted.Code, ErrUploadInterrupted.Message)
+	}
 	for _, m := range []struct {
 		sentinel error
 		fault    *fault.Error

@@ -58,6 +58,15 @@ var (
 	ErrUnreadable  = errors.New("Unable to read this video. Please export it again as an MP4 (H.264) and upload it.")                     //nolint:staticcheck // user-facing message
 )
 
+// ReadError is a failure to read the upload itself (a dropped connection, a
+// timeout, a store that stopped taking the bytes), not a fault of the video:
+// CheckReader returns it, wrapping the reader's error, instead of calling
+// the video unreadable.
+type ReadError struct{ Err error }
+
+func (e *ReadError) Error() string { return "read the upload: " + e.Err.Error() }
+func (e *ReadError) Unwrap() error { return e.Err }
+
 type checkError struct{ user, cause error }
 
 func (e *checkError) Error() string   { return e.user.Error() }
@@ -163,6 +172,9 @@ func CheckReader(r io.Reader, w io.Writer) (Info, error) {
 	if counted.n > MaxBytes {
 		return Info{}, ErrTooLarge
 	}
+	if counted.err != nil {
+		return Info{}, &ReadError{Err: counted.err}
+	}
 	if err != nil {
 		return Info{}, err
 	}
@@ -185,13 +197,17 @@ func checkLimits(info Info) error {
 }
 
 type countingReader struct {
-	r io.Reader
-	n int64
+	r   io.Reader
+	n   int64
+	err error // the first failure other than the end
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
+	if err != nil && err != io.EOF && c.err == nil {
+		c.err = err
+	}
 	return n, err
 }
 

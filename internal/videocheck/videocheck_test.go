@@ -8,6 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/iotest"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The files in testdata were encoded with Debian's ffmpeg 7 from its test
@@ -105,6 +108,19 @@ func TestOverTheSizeLimitIsTooLarge(t *testing.T) {
 	if n > MaxBytes+1 {
 		t.Fatalf("read %d bytes, more than the limit + 1", n)
 	}
+}
+
+// An upload that stops arriving (a dropped connection) is the reader's
+// failure, not an unreadable video: the merchant is asked to send it again,
+// not to export it again.
+func TestAReadFailureIsNotABadVideo(t *testing.T) {
+	mp4 := read(t, "ok.mp4")
+	dropped := errors.New("connection reset by peer")
+	_, err := CheckReader(io.MultiReader(bytes.NewReader(mp4[:len(mp4)/2]), iotest.ErrReader(dropped)), io.Discard)
+	var re *ReadError
+	require.ErrorAs(t, err, &re)
+	require.ErrorIs(t, err, dropped)
+	require.NotErrorIs(t, err, ErrUnreadable)
 }
 
 func TestSniffTellsVideosFromPhotos(t *testing.T) {
