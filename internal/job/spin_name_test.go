@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/photo3d/photo3d/events"
 )
 
 // A spin set is named after what its files share, never after its first
@@ -26,4 +28,14 @@ func TestSpinNameComesFromWhatTheFilesShare(t *testing.T) {
 	} {
 		require.Equal(t, c.want, spinName(c.files, at), "%v", c.files)
 	}
+}
+
+// A spin photo a refusal names is the merchant's own: "Photo 7" of a spin
+// set of photos, "Video 2, frame 3" of one cut from videos.
+func TestSpinPhotoNameSaysWhichVideo(t *testing.T) {
+	photos := Job{Spin: &events.JobSpin{Rings: []events.SpinRingSpec{{Photos: 12}, {Photos: 12, ElevationDeg: 30}}}}
+	videos := Job{Spin: &events.JobSpin{Videos: 2, Rings: []events.SpinRingSpec{{Photos: 12}, {Photos: 12, ElevationDeg: 30}}}}
+	require.Equal(t, "Photo 15", spinPhotoName(photos, 15))
+	require.Equal(t, "Video 1, frame 12", spinPhotoName(videos, 12))
+	require.Equal(t, "Video 2, frame 3", spinPhotoName(videos, 15))
 }

@@ -221,7 +221,7 @@ func (w *ReconstructWorker) build(ctx context.Context, rj *river.Job[Reconstruct
 		}
 		if reason, ok := inputProblem(err); ok {
 			if n := photoNumber(err); j.Spin != nil && n > 0 {
-				reason = fmt.Sprintf("Photo %d: %s", n, reason) // which of up to 72
+				reason = fmt.Sprintf("%s: %s", spinPhotoName(j, n), reason) // which of up to 72
 			}
 			return w.fail(ctx, rj, j, reason, err.Error(), err)
 		}

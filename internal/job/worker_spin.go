@@ -61,6 +61,22 @@ func spinTooLongMessage(photos int) string {
 		"Build it again from fewer photos: 24, in two rings of 12, is usually enough. No credit was used.", photos)
 }
 
+// spinPhotoName names photo n (from 1, in the build's order) of a spin set
+// as the merchant knows it: "Photo 7", or for a build cut from videos
+// "Video 2, frame 3", since the merchant sent videos, not photos.
+func spinPhotoName(j Job, n int) string {
+	if j.FromVideos() {
+		at := n
+		for v, r := range j.Spin.Rings {
+			if at <= r.Photos {
+				return fmt.Sprintf("Video %d, frame %d", v+1, at)
+			}
+			at -= r.Photos
+		}
+	}
+	return fmt.Sprintf("Photo %d", n)
+}
+
 // photoNumber is the photo (from 1, in the build's order) a reconstructor
 // error is about, as the multi-photo decode names it ("photo 7: …"); 0 when
 // the error names none.
