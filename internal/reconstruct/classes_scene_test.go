@@ -145,6 +145,7 @@ func makeClassScene(class string, i int, w, h int) *qscene {
 		dx, dz := math.Abs(lx)-W/2, math.Abs(lz)-D/2
 		return math.Hypot(max(dx, 0), max(dz, 0)) + min(max(dx, dz), 0)
 	}
+	s.footR = math.Hypot(W/2, D/2)
 	s.name = class + "-" + string(rune('a'+i))
 	radius := math.Sqrt(W*W/4 + D*D/4 + 0.25)
 	if W > 1.2 {

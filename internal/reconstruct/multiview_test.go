@@ -117,6 +117,7 @@ func furnitureScene(class string, i int) (*qscene, float64) {
 		dx, dz := math.Abs(x)-w/2, math.Abs(z)-d/2
 		return math.Hypot(max(dx, 0), max(dz, 0)) + min(max(dx, dz), 0)
 	}
+	s.footR = math.Hypot(w/2, d/2)
 	s.name = class + "-" + string(rune('a'+i))
 	return s, math.Sqrt(w*w/4 + d*d/4 + 0.25)
 }

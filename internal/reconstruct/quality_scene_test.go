@@ -153,6 +153,10 @@ type qscene struct {
 	// footprint is the signed distance (units) from a ground point to the object's
 	// footprint, for the contact shadow.
 	footprint func(x, z float64) float64
+	// footR, where known (not 0), is how far from the origin the footprint reaches,
+	// footprint being an exact signed distance: it is then at least |(x, z)| − footR,
+	// so the shadow vanishes outside a known region and photo skips it there.
+	footR float64
 }
 
 // photo renders the scene: Lambert shading under a key light from the upper front
@@ -187,6 +191,14 @@ func (s *qscene) photo(rng *rand.Rand) []byte {
 		bottom = vmul(top, 0.75+rng.Float64()*0.2)
 	}
 	img := image.NewNRGBA(image.Rect(0, 0, s.cam.w, s.cam.h))
+	// The backdrop of each row of samples, and the samples whose ground the
+	// contact shadow can darken: elsewhere the backdrop is the row's, exactly.
+	rowBg := make([]v3, s.cam.h*ss)
+	for sy := range rowBg {
+		t := ((float64(sy) + 0.5) / ss) / float64(s.cam.h)
+		rowBg[sy] = vadd(vmul(top, 1-t), vmul(bottom, t))
+	}
+	shadow := s.shadowSpans(ss)
 	for y := range s.cam.h {
 		for x := range s.cam.w {
 			var acc v3
@@ -197,9 +209,12 @@ func (s *qscene) photo(rng *rand.Rand) []byte {
 					acc = vadd(acc, shade[id])
 					continue
 				}
+				bg := rowBg[sy]
+				if sx < shadow[sy][0] || sx >= shadow[sy][1] {
+					acc = vadd(acc, bg)
+					continue
+				}
 				fx, fy := (float64(sx)+0.5)/ss, (float64(sy)+0.5)/ss
-				t := fy / float64(s.cam.h)
-				bg := vadd(vmul(top, 1-t), vmul(bottom, t))
 				d := s.cam.ray(fx, fy)
 				if d[1] < 0 {
 					g := vadd(s.cam.pos, vmul(d, -s.cam.pos[1]/d[1]))
@@ -229,6 +244,57 @@ func (s *qscene) photo(rng *rand.Rand) []byte {
 		panic(err)
 	}
 	return buf.Bytes()
+}
+
+// shadowSpans gives, per row of samples (ss×ss a pixel), the samples [lo, hi)
+// whose ground the contact shadow can darken: everywhere else the backdrop is
+// exactly the row's, as 1 − 0.45·exp(−d²/0.06²) rounds to 1 for a ground point
+// d ≥ 0.4 from the footprint, and those within 0.4 lie inside the circle of
+// radius footR + 0.4 about the origin. A row's rays meet the ground along a
+// line (the camera's right axis is level), which crosses that circle in one
+// span, widened by two samples each side for rounding. Every sample of every
+// row where footR is unknown or the camera is tilted sideways.
+func (s *qscene) shadowSpans(ss int) [][2]int {
+	c := s.cam
+	sw, sh := c.w*ss, c.h*ss
+	spans := make([][2]int, sh)
+	if s.footR <= 0 || c.right[1] != 0 {
+		for i := range spans {
+			spans[i] = [2]int{0, sw}
+		}
+		return spans
+	}
+	r := s.footR + 0.4
+	f := float64(ss)
+	for sy := range spans {
+		fy := (float64(sy) + 0.5) / f
+		// The ray through (fx, fy) runs along a + b·fx; a level right axis keeps
+		// its height a[1] the same along the row.
+		a := vadd(c.fwd, vadd(vmul(c.right, -c.cx/c.f), vmul(c.up, -(fy-c.cy)/c.f)))
+		b := vmul(c.right, 1/c.f)
+		if a[1] > -1e-6 {
+			if a[1] > 1e-6 {
+				continue // the row looks above the horizon: no ground, no shadow
+			}
+			spans[sy] = [2]int{0, sw}
+			continue
+		}
+		t := -c.pos[1] / a[1]
+		px, pz := c.pos[0]+t*a[0], c.pos[2]+t*a[2]
+		qx, qz := t*b[0], t*b[2]
+		qq, pq, pp := qx*qx+qz*qz, px*qx+pz*qz, px*px+pz*pz-r*r
+		disc := pq*pq - qq*pp
+		if disc <= 0 {
+			continue
+		}
+		fx0, fx1 := (-pq-math.Sqrt(disc))/qq, (-pq+math.Sqrt(disc))/qq
+		lo := max(0, int(math.Floor(fx0*f-0.5))-2)
+		hi := min(sw, int(math.Ceil(fx1*f-0.5))+3)
+		if lo < hi {
+			spans[sy] = [2]int{lo, hi}
+		}
+	}
+	return spans
 }
 
 func crossV(a, b v3) v3 {
@@ -320,6 +386,7 @@ func makeScene(class string, i int, w, h int) *qscene {
 	s := &qscene{class: class, elevDeg: rng.Float64() * 25, f35: []float64{24, 26, 28, 35, 50}[rng.IntN(5)], gradient: rng.IntN(2) == 0}
 	c1, c2, c3 := randColour(rng), randColour(rng), randColour(rng)
 	circleFoot := func(r float64) func(x, z float64) float64 {
+		s.footR = r
 		return func(x, z float64) float64 { return math.Hypot(x, z) - r }
 	}
 	var radius float64 // bounding sphere radius about (0, 0.5, 0)
@@ -421,6 +488,7 @@ func makeScene(class string, i int, w, h int) *qscene {
 			dx, dz := math.Abs(lx)-W/2, math.Abs(lz)-D/2
 			return math.Hypot(max(dx, 0), max(dz, 0)) + min(max(dx, dz), 0)
 		}
+		s.footR = math.Hypot(W/2, D/2)
 		radius = math.Sqrt(W*W/4 + D*D/4 + 0.25)
 	case "lamp":
 		base := 0.22 + rng.Float64()*0.08

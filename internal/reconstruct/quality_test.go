@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -199,7 +200,123 @@ func surfaceScore(truth, model []qtri) (f5, chamfer float64) {
 // tris: exact up to 4 cells, capped at 5 cells. Triangles are filed in every cell
 // of a uniform grid their bounding box overlaps, and the cells are searched in
 // rings around the point's until the best distance is within the ring searched.
+// The grid is a dense array over the triangles' cells (a map of cells, as
+// surfaceDistsMap, spent most of the time hashing); where that box would hold
+// too many cells, surfaceDistsMap, which finds the same triangles.
 func surfaceDists(pts []v3, tris []qtri, cell float64) []float64 {
+	type key [3]int
+	kf := func(p v3) key {
+		return key{int(math.Floor(p[0] / cell)), int(math.Floor(p[1] / cell)), int(math.Floor(p[2] / cell))}
+	}
+	if len(tris) == 0 {
+		return surfaceDistsMap(pts, tris, cell)
+	}
+	boxes := make([][2]key, len(tris))
+	var glo, ghi key
+	for i, t := range tris {
+		lo, hi := kf(t.p[0]), kf(t.p[0])
+		for _, p := range t.p[1:] {
+			k := kf(p)
+			for c := range 3 {
+				lo[c], hi[c] = min(lo[c], k[c]), max(hi[c], k[c])
+			}
+		}
+		boxes[i] = [2]key{lo, hi}
+		if i == 0 {
+			glo, ghi = lo, hi
+		}
+		for c := range 3 {
+			glo[c], ghi[c] = min(glo[c], lo[c]), max(ghi[c], hi[c])
+		}
+	}
+	var n [3]int
+	cells := 1
+	for c := range 3 {
+		n[c] = ghi[c] - glo[c] + 1
+		if n[c] <= 0 || n[c] > 1<<22 {
+			return surfaceDistsMap(pts, tris, cell)
+		}
+		cells *= n[c]
+		if cells > 1<<23 {
+			return surfaceDistsMap(pts, tris, cell)
+		}
+	}
+	index := func(x, y, z int) int { return ((x-glo[0])*n[1]+(y-glo[1]))*n[2] + (z - glo[2]) }
+	// Compressed rows: cell i's triangles are list[start[i]:start[i+1]], in
+	// the order of tris, as the map's appends left them.
+	start := make([]int32, cells+1)
+	for _, b := range boxes {
+		for x := b[0][0]; x <= b[1][0]; x++ {
+			for y := b[0][1]; y <= b[1][1]; y++ {
+				for z := b[0][2]; z <= b[1][2]; z++ {
+					start[index(x, y, z)+1]++
+				}
+			}
+		}
+	}
+	for i := range cells {
+		start[i+1] += start[i]
+	}
+	list := make([]int32, start[cells])
+	fill := slices.Clone(start[:cells])
+	for i, b := range boxes {
+		for x := b[0][0]; x <= b[1][0]; x++ {
+			for y := b[0][1]; y <= b[1][1]; y++ {
+				for z := b[0][2]; z <= b[1][2]; z++ {
+					k := index(x, y, z)
+					list[fill[k]] = int32(i)
+					fill[k]++
+				}
+			}
+		}
+	}
+	at := func(x, y, z int) []int32 {
+		if x < glo[0] || x > ghi[0] || y < glo[1] || y > ghi[1] || z < glo[2] || z > ghi[2] {
+			return nil
+		}
+		k := index(x, y, z)
+		return list[start[k]:start[k+1]]
+	}
+	seen := make([]int32, len(tris))
+	for i := range seen {
+		seen[i] = -1
+	}
+	out := make([]float64, len(pts))
+	for i, p := range pts {
+		k := kf(p)
+		best := math.Inf(1)
+		for r := 0; r <= 4; r++ {
+			for dx := -r; dx <= r; dx++ {
+				for dy := -r; dy <= r; dy++ {
+					for dz := -r; dz <= r; dz++ {
+						if max(abs(dx), abs(dy), abs(dz)) != r {
+							continue
+						}
+						for _, j := range at(k[0]+dx, k[1]+dy, k[2]+dz) {
+							if seen[j] == int32(i) {
+								continue
+							}
+							seen[j] = int32(i)
+							best = min(best, pointTriangleDist2(p, tris[j].p))
+						}
+					}
+				}
+			}
+			if best <= float64(r*r)*cell*cell {
+				break
+			}
+		}
+		out[i] = min(math.Sqrt(best), 5*cell)
+	}
+	return out
+}
+
+// surfaceDistsMap is surfaceDists with its grid in a map, for a box of too many
+// cells to hold densely: the distance to the nearest triangle of tris, exact up
+// to 4 cells, capped at 5 cells. Triangles are filed in every cell
+// of a uniform grid their bounding box overlaps, and the cells are searched in
+// rings around the point's until the best distance is within the ring searched.
+func surfaceDistsMap(pts []v3, tris []qtri, cell float64) []float64 {
 	type key [3]int
 	kf := func(p v3) key {
 		return key{int(math.Floor(p[0] / cell)), int(math.Floor(p[1] / cell)), int(math.Floor(p[2] / cell))}

@@ -8,6 +8,8 @@ import (
 	"image/draw"
 	"image/png"
 	"math/rand/v2"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/photo3d/photo3d/internal/reconstruct/multiview"
@@ -23,12 +25,11 @@ func TestTurntableRebuildsAChairFromASpinSet(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reconstructs sixteen photos")
 	}
-	base, radius := furnitureScene("chair", 1)
-	rings := []RingSpec{{Photos: 8, ElevationDeg: 5}, {Photos: 8, ElevationDeg: 35}}
-	m, _ := spinScene(base, radius, rings, 640, 480, rand.New(rand.NewPCG(48, 2)), usualTurntableError)
+	c := sixteenPhotoChair(t)
+	m, rings := c.m, c.rings
 	multiview.SpinDebugLOO = func(loo []float64) { t.Logf("leave-one-out agreement per photo %.3f", loo) }
 	defer func() { multiview.SpinDebugLOO = nil }()
-	spin, err := NewSpinSet(rings, m.photos())
+	spin, err := NewSpinSet(rings, slices.Clone(c.photos))
 	require.NoError(t, err)
 	var last int
 	res, rep, err := NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{}, func(_ Step, p int) {
@@ -51,9 +52,42 @@ func TestTurntableRebuildsAChairFromASpinSet(t *testing.T) {
 
 	truthA := alignTruth(m.base.tris)
 	ours := f5(alignedModel(t, res.GLB), truthA)
-	hull := f5(alignTruth(exactHull(t, m, DefaultMaxTriangles)), truthA)
+	hull := c.hullF5
 	t.Logf("chair spin set: F@5 %.3f, exact-pose hull %.3f, coherence %.3f, rings at %v (true %v)", ours, hull, rep.Coherence, rep.RingElevations, truth)
 	require.GreaterOrEqual(t, ours, hull-0.05, "as close as carving these views with exact cameras")
+}
+
+// spinChair is a synthetic chair photographed as a spin set, with the F@5 of the
+// hull carved from its true silhouettes with the exact cameras.
+type spinChair struct {
+	m      *mvScene
+	rings  []RingSpec
+	photos [][]byte
+	hullF5 float64
+}
+
+var (
+	sixteenPhotoChairMu   sync.Mutex
+	sixteenPhotoChairOnce *spinChair
+)
+
+// sixteenPhotoChair is the chair the turntable tests photograph (two rings of
+// eight photos, each frame up to 2° off even spacing, each ring's height up to
+// 2° and its distance up to 3 % off nominal), rendered and carved once for them
+// all: callers clone photos before changing one.
+func sixteenPhotoChair(t *testing.T) *spinChair {
+	sixteenPhotoChairMu.Lock()
+	defer sixteenPhotoChairMu.Unlock()
+	if c := sixteenPhotoChairOnce; c != nil {
+		return c
+	}
+	base, radius := furnitureScene("chair", 1)
+	rings := []RingSpec{{Photos: 8, ElevationDeg: 5}, {Photos: 8, ElevationDeg: 35}}
+	m, _ := spinScene(base, radius, rings, 640, 480, rand.New(rand.NewPCG(48, 2)), usualTurntableError)
+	c := &spinChair{m: m, rings: rings, photos: m.photos()}
+	c.hullF5 = f5(alignTruth(exactHull(t, m, DefaultMaxTriangles)), alignTruth(m.base.tris))
+	sixteenPhotoChairOnce = c
+	return c
 }
 
 // A layout no turntable makes is refused with its reason, before any photo is read.
@@ -101,10 +135,9 @@ func TestSpinSetLeavesOutAPhotoThatDisagrees(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reconstructs sixteen photos")
 	}
-	base, radius := furnitureScene("chair", 1)
-	rings := []RingSpec{{Photos: 8, ElevationDeg: 5}, {Photos: 8, ElevationDeg: 35}}
-	m, _ := spinScene(base, radius, rings, 640, 480, rand.New(rand.NewPCG(48, 2)), usualTurntableError)
-	photos := m.photos()
+	c := sixteenPhotoChair(t)
+	m, rings := c.m, c.rings
+	photos := slices.Clone(c.photos)
 	const bad = 5 // the sixth photo, from the side
 	photos[bad] = paintOverLowerRight(t, photos[bad])
 	multiview.SpinDebugLOO = func(loo []float64) { t.Logf("leave-one-out agreement per photo %.3f", loo) }
@@ -119,7 +152,7 @@ func TestSpinSetLeavesOutAPhotoThatDisagrees(t *testing.T) {
 
 	truthA := alignTruth(m.base.tris)
 	ours := f5(alignedModel(t, res.GLB), truthA)
-	hull := f5(alignTruth(exactHull(t, m, DefaultMaxTriangles)), truthA)
+	hull := c.hullF5
 	t.Logf("chair spin set with one bad photo: F@5 %.3f, exact-pose hull %.3f, dropped %+v", ours, hull, rep.Dropped)
 	require.GreaterOrEqual(t, ours, hull-0.05, "as close as carving the good views with exact cameras")
 }
