@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
@@ -163,4 +163,47 @@ export async function blueprintFromPhoto(api: Api, request: APIRequestContext, p
     .poll(async () => (await api.call<{ status: string }>('get', `/api/jobs/${job.id}`)).status, { timeout: 150_000, intervals: [1000] })
     .toBe('completed');
   return job.id;
+}
+
+/** A file as a test hands it to the page: its name, type and bytes. */
+export type DroppedFile = { name: string; mimeType: string; buffer: Buffer };
+
+/** Drops files on an element the way a desktop drag does: one drop event carrying a DataTransfer. */
+export async function dropFiles(page: Page, target: Locator, files: DroppedFile[]) {
+  const dataTransfer = await page.evaluateHandle(
+    (list) => {
+      const dt = new DataTransfer();
+      for (const f of list) {
+        const bytes = Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0));
+        dt.items.add(new File([bytes], f.name, { type: f.mimeType }));
+      }
+      return dt;
+    },
+    files.map((f) => ({ name: f.name, mimeType: f.mimeType, b64: f.buffer.toString('base64') })),
+  );
+  await target.dispatchEvent('dragover', { dataTransfer });
+  await target.dispatchEvent('drop', { dataTransfer });
+}
+
+/** How far the page runs past the viewport's right edge (0: nothing to scroll sideways). */
+export async function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/**
+ * From a build's preview: Share / Download → Share Link publishes it, then the share page is opened
+ * and waited on until model-viewer says the model loaded; a screenshot named shot is taken there.
+ */
+export async function shareAndLoadModel(page: Page, shot: string, testInfo?: TestInfo) {
+  await page.getByRole('button', { name: 'Share / Download' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share / Download' });
+  await dialog.getByRole('button', { name: 'Share Link' }).click();
+  const shareURL = dialog.getByTestId('share-url');
+  await expect(shareURL).toHaveValue(/\/v\/[A-Za-z0-9_-]{11,}$/, { timeout: 30_000 });
+  const url = await shareURL.inputValue();
+  await page.goto(url);
+  await page.waitForFunction(() => (document.querySelector('model-viewer') as (HTMLElement & { loaded?: boolean }) | null)?.loaded === true, undefined, {
+    timeout: 60_000,
+  });
+  await snap(page, shot, testInfo);
 }

@@ -1,6 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { spinVideoMP4 } from './fixtures/spin-video';
-import { Api, collectErrors, signUpAndSignIn, snap } from './helpers';
+import { Api, collectErrors, dropFiles, shareAndLoadModel, sidewaysOverflow, signUpAndSignIn, snap, type DroppedFile } from './helpers';
 
 /*
  * Issue 48 ("Create from a spin set or video") on the real stack (api + worker + Postgres + River
@@ -11,28 +11,7 @@ import { Api, collectErrors, signUpAndSignIn, snap } from './helpers';
  * is on what the page or the server reports.
  */
 
-type Upload = { name: string; mimeType: string; buffer: Buffer };
-
-/** Drops files on an element the way a desktop drag does: one drop event carrying a DataTransfer. */
-async function dropFiles(page: Page, target: Locator, files: Upload[]) {
-  const dataTransfer = await page.evaluateHandle(
-    (list) => {
-      const dt = new DataTransfer();
-      for (const f of list) {
-        const bytes = Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0));
-        dt.items.add(new File([bytes], f.name, { type: f.mimeType }));
-      }
-      return dt;
-    },
-    files.map((f) => ({ name: f.name, mimeType: f.mimeType, b64: f.buffer.toString('base64') })),
-  );
-  await target.dispatchEvent('dragover', { dataTransfer });
-  await target.dispatchEvent('drop', { dataTransfer });
-}
-
-async function sidewaysOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-}
+type Upload = DroppedFile;
 
 /** What the video's row says about its length: "5 s" when this browser reads H.264, else that the server checks it. */
 const LENGTH = /^(5 s|Length not readable here; the server checks it)$/;
@@ -160,17 +139,7 @@ test('one turntable video → priced at 12 credits → uploaded → one turntabl
   });
 
   await test.step('Share Link publishes it, and the share page loads the model', async () => {
-    await page.getByRole('button', { name: 'Share / Download' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Share / Download' });
-    await dialog.getByRole('button', { name: 'Share Link' }).click();
-    const shareURL = dialog.getByTestId('share-url');
-    await expect(shareURL).toHaveValue(/\/v\/[A-Za-z0-9_-]{11,}$/, { timeout: 30_000 });
-    const url = await shareURL.inputValue();
-    await page.goto(url);
-    await page.waitForFunction(() => (document.querySelector('model-viewer') as (HTMLElement & { loaded?: boolean }) | null)?.loaded === true, undefined, {
-      timeout: 60_000,
-    });
-    await snap(page, 'spin-video-05-share-page', testInfo);
+    await shareAndLoadModel(page, 'spin-video-05-share-page', testInfo);
   });
 
   expect(errors, 'no console errors').toEqual([]);
