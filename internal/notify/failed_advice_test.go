@@ -37,7 +37,7 @@ func TestFailedBuildNoteSaysItsAdviceOnce(t *testing.T) {
 		}
 	}
 	require.Equal(t, map[string]string{
-		"j1": "“Cup j1” could not be built: We could not separate the product from its background. Use a photo of the product alone on a plain background. No credits were used.",
+		"j1": "“Cup j1” could not be built: We could not separate the product from its background. Use a photo of the product alone on a plain background, or standing clear on a table or floor with nothing else in view. No credits were used.",
 		"j2": "“Cup j2” could not be built: The build stopped. Try a different angle or hit retry to run it again. No credits were used.",
 		"j3": "“Cup j3” could not be built: This blueprint was deleted while it was building. No credit was used.",
 		"j4": "“Cup j4” could not be built: We could not find the product in the photo. No credits were used. Try a photo of the product on a plain background.",
