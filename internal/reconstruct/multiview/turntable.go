@@ -162,6 +162,7 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 		}
 		p.phase, p.phase0 = best, best
 		apply(r)
+		objective() // the hull's box (e.Lo, e.Hi) that refit reads is the chosen phase's
 	}
 	refit(40)
 
