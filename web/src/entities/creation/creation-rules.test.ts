@@ -107,7 +107,8 @@ describe('progress and steps', () => {
     expect(estimateSecondsLeft({ at: 0, progress: 20 }, { at: 10_000, progress: 100 })).toBe(0);
   });
   it('estimate wording', () => {
-    expect(formatEstimate(null, 'queued')).toMatch(/Waiting for a worker/);
+    expect(formatEstimate(null, 'queued')).toBe('Waiting for a worker to pick up your photo…');
+    expect(formatEstimate(null, 'queued', 'your videos')).toBe('Waiting for a worker to pick up your videos…');
     expect(formatEstimate(null, 'processing')).toBe('Estimating time left…');
     expect(formatEstimate(4, 'processing')).toBe('Almost there — a few seconds left.');
     expect(typicalDurationSentence(null)).toBe('');

@@ -166,9 +166,9 @@ export function typicalDurationSentence(medianSeconds: number | null | undefined
   return `Builds here usually take about ${min} minute${min === 1 ? '' : 's'}.`;
 }
 
-/** The live estimate sentence. */
-export function formatEstimate(seconds: number | null, status: JobStatus | undefined): string {
-  if (status === 'queued') return 'Waiting for a worker to pick up your photo…';
+/** The live estimate sentence; `what` names what the merchant sent ("your photos", "your videos"). */
+export function formatEstimate(seconds: number | null, status: JobStatus | undefined, what = 'your photo'): string {
+  if (status === 'queued') return `Waiting for a worker to pick up ${what}…`;
   if (status === 'completed') return 'Done!';
   if (seconds === null) return 'Estimating time left…';
   if (seconds < 10) return 'Almost there — a few seconds left.';

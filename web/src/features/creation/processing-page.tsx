@@ -67,7 +67,8 @@ function Processing({ jobId }: { jobId: string }) {
 
   const progress = clampProgress(job?.status === 'completed' ? 100 : job?.progress);
   const states = stepStates(job?.status, job?.step, progress);
-  const estimate = formatEstimate(estimateSecondsLeft(first, latest), job?.status);
+  const sent = job?.spin ? (job.spin.videos ? (job.spin.videos === 1 ? 'your video' : 'your videos') : 'your photos') : job && job.views > 1 ? 'your photos' : 'your photo';
+  const estimate = formatEstimate(estimateSecondsLeft(first, latest), job?.status, sent);
 
   return (
     <div className={inShell ? 'processing processing--in-shell' : 'processing'}>
