@@ -115,32 +115,36 @@ if want go; then
     say "web unit tests (Vitest) started beside the next steps"
     (cd web && npm test --silent) >"$ARTIFACTS/vitest.log" 2>&1 & vitest_pid=$!; pids+=($vitest_pid)
   fi
-  say "Go tests without the race detector (single-threaded shape code)"
-  # The real-product tests run in their own step below (once, with their data
-  # checked); a checkout that already holds the data would run them here too.
-  if ! go test -count=1 -timeout 15m -skip '^(TestRealSetRegression|TestRealSetScoresARemoteReconstructor)$' \
-      $(go list ./... | grep -E "$no_race") 2>&1 | tee -a "$ARTIFACTS/go-test.log"; then failed+=(go); fi
-fi
-
-if want go; then
   # The real-product shape regression (issue 34): openly licensed models that
   # are fetched, never committed (internal/reconstruct/testdata/real/MANIFEST).
   # It runs when a copy of their source is on this machine (ops/realset.sh's
-  # default, or REALSET_GIT), without the race detector (CPU-bound); otherwise
-  # it says so here instead of skipping unseen.
+  # default, or REALSET_GIT), without the race detector (CPU-bound), beside the
+  # step below, which leaves part of a core idle; otherwise it says so here
+  # instead of skipping unseen.
   realset_git=${REALSET_GIT:-/work/.mirror/DRx3D+glTF-Sample-Assets-OLD/repo}
   if [ -f internal/reconstruct/testdata/real/SheenChair/model.gltf ] || \
      { [ -d "$realset_git" ] && ops/realset.sh "$realset_git" >/dev/null; }; then
     # With it, the GPU path's scoring through fake inference servers: a perfect
     # model must score 1 and every poor shape must carry the low-fidelity warning.
-    say "real-product shape regression and the GPU path's scoring (no race detector)"
-    REQUIRE_REALSET=1 go test -count=1 -run '^(TestRealSetRegression|TestRealSetScoresARemoteReconstructor)$' -v ./internal/reconstruct 2>&1 \
-      | tee "$ARTIFACTS/realset.log" | grep -E '^(\s+\||--- |ok|FAIL|\s+better|\s+fidelity)' || true
-    grep -q '^--- PASS: TestRealSetRegression' "$ARTIFACTS/realset.log" || failed+=(realset)
-    grep -q '^--- PASS: TestRealSetScoresARemoteReconstructor' "$ARTIFACTS/realset.log" || failed+=(realset-remote)
+    say "real-product shape regression and the GPU path's scoring (no race detector) started beside the next step"
+    REQUIRE_REALSET=1 go test -count=1 -run '^(TestRealSetRegression|TestRealSetScoresARemoteReconstructor)$' -v ./internal/reconstruct \
+      >"$ARTIFACTS/realset.log" 2>&1 & realset_pid=$!; pids+=($realset_pid)
   else
     printf '\n!! real-product shape regression NOT run: its models are not on this machine (see internal/reconstruct/testdata/real/MANIFEST; REALSET_GIT=path/to/a/git/copy)\n\n' >&2
   fi
+  say "Go tests without the race detector (single-threaded shape code)"
+  # The real-product tests run once, in the process started above (with their
+  # data checked); a checkout that already holds the data would run them here too.
+  if ! go test -count=1 -timeout 15m -skip '^(TestRealSetRegression|TestRealSetScoresARemoteReconstructor)$' \
+      $(go list ./... | grep -E "$no_race") 2>&1 | tee -a "$ARTIFACTS/go-test.log"; then failed+=(go); fi
+fi
+
+if want go && [ -n "${realset_pid:-}" ]; then
+  say "waiting for the real-product shape regression and the GPU path's scoring"
+  wait "$realset_pid" || true
+  grep -E '^(\s+\||--- |ok|FAIL|\s+better|\s+fidelity)' "$ARTIFACTS/realset.log" || true
+  grep -q '^--- PASS: TestRealSetRegression' "$ARTIFACTS/realset.log" || failed+=(realset)
+  grep -q '^--- PASS: TestRealSetScoresARemoteReconstructor' "$ARTIFACTS/realset.log" || failed+=(realset-remote)
 fi
 
 if want go; then

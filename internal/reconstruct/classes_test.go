@@ -107,6 +107,9 @@ func TestClassScenes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reconstructs several photos")
 	}
+	// CPU-bound and sharing no state: runs beside the other parallel tests (ops/test.sh's
+	// no-race step has a core to spare).
+	t.Parallel()
 	if *qualityFull {
 		for _, class := range classScenes {
 			for i := range *qualityN {

@@ -297,9 +297,16 @@ func runMVScenes(t *testing.T, scenes []*mvScene, validate bool) []mvScore {
 			for k, p := range photos {
 				views = append(views, View{Image: p, Azimuth: m.stated[k]})
 			}
-			multiview.Oracle = oracleFromEnv(m)
+			// The oracle is a diagnostic run alone (PHOTO3D_ORACLE); without it the
+			// package-level hook is left untouched, so parallel tests can share it.
+			oracle := oracleFromEnv(m)
+			if oracle != nil {
+				multiview.Oracle = oracle
+			}
 			res, err := NewBuiltin().(MultiViewReconstructor).ReconstructViews(context.Background(), views, Options{}, nil)
-			multiview.Oracle = nil
+			if oracle != nil {
+				multiview.Oracle = nil
+			}
 			require.NoError(t, err, m.base.name)
 			require.Equal(t, len(photos), res.Stats.Views)
 			require.Equal(t, ShapeMultiView, res.Stats.ShapeKind)
@@ -375,6 +382,9 @@ func TestMultiViewCarvesFourHandHeldPhotos(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders and reconstructs 12 photos")
 	}
+	// CPU-bound and sharing no state: runs beside the other parallel tests (ops/test.sh's
+	// no-race step has a core to spare).
+	t.Parallel()
 	for _, s := range runMultiView(t, []string{"vase", "chair", "tote"}, 1, 640, 480, true) {
 		t.Logf("%s: ours %.3f, exact-pose hull %.3f", s.name, s.ours, s.hul)
 		require.GreaterOrEqual(t, s.ours, 0.7, s.name)

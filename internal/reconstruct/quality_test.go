@@ -519,6 +519,9 @@ func TestQualityRegression(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reconstructs six photos")
 	}
+	// CPU-bound and sharing no state: runs beside the other parallel tests (ops/test.sh's
+	// no-race step has a core to spare).
+	t.Parallel()
 	scores := runQuality(t, 1, 384, 512, true)
 	path := filepath.Join("testdata", "quality_baseline.json")
 	got := map[string]qscore{}

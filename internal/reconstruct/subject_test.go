@@ -53,6 +53,9 @@ func TestBuiltinKeepsGLBWithinBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reconstructs a 2048² photo")
 	}
+	// CPU-bound and sharing no state: runs beside the other parallel tests (ops/test.sh's
+	// no-race step has a core to spare).
+	t.Parallel()
 	s := blobScene(2048, 2048, solid(245, 245, 245))
 	s.object = func(x, y float64) [3]float64 {
 		h := math.Sin(x*12.9898+y*78.233) * 43758.5453

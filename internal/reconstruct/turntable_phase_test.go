@@ -19,6 +19,9 @@ func TestTurntableFindsTheTurnOfARingThatStartsElsewhere(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reconstructs sixteen photos")
 	}
+	// CPU-bound and sharing no state: runs beside the other parallel tests (ops/test.sh's
+	// no-race step has a core to spare).
+	t.Parallel()
 	c := sixteenPhotoChair(t)
 	photos := slices.Clone(c.photos)
 	second := photos[8:]
