@@ -67,7 +67,8 @@ func writeSpinVideos(t testing.TB, dir string, frames [][]byte, rings []RingSpec
 // and a WebM from 30° above, 48 frames a turn at 12 fps, a turn and a quarter
 // each, the turntable's usual errors) comes back as the chair: each video's turn
 // is found (4 s), its twelve photos make a validated GLB as close to the truth as
-// the twelve-photo spin set photographed at the same moments (F@5 within 0.05).
+// the hull carved from the true silhouettes with the exact cameras of the same
+// moments (F@5 within 0.05).
 func TestVideoRebuildsAChairFromTwoTurntableVideos(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders, encodes and reconstructs two videos")
@@ -100,25 +101,21 @@ func TestVideoRebuildsAChairFromTwoTurntableVideos(t *testing.T) {
 	require.Equal(t, 24, res.Stats.Views)
 	requireProductGLB(t, res.GLB, DefaultHeightMetres, "Photo3D builtin")
 
-	// The same scene's spin set as photos, taken where even spacing puts them:
-	// those frames themselves (rendered as photos are, before any encoding).
-	photoRings := []RingSpec{{Photos: 12, ElevationDeg: 0}, {Photos: 12, ElevationDeg: 30}}
-	var photos [][]byte
+	// What these 24 views can give at best: the hull carved from the true
+	// silhouettes with the exact cameras of the frames where even spacing puts the
+	// photos (a second build from those frames as photos scored 0.979 against the
+	// videos' 0.973, and cost as much CPU as the rest of the test).
+	picked := &mvScene{base: m.base}
 	for r := range rings {
 		for k := range 12 {
-			photos = append(photos, frames[r*perTurn+k*perTurn/12])
+			picked.cams = append(picked.cams, m.cams[r*perTurn+k*perTurn/12])
 		}
 	}
-	photoSpin, err := NewSpinSet(photoRings, photos)
-	require.NoError(t, err)
-	photoRes, _, err := NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), photoSpin, Options{}, nil)
-	require.NoError(t, err)
-
 	truthA := alignTruth(m.base.tris)
 	fromVideo := f5(alignedModel(t, res.GLB), truthA)
-	fromPhotos := f5(alignedModel(t, photoRes.GLB), truthA)
-	t.Logf("chair from two videos: F@5 %.3f, from the 24-photo spin set %.3f; coherence %.3f, rings at %v (true %v)", fromVideo, fromPhotos, rep.Coherence, roundAll(rep.RingElevations), trueRingElevations(m, rings))
-	require.GreaterOrEqual(t, fromVideo, fromPhotos-0.05, "as good as the photos of the same turn")
+	hull := f5(alignTruth(exactHull(t, picked, DefaultMaxTriangles)), truthA)
+	t.Logf("chair from two videos: F@5 %.3f, the exact-pose hull of the same 24 views %.3f; coherence %.3f, rings at %v (true %v)", fromVideo, hull, rep.Coherence, roundAll(rep.RingElevations), trueRingElevations(m, rings))
+	require.GreaterOrEqual(t, fromVideo, hull-0.05, "as close to the truth as these views allow")
 }
 
 // Videos that cannot make a spin set are refused with the video's number and
