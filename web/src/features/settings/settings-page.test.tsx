@@ -8,8 +8,8 @@ import { jsonResponse, renderRoutes, signIn, stubFetch } from '../../test/render
 afterEach(() => vi.unstubAllGlobals());
 beforeEach(() => {
   // jsdom has no object URLs; the chosen logo's preview uses one.
-  URL.createObjectURL = vi.fn(() => 'blob:logo-preview');
-  URL.revokeObjectURL = vi.fn();
+  Object.defineProperty(URL, 'createObjectURL', { configurable: true, value: vi.fn(() => 'blob:logo-preview') });
+  Object.defineProperty(URL, 'revokeObjectURL', { configurable: true, value: vi.fn() });
 });
 
 describe('SettingsPage', () => {

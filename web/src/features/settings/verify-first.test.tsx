@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routes } from '../../app/routes';
@@ -84,7 +84,7 @@ describe('Sessions', () => {
     expect(await within(panel).findByText(/Your API keys were revoked/)).toBeInTheDocument();
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/api/auth/logout-everywhere']);
     expect(window.sessionStorage.getItem('photo3d.auth')).toContain('fresh-token');
-    // The keys list is read again (they show as revoked).
-    expect(calls.filter((c) => c.url === '/api/api-keys').length).toBeGreaterThanOrEqual(2);
+    // The keys list is read again (they show as revoked): the refetch follows the answer.
+    await waitFor(() => expect(calls.filter((c) => c.url === '/api/api-keys').length).toBeGreaterThanOrEqual(2));
   });
 });
