@@ -174,6 +174,13 @@ func spinBuild(t testing.TB, m *mvScene, rings []RingSpec) []byte {
 			}
 		}}
 	}
+	if os.Getenv("PHOTO3D_SPIN_DEBUG") == "features" {
+		var sizes []int
+		for _, r := range rings {
+			sizes = append(sizes, r.Photos)
+		}
+		multiview.Oracle = spinFeatureOracle(m, sizes)
+	}
 	if os.Getenv("PHOTO3D_SPIN_DISTRUST") != "" {
 		defer func(old bool) { multiview.SpinDistrust = old }(multiview.SpinDistrust)
 		multiview.SpinDistrust = os.Getenv("PHOTO3D_SPIN_DISTRUST") == "1"
