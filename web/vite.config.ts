@@ -13,11 +13,15 @@ import { envMaps } from './scripts/env-maps.mjs';
  * share one environment per worker instead; a file with one keeps its own, since its mocked
  * module would otherwise meet the real copy another file already imported.
  */
-function filesWithModuleMocks(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => /\.test\.tsx?$/.test(f) && readFileSync(`${dir}/${f}`, 'utf8').includes('vi.mock('))
-    .map((f) => `${dir}/${f}`.replaceAll('\\', '/'));
+function filesWithModuleMocks(): string[] {
+  // Read from the config's own folder, so the list does not depend on where Vitest was started;
+  // the include patterns it becomes are relative to the project root, which is this folder.
+  const src = fileURLToPath(new URL('./src', import.meta.url));
+  return readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.test\.tsx?$/.test(f) && readFileSync(`${src}/${f}`, 'utf8').includes('vi.mock('))
+    .map((f) => `src/${f}`.replaceAll('\\', '/'));
 }
+const mockingTestFiles = filesWithModuleMocks();
 
 // The Go API serves the built SPA in production; in development Vite proxies
 // every server-owned path to it so the browser sees one origin.
@@ -69,10 +73,10 @@ export default defineConfig({
     // core idle while jsdom files run one at a time. Every core: 230 s became about half.
     maxWorkers: availableParallelism(),
     projects: [
-      { extends: true, test: { name: 'mocks', include: filesWithModuleMocks('src'), isolate: true } },
+      { extends: true, test: { name: 'mocks', include: mockingTestFiles, isolate: true } },
       {
         extends: true,
-        test: { name: 'shared', include: ['src/**/*.test.{ts,tsx}'], exclude: filesWithModuleMocks('src'), isolate: false },
+        test: { name: 'shared', include: ['src/**/*.test.{ts,tsx}'], exclude: mockingTestFiles, isolate: false },
       },
     ],
   },

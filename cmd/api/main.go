@@ -281,7 +281,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Exports:         &privacy.Exports{DB: pool, River: riverClient, Signer: blobs},
 		Feeds: &googlefeed.Service{DB: pool, BaseURL: cfg.PublicBaseURL, Live: meter.Available,
 			Brand: func(ctx context.Context, userID string) (string, error) {
-				b, err := accounts.Branding(ctx, pool, userID)
+				b, err := accounts.PublicBrand(ctx, pool, userID)
 				return b.BrandName, err
 			}},
 		Shopify:      &shopify.Service{DB: pool, Key: shopify.TokenKey(cfg.JWTSecret), APIBase: cfg.ShopifyAPIBase},

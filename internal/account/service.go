@@ -193,6 +193,21 @@ func (s *Service) Branding(ctx context.Context, q pgdb.Querier, userID string) (
 	return s.toBranding(b), nil
 }
 
+// PublicBrand is the branding shoppers see: the same as Branding, except that the
+// name is "" while the merchant has not named a brand. The settings form starts
+// from the placeholder "Your Brand"; a public page, feed or oEmbed answer must
+// not present that placeholder as the product's brand (merchant walk 5).
+func (s *Service) PublicBrand(ctx context.Context, q pgdb.Querier, userID string) (Branding, error) {
+	b, err := s.Branding(ctx, q, userID)
+	if err != nil {
+		return Branding{}, err
+	}
+	if name := strings.TrimSpace(b.BrandName); name == "" || name == DefaultBrandName {
+		b.BrandName = ""
+	}
+	return b, nil
+}
+
 var (
 	errEmailTaken      = fault.New(fault.Conflict, "email_taken", MsgEmailTaken)
 	errInvalidLogin    = fault.New(fault.Unauthorized, "invalid_credentials", MsgInvalidLogin)

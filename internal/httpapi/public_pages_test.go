@@ -179,6 +179,7 @@ func TestSharePage(t *testing.T) {
 	require.Contains(t, body, `<script type="application/ld+json">`)
 	require.Contains(t, body, `"@type":"Product"`)
 	require.Contains(t, body, `"@type":"3DModel"`)
+	require.Contains(t, body, `"brand":{"@type":"Brand","name":"Acme \u003cHome\u003e"}`)
 	// Nothing about the owner but the brand.
 	for _, secret := range []string{owner, bp, p.ID, me.Email, "Shop Owner"} {
 		require.NotContains(t, body, secret)
@@ -204,6 +205,31 @@ func TestSharePage(t *testing.T) {
 	require.EqualValues(t, 0, b.used(t, owner), "the page and its assets cost nothing by themselves")
 	require.Equal(t, http.StatusNoContent, b.beacon(t, p.Slug, "198.51.100.1", browserUA, "viewer-share-page-0001").Code)
 	require.EqualValues(t, 1, b.used(t, owner), "the viewer's view beacon is the one counted view")
+}
+
+// A merchant who never named a brand, or saved the settings form's placeholder as it
+// stands, does not show shoppers "Your Brand": the page is titled by the platform and
+// claims no brand for the product in its structured data.
+func TestSharePageWithoutABrandName(t *testing.T) {
+	t.Parallel()
+	b := pubSetup(t, 0)
+	never := b.Merchant(t)
+	placeholder := b.Merchant(t)
+	_, err := b.Accounts.UpdateBranding(b.Ctx, placeholder, "Your Brand", "#AA3300")
+	require.NoError(t, err)
+	for _, owner := range []string{never, placeholder} {
+		p := b.Publish(t, owner, b.Blueprint(t, owner, "Desk lamp"))
+		rec := b.view(t, "GET", "/v/"+p.Slug, "198.51.100.3", browserUA)
+		require.Equal(t, 200, rec.Code)
+		body := rec.Body.String()
+		require.NotContains(t, body, "Your Brand")
+		require.Contains(t, body, "<title>Desk lamp · Photo3D</title>")
+		require.Contains(t, body, `<meta property="og:site_name" content="Photo3D">`)
+		require.Contains(t, body, `"@type":"Product"`)
+		require.NotContains(t, body, `"@type":"Brand"`, "no brand is claimed for the product")
+	}
+	rec := b.view(t, "GET", "/v/"+b.Publish(t, placeholder, b.Blueprint(t, placeholder, "Mug")).Slug, "198.51.100.3", browserUA)
+	require.Contains(t, rec.Body.String(), "--brand:#AA3300", "the colour the merchant chose still applies")
 }
 
 func TestEmbedPage(t *testing.T) {

@@ -44,6 +44,9 @@ type Brand struct {
 	Name    string
 	Color   string
 	LogoKey string
+	// Named: the owner named this brand. DefaultBrand's name is the platform's, so it
+	// titles the page but is never claimed as the product's brand (schema.org, feeds).
+	Named bool
 }
 
 // Brands reads an owner's branding (internal/account).
@@ -376,7 +379,7 @@ func (p *Pages) load(ctx context.Context, slug, base string) (*pageEntry, error)
 			return nil, fmt.Errorf("read branding: %w", err)
 		}
 		if strings.TrimSpace(b.Name) != "" {
-			brand.Name = strings.TrimSpace(b.Name)
+			brand.Name, brand.Named = strings.TrimSpace(b.Name), true
 		}
 		if validColor.MatchString(b.Color) {
 			brand.Color = b.Color
@@ -462,8 +465,10 @@ func jsonLD(v pageView, baseURL string) map[string]any {
 		"@type":     "Product",
 		"name":      v.Title,
 		"url":       v.ShareURL,
-		"brand":     map[string]any{"@type": "Brand", "name": v.Brand.Name},
 		"subjectOf": model,
+	}
+	if v.Brand.Named {
+		product["brand"] = map[string]any{"@type": "Brand", "name": v.Brand.Name}
 	}
 	if v.PosterAbsURL != "" {
 		product["image"] = v.PosterAbsURL

@@ -30,9 +30,10 @@ type AccountBrands struct {
 	DB       pgdb.Querier
 }
 
-// Brand implements Brands.
+// Brand implements Brands. A merchant who never named a brand gets Name "", so
+// the page falls back to DefaultBrand rather than the settings form's placeholder.
 func (a AccountBrands) Brand(ctx context.Context, userID string) (Brand, error) {
-	b, err := a.Accounts.Branding(ctx, a.DB, userID)
+	b, err := a.Accounts.PublicBrand(ctx, a.DB, userID)
 	if err != nil {
 		return Brand{}, err
 	}

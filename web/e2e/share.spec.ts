@@ -45,9 +45,17 @@ interface Publication {
   version: number;
 }
 
-/** Serves one page with the given HTML on a different origin (another loopback port). */
+/**
+ * Serves one page with the given HTML on a different origin (another loopback port). It answers
+ * the browser's own /favicon.ico request too (204), so that closing it never cuts one off.
+ */
 async function otherOrigin(html: string): Promise<{ url: string; server: Server }> {
-  const server = createServer((_, res) => {
+  const server = createServer((req, res) => {
+    if (req.url === '/favicon.ico') {
+      res.writeHead(204);
+      res.end();
+      return;
+    }
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end(html);
   });
@@ -161,6 +169,8 @@ test('publish → share page loads the model → embed works cross-origin → un
       );
       expect((await foreign).status()).toBe(403);
     } finally {
+      // Leave the stand-in's page before closing it: a request still in flight would be reset.
+      await page.goto('about:blank');
       host.server.close();
     }
   });
@@ -177,6 +187,8 @@ test('publish → share page loads the model → embed works cross-origin → un
       const frame = page.frames().find((f) => f !== page.mainFrame());
       expect(await frame?.evaluate(() => document.querySelector('model-viewer')).catch(() => null)).toBeFalsy();
     } finally {
+      // Leave the stand-in's page before closing it: a request still in flight would be reset.
+      await page.goto('about:blank');
       host.server.close();
     }
   });

@@ -119,7 +119,8 @@ describe('All Catalogs', () => {
     await userEvent.click(screen.getAllByRole('button', { name: 'Add products' })[0]);
     const dialog = await screen.findByRole('dialog', { name: 'Add products to Summer' });
     expect(within(dialog).getByText('A product belongs to one catalog: adding it here moves it out of the catalog it is in now.')).toBeInTheDocument();
-    await userEvent.click(within(dialog).getByRole('checkbox', { name: /Vase/ }));
+    // The dialog opens before its product list has loaded: wait for the list.
+    await userEvent.click(await within(dialog).findByRole('checkbox', { name: /Vase/ }));
     expect(within(dialog).getByRole('checkbox', { name: /Cup/ })).toHaveAccessibleDescription('Now in Autumn');
     await userEvent.click(within(dialog).getByRole('checkbox', { name: /Cup/ }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add 2 products' }));

@@ -38,6 +38,7 @@ describe('SettingsPage', () => {
     signIn();
     renderRoutes(routes, ['/workspace/settings']);
     const name = await screen.findByLabelText('Brand name');
+    expect(name).toHaveAccessibleDescription('Shown to shoppers on your share pages and embeds. Until you name your brand, they show Photo3D.');
     await waitFor(() => expect(name).toHaveValue('Asha Home'));
     expect(screen.getByLabelText('Brand colour')).toHaveValue('#2E5BBA');
     expect(screen.getByText(/512 × 512 recommended\. Used on share pages, embeds and billing documents\./)).toBeInTheDocument();

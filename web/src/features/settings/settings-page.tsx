@@ -118,7 +118,10 @@ export default function SettingsPage() {
         {status && <Alert tone={status.tone}>{status.text}</Alert>}
         <div className="field">
           <label htmlFor="brand-name">Brand name</label>
-          <input id="brand-name" value={brandName} onChange={(e) => setBrandName(e.target.value)} placeholder={DEFAULT_BRAND_NAME} disabled={saving} />
+          <input id="brand-name" value={brandName} onChange={(e) => setBrandName(e.target.value)} placeholder={DEFAULT_BRAND_NAME} aria-describedby="brand-name-help" disabled={saving} />
+          <p id="brand-name-help" className="field__help">
+            Shown to shoppers on your share pages and embeds. Until you name your brand, they show Photo3D.
+          </p>
         </div>
         <div className="field">
           <label htmlFor="brand-color">Brand colour</label>
