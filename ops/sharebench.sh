@@ -27,6 +27,9 @@
 #       this machine's cores, instead of the lean bench settings (fsync off, LOG_LEVEL=warn)
 #   BROWSER=1 ...   every request asks as Chrome does (Accept-Encoding: gzip, deflate, br, zstd): the api
 #       sends its gzip page, nginx the same gzip bytes (gzip_static); without it, the plain page (curl, crawlers)
+#   CEILING=1 ...   also a bare Go net/http server (ops/loadtest ceiling) answering with the api's own
+#       response, headers and page, through the api's listener and timeouts, with nothing else: the most
+#       any Go handler can reach against nginx here, printed beside the api
 #   PROFILE=DIR ...   also a CPU profile of the api and of the worker during the api's wrk run (PPROF on
 #       their internal metrics listeners), with `go tool pprof -top` of each printed and the files in DIR
 set -euo pipefail
@@ -119,6 +122,9 @@ for bin in $API_BINS; do
   # nginx serves exactly the bytes this build sends for the page.
   mkdir -p "$TMP/www"
   curl -fsS -A "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 sharebench" "$page" >"$TMP/www/page.html"
+  if [ -n "${CEILING:-}" ]; then # the api's own headers and page, for the bare net/http server
+    curl -fsS -D "$TMP/www/page.headers" -o "$TMP/www/ceiling.html" -A "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 sharebench" "$page"
+  fi
   if [ -n "${BROWSER:-}" ]; then # the api's own gzip bytes, for nginx's gzip_static
     curl -fsS -H "Accept-Encoding: gzip" -A "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 sharebench" "$page" >"$TMP/www/page.html.gz"
     gzip -t "$TMP/www/page.html.gz" || die "the api sent no gzip page"
@@ -159,6 +165,15 @@ CONF
   ratio=$(awk -v a="$arps" -v n="$nrps" 'BEGIN {printf "%.2f", a/n}')
   printf '%-28s %12s %10s %8s %8s\n' "nginx static" "$nrps" "$np99" "$nbad" "" >&2
   printf '%-28s %12s %10s %8s %8s\n' "$bin /v/{slug}" "$arps" "$ap99" "$abad" "${ratio}x" >&2
+  if [ -n "${CEILING:-}" ]; then
+    CPORT=$(free_port)
+    "$TMP/loadtest" ceiling ${CEILING_FLAGS:-} -addr "127.0.0.1:$CPORT" -headers "$TMP/www/page.headers" -body "$TMP/www/ceiling.html" >/dev/null 2>"$TMP/ceiling.err" & CEIL_PID=$!
+    pids+=($CEIL_PID)
+    wait_http "http://127.0.0.1:$CPORT/" 10 || die "the ceiling server did not start: $(cat "$TMP/ceiling.err")"
+    read -r crps cp99 cbad < <(wrk_run "http://127.0.0.1:$CPORT/")
+    printf '%-28s %12s %10s %8s %8s\n' "bare net/http ${CEILING_FLAGS:-(ceiling)}" "$crps" "$cp99" "$cbad" "$(awk -v a="$crps" -v n="$nrps" 'BEGIN {printf "%.2f", a/n}')x" >&2
+    kill -TERM "$CEIL_PID"; wait "$CEIL_PID" 2>/dev/null || true
+  fi
   awk -v w="$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" -v a0="$c_api0" -v a1="$c_api1" -v k0="$c_worker0" -v k1="$c_worker1" \
     -v p0="$c_pg0" -v p1="$c_pg1" -v n="$(nproc)" 'BEGIN {
       printf "  CPU during the api run (%.1f s wall, %d cores = %.1f core-s): api %.1f, worker %.2f, postgres %.2f core-s; the rest (wrk, the kernel, other load) %.1f\n",

@@ -14,6 +14,11 @@
 //	go run ./ops/loadtest smoke
 //
 // runs all of it at its smallest size on a throwaway stack (smoke.go).
+//
+//	go run ./ops/loadtest ceiling -headers page.headers -body page.html
+//
+// serves one saved api response from a bare net/http server: the most a Go
+// handler can reach against nginx on this machine (ceiling.go).
 package main
 
 import (
@@ -39,7 +44,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: loadtest seed|run|meter|verify|smoke [flags]")
+		fmt.Fprintln(os.Stderr, "usage: loadtest seed|run|meter|verify|smoke|ceiling [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -54,8 +59,10 @@ func main() {
 		err = verify(os.Args[2:])
 	case "smoke":
 		err = smoke(os.Args[2:])
+	case "ceiling":
+		err = ceiling(os.Args[2:])
 	default:
-		err = fmt.Errorf("unknown command %q (seed, run, meter, verify or smoke)", os.Args[1])
+		err = fmt.Errorf("unknown command %q (seed, run, meter, verify, smoke or ceiling)", os.Args[1])
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
