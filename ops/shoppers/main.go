@@ -42,7 +42,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: shoppers simulate|generate|dashboard [flags]")
+		fmt.Fprintln(os.Stderr, "usage: shoppers simulate|generate|dashboard|rollup|calibrate [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -51,6 +51,8 @@ func main() {
 		err = simulate(os.Args[2:], os.Stdout)
 	case "generate":
 		err = generate(os.Args[2:], os.Stdout)
+	case "calibrate":
+		err = calibrate(os.Args[2:])
 	case "dashboard":
 		err = dashboard(os.Args[2:], os.Stdout)
 	case "rollup":
