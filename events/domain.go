@@ -17,6 +17,7 @@ var domain = sync.OnceValue(func() *Registry {
 	all = append(all, galleryEvents()...)
 	all = append(all, apiKeyEvents()...)
 	all = append(all, webhookEvents()...)
+	all = append(all, experimentEvents()...)
 	return NewRegistry(all...)
 })
 

@@ -44,6 +44,7 @@ const (
 	StreamPublication  = "publication"
 	StreamAPIKey       = "apikey"
 	StreamWebhook      = "webhook"
+	StreamExperiment   = "experiment"
 )
 
 // Registry maps type strings to Go types. It is built once by NewRegistry and is

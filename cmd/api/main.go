@@ -39,6 +39,7 @@ import (
 	"github.com/photo3d/photo3d/internal/describe"
 	"github.com/photo3d/photo3d/internal/dispatch"
 	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/experiment"
 	"github.com/photo3d/photo3d/internal/glbvariants"
 	"github.com/photo3d/photo3d/internal/httpapi"
 	"github.com/photo3d/photo3d/internal/job"
@@ -278,6 +279,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		APIKeyRateLimit: cfg.APIKeyRateLimit,
 		AuthRateLimit:   httpapi.AuthRateLimit{PerIP: cfg.AuthRateLimit},
 		Webhooks:        webhooks,
+		Experiments:     experiment.NewService(pool, store, credits, publish.NotifyChannel),
 		Exports:         &privacy.Exports{DB: pool, River: riverClient, Signer: blobs},
 		Feeds: &googlefeed.Service{DB: pool, BaseURL: cfg.PublicBaseURL, Live: meter.Available,
 			Brand: func(ctx context.Context, userID string) (string, error) {

@@ -67,8 +67,9 @@ type ArmStats struct {
 type Comparison struct {
 	// Uplift is the relative change of the goal rate over control (0.12: +12 %).
 	Uplift float64 `json:"uplift"`
-	// UpliftInterval is its always-valid 95 % interval (shared among the arms).
-	UpliftInterval [2]float64 `json:"upliftInterval"`
+	// UpliftInterval is its always-valid 95 % interval (shared among the arms):
+	// [lo, hi], or null before both arms have a visitor.
+	UpliftInterval []float64 `json:"upliftInterval"`
 	// ProbabilityToBeat is the posterior probability (uniform priors) that the
 	// arm's rate exceeds control's. Shown for reading; it decides nothing.
 	ProbabilityToBeat float64 `json:"probabilityToBeat"`
@@ -79,8 +80,8 @@ type Comparison struct {
 	SampleStillNeeded int64 `json:"sampleStillNeeded"`
 }
 
-// Arm reads one arm's counts.
-func Arm(c Counts) ArmStats {
+// RateOf reads one arm's counts.
+func RateOf(c Counts) ArmStats {
 	s := ArmStats{Visitors: c.Visitors, Conversions: c.Conversions}
 	if c.Visitors <= 0 {
 		s.Interval = [2]float64{0, 1}
@@ -98,14 +99,14 @@ func Compare(control, treatment Counts, arms int) Comparison {
 	c.ProbabilityToBeat = probabilityToBeat(control, treatment)
 	theta, v, ok := logRatio(control, treatment)
 	if !ok {
-		c.UpliftInterval = [2]float64{-1, math.Inf(1)}
 		c.Decision = DecisionNoWinner
 		c.SampleStillNeeded = stillNeeded(control, treatment, alpha)
 		return c
 	}
 	half := avHalfWidth(v, alpha)
 	c.Uplift = ratio(control, treatment) - 1
-	c.UpliftInterval = [2]float64{math.Exp(theta-half) - 1, math.Exp(theta+half) - 1}
+	// Bounded so that a first handful of visitors gives a finite (if huge) interval.
+	c.UpliftInterval = []float64{math.Exp(max(-50, theta-half)) - 1, math.Exp(min(50, theta+half)) - 1}
 	c.Decision = DecisionNoWinner
 	if enough(control) && enough(treatment) {
 		switch {

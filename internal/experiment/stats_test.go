@@ -7,7 +7,7 @@ import (
 )
 
 func TestArmRateAndInterval(t *testing.T) {
-	s := Arm(Counts{Visitors: 1000, Conversions: 50})
+	s := RateOf(Counts{Visitors: 1000, Conversions: 50})
 	if s.Rate != 0.05 {
 		t.Fatalf("rate %v", s.Rate)
 	}
@@ -15,7 +15,7 @@ func TestArmRateAndInterval(t *testing.T) {
 	if math.Abs(s.Interval[0]-0.0381) > 0.0005 || math.Abs(s.Interval[1]-0.0653) > 0.0005 {
 		t.Fatalf("interval %v", s.Interval)
 	}
-	if empty := Arm(Counts{}); empty.Rate != 0 || empty.Interval != [2]float64{0, 1} {
+	if empty := RateOf(Counts{}); empty.Rate != 0 || empty.Interval != [2]float64{0, 1} {
 		t.Fatalf("an arm nobody saw yet knows nothing: %+v", empty)
 	}
 }
@@ -40,7 +40,7 @@ func TestCompareDecides(t *testing.T) {
 	if same.Decision != DecisionNoWinner || same.SampleStillNeeded <= 0 {
 		t.Fatalf("no difference: no winner, and more visitors needed: %+v", same)
 	}
-	if !(same.UpliftInterval[0] < 0 && same.UpliftInterval[1] > 0) {
+	if len(same.UpliftInterval) != 2 || !(same.UpliftInterval[0] < 0 && same.UpliftInterval[1] > 0) {
 		t.Fatalf("interval %v holds zero", same.UpliftInterval)
 	}
 }
@@ -53,7 +53,7 @@ func TestNoDecisionOnAHandfulOfVisitors(t *testing.T) {
 	if c.SampleStillNeeded <= 0 {
 		t.Fatalf("sample still needed %d", c.SampleStillNeeded)
 	}
-	if nobody := Compare(Counts{}, Counts{}, 1); nobody.Decision != DecisionNoWinner || nobody.SampleStillNeeded <= 0 {
+	if nobody := Compare(Counts{}, Counts{}, 1); nobody.Decision != DecisionNoWinner || nobody.SampleStillNeeded <= 0 || nobody.UpliftInterval != nil {
 		t.Fatalf("before the first visitor: %+v", nobody)
 	}
 }

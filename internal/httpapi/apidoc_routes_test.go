@@ -21,6 +21,7 @@ import (
 	"github.com/photo3d/photo3d/internal/channels/googlefeed"
 	"github.com/photo3d/photo3d/internal/channels/shopify"
 	"github.com/photo3d/photo3d/internal/dashboard"
+	"github.com/photo3d/photo3d/internal/experiment"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/mail"
 	"github.com/photo3d/photo3d/internal/notify"
@@ -44,7 +45,7 @@ func everyRouteDeps() Deps {
 		Publications: &publish.Service{}, PublicPages: &publish.Pages{}, Accounts: &account.Service{},
 		Subscriptions: &subscription.Service{}, Outbox: &mail.Outbox{}, Shoppers: &analytics.Collector{},
 		Analytics: &analytics.Reader{}, Web: http.NotFoundHandler(), APIKeys: &apikey.Service{}, Webhooks: &webhook.Service{},
-		StripeWebhooks: &stripebilling.Provider{}, Exports: &privacy.Exports{}, Feeds: &googlefeed.Service{}, Shopify: &shopify.Service{}}
+		StripeWebhooks: &stripebilling.Provider{}, Exports: &privacy.Exports{}, Feeds: &googlefeed.Service{}, Shopify: &shopify.Service{}, Experiments: &experiment.Service{}}
 }
 
 // routedAPI lists "METHOD /api/path" for every route the real router serves

@@ -42,6 +42,11 @@ var publishRoutes = map[string]bool{
 	"PUT /api/publications/{id}/embed-origins": true,
 	"POST /api/products/{id}/publish":          true,
 	"POST /api/galleries/{id}/publish":         true,
+	// An experiment changes what shoppers see on the live page.
+	"POST /api/products/{id}/experiments": true,
+	"POST /api/experiments/{id}/pause":    true,
+	"POST /api/experiments/{id}/resume":   true,
+	"POST /api/experiments/{id}/stop":     true,
 }
 
 // sessionOnlyRoutes refuse API keys whatever their scopes. A key is a

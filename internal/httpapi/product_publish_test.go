@@ -23,6 +23,7 @@ import (
 	"github.com/photo3d/photo3d/internal/channels"
 	"github.com/photo3d/photo3d/internal/channels/googlefeed"
 	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/experiment"
 	"github.com/photo3d/photo3d/internal/glbvariants/glbtest"
 	"github.com/photo3d/photo3d/internal/gltfvalidate"
 	"github.com/photo3d/photo3d/internal/job"
@@ -69,6 +70,7 @@ func buildProductPubStack(t *testing.T, tweak func(*Deps), shoppers ...*analytic
 	d := Deps{Logger: log, DB: env.DB.Pool, Tokens: tokens, MaxBodyBytes: 1 << 20, Uploads: env.Uploads, Jobs: env.Jobs,
 		Blobs: env.Blobs, Subscriptions: env.Subs, Catalog: svc, Publications: pubs, PublicPages: pages,
 		Webhooks:     webhook.NewService(env.DB.Pool, store, env.River, true),
+		Experiments:  experiment.NewService(env.DB.Pool, store, env.Subs, publish.NotifyChannel),
 		Feeds:        &googlefeed.Service{DB: env.DB.Pool, BaseURL: creationBase, Live: meter.Available},
 		ChannelFiles: files}
 	tweak(&d)

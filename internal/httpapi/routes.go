@@ -22,6 +22,7 @@ import (
 	"github.com/photo3d/photo3d/internal/channels/shopify"
 	"github.com/photo3d/photo3d/internal/dashboard"
 	"github.com/photo3d/photo3d/internal/describe"
+	"github.com/photo3d/photo3d/internal/experiment"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/glbvariants"
 	"github.com/photo3d/photo3d/internal/job"
@@ -101,6 +102,8 @@ type Deps struct {
 	APIKeyRateLimit int
 	// Webhooks: merchants' endpoints and delivery logs (issue 17).
 	Webhooks *webhook.Service
+	// Experiments: A/B tests of how a product's page is shown (issue 52).
+	Experiments *experiment.Service
 	// Billing (issue 30): the Stripe webhook verifier (nil: no webhook
 	// route) and the base URL Checkout and the portal return to.
 	StripeWebhooks   ProviderWebhooks
@@ -316,6 +319,7 @@ func NewRouter(d Deps) http.Handler {
 			priv.Method("PUT", "/publications/{id}/embed-origins", setEmbedOrigins(d.Publications, d.PublicPages))
 			priv.Method("GET", "/publications/{id}/qr.png", publicationQR(d.Publications))
 			mountWebhooks(priv, d.Webhooks)
+			mountExperiments(priv, d.Experiments)
 			mountFeedSettings(priv, d.Feeds)
 			mountBilling(api, priv, d)
 		})

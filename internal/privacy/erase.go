@@ -359,6 +359,7 @@ func (w *EraseWorker) rows(ctx context.Context, userID string) error {
 		}
 		for _, q := range []string{
 			`DELETE FROM product_leads WHERE user_id = $1`,
+			`DELETE FROM experiments WHERE user_id = $1`, // arm names are the merchant's text
 			`DELETE FROM shopper_days WHERE user_id = $1`,
 			`DELETE FROM shopper_day_cells WHERE user_id = $1`,
 			`DELETE FROM webhook_deliveries WHERE user_id = $1`,

@@ -365,6 +365,9 @@ func (w *ExportWorker) build(ctx context.Context, userID, key string) error {
 		// Integrations and settings (security review 3, L6), each without
 		// its secret: no webhook signing secret, no key hash, no Shopify
 		// token, no feed token (the URL is the capability).
+		{"experiments.json", `SELECT json_build_object('id', id, 'productId', product_id, 'publicationId', publication_id, 'goal', goal,
+			'trafficShare', traffic_share, 'arms', arms, 'state', state, 'stopReason', stop_reason, 'appliedArmId', applied_arm_id,
+			'startedAt', started_at, 'stoppedAt', stopped_at) FROM experiments WHERE user_id = $1 ORDER BY started_at`},
 		{"webhooks.json", `SELECT json_build_object('id', id, 'url', url, 'events', events, 'createdAt', created_at, 'removedAt', removed_at)
 			FROM webhook_endpoints WHERE user_id = $1 ORDER BY created_at`},
 		{"api-keys.json", `SELECT json_build_object('id', k.id, 'name', k.name, 'prefix', k.prefix, 'scopes', k.scopes, 'createdAt', k.created_at,
@@ -423,6 +426,7 @@ var ExportCoverage = map[string]string{
 	"product_models":            "files/ (models/, thumbnails/)",
 	"assets":                    "files/ (their keys are under the account's prefixes)",
 	"webhook_endpoints":         "webhooks.json, without the signing secret",
+	"experiments":               "experiments.json",
 	"api_keys":                  "api-keys.json, without the key hash",
 	"channel_shopify":           "shopify.json, without the Admin token",
 	"channel_shopify_media":     "shopify.json",

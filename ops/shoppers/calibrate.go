@@ -93,7 +93,7 @@ func simulateExperiments(rng *rand.Rand, runs, days, daily int, pa, pb float64) 
 				}
 			}
 			last = experiment.Compare(control, treatment, 1)
-			if !(last.UpliftInterval[0] <= truth && truth <= last.UpliftInterval[1]) {
+			if len(last.UpliftInterval) != 2 || !(last.UpliftInterval[0] <= truth && truth <= last.UpliftInterval[1]) {
 				always = false
 			}
 			if decidedOn == 0 && last.Decision != experiment.DecisionNoWinner {
@@ -101,7 +101,7 @@ func simulateExperiments(rng *rand.Rand, runs, days, daily int, pa, pb float64) 
 			}
 			naive = naive || naiveExcludesZero(control, treatment)
 		}
-		if last.UpliftInterval[0] <= truth && truth <= last.UpliftInterval[1] {
+		if len(last.UpliftInterval) == 2 && last.UpliftInterval[0] <= truth && truth <= last.UpliftInterval[1] {
 			out.coveredLast++
 		}
 		if always {
