@@ -34,6 +34,11 @@ type Publications interface {
 	// CheckViewToken accepts only a view token rendered into the slug's
 	// page that has not expired (internal/publish/pagetoken.go).
 	CheckViewToken(slug, pubID, token string) error
+	// Arm is the experiment arm the slug's page shows this viewer ("": the
+	// page runs no experiment, or the viewer is outside it). The server
+	// decides it from the viewer id, as the page did: a beacon cannot
+	// choose its arm (issue 52).
+	Arm(ctx context.Context, slug, viewer string) string
 }
 
 // Budgets of the beacon endpoint (security review 2, item 5). One page
@@ -193,6 +198,9 @@ func (c *Collector) Collect(r *http.Request, b Batch) error {
 		Device: Device(r.UserAgent()), Source: Source(b.UTM, b.Ref, c.OwnHost),
 		Region: Region(headerIf(r, c.CountryHeader), b.TZ),
 	}
+	if !dnt { // a Do-Not-Track viewer saw the control and is not counted in it
+		base.Arm = c.Pubs.Arm(r.Context(), b.Slug, b.Viewer)
+	}
 	rows := make([]Row, 0, len(b.Events))
 	counted := false
 	// This viewer's remaining share of non-view events on this publication,
@@ -293,10 +301,15 @@ func (c *Collector) server(r *http.Request, slug, viewer, kind, linkURL, variant
 	if p := catalog.DetectPlatform(linkURL); p != nil {
 		platform = p.Label
 	}
+	arm := ""
+	if viewer != "anonymous" && !optedOut(r) {
+		arm = c.Pubs.Arm(r.Context(), slug, viewer)
+	}
 	_ = c.Writer.Add(Row{
 		At: c.now().UTC(), UserID: pub.OwnerID, PublicationID: pub.ID, ProductID: pub.ProductID, Viewer: viewer,
 		Kind: kind, Platform: platform, Variant: variant, Device: Device(r.UserAgent()),
 		Source: Source(r.URL.Query().Get("utm_source"), "", c.OwnHost), Region: Region(headerIf(r, c.CountryHeader), ""),
+		Arm: arm,
 	})
 }
 

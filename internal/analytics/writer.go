@@ -31,14 +31,17 @@ type Row struct {
 	Device        string
 	Source        string
 	Region        string
+	// Arm is the experiment arm the viewer was assigned to on this page ("":
+	// none), decided by the server from the viewer id (Publications.Arm).
+	Arm string
 }
 
 var rowColumns = []string{"at", "user_id", "publication_id", "product_id", "viewer", "kind", "counted", "ms",
-	"hotspot", "variant", "mode", "platform", "device", "source", "region"}
+	"hotspot", "variant", "mode", "platform", "device", "source", "region", "arm"}
 
 func (r Row) values() []any {
 	return []any{r.At, r.UserID, r.PublicationID, r.ProductID, r.Viewer, r.Kind, r.Counted, r.Ms,
-		r.Hotspot, r.Variant, r.Mode, r.Platform, r.Device, r.Source, r.Region}
+		r.Hotspot, r.Variant, r.Mode, r.Platform, r.Device, r.Source, r.Region, r.Arm}
 }
 
 // WriterConfig tunes a Writer; zero values take the defaults.

@@ -454,3 +454,34 @@ func (s *Service) change(ctx context.Context, userID, id string, decide func(Exp
 	})
 	return out, err
 }
+
+// StopForPublication ends, in tx, the open experiment of a publication that
+// stops being live (unpublished): an experiment.stopped.v1 with the reason, as
+// the merchant's own stop would append. Nothing when there is none.
+func StopForPublication(ctx context.Context, tx pgx.Tx, store *eventstore.Store, publicationID, reason string, at time.Time) error {
+	rows, err := tx.Query(ctx, `UPDATE experiments SET state = 'stopped', stop_reason = $2, stopped_at = $3, updated_at = $3
+		WHERE publication_id = $1 AND state <> 'stopped' RETURNING id, user_id`, publicationID, reason, at.UTC())
+	if err != nil {
+		return fmt.Errorf("stop experiments: %w", err)
+	}
+	type open struct{ id, user string }
+	var stopped []open
+	for rows.Next() {
+		var o open
+		if err := rows.Scan(&o.id, &o.user); err != nil {
+			rows.Close()
+			return fmt.Errorf("stop experiments: %w", err)
+		}
+		stopped = append(stopped, o)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("stop experiments: %w", err)
+	}
+	for _, o := range stopped {
+		if _, err := store.Append(ctx, tx, stream(o.id), eventstore.AnyVersion,
+			events.ExperimentStopped{ExperimentID: o.id, UserID: o.user, Reason: reason, At: at.UTC()}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -36,6 +36,10 @@ func (a pagesPubs) CheckViewToken(slug, pubID, token string) error {
 	return a.p.CheckViewToken(slug, pubID, token)
 }
 
+func (a pagesPubs) Arm(ctx context.Context, slug, viewer string) string {
+	return a.p.ArmFor(ctx, slug, viewer)
+}
+
 func (a pagesPubs) CountView(ctx context.Context, pub analytics.Publication, slug, addr, viewer string) bool {
 	return a.p.CountView(ctx, publish.PublicationRef{PublicationID: pub.ID, OwnerID: pub.OwnerID, SubjectID: pub.ProductID}, slug, addr, viewer)
 }

@@ -2,7 +2,11 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +14,7 @@ import (
 
 	"github.com/photo3d/photo3d/internal/analytics"
 	"github.com/photo3d/photo3d/internal/experiment"
+	"github.com/photo3d/photo3d/internal/publish"
 )
 
 type experimentReply struct {
@@ -173,4 +178,161 @@ func TestExperimentLifecycle(t *testing.T) {
 	require.Equal(t, int64(1), res.Arms[1].Visitors)
 	require.Equal(t, int64(1), res.Arms[1].Conversions)
 	require.Equal(t, experiment.DecisionNoWinner, res.Decision, "four visitors decide nothing")
+}
+
+var (
+	armMeta       = regexp.MustCompile(`<meta name="p3d-arm" content="([^"]+)">`)
+	cameraOrbit   = regexp.MustCompile(`camera-orbit="([^"]+)"`)
+	pageViewToken = regexp.MustCompile(`<meta name="p3d-view-token" content="([^"]+)">`)
+)
+
+// visit opens the product page as a shopper's browser: with cookie (a
+// p3d_vid value, "" for a first visit) and extra headers; it answers the arm
+// the page shows ("" for none), the page and the cookie the page set.
+func (s productPubStack) visit(t *testing.T, path, cookie string, hdr ...string) (arm, body, setCookie string) {
+	t.Helper()
+	req := httptest.NewRequest("GET", path, nil)
+	req.RemoteAddr = "203.0.113.9:40000"
+	req.Header.Set("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0")
+	if cookie != "" {
+		req.AddCookie(&http.Cookie{Name: publish.ViewerCookie, Value: cookie})
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	rec := httptest.NewRecorder()
+	s.h.ServeHTTP(rec, req)
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	body = rec.Body.String()
+	if m := armMeta.FindStringSubmatch(body); m != nil {
+		arm = m[1]
+	}
+	for _, c := range rec.Result().Cookies() {
+		if c.Name == publish.ViewerCookie {
+			setCookie = c.Value
+		}
+	}
+	return arm, body, setCookie
+}
+
+// The page picks each shopper's arm on the server from a first-party cookie:
+// the arm's preset is in the page itself, the same cookie always gets the same
+// arm, crawlers and Do-Not-Track shoppers see the page as it is, and every
+// beacon, click and lead is recorded in the arm the server assigned, whatever
+// the shopper's script claims.
+func TestExperimentAssignsShoppersOnThePage(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	shoppers := &analytics.Collector{OwnHost: "photo3d.test"}
+	s := buildProductPubStack(t, func(d *Deps) { d.Shoppers = shoppers }, shoppers)
+	shoppers.Writer = analytics.NewWriter(s.env.DB.Pool, nil, analytics.WriterConfig{})
+	user, id := s.readyProduct(t, "Armchair")
+	startTrialFor(t, s.creationStack, user)
+	s.ok(t, user, "POST", "/api/products/"+id+"/links", map[string]any{"url": "https://www.etsy.com/listing/42"})
+	pub := decodeAs[publishReply](t, s.ok(t, user, "POST", "/api/products/"+id+"/publish", map[string]any{}))
+	page := "/v/" + pub.Slug
+
+	arm, body, set := s.visit(t, page, "")
+	require.Empty(t, arm, "no experiment: no arm")
+	require.Empty(t, set, "and no cookie")
+	live := cameraOrbit.FindStringSubmatch(body)[1]
+
+	e := decodeAs[experimentReply](t, s.ok(t, user, "POST", "/api/products/"+id+"/experiments", map[string]any{"goal": "clicks",
+		"arms": []map[string]any{{"name": "Control"}, {"name": "Close-up", "preset": map[string]any{"cameraOrbit": "30deg 70deg 80%", "autospin": false}}}}))
+	control, closeUp := e.Arms[0].ID, e.Arms[1].ID
+	require.Eventually(t, func() bool { a, _, _ := s.visit(t, page, ""); return a != "" }, 10*time.Second, 20*time.Millisecond,
+		"the page's cache follows the new experiment")
+
+	// First visits: a cookie each, and both arms among 40 shoppers, each arm's page
+	// with its own preset; the embed behaves the same way.
+	seen := map[string]string{} // cookie → arm
+	for range 40 {
+		arm, body, cookie := s.visit(t, page, "")
+		require.Regexp(t, `^[A-Za-z0-9_-]{22}$`, cookie)
+		require.Contains(t, []string{control, closeUp}, arm)
+		orbit := cameraOrbit.FindStringSubmatch(body)[1]
+		if arm == closeUp {
+			require.Equal(t, "30deg 70deg 80%", orbit)
+			require.NotContains(t, body, " auto-rotate")
+		} else {
+			require.Equal(t, live, orbit)
+		}
+		seen[cookie] = arm
+		embedArm, _, _ := s.visit(t, "/embed/"+pub.Slug, cookie)
+		require.Equal(t, arm, embedArm, "the embed shows the same shopper the same arm")
+	}
+	arms := map[string]int{}
+	for _, a := range seen {
+		arms[a]++
+	}
+	require.Len(t, arms, 2, "40 shoppers meet both arms: %v", arms)
+
+	// Return visits keep their arm and set no new cookie.
+	for cookie, a := range seen {
+		again, _, set := s.visit(t, page, cookie)
+		require.Equal(t, a, again)
+		require.Empty(t, set)
+	}
+	// Crawlers and Do-Not-Track shoppers see the page as it is.
+	for _, hdr := range [][]string{{"User-Agent", "Googlebot/2.1 (+http://www.google.com/bot.html)"}, {"DNT", "1"}, {"Sec-GPC", "1"}} {
+		arm, body, set := s.visit(t, page, "", hdr...)
+		require.Empty(t, arm, "%v", hdr)
+		require.Empty(t, set, "%v", hdr)
+		require.Equal(t, live, cameraOrbit.FindStringSubmatch(body)[1])
+	}
+
+	// A shopper of each arm: a view beacon from the page, a second one claiming
+	// nothing different, then a store click; the rows carry the server's arm.
+	var inControl, inCloseUp string
+	for c, a := range seen {
+		if a == control && inControl == "" {
+			inControl = c
+		}
+		if a == closeUp && inCloseUp == "" {
+			inCloseUp = c
+		}
+	}
+	token := pageViewToken.FindStringSubmatch(func() string { _, b, _ := s.visit(t, page, inControl); return b }())[1]
+	for _, viewer := range []string{inControl, inCloseUp} {
+		req := httptest.NewRequest("POST", "/t", strings.NewReader(fmt.Sprintf(
+			`{"v":1,"slug":%q,"viewer":%q,"token":%q,"events":[{"t":"view","at":%d}]}`, pub.Slug, viewer, token, time.Now().UnixMilli())))
+		req.RemoteAddr = "203.0.113.9:40000"
+		req.Header.Set("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0")
+		req.Header.Set("Content-Type", "text/plain;charset=UTF-8")
+		req.Header.Set("Origin", "http://example.com")
+		rec := httptest.NewRecorder()
+		s.h.ServeHTTP(rec, req)
+		require.Equal(t, http.StatusNoContent, rec.Code, rec.Body.String())
+	}
+	rec := s.shopper(t, "GET", page+"/go/l1?vid="+inCloseUp, "")
+	require.Equal(t, http.StatusFound, rec.Code)
+	require.NoError(t, shoppers.Writer.Flush(ctx))
+	rows, err := s.env.DB.Pool.Query(ctx, `SELECT viewer, kind, arm FROM shopper_events WHERE publication_id = $1 ORDER BY kind, viewer`, pub.PublicationID)
+	require.NoError(t, err)
+	got := map[string]string{}
+	for rows.Next() {
+		var viewer, kind, arm string
+		require.NoError(t, rows.Scan(&viewer, &kind, &arm))
+		got[kind+" "+viewer] = arm
+	}
+	require.NoError(t, rows.Err())
+	require.Equal(t, map[string]string{"view " + inControl: control, "view " + inCloseUp: closeUp, "click " + inCloseUp: closeUp}, got)
+
+	res := decodeAs[experimentReply](t, s.ok(t, user, "GET", "/api/experiments/"+e.ID, nil))
+	require.Equal(t, int64(1), res.Arms[0].Visitors)
+	require.Equal(t, int64(0), res.Arms[0].Conversions)
+	require.Equal(t, int64(1), res.Arms[1].Visitors)
+	require.Equal(t, int64(1), res.Arms[1].Conversions)
+
+	// Stopped: the page is the live one again, for everyone.
+	s.ok(t, user, "POST", "/api/experiments/"+e.ID+"/stop", nil)
+	require.Eventually(t, func() bool { a, _, _ := s.visit(t, page, inCloseUp); return a == "" }, 10*time.Second, 20*time.Millisecond)
+
+	// Unpublishing the page ends an experiment running on it.
+	next := decodeAs[experimentReply](t, s.ok(t, user, "POST", "/api/products/"+id+"/experiments", map[string]any{"goal": "ar",
+		"arms": []map[string]any{{}, {"preset": map[string]any{"lighting": "Dramatic"}}}}))
+	s.ok(t, user, "DELETE", "/api/publications/"+pub.PublicationID, nil)
+	ended := decodeAs[experimentReply](t, s.ok(t, user, "GET", "/api/experiments/"+next.ID, nil))
+	require.Equal(t, "stopped", ended.State)
+	require.Equal(t, "unpublished", ended.StopReason)
 }

@@ -320,6 +320,8 @@ type pageView struct {
 	// 105 % (catalog.MaxCameraOrbit), or the framing above is clamped back.
 	MaxCameraOrbit string
 	Product        *productView // a product page's variants, hotspots, presets, buy links
+	// Arm is the experiment arm this page shows (<meta name="p3d-arm">; experiment.go).
+	Arm string
 }
 
 var validColor = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
@@ -581,6 +583,8 @@ func (p *Pages) ServeViewer(w http.ResponseWriter, r *http.Request, slug string,
 		}
 		if ok {
 			body = deep
+		} else if arm, ok := e.product.armBody(w, r, embed); ok {
+			body = arm
 		}
 	}
 	body.write(w, r)

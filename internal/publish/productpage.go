@@ -36,7 +36,8 @@ type productEntry struct {
 	linkVariant    map[string]string // link id → its variant ("" for product-level links)
 	allowDeepLinks bool
 	requireEmail   bool
-	view           pageView // kept to render a deep-linked variant's page on demand
+	view           pageView         // kept to render a deep-linked variant's page on demand
+	exp            *experimentEntry // the running experiment's arm pages (experiment.go); nil: none
 
 	mu       sync.Mutex
 	variantB map[string]*[2]pageBody // variant id → share, embed
@@ -214,6 +215,18 @@ func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap 
 	var err error
 	if e.share, err = renderBody("product-share", v); err != nil {
 		return err
+	}
+	// A gated page runs no experiment: its model and presets sit behind the gate.
+	if !requireEmail {
+		id, share, arms, err := p.loadExperiment(ctx, e.pubID)
+		if err != nil {
+			return err
+		}
+		if id != "" {
+			if pe.exp, err = renderArms(v, id, share, arms); err != nil {
+				return err
+			}
+		}
 	}
 	v.Embed = true
 	e.embed, err = renderBody("product-embed", v)

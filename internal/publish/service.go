@@ -18,6 +18,7 @@ import (
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/experiment"
 	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/pgdb"
 )
@@ -243,7 +244,12 @@ func (s *Service) Unpublish(ctx context.Context, userID, id string) (Publication
 		if r.UnpublishedAt != nil {
 			return nil
 		}
-		return s.append(ctx, tx, r, events.PublicationUnpublished{PublicationID: id, At: s.now().UTC()})
+		at := s.now().UTC()
+		// An experiment on the page ends with it (issue 52).
+		if err := experiment.StopForPublication(ctx, tx, s.store, id, "unpublished", at); err != nil {
+			return err
+		}
+		return s.append(ctx, tx, r, events.PublicationUnpublished{PublicationID: id, At: at})
 	})
 	if err != nil {
 		return Publication{}, err

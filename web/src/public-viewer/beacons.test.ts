@@ -56,6 +56,20 @@ describe('public viewer beacons', () => {
     expect(again.sent[0].viewer).toBe(sent[0].viewer);
   });
 
+  it('takes the experiment cookie the page set as the viewer id, so the server finds the same arm (issue 52)', () => {
+    window.localStorage.setItem('p3d.viewer', 'an-older-stored-viewer-id');
+    document.cookie = 'p3d_vid=Zx9_abcdefghijklmnopqr; path=/';
+    try {
+      const { sent } = setup();
+      expect(sent[0].viewer).toBe('Zx9_abcdefghijklmnopqr');
+      expect(window.localStorage.getItem('p3d.viewer')).toBe('Zx9_abcdefghijklmnopqr');
+      expect(document.querySelector<HTMLAnchorElement>('a.p3d-buy')?.getAttribute('href')).toBe(`/v/${slug}/go/l1?vid=Zx9_abcdefghijklmnopqr`);
+    } finally {
+      document.cookie = 'p3d_vid=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
+    }
+    expect(document.cookie).toBe('');
+  });
+
   it('records the first user camera change, variants and hotspots from the page events', () => {
     const { sent, viewer, handle } = setup();
     viewer.dispatchEvent(new CustomEvent('camera-change', { detail: { source: 'none' } }));
