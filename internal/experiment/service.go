@@ -485,3 +485,85 @@ func StopForPublication(ctx context.Context, tx pgx.Tx, store *eventstore.Store,
 	}
 	return nil
 }
+
+// Applied is the answer to "make this the default".
+type Applied struct {
+	Experiment
+	// NotApplied names what of the arm's preset the product cannot take, with
+	// why (a product opens on its first variant; no setting chooses another).
+	NotApplied []string `json:"notApplied"`
+}
+
+var errArm = fault.Invalidf("invalid_arm", "Choose one of this experiment's arms.")
+
+// Apply ends the experiment and makes the arm's preset the product's own, in one
+// transaction: its viewer presets (product.presets_changed.v1) and its hotspots
+// (those the arm hid are removed, product.hotspot_removed.v1), then
+// experiment.stopped.v1 with the reason "applied". An unlocked page shows the
+// product as it now is at once; a locked page keeps its version until the
+// merchant publishes the new one (the publish screen shows the pending edits).
+func (s *Service) Apply(ctx context.Context, userID, id, armID string) (Applied, error) {
+	if _, err := uuid.Parse(id); err != nil {
+		return Applied{}, errNotFound
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	var out Applied
+	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		e, arms, err := scanExperiment(tx.QueryRow(ctx, `SELECT `+experimentColumns+` FROM experiments WHERE id = $1 AND user_id = $2 FOR UPDATE`, id, userID))
+		if errors.Is(err, pgx.ErrNoRows) {
+			return errNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if e.State == StateStopped {
+			return errStopped
+		}
+		i := slices.IndexFunc(arms, func(a events.ExperimentArm) bool { return a.ArmID == armID })
+		if i < 0 {
+			return errArm
+		}
+		arm := arms[i].Preset
+		cfg, err := productConfig(ctx, tx, userID, e.ProductID)
+		if err != nil {
+			return err
+		}
+		product := events.Stream{Type: events.StreamProduct, ID: e.ProductID}
+		var evs []events.Event
+		if p := (catalog.Presets{Lighting: arm.Lighting, Background: arm.Background, BackgroundColor: arm.BackgroundColor,
+			CameraOrbit: arm.CameraOrbit, Autospin: arm.Autospin}); p != cfg.Presets {
+			evs = append(evs, events.ProductPresetsChanged{ProductID: e.ProductID, Lighting: p.Lighting, Background: p.Background,
+				BackgroundColor: p.BackgroundColor, CameraOrbit: p.CameraOrbit, Autospin: p.Autospin, At: now})
+		}
+		if arm.HotspotIDs != nil {
+			for _, h := range cfg.Hotspots {
+				if !slices.Contains(arm.HotspotIDs, h.ID) {
+					evs = append(evs, events.ProductHotspotRemoved{ProductID: e.ProductID, HotspotID: h.ID, At: now})
+				}
+			}
+		}
+		if len(evs) > 0 {
+			if _, err := s.store.Append(ctx, tx, product, eventstore.AnyVersion, evs...); err != nil {
+				return err
+			}
+		}
+		if v := arm.DefaultVariantID; v != "" && len(cfg.Variants) > 0 && cfg.Variants[0].ID != v {
+			out.NotApplied = append(out.NotApplied, "defaultVariant: a product page opens on the product's first variant, and no setting chooses another")
+		}
+		if _, err := s.store.Append(ctx, tx, stream(id), eventstore.AnyVersion, events.ExperimentStopped{
+			ExperimentID: id, UserID: userID, AppliedArmID: armID, Reason: "applied", At: now}); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE experiments SET state = 'stopped', stop_reason = 'applied', applied_arm_id = $2, stopped_at = $3, updated_at = $3
+			WHERE id = $1`, id, armID, now); err != nil {
+			return fmt.Errorf("save experiment: %w", err)
+		}
+		e.State, e.StopReason, e.AppliedArmID, e.StoppedAt = StateStopped, "applied", armID, &now
+		out.Experiment = e
+		return s.notifyPages(ctx, tx, e.PublicationID)
+	})
+	if out.NotApplied == nil {
+		out.NotApplied = []string{}
+	}
+	return out, err
+}

@@ -47,6 +47,7 @@ var publishRoutes = map[string]bool{
 	"POST /api/experiments/{id}/pause":    true,
 	"POST /api/experiments/{id}/resume":   true,
 	"POST /api/experiments/{id}/stop":     true,
+	"POST /api/experiments/{id}/apply":    true,
 }
 
 // sessionOnlyRoutes refuse API keys whatever their scopes. A key is a

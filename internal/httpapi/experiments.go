@@ -20,6 +20,26 @@ func mountExperiments(r chi.Router, s *experiment.Service) {
 	r.Method("POST", "/experiments/{id}/pause", changeExperiment(s.Pause))
 	r.Method("POST", "/experiments/{id}/resume", changeExperiment(s.Resume))
 	r.Method("POST", "/experiments/{id}/stop", changeExperiment(s.Stop))
+	r.Method("POST", "/experiments/{id}/apply", applyExperiment(s))
+}
+
+// applyExperiment serves POST /api/experiments/{id}/apply {armId}: "make this
+// the default" ends the experiment and makes the arm's preset the product's.
+func applyExperiment(s *experiment.Service) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		var in struct {
+			ArmID string `json:"armId"`
+		}
+		if err := DecodeJSON(r, &in); err != nil {
+			return err
+		}
+		out, err := s.Apply(r.Context(), currentUser(r), chi.URLParam(r, "id"), in.ArmID)
+		if err != nil {
+			return err
+		}
+		WriteJSON(w, http.StatusOK, out)
+		return nil
+	}
 }
 
 // createExperiment serves POST /api/products/{id}/experiments {goal, trafficShare?, arms}:

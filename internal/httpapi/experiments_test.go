@@ -328,6 +328,38 @@ func TestExperimentAssignsShoppersOnThePage(t *testing.T) {
 	s.ok(t, user, "POST", "/api/experiments/"+e.ID+"/stop", nil)
 	require.Eventually(t, func() bool { a, _, _ := s.visit(t, page, inCloseUp); return a == "" }, 10*time.Second, 20*time.Millisecond)
 
+	// Make this the default: the arm's preset becomes the product's, the experiment
+	// ends, and the live page shows it to everyone.
+	third := decodeAs[experimentReply](t, s.ok(t, user, "POST", "/api/products/"+id+"/experiments", map[string]any{"goal": "clicks",
+		"arms": []map[string]any{{}, {"name": "Low", "preset": map[string]any{"cameraOrbit": "10deg 85deg 90%", "autospin": false}}}}))
+	rec, r := s.json(t, user, "POST", "/api/experiments/"+third.ID+"/apply", map[string]any{"armId": e.Arms[1].ID})
+	require.Equal(t, http.StatusBadRequest, rec.Code, "an arm of another experiment")
+	require.Equal(t, "invalid_arm", r.Error.Code)
+	applied := decodeAs[struct {
+		experimentReply
+		AppliedArmID string   `json:"appliedArmId"`
+		NotApplied   []string `json:"notApplied"`
+	}](t, s.ok(t, user, "POST", "/api/experiments/"+third.ID+"/apply", map[string]any{"armId": third.Arms[1].ID}))
+	require.Equal(t, "stopped", applied.State)
+	require.Equal(t, "applied", applied.StopReason)
+	require.Equal(t, third.Arms[1].ID, applied.AppliedArmID)
+	require.Empty(t, applied.NotApplied)
+	detail := decodeAs[struct {
+		Presets struct {
+			CameraOrbit string `json:"cameraOrbit"`
+			Autospin    bool   `json:"autospin"`
+		} `json:"presets"`
+	}](t, s.ok(t, user, "GET", "/api/products/"+id, nil))
+	require.Equal(t, "10deg 85deg 90%", detail.Presets.CameraOrbit)
+	require.False(t, detail.Presets.Autospin)
+	require.Eventually(t, func() bool {
+		a, body, _ := s.visit(t, page, inCloseUp)
+		return a == "" && cameraOrbit.FindStringSubmatch(body)[1] == "10deg 85deg 90%"
+	}, 10*time.Second, 20*time.Millisecond, "every shopper sees the applied preset")
+	rec, r = s.json(t, user, "POST", "/api/experiments/"+third.ID+"/apply", map[string]any{"armId": third.Arms[1].ID})
+	require.Equal(t, http.StatusConflict, rec.Code)
+	require.Equal(t, "experiment_stopped", r.Error.Code)
+
 	// Unpublishing the page ends an experiment running on it.
 	next := decodeAs[experimentReply](t, s.ok(t, user, "POST", "/api/products/"+id+"/experiments", map[string]any{"goal": "ar",
 		"arms": []map[string]any{{}, {"preset": map[string]any{"lighting": "Dramatic"}}}}))
