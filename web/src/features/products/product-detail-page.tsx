@@ -35,6 +35,7 @@ import { ChannelsPanel } from '../../entities/channels/channels-panel';
 import { PageOfflineAlert, PageStateBadge } from '../../entities/product/page-state-badge';
 import { COPIED_MS, SAVED_MS, useFlag } from '../../lib/use-flag';
 import { ModelDropZone, OwnModelButton, useOwnModel } from '../../entities/product/own-model';
+import { ExperimentsPanel } from '../../entities/experiments/experiments-panel';
 import './products.css';
 
 const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed', draft: 'Draft' } as const;
@@ -83,7 +84,10 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
   const publishURL = publishingURL(p.id);
   const [copied, flashCopied] = useFlag(COPIED_MS);
   const [problem, setProblem] = useState<ActionProblem | null>(null);
-  const [panel, setPanel] = useState<'details' | 'configurator'>(() => (new URLSearchParams(window.location.search).get('tab') === 'configurator' ? 'configurator' : 'details'));
+  const [panel, setPanel] = useState<'details' | 'configurator' | 'experiments'>(() => {
+    const tab = new URLSearchParams(window.location.search).get('tab');
+    return tab === 'configurator' || tab === 'experiments' ? tab : 'details';
+  });
   // "Use my own 3D file" here too, not only in the wizard (issue 50 item 11): the button, and a
   // .glb/.gltf dropped on the viewer or the configurator, through the same checked upload.
   const own = useOwnModel(p.id);
@@ -173,8 +177,13 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
         <button type="button" role="tab" aria-selected={panel === 'configurator'} onClick={() => setPanel('configurator')}>
           Configurator
         </button>
+        <button type="button" role="tab" aria-selected={panel === 'experiments'} onClick={() => setPanel('experiments')}>
+          Experiments
+        </button>
       </div>
-      {panel === 'configurator' ? (
+      {panel === 'experiments' ? (
+        <ExperimentsPanel product={p} />
+      ) : panel === 'configurator' ? (
         <ModelDropZone onFiles={dropModel} busy={own.busy}>
           <Configurator product={p} />
         </ModelDropZone>
