@@ -30,6 +30,9 @@
 #   CEILING=1 ...   also a bare Go net/http server (ops/loadtest ceiling) answering with the api's own
 #       response, headers and page, through the api's listener and timeouts, with nothing else: the most
 #       any Go handler can reach against nginx here, printed beside the api
+#   EXPERIMENT=1 ...   also a product page running a two-arm experiment against the same model's product
+#       page without one, wrk on each twice, interleaved (plain, experiment, plain, experiment): every
+#       request a new shopper, so each is assigned an arm and given the p3d_vid cookie (issue 52: within 5 %)
 #   PROFILE=DIR ...   also a CPU profile of the api and of the worker during the api's wrk run (PPROF on
 #       their internal metrics listeners), with `go tool pprof -top` of each printed and the files in DIR
 set -euo pipefail
@@ -96,6 +99,11 @@ if [ -z "${SKIP_METER:-}" ]; then
   SHARE2=$("$TMP/loadtest" seed -base "$API" -views 10000 -free 2>"$TMP/seed2.err" | tail -1)
   BALANCE=$(awk '/public views balance/ {print $NF}' "$TMP/seed2.err")
   [ -n "$BALANCE" ] || die "seed did not report the balance: $(cat "$TMP/seed2.err")"
+fi
+if [ -n "${EXPERIMENT:-}" ]; then
+  say "seeding two product pages, one running an experiment"
+  read -r EXP_PLAIN EXP_RUNNING < <("$TMP/loadtest" seed -base "$API" -views 10000 -experiment | tail -1)
+  [ -n "$EXP_RUNNING" ] || die "seed -experiment printed no URLs"
 fi
 stop_api
 
@@ -185,6 +193,21 @@ CONF
       go tool pprof -top -nodecount=15 "$PROFILE/$tag-$who.pprof" 2>/dev/null | sed -n '1,22p' >&2 || true
     done
   fi
+  fi
+  if [ -n "${EXPERIMENT:-}" ] && [ -z "${SKIP_WRK:-}" ]; then
+    plain="$API/v/${EXP_PLAIN##*/}" running="$API/v/${EXP_RUNNING##*/}"
+    curl -fsS -A "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 sharebench" "$running" | grep -q 'name="p3d-arm"' || die "the experiment page names no arm"
+    sum_plain=0 sum_running=0
+    for _ in $(seq "${EXP_PAIRS:-3}"); do
+      for u in "$plain" "$running"; do
+        read -r rps p99 bad < <(wrk_run "$u")
+        if [ "$u" = "$plain" ]; then sum_plain=$(awk -v s="$sum_plain" -v x="$rps" 'BEGIN {print s + x}'); label="product page"
+        else sum_running=$(awk -v s="$sum_running" -v x="$rps" 'BEGIN {print s + x}'); label="product page, experiment"; fi
+        printf '%-28s %12s %10s %8s\n' "$label" "$rps" "$p99" "$bad" >&2
+      done
+    done
+    awk -v p="$sum_plain" -v r="$sum_running" -v n="${EXP_PAIRS:-3}" 'BEGIN {
+      printf "  experiment / plain: %.3f (means of %d runs each: %.0f vs %.0f req/s)\n", r / p, n, r / n, p / n }' >&2
   fi
   kill -TERM "$NGINX_PID"; wait "$NGINX_PID" 2>/dev/null || true
 

@@ -9,8 +9,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"net/http"
 	"slices"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 
@@ -32,8 +34,12 @@ import (
 // script uses as its beacon viewer id (web/src/public-viewer/viewer-id.ts).
 const ViewerCookie = "p3d_vid"
 
-// viewerCookieAge: a year, as analytics tools keep a visitor.
-const viewerCookieAge = 365 * 24 * 3600
+// The viewer cookie's attributes: a year, as analytics tools keep a visitor;
+// first-party (Lax), or partitioned for an embed on a shop's https page.
+const (
+	cookieLax         = "; Path=/; Max-Age=31536000; SameSite=Lax"
+	cookiePartitioned = "; Path=/; Max-Age=31536000; Secure; SameSite=None; Partitioned"
+)
 
 // experimentEntry is a page's running experiment with each arm's pages.
 type experimentEntry struct {
@@ -136,9 +142,9 @@ func (p *Pages) ArmFor(ctx context.Context, slug, viewer string) string {
 // armBody is the page of the viewer's arm; ok is false for a page without an
 // experiment, a crawler, a Do-Not-Track viewer or one outside the traffic
 // share, who get the page as it is. A viewer without the cookie gets one.
-func (pe *productEntry) armBody(w http.ResponseWriter, r *http.Request, embed bool) (pageBody, bool) {
+func (pe *productEntry) armBody(w http.ResponseWriter, r *http.Request, embed, crawler bool) (pageBody, bool) {
 	x := pe.exp
-	if x == nil || IsCrawler(r.UserAgent()) || doNotTrack(r) {
+	if x == nil || crawler || doNotTrack(r) {
 		return pageBody{}, false
 	}
 	viewer := ""
@@ -146,13 +152,15 @@ func (pe *productEntry) armBody(w http.ResponseWriter, r *http.Request, embed bo
 		viewer = c.Value
 	} else {
 		viewer = newViewerID()
-		c := &http.Cookie{Name: ViewerCookie, Value: viewer, Path: "/", MaxAge: viewerCookieAge, SameSite: http.SameSiteLaxMode}
+		// Written by hand, not with http.SetCookie: this runs for every first
+		// visit of a page under test, and the id needs no validation.
+		attrs := cookieLax
 		if embed && r.TLS != nil {
 			// Inside a shop's page the cookie is a third-party one: partitioned
 			// (CHIPS), it still keeps the shopper's arm on that shop's site.
-			c.SameSite, c.Secure, c.Partitioned = http.SameSiteNoneMode, true, true
+			attrs = cookiePartitioned
 		}
-		http.SetCookie(w, c)
+		w.Header()["Set-Cookie"] = []string{ViewerCookie + "=" + viewer + attrs}
 	}
 	i := assign(x.id, viewer, x.share, len(x.arms))
 	if i < 0 {
@@ -166,8 +174,17 @@ func (pe *productEntry) armBody(w http.ResponseWriter, r *http.Request, embed bo
 }
 
 // doNotTrack: the shopper asked not to be tracked (DNT or Global Privacy Control).
+// The header map is read with its canonical keys: Get would canonicalise "DNT"
+// into a new string on every request.
 func doNotTrack(r *http.Request) bool {
-	return r.Header.Get("DNT") == "1" || r.Header.Get("Sec-GPC") == "1"
+	return first(r.Header["Dnt"]) == "1" || first(r.Header["Sec-Gpc"]) == "1"
+}
+
+func first(v []string) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return v[0]
 }
 
 // validViewerID is the beacon's viewer id shape (analytics: 16–64 of [A-Za-z0-9_-]).
@@ -184,9 +201,24 @@ func validViewerID(s string) bool {
 	return true
 }
 
-// newViewerID is a random viewer id: 16 bytes, base64url (22 characters).
+// newViewerID is a random viewer id: 16 bytes, base64url (22 characters), from
+// a per-process ChaCha8 stream seeded from the system's random source. The id
+// is no secret (the page's script sends it with every beacon) and needs only to
+// be unique; a system call for each first visit cost more than the page's
+// template work.
 func newViewerID() string {
 	var b [16]byte
-	_, _ = rand.Read(b[:])
+	idMu.Lock()
+	_, _ = idSource.Read(b[:])
+	idMu.Unlock()
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
+
+var (
+	idMu     sync.Mutex
+	idSource = func() *mrand.ChaCha8 {
+		var seed [32]byte
+		_, _ = rand.Read(seed[:])
+		return mrand.NewChaCha8(seed)
+	}()
+)

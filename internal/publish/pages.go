@@ -563,7 +563,8 @@ func (p *Pages) ServeViewer(w http.ResponseWriter, r *http.Request, slug string,
 	// counted view (CountView, viewcount.go). The page only checks that the
 	// balance can still serve one.
 	served := true
-	if counts(r) {
+	crawler := IsCrawler(r.UserAgent())
+	if r.Method == http.MethodGet && !crawler && !isPrefetch(r) { // counts(r), the crawler check done once
 		served = p.cfg.Meter.Available(r.Context(), e.ownerID, e.pubID)
 	}
 	body := e.share
@@ -583,7 +584,7 @@ func (p *Pages) ServeViewer(w http.ResponseWriter, r *http.Request, slug string,
 		}
 		if ok {
 			body = deep
-		} else if arm, ok := e.product.armBody(w, r, embed); ok {
+		} else if arm, ok := e.product.armBody(w, r, embed, crawler); ok {
 			body = arm
 		}
 	}

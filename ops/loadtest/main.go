@@ -94,6 +94,7 @@ func seed(args []string) error {
 	base := fs.String("base", "http://127.0.0.1:8080", "api base URL (loopback only)")
 	views := fs.Int64("views", 500_000, "public views to buy for the merchant (packs of 10,000; 0: none)")
 	free := fs.Bool("free", false, "after publishing, move to the free plan: the balance is exactly the views bought")
+	experiment := fs.Bool("experiment", false, "instead: two product pages of the same model, the second running a two-arm experiment; prints both share URLs")
 	mailDir := fs.String("mail-dir", filepath.Join(cmp.Or(os.Getenv("DATA_DIR"), ".data"), "outbox"),
 		"the DEV_MODE api's mail files, to open the new merchant's verification link")
 	if err := fs.Parse(args); err != nil {
@@ -101,6 +102,14 @@ func seed(args []string) error {
 	}
 	if _, err := loopbackOnly(*base); err != nil {
 		return err
+	}
+	if *experiment {
+		plain, running, err := seedExperiment(context.Background(), *base, *views, harness.MailDirVerifier(*mailDir))
+		if err != nil {
+			return err
+		}
+		fmt.Println(plain, running)
+		return nil
 	}
 	share, _, err := seedShare(context.Background(), *base, *views, *free, harness.MailDirVerifier(*mailDir))
 	if err != nil {
@@ -110,40 +119,79 @@ func seed(args []string) error {
 	return nil
 }
 
+// seedExperiment makes two product pages of one model for the same merchant and
+// starts a two-arm experiment on the second (issue 52: the page with an
+// experiment against the same page without one). It returns both share URLs.
+func seedExperiment(ctx context.Context, base string, views int64, verify harness.Verifier) (string, string, error) {
+	c, jobID, err := seedModel(ctx, base, views, verify)
+	if err != nil {
+		return "", "", err
+	}
+	var urls [2]string
+	for i, name := range []string{"Bench lamp", "Bench lamp (experiment)"} {
+		var product struct{ ID string }
+		if err := c.Call(ctx, "POST", "/api/products", map[string]any{"name": name, "blueprintId": jobID}, "", &product); err != nil {
+			return "", "", err
+		}
+		var pub struct{ ShareURL string }
+		if err := c.Call(ctx, "POST", "/api/products/"+product.ID+"/publish", map[string]any{}, "", &pub); err != nil {
+			return "", "", err
+		}
+		urls[i] = pub.ShareURL
+		if i == 1 {
+			arms := []map[string]any{{"name": "Control"}, {"name": "Close-up", "preset": map[string]any{"cameraOrbit": "30deg 70deg 80%", "autospin": false}}}
+			if err := c.Call(ctx, "POST", "/api/products/"+product.ID+"/experiments", map[string]any{"goal": "clicks", "arms": arms}, "", nil); err != nil {
+				return "", "", err
+			}
+		}
+	}
+	return urls[0], urls[1], nil
+}
+
+// seedModel signs a merchant up (verify proves the address), buys views and
+// builds a model from a generated photo; it returns the merchant and the job.
+func seedModel(ctx context.Context, base string, views int64, verify harness.Verifier) (*harness.Merchant, string, error) {
+	c, err := harness.SignUp(ctx, base, 0, verify)
+	if err != nil {
+		return nil, "", err
+	}
+	if views > 0 {
+		if err := c.Call(ctx, "POST", "/api/subscription/addons", map[string]any{"kind": "views", "amount": views}, "", nil); err != nil {
+			return nil, "", err
+		}
+	}
+	img, err := c.Upload(ctx, 0)
+	if err != nil {
+		return nil, "", err
+	}
+	var job struct{ ID, Status string }
+	if err := c.Call(ctx, "POST", "/api/jobs", map[string]any{"imageURL": img}, "", &job); err != nil {
+		return nil, "", err
+	}
+	deadline := time.Now().Add(3 * time.Minute)
+	for job.Status != "completed" {
+		if job.Status == "failed" || time.Now().After(deadline) {
+			return nil, "", fmt.Errorf("job %s ended %q", job.ID, job.Status)
+		}
+		time.Sleep(time.Second)
+		if err := c.Call(ctx, "GET", "/api/jobs/"+job.ID, nil, "", &job); err != nil {
+			return nil, "", err
+		}
+	}
+	return c, job.ID, nil
+}
+
 // seedShare signs a merchant up (verify proves the address), buys views,
 // builds a model from a generated photo and publishes it; with free it then
 // moves to the free plan. It returns the share URL and the public-view
 // balance (-1 when the API did not say).
 func seedShare(ctx context.Context, base string, views int64, free bool, verify harness.Verifier) (string, int64, error) {
-	c, err := harness.SignUp(ctx, base, 0, verify)
+	c, jobID, err := seedModel(ctx, base, views, verify)
 	if err != nil {
 		return "", -1, err
-	}
-	if views > 0 {
-		if err := c.Call(ctx, "POST", "/api/subscription/addons", map[string]any{"kind": "views", "amount": views}, "", nil); err != nil {
-			return "", -1, err
-		}
-	}
-	img, err := c.Upload(ctx, 0)
-	if err != nil {
-		return "", -1, err
-	}
-	var job struct{ ID, Status string }
-	if err := c.Call(ctx, "POST", "/api/jobs", map[string]any{"imageURL": img}, "", &job); err != nil {
-		return "", -1, err
-	}
-	deadline := time.Now().Add(3 * time.Minute)
-	for job.Status != "completed" {
-		if job.Status == "failed" || time.Now().After(deadline) {
-			return "", -1, fmt.Errorf("job %s ended %q", job.ID, job.Status)
-		}
-		time.Sleep(time.Second)
-		if err := c.Call(ctx, "GET", "/api/jobs/"+job.ID, nil, "", &job); err != nil {
-			return "", -1, err
-		}
 	}
 	var pub struct{ ShareURL string }
-	if err := c.Call(ctx, "POST", "/api/publications", map[string]any{"blueprintId": job.ID}, "", &pub); err != nil {
+	if err := c.Call(ctx, "POST", "/api/publications", map[string]any{"blueprintId": jobID}, "", &pub); err != nil {
 		return "", -1, err
 	}
 	if free {
