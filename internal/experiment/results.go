@@ -37,7 +37,8 @@ type Results struct {
 // DecisionRule is how a winner is decided, as the results screen says it.
 const DecisionRule = "An arm wins when its 95 % interval for the uplift over control, valid however often you look, lies wholly above zero (the 5 % is shared among the arms). Each arm needs 100 visitors and 5 conversions first."
 
-// Results reads the owner's experiment and its numbers from the shopper telemetry.
+// Results reads the owner's experiment (another owner's id: 404) and its numbers
+// from the shopper telemetry.
 func (s *Service) Results(ctx context.Context, userID, id string) (Results, error) {
 	if _, err := uuid.Parse(id); err != nil {
 		return Results{}, errNotFound

@@ -346,18 +346,6 @@ func scanExperiment(row pgx.Row) (Experiment, []events.ExperimentArm, error) {
 	return view(id, productID, pubID, goal, share, state, arms, started, stopped, reason, applied), arms, nil
 }
 
-// Get reads the owner's experiment (another owner's id: 404).
-func (s *Service) Get(ctx context.Context, userID, id string) (Experiment, error) {
-	if _, err := uuid.Parse(id); err != nil {
-		return Experiment{}, errNotFound
-	}
-	e, _, err := scanExperiment(s.db.QueryRow(ctx, `SELECT `+experimentColumns+` FROM experiments WHERE id = $1 AND user_id = $2`, id, userID))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Experiment{}, errNotFound
-	}
-	return e, err
-}
-
 // List reads a product's experiments, newest first.
 func (s *Service) List(ctx context.Context, userID, productID string) ([]Experiment, error) {
 	if _, err := productConfig(ctx, s.db, userID, productID); err != nil {
@@ -407,6 +395,22 @@ func (s *Service) Stop(ctx context.Context, userID, id string) (Experiment, erro
 	})
 }
 
+// lockOpen reads and locks the owner's experiment for a change (another
+// owner's id: 404); a stopped experiment changes no more (409).
+func lockOpen(ctx context.Context, tx pgx.Tx, userID, id string) (Experiment, []events.ExperimentArm, error) {
+	e, arms, err := scanExperiment(tx.QueryRow(ctx, `SELECT `+experimentColumns+` FROM experiments WHERE id = $1 AND user_id = $2 FOR UPDATE`, id, userID))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Experiment{}, nil, errNotFound
+	}
+	if err != nil {
+		return Experiment{}, nil, err
+	}
+	if e.State == StateStopped {
+		return Experiment{}, nil, errStopped
+	}
+	return e, arms, nil
+}
+
 // change applies one state change: decide returns the event and the new state
 // (nil: nothing to do). A stopped experiment changes no more.
 func (s *Service) change(ctx context.Context, userID, id string, decide func(Experiment, time.Time) (events.Event, string, error)) (Experiment, error) {
@@ -416,15 +420,9 @@ func (s *Service) change(ctx context.Context, userID, id string, decide func(Exp
 	now := s.now().UTC().Truncate(time.Microsecond)
 	var out Experiment
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
-		e, _, err := scanExperiment(tx.QueryRow(ctx, `SELECT `+experimentColumns+` FROM experiments WHERE id = $1 AND user_id = $2 FOR UPDATE`, id, userID))
-		if errors.Is(err, pgx.ErrNoRows) {
-			return errNotFound
-		}
+		e, _, err := lockOpen(ctx, tx, userID, id)
 		if err != nil {
 			return err
-		}
-		if e.State == StateStopped {
-			return errStopped
 		}
 		ev, state, err := decide(e, now)
 		if err != nil {
@@ -509,15 +507,9 @@ func (s *Service) Apply(ctx context.Context, userID, id, armID string) (Applied,
 	now := s.now().UTC().Truncate(time.Microsecond)
 	var out Applied
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
-		e, arms, err := scanExperiment(tx.QueryRow(ctx, `SELECT `+experimentColumns+` FROM experiments WHERE id = $1 AND user_id = $2 FOR UPDATE`, id, userID))
-		if errors.Is(err, pgx.ErrNoRows) {
-			return errNotFound
-		}
+		e, arms, err := lockOpen(ctx, tx, userID, id)
 		if err != nil {
 			return err
-		}
-		if e.State == StateStopped {
-			return errStopped
 		}
 		i := slices.IndexFunc(arms, func(a events.ExperimentArm) bool { return a.ArmID == armID })
 		if i < 0 {

@@ -187,19 +187,9 @@ func first(v []string) string {
 	return v[0]
 }
 
-// validViewerID is the beacon's viewer id shape (analytics: 16–64 of [A-Za-z0-9_-]).
-func validViewerID(s string) bool {
-	if len(s) < 16 || len(s) > 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
+// validViewerID is the beacon's viewer id shape (analytics: 16–64 of
+// [A-Za-z0-9_-]), the very shape of a slug.
+func validViewerID(s string) bool { return validSlug(s) }
 
 // newViewerID is a random viewer id: 16 bytes, base64url (22 characters), from
 // a per-process ChaCha8 stream seeded from the system's random source. The id
