@@ -53,7 +53,11 @@ type Batch struct {
 	// Token is the page's view token (<meta name="p3d-view-token">,
 	// internal/publish/pagetoken.go); the collector refuses a batch without
 	// a valid one (403).
-	Token  string   `json:"token"`
+	Token string `json:"token"`
+	// Arm is the experiment arm the page names (<meta name="p3d-arm">; issue
+	// 52). The collector records the arm the server assigns this viewer
+	// (Publications.Arm), never this one: a claim that differs is ignored.
+	Arm    string   `json:"arm,omitempty"`
 	Events []Beacon `json:"events"`
 }
 
@@ -111,6 +115,9 @@ func ParseBatch(body []byte, now time.Time) (Batch, error) {
 	}
 	if len(b.Ref) > 2048 || len(b.UTM) > 256 || len(b.Token) > 64 {
 		return b, invalid("referrer or utm_source too long")
+	}
+	if b.Arm != "" && !validID.MatchString(b.Arm) {
+		return b, invalid("bad arm")
 	}
 	if len(b.Events) == 0 || len(b.Events) > MaxBatchEvents {
 		return b, invalid("a batch holds 1 to %d events", MaxBatchEvents)

@@ -293,9 +293,11 @@ func TestExperimentAssignsShoppersOnThePage(t *testing.T) {
 		}
 	}
 	token := pageViewToken.FindStringSubmatch(func() string { _, b, _ := s.visit(t, page, inControl); return b }())[1]
-	for _, viewer := range []string{inControl, inCloseUp} {
+	// Beacons name the page's arm; the close-up shopper's claims the control's, and
+	// is recorded in the arm the server assigned.
+	for viewer, claim := range map[string]string{inControl: control, inCloseUp: control} {
 		req := httptest.NewRequest("POST", "/t", strings.NewReader(fmt.Sprintf(
-			`{"v":1,"slug":%q,"viewer":%q,"token":%q,"events":[{"t":"view","at":%d}]}`, pub.Slug, viewer, token, time.Now().UnixMilli())))
+			`{"v":1,"slug":%q,"viewer":%q,"token":%q,"arm":%q,"events":[{"t":"view","at":%d}]}`, pub.Slug, viewer, token, claim, time.Now().UnixMilli())))
 		req.RemoteAddr = "203.0.113.9:40000"
 		req.Header.Set("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0")
 		req.Header.Set("Content-Type", "text/plain;charset=UTF-8")

@@ -8,14 +8,15 @@ interface Sent {
   slug: string;
   viewer: string;
   token: string;
+  arm?: string;
   events: { t: string; variant?: string; hotspot?: string; ms?: number }[];
 }
 
 const token = '1893456000.AAAAAAAAAAAAAAAAAAAAAA';
 
-function setup(search = '', gated = false) {
+function setup(search = '', gated = false, arm = '') {
   window.history.replaceState(null, '', `/v/${slug}${search}`);
-  document.head.innerHTML = `<meta name="p3d-view-token" content="${token}">`;
+  document.head.innerHTML = `<meta name="p3d-view-token" content="${token}">${arm ? `<meta name="p3d-arm" content="${arm}">` : ''}`;
   document.body.innerHTML = `<model-viewer id="viewer"${gated ? ' data-gated' : ''}></model-viewer><a class="p3d-buy" href="/v/${slug}/go/l1">Buy</a>`;
   const sent: Sent[] = [];
   const viewer = document.getElementById('viewer');
@@ -46,6 +47,7 @@ describe('public viewer beacons', () => {
     expect(sent[0].token).toBe(token);
     expect(sent[0].events).toEqual([expect.objectContaining({ t: 'view', variant: 'v2' })]);
     expect(sent[0].viewer).toMatch(/^[a-f0-9]{32}$/);
+    expect(sent[0].arm, 'a page outside an experiment names no arm').toBeUndefined();
     expect(window.localStorage.getItem('p3d.viewer')).toBe(sent[0].viewer);
     expect(document.cookie).toBe('');
     expect(document.querySelector<HTMLAnchorElement>('a.p3d-buy')?.getAttribute('href')).toBe(
@@ -60,8 +62,9 @@ describe('public viewer beacons', () => {
     window.localStorage.setItem('p3d.viewer', 'an-older-stored-viewer-id');
     document.cookie = 'p3d_vid=Zx9_abcdefghijklmnopqr; path=/';
     try {
-      const { sent } = setup();
+      const { sent } = setup('', false, '0193a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b');
       expect(sent[0].viewer).toBe('Zx9_abcdefghijklmnopqr');
+      expect(sent[0].arm).toBe('0193a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b');
       expect(window.localStorage.getItem('p3d.viewer')).toBe('Zx9_abcdefghijklmnopqr');
       expect(document.querySelector<HTMLAnchorElement>('a.p3d-buy')?.getAttribute('href')).toBe(`/v/${slug}/go/l1?vid=Zx9_abcdefghijklmnopqr`);
     } finally {

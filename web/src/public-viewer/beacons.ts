@@ -85,6 +85,8 @@ export function startBeacons({ viewer, send }: BeaconOptions): { flush: () => vo
     tz: timeZone(),
     ref: document.referrer ? document.referrer.slice(0, 2048) : undefined,
     utm: params.get('utm_source')?.slice(0, 256) || undefined,
+    // The experiment arm the page names (issue 52); the server records the arm it assigned.
+    arm: document.querySelector<HTMLMetaElement>('meta[name="p3d-arm"]')?.content || undefined,
   };
   let queue: Beacon[] = [];
 
