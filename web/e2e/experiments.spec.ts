@@ -59,15 +59,19 @@ test('a two-arm experiment from the product page: shoppers split and keep their 
   const experiments = await api.call<{ items: { id: string; arms: { id: string; name: string }[] }[] }>('get', `/api/products/${product.id}/experiments`);
   const experiment = experiments.items[0];
   const [control, closeUp] = experiment.arms;
+  let visitors: number[] = [];
 
   await test.step('two shoppers see different presets, and each keeps their arm on reload', async () => {
     const seen = new Map<string, Awaited<ReturnType<typeof shopper>>>();
     // Each new browser gets its own cookie and so an arm: open shoppers until both arms are seen.
-    for (let i = 0; i < 24 && seen.size < 2; i++) {
+    // Every one of them is a visitor of its arm (its page sends the view), so all stay open until
+    // their views are counted.
+    const opened: Awaited<ReturnType<typeof shopper>>[] = [];
+    for (let i = 0; i < 16 && seen.size < 2; i++) {
       const s = await shopper(browser, pub.shareURL);
       expect([control.id, closeUp.id]).toContain(s.arm);
-      if (seen.has(s.arm!)) await s.context.close();
-      else seen.set(s.arm!, s);
+      opened.push(s);
+      if (!seen.has(s.arm!)) seen.set(s.arm!, s);
     }
     expect(seen.size, 'both arms among the shoppers').toBe(2);
     const a = seen.get(control.id)!;
@@ -81,21 +85,23 @@ test('a two-arm experiment from the product page: shoppers split and keep their 
       await expect(s.page.locator('meta[name="p3d-arm"]')).toHaveAttribute('content', s.arm!);
     }
     await snap(b.page, 'experiment-variation', testInfo);
-    // Each page's view beacon is counted in its arm.
+    // Each page's view beacon is counted in its arm: as many visitors as shoppers it was shown to.
+    const expected = [control.id, closeUp.id].map((arm) => opened.filter((s) => s.arm === arm).length);
+    console.log(`experiment shoppers per arm (control, variation): ${expected.join(', ')}`);
     await expect
       .poll(async () => (await api.call<Results>('get', `/api/experiments/${experiment.id}`)).arms.map((x) => x.visitors), { timeout: 30_000 })
-      .toEqual([1, 1]);
-    await a.context.close();
-    await b.context.close();
+      .toEqual(expected);
+    visitors = expected;
+    for (const s of opened) await s.context.close();
   });
 
   await test.step('the results show both arms, and making the variation the default puts it on the live page', async () => {
     await page.reload();
     const results = page.getByTestId('experiment-results');
     await expect(results.getByTestId('arm-control')).toContainText('Control');
-    await expect(results.getByTestId('arm-control').getByRole('cell').first()).toHaveText('1');
+    await expect(results.getByTestId('arm-control').getByRole('cell').first()).toHaveText(String(visitors[0]));
     await expect(results.getByTestId('arm-variation')).toContainText('Close-up');
-    await expect(results.getByTestId('arm-variation').getByRole('cell').first()).toHaveText('1');
+    await expect(results.getByTestId('arm-variation').getByRole('cell').first()).toHaveText(String(visitors[1]));
     await snap(page, 'experiment-results', testInfo);
     await results.getByTestId('arm-variation').getByRole('button', { name: 'Make this the default' }).click();
     await expect(page.getByRole('form', { name: 'New experiment' })).toBeVisible();
