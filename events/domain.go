@@ -18,6 +18,7 @@ var domain = sync.OnceValue(func() *Registry {
 	all = append(all, apiKeyEvents()...)
 	all = append(all, webhookEvents()...)
 	all = append(all, experimentEvents()...)
+	all = append(all, teamEvents()...)
 	return NewRegistry(all...)
 })
 

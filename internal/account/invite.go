@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/pgdb"
 )
 
@@ -83,4 +84,55 @@ func (s *Service) useInvite(ctx context.Context, tx pgx.Tx, hash []byte) func(us
 		}
 		return nil
 	}
+}
+
+// Team invitations (issue 51).
+
+// InvitedAccount returns the account of an address a team invitation was
+// mailed to, in the caller's transaction. An address without an account gets
+// one, with name and password (the sign-up rules apply), already verified:
+// opening the mailed link proves the address, as the verification link
+// would. created says which happened. An existing account is marked verified
+// for the same reason and keeps its password.
+func (s *Service) InvitedAccount(ctx context.Context, tx pgx.Tx, email, name, password string) (User, bool, error) {
+	email = NormalizeEmail(email)
+	now := s.opt.Now().UTC()
+	if u, err := userByEmail(ctx, tx, email); err == nil {
+		if err := markVerified(ctx, tx, u.ID, now); err != nil {
+			return User{}, false, err
+		}
+		u.EmailVerified = true
+		return s.toUser(u), false, nil
+	} else if !fault.IsKind(err, fault.NotFound) {
+		return User{}, false, err
+	}
+	if err := ValidateSignup(SignupInput{Email: email, Password: password, Name: strings.TrimSpace(name)}); err != nil {
+		return User{}, false, err
+	}
+	hash, err := s.hashPassword(ctx, password)
+	if err != nil {
+		return User{}, false, err
+	}
+	u, err := s.register(ctx, tx, email, SignupNames(name, email), "password")
+	if err != nil {
+		return User{}, false, err
+	}
+	if err := setPasswordHash(ctx, tx, u.ID, hash); err != nil {
+		return User{}, false, err
+	}
+	if err := markVerified(ctx, tx, u.ID, now); err != nil {
+		return User{}, false, err
+	}
+	u.EmailVerified = true
+	return s.toUser(u), true, nil
+}
+
+// HasAccount says whether an address has a live account (the accept page
+// asks for a name and password only when it has none).
+func (s *Service) HasAccount(ctx context.Context, q pgdb.Querier, email string) (bool, error) {
+	_, err := userByEmail(ctx, q, NormalizeEmail(email))
+	if fault.IsKind(err, fault.NotFound) {
+		return false, nil
+	}
+	return err == nil, err
 }

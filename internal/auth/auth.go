@@ -53,6 +53,10 @@ func (t *Tokens) Issue(userID string) (string, time.Time, error) {
 type sessionClaims struct {
 	jwt.RegisteredClaims
 	SessionVersion int64 `json:"sv"`
+	// Workspace is the session's current workspace (issue 51); empty: the
+	// account's own. Membership is checked on every request, so a token
+	// naming a workspace its holder has left gets nothing from it.
+	Workspace string `json:"ws,omitempty"`
 }
 
 // Session is what a verified token says.
@@ -61,11 +65,21 @@ type Session struct {
 	Version   int64     // the user's session version when the token was minted
 	ID        string    // the token's own id (jti), for signing out this one token
 	ExpiresAt time.Time // after this the token is dead anyway
+	Workspace string    // the current workspace ("": the account's own)
 }
 
 // IssueSession returns a signed token for userID at session version
 // version, with a random token id, and its expiry.
 func (t *Tokens) IssueSession(userID string, version int64) (string, time.Time, error) {
+	return t.IssueSessionIn(userID, version, "")
+}
+
+// IssueSessionIn is IssueSession with workspace as the session's current
+// workspace ("" or userID: the account's own).
+func (t *Tokens) IssueSessionIn(userID string, version int64, workspace string) (string, time.Time, error) {
+	if workspace == userID {
+		workspace = ""
+	}
 	now := t.now().UTC().Truncate(time.Second)
 	exp := now.Add(t.ttl)
 	jti := make([]byte, 16)
@@ -80,7 +94,7 @@ func (t *Tokens) IssueSession(userID string, version int64) (string, time.Time, 
 		IssuedAt:  jwt.NewNumericDate(now),
 		NotBefore: jwt.NewNumericDate(now),
 		ExpiresAt: jwt.NewNumericDate(exp),
-	}, SessionVersion: version}
+	}, SessionVersion: version, Workspace: workspace}
 	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, claims).SignedString(t.secret)
 	if err != nil {
 		return "", time.Time{}, fmt.Errorf("sign token: %w", err)
@@ -118,7 +132,8 @@ func (t *Tokens) VerifySession(token string) (Session, error) {
 	if claims.Subject == "" {
 		return Session{}, fmt.Errorf("%w: no subject", ErrInvalidToken)
 	}
-	return Session{UserID: claims.Subject, Version: claims.SessionVersion, ID: claims.ID, ExpiresAt: claims.ExpiresAt.Time}, nil
+	return Session{UserID: claims.Subject, Version: claims.SessionVersion, ID: claims.ID, ExpiresAt: claims.ExpiresAt.Time,
+		Workspace: claims.Workspace}, nil
 }
 
 type userKey struct{}
@@ -145,4 +160,24 @@ func WithUser(ctx context.Context, userID string) context.Context {
 func UserID(ctx context.Context) (string, bool) {
 	id, ok := ctx.Value(userKey{}).(string)
 	return id, ok && id != ""
+}
+
+type workspaceKey struct{}
+
+// Workspace is the workspace a request acts in and the caller's role there.
+type Workspace struct {
+	ID              string
+	Role            string // owner | editor | reviewer | analyst; "key" for an API key
+	RequireApproval bool
+}
+
+// WithWorkspace returns ctx acting in ws.
+func WithWorkspace(ctx context.Context, ws Workspace) context.Context {
+	return context.WithValue(ctx, workspaceKey{}, ws)
+}
+
+// WorkspaceFrom returns the request's workspace, if one was resolved.
+func WorkspaceFrom(ctx context.Context) (Workspace, bool) {
+	ws, ok := ctx.Value(workspaceKey{}).(Workspace)
+	return ws, ok && ws.ID != ""
 }

@@ -65,36 +65,8 @@ func (s *Service) PublishProduct(ctx context.Context, userID, productID string, 
 	var id string
 	created := false
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
-		now := s.now().UTC()
-		settings := events.PublicationSettingsChanged{RequireEmail: set.RequireEmail, AllowDeepLinks: set.AllowDeepLinks, At: now}
-		existing, err := liveByProduct(ctx, tx, productID)
-		switch {
-		case err == nil && existing.UserID == userID:
-			id = existing.ID
-			r, err := s.live(ctx, tx, userID, id)
-			if err != nil {
-				return err
-			}
-			if r.RequireEmail == set.RequireEmail && r.AllowDeepLinks == set.AllowDeepLinks {
-				return nil
-			}
-			settings.PublicationID = id
-			return s.append(ctx, tx, r, settings)
-		case err == nil:
-			return errProductNotFound
-		case !errors.Is(err, errNoRow):
-			return err
-		}
-		snap, err := productSnapshot(ctx, tx, userID, productID)
-		if err != nil {
-			return err
-		}
-		id, err = s.createLink(ctx, tx, events.PublicationCreated{UserID: userID, ProductID: productID}, snap,
-			func(id string, at time.Time) events.Event {
-				settings.PublicationID, settings.At = id, at
-				return settings
-			})
-		created = err == nil
+		var err error
+		id, created, err = s.publishProductTx(ctx, tx, userID, productID, set)
 		return err
 	})
 	if pgdb.IsUniqueViolation(err, "publications_live_product") {
@@ -105,6 +77,42 @@ func (s *Service) PublishProduct(ctx context.Context, userID, productID string, 
 	}
 	p, err := s.Get(ctx, userID, id)
 	return p, created, err
+}
+
+// publishProductTx is PublishProduct's change in the caller's transaction:
+// the product's live link gets the settings, or a new link is created with
+// version 1.
+func (s *Service) publishProductTx(ctx context.Context, tx pgx.Tx, userID, productID string, set ProductSettings) (id string, created bool, err error) {
+	now := s.now().UTC()
+	settings := events.PublicationSettingsChanged{RequireEmail: set.RequireEmail, AllowDeepLinks: set.AllowDeepLinks, At: now}
+	existing, err := liveByProduct(ctx, tx, productID)
+	switch {
+	case err == nil && existing.UserID == userID:
+		id = existing.ID
+		r, err := s.live(ctx, tx, userID, id)
+		if err != nil {
+			return "", false, err
+		}
+		if r.RequireEmail == set.RequireEmail && r.AllowDeepLinks == set.AllowDeepLinks {
+			return id, false, nil
+		}
+		settings.PublicationID = id
+		return id, false, s.append(ctx, tx, r, settings)
+	case err == nil:
+		return "", false, errProductNotFound
+	case !errors.Is(err, errNoRow):
+		return "", false, err
+	}
+	snap, err := productSnapshot(ctx, tx, userID, productID)
+	if err != nil {
+		return "", false, err
+	}
+	id, err = s.createLink(ctx, tx, events.PublicationCreated{UserID: userID, ProductID: productID}, snap,
+		func(id string, at time.Time) events.Event {
+			settings.PublicationID, settings.At = id, at
+			return settings
+		})
+	return id, err == nil, err
 }
 
 // ForProduct returns the product's live publication, or nil when it has none

@@ -341,46 +341,49 @@ func (s *Service) Lock(ctx context.Context, userID, id string, version int) (Pub
 // and that version is pinned, in one append. On a locked link it does the
 // same: the merchant's edits made while locked go live and stay locked.
 func (s *Service) LockLive(ctx context.Context, userID, id string) (Publication, error) {
-	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
-		r, err := s.live(ctx, tx, userID, id)
-		if err != nil {
-			return err
-		}
-		if r.GalleryID != "" {
-			return errGalleryLock
-		}
-		now, err := s.currentState(ctx, tx, r)
-		if err != nil {
-			return err
-		}
-		latest, err := versionSnapshot(ctx, tx, id, r.CurrentVersion)
-		if err != nil {
-			return err
-		}
-		version := r.CurrentVersion
-		var evs []events.Event
-		if same, err := sameSnapshot(now, latest); err != nil {
-			return err
-		} else if !same {
-			m, err := now.asMap()
-			if err != nil {
-				return err
-			}
-			version++
-			evs = append(evs, events.PublicationVersioned{PublicationID: id, Version: version, Snapshot: m, At: s.now().UTC()})
-		}
-		if version != r.LockedVersion {
-			evs = append(evs, events.PublicationLocked{PublicationID: id, Version: version})
-		}
-		if len(evs) == 0 {
-			return nil
-		}
-		return s.append(ctx, tx, r, evs...)
-	})
+	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error { return s.lockLiveTx(ctx, tx, userID, id) })
 	if err != nil {
 		return Publication{}, err
 	}
 	return s.Get(ctx, userID, id)
+}
+
+// lockLiveTx is LockLive in the caller's transaction.
+func (s *Service) lockLiveTx(ctx context.Context, tx pgx.Tx, userID, id string) error {
+	r, err := s.live(ctx, tx, userID, id)
+	if err != nil {
+		return err
+	}
+	if r.GalleryID != "" {
+		return errGalleryLock
+	}
+	now, err := s.currentState(ctx, tx, r)
+	if err != nil {
+		return err
+	}
+	latest, err := versionSnapshot(ctx, tx, id, r.CurrentVersion)
+	if err != nil {
+		return err
+	}
+	version := r.CurrentVersion
+	var evs []events.Event
+	if same, err := sameSnapshot(now, latest); err != nil {
+		return err
+	} else if !same {
+		m, err := now.asMap()
+		if err != nil {
+			return err
+		}
+		version++
+		evs = append(evs, events.PublicationVersioned{PublicationID: id, Version: version, Snapshot: m, At: s.now().UTC()})
+	}
+	if version != r.LockedVersion {
+		evs = append(evs, events.PublicationLocked{PublicationID: id, Version: version})
+	}
+	if len(evs) == 0 {
+		return nil
+	}
+	return s.append(ctx, tx, r, evs...)
 }
 
 var errGalleryLock = fault.New(fault.Invalid, "invalid_version",
