@@ -21,6 +21,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
@@ -52,6 +53,7 @@ import (
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/subscription/stripebilling"
+	"github.com/photo3d/photo3d/internal/team"
 	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/webhook"
 	"github.com/photo3d/photo3d/internal/worklimit"
@@ -118,6 +120,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	store := eventstore.New(events.Domain(),
 		eventstore.WithInline(upload.Projection{}, job.Projection{}, publish.Projection{}, catalog.Projection{}, apikey.Projection{},
+			team.Projection{}, // own workspaces of new accounts; a product change withdraws its publish request
 			// Publishing or changing a live product page queues its
 			// channel files for the worker in the same transaction.
 			publish.ChannelFilesOnChange{River: riverClient}),
@@ -184,10 +187,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// or go entirely when a reset proves a pre-registered address.
 	apiKeys := apikey.NewService(pool, store)
 	webhooks := webhook.NewService(pool, store, riverClient, cfg.WebhookAllowPrivate)
+	// The team rules run inside an erasure request (set once teams exists).
+	var teams *team.Service
+	beforeErasure := func(ctx context.Context, tx pgx.Tx, userID string, deleteWorkspace bool) error {
+		return teams.PrepareErasure(ctx, tx, userID, deleteWorkspace)
+	}
 	accounts, err := account.NewService(pool, store, credits, account.Options{
 		SignupMode: cfg.SignupMode, PublicBaseURL: cfg.PublicBaseURL, Google: google,
 		Mailer: mailer, Bucket: blobs.Bucket, Logger: log, Revokers: []account.AccessRevoker{apiKeys, webhooks},
-		Erasure: privacy.Scheduler(riverClient),
+		BeforeErasure: beforeErasure,
+		Erasure:       privacy.Scheduler(riverClient),
 	})
 	if err != nil {
 		return fmt.Errorf("create account service: %w", err)
@@ -241,6 +250,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	go func() { shopperEvents.Run(background); close(shopperDone) }()
 
 	workspaceItems := workspace.NewReader(pool)
+	teams = team.NewService(pool, store, team.Options{Accounts: accounts, Subscriptions: credits, Publications: publications,
+		Mailer: mailer, PublicBaseURL: cfg.PublicBaseURL})
 	router := httpapi.NewRouter(httpapi.Deps{
 		Logger:       log,
 		DB:           pool,
@@ -280,6 +291,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		AuthRateLimit:   httpapi.AuthRateLimit{PerIP: cfg.AuthRateLimit},
 		Webhooks:        webhooks,
 		Experiments:     experiment.NewService(pool, store, credits, publish.NotifyChannel),
+		Teams:           teams,
 		Exports:         &privacy.Exports{DB: pool, River: riverClient, Signer: blobs},
 		Feeds: &googlefeed.Service{DB: pool, BaseURL: cfg.PublicBaseURL, Live: meter.Available,
 			Brand: func(ctx context.Context, userID string) (string, error) {

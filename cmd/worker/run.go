@@ -38,6 +38,7 @@ import (
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/subscription/stripebilling"
+	"github.com/photo3d/photo3d/internal/team"
 	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/webhook"
 	"github.com/photo3d/photo3d/internal/workspace"
@@ -76,7 +77,8 @@ func open(ctx context.Context, name string, args []string, getenv func(string) s
 		return nil, fmt.Errorf("create river client: %w", err)
 	}
 	store := eventstore.New(events.Domain(),
-		eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{}, publish.ChannelFilesOnChange{River: inserts}),
+		eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{}, publish.ChannelFilesOnChange{River: inserts},
+			team.Projection{}), // a build's product change withdraws its publish request
 		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }),
 		// One coalesced NOTIFY for concurrent appends (pgdb.Notifier); after
 		// ctx ends the projections' poll covers what is left.
@@ -380,7 +382,7 @@ func migrateCmd(ctx context.Context, args []string, getenv func(string) string, 
 
 func replayCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) < 1 || args[0] == "" || args[0][0] == '-' {
-		return errors.New("usage: worker replay NAME (notifications, workspace_items, accounts, subscriptions, catalogue, publications, analytics)")
+		return errors.New("usage: worker replay NAME (notifications, workspace_items, accounts, subscriptions, catalogue, publications, teams, analytics)")
 	}
 	name := args[0]
 	d, err := open(ctx, "worker replay", args[1:], getenv, stdout, stderr)
@@ -397,6 +399,7 @@ func replayCmd(ctx context.Context, args []string, getenv func(string) string, s
 			return catalog.Rebuild(ctx, tx)
 		},
 		"publications": publish.Rebuild,
+		"teams":        team.Rebuild,
 	}
 	if name == "analytics" {
 		// shopper_days is a pure function of the raw shopper_events kept.

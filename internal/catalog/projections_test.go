@@ -55,7 +55,7 @@ func TestWorkspaceAndNotificationsLearnProducts(t *testing.T) {
 		}
 		require.Equal(t, workspace.StatusReady, statuses[p.ID], "the product follows its rebuild")
 
-		list, err := notify.NewService(s.env.DB.Pool).List(ctx, user, 50)
+		list, err := notify.NewService(s.env.DB.Pool).List(ctx, notify.Alone(user), 50)
 		require.NoError(t, err)
 		var product *notify.Notification
 		for i, n := range list.Items {

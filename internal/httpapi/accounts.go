@@ -104,7 +104,7 @@ func confirmLimits(l AuthRateLimit) []func(http.Handler) http.Handler {
 	l = l.withDefaults()
 	onLimit := httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) { WriteError(w, r, errTooManyAttempts) })
 	byIP := func(r *http.Request) (string, error) { k, err := httprate.KeyByIP(r); return "ip:" + k, err }
-	byAccount := func(r *http.Request) (string, error) { return "user:" + currentUser(r), nil }
+	byAccount := func(r *http.Request) (string, error) { return "user:" + currentPerson(r), nil }
 	return []func(http.Handler) http.Handler{
 		httprate.LimitBy(l.PerIP, l.Window, byIP, onLimit),
 		httprate.LimitBy(l.PerEmail, l.Window, byAccount, onLimit),
@@ -297,7 +297,7 @@ func resetPassword(accounts *account.Service) Handler {
 
 func getMe(accounts *account.Service, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		u, err := accounts.Get(r.Context(), d.DB, currentUser(r))
+		u, err := accounts.Get(r.Context(), d.DB, currentPerson(r))
 		if err != nil {
 			return err
 		}
@@ -327,7 +327,7 @@ func patchMe(accounts *account.Service) Handler {
 				p.AvatarURL.Value = &s
 			}
 		}
-		u, err := accounts.UpdateProfile(r.Context(), currentUser(r), p)
+		u, err := accounts.UpdateProfile(r.Context(), currentPerson(r), p)
 		if err != nil {
 			return err
 		}
@@ -406,7 +406,7 @@ func uploadAvatar(accounts *account.Service) Handler {
 		if err != nil {
 			return err
 		}
-		u, err := accounts.SetAvatar(r.Context(), currentUser(r), data)
+		u, err := accounts.SetAvatar(r.Context(), currentPerson(r), data)
 		if err != nil {
 			return err
 		}
@@ -417,7 +417,7 @@ func uploadAvatar(accounts *account.Service) Handler {
 
 func deleteAvatar(accounts *account.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		u, err := accounts.RemoveAvatar(r.Context(), currentUser(r))
+		u, err := accounts.RemoveAvatar(r.Context(), currentPerson(r))
 		if err != nil {
 			return err
 		}
@@ -428,7 +428,7 @@ func deleteAvatar(accounts *account.Service) Handler {
 
 func getBranding(accounts *account.Service, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		b, err := accounts.Branding(r.Context(), d.DB, currentUser(r))
+		b, err := accounts.Branding(r.Context(), d.DB, currentWorkspace(r))
 		if err != nil {
 			return err
 		}
@@ -446,7 +446,7 @@ func putBranding(accounts *account.Service) Handler {
 		if err := DecodeJSON(r, &body); err != nil {
 			return err
 		}
-		b, err := accounts.UpdateBranding(r.Context(), currentUser(r), body.BrandName, body.BrandColor)
+		b, err := accounts.UpdateBranding(r.Context(), currentWorkspace(r), body.BrandName, body.BrandColor)
 		if err != nil {
 			return err
 		}
@@ -459,7 +459,7 @@ func putBranding(accounts *account.Service) Handler {
 // is null until chosen.
 func getStoreSettings(accounts *account.Service, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		st, err := accounts.StoreSettings(r.Context(), d.DB, currentUser(r))
+		st, err := accounts.StoreSettings(r.Context(), d.DB, currentWorkspace(r))
 		if err != nil {
 			return err
 		}
@@ -478,7 +478,7 @@ func putStoreSettings(accounts *account.Service) Handler {
 		if err := DecodeJSON(r, &body); err != nil {
 			return err
 		}
-		st, err := accounts.UpdateStoreSettings(r.Context(), currentUser(r), body.DefaultCurrency)
+		st, err := accounts.UpdateStoreSettings(r.Context(), currentWorkspace(r), body.DefaultCurrency)
 		if err != nil {
 			return err
 		}
@@ -493,7 +493,7 @@ func uploadLogo(accounts *account.Service) Handler {
 		if err != nil {
 			return err
 		}
-		b, err := accounts.SetLogo(r.Context(), currentUser(r), data)
+		b, err := accounts.SetLogo(r.Context(), currentWorkspace(r), data)
 		if err != nil {
 			return err
 		}
@@ -504,7 +504,7 @@ func uploadLogo(accounts *account.Service) Handler {
 
 func deleteLogo(accounts *account.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		b, err := accounts.RemoveLogo(r.Context(), currentUser(r))
+		b, err := accounts.RemoveLogo(r.Context(), currentWorkspace(r))
 		if err != nil {
 			return err
 		}
@@ -518,7 +518,7 @@ func deleteLogo(accounts *account.Service) Handler {
 // people's mail holds their reset and verification links.
 func devOutbox(outbox mail.Lister, accounts *account.Service, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		u, err := accounts.Get(r.Context(), d.DB, currentUser(r))
+		u, err := accounts.Get(r.Context(), d.DB, currentPerson(r))
 		if err != nil {
 			return err
 		}

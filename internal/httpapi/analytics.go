@@ -16,7 +16,7 @@ import (
 // (trial included): free → basic, anything else → premium (spec §6). It is
 // decided here, on the server, for every request.
 func analyticsTier(r *http.Request, subs *subscription.Service, d Deps) (string, error) {
-	v, err := subs.Get(r.Context(), d.DB, currentUser(r))
+	v, err := subs.Get(r.Context(), d.DB, currentWorkspace(r))
 	if err != nil {
 		return "", err
 	}
@@ -47,7 +47,7 @@ func getAnalytics(rd *analytics.Reader, subs *subscription.Service, d Deps) Hand
 		if err != nil {
 			return err
 		}
-		p, err := rd.Report(r.Context(), currentUser(r), f, tier)
+		p, err := rd.Report(r.Context(), currentWorkspace(r), f, tier)
 		if err != nil {
 			return err
 		}
@@ -79,7 +79,7 @@ func getAnalyticsBreakdowns(rd *analytics.Reader, subs *subscription.Service, d 
 		if err != nil {
 			return err
 		}
-		items, approximate, err := rd.BreakdownsReport(r.Context(), currentUser(r), f)
+		items, approximate, err := rd.BreakdownsReport(r.Context(), currentWorkspace(r), f)
 		if err != nil {
 			return err
 		}
@@ -97,7 +97,7 @@ func exportAnalytics(rd *analytics.Reader, subs *subscription.Service, d Deps) H
 		if err != nil {
 			return err
 		}
-		rows, err := rd.ExportRows(r.Context(), currentUser(r), f)
+		rows, err := rd.ExportRows(r.Context(), currentWorkspace(r), f)
 		if err != nil {
 			return err
 		}
@@ -138,7 +138,7 @@ type productAnalyticsReply struct {
 func getProductAnalytics(rd *analytics.Reader, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		if d.Catalog != nil {
-			if _, err := d.Catalog.Product(r.Context(), currentUser(r), chi.URLParam(r, "id")); err != nil {
+			if _, err := d.Catalog.Product(r.Context(), currentWorkspace(r), chi.URLParam(r, "id")); err != nil {
 				return err
 			}
 		}
@@ -150,7 +150,7 @@ func getProductAnalytics(rd *analytics.Reader, d Deps) Handler {
 		if err != nil {
 			return err
 		}
-		s, err := rd.Product(r.Context(), currentUser(r), chi.URLParam(r, "id"), f)
+		s, err := rd.Product(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), f)
 		if err != nil {
 			return err
 		}

@@ -41,6 +41,7 @@ import (
 	"github.com/photo3d/photo3d/internal/notify"
 	"github.com/photo3d/photo3d/internal/projection"
 	"github.com/photo3d/photo3d/internal/publish"
+	"github.com/photo3d/photo3d/internal/team"
 	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/webhook"
 	"github.com/photo3d/photo3d/internal/workspace"
@@ -61,7 +62,7 @@ func newExampleStack(t *testing.T) exampleStack {
 	env := jobtest.New(t, creationBase)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store := eventstore.New(events.Domain(), eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{},
-		publish.Projection{}, apikey.Projection{}))
+		publish.Projection{}, apikey.Projection{}, team.Projection{}))
 	cat := catalog.NewService(env.DB.Pool, store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs}).WithModels(env.Blobs, 0).WithRiver(env.River)
 	startModelWorker(t, env, store) // the model example is prepared within the api's wait
 	pubs := publish.NewService(env.DB.Pool, store, publish.SubscriptionPlans{Subscriptions: env.Subs, DB: env.DB.Pool}, creationBase)
@@ -78,6 +79,8 @@ func newExampleStack(t *testing.T) exampleStack {
 		Brands: publish.AccountBrands{Accounts: accounts, DB: env.DB.Pool}})
 	items := workspace.NewReader(env.DB.Pool)
 	reader := &analytics.Reader{DB: env.DB.Pool}
+	teams := team.NewService(env.DB.Pool, store, team.Options{Accounts: accounts, Subscriptions: env.Subs, Publications: pubs,
+		Mailer: mail.Immediate{Sender: mail.Log{Logger: log, Outbox: outbox}}, PublicBaseURL: creationBase})
 	env.Uploads.WithRiver(env.River) // cutouts are queued (no worker runs: they stay pending)
 	h := NewRouter(Deps{Logger: log, DB: env.DB.Pool, Tokens: auth.NewTokens([]byte("example-test-secret-0123456789abcdef"), creationBase),
 		MaxBodyBytes: 1 << 20, Notifications: notify.NewService(env.DB.Pool), Workspace: items,
@@ -86,7 +89,8 @@ func newExampleStack(t *testing.T) exampleStack {
 		Outbox: outbox, MailDelivery: "dev-outbox", AuthRateLimit: AuthRateLimit{PerIP: 1000, PerEmail: 1000}, Analytics: reader,
 		Shoppers: &analytics.Collector{Pubs: PublicationsOf(pages)}, APIKeys: apikey.NewService(env.DB.Pool, store),
 		Webhooks: webhook.NewService(env.DB.Pool, store, env.River, true), Feeds: &googlefeed.Service{DB: env.DB.Pool, BaseURL: env.BaseURL},
-		Shopify: &shopify.Service{DB: env.DB.Pool, Key: shopify.TokenKey([]byte("apidoc-example-secret-0123456789abcdef"))}})
+		Shopify: &shopify.Service{DB: env.DB.Pool, Key: shopify.TokenKey([]byte("apidoc-example-secret-0123456789abcdef"))},
+		Teams:   teams})
 	runner := projection.NewRunner(env.DB.Pool, env.Store, projection.Config{Logger: log}, notify.NewProjection(), workspace.NewProjection())
 	return exampleStack{env: env, h: h, runner: runner, outbox: outbox}
 }
@@ -161,7 +165,7 @@ func (s exampleStack) exampleFixtures(t *testing.T) map[string]string {
 	}](t, send("POST", "/api/products", `{"name":"Spare","blueprintId":"`+fx["productBlueprintId"]+`"}`, fx["token"]))
 	fx["spareProductId"] = spare.ID
 	s.drain(t)
-	list, err := notify.NewService(s.env.DB.Pool).List(context.Background(), login.User.ID, 10)
+	list, err := notify.NewService(s.env.DB.Pool).List(context.Background(), notify.Alone(login.User.ID), 10)
 	require.NoError(t, err)
 	require.NotEmpty(t, list.Items, "a finished build notifies its owner")
 	fx["notificationId"] = list.Items[0].ID

@@ -29,6 +29,7 @@ import (
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
 	"github.com/photo3d/photo3d/internal/subscription/stripebilling"
+	"github.com/photo3d/photo3d/internal/team"
 	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/webhook"
 	"github.com/photo3d/photo3d/internal/workspace"
@@ -45,7 +46,8 @@ func everyRouteDeps() Deps {
 		Publications: &publish.Service{}, PublicPages: &publish.Pages{}, Accounts: &account.Service{},
 		Subscriptions: &subscription.Service{}, Outbox: &mail.Outbox{}, Shoppers: &analytics.Collector{},
 		Analytics: &analytics.Reader{}, Web: http.NotFoundHandler(), APIKeys: &apikey.Service{}, Webhooks: &webhook.Service{},
-		StripeWebhooks: &stripebilling.Provider{}, Exports: &privacy.Exports{}, Feeds: &googlefeed.Service{}, Shopify: &shopify.Service{}, Experiments: &experiment.Service{}}
+		StripeWebhooks: &stripebilling.Provider{}, Exports: &privacy.Exports{}, Feeds: &googlefeed.Service{}, Shopify: &shopify.Service{}, Experiments: &experiment.Service{},
+		Teams: &team.Service{}}
 }
 
 // routedAPI lists "METHOD /api/path" for every route the real router serves

@@ -23,7 +23,7 @@ const DefaultAPIKeyRateLimit = 600
 var (
 	errAPIKeyInvalid    = fault.New(fault.Unauthorized, "api_key_invalid", "This API key is not valid or has been revoked.")
 	errAPIKeySessionOny = fault.New(fault.Forbidden, "session_required",
-		"API keys cannot do this: sign in to the workspace to manage API keys, your password, your sessions, your plan, trials, add-ons or billing, or your store connections.")
+		"API keys cannot do this: sign in to the workspace to manage API keys, your password, your sessions, your plan, trials, add-ons or billing, your store connections, or your team and its approvals.")
 	errAPIKeyRateLimited = fault.New(fault.RateLimited, "rate_limited", "Too many requests with this API key. Please wait a minute and try again.")
 )
 
@@ -84,6 +84,23 @@ var sessionOnlyRoutes = map[string]bool{
 	"GET /api/dev/outbox":              true,
 	"POST /api/billing/checkout":       true,
 	"POST /api/billing/portal":         true,
+
+	// The team (issue 51): a key belongs to its workspace, not to a person,
+	// so it neither lists a person's workspaces, nor manages members, nor
+	// decides approvals (a leaked key must not approve its own requests).
+	"GET /api/workspaces":               true,
+	"POST /api/workspaces/{id}/switch":  true,
+	"POST /api/team/invites":            true,
+	"DELETE /api/team/invites/{id}":     true,
+	"PATCH /api/team/members/{userId}":  true,
+	"DELETE /api/team/members/{userId}": true,
+	"POST /api/team/leave":              true,
+	"POST /api/team/transfer":           true,
+	"PUT /api/team/settings":            true,
+	"PUT /api/team/me":                  true,
+	"POST /api/approvals/{id}/approve":  true,
+	"POST /api/approvals/{id}/reject":   true,
+	"POST /api/approvals/{id}/withdraw": true,
 
 	// The store connections (third security review, L4).
 	"PUT /api/channels/shopify":             true,
@@ -186,7 +203,7 @@ func mountAPIKeys(priv chi.Router, keys *apikey.Service) {
 
 func listAPIKeys(keys *apikey.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		items, err := keys.List(r.Context(), currentUser(r))
+		items, err := keys.List(r.Context(), currentWorkspace(r))
 		if err != nil {
 			return err
 		}
@@ -204,7 +221,7 @@ func createAPIKey(keys *apikey.Service) Handler {
 		if err := DecodeJSON(r, &body); err != nil {
 			return err
 		}
-		created, err := keys.Create(r.Context(), currentUser(r), body.Name, body.Scopes)
+		created, err := keys.Create(r.Context(), currentWorkspace(r), body.Name, body.Scopes)
 		if err != nil {
 			return err
 		}
@@ -216,7 +233,7 @@ func createAPIKey(keys *apikey.Service) Handler {
 func revokeAPIKey(keys *apikey.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id := strings.TrimSpace(chi.URLParam(r, "id"))
-		if err := keys.Revoke(r.Context(), currentUser(r), id); err != nil {
+		if err := keys.Revoke(r.Context(), currentWorkspace(r), id); err != nil {
 			return err
 		}
 		WriteJSON(w, http.StatusOK, map[string]any{"id": id, "revoked": true})

@@ -81,9 +81,22 @@ func requireAuthOrKey(tokens *auth.Tokens, keys *keyAuth, sessions ...SessionChe
 	}
 }
 
-// currentUser returns the authenticated user's id; handlers behind
-// requireAuth can rely on it.
-func currentUser(r *http.Request) string {
+// currentWorkspace returns the id of the workspace the request acts in
+// (issue 51): the merchant data it reads and writes belongs to it. For an
+// API key it is the key's workspace; without a resolved workspace (routers
+// built without teams) it is the signed-in account's own.
+func currentWorkspace(r *http.Request) string {
+	if ws, ok := auth.WorkspaceFrom(r.Context()); ok {
+		return ws.ID
+	}
+	id, _ := auth.UserID(r.Context())
+	return id
+}
+
+// currentPerson returns the signed-in person's account id, for what is
+// theirs rather than their workspace's (profile, password, sessions). For
+// an API key it is the key's workspace, as before teams.
+func currentPerson(r *http.Request) string {
 	id, _ := auth.UserID(r.Context())
 	return id
 }

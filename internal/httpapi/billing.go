@@ -52,7 +52,7 @@ const CheckoutPerMinute = 10
 // Retry-After past CheckoutPerMinute.
 func checkoutLimit() func(http.Handler) http.Handler {
 	onLimit := httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) { WriteError(w, r, errTooManyAttempts) })
-	byAccount := func(r *http.Request) (string, error) { return "user:" + currentUser(r), nil }
+	byAccount := func(r *http.Request) (string, error) { return "user:" + currentPerson(r), nil }
 	return httprate.LimitBy(CheckoutPerMinute, time.Minute, byAccount, onLimit)
 }
 
@@ -70,13 +70,13 @@ func startCheckout(d Deps) Handler {
 		}
 		var email string
 		if d.Accounts != nil {
-			u, err := d.Accounts.Get(r.Context(), d.DB, currentUser(r))
+			u, err := d.Accounts.Get(r.Context(), d.DB, currentPerson(r))
 			if err != nil {
 				return err
 			}
 			email = u.Email
 		}
-		url, err := d.Subscriptions.StartCheckout(r.Context(), d.DB, currentUser(r), email, body.Kind, body.Packs, d.BillingReturnURL)
+		url, err := d.Subscriptions.StartCheckout(r.Context(), d.DB, currentWorkspace(r), email, body.Kind, body.Packs, d.BillingReturnURL)
 		if err != nil {
 			return err
 		}
@@ -87,7 +87,7 @@ func startCheckout(d Deps) Handler {
 
 func openBillingPortal(d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		url, err := d.Subscriptions.OpenPortal(r.Context(), d.DB, currentUser(r), d.BillingReturnURL)
+		url, err := d.Subscriptions.OpenPortal(r.Context(), d.DB, currentWorkspace(r), d.BillingReturnURL)
 		if err != nil {
 			return err
 		}

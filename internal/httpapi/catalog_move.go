@@ -33,7 +33,7 @@ func moveIntoCatalog(s *catalog.Service) Handler {
 		if err := DecodeJSON(r, &req); err != nil {
 			return err
 		}
-		c, moved, err := s.MoveProducts(r.Context(), currentUser(r), chi.URLParam(r, "id"), req.ProductIDs)
+		c, moved, err := s.MoveProducts(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), req.ProductIDs)
 		if err != nil {
 			return err
 		}

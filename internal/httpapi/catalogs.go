@@ -35,7 +35,7 @@ type catalogList struct {
 // listCatalogs serves GET /api/catalogs: default first, then newest.
 func listCatalogs(s *catalog.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		cs, products, err := s.Catalogs(r.Context(), currentUser(r))
+		cs, products, err := s.Catalogs(r.Context(), currentWorkspace(r))
 		if err != nil {
 			return err
 		}
@@ -67,7 +67,7 @@ func createCatalog(s *catalog.Service) Handler {
 		if err := DecodeJSON(r, &req); err != nil {
 			return err
 		}
-		c, err := s.CreateCatalog(r.Context(), currentUser(r), deref(req.Name), deref(req.Description))
+		c, err := s.CreateCatalog(r.Context(), currentWorkspace(r), deref(req.Name), deref(req.Description))
 		if err != nil {
 			return err
 		}
@@ -80,7 +80,7 @@ func createCatalog(s *catalog.Service) Handler {
 // getCatalog serves GET /api/catalogs/{id}.
 func getCatalog(s *catalog.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		c, err := s.Catalog(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		c, err := s.Catalog(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}
@@ -96,7 +96,7 @@ func patchCatalog(s *catalog.Service) Handler {
 		if err := DecodeJSON(r, &req); err != nil {
 			return err
 		}
-		c, err := s.UpdateCatalog(r.Context(), currentUser(r), chi.URLParam(r, "id"), req.Name, req.Description)
+		c, err := s.UpdateCatalog(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), req.Name, req.Description)
 		if err != nil {
 			return err
 		}
@@ -110,7 +110,7 @@ func patchCatalog(s *catalog.Service) Handler {
 func deleteCatalog(s *catalog.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id := chi.URLParam(r, "id")
-		if err := s.DeleteCatalog(r.Context(), currentUser(r), id); err != nil {
+		if err := s.DeleteCatalog(r.Context(), currentWorkspace(r), id); err != nil {
 			return err
 		}
 		WriteJSON(w, http.StatusOK, map[string]any{"id": id, "deleted": true})
@@ -126,7 +126,7 @@ func catalogProducts(s *catalog.Service) Handler {
 		if err != nil {
 			return err
 		}
-		ps, total, err := s.CatalogProducts(r.Context(), currentUser(r), chi.URLParam(r, "id"), p)
+		ps, total, err := s.CatalogProducts(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), p)
 		if err != nil {
 			return err
 		}

@@ -22,7 +22,7 @@ var errChannelsNotReady = fault.New(fault.Conflict, "product_not_ready",
 // here (security review 3, item H1). Another merchant's product is a 404.
 func productChannels(s *catalog.Service, pk *channels.Packager, q *channels.Queue) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		p, err := s.ProductConfig(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		p, err := s.ProductConfig(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}

@@ -21,7 +21,7 @@ func mountFeedSettings(r chi.Router, feeds *googlefeed.Service) {
 		return
 	}
 	r.Method("GET", "/channels/google-feed", Handler(func(w http.ResponseWriter, r *http.Request) error {
-		tok, err := feeds.Token(r.Context(), currentUser(r))
+		tok, err := feeds.Token(r.Context(), currentWorkspace(r))
 		if err != nil {
 			return err
 		}
@@ -29,7 +29,7 @@ func mountFeedSettings(r chi.Router, feeds *googlefeed.Service) {
 		return nil
 	}))
 	r.Method("POST", "/channels/google-feed/rotate", Handler(func(w http.ResponseWriter, r *http.Request) error {
-		tok, err := feeds.Rotate(r.Context(), currentUser(r))
+		tok, err := feeds.Rotate(r.Context(), currentWorkspace(r))
 		if err != nil {
 			return err
 		}

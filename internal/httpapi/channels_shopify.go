@@ -24,7 +24,7 @@ func mountShopify(r chi.Router, svc *shopify.Service, cat *catalog.Service, pk *
 		return
 	}
 	r.Method("GET", "/channels/shopify", Handler(func(w http.ResponseWriter, r *http.Request) error {
-		c, err := svc.Status(r.Context(), currentUser(r))
+		c, err := svc.Status(r.Context(), currentWorkspace(r))
 		if err != nil {
 			return err
 		}
@@ -39,7 +39,7 @@ func mountShopify(r chi.Router, svc *shopify.Service, cat *catalog.Service, pk *
 		if err := DecodeJSON(r, &req); err != nil {
 			return err
 		}
-		c, err := svc.Connect(r.Context(), currentUser(r), req.Shop, req.Token)
+		c, err := svc.Connect(r.Context(), currentWorkspace(r), req.Shop, req.Token)
 		if err != nil {
 			return err
 		}
@@ -47,14 +47,14 @@ func mountShopify(r chi.Router, svc *shopify.Service, cat *catalog.Service, pk *
 		return nil
 	}))
 	r.Method("DELETE", "/channels/shopify", Handler(func(w http.ResponseWriter, r *http.Request) error {
-		if err := svc.Disconnect(r.Context(), currentUser(r)); err != nil {
+		if err := svc.Disconnect(r.Context(), currentWorkspace(r)); err != nil {
 			return err
 		}
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	}))
 	r.Method("GET", "/channels/shopify/products", Handler(func(w http.ResponseWriter, r *http.Request) error {
-		items, err := svc.Search(r.Context(), currentUser(r), r.URL.Query().Get("query"))
+		items, err := svc.Search(r.Context(), currentWorkspace(r), r.URL.Query().Get("query"))
 		if err != nil {
 			return err
 		}
@@ -74,14 +74,14 @@ func mountShopify(r chi.Router, svc *shopify.Service, cat *catalog.Service, pk *
 		if pk == nil {
 			return fault.New(fault.Unavailable, "channels_unavailable", "Channel files cannot be made on this server (no file store).")
 		}
-		p, err := cat.ProductConfig(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		p, err := cat.ProductConfig(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}
 		if p.Status != catalog.StatusReady || p.ModelKey == "" || len(p.Config.Variants) == 0 {
 			return errChannelsNotReady
 		}
-		if c, err := svc.Status(r.Context(), currentUser(r)); err != nil {
+		if c, err := svc.Status(r.Context(), currentWorkspace(r)); err != nil {
 			return err
 		} else if !c.Connected {
 			return shopify.ErrNotConnected
@@ -93,7 +93,7 @@ func mountShopify(r chi.Router, svc *shopify.Service, cat *catalog.Service, pk *
 			}
 			return err
 		}
-		sent, err := svc.Send(r.Context(), currentUser(r), p.ID, req.ShopifyProductID, files)
+		sent, err := svc.Send(r.Context(), currentWorkspace(r), p.ID, req.ShopifyProductID, files)
 		if err != nil {
 			return err
 		}

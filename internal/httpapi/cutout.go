@@ -60,7 +60,7 @@ func requestCutout(s *upload.Service) Handler {
 		if err := DecodeJSON(r, &req); err != nil {
 			return err
 		}
-		c, err := s.RequestCutout(r.Context(), currentUser(r), chi.URLParam(r, "id"),
+		c, err := s.RequestCutout(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"),
 			reconstruct.CutoutOptions{CleanEdges: req.CleanEdges, KeepShadow: req.KeepShadow}, upload.CutoutWait)
 		if err != nil {
 			return err
@@ -86,7 +86,7 @@ func getCutout(s *upload.Service) Handler {
 				*f.dst = b
 			}
 		}
-		c, err := s.GetCutout(r.Context(), currentUser(r), chi.URLParam(r, "id"), o)
+		c, err := s.GetCutout(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), o)
 		if err != nil {
 			return err
 		}

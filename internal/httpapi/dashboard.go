@@ -10,7 +10,7 @@ import (
 // insights, all from the caller's real data.
 func getDashboard(s *dashboard.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		d, err := s.Get(r.Context(), currentUser(r))
+		d, err := s.Get(r.Context(), currentWorkspace(r))
 		if err != nil {
 			return err
 		}

@@ -33,7 +33,7 @@ func applyExperiment(s *experiment.Service) Handler {
 		if err := DecodeJSON(r, &in); err != nil {
 			return err
 		}
-		out, err := s.Apply(r.Context(), currentUser(r), chi.URLParam(r, "id"), in.ArmID)
+		out, err := s.Apply(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), in.ArmID)
 		if err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func createExperiment(s *experiment.Service) Handler {
 		if err := DecodeJSON(r, &in); err != nil {
 			return err
 		}
-		e, err := s.Create(r.Context(), currentUser(r), chi.URLParam(r, "id"), in)
+		e, err := s.Create(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), in)
 		if err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func createExperiment(s *experiment.Service) Handler {
 // listExperiments serves GET /api/products/{id}/experiments, newest first.
 func listExperiments(s *experiment.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		list, err := s.List(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		list, err := s.List(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}
@@ -74,7 +74,7 @@ func listExperiments(s *experiment.Service) Handler {
 // experimentResults serves GET /api/experiments/{id}: the experiment and its numbers.
 func experimentResults(s *experiment.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		res, err := s.Results(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		res, err := s.Results(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}
@@ -86,7 +86,7 @@ func experimentResults(s *experiment.Service) Handler {
 // changeExperiment serves POST /api/experiments/{id}/pause, /resume and /stop.
 func changeExperiment(change func(ctx context.Context, userID, id string) (experiment.Experiment, error)) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		e, err := change(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		e, err := change(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}

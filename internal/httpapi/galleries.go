@@ -100,7 +100,7 @@ func listGalleries(s *catalog.Service) Handler {
 		if err != nil {
 			return err
 		}
-		gs, total, err := s.Galleries(r.Context(), currentUser(r), p)
+		gs, total, err := s.Galleries(r.Context(), currentWorkspace(r), p)
 		if err != nil {
 			return err
 		}
@@ -133,7 +133,7 @@ func createGallery(s *catalog.Service) Handler {
 		if err := DecodeJSON(r, &req); err != nil {
 			return err
 		}
-		g, ps, err := s.CreateGallery(r.Context(), currentUser(r), catalog.NewGallery{Name: req.Name,
+		g, ps, err := s.CreateGallery(r.Context(), currentWorkspace(r), catalog.NewGallery{Name: req.Name,
 			Description: req.Description, ProductIDs: req.ProductIDs, CoverProductID: req.CoverProductID,
 			Tags: req.Tags, ThumbnailColor: req.ThumbnailColor})
 		if err != nil {
@@ -157,7 +157,7 @@ func patchGallery(s *catalog.Service) Handler {
 		if err := DecodeJSON(r, &req); err != nil {
 			return err
 		}
-		g, ps, err := s.UpdateGallery(r.Context(), currentUser(r), chi.URLParam(r, "id"), catalog.GalleryPatch{
+		g, ps, err := s.UpdateGallery(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), catalog.GalleryPatch{
 			Name: req.Name, Description: req.Description, Tags: req.Tags, ThumbnailColor: req.ThumbnailColor})
 		if err != nil {
 			return err
@@ -182,7 +182,7 @@ func putGalleryProducts(s *catalog.Service) Handler {
 		if req.ProductIDs == nil {
 			req.ProductIDs = []string{}
 		}
-		g, ps, err := s.SetGalleryProducts(r.Context(), currentUser(r), chi.URLParam(r, "id"), req.ProductIDs, req.CoverProductID)
+		g, ps, err := s.SetGalleryProducts(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), req.ProductIDs, req.CoverProductID)
 		if err != nil {
 			return err
 		}
@@ -194,7 +194,7 @@ func putGalleryProducts(s *catalog.Service) Handler {
 func deleteGallery(s *catalog.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id := chi.URLParam(r, "id")
-		if err := s.DeleteGallery(r.Context(), currentUser(r), id); err != nil {
+		if err := s.DeleteGallery(r.Context(), currentWorkspace(r), id); err != nil {
 			return err
 		}
 		WriteJSON(w, http.StatusOK, map[string]any{"id": id, "deleted": true})

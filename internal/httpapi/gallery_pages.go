@@ -26,7 +26,7 @@ func mountGalleryPublishing(priv chi.Router, pubs *publish.Service, pages *publi
 // link, or 200 with the gallery's live one.
 func publishGallery(pubs *publish.Service, pages *publish.Pages) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		p, created, err := pubs.PublishGallery(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		p, created, err := pubs.PublishGallery(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}
@@ -39,13 +39,13 @@ func publishGallery(pubs *publish.Service, pages *publish.Pages) Handler {
 // products and, when it has one, its live public page.
 func getGalleryWithPage(s *catalog.Service, pubs *publish.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		g, ps, err := s.Gallery(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		g, ps, err := s.Gallery(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}
 		var page *publish.Publication
 		if pubs != nil {
-			if page, err = pubs.ForGallery(r.Context(), currentUser(r), g.ID); err != nil {
+			if page, err = pubs.ForGallery(r.Context(), currentWorkspace(r), g.ID); err != nil {
 				return err
 			}
 		}

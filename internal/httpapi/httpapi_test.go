@@ -190,7 +190,7 @@ func TestRequireAuth(t *testing.T) {
 	t.Parallel()
 	tokens := auth.NewTokens([]byte("0123456789abcdef0123456789abcdef"), "http://test")
 	h := requireAuth(tokens)(Handler(func(w http.ResponseWriter, r *http.Request) error {
-		WriteJSON(w, http.StatusOK, map[string]string{"user": currentUser(r)})
+		WriteJSON(w, http.StatusOK, map[string]string{"user": currentWorkspace(r)})
 		return nil
 	}))
 	good, _, err := tokens.Issue("u-1")

@@ -273,7 +273,7 @@ func idempotent(db *pgxpool.Pool) func(http.Handler) http.Handler {
 			h := sha256.New()
 			_, _ = io.WriteString(h, r.Method+" "+r.URL.RequestURI()+"\n")
 			h.Write(body)
-			serveIdempotent(store, next, w, r, currentUser(r), key[0], h.Sum(nil))
+			serveIdempotent(store, next, w, r, currentWorkspace(r), key[0], h.Sum(nil))
 		})
 	}
 }

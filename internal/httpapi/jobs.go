@@ -212,7 +212,7 @@ func createJob(s *job.Service) Handler {
 				if req.SpinSet.ImageURLs != nil || req.SpinSet.Rings != nil {
 					return job.ErrSpinVideosWithPhotos
 				}
-				j, err = s.CreateSpinVideos(r.Context(), currentUser(r), req.SpinSet.VideoURLs)
+				j, err = s.CreateSpinVideos(r.Context(), currentWorkspace(r), req.SpinSet.VideoURLs)
 				if err != nil {
 					return err
 				}
@@ -222,9 +222,9 @@ func createJob(s *job.Service) Handler {
 			for i, ring := range req.SpinSet.Rings {
 				rings[i] = job.SpinRing{Photos: ring.Photos, Elevation: ring.Elevation}
 			}
-			j, err = s.CreateSpin(r.Context(), currentUser(r), rings, req.SpinSet.ImageURLs)
+			j, err = s.CreateSpin(r.Context(), currentWorkspace(r), rings, req.SpinSet.ImageURLs)
 		} else {
-			j, err = s.CreateViews(r.Context(), currentUser(r), req.ImageURL, moreImages(req.MoreImages))
+			j, err = s.CreateViews(r.Context(), currentWorkspace(r), req.ImageURL, moreImages(req.MoreImages))
 		}
 		if err != nil {
 			return err
@@ -247,7 +247,7 @@ func writeCreatedJob(w http.ResponseWriter, r *http.Request, s *job.Service, j j
 // getJob serves GET /api/jobs/{id}, polled every 2 s by the processing screen.
 func getJob(s *job.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		j, err := s.Get(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		j, err := s.Get(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}
@@ -284,7 +284,7 @@ func typicalDuration(s *job.Service) Handler {
 // new job, like POST /api/jobs.
 func retryJob(s *job.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		j, err := s.Retry(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		j, err := s.Retry(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}
@@ -295,7 +295,7 @@ func retryJob(s *job.Service) Handler {
 // jobThumbnail serves GET /api/jobs/{id}/thumbnail to the owner.
 func jobThumbnail(s *job.Service, blobs *blobstore.Store) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		j, err := s.Get(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		j, err := s.Get(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}
@@ -320,7 +320,7 @@ type assetView struct {
 // getAsset serves GET /api/assets/{id}.
 func getAsset(s *job.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		a, err := s.Asset(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		a, err := s.Asset(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}
@@ -337,7 +337,7 @@ func getAsset(s *job.Service) Handler {
 // assetFile serves GET /api/assets/{id}/file: the GLB as an attachment.
 func assetFile(s *job.Service, blobs *blobstore.Store) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		a, err := s.Asset(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		a, err := s.Asset(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}
@@ -421,7 +421,7 @@ func listBlueprints(s *job.Service) Handler {
 			}
 			p.Limit = n
 		}
-		page, err := s.List(r.Context(), currentUser(r), p)
+		page, err := s.List(r.Context(), currentWorkspace(r), p)
 		if err != nil {
 			return err
 		}
@@ -464,7 +464,7 @@ func writeBlueprint(w http.ResponseWriter, r *http.Request, s *job.Service, j jo
 // getBlueprint serves GET /api/blueprints/{id}.
 func getBlueprint(s *job.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		j, err := s.Blueprint(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		j, err := s.Blueprint(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}
@@ -486,7 +486,7 @@ func renameBlueprint(s *job.Service) Handler {
 		if req.Name == nil {
 			return job.ErrNameRequired
 		}
-		j, err := s.Rename(r.Context(), currentUser(r), chi.URLParam(r, "id"), *req.Name)
+		j, err := s.Rename(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), *req.Name)
 		if err != nil {
 			return err
 		}
@@ -498,7 +498,7 @@ func renameBlueprint(s *job.Service) Handler {
 func deleteBlueprint(s *job.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id := chi.URLParam(r, "id")
-		if err := s.Delete(r.Context(), currentUser(r), id); err != nil {
+		if err := s.Delete(r.Context(), currentWorkspace(r), id); err != nil {
 			return err
 		}
 		WriteJSON(w, http.StatusOK, map[string]any{"id": id, "deleted": true})
@@ -511,7 +511,7 @@ func deleteBlueprint(s *job.Service) Handler {
 // else the routes do not exist (404), so production hides them.
 func debugAccess(d Deps, r *http.Request) (allowed, admin bool, err error) {
 	if d.IsAdmin != nil {
-		admin, err = d.IsAdmin(r.Context(), currentUser(r))
+		admin, err = d.IsAdmin(r.Context(), currentWorkspace(r))
 		if err != nil {
 			return false, false, err
 		}
@@ -556,7 +556,7 @@ func debugInference(s *job.Service, d Deps) Handler {
 		if !ok {
 			return fault.NotFoundf("No API route %s %s.", r.Method, r.URL.Path)
 		}
-		inf, err := s.Inference(r.Context(), currentUser(r), chi.URLParam(r, "id"), admin)
+		inf, err := s.Inference(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), admin)
 		if err != nil {
 			return err
 		}

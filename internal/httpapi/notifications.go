@@ -24,7 +24,7 @@ func listNotifications(s *notify.Service) Handler {
 			}
 			limit = n
 		}
-		list, err := s.List(r.Context(), currentUser(r), limit)
+		list, err := s.List(r.Context(), notificationReader(r), limit)
 		if err != nil {
 			return err
 		}
@@ -37,7 +37,7 @@ func listNotifications(s *notify.Service) Handler {
 // with the notification; someone else's id is a 404 like a missing one.
 func markNotificationRead(s *notify.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		n, err := s.MarkRead(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		n, err := s.MarkRead(r.Context(), notificationReader(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}
@@ -49,10 +49,16 @@ func markNotificationRead(s *notify.Service) Handler {
 // markAllNotificationsRead serves POST /api/notifications/read-all.
 func markAllNotificationsRead(s *notify.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if err := s.MarkAllRead(r.Context(), currentUser(r)); err != nil {
+		if err := s.MarkAllRead(r.Context(), notificationReader(r)); err != nil {
 			return err
 		}
 		WriteJSON(w, http.StatusOK, map[string]int{"unreadCount": 0})
 		return nil
 	}
+}
+
+// notificationReader reads the workspace's notifications with the person's
+// own read marks.
+func notificationReader(r *http.Request) notify.Reader {
+	return notify.Reader{WorkspaceID: currentWorkspace(r), PersonID: currentPerson(r)}
 }

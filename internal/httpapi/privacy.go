@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/photo3d/photo3d/internal/account"
+	"github.com/photo3d/photo3d/internal/fault"
 	"github.com/photo3d/photo3d/internal/privacy"
 )
 
@@ -18,12 +19,13 @@ func deleteMe(accounts *account.Service) Handler {
 		var body struct {
 			Password         string `json:"password"`
 			GoogleCredential string `json:"googleCredential"`
+			DeleteWorkspace  bool   `json:"deleteWorkspace"`
 		}
 		if err := DecodeJSON(r, &body); err != nil {
 			return err
 		}
-		err := accounts.RequestErasure(r.Context(), currentUser(r),
-			account.ErasureConfirmation{Password: body.Password, GoogleCredential: body.GoogleCredential})
+		err := accounts.RequestErasure(r.Context(), currentPerson(r),
+			account.ErasureConfirmation{Password: body.Password, GoogleCredential: body.GoogleCredential, DeleteWorkspace: body.DeleteWorkspace})
 		if err != nil {
 			return err
 		}
@@ -37,7 +39,11 @@ func deleteMe(accounts *account.Service) Handler {
 // key in a shop's config must not be able to walk off with every lead.
 func requestExport(x *privacy.Exports) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		e, err := x.Request(r.Context(), currentUser(r))
+		who, err := exportSubject(r)
+		if err != nil {
+			return err
+		}
+		e, err := x.Request(r.Context(), who)
 		if err != nil {
 			return err
 		}
@@ -50,7 +56,11 @@ func requestExport(x *privacy.Exports) Handler {
 // short-lived download link while the export is ready.
 func getExport(x *privacy.Exports) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		e, err := x.Latest(r.Context(), currentUser(r))
+		who, err := exportSubject(r)
+		if err != nil {
+			return err
+		}
+		e, err := x.Latest(r.Context(), who)
 		if err != nil {
 			return err
 		}
@@ -58,4 +68,15 @@ func getExport(x *privacy.Exports) Handler {
 		WriteJSON(w, http.StatusOK, e)
 		return nil
 	}
+}
+
+// exportSubject is the account whose data an export holds: the person's,
+// with their own workspace, which they must be acting in and own (the
+// route is the owner's). Another workspace's data is not theirs to take.
+func exportSubject(r *http.Request) (string, error) {
+	if currentWorkspace(r) != currentPerson(r) {
+		return "", fault.New(fault.Forbidden, "own_workspace_only",
+			"Download my data exports your own account and workspace. Switch to your own workspace first.")
+	}
+	return currentPerson(r), nil
 }

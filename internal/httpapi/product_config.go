@@ -106,7 +106,7 @@ func addVariant(s *catalog.Service) Handler {
 		if err != nil {
 			return err
 		}
-		p, id, err := s.AddVariant(r.Context(), currentUser(r), chi.URLParam(r, "id"), in)
+		p, id, err := s.AddVariant(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), in)
 		if err != nil {
 			return err
 		}
@@ -123,7 +123,7 @@ func patchVariant(s *catalog.Service) Handler {
 			return err
 		}
 		vid := chi.URLParam(r, "variantId")
-		p, err := s.ChangeVariant(r.Context(), currentUser(r), chi.URLParam(r, "id"), vid, in)
+		p, err := s.ChangeVariant(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), vid, in)
 		if err != nil {
 			return err
 		}
@@ -142,7 +142,7 @@ func deleted(w http.ResponseWriter, id string) error {
 func deleteVariant(s *catalog.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		vid := chi.URLParam(r, "variantId")
-		if _, err := s.RemoveVariant(r.Context(), currentUser(r), chi.URLParam(r, "id"), vid); err != nil {
+		if _, err := s.RemoveVariant(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), vid); err != nil {
 			return err
 		}
 		return deleted(w, vid)
@@ -197,7 +197,7 @@ func addHotspot(s *catalog.Service) Handler {
 		if err != nil {
 			return err
 		}
-		p, id, err := s.PlaceHotspot(r.Context(), currentUser(r), chi.URLParam(r, "id"), in)
+		p, id, err := s.PlaceHotspot(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), in)
 		if err != nil {
 			return err
 		}
@@ -214,7 +214,7 @@ func patchHotspot(s *catalog.Service) Handler {
 			return err
 		}
 		hid := chi.URLParam(r, "hotspotId")
-		p, err := s.MoveHotspot(r.Context(), currentUser(r), chi.URLParam(r, "id"), hid, in)
+		p, err := s.MoveHotspot(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), hid, in)
 		if err != nil {
 			return err
 		}
@@ -227,7 +227,7 @@ func patchHotspot(s *catalog.Service) Handler {
 func deleteHotspot(s *catalog.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		hid := chi.URLParam(r, "hotspotId")
-		if _, err := s.RemoveHotspot(r.Context(), currentUser(r), chi.URLParam(r, "id"), hid); err != nil {
+		if _, err := s.RemoveHotspot(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), hid); err != nil {
 			return err
 		}
 		return deleted(w, hid)
@@ -246,7 +246,7 @@ func addLink(s *catalog.Service) Handler {
 		if err := DecodeJSON(r, &req); err != nil {
 			return err
 		}
-		p, id, err := s.AddLink(r.Context(), currentUser(r), chi.URLParam(r, "id"), req.URL, req.VariantID)
+		p, id, err := s.AddLink(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), req.URL, req.VariantID)
 		if err != nil {
 			return err
 		}
@@ -263,7 +263,7 @@ func addLink(s *catalog.Service) Handler {
 func deleteLink(s *catalog.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		lid := chi.URLParam(r, "linkId")
-		if _, err := s.RemoveLink(r.Context(), currentUser(r), chi.URLParam(r, "id"), lid); err != nil {
+		if _, err := s.RemoveLink(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), lid); err != nil {
 			return err
 		}
 		return deleted(w, lid)
@@ -290,7 +290,7 @@ func putPresets(s *catalog.Service) Handler {
 		if req.Autospin == nil {
 			return fault.New(fault.Invalid, "autospin_required", "Say whether the model spins: autospin true or false.")
 		}
-		p, err := s.SetPresets(r.Context(), currentUser(r), chi.URLParam(r, "id"), catalog.Presets{Lighting: req.Lighting,
+		p, err := s.SetPresets(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), catalog.Presets{Lighting: req.Lighting,
 			Background: req.Background, BackgroundColor: req.BackgroundColor, CameraOrbit: req.CameraOrbit, Autospin: *req.Autospin})
 		if err != nil {
 			return err

@@ -26,7 +26,7 @@ func mountProductDescribe(priv chi.Router, s *catalog.Service, w *describe.Write
 	// Off (no LLM_URL): the route answers 404 ai_not_configured, and GET
 	// /api/config says aiDescriptions=false so the app hides the button.
 	priv.With(httprate.Limit(DescribeRateLimit, time.Minute, httprate.WithKeyFuncs(func(r *http.Request) (string, error) {
-		return currentUser(r), nil
+		return currentWorkspace(r), nil
 	}), httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "60")
 		WriteError(w, r, describe.ErrBusy)
@@ -36,7 +36,7 @@ func mountProductDescribe(priv chi.Router, s *catalog.Service, w *describe.Write
 // describeProduct serves POST /api/products/{id}/describe → {description}.
 func describeProduct(s *catalog.Service, w *describe.Writer) Handler {
 	return func(rw http.ResponseWriter, r *http.Request) error {
-		p, err := s.Product(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		p, err := s.Product(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}

@@ -73,7 +73,7 @@ func uploadProductModel(s productDeps) Handler {
 		if len(files) == 0 {
 			return errModelForm
 		}
-		user, id := currentUser(r), chi.URLParam(r, "id")
+		user, id := currentWorkspace(r), chi.URLParam(r, "id")
 		sub, err := s.SubmitModel(r.Context(), user, id, files)
 		if err != nil {
 			return err
@@ -111,7 +111,7 @@ func modelSubmissionView(m catalog.ModelSubmission) map[string]any {
 // a 202, then reloads the product).
 func productModelSubmission(s *catalog.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		m, err := s.ModelSubmission(r.Context(), currentUser(r), chi.URLParam(r, "id"), chi.URLParam(r, "submissionId"))
+		m, err := s.ModelSubmission(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), chi.URLParam(r, "submissionId"))
 		if err != nil {
 			return err
 		}
@@ -139,7 +139,7 @@ func modelFormErr(err error) error {
 // {items:[{key, ok, detail}]} (variants, hotspots, links, camera).
 func productChecks(s *catalog.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		items, err := s.Checks(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		items, err := s.Checks(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}

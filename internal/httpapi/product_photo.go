@@ -20,7 +20,7 @@ func replacePhoto(s productDeps) Handler {
 		if err := DecodeJSON(r, &body); err != nil {
 			return err
 		}
-		p, err := s.ReplacePhoto(r.Context(), currentUser(r), chi.URLParam(r, "id"), body.UploadID)
+		p, err := s.ReplacePhoto(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), body.UploadID)
 		if err != nil {
 			return err
 		}

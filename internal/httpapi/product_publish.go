@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/glbvariants"
 	"github.com/photo3d/photo3d/internal/publish"
@@ -18,7 +19,7 @@ import (
 // through the product: another merchant's product id answers 404.
 
 func newProductDeps(d Deps) productDeps {
-	pd := productDeps{Service: d.Catalog, pubs: d.Publications, variants: d.Variants}
+	pd := productDeps{Service: d.Catalog, pubs: d.Publications, variants: d.Variants, teams: d.Teams}
 	if pd.variants == nil && d.Blobs != nil {
 		pd.variants = glbvariants.NewCache(d.Blobs.Bucket)
 	}
@@ -72,8 +73,19 @@ func publishProduct(pd productDeps, pages *publish.Pages) Handler {
 		if err := DecodeJSON(r, &body); err != nil {
 			return err
 		}
-		p, created, err := pd.pubs.PublishProduct(r.Context(), currentUser(r), chi.URLParam(r, "id"),
-			publish.ProductSettings{RequireEmail: body.RequireEmail, AllowDeepLinks: body.AllowDeepLinks})
+		set := publish.ProductSettings{RequireEmail: body.RequireEmail, AllowDeepLinks: body.AllowDeepLinks}
+		if underApproval(r) {
+			return requestApproval(pd.teams, w, r, chi.URLParam(r, "id"), set)
+		}
+		if ws, ok := auth.WorkspaceFrom(r.Context()); ok && ws.RequireApproval {
+			p, created, err := pd.pubs.PublishPinned(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), set)
+			if err != nil {
+				return err
+			}
+			writePublished(w, pages, p.Slug, p, created)
+			return nil
+		}
+		p, created, err := pd.pubs.PublishProduct(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), set)
 		if err != nil {
 			return err
 		}
@@ -98,7 +110,7 @@ func writePublished(w http.ResponseWriter, pages *publish.Pages, slug string, v 
 // ownProduct checks the product is the caller's (404 otherwise).
 func ownProduct(pd productDeps, r *http.Request) (string, error) {
 	id := chi.URLParam(r, "id")
-	_, err := pd.Product(r.Context(), currentUser(r), id)
+	_, err := pd.Product(r.Context(), currentWorkspace(r), id)
 	return id, err
 }
 
@@ -117,7 +129,7 @@ func listLeads(pd productDeps) Handler {
 				limit = -1 // refused with the service's message
 			}
 		}
-		page, err := pd.pubs.Leads(r.Context(), currentUser(r), id, limit, r.URL.Query().Get("cursor"))
+		page, err := pd.pubs.Leads(r.Context(), currentWorkspace(r), id, limit, r.URL.Query().Get("cursor"))
 		if err != nil {
 			return err
 		}
@@ -134,7 +146,7 @@ func leadsCSV(pd productDeps) Handler {
 		if err != nil {
 			return err
 		}
-		x, err := pd.pubs.LeadsExportFor(r.Context(), currentUser(r), id)
+		x, err := pd.pubs.LeadsExportFor(r.Context(), currentWorkspace(r), id)
 		if err != nil {
 			return err
 		}
@@ -142,7 +154,7 @@ func leadsCSV(pd productDeps) Handler {
 		w.Header().Set("Content-Disposition", `attachment; filename="`+x.FileName(time.Now())+`"`)
 		w.Header().Set("Cache-Control", "private, no-store")
 		w.WriteHeader(http.StatusOK)
-		return pd.pubs.WriteLeadsCSV(r.Context(), w, currentUser(r), id, x)
+		return pd.pubs.WriteLeadsCSV(r.Context(), w, currentWorkspace(r), id, x)
 	}
 }
 
@@ -150,11 +162,11 @@ func leadsCSV(pd productDeps) Handler {
 func deleteLead(pd productDeps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id := chi.URLParam(r, "id")
-		if _, err := pd.Product(r.Context(), currentUser(r), id); err != nil {
+		if _, err := pd.Product(r.Context(), currentWorkspace(r), id); err != nil {
 			return err
 		}
 		leadID := chi.URLParam(r, "leadId")
-		if err := pd.pubs.DeleteLead(r.Context(), currentUser(r), id, leadID); err != nil {
+		if err := pd.pubs.DeleteLead(r.Context(), currentWorkspace(r), id, leadID); err != nil {
 			return err
 		}
 		WriteJSON(w, http.StatusOK, map[string]any{"id": leadID, "deleted": true})

@@ -29,6 +29,7 @@ import (
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/job/jobtest"
 	"github.com/photo3d/photo3d/internal/publish"
+	"github.com/photo3d/photo3d/internal/team"
 	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/webhook"
 )
@@ -39,6 +40,8 @@ import (
 type productPubStack struct {
 	creationStack
 	meter *publish.Meter
+	store *eventstore.Store
+	pubs  *publish.Service
 }
 
 func newProductPubStack(t *testing.T, shoppers ...*analytics.Collector) productPubStack {
@@ -49,10 +52,17 @@ func newProductPubStack(t *testing.T, shoppers ...*analytics.Collector) productP
 // buildProductPubStack is newProductPubStack with tweak applied to the router's Deps.
 func buildProductPubStack(t *testing.T, tweak func(*Deps), shoppers ...*analytics.Collector) productPubStack {
 	t.Helper()
+	return buildProductPubStackWith(t, func(d *Deps, _ *eventstore.Store, _ *jobtest.Env) { tweak(d) }, shoppers...)
+}
+
+// buildProductPubStackWith is buildProductPubStack whose tweak also gets the
+// stack's event store and environment (to build more services over them).
+func buildProductPubStackWith(t *testing.T, tweak func(*Deps, *eventstore.Store, *jobtest.Env), shoppers ...*analytics.Collector) productPubStack {
+	t.Helper()
 	env := jobtest.New(t, creationBase)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store := eventstore.New(events.Domain(), eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{},
-		publish.Projection{}, publish.ChannelFilesOnChange{River: env.River}))
+		publish.Projection{}, publish.ChannelFilesOnChange{River: env.River}, team.Projection{}))
 	files := channels.NewQueue(env.River)
 	svc := catalog.NewService(env.DB.Pool, store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs})
 	pubs := publish.NewService(env.DB.Pool, store, publish.SubscriptionPlans{Subscriptions: env.Subs, DB: env.DB.Pool}, creationBase)
@@ -73,9 +83,9 @@ func buildProductPubStack(t *testing.T, tweak func(*Deps), shoppers ...*analytic
 		Experiments:  experiment.NewService(env.DB.Pool, store, env.Subs, publish.NotifyChannel),
 		Feeds:        &googlefeed.Service{DB: env.DB.Pool, BaseURL: creationBase, Live: meter.Available},
 		ChannelFiles: files}
-	tweak(&d)
+	tweak(&d, store, env)
 	h := NewRouter(d)
-	return productPubStack{creationStack{env: env, h: h, tokens: tokens}, meter}
+	return productPubStack{creationStack{env: env, h: h, tokens: tokens}, meter, store, pubs}
 }
 
 // shopper requests a public URL without signing in.

@@ -10,6 +10,7 @@ import (
 	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/glbvariants"
 	"github.com/photo3d/photo3d/internal/publish"
+	"github.com/photo3d/photo3d/internal/team"
 )
 
 // productView is one product card / list row (GET /products). Thumbnail and
@@ -120,7 +121,7 @@ func listProducts(s *catalog.Service) Handler {
 		if err != nil {
 			return err
 		}
-		ps, total, err := s.Products(r.Context(), currentUser(r), p)
+		ps, total, err := s.Products(r.Context(), currentWorkspace(r), p)
 		if err != nil {
 			return err
 		}
@@ -128,7 +129,7 @@ func listProducts(s *catalog.Service) Handler {
 		if err != nil {
 			return err
 		}
-		hidden, err := s.ProductsBeyondPlan(r.Context(), currentUser(r))
+		hidden, err := s.ProductsBeyondPlan(r.Context(), currentWorkspace(r))
 		if err != nil {
 			return err
 		}
@@ -163,10 +164,11 @@ type productDeps struct {
 	*catalog.Service
 	pubs     *publish.Service
 	variants *glbvariants.Cache
+	teams    *team.Service // an editor's Publish under approvals becomes a request
 }
 
 func writeProduct(w http.ResponseWriter, r *http.Request, s productDeps, status int, id string) error {
-	p, timeline, err := s.ProductHistory(r.Context(), currentUser(r), id)
+	p, timeline, err := s.ProductHistory(r.Context(), currentWorkspace(r), id)
 	if err != nil {
 		return err
 	}
@@ -174,7 +176,7 @@ func writeProduct(w http.ResponseWriter, r *http.Request, s productDeps, status 
 	if err != nil {
 		return err
 	}
-	extras, err := s.CardExtras(r.Context(), currentUser(r), []catalog.Product{p})
+	extras, err := s.CardExtras(r.Context(), currentWorkspace(r), []catalog.Product{p})
 	if err != nil {
 		return err
 	}
@@ -186,7 +188,7 @@ func writeProduct(w http.ResponseWriter, r *http.Request, s productDeps, status 
 		}
 	}
 	if s.pubs != nil {
-		if out.Publication, err = s.pubs.ForProduct(r.Context(), currentUser(r), p.ID); err != nil {
+		if out.Publication, err = s.pubs.ForProduct(r.Context(), currentWorkspace(r), p.ID); err != nil {
 			return err
 		}
 	}
@@ -226,7 +228,7 @@ func createProduct(s productDeps) Handler {
 		if err := DecodeJSON(r, &req); err != nil {
 			return err
 		}
-		p, err := s.CreateProduct(r.Context(), currentUser(r), catalog.NewProduct{Name: req.Name, CatalogID: req.CatalogID,
+		p, err := s.CreateProduct(r.Context(), currentWorkspace(r), catalog.NewProduct{Name: req.Name, CatalogID: req.CatalogID,
 			BlueprintID: req.BlueprintID, UploadID: req.UploadID, Generate: req.Generate,
 			CleanEdges: req.CleanEdges, KeepShadow: req.KeepShadow, MoreImages: moreImages(req.MoreImages), OwnModel: req.OwnModel})
 		if err != nil {
@@ -258,7 +260,7 @@ func patchProduct(s productDeps) Handler {
 		if err := DecodeJSON(r, &req); err != nil {
 			return err
 		}
-		p, err := s.UpdateProduct(r.Context(), currentUser(r), chi.URLParam(r, "id"), catalog.ProductPatch{
+		p, err := s.UpdateProduct(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), catalog.ProductPatch{
 			Name: req.Name, Description: req.Description, ProductURL: req.ProductURL, Tags: req.Tags, CatalogID: req.CatalogID})
 		if err != nil {
 			return err
@@ -271,7 +273,7 @@ func patchProduct(s productDeps) Handler {
 func deleteProduct(s *catalog.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id := chi.URLParam(r, "id")
-		if err := s.DeleteProduct(r.Context(), currentUser(r), id); err != nil {
+		if err := s.DeleteProduct(r.Context(), currentWorkspace(r), id); err != nil {
 			return err
 		}
 		WriteJSON(w, http.StatusOK, map[string]any{"id": id, "deleted": true})
@@ -283,7 +285,7 @@ func deleteProduct(s *catalog.Service) Handler {
 // product's photos (one AI credit per photo, 402 when too few are left).
 func rebuildProduct(s productDeps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		p, err := s.RebuildProduct(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		p, err := s.RebuildProduct(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}

@@ -25,7 +25,7 @@ func createPublication(s *publish.Service) Handler {
 		if err := DecodeJSON(r, &body); err != nil {
 			return err
 		}
-		p, created, err := s.Create(r.Context(), currentUser(r), body.BlueprintID)
+		p, created, err := s.Create(r.Context(), currentWorkspace(r), body.BlueprintID)
 		if err != nil {
 			return err
 		}
@@ -41,7 +41,7 @@ func createPublication(s *publish.Service) Handler {
 // listPublications serves GET /api/publications[?blueprintId=].
 func listPublications(s *publish.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		list, err := s.List(r.Context(), currentUser(r), r.URL.Query().Get("blueprintId"))
+		list, err := s.List(r.Context(), currentWorkspace(r), r.URL.Query().Get("blueprintId"))
 		if err != nil {
 			return err
 		}
@@ -53,7 +53,7 @@ func listPublications(s *publish.Service) Handler {
 // getPublication serves GET /api/publications/{id}.
 func getPublication(s *publish.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		p, err := s.Get(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		p, err := s.Get(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}
@@ -65,7 +65,7 @@ func getPublication(s *publish.Service) Handler {
 // unpublish serves DELETE /api/publications/{id}: the link stops working at once.
 func unpublish(s *publish.Service, pages *publish.Pages) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		p, err := s.Unpublish(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		p, err := s.Unpublish(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		return answerChanged(w, pages, http.StatusOK, p, err)
 	}
 }
@@ -73,7 +73,7 @@ func unpublish(s *publish.Service, pages *publish.Pages) Handler {
 // publishVersion serves POST /api/publications/{id}/versions.
 func publishVersion(s *publish.Service, pages *publish.Pages) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		p, err := s.NewVersion(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		p, err := s.NewVersion(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		return answerChanged(w, pages, http.StatusCreated, p, err)
 	}
 }
@@ -100,9 +100,9 @@ func lockPublication(s *publish.Service, pages *publish.Pages) Handler {
 		var p publish.Publication
 		var err error
 		if body.Live {
-			p, err = s.LockLive(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+			p, err = s.LockLive(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		} else {
-			p, err = s.Lock(r.Context(), currentUser(r), chi.URLParam(r, "id"), *body.Version)
+			p, err = s.Lock(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), *body.Version)
 		}
 		return answerChanged(w, pages, http.StatusOK, p, err)
 	}
@@ -136,7 +136,7 @@ func setEmbedOrigins(s *publish.Service, pages *publish.Pages) Handler {
 		if body.Origins == nil {
 			return fault.New(fault.Invalid, "invalid_embed_origins", "Send the sites allowed to embed this model (origins), or [] for any site.")
 		}
-		p, err := s.SetEmbedOrigins(r.Context(), currentUser(r), chi.URLParam(r, "id"), *body.Origins)
+		p, err := s.SetEmbedOrigins(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), *body.Origins)
 		return answerChanged(w, pages, http.StatusOK, p, err)
 	}
 }
@@ -145,7 +145,7 @@ func setEmbedOrigins(s *publish.Service, pages *publish.Pages) Handler {
 // "Download QR" (also for unpublished links, which then lead to a 404 page).
 func publicationQR(s *publish.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		p, err := s.Get(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		p, err := s.Get(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}

@@ -44,6 +44,7 @@ import (
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
+	"github.com/photo3d/photo3d/internal/team"
 	"github.com/photo3d/photo3d/internal/upload"
 )
 
@@ -134,7 +135,7 @@ func newReqStack(b *testing.B, dbURL string, cfg *config.Config, blobs *blobstor
 	}
 	store := eventstore.New(events.Domain(),
 		eventstore.WithInline(upload.Projection{}, job.Projection{}, publish.Projection{}, catalog.Projection{}, apikey.Projection{},
-			publish.ChannelFilesOnChange{River: rc}),
+			team.Projection{}, publish.ChannelFilesOnChange{River: rc}),
 		eventstore.WithObserver(func(t string) { ms.EventsAppended.WithLabelValues(t).Inc() }),
 		eventstore.WithNotifier(notifier))
 	uploads := upload.NewService(pool, store, blobs, cfg.PublicBaseURL).WithRiver(rc)
@@ -163,7 +164,8 @@ func newReqStack(b *testing.B, dbURL string, cfg *config.Config, blobs *blobstor
 	tokens := auth.NewTokens(cfg.JWTSecret, cfg.PublicBaseURL)
 	h := NewRouter(Deps{Logger: log, DB: pool, Metrics: ms, MaxBodyBytes: cfg.MaxBodyBytes, Tokens: tokens,
 		Uploads: uploads, Jobs: jobs, Blobs: blobs, Catalog: catalogue, Subscriptions: credits,
-		Publications: publications, PublicPages: pages, Variants: variants, ChannelFiles: channelFiles})
+		Publications: publications, PublicPages: pages, Variants: variants, ChannelFiles: channelFiles,
+		Teams: team.NewService(pool, store, team.Options{Subscriptions: credits, Publications: publications})})
 	return &reqStack{pool: pool, h: h, tokens: tokens, store: store, uploads: uploads, subs: credits, jobs: jobs, blobs: blobs}
 }
 

@@ -32,6 +32,7 @@ import (
 	"github.com/photo3d/photo3d/internal/privacy"
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
+	"github.com/photo3d/photo3d/internal/team"
 	"github.com/photo3d/photo3d/internal/upload"
 	"github.com/photo3d/photo3d/internal/webhook"
 	"github.com/photo3d/photo3d/internal/workspace"
@@ -104,6 +105,9 @@ type Deps struct {
 	Webhooks *webhook.Service
 	// Experiments: A/B tests of how a product's page is shown (issue 52).
 	Experiments *experiment.Service
+	// Teams: workspaces, members, roles, invitations and approvals (issue
+	// 51); nil: every account acts alone in its own workspace.
+	Teams *team.Service
 	// Billing (issue 30): the Stripe webhook verifier (nil: no webhook
 	// route) and the base URL Checkout and the portal return to.
 	StripeWebhooks   ProviderWebhooks
@@ -188,13 +192,16 @@ func NewRouter(d Deps) http.Handler {
 			api.With(authLimits(d.AuthRateLimit)...).Method("POST", "/auth/resend-verification", resendVerificationPublic(d.Accounts, d.MailDelivery))
 			api.With(authIPLimit(d.AuthRateLimit)).Method("POST", "/auth/google/nonce", googleNonce(d.Accounts))
 		}
+		mountTeamPublic(api, d.Teams, d.Tokens, d.AuthRateLimit) // invitation links (no sign-in: the link proves the address)
 		api.Method("GET", "/config", publicConfig(d.Accounts, d.MailDelivery, d.Describer.Enabled()))
 		api.Method("GET", "/openapi.json", serveOpenAPI()) // the API reference (issue 17)
 
 		// Routes for signed-in users.
 		api.Group(func(priv chi.Router) {
 			priv.Use(requireAuthOrKey(d.Tokens, newKeyAuth(d.APIKeys, d.APIKeyRateLimit), sessionCheck(d.Accounts)))
+			priv.Use(inWorkspace(d.Teams)) // the workspace and the role's rule (access.go)
 			priv.Use(idempotent(d.DB))
+			mountTeam(priv, d.Teams, d.Tokens)
 			mountAPIKeys(priv, d.APIKeys)
 
 			if d.Accounts != nil {

@@ -10,7 +10,7 @@ import (
 // products and galleries whose label contains q (prefix matches first).
 func searchWorkspace(items *workspace.Reader) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		hits, err := items.Search(r.Context(), currentUser(r), r.URL.Query().Get("q"))
+		hits, err := items.Search(r.Context(), currentWorkspace(r), r.URL.Query().Get("q"))
 		if err != nil {
 			return err
 		}

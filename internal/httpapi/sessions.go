@@ -33,7 +33,7 @@ func logout(accounts *account.Service) Handler {
 // token for this device (POST /api/auth/logout-everywhere).
 func logoutEverywhere(accounts *account.Service, tokens *auth.Tokens) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		u, err := accounts.SignOutEverywhere(r.Context(), currentUser(r))
+		u, err := accounts.SignOutEverywhere(r.Context(), currentPerson(r))
 		if err != nil {
 			return err
 		}
@@ -52,7 +52,7 @@ func changePassword(accounts *account.Service, tokens *auth.Tokens) Handler {
 		if err := DecodeJSON(r, &body); err != nil {
 			return err
 		}
-		u, err := accounts.ChangePassword(r.Context(), currentUser(r), body.CurrentPassword, body.NewPassword)
+		u, err := accounts.ChangePassword(r.Context(), currentPerson(r), body.CurrentPassword, body.NewPassword)
 		if err != nil {
 			return err
 		}
@@ -88,7 +88,7 @@ func verifyEmail(accounts *account.Service, tokens *auth.Tokens) Handler {
 // resendVerification mails a new link (POST /api/users/me/verify-email).
 func resendVerification(accounts *account.Service, delivery string) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		sent, err := accounts.ResendVerification(r.Context(), currentUser(r))
+		sent, err := accounts.ResendVerification(r.Context(), currentPerson(r))
 		if err != nil {
 			return err
 		}
@@ -122,7 +122,7 @@ func requestEmailChange(accounts *account.Service, delivery string) Handler {
 		if err := DecodeJSON(r, &body); err != nil {
 			return err
 		}
-		req, err := accounts.RequestEmailChange(r.Context(), currentUser(r), body.Email, body.Password)
+		req, err := accounts.RequestEmailChange(r.Context(), currentPerson(r), body.Email, body.Password)
 		if err != nil {
 			return err
 		}

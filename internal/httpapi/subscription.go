@@ -24,7 +24,7 @@ type subscriptionView struct {
 
 func getSubscription(subs *subscription.Service, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		v, err := subs.Get(r.Context(), d.DB, currentUser(r))
+		v, err := subs.Get(r.Context(), d.DB, currentWorkspace(r))
 		if err != nil {
 			return err
 		}
@@ -37,13 +37,13 @@ func writeSubscription(w http.ResponseWriter, r *http.Request, d Deps, v subscri
 	out := subscriptionView{View: v}
 	if d.Catalog != nil {
 		var err error
-		if out.ProductsUsed, out.GalleriesUsed, err = d.Catalog.Usage(r.Context(), currentUser(r)); err != nil {
+		if out.ProductsUsed, out.GalleriesUsed, err = d.Catalog.Usage(r.Context(), currentWorkspace(r)); err != nil {
 			return err
 		}
 	}
 	if d.Workspace != nil {
 		var err error
-		if out.LivePages, err = d.Workspace.LivePages(r.Context(), currentUser(r)); err != nil {
+		if out.LivePages, err = d.Workspace.LivePages(r.Context(), currentWorkspace(r)); err != nil {
 			return err
 		}
 	}
@@ -77,7 +77,7 @@ func startTrial(subs *subscription.Service, d Deps) Handler {
 			return err
 		}
 		return changeSubscription(d, r, w, func(tx pgx.Tx) (subscription.View, error) {
-			return subs.StartTrial(r.Context(), tx, currentUser(r), subscription.DefaultTrialDays)
+			return subs.StartTrial(r.Context(), tx, currentWorkspace(r), subscription.DefaultTrialDays)
 		})
 	}
 }
@@ -101,7 +101,7 @@ func purchaseAddon(subs *subscription.Service, d Deps) Handler {
 			amount = subscription.DefaultCreditsBuy
 		}
 		return changeSubscription(d, r, w, func(tx pgx.Tx) (subscription.View, error) {
-			return subs.PurchaseAddon(r.Context(), tx, currentUser(r), body.Kind, amount)
+			return subs.PurchaseAddon(r.Context(), tx, currentWorkspace(r), body.Kind, amount)
 		})
 	}
 }
@@ -115,7 +115,7 @@ func changePlan(subs *subscription.Service, d Deps) Handler {
 			return err
 		}
 		return changeSubscription(d, r, w, func(tx pgx.Tx) (subscription.View, error) {
-			return subs.ChangePlan(r.Context(), tx, currentUser(r), subscription.Plan(body.Plan))
+			return subs.ChangePlan(r.Context(), tx, currentWorkspace(r), subscription.Plan(body.Plan))
 		})
 	}
 }

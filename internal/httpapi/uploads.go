@@ -77,7 +77,7 @@ func createUpload(s *upload.Service) Handler {
 		if err := DecodeJSON(r, &req); err != nil {
 			return err
 		}
-		slot, err := s.Create(r.Context(), currentUser(r), upload.CreateInput{Filename: req.Filename, ContentType: req.ContentType, Size: req.Size})
+		slot, err := s.Create(r.Context(), currentWorkspace(r), upload.CreateInput{Filename: req.Filename, ContentType: req.ContentType, Size: req.Size})
 		if err != nil {
 			return err
 		}
@@ -160,7 +160,7 @@ func uploadContent(s *upload.Service) Handler {
 		if files == 0 || (len(data) == 0 && video == nil) {
 			return errNoFile
 		}
-		up, err := s.UploadContent(r.Context(), currentUser(r), filename, body)
+		up, err := s.UploadContent(r.Context(), currentWorkspace(r), filename, body)
 		if err != nil {
 			return err
 		}
@@ -215,7 +215,7 @@ func multipartErr(err error) error {
 // uploadImage serves GET /api/uploads/{id}/image: the photo, to its owner.
 func uploadImage(s *upload.Service, blobs *blobstore.Store, d Deps) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		up, err := s.Get(r.Context(), d.DB, currentUser(r), chi.URLParam(r, "id"))
+		up, err := s.Get(r.Context(), d.DB, currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}

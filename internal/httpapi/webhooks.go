@@ -23,7 +23,7 @@ func mountWebhooks(r chi.Router, s *webhook.Service) {
 // listWebhooks serves GET /api/webhooks: the caller's endpoints, no secrets.
 func listWebhooks(s *webhook.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		list, err := s.List(r.Context(), currentUser(r))
+		list, err := s.List(r.Context(), currentWorkspace(r))
 		if err != nil {
 			return err
 		}
@@ -42,7 +42,7 @@ func createWebhook(s *webhook.Service) Handler {
 		if err := DecodeJSON(r, &in); err != nil {
 			return err
 		}
-		c, err := s.Create(r.Context(), currentUser(r), in)
+		c, err := s.Create(r.Context(), currentWorkspace(r), in)
 		if err != nil {
 			return err
 		}
@@ -55,7 +55,7 @@ func createWebhook(s *webhook.Service) Handler {
 // deleteWebhook serves DELETE /api/webhooks/{id}.
 func deleteWebhook(s *webhook.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if err := s.Remove(r.Context(), currentUser(r), chi.URLParam(r, "id")); err != nil {
+		if err := s.Remove(r.Context(), currentWorkspace(r), chi.URLParam(r, "id")); err != nil {
 			return err
 		}
 		WriteJSON(w, http.StatusOK, map[string]bool{"deleted": true})
@@ -67,7 +67,7 @@ func deleteWebhook(s *webhook.Service) Handler {
 // delivery (the worker sends it) and answers 202 with its log line.
 func testWebhook(s *webhook.Service) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		d, err := s.Test(r.Context(), currentUser(r), chi.URLParam(r, "id"))
+		d, err := s.Test(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
 		if err != nil {
 			return err
 		}
@@ -84,7 +84,7 @@ func webhookDeliveries(s *webhook.Service) Handler {
 		if err != nil {
 			return err
 		}
-		list, err := s.Deliveries(r.Context(), currentUser(r), chi.URLParam(r, "id"), limit)
+		list, err := s.Deliveries(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), limit)
 		if err != nil {
 			return err
 		}

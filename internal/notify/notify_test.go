@@ -58,7 +58,7 @@ func (b bundle) drain(t *testing.T) {
 
 func (b bundle) list(t *testing.T, user string) notify.List {
 	t.Helper()
-	l, err := b.svc.List(context.Background(), user, 0)
+	l, err := b.svc.List(context.Background(), notify.Alone(user), 0)
 	require.NoError(t, err)
 	return l
 }
@@ -211,11 +211,11 @@ func TestReadMarksAreScopedToTheOwner(t *testing.T) {
 	require.Equal(t, 3, l.UnreadCount)
 	first := l.Items[0]
 
-	n, err := b.svc.MarkRead(ctx, "u1", first.ID)
+	n, err := b.svc.MarkRead(ctx, notify.Alone("u1"), first.ID)
 	require.NoError(t, err)
 	require.NotNil(t, n.ReadAt)
 	require.Equal(t, first.ID, n.ID)
-	again, err := b.svc.MarkRead(ctx, "u1", first.ID)
+	again, err := b.svc.MarkRead(ctx, notify.Alone("u1"), first.ID)
 	require.NoError(t, err)
 	require.Equal(t, n.ReadAt, again.ReadAt, "the first read time is kept")
 	require.Equal(t, 2, b.list(t, "u1").UnreadCount)
@@ -223,17 +223,17 @@ func TestReadMarksAreScopedToTheOwner(t *testing.T) {
 	// Someone else's notification and a made-up id look the same: not found.
 	theirs := b.list(t, "u2").Items[0].ID
 	for _, id := range []string{theirs, "nope"} {
-		_, err = b.svc.MarkRead(ctx, "u1", id)
+		_, err = b.svc.MarkRead(ctx, notify.Alone("u1"), id)
 		require.True(t, fault.IsKind(err, fault.NotFound), id)
 	}
 	require.Nil(t, b.list(t, "u2").Items[0].ReadAt)
 
-	limited, err := b.svc.List(ctx, "u1", 2)
+	limited, err := b.svc.List(ctx, notify.Alone("u1"), 2)
 	require.NoError(t, err)
 	require.Len(t, limited.Items, 2)
 	require.Equal(t, 2, limited.UnreadCount, "unread counts beyond the page")
 
-	require.NoError(t, b.svc.MarkAllRead(ctx, "u1"))
+	require.NoError(t, b.svc.MarkAllRead(ctx, notify.Alone("u1")))
 	l = b.list(t, "u1")
 	require.Zero(t, l.UnreadCount)
 	for _, n := range l.Items {
@@ -299,9 +299,9 @@ func TestReplayEqualsIncrementalIncludingReadMarks(t *testing.T) {
 	}
 	b.drain(t)
 	l := b.list(t, "u1")
-	_, err := b.svc.MarkRead(ctx, "u1", l.Items[0].ID)
+	_, err := b.svc.MarkRead(ctx, notify.Alone("u1"), l.Items[0].ID)
 	require.NoError(t, err)
-	require.NoError(t, b.svc.MarkAllRead(ctx, "u2"))
+	require.NoError(t, b.svc.MarkAllRead(ctx, notify.Alone("u2")))
 	before := dump(t, b)
 	require.Contains(t, before, "views_low")
 	require.Contains(t, before, "unread")

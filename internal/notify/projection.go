@@ -49,6 +49,10 @@ const (
 	KindPagePublished  = "page_published"
 	KindLeadCaptured   = "lead_captured"
 	KindDataExport     = "data_export_ready"
+	// Approvals (issue 51): the workspace's members all see them.
+	KindApprovalRequested = "approval_requested"
+	KindApprovalApproved  = "approval_approved"
+	KindApprovalRejected  = "approval_rejected"
 	// KindPagesOffline: published pages that shoppers can no longer open
 	// because the plan in force includes no public views (issue 50 item 6).
 	KindPagesOffline = "pages_offline"
@@ -163,6 +167,14 @@ func (Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) 
 		n, err = productEventNote(ctx, tx, ev.ProductID, e.Position, KindLeadCaptured, "New lead")
 	case events.PublicViewsExhausted:
 		n, err = exhaustedNote(ctx, tx, ev, e.OccurredAt)
+	case events.ApprovalRequested:
+		n, err = productEventNote(ctx, tx, ev.ProductID, e.Position, KindApprovalRequested, "Waiting for approval")
+	case events.ApprovalDecided:
+		if ev.Approved {
+			n, err = productEventNote(ctx, tx, ev.ProductID, e.Position, KindApprovalApproved, "Publishing approved")
+		} else {
+			n, err = productEventNote(ctx, tx, ev.ProductID, e.Position, KindApprovalRejected, "Publishing not approved")
+		}
 	}
 	if err != nil {
 		return err
@@ -314,6 +326,12 @@ func namedMessage(kind, name, reason string) string {
 		return fmt.Sprintf("“%s” is public now: shoppers can open its share link, embed or QR code and view it in 3D and AR.", productLabel(name))
 	case KindLeadCaptured:
 		return fmt.Sprintf("A shopper left their email on “%s”. See it under Leads on the product page.", productLabel(name))
+	case KindApprovalRequested:
+		return fmt.Sprintf("An editor asked to publish “%s”. A reviewer or the owner can approve it under Approvals.", productLabel(name))
+	case KindApprovalApproved:
+		return fmt.Sprintf("“%s” was approved: shoppers now see the version that was requested.", productLabel(name))
+	case KindApprovalRejected:
+		return fmt.Sprintf("Publishing “%s” was not approved. The reviewer's comment is under Approvals.", productLabel(name))
 	}
 	return ""
 }

@@ -42,9 +42,20 @@ type Service struct {
 // NewService returns a Service over db.
 func NewService(db pgdb.Querier) *Service { return &Service{db: db} }
 
+// Reader is who reads notifications: the workspace's notifications, with
+// the person's own read marks (issue 51). An account alone in its own
+// workspace has the same id for both.
+type Reader struct {
+	WorkspaceID string
+	PersonID    string
+}
+
+// Alone is the Reader of an account in its own workspace.
+func Alone(userID string) Reader { return Reader{WorkspaceID: userID, PersonID: userID} }
+
 // List returns the caller's newest notifications (limit is clamped to
 // 1..MaxLimit; 0 means DefaultLimit).
-func (s *Service) List(ctx context.Context, userID string, limit int) (List, error) {
+func (s *Service) List(ctx context.Context, userID Reader, limit int) (List, error) {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
@@ -62,7 +73,7 @@ func (s *Service) List(ctx context.Context, userID string, limit int) (List, err
 // MarkRead marks one of the caller's notifications read (keeping the first
 // read time when it already was) and returns it. Another user's id is
 // reported exactly like a missing one.
-func (s *Service) MarkRead(ctx context.Context, userID, id string) (Notification, error) {
+func (s *Service) MarkRead(ctx context.Context, userID Reader, id string) (Notification, error) {
 	if err := markRead(ctx, s.db, userID, id); err != nil {
 		return Notification{}, err
 	}
@@ -78,6 +89,6 @@ func (s *Service) MarkRead(ctx context.Context, userID, id string) (Notification
 
 // MarkAllRead marks every notification of the caller read, including those
 // beyond the first page.
-func (s *Service) MarkAllRead(ctx context.Context, userID string) error {
+func (s *Service) MarkAllRead(ctx context.Context, userID Reader) error {
 	return markAllRead(ctx, s.db, userID)
 }

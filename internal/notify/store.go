@@ -114,9 +114,11 @@ func jobName(name string) string {
 // namedKinds are the notification kinds whose message names a job or a
 // product (namedMessage); jobKinds name a job, productKinds a product.
 var (
-	namedKinds   = []string{KindJobCompleted, KindJobFailed, KindProductReady, KindProductFailed, KindPagePublished, KindLeadCaptured}
+	namedKinds = []string{KindJobCompleted, KindJobFailed, KindProductReady, KindProductFailed, KindPagePublished, KindLeadCaptured,
+		KindApprovalRequested, KindApprovalApproved, KindApprovalRejected}
 	jobKinds     = []string{KindJobCompleted, KindJobFailed}
-	productKinds = []string{KindProductReady, KindProductFailed, KindPagePublished, KindLeadCaptured}
+	productKinds = []string{KindProductReady, KindProductFailed, KindPagePublished, KindLeadCaptured,
+		KindApprovalRequested, KindApprovalApproved, KindApprovalRejected}
 )
 
 // EraseText rewrites what this projection derived from an erased account's
@@ -234,12 +236,15 @@ func saveViews(ctx context.Context, tx pgx.Tx, userID string, u workspace.Usage,
 	return nil
 }
 
+// selectNotification reads notifications with the read mark of the person
+// $1 (read marks are each member's own; the notifications are the
+// workspace's).
 const selectNotification = `SELECT n.id, n.title, n.message, n.link, n.created_at, r.read_at
-	FROM notifications n LEFT JOIN notification_reads r ON r.notification_id = n.id`
+	FROM notifications n LEFT JOIN notification_reads r ON r.notification_id = n.id AND r.user_id = $1`
 
-func listNotes(ctx context.Context, q pgdb.Querier, userID string, limit int) ([]Notification, error) {
+func listNotes(ctx context.Context, q pgdb.Querier, r Reader, limit int) ([]Notification, error) {
 	rows, err := q.Query(ctx, selectNotification+`
-		WHERE n.user_id = $1 ORDER BY n.created_at DESC, n.source_position DESC, n.kind LIMIT $2`, userID, limit)
+		WHERE n.user_id = $2 ORDER BY n.created_at DESC, n.source_position DESC, n.kind LIMIT $3`, r.PersonID, r.WorkspaceID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list notifications: %w", err)
 	}
@@ -253,10 +258,11 @@ func listNotes(ctx context.Context, q pgdb.Querier, userID string, limit int) ([
 	return items, nil
 }
 
-func countUnread(ctx context.Context, q pgdb.Querier, userID string) (int, error) {
+func countUnread(ctx context.Context, q pgdb.Querier, r Reader) (int, error) {
 	var n int
 	err := q.QueryRow(ctx, `SELECT count(*) FROM notifications n
-		WHERE n.user_id = $1 AND NOT EXISTS (SELECT 1 FROM notification_reads r WHERE r.notification_id = n.id)`, userID).Scan(&n)
+		WHERE n.user_id = $1 AND NOT EXISTS (SELECT 1 FROM notification_reads r WHERE r.notification_id = n.id AND r.user_id = $2)`,
+		r.WorkspaceID, r.PersonID).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count unread notifications: %w", err)
 	}
@@ -265,8 +271,8 @@ func countUnread(ctx context.Context, q pgdb.Querier, userID string) (int, error
 
 // loadNote returns one of userID's notifications; ok is false when there is
 // none with that id for this user.
-func loadNote(ctx context.Context, q pgdb.Querier, userID, id string) (n Notification, ok bool, err error) {
-	rows, err := q.Query(ctx, selectNotification+` WHERE n.id = $1 AND n.user_id = $2`, id, userID)
+func loadNote(ctx context.Context, q pgdb.Querier, r Reader, id string) (n Notification, ok bool, err error) {
+	rows, err := q.Query(ctx, selectNotification+` WHERE n.id = $2 AND n.user_id = $3`, r.PersonID, id, r.WorkspaceID)
 	if err != nil {
 		return Notification{}, false, fmt.Errorf("load notification: %w", err)
 	}
@@ -282,20 +288,20 @@ func loadNote(ctx context.Context, q pgdb.Querier, userID, id string) (n Notific
 
 // markRead records a read mark for userID's notification id, keeping the
 // first one; an id that is not the user's marks nothing.
-func markRead(ctx context.Context, q pgdb.Querier, userID, id string) error {
+func markRead(ctx context.Context, q pgdb.Querier, r Reader, id string) error {
 	_, err := q.Exec(ctx, `INSERT INTO notification_reads (notification_id, user_id, read_at)
-		SELECT id, user_id, now() FROM notifications WHERE id = $1 AND user_id = $2
-		ON CONFLICT (notification_id) DO NOTHING`, id, userID)
+		SELECT id, $3, now() FROM notifications WHERE id = $1 AND user_id = $2
+		ON CONFLICT (notification_id, user_id) DO NOTHING`, id, r.WorkspaceID, r.PersonID)
 	if err != nil {
 		return fmt.Errorf("mark notification read: %w", err)
 	}
 	return nil
 }
 
-func markAllRead(ctx context.Context, q pgdb.Querier, userID string) error {
+func markAllRead(ctx context.Context, q pgdb.Querier, r Reader) error {
 	_, err := q.Exec(ctx, `INSERT INTO notification_reads (notification_id, user_id, read_at)
-		SELECT id, user_id, now() FROM notifications WHERE user_id = $1
-		ON CONFLICT (notification_id) DO NOTHING`, userID)
+		SELECT id, $2, now() FROM notifications WHERE user_id = $1
+		ON CONFLICT (notification_id, user_id) DO NOTHING`, r.WorkspaceID, r.PersonID)
 	if err != nil {
 		return fmt.Errorf("mark all notifications read: %w", err)
 	}
