@@ -57,7 +57,7 @@ backup() {
 }
 
 # The async and inline read models `worker replay` rebuilds from the log.
-PROJECTIONS=(accounts subscriptions catalogue publications notifications workspace_items analytics)
+PROJECTIONS=(accounts subscriptions catalogue publications teams notifications workspace_items analytics)
 
 restore() {
   local src=$1 data=${DATA_DIR:-.data}

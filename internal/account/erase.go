@@ -22,6 +22,24 @@ const AccountErased AccessEnd = AddressProven + 1
 // tells the public pages), so a request is never recorded without its job.
 type ErasureScheduler func(ctx context.Context, tx pgx.Tx, userID string) error
 
+// WorkspaceErasing is the SQL condition, on users u, that the workspace
+// whose id is u's (every account's own workspace, issue 51) is being erased:
+// its founder asked for their account to be erased and still owns it. A
+// founder who transferred the workspace takes only their personal data.
+const WorkspaceErasing = `(u.erasure_requested_at IS NOT NULL
+	AND NOT EXISTS (SELECT 1 FROM workspaces tw WHERE tw.id = u.id AND tw.owner_id <> u.id))`
+
+// OwnWorkspaceTransferred says whether userID's own workspace now belongs
+// to someone else: erasing the account then leaves the workspace's data.
+func OwnWorkspaceTransferred(ctx context.Context, q pgdb.Querier, userID string) (bool, error) {
+	var moved bool
+	err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM workspaces WHERE id = $1 AND owner_id <> $1)`, userID).Scan(&moved)
+	if err != nil {
+		return false, fmt.Errorf("read workspace owner: %w", err)
+	}
+	return moved, nil
+}
+
 // Messages of DELETE /api/users/me.
 const (
 	MsgErasePassword = "Your password is not correct. Enter the password you sign in with to delete your account."
@@ -43,6 +61,10 @@ const MsgErasing = "This account is being deleted. Once that is done (we'll emai
 type ErasureConfirmation struct {
 	Password         string
 	GoogleCredential string
+	// DeleteWorkspace confirms deleting the account's own workspace although
+	// it has other members (they are told and lose access); without it
+	// BeforeErasure refuses such a request.
+	DeleteWorkspace bool
 }
 
 // RequestErasure records that the owner wants the account deleted, after
@@ -64,11 +86,24 @@ func (s *Service) RequestErasure(ctx context.Context, userID string, c ErasureCo
 			return err
 		}
 		now := s.opt.Now().UTC()
+		if s.opt.BeforeErasure != nil {
+			if err := s.opt.BeforeErasure(ctx, tx, userID, c.DeleteWorkspace); err != nil {
+				return err
+			}
+		}
 		if err := endSessions(ctx, tx, userID); err != nil {
 			return err
 		}
-		if err := s.endAccess(ctx, tx, userID, AccountErased, now); err != nil {
+		// The workspace's API keys and webhooks end with it; a founder who
+		// transferred it leaves them to the new owner.
+		moved, err := OwnWorkspaceTransferred(ctx, tx, userID)
+		if err != nil {
 			return err
+		}
+		if !moved {
+			if err := s.endAccess(ctx, tx, userID, AccountErased, now); err != nil {
+				return err
+			}
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM password_credentials WHERE user_id = $1;`, userID); err != nil {
 			return fmt.Errorf("remove credentials: %w", err)

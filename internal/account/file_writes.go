@@ -2,9 +2,7 @@ package account
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -29,15 +27,11 @@ func LockFileWrites(ctx context.Context, tx pgx.Tx, userID string) (erasing bool
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock_shared(`+fileWritesLock+`)`, userID); err != nil {
 		return false, fmt.Errorf("lock the account's files: %w", err)
 	}
-	var requested *time.Time
-	err = tx.QueryRow(ctx, `SELECT erasure_requested_at FROM users WHERE id = $1`, userID).Scan(&requested)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return false, nil
-	}
+	err = tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM users u WHERE u.id = $1 AND `+WorkspaceErasing+`)`, userID).Scan(&erasing)
 	if err != nil {
 		return false, fmt.Errorf("read the account's erasure state: %w", err)
 	}
-	return requested != nil, nil
+	return erasing, nil
 }
 
 // LockFilesForErasure takes the exclusive side of the account's file lock

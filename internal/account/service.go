@@ -51,8 +51,12 @@ type Options struct {
 	// Erasure queues an account's erasure (RequestErasure); cmd/api wires
 	// internal/privacy's scheduler.
 	Erasure ErasureScheduler
-	Logger  *slog.Logger
-	Now     func() time.Time
+	// BeforeErasure runs first in the erasure request's transaction (the
+	// team rules: an owner transfers or deletes a workspace with members,
+	// memberships end); nil: nothing.
+	BeforeErasure func(ctx context.Context, tx pgx.Tx, userID string, deleteWorkspace bool) error
+	Logger        *slog.Logger
+	Now           func() time.Time
 }
 
 // Service runs every account use case.
@@ -568,11 +572,11 @@ func (s *Service) UpdateStoreSettings(ctx context.Context, userID, defaultCurren
 		return StoreSettings{}, err
 	}
 	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
-		cur, err := lockUser(ctx, tx, userID)
+		version, err := lockWorkspaceSettings(ctx, tx, userID)
 		if err != nil {
 			return err
 		}
-		return s.apply(ctx, tx, userID, cur.Version, events.StoreSettingsUpdated{UserID: userID, DefaultCurrency: code})
+		return s.apply(ctx, tx, userID, version, events.StoreSettingsUpdated{UserID: userID, DefaultCurrency: code})
 	})
 	if err != nil {
 		return StoreSettings{}, err
@@ -601,11 +605,28 @@ func (s *Service) RemoveLogo(ctx context.Context, userID string) (Branding, erro
 	return s.changeBranding(ctx, userID, func(b *brandingRow) { b.LogoKey = nil })
 }
 
+// lockWorkspaceSettings locks the account whose stream holds a workspace's
+// brand and store settings (the workspace's founder: its id is theirs) and
+// returns the stream's version. A founder who transferred the workspace and
+// then deleted their account still holds them for the new owner; a
+// workspace being erased has none to change.
+func lockWorkspaceSettings(ctx context.Context, tx pgx.Tx, wsID string) (int64, error) {
+	var version int64
+	err := tx.QueryRow(ctx, `SELECT u.version FROM users u WHERE u.id = $1 AND NOT `+WorkspaceErasing+` FOR UPDATE`, wsID).Scan(&version)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, errUserNotFound
+	}
+	if err != nil {
+		return 0, fmt.Errorf("lock workspace settings: %w", err)
+	}
+	return version, nil
+}
+
 func (s *Service) changeBranding(ctx context.Context, userID string, change func(*brandingRow)) (Branding, error) {
 	var out brandingRow
 	var oldKey string
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
-		cur, err := lockUser(ctx, tx, userID)
+		version, err := lockWorkspaceSettings(ctx, tx, userID)
 		if err != nil {
 			return err
 		}
@@ -622,7 +643,7 @@ func (s *Service) changeBranding(ctx context.Context, userID string, change func
 		if out.LogoKey != nil {
 			logo = *out.LogoKey
 		}
-		return s.apply(ctx, tx, userID, cur.Version,
+		return s.apply(ctx, tx, userID, version,
 			events.BrandingUpdated{UserID: userID, BrandName: out.Name, BrandColor: out.Color, LogoKey: logo})
 	})
 	if err != nil {

@@ -173,11 +173,15 @@ func Project(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
 		// The avatar's blob is gone; so is the branding (name, colour, logo).
 		_, err = tx.Exec(ctx, `UPDATE users SET erased_at = $2, avatar_key = NULL, version = $3, updated_at = $4 WHERE id = $1;`,
 			ev.UserID, ev.At, v, at)
+		// A founder who transferred their workspace leaves its brand and
+		// store settings to the new owner (issue 51).
 		if err == nil {
-			_, err = tx.Exec(ctx, `DELETE FROM branding WHERE user_id = $1`, ev.UserID)
+			_, err = tx.Exec(ctx, `DELETE FROM branding b WHERE b.user_id = $1
+				AND NOT EXISTS (SELECT 1 FROM workspaces w WHERE w.id = $1 AND w.owner_id <> $1)`, ev.UserID)
 		}
 		if err == nil {
-			_, err = tx.Exec(ctx, `DELETE FROM store_settings WHERE user_id = $1`, ev.UserID)
+			_, err = tx.Exec(ctx, `DELETE FROM store_settings s WHERE s.user_id = $1
+				AND NOT EXISTS (SELECT 1 FROM workspaces w WHERE w.id = $1 AND w.owner_id <> $1)`, ev.UserID)
 		}
 	case events.AvatarChanged:
 		_, err = tx.Exec(ctx, `UPDATE users SET avatar_key = $2, version = $3, updated_at = $4 WHERE id = $1`,

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/pgdb"
 )
 
@@ -29,7 +30,7 @@ func lockMerchant(ctx context.Context, tx pgx.Tx, userID string) error {
 // be erased (the request commits before the erasure job runs).
 func accountErasing(ctx context.Context, q pgdb.Querier, userID string) (bool, error) {
 	var erasing bool
-	err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM users WHERE id = $1 AND erasure_requested_at IS NOT NULL)`, userID).Scan(&erasing)
+	err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM users u WHERE u.id = $1 AND `+account.WorkspaceErasing+`)`, userID).Scan(&erasing)
 	return erasing, wrap(err, "read the account's erasure state")
 }
 

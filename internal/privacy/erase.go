@@ -79,6 +79,16 @@ var channelRows = []string{
 // publish.Pages checks the account's erasure state).
 func Scheduler(rc *river.Client[pgx.Tx]) account.ErasureScheduler {
 	return func(ctx context.Context, tx pgx.Tx, userID string) error {
+		moved, err := account.OwnWorkspaceTransferred(ctx, tx, userID)
+		if err != nil {
+			return err
+		}
+		if moved { // the workspace, its channels and pages stay with their new owner
+			if _, err := rc.InsertTx(ctx, tx, EraseArgs{UserID: userID}, nil); err != nil {
+				return fmt.Errorf("queue account erasure: %w", err)
+			}
+			return nil
+		}
 		for _, q := range channelRows {
 			if _, err := tx.Exec(ctx, q, userID); err != nil {
 				return fmt.Errorf("end sales channels: %w", err)
@@ -146,6 +156,11 @@ const (
 	StepFinal   = "final"
 )
 
+type eraseStep struct {
+	name string
+	run  func(context.Context, string) error
+}
+
 // Erase runs every step for userID; an account that was never asked to be
 // erased is left alone (the job cannot be used to delete someone else).
 func (w *EraseWorker) Erase(ctx context.Context, userID string) error {
@@ -161,10 +176,17 @@ func (w *EraseWorker) Erase(ctx context.Context, userID string) error {
 	if erased != nil {
 		return nil
 	}
-	steps := []struct {
-		name string
-		run  func(context.Context, string) error
-	}{{StepBilling, w.billing}, {StepFiles, w.files}, {StepRows, w.rows}, {StepText, w.text}, {StepFinal, w.final}}
+	steps := []eraseStep{{StepBilling, w.billing}, {StepFiles, w.files}, {StepRows, w.rows}, {StepText, w.text}, {StepFinal, w.final}}
+	// A founder who transferred their workspace (issue 51) takes only their
+	// personal data: the workspace's rows, files, texts and billing stay
+	// with its new owner.
+	moved, err := account.OwnWorkspaceTransferred(ctx, w.DB, userID)
+	if err != nil {
+		return err
+	}
+	if moved {
+		steps = []eraseStep{{StepRows, w.personalRows}, {StepFinal, w.final}}
+	}
 	for _, s := range steps {
 		if err := s.run(ctx, userID); err != nil {
 			return fmt.Errorf("erase account, step %s: %w", s.name, err)
@@ -373,6 +395,10 @@ func (w *EraseWorker) rows(ctx context.Context, userID string) error {
 			`DELETE FROM data_exports WHERE user_id = $1`,
 			// An open Checkout Session's URL shows the customer's address.
 			`DELETE FROM billing_checkout_sessions WHERE user_id = $1`,
+			// The team (issue 51): invitation addresses, and the approval
+			// comments the text step blanks in the log too.
+			`DELETE FROM team_invites WHERE workspace_id = $1`,
+			`UPDATE approvals SET comment = '' WHERE workspace_id = $1 AND comment <> ''`,
 		} {
 			if _, err := tx.Exec(ctx, q, userID); err != nil {
 				return fmt.Errorf("delete account rows (%s): %w", q, err)
@@ -397,6 +423,25 @@ func (w *EraseWorker) rows(ctx context.Context, userID string) error {
 		}
 	}
 	return nil
+}
+
+// personalRows is the rows step of a founder whose workspace was
+// transferred: only what is the person's (their sign-in records, exports,
+// invite codes and unsent mail to their address), not the workspace's.
+func (w *EraseWorker) personalRows(ctx context.Context, userID string) error {
+	return pgdb.WithTx(ctx, w.DB, func(tx pgx.Tx) error {
+		for _, q := range []string{
+			`DELETE FROM invites WHERE used_by = $1`,
+			`DELETE FROM revoked_tokens WHERE user_id = $1`,
+			`DELETE FROM data_exports WHERE user_id = $1`,
+			`DELETE FROM mail_outbox WHERE user_id = $1 AND to_address = (SELECT email FROM user_pii WHERE user_id = $1)`,
+		} {
+			if _, err := tx.Exec(ctx, q, userID); err != nil {
+				return fmt.Errorf("delete personal rows (%s): %w", q, err)
+			}
+		}
+		return nil
+	})
 }
 
 // final sends the goodbye mail, then deletes the personal data and records

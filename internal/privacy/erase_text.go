@@ -90,10 +90,11 @@ func (w *EraseWorker) text(ctx context.Context, userID string) error {
 
 // accountStreams lists the account's streams: its user and subscription
 // streams and every stream whose first event names it as the owner (every
-// aggregate's creation event carries userId; migration 0037 indexes them).
+// aggregate's creation event carries userId; migration 0037 indexes them;
+// the team's workspace and approval streams name it as workspaceId).
 func accountStreams(ctx context.Context, tx pgx.Tx, userID string) ([]events.Stream, error) {
 	rows, err := tx.Query(ctx, `SELECT stream_type, substr(stream_id, length(stream_type) + 2) FROM events
-		WHERE version = 1 AND data->>'userId' = $1
+		WHERE version = 1 AND (data->>'userId' = $1 OR data->>'workspaceId' = $1)
 		UNION SELECT $2::text, $1::text UNION SELECT $3::text, $1::text
 		ORDER BY 1, 2`, userID, events.StreamUser, events.StreamSubscription)
 	if err != nil {

@@ -382,6 +382,14 @@ func (w *ExportWorker) build(ctx context.Context, userID, key string) error {
 			FROM store_settings WHERE user_id = $1`},
 		{"notifications.json", `SELECT json_build_object('kind', n.kind, 'title', n.title, 'message', n.message, 'link', n.link,
 			'createdAt', n.created_at) FROM notifications n WHERE n.user_id = $1 ORDER BY n.created_at`},
+		// The team (issue 51): who is in the workspace, with which role,
+		// the memberships the account has elsewhere, and the publish
+		// requests with their decisions.
+		{"team.json", `SELECT json_build_object('workspaceId', workspace_id, 'userId', user_id, 'role', role, 'joinedAt', joined_at)
+			FROM workspace_members WHERE workspace_id = $1 OR user_id = $1 ORDER BY workspace_id, joined_at`},
+		{"approvals.json", `SELECT json_build_object('id', id, 'productId', product_id, 'pageVersion', page_version, 'state', state,
+			'requestedBy', requested_by, 'requestedAt', requested_at, 'decidedBy', decided_by, 'decidedAt', decided_at, 'comment', comment)
+			FROM approvals WHERE workspace_id = $1 ORDER BY requested_at`},
 		// The account's own history: sign-up, profile and password changes,
 		// exports, erasure requests (events carry ids, never secrets).
 		{"account-history.json", `SELECT json_build_object('type', type, 'at', occurred_at, 'data', data) FROM events
@@ -434,6 +442,7 @@ var ExportCoverage = map[string]string{
 	"store_settings":            "store-settings.json",
 	"notifications":             "notifications.json",
 	"notification_reads":        "not exported: read markers of notifications.json",
+	"workspace_members":         "team.json",
 	"account_security":          "not exported: a session counter and the verification date (account-history.json has the events)",
 	"password_credentials":      "not exported: the password hash (a secret)",
 	"google_identities":         "not exported: the Google sign-in link (account-history.json records it)",

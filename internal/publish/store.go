@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/pgdb"
 )
@@ -203,7 +204,7 @@ func versionSnapshot(ctx context.Context, q pgdb.Querier, id string, version int
 func ownerErased(ctx context.Context, q pgdb.Querier, slug string) (bool, error) {
 	var erased bool
 	err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM publications p JOIN users u ON u.id = p.user_id
-		WHERE p.slug = $1 AND u.erasure_requested_at IS NOT NULL)`, slug).Scan(&erased)
+		WHERE p.slug = $1 AND `+account.WorkspaceErasing+`)`, slug).Scan(&erased)
 	if err != nil {
 		return false, fmt.Errorf("read page owner: %w", err)
 	}

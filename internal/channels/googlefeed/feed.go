@@ -30,6 +30,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/catalog"
 )
 
@@ -130,7 +131,7 @@ func (s *Service) Feed(ctx context.Context, token string) ([]byte, error) {
 	// An account being erased has no feed (security review 3, M1): its
 	// request deletes the token, and this covers a request made before that.
 	err := s.DB.QueryRow(ctx, `SELECT f.user_id FROM channel_feeds f JOIN users u ON u.id = f.user_id
-		WHERE f.token = $1 AND u.erasure_requested_at IS NULL`, token).Scan(&userID)
+		WHERE f.token = $1 AND NOT `+account.WorkspaceErasing, token).Scan(&userID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrUnknownToken
 	}
