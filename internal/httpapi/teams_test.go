@@ -558,3 +558,124 @@ func TestTeamErasureRules(t *testing.T) {
 	}
 	require.True(t, told, "the members of a deleted workspace are told")
 }
+
+// A member of two workspaces, acting in one, reaches nothing of the other:
+// every signed-in route that names a resource answers the other workspace's
+// ids (its product, variant, hotspot, link, catalog, gallery, publication,
+// build, upload, experiment, approval, invitation, member…) exactly as ids
+// that exist nowhere: 404, or for a few routes the same refusal of the
+// request body that any id gets. So does someone who was never a member.
+func TestTeamCrossWorkspaceProbesAnswer404(t *testing.T) {
+	t.Parallel()
+	s := newTeamStack(t)
+	ctx := context.Background()
+	owner, pid := s.readyProduct(t, "Walnut desk")
+	startTrialFor(t, s.creationStack, owner)
+	ownerTok := s.tokenIn(t, owner, "")
+	s.must(t, 201, ownerTok, "POST", "/api/products/"+pid+"/variants", map[string]any{"name": "Black", "material": "matte-black"})
+	s.must(t, 201, ownerTok, "POST", "/api/products/"+pid+"/hotspots", map[string]any{"position": []float64{0, 0, 0}, "normal": []float64{0, 0, 1}, "title": "Top"})
+	s.must(t, 201, ownerTok, "POST", "/api/products/"+pid+"/links", map[string]any{"url": "https://shop.example/desk"})
+	s.must(t, 201, ownerTok, "POST", "/api/products/"+pid+"/publish", map[string]any{"requireEmail": true})
+	cat := decodeAs[struct{ ID string }](t, s.must(t, 201, ownerTok, "POST", "/api/catalogs", map[string]any{"name": "Desks"})).ID
+	gal := decodeAs[struct{ ID string }](t, s.must(t, 201, ownerTok, "POST", "/api/galleries", map[string]any{"name": "Office"})).ID
+	exp := decodeAs[struct{ ID string }](t, s.must(t, 201, ownerTok, "POST", "/api/products/"+pid+"/experiments",
+		map[string]any{"goal": "clicks", "arms": []map[string]any{{"name": "Control"}, {"name": "Dark", "preset": map[string]any{"lighting": "Dramatic"}}}})).ID
+	hook := decodeAs[struct{ ID string }](t, s.must(t, 201, ownerTok, "POST", "/api/webhooks", map[string]any{"url": "https://shop.example/hook", "events": []string{"lead.captured"}})).ID
+	inv := decodeAs[team.Invite](t, s.must(t, 201, ownerTok, "POST", "/api/team/invites", map[string]any{"email": "later@shop.test", "role": "analyst"})).ID
+	img := s.put(t, owner, jobtest.PNG(t, 64, 64))
+	upload, err := s.env.Uploads.ParseImageURL(img)
+	require.NoError(t, err)
+	job := decodeAs[struct{ ID string }](t, s.must(t, 201, ownerTok, "POST", "/api/jobs", map[string]any{"imageURL": img})).ID
+	var pubID, hotspot, link, bp string
+	require.NoError(t, s.env.DB.Pool.QueryRow(ctx, `SELECT id FROM publications WHERE product_id = $1`, pid).Scan(&pubID))
+	require.NoError(t, s.env.DB.Pool.QueryRow(ctx, `SELECT config->'hotspots'->0->>'id', config->'links'->0->>'id', coalesce(job_id, '')
+		FROM products WHERE id = $1`, pid).Scan(&hotspot, &link, &bp))
+	// An approval request of the owner's workspace (an editor's Publish).
+	s.must(t, 200, ownerTok, "PUT", "/api/team/settings", map[string]any{"requireApproval": true})
+	dual, dualTok, _ := s.joinNew(t, ownerTok, "dual@shop.test", "Dana Dual", "editor")
+	s.must(t, 200, dualTok, "PATCH", "/api/products/"+pid, map[string]any{"name": "Walnut desk II"})
+	approval := decodeAs[struct {
+		ApprovalID string `json:"approvalId"`
+	}](t, s.must(t, 202, dualTok, "POST", "/api/products/"+pid+"/publish", map[string]any{"requireEmail": true})).ApprovalID
+
+	ids := map[string]string{"variantId": "v2", "hotspotId": hotspot, "linkId": link, "leadId": "0196a3f0-0000-7000-8000-0000000000ff",
+		"submissionId": "0196a3f0-0000-7000-8000-0000000000fe", "userId": owner}
+	idFor := func(route string) string {
+		switch {
+		case strings.HasPrefix(route, "/api/products/"):
+			return pid
+		case strings.HasPrefix(route, "/api/catalogs/"):
+			return cat
+		case strings.HasPrefix(route, "/api/galleries/"):
+			return gal
+		case strings.HasPrefix(route, "/api/publications/"):
+			return pubID
+		case strings.HasPrefix(route, "/api/experiments/"):
+			return exp
+		case strings.HasPrefix(route, "/api/webhooks/"):
+			return hook
+		case strings.HasPrefix(route, "/api/team/invites/"):
+			return inv
+		case strings.HasPrefix(route, "/api/approvals/"):
+			return approval
+		case strings.HasPrefix(route, "/api/uploads/"):
+			return upload
+		case strings.HasPrefix(route, "/api/jobs/"), strings.HasPrefix(route, "/api/assets/"):
+			return job
+		case strings.HasPrefix(route, "/api/blueprints/"):
+			return cmpOr(bp, job)
+		}
+		return ""
+	}
+	// Dana acts in her own workspace; Otto was never a member of the owner's.
+	otto := s.env.User(t)
+	probers := map[string]string{"member acting in another workspace": s.tokenIn(t, dual, dual), "never a member": s.tokenIn(t, otto, "")}
+	routed := routedAPI(t, s.h)
+	probed, notFound := 0, 0
+	for route := range routeAccess {
+		method, path, _ := strings.Cut(route, " ")
+		if !routed[route] || !strings.Contains(path, "{") || routeAccess[route] == accessPerson || strings.HasPrefix(path, "/api/jobs/debug/") {
+			continue
+		}
+		id := idFor(path)
+		if id == "" { // a route whose only parameter is not a resource of the workspace
+			continue
+		}
+		concrete := routeParam.ReplaceAllStringFunc(path, func(p string) string {
+			if p == "{id}" {
+				return id
+			}
+			return ids[strings.Trim(p, "{}")]
+		})
+		// The same route with ids that exist nowhere: a foreign id must be
+		// answered exactly as a missing one (never a success, never a
+		// different refusal that would tell the two apart).
+		missing := routeParam.ReplaceAllString(path, "0196a3f0-0000-7000-8000-00000000dead")
+		for who, tok := range probers {
+			rec, r := s.as(t, tok, method, concrete, map[string]any{})
+			base, rb := s.as(t, tok, method, missing, map[string]any{})
+			require.GreaterOrEqual(t, rec.Code, 400, "%s %s (%s): %s", method, concrete, who, rec.Body.String())
+			require.Equal(t, base.Code, rec.Code, "%s %s (%s): %s", method, concrete, who, rec.Body.String())
+			require.Equal(t, rb.Error.Code, r.Error.Code, "%s %s (%s)", method, concrete, who)
+			require.NotContains(t, r.Error.Message, "No API route", "%s is served", route)
+			if rec.Code == 404 {
+				notFound++
+			} else {
+				t.Logf("%s (%s): %d %s, as for a missing id", route, who, rec.Code, r.Error.Code)
+			}
+		}
+		probed++
+	}
+	require.GreaterOrEqual(t, probed, 50, "routes probed")
+	require.GreaterOrEqual(t, notFound, 2*probed*8/10, "most probes are plain 404s; the rest refuse the body first, for any id")
+	// And nothing changed: the owner's product is as the owner left it.
+	detail := decodeAs[productReply](t, s.must(t, 200, ownerTok, "GET", "/api/products/"+pid, nil))
+	require.Equal(t, "Walnut desk II", detail.Name)
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
