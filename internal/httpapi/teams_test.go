@@ -330,6 +330,7 @@ func TestTeamInviteApprovePublishAndRemove(t *testing.T) {
 	require.Contains(t, lines, "Rita Reviewer approved v1")
 	require.Equal(t, "Looks good", lines["Rita Reviewer approved v1"])
 	require.Contains(t, lines, "Ada Editor renamed the product")
+	require.Contains(t, lines, "Photo3D withdrew the request for v1: the product changed after it")
 	for _, e := range act.Items {
 		require.NotContains(t, e.Actor.Name, "@", "never an address")
 	}

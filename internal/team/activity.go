@@ -137,7 +137,11 @@ func (s *Service) Activity(ctx context.Context, wsID, productID string, limit in
 		if action == "" {
 			continue
 		}
-		out = append(out, ActivityEntry{At: e.OccurredAt, Actor: Actor{ID: actorOrSystem(e.Metadata.Actor)}, Action: action, Kind: e.Type, Detail: detail})
+		actor := actorOrSystem(e.Metadata.Actor)
+		if w, ok := e.Data.(events.ApprovalWithdrawn); ok && w.Reason == "changed" {
+			actor = "system" // the product's change withdrew it; whoever's command recorded it did not
+		}
+		out = append(out, ActivityEntry{At: e.OccurredAt, Actor: Actor{ID: actor}, Action: action, Kind: e.Type, Detail: detail})
 	}
 	ptrs := make([]*Actor, len(out))
 	for i := range out {
@@ -222,8 +226,11 @@ func describe(e eventstore.Envelope, versions map[string]int) (string, string) {
 		}
 		return "rejected " + v(ev.ApprovalID), ev.Comment
 	case events.ApprovalWithdrawn:
-		if ev.Reason == "replaced" {
+		switch ev.Reason {
+		case "replaced":
 			return "replaced the request for " + v(ev.ApprovalID), ""
+		case "changed":
+			return "withdrew the request for " + v(ev.ApprovalID) + ": the product changed after it", ""
 		}
 		return "withdrew the request for " + v(ev.ApprovalID), ""
 	case events.PublicationCreated:

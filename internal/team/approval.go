@@ -83,15 +83,21 @@ func (s *Service) RequestPublish(ctx context.Context, wsID, productID string, se
 			version     int64
 			email, deep bool
 		}
-		err = tx.QueryRow(ctx, `SELECT id, product_version, require_email, allow_deep_links FROM approvals
-			WHERE product_id = $1 AND state = 'pending' FOR UPDATE`, productID).Scan(&old.id, &old.version, &old.email, &old.deep)
+		var changed bool
+		err = tx.QueryRow(ctx, `SELECT a.id, a.product_version, a.require_email, a.allow_deep_links, `+changedSince("$2")+`
+			FROM approvals a WHERE a.product_id = $1 AND a.state = 'pending' FOR UPDATE`, productID, contentTypes).
+			Scan(&old.id, &old.version, &old.email, &old.deep, &changed)
 		switch {
-		case err == nil && old.version == version && old.email == set.RequireEmail && old.deep == set.AllowDeepLinks:
+		case err == nil && !changed && old.email == set.RequireEmail && old.deep == set.AllowDeepLinks:
 			id = old.id // asked again for the same thing: the request stands
 			return nil
 		case err == nil:
+			reason := "replaced"
+			if changed {
+				reason = "changed"
+			}
 			if err := s.append(ctx, tx, approvalStream(old.id), events.ApprovalWithdrawn{ApprovalID: old.id, WorkspaceID: wsID,
-				ProductID: productID, Reason: "replaced", At: now}); err != nil {
+				ProductID: productID, Reason: reason, At: now}); err != nil {
 				return err
 			}
 		case !errors.Is(err, pgx.ErrNoRows):
@@ -134,13 +140,11 @@ func (s *Service) Decide(ctx context.Context, wsID, approvalID string, approve b
 	if utf8.RuneCountInString(comment) > MaxCommentLength {
 		return Approval{}, errCommentTooLong
 	}
+	var refusal error
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
 		now := s.now().UTC()
 		var productID, state, requestedBy, reason string
 		var set publish.ProductSettings
-		// A product change after the request withdrew it (Projection, in the
-		// change's transaction), so a pending request is the product as it
-		// is now: publishing it now publishes exactly what was requested.
 		err := tx.QueryRow(ctx, `SELECT product_id, state, withdraw_reason, require_email, allow_deep_links, requested_by
 			FROM approvals WHERE id = $1 AND workspace_id = $2 FOR UPDATE`, approvalID, wsID).
 			Scan(&productID, &state, &reason, &set.RequireEmail, &set.AllowDeepLinks, &requestedBy)
@@ -153,8 +157,21 @@ func (s *Service) Decide(ctx context.Context, wsID, approvalID string, approve b
 		if state != StatePending {
 			return notPending(state, reason)
 		}
+		// With the product row locked no change can slip in: if none came
+		// after the request, the product is exactly what was requested, and
+		// publishing it now publishes that. A change withdraws the request,
+		// which is recorded here and refused.
 		if _, err := tx.Exec(ctx, `SELECT 1 FROM products WHERE id = $1 FOR UPDATE`, productID); err != nil {
 			return fmt.Errorf("lock product: %w", err)
+		}
+		var changed bool
+		if err := tx.QueryRow(ctx, `SELECT `+changedSince("$2")+` FROM approvals a WHERE a.id = $1`, approvalID, contentTypes).Scan(&changed); err != nil {
+			return fmt.Errorf("check product changes: %w", err)
+		}
+		if changed {
+			refusal = notPending(StateWithdrawn, "changed")
+			return s.append(ctx, tx, approvalStream(approvalID), events.ApprovalWithdrawn{ApprovalID: approvalID, WorkspaceID: wsID,
+				ProductID: productID, Reason: "changed", At: now})
 		}
 		if approve {
 			if _, _, err := s.pubs.PublishApproved(ctx, tx, wsID, productID, set); err != nil {
@@ -174,6 +191,9 @@ func (s *Service) Decide(ctx context.Context, wsID, approvalID string, approve b
 		}
 		return nil
 	})
+	if err == nil {
+		err = refusal
+	}
 	if err != nil {
 		return Approval{}, err
 	}
@@ -217,8 +237,13 @@ func (s *Service) Withdraw(ctx context.Context, wsID, approvalID string) (Approv
 	return s.Approval(ctx, wsID, approvalID)
 }
 
-const approvalColumns = `a.id, a.product_id, coalesce(p.name, ''), a.page_version, a.require_email, a.allow_deep_links, a.state,
-	a.withdraw_reason, a.requested_by, a.requested_at, a.decided_by, a.decided_at, a.comment`
+// approvalColumns read a request as it stands: a pending one whose product
+// changed since is withdrawn ("changed"), though nothing recorded it yet
+// ($1 names contentTypes).
+var approvalColumns = `a.id, a.product_id, coalesce(p.name, ''), a.page_version, a.require_email, a.allow_deep_links,
+	CASE WHEN a.state = 'pending' AND ` + changedSince("$1") + ` THEN 'withdrawn' ELSE a.state END,
+	CASE WHEN a.state = 'pending' AND ` + changedSince("$1") + ` THEN 'changed' ELSE a.withdraw_reason END,
+	a.requested_by, a.requested_at, a.decided_by, a.decided_at, a.comment`
 
 func scanApproval(r pgx.CollectableRow) (Approval, error) {
 	var a Approval
@@ -235,9 +260,11 @@ func scanApproval(r pgx.CollectableRow) (Approval, error) {
 // Approvals lists the workspace's requests, pending first, newest first;
 // productID narrows to one product, state to one state.
 func (s *Service) Approvals(ctx context.Context, wsID, productID, state string) ([]Approval, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+approvalColumns+` FROM approvals a LEFT JOIN products p ON p.id = a.product_id
-		WHERE a.workspace_id = $1 AND ($2 = '' OR a.product_id = $2) AND ($3 = '' OR a.state = $3)
-		ORDER BY a.state <> 'pending', a.requested_at DESC, a.id LIMIT 200`, wsID, productID, state)
+	rows, err := s.db.Query(ctx, `SELECT * FROM (SELECT `+approvalColumns+` FROM approvals a LEFT JOIN products p ON p.id = a.product_id
+		WHERE a.workspace_id = $2 AND ($3 = '' OR a.product_id = $3)) r (id, product_id, name, page_version, require_email,
+			allow_deep_links, state, withdraw_reason, requested_by, requested_at, decided_by, decided_at, comment)
+		WHERE ($4 = '' OR r.state = $4)
+		ORDER BY r.state <> 'pending', r.requested_at DESC, r.id LIMIT 200`, contentTypes, wsID, productID, state)
 	if err != nil {
 		return nil, fmt.Errorf("list approvals: %w", err)
 	}
@@ -266,7 +293,7 @@ func approvalActors(as []Approval) []*Actor {
 // next to what is live now.
 func (s *Service) Approval(ctx context.Context, wsID, id string) (Approval, error) {
 	rows, err := s.db.Query(ctx, `SELECT `+approvalColumns+` FROM approvals a LEFT JOIN products p ON p.id = a.product_id
-		WHERE a.id = $1 AND a.workspace_id = $2`, id, wsID)
+		WHERE a.id = $2 AND a.workspace_id = $3`, contentTypes, id, wsID)
 	if err != nil {
 		return Approval{}, fmt.Errorf("read approval: %w", err)
 	}

@@ -3,7 +3,6 @@ package team
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -72,13 +71,13 @@ func Project(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) error {
 
 // Projection is the inline projection of other aggregates' events that
 // change team read models; register it in the api's and the worker's event
-// store (both append product events):
+// store:
 //   - user.registered.v1 creates the account's own workspace, owned by it;
 //   - user.erased.v1 ends the account's memberships (its own workspace went
-//     with the erasure);
-//   - a product change withdraws the product's pending publish request, in
-//     the change's own transaction, so an approval always publishes the
-//     product as it was requested.
+//     with the erasure).
+//
+// A product change withdraws its pending publish request without a write
+// here (see changedSince).
 type Projection struct{}
 
 // Apply implements eventstore.Inline.
@@ -100,30 +99,33 @@ func (Projection) Apply(ctx context.Context, tx pgx.Tx, e eventstore.Envelope) e
 			return fmt.Errorf("delete own workspace: %w", err)
 		}
 	}
-	if e.StreamType == events.StreamProduct && changesProduct(e.Data) {
-		productID := strings.TrimPrefix(e.StreamID, events.StreamProduct+"-")
-		_, err := tx.Exec(ctx, `UPDATE approvals SET state = 'withdrawn', withdraw_reason = 'changed', decided_at = $3
-			WHERE product_id = $1 AND state = 'pending' AND product_version < $2`, productID, e.Version, e.OccurredAt)
-		if err != nil {
-			return fmt.Errorf("withdraw publish request: %w", err)
-		}
-	}
 	return nil
 }
 
-// changesProduct says whether a product event changes what its page would
-// show (the events the catalogue re-folds a product for).
-func changesProduct(ev events.Event) bool {
-	switch ev.(type) {
-	case events.ProductModelAttached, events.ProductBuildStarted, events.ProductRenamed,
-		events.ProductDetailsEdited, events.ProductDeleted,
-		events.ProductVariantAdded, events.ProductVariantChanged, events.ProductVariantRemoved,
-		events.ProductHotspotPlaced, events.ProductHotspotMoved, events.ProductHotspotRemoved,
-		events.ProductLinkAdded, events.ProductLinkRemoved, events.ProductPresetsChanged,
-		events.ProductPhotoAttached, events.ProductModelUploaded:
-		return true
+// contentTypes are the product events that change what its page would
+// show (the events the catalogue re-folds a product for): one after a
+// publish request withdraws it.
+var contentTypes = func() []string {
+	var out []string
+	for _, e := range []events.Event{events.ProductModelAttached{}, events.ProductBuildStarted{}, events.ProductRenamed{},
+		events.ProductDetailsEdited{}, events.ProductDeleted{},
+		events.ProductVariantAdded{}, events.ProductVariantChanged{}, events.ProductVariantRemoved{},
+		events.ProductHotspotPlaced{}, events.ProductHotspotMoved{}, events.ProductHotspotRemoved{},
+		events.ProductLinkAdded{}, events.ProductLinkRemoved{}, events.ProductPresetsChanged{},
+		events.ProductPhotoAttached{}, events.ProductModelUploaded{}} {
+		out = append(out, e.EventType())
 	}
-	return false
+	return out
+}()
+
+// changedSince is the SQL condition, on approvals a, that the product
+// changed after the request ($N names contentTypes). A pending request is
+// withdrawn by the first such change; reads see it at once, and the next
+// command on the request records it (approval.withdrawn.v1), so product
+// writes pay nothing for approvals.
+func changedSince(typesParam string) string {
+	return `EXISTS (SELECT 1 FROM events ce WHERE ce.stream_id = 'product-' || a.product_id
+		AND ce.version > a.product_version AND ce.type = ANY(` + typesParam + `))`
 }
 
 // Rebuild empties the team read models and replays every event that feeds
@@ -145,7 +147,7 @@ func Rebuild(ctx context.Context, tx pgx.Tx, store *eventstore.Store) error {
 		}
 	}
 	rows, err := tx.Query(ctx, `SELECT `+eventstore.Columns+` FROM events
-		WHERE stream_type IN ('workspace', 'approval', 'product') OR type IN ('user.registered.v1', 'user.erased.v1')
+		WHERE stream_type IN ('workspace', 'approval') OR type IN ('user.registered.v1', 'user.erased.v1')
 		ORDER BY position`)
 	if err != nil {
 		return fmt.Errorf("read team events: %w", err)
