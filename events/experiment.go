@@ -11,11 +11,13 @@ import "time"
 // ExperimentPreset is how an arm shows the page: the product's viewer presets
 // (catalog.Presets), which hotspots show, and the variant the page opens on.
 type ExperimentPreset struct {
-	Lighting        string `json:"lighting" erase:"keep"`
-	Background      string `json:"background" erase:"keep"`
-	BackgroundColor string `json:"backgroundColor" erase:"keep"`
-	CameraOrbit     string `json:"cameraOrbit" erase:"keep"`
-	Autospin        bool   `json:"autospin"`
+	Lighting        string  `json:"lighting" erase:"keep"`
+	Background      string  `json:"background" erase:"keep"`
+	BackgroundColor string  `json:"backgroundColor" erase:"keep"`
+	CameraOrbit     string  `json:"cameraOrbit" erase:"keep"`
+	Autospin        bool    `json:"autospin"`
+	Exposure        float64 `json:"exposure,omitempty"`            // 0: 1
+	Poster          string  `json:"poster,omitempty" erase:"keep"` // "": the model's picture
 	// HotspotIDs: the hotspots shown (nil: all of the version's).
 	HotspotIDs       []string `json:"hotspotIds"`
 	DefaultVariantID string   `json:"defaultVariantId"`

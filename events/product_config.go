@@ -125,13 +125,19 @@ func (ProductLinkRemoved) EventType() string { return "product.link_removed.v1" 
 
 // ProductPresetsChanged replaces the viewer presets the public page uses.
 type ProductPresetsChanged struct {
-	ProductID       string    `json:"productId"`
-	Lighting        string    `json:"lighting" erase:"keep"`
-	Background      string    `json:"background" erase:"keep"`
-	BackgroundColor string    `json:"backgroundColor" erase:"keep"`
-	CameraOrbit     string    `json:"cameraOrbit" erase:"keep"`
-	Autospin        bool      `json:"autospin"`
-	At              time.Time `json:"at"`
+	ProductID       string `json:"productId"`
+	Lighting        string `json:"lighting" erase:"keep"`
+	Background      string `json:"background" erase:"keep"`
+	BackgroundColor string `json:"backgroundColor" erase:"keep"`
+	CameraOrbit     string `json:"cameraOrbit" erase:"keep"`
+	Autospin        bool   `json:"autospin"`
+	// Exposure, Poster and DefaultVariantID came with issue 52; an event
+	// stored before says nothing of them (0, "", ""), which reads as the
+	// defaults: exposure 1, the model's picture as poster, the first variant.
+	Exposure         float64   `json:"exposure,omitempty"`
+	Poster           string    `json:"poster,omitempty" erase:"keep"`
+	DefaultVariantID string    `json:"defaultVariantId,omitempty"`
+	At               time.Time `json:"at"`
 }
 
 // EventType implements Event.

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"maps"
 	"math"
 	"regexp"
@@ -114,12 +115,67 @@ type Presets struct {
 	BackgroundColor string `json:"backgroundColor" erase:"keep"`
 	CameraOrbit     string `json:"cameraOrbit" erase:"keep"`
 	Autospin        bool   `json:"autospin"`
+	// Exposure is model-viewer's exposure (0.25–2; 1 is neutral).
+	Exposure float64 `json:"exposure"`
+	// Poster is what the page shows while the model loads: "model" (the
+	// model's picture) or "none" (the loading bar only).
+	Poster string `json:"poster" erase:"keep"`
+	// DefaultVariantID is the variant the page opens on ("": the first).
+	DefaultVariantID string `json:"defaultVariantId"`
 }
 
-// DefaultPresets: studio light, transparent background, spin on (spec §2).
+// Posters a page can show while its model loads.
+var Posters = []string{PosterModel, PosterNone}
+
+// Poster choices.
+const (
+	PosterModel = "model"
+	PosterNone  = "none"
+)
+
+// Exposure bounds (model-viewer takes any non-negative number; past these a
+// product is a silhouette or a white blur).
+const (
+	MinExposure = 0.25
+	MaxExposure = 2.0
+)
+
+// DefaultPresets: studio light, transparent background, spin on (spec §2),
+// neutral exposure, the model's picture while loading, the first variant.
 func DefaultPresets() Presets {
 	return Presets{Lighting: "Studio", Background: "Transparent", BackgroundColor: "#FFFFFF",
-		CameraOrbit: DefaultCameraOrbit, Autospin: true}
+		CameraOrbit: DefaultCameraOrbit, Autospin: true, Exposure: 1, Poster: PosterModel}
+}
+
+// Normalized fills what a configuration stored before issue 52 left out
+// (exposure 0, poster "") with the defaults it meant.
+func (p Presets) Normalized() Presets {
+	if p.Exposure == 0 {
+		p.Exposure = 1
+	}
+	if p.Poster == "" {
+		p.Poster = PosterModel
+	}
+	return p
+}
+
+// UnmarshalJSON reads presets stored before issue 52 (read models,
+// publication snapshots) with the defaults they meant.
+func (p *Presets) UnmarshalJSON(b []byte) error {
+	type plain Presets
+	var v plain
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*p = Presets(v).Normalized()
+	return nil
+}
+
+// PresetsChanged is the event recording p as a product's presets.
+func PresetsChanged(productID string, p Presets, at time.Time) events.ProductPresetsChanged {
+	return events.ProductPresetsChanged{ProductID: productID, Lighting: p.Lighting, Background: p.Background,
+		BackgroundColor: p.BackgroundColor, CameraOrbit: p.CameraOrbit, Autospin: p.Autospin, Exposure: p.Exposure,
+		Poster: p.Poster, DefaultVariantID: p.DefaultVariantID, At: at}
 }
 
 // Config is a product's configuration. The counters hand out the next ids,
@@ -185,6 +241,9 @@ func (c *Config) apply(e events.Event) (at time.Time, ok bool) {
 		at = ev.At
 		c.Variants = slices.DeleteFunc(c.Variants, func(v Variant) bool { return v.ID == ev.VariantID })
 		c.Links = slices.DeleteFunc(c.Links, func(l Link) bool { return l.VariantID == ev.VariantID })
+		if c.Presets.DefaultVariantID == ev.VariantID {
+			c.Presets.DefaultVariantID = "" // the page opens on the first variant again
+		}
 	case events.ProductHotspotPlaced:
 		at = ev.At
 		c.Hotspots = append(c.Hotspots, hotspotFrom(ev.HotspotID, ev.HotspotSpec))
@@ -209,7 +268,8 @@ func (c *Config) apply(e events.Event) (at time.Time, ok bool) {
 	case events.ProductPresetsChanged:
 		at = ev.At
 		c.Presets = Presets{Lighting: ev.Lighting, Background: ev.Background, BackgroundColor: ev.BackgroundColor,
-			CameraOrbit: ev.CameraOrbit, Autospin: ev.Autospin}
+			CameraOrbit: ev.CameraOrbit, Autospin: ev.Autospin, Exposure: ev.Exposure, Poster: ev.Poster,
+			DefaultVariantID: ev.DefaultVariantID}.Normalized()
 	default:
 		return time.Time{}, false
 	}
@@ -406,7 +466,24 @@ func CheckPresets(p Presets) (Presets, error) {
 	if len(p.CameraOrbit) > 64 || !orbitPattern.MatchString(p.CameraOrbit) {
 		return p, fault.New(fault.Invalid, "invalid_camera_orbit", `Enter the camera orbit as "theta phi radius", for example "0deg 75deg 105%".`)
 	}
+	p = p.Normalized()
+	if p.Exposure < MinExposure || p.Exposure > MaxExposure || math.IsNaN(p.Exposure) {
+		return p, fault.Invalidf("invalid_exposure", "Choose an exposure from %g to %g (1 is neutral).", MinExposure, MaxExposure)
+	}
+	p.Exposure = math.Round(p.Exposure*100) / 100
+	if !slices.Contains(Posters, p.Poster) {
+		return p, fault.Invalidf("invalid_poster", "Choose what shows while the model loads: %s.", strings.Join(Posters, " or "))
+	}
 	return p, nil
+}
+
+// CheckDefaultVariant says whether id ("" for the first) is one of cfg's
+// variants.
+func CheckDefaultVariant(cfg Config, id string) error {
+	if id != "" && !slices.ContainsFunc(cfg.Variants, func(v Variant) bool { return v.ID == id }) {
+		return fault.Invalidf("invalid_default_variant", "Choose one of the product's variants to open the page on.")
+	}
+	return nil
 }
 
 var colorPattern = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)

@@ -268,10 +268,12 @@ func (s *Service) RemoveLink(ctx context.Context, userID, productID, linkID stri
 func (s *Service) SetPresets(ctx context.Context, userID, productID string, in Presets) (Product, error) {
 	return s.configure(ctx, userID, productID, func(p Product) (events.Event, error) {
 		v, err := CheckPresets(in)
+		if err == nil {
+			err = CheckDefaultVariant(p.Config, v.DefaultVariantID)
+		}
 		if err != nil || v == p.Config.Presets {
 			return nil, err
 		}
-		return events.ProductPresetsChanged{ProductID: p.ID, Lighting: v.Lighting, Background: v.Background,
-			BackgroundColor: v.BackgroundColor, CameraOrbit: v.CameraOrbit, Autospin: v.Autospin, At: s.at()}, nil
+		return PresetsChanged(p.ID, v, s.at()), nil
 	})
 }

@@ -78,8 +78,10 @@ func TestFoldConfiguration(t *testing.T) {
 	require.Equal(t, []catalog.Hotspot{{ID: "h1", Position: [3]float64{4, 5, 6}, Normal: [3]float64{1, 0, 0}, X: 0.1, Y: 0.9,
 		Title: "Zip", Text: "YKK"}}, c.Hotspots)
 	require.Equal(t, 3, c.NextHotspot)
+	// An event stored before exposure, poster and the opening variant
+	// existed reads as their defaults.
 	require.Equal(t, catalog.Presets{Lighting: "Neutral", Background: "Solid Color", BackgroundColor: "#000000",
-		CameraOrbit: "auto auto auto"}, c.Presets)
+		CameraOrbit: "auto auto auto", Exposure: 1, Poster: catalog.PosterModel}, c.Presets)
 	require.Equal(t, at(11), p.UpdatedAt)
 
 	fresh, _ := catalog.FoldProduct(evs[:1])

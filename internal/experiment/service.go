@@ -60,6 +60,8 @@ type PresetInput struct {
 	BackgroundColor string   `json:"backgroundColor"`
 	CameraOrbit     string   `json:"cameraOrbit"`
 	Autospin        *bool    `json:"autospin"`
+	Exposure        *float64 `json:"exposure"` // 0.25–2
+	Poster          string   `json:"poster"`   // model | none
 	Hotspots        []string `json:"hotspots"`
 	DefaultVariant  string   `json:"defaultVariant"`
 }
@@ -84,6 +86,8 @@ type Preset struct {
 	BackgroundColor string   `json:"backgroundColor"`
 	CameraOrbit     string   `json:"cameraOrbit"`
 	Autospin        bool     `json:"autospin"`
+	Exposure        float64  `json:"exposure"`
+	Poster          string   `json:"poster"`
 	Hotspots        []string `json:"hotspots"` // null: every hotspot
 	DefaultVariant  string   `json:"defaultVariant"`
 }
@@ -271,6 +275,14 @@ func checkArms(in []ArmInput, cfg catalog.Config) ([]events.ExperimentArm, error
 		if a.Preset.Autospin != nil {
 			p.Autospin = *a.Preset.Autospin
 		}
+		if a.Preset.Exposure != nil {
+			if p.Exposure = *a.Preset.Exposure; p.Exposure == 0 {
+				p.Exposure = -1 // refused below: 0 would read as "the product's own"
+			}
+		}
+		if a.Preset.Poster != "" {
+			p.Poster = a.Preset.Poster
+		}
 		p, err := catalog.CheckPresets(p)
 		if err != nil {
 			return nil, err
@@ -296,7 +308,7 @@ func checkArms(in []ArmInput, cfg catalog.Config) ([]events.ExperimentArm, error
 		}
 		out = append(out, events.ExperimentArm{ArmID: armID.String(), Name: name, Preset: events.ExperimentPreset{
 			Lighting: p.Lighting, Background: p.Background, BackgroundColor: p.BackgroundColor, CameraOrbit: p.CameraOrbit,
-			Autospin: p.Autospin, HotspotIDs: hotspots, DefaultVariantID: a.Preset.DefaultVariant}})
+			Autospin: p.Autospin, Exposure: p.Exposure, Poster: p.Poster, HotspotIDs: hotspots, DefaultVariantID: a.Preset.DefaultVariant}})
 	}
 	return out, nil
 }
@@ -311,7 +323,8 @@ func view(id, productID, pubID, goal string, share float64, state string, arms [
 	for i, a := range arms {
 		e.Arms = append(e.Arms, Arm{ID: a.ArmID, Name: a.Name, Control: i == 0, Preset: Preset{Lighting: a.Preset.Lighting,
 			Background: a.Preset.Background, BackgroundColor: a.Preset.BackgroundColor, CameraOrbit: a.Preset.CameraOrbit,
-			Autospin: a.Preset.Autospin, Hotspots: a.Preset.HotspotIDs, DefaultVariant: a.Preset.DefaultVariantID}})
+			Autospin: a.Preset.Autospin, Exposure: a.Preset.Exposure, Poster: a.Preset.Poster, Hotspots: a.Preset.HotspotIDs,
+			DefaultVariant: a.Preset.DefaultVariantID}})
 	}
 	return e
 }
@@ -522,10 +535,17 @@ func (s *Service) Apply(ctx context.Context, userID, id, armID string) (Applied,
 		}
 		product := events.Stream{Type: events.StreamProduct, ID: e.ProductID}
 		var evs []events.Event
-		if p := (catalog.Presets{Lighting: arm.Lighting, Background: arm.Background, BackgroundColor: arm.BackgroundColor,
-			CameraOrbit: arm.CameraOrbit, Autospin: arm.Autospin}); p != cfg.Presets {
-			evs = append(evs, events.ProductPresetsChanged{ProductID: e.ProductID, Lighting: p.Lighting, Background: p.Background,
-				BackgroundColor: p.BackgroundColor, CameraOrbit: p.CameraOrbit, Autospin: p.Autospin, At: now})
+		// The arm's whole presentation becomes the product's: its viewer
+		// settings, its exposure and poster, and the variant it opened on
+		// (an arm that named none keeps the product's).
+		p := catalog.Presets{Lighting: arm.Lighting, Background: arm.Background, BackgroundColor: arm.BackgroundColor,
+			CameraOrbit: arm.CameraOrbit, Autospin: arm.Autospin, Exposure: arm.Exposure, Poster: arm.Poster,
+			DefaultVariantID: cfg.Presets.DefaultVariantID}.Normalized()
+		if v := arm.DefaultVariantID; v != "" && catalog.CheckDefaultVariant(cfg, v) == nil {
+			p.DefaultVariantID = v
+		}
+		if p != cfg.Presets {
+			evs = append(evs, catalog.PresetsChanged(e.ProductID, p, now))
 		}
 		if arm.HotspotIDs != nil {
 			for _, h := range cfg.Hotspots {
@@ -539,8 +559,8 @@ func (s *Service) Apply(ctx context.Context, userID, id, armID string) (Applied,
 				return err
 			}
 		}
-		if v := arm.DefaultVariantID; v != "" && len(cfg.Variants) > 0 && cfg.Variants[0].ID != v {
-			out.NotApplied = append(out.NotApplied, "defaultVariant: a product page opens on the product's first variant, and no setting chooses another")
+		if v := arm.DefaultVariantID; v != "" && catalog.CheckDefaultVariant(cfg, v) != nil {
+			out.NotApplied = append(out.NotApplied, "defaultVariant: the variant this arm opened on was removed from the product since")
 		}
 		if _, err := s.store.Append(ctx, tx, stream(id), eventstore.AnyVersion, events.ExperimentStopped{
 			ExperimentID: id, UserID: userID, AppliedArmID: armID, Reason: "applied", At: now}); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/internal/analytics"
+	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/experiment"
 	"github.com/photo3d/photo3d/internal/publish"
 )
@@ -229,6 +230,7 @@ func TestExperimentAssignsShoppersOnThePage(t *testing.T) {
 	user, id := s.readyProduct(t, "Armchair")
 	startTrialFor(t, s.creationStack, user)
 	s.ok(t, user, "POST", "/api/products/"+id+"/links", map[string]any{"url": "https://www.etsy.com/listing/42"})
+	s.ok(t, user, "POST", "/api/products/"+id+"/variants", map[string]any{"name": "Black", "material": "matte-black"})
 	pub := decodeAs[publishReply](t, s.ok(t, user, "POST", "/api/products/"+id+"/publish", map[string]any{}))
 	page := "/v/" + pub.Slug
 
@@ -333,7 +335,8 @@ func TestExperimentAssignsShoppersOnThePage(t *testing.T) {
 	// Make this the default: the arm's preset becomes the product's, the experiment
 	// ends, and the live page shows it to everyone.
 	third := decodeAs[experimentReply](t, s.ok(t, user, "POST", "/api/products/"+id+"/experiments", map[string]any{"goal": "clicks",
-		"arms": []map[string]any{{}, {"name": "Low", "preset": map[string]any{"cameraOrbit": "10deg 85deg 90%", "autospin": false}}}}))
+		"arms": []map[string]any{{}, {"name": "Low", "preset": map[string]any{"cameraOrbit": "10deg 85deg 90%", "autospin": false,
+			"exposure": 1.4, "poster": "none", "defaultVariant": "v2"}}}}))
 	rec, r := s.json(t, user, "POST", "/api/experiments/"+third.ID+"/apply", map[string]any{"armId": e.Arms[1].ID})
 	require.Equal(t, http.StatusBadRequest, rec.Code, "an arm of another experiment")
 	require.Equal(t, "invalid_arm", r.Error.Code)
@@ -347,17 +350,21 @@ func TestExperimentAssignsShoppersOnThePage(t *testing.T) {
 	require.Equal(t, third.Arms[1].ID, applied.AppliedArmID)
 	require.Empty(t, applied.NotApplied)
 	detail := decodeAs[struct {
-		Presets struct {
-			CameraOrbit string `json:"cameraOrbit"`
-			Autospin    bool   `json:"autospin"`
-		} `json:"presets"`
+		Presets catalog.Presets `json:"presets"`
 	}](t, s.ok(t, user, "GET", "/api/products/"+id, nil))
-	require.Equal(t, "10deg 85deg 90%", detail.Presets.CameraOrbit)
-	require.False(t, detail.Presets.Autospin)
+	require.Equal(t, catalog.Presets{Lighting: "Studio", Background: "Transparent", BackgroundColor: "#FFFFFF", CameraOrbit: "10deg 85deg 90%",
+		Exposure: 1.4, Poster: catalog.PosterNone, DefaultVariantID: "v2"}, detail.Presets, "the whole presentation, the opening variant included")
+	var applied0 string
 	require.Eventually(t, func() bool {
 		a, body, _ := s.visit(t, page, inCloseUp)
+		applied0 = body
 		return a == "" && cameraOrbit.FindStringSubmatch(body)[1] == "10deg 85deg 90%"
 	}, 10*time.Second, 20*time.Millisecond, "every shopper sees the applied preset")
+	mv := viewerTag.FindString(applied0)
+	require.Contains(t, mv, `exposure="1.4"`)
+	require.Contains(t, mv, `variant-name="v2"`, "the page opens on the arm's variant")
+	require.NotContains(t, mv, `poster=`, "no poster: the loading bar only")
+	require.NotContains(t, applied0, `slot="poster"`)
 	rec, r = s.json(t, user, "POST", "/api/experiments/"+third.ID+"/apply", map[string]any{"armId": third.Arms[1].ID})
 	require.Equal(t, http.StatusConflict, rec.Code)
 	require.Equal(t, "experiment_stopped", r.Error.Code)

@@ -276,6 +276,10 @@ type presetsRequest struct {
 	BackgroundColor string `json:"backgroundColor"`
 	CameraOrbit     string `json:"cameraOrbit"`
 	Autospin        *bool  `json:"autospin"`
+	// Optional (issue 52): left out, they keep their current values.
+	Exposure         *float64 `json:"exposure"`
+	Poster           *string  `json:"poster"`
+	DefaultVariantID *string  `json:"defaultVariantId"`
 }
 
 // putPresets serves PUT /api/products/{id}/presets → the saved presets.
@@ -290,8 +294,26 @@ func putPresets(s *catalog.Service) Handler {
 		if req.Autospin == nil {
 			return fault.New(fault.Invalid, "autospin_required", "Say whether the model spins: autospin true or false.")
 		}
-		p, err := s.SetPresets(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), catalog.Presets{Lighting: req.Lighting,
-			Background: req.Background, BackgroundColor: req.BackgroundColor, CameraOrbit: req.CameraOrbit, Autospin: *req.Autospin})
+		cur, err := s.ProductConfig(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"))
+		if err != nil {
+			return err
+		}
+		in := catalog.Presets{Lighting: req.Lighting, Background: req.Background, BackgroundColor: req.BackgroundColor,
+			CameraOrbit: req.CameraOrbit, Autospin: *req.Autospin, Exposure: cur.Config.Presets.Exposure,
+			Poster: cur.Config.Presets.Poster, DefaultVariantID: cur.Config.Presets.DefaultVariantID}
+		if req.Exposure != nil {
+			in.Exposure = *req.Exposure
+			if in.Exposure == 0 { // 0 would read as "not set"
+				return fault.Invalidf("invalid_exposure", "Choose an exposure from %g to %g (1 is neutral).", catalog.MinExposure, catalog.MaxExposure)
+			}
+		}
+		if req.Poster != nil {
+			in.Poster = *req.Poster
+		}
+		if req.DefaultVariantID != nil {
+			in.DefaultVariantID = *req.DefaultVariantID
+		}
+		p, err := s.SetPresets(r.Context(), currentWorkspace(r), chi.URLParam(r, "id"), in)
 		if err != nil {
 			return err
 		}

@@ -131,7 +131,27 @@ func TestProductConfigurationOverHTTP(t *testing.T) {
 
 	rec, r = s.json(t, user, "PUT", base+"/presets", map[string]any{"lighting": "Dramatic", "background": "Solid Color", "backgroundColor": "#a0b0c0", "cameraOrbit": "45deg  60deg 2m", "autospin": false})
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
-	require.JSONEq(t, `{"lighting":"Dramatic","background":"Solid Color","backgroundColor":"#A0B0C0","cameraOrbit":"45deg 60deg 2m","autospin":false}`, string(r.Data))
+	require.JSONEq(t, `{"lighting":"Dramatic","background":"Solid Color","backgroundColor":"#A0B0C0","cameraOrbit":"45deg 60deg 2m","autospin":false,
+		"exposure":1,"poster":"model","defaultVariantId":""}`, string(r.Data))
+	// Exposure, the poster and the opening variant (issue 52); left out of a
+	// later PUT, they stay.
+	for _, bad := range []map[string]any{{"exposure": 0}, {"exposure": 2.5}, {"poster": "photo"}, {"defaultVariantId": "v9"}} {
+		body := map[string]any{"lighting": "Dramatic", "background": "Solid Color", "autospin": false}
+		for k, v := range bad {
+			body[k] = v
+		}
+		rec, r = s.json(t, user, "PUT", base+"/presets", body)
+		require.Equal(t, http.StatusBadRequest, rec.Code, "%v: %s", bad, rec.Body.String())
+	}
+	require.Equal(t, "invalid_default_variant", r.Error.Code)
+	rec, r = s.json(t, user, "PUT", base+"/presets", map[string]any{"lighting": "Dramatic", "background": "Solid Color",
+		"backgroundColor": "#a0b0c0", "cameraOrbit": "45deg 60deg 2m", "autospin": false, "exposure": 1.25, "poster": "none", "defaultVariantId": "v2"})
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	rec, r = s.json(t, user, "PUT", base+"/presets", map[string]any{"lighting": "Dramatic", "background": "Solid Color",
+		"backgroundColor": "#a0b0c0", "cameraOrbit": "45deg 60deg 2m", "autospin": false})
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	require.JSONEq(t, `{"lighting":"Dramatic","background":"Solid Color","backgroundColor":"#A0B0C0","cameraOrbit":"45deg 60deg 2m","autospin":false,
+		"exposure":1.25,"poster":"none","defaultVariantId":"v2"}`, string(r.Data))
 
 	_, r = s.json(t, user, "GET", base, nil)
 	cfg = decodeAs[configReply](t, r.Data)
@@ -145,6 +165,8 @@ func TestProductConfigurationOverHTTP(t *testing.T) {
 	// product's); a new variant never reuses the deleted id.
 	rec, _ = s.json(t, user, "DELETE", base+"/variants/v2", nil)
 	require.Equal(t, http.StatusOK, rec.Code)
+	_, r = s.json(t, user, "GET", base, nil)
+	require.Empty(t, decodeAs[configReply](t, r.Data).Presets.DefaultVariantID, "the page opens on the first variant again")
 	_, r = s.json(t, user, "POST", base+"/variants", map[string]any{})
 	require.Contains(t, string(r.Data), `"id":"v3"`)
 	require.Contains(t, string(r.Data), `"name":"Variant 3"`)

@@ -80,6 +80,12 @@ func renderArms(v pageView, id string, share float64, arms []events.ExperimentAr
 		pv := *v.Product
 		pv.Lighting, pv.Background, pv.BackgroundCol = a.Preset.Lighting, a.Preset.Background, a.Preset.BackgroundColor
 		pv.CameraOrbit, pv.Autospin = catalog.PublicCameraOrbit(a.Preset.CameraOrbit), a.Preset.Autospin
+		if a.Preset.Exposure > 0 {
+			pv.Exposure = exposureAttr(a.Preset.Exposure)
+		}
+		if a.Preset.Poster != "" {
+			pv.NoPoster = a.Preset.Poster == catalog.PosterNone
+		}
 		if a.Preset.HotspotIDs != nil {
 			pv.Hotspots = slices.DeleteFunc(slices.Clone(pv.Hotspots), func(h hotspotView) bool { return !slices.Contains(a.Preset.HotspotIDs, h.ID) })
 		}

@@ -53,6 +53,8 @@ type productView struct {
 	BackgroundCol  string
 	CameraOrbit    string
 	Autospin       bool
+	Exposure       string // model-viewer's exposure, as written in the attribute
+	NoPoster       bool   // the page shows the loading bar only while the model loads
 	RequireEmail   bool
 	Consent        string
 	SourceModelURL string // configurator GLB (also set as src unless gated)
@@ -145,6 +147,7 @@ func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap 
 	}
 	pv := &productView{Lighting: cfg.Presets.Lighting, Background: cfg.Presets.Background,
 		BackgroundCol: cfg.Presets.BackgroundColor, CameraOrbit: catalog.PublicCameraOrbit(cfg.Presets.CameraOrbit), Autospin: cfg.Presets.Autospin,
+		Exposure: exposureAttr(cfg.Presets.Exposure), NoPoster: cfg.Presets.Poster == catalog.PosterNone,
 		RequireEmail: requireEmail, Consent: ConsentText(v.Brand.Name)}
 	for _, cv := range cfg.Variants {
 		pe.variants = append(pe.variants, glbvariants.Variant{ID: cv.ID, Material: cv.Material, Parts: cv.Parts})
@@ -154,8 +157,10 @@ func (p *Pages) loadProduct(ctx context.Context, e *pageEntry, v pageView, snap 
 	if len(pv.Variants) == 0 {
 		return fmt.Errorf("product %s has no variants", snap.ProductID)
 	}
-	pe.defaultVariant = pv.Variants[0].ID
-	pv.Current = pv.Variants[0]
+	// The page opens on the merchant's chosen variant (issue 52), else the first.
+	opening := max(0, slices.IndexFunc(pv.Variants, func(x variantView) bool { return x.ID == cfg.Presets.DefaultVariantID }))
+	pe.defaultVariant = pv.Variants[opening].ID
+	pv.Current = pv.Variants[opening]
 	for _, h := range cfg.Hotspots {
 		pv.Hotspots = append(pv.Hotspots, hotspotView{ID: h.ID, Title: h.Title, Text: h.Text, Position: vec(h.Position),
 			Normal: vec(h.Normal)})
@@ -496,4 +501,13 @@ func leadError(w http.ResponseWriter, code, message string) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusBadRequest)
 	_, _ = w.Write(b)
+}
+
+// exposureAttr writes an exposure for model-viewer's attribute ("1", "1.25");
+// 0 (a configuration stored before exposure existed) is neutral.
+func exposureAttr(x float64) string {
+	if x <= 0 {
+		x = 1
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
 }
