@@ -161,15 +161,21 @@ func markVerified(ctx context.Context, tx pgx.Tx, userID string, at time.Time) e
 	return nil
 }
 
+// SessionColumns read, for users u and a token id $2, the account's current
+// session version and whether the token was signed out: what SessionValid
+// checks (team.Service.SessionIn reads them with the membership, in one
+// statement).
+const SessionColumns = `COALESCE((SELECT session_version FROM account_security WHERE user_id = u.id), 0),
+		EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $2)`
+
 // SessionValid reports whether a token of userID minted at session version
 // version with id tokenID may still be used: the version is current, the
 // token was not signed out, and the user still exists.
 func (s *Service) SessionValid(ctx context.Context, userID string, version int64, tokenID string) (bool, error) {
 	var current int64
 	var revoked bool
-	err := s.db.QueryRow(ctx, `SELECT COALESCE((SELECT session_version FROM account_security WHERE user_id = u.id), 0),
-		EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = $2)
-		FROM users u WHERE u.id = $1 AND u.erasure_requested_at IS NULL`, userID, tokenID).Scan(&current, &revoked)
+	err := s.db.QueryRow(ctx, `SELECT `+SessionColumns+` FROM users u WHERE u.id = $1 AND u.erasure_requested_at IS NULL`,
+		userID, tokenID).Scan(&current, &revoked)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, nil
 	}

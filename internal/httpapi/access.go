@@ -297,15 +297,17 @@ func resolveWorkspace(r *http.Request, teams *team.Service, class access, route 
 	if teams == nil {
 		return auth.Workspace{ID: uid, Role: string(team.Owner)}, nil
 	}
-	want := strings.TrimSpace(r.Header.Get("X-Workspace"))
-	fromHeader := want != ""
-	if !fromHeader {
-		want = sess.Workspace
+	want, fromHeader := wantedWorkspace(r, sess)
+	var acc team.Access
+	var err error
+	if res, ok := ctx.Value(resolvedKey{}).(resolved); ok && res.access.WorkspaceID == want {
+		// read with the session (requireAuthOrKey): no second statement
+		if acc = res.access; !res.member {
+			err = team.ErrNoWorkspace
+		}
+	} else {
+		acc, err = teams.Resolve(ctx, uid, want)
 	}
-	if want == "" {
-		want = uid
-	}
-	acc, err := teams.Resolve(ctx, uid, want)
 	if err != nil {
 		if class == accessPerson && team.IsNoWorkspace(err) {
 			return auth.Workspace{}, nil
@@ -338,3 +340,24 @@ func workspaceRole(r *http.Request) team.Role {
 	}
 	return team.Owner
 }
+
+// wantedWorkspace is the workspace a session's request asks to act in: the
+// X-Workspace header (fromHeader), else the session's current one, else the
+// account's own. Membership is checked by the caller.
+func wantedWorkspace(r *http.Request, sess auth.Session) (id string, fromHeader bool) {
+	if h := strings.TrimSpace(r.Header.Get("X-Workspace")); h != "" {
+		return h, true
+	}
+	if sess.Workspace != "" {
+		return sess.Workspace, false
+	}
+	return sess.UserID, false
+}
+
+// resolved is the membership read with the session (teamSessionCheck).
+type resolved struct {
+	access team.Access
+	member bool
+}
+
+type resolvedKey struct{}

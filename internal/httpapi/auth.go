@@ -58,11 +58,23 @@ func requireAuthOrKey(tokens *auth.Tokens, keys *keyAuth, sessions ...SessionChe
 				WriteError(w, r, errSessionExpired)
 				return
 			}
+			ctx := r.Context()
 			for _, check := range sessions {
 				if check == nil {
 					continue
 				}
-				ok, err := check.SessionValid(r.Context(), sess.UserID, sess.Version, sess.ID)
+				var ok bool
+				var err error
+				if tc, isTeam := check.(teamSessionCheck); isTeam {
+					// The session and the membership of the workspace the
+					// request asks for, read together (inWorkspace uses it).
+					var res resolved
+					want, _ := wantedWorkspace(r, sess)
+					ok, res.access, res.member, err = tc.teams.SessionIn(ctx, sess.UserID, sess.Version, sess.ID, want)
+					ctx = context.WithValue(ctx, resolvedKey{}, res)
+				} else {
+					ok, err = check.SessionValid(ctx, sess.UserID, sess.Version, sess.ID)
+				}
 				if err != nil {
 					WriteError(w, r, err)
 					return
@@ -72,7 +84,7 @@ func requireAuthOrKey(tokens *auth.Tokens, keys *keyAuth, sessions ...SessionChe
 					return
 				}
 			}
-			ctx := auth.WithSession(r.Context(), sess)
+			ctx = auth.WithSession(ctx, sess)
 			md := eventstore.MetadataFrom(ctx)
 			md.Actor = "user-" + sess.UserID
 			ctx = eventstore.WithMetadata(ctx, md)

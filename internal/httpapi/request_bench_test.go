@@ -27,6 +27,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/apikey"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
@@ -162,10 +163,21 @@ func newReqStack(b *testing.B, dbURL string, cfg *config.Config, blobs *blobstor
 	pages := publish.NewPages(publish.PagesConfig{DB: pool, Store: store, Bucket: blobs.Bucket, Meter: meter,
 		BaseURL: cfg.PublicBaseURL, Log: log, Variants: variants, Channels: channelFiles})
 	tokens := auth.NewTokens(cfg.JWTSecret, cfg.PublicBaseURL)
+	// Accounts check every session as cmd/api does; REQBENCH_TEAMS=0 runs
+	// without teams, to measure what they add (issue 51: nothing, the
+	// membership is read with the session).
+	accounts, err := account.NewService(pool, store, credits, account.Options{PublicBaseURL: cfg.PublicBaseURL, Logger: log})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var teams *team.Service
+	if os.Getenv("REQBENCH_TEAMS") != "0" {
+		teams = team.NewService(pool, store, team.Options{Accounts: accounts, Subscriptions: credits, Publications: publications})
+	}
 	h := NewRouter(Deps{Logger: log, DB: pool, Metrics: ms, MaxBodyBytes: cfg.MaxBodyBytes, Tokens: tokens,
 		Uploads: uploads, Jobs: jobs, Blobs: blobs, Catalog: catalogue, Subscriptions: credits,
 		Publications: publications, PublicPages: pages, Variants: variants, ChannelFiles: channelFiles,
-		Teams: team.NewService(pool, store, team.Options{Subscriptions: credits, Publications: publications})})
+		Accounts: accounts, Teams: teams})
 	return &reqStack{pool: pool, h: h, tokens: tokens, store: store, uploads: uploads, subs: credits, jobs: jobs, blobs: blobs}
 }
 

@@ -198,7 +198,7 @@ func NewRouter(d Deps) http.Handler {
 
 		// Routes for signed-in users.
 		api.Group(func(priv chi.Router) {
-			priv.Use(requireAuthOrKey(d.Tokens, newKeyAuth(d.APIKeys, d.APIKeyRateLimit), sessionCheck(d.Accounts)))
+			priv.Use(requireAuthOrKey(d.Tokens, newKeyAuth(d.APIKeys, d.APIKeyRateLimit), sessionCheck(d.Accounts, d.Teams)))
 			priv.Use(inWorkspace(d.Teams)) // the workspace and the role's rule (access.go)
 			priv.Use(idempotent(d.DB))
 			mountTeam(priv, d.Teams, d.Tokens)

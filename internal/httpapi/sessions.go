@@ -5,16 +5,28 @@ import (
 	"net/http"
 
 	"github.com/photo3d/photo3d/internal/account"
+	"github.com/photo3d/photo3d/internal/team"
 	"github.com/photo3d/photo3d/internal/auth"
 )
 
 // sessionCheck is the accounts service as requireAuth's session check, or
 // nil on routers without accounts.
-func sessionCheck(accounts *account.Service) SessionChecker {
+func sessionCheck(accounts *account.Service, teams *team.Service) SessionChecker {
 	if accounts == nil {
 		return nil
 	}
+	if teams != nil {
+		return teamSessionCheck{accounts, teams}
+	}
 	return accounts
+}
+
+// teamSessionCheck checks a session together with the membership of the
+// workspace the request acts in, in one statement (team.Service.SessionIn),
+// so teams add no round trip to a signed-in request.
+type teamSessionCheck struct {
+	*account.Service
+	teams *team.Service
 }
 
 // logout ends the token that made the request (POST /api/auth/logout).

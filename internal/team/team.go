@@ -165,6 +165,10 @@ func (s *Service) Resolve(ctx context.Context, userID, wsID string) (Access, err
 // IsNoWorkspace says whether err is Resolve's "not a member".
 func IsNoWorkspace(err error) bool { return errors.Is(err, errNoWorkspace) }
 
+// ErrNoWorkspace is Resolve's "not a member" (404), for callers that read
+// the membership another way (SessionIn).
+var ErrNoWorkspace error = errNoWorkspace
+
 // ensureWorkspace creates the row of an account's own workspace (and its
 // owner membership) if the account predates it, then locks the row.
 func ensureWorkspace(ctx context.Context, tx pgx.Tx, wsID string, now time.Time) (ownerID string, err error) {
@@ -823,4 +827,31 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// SessionIn is account.Service.SessionValid and Resolve in one statement,
+// for the request path: whether a token of userID minted at version with id
+// tokenID may still be used, and what userID may do in wsID (member false:
+// not a member; see Resolve).
+func (s *Service) SessionIn(ctx context.Context, userID string, version int64, tokenID, wsID string) (valid bool, acc Access, member bool, err error) {
+	var current int64
+	var revoked, exists bool
+	var role string
+	err = s.db.QueryRow(ctx, `SELECT `+account.SessionColumns+`, w.id IS NOT NULL, coalesce(w.require_approval, false), coalesce(m.role, '')
+		FROM users u
+		LEFT JOIN workspaces w ON w.id = $3
+		LEFT JOIN workspace_members m ON m.workspace_id = $3 AND m.user_id = u.id
+		WHERE u.id = $1 AND u.erasure_requested_at IS NULL`, userID, tokenID, wsID).
+		Scan(&current, &revoked, &exists, &acc.RequireApproval, &role)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, Access{}, false, nil
+	}
+	if err != nil {
+		return false, Access{}, false, fmt.Errorf("check session: %w", err)
+	}
+	if role == "" && !exists && wsID == userID {
+		role = string(Owner) // the account's own workspace before its row exists
+	}
+	acc.WorkspaceID, acc.Role = wsID, Role(role)
+	return current == version && !revoked, acc, role != "", nil
 }
