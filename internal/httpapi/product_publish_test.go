@@ -18,6 +18,7 @@ import (
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/analytics"
+	"github.com/photo3d/photo3d/internal/apikey"
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/catalog"
 	"github.com/photo3d/photo3d/internal/channels"
@@ -62,7 +63,7 @@ func buildProductPubStackWith(t *testing.T, tweak func(*Deps, *eventstore.Store,
 	env := jobtest.New(t, creationBase)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store := eventstore.New(events.Domain(), eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{},
-		publish.Projection{}, publish.ChannelFilesOnChange{River: env.River}, team.Projection{}))
+		publish.Projection{}, publish.ChannelFilesOnChange{River: env.River}, team.Projection{}, apikey.Projection{}))
 	files := channels.NewQueue(env.River)
 	svc := catalog.NewService(env.DB.Pool, store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs})
 	pubs := publish.NewService(env.DB.Pool, store, publish.SubscriptionPlans{Subscriptions: env.Subs, DB: env.DB.Pool}, creationBase)

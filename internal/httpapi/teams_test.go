@@ -18,6 +18,7 @@ import (
 
 	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/analytics"
+	"github.com/photo3d/photo3d/internal/apikey"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/job/jobtest"
 	"github.com/photo3d/photo3d/internal/mail"
@@ -56,6 +57,7 @@ func newTeamStack(t *testing.T) *teamStack {
 		ts.eraser = &privacy.EraseWorker{DB: d.DB, Store: store, Bucket: env.Blobs.Bucket, Mailer: mail.Log{Logger: log, Outbox: ts.outbox},
 			Logger: log, BaseURL: creationBase}
 		d.Analytics = &analytics.Reader{DB: d.DB}
+		d.APIKeys = apikey.NewService(d.DB, store)
 	})
 	return ts
 }
@@ -315,6 +317,21 @@ func TestTeamInviteApprovePublishAndRemove(t *testing.T) {
 	require.Contains(t, page.Body.String(), "Oak chair, natural")
 	require.NotContains(t, page.Body.String(), "stained", "an edit after approval is not live without a new approval")
 
+	// A rejected request publishes nothing: the page stays at v1.
+	third := decodeAs[struct {
+		ApprovalID string `json:"approvalId"`
+	}](t, s.must(t, 202, edTok, "POST", "/api/products/"+pid+"/publish", map[string]any{"requireEmail": false})).ApprovalID
+	a = decodeAs[approvalReply](t, s.must(t, 200, rvTok, "GET", "/api/approvals/"+third, nil))
+	require.Equal(t, 2, a.Comparison.Next.Version)
+	require.Equal(t, 1, a.Comparison.Live.Version)
+	a = decodeAs[approvalReply](t, s.must(t, 200, ownerTok, "POST", "/api/approvals/"+third+"/reject", map[string]any{"comment": "Not the stain"}))
+	require.Equal(t, "rejected", a.Status)
+	page = s.shopper(t, "GET", "/v/"+slug, "")
+	require.NotContains(t, page.Body.String(), "stained", "a rejected request publishes nothing")
+	var versions int
+	require.NoError(t, s.env.DB.Pool.QueryRow(ctx, `SELECT current_version FROM publications WHERE product_id = $1`, pid).Scan(&versions))
+	require.Equal(t, 1, versions)
+
 	// Who did what.
 	var act struct {
 		Items []team.ActivityEntry `json:"items"`
@@ -330,9 +347,12 @@ func TestTeamInviteApprovePublishAndRemove(t *testing.T) {
 	require.Contains(t, lines, "Rita Reviewer approved v1")
 	require.Equal(t, "Looks good", lines["Rita Reviewer approved v1"])
 	require.Contains(t, lines, "Ada Editor renamed the product")
+	require.Equal(t, "Not the stain", lines["Olga Owner rejected v2"])
 	require.Contains(t, lines, "Photo3D withdrew the request for v1: the product changed after it")
 	for _, e := range act.Items {
 		require.NotContains(t, e.Actor.Name, "@", "never an address")
+		require.False(t, e.Actor.Name == "Rita Reviewer" && strings.HasPrefix(e.Action, "published"),
+			"the page events of an approval are told by the approval: %s", e.Action)
 	}
 	s.refused(t, 404, "not_found", edOwnTok, "GET", "/api/products/"+pid+"/activity", nil)
 
@@ -394,6 +414,15 @@ func TestTeamSeatsRolesAndOwnership(t *testing.T) {
 	s.must(t, 200, ownerTok, "PATCH", "/api/team/members/"+analyst, map[string]any{"role": "reviewer"})
 	s.must(t, 200, anTok, "GET", "/api/products", nil)
 	s.refused(t, 409, "owner_role", ownerTok, "PATCH", "/api/team/members/"+owner, map[string]any{"role": "editor"})
+
+	// A member's API key belongs to the workspace: it keeps working after the
+	// member is removed, until the owner revokes it.
+	ed2, ed2Tok := join("editor")
+	key := decodeAs[apikey.Created](t, s.must(t, 201, ed2Tok, "POST", "/api/api-keys", map[string]any{"name": "script", "scopes": []string{"read"}}))
+	s.must(t, 200, ownerTok, "DELETE", "/api/team/members/"+ed2, nil)
+	s.must(t, 200, key.Secret, "GET", "/api/products", nil)
+	s.must(t, 200, ownerTok, "DELETE", "/api/api-keys/"+key.ID, nil)
+	s.refused(t, 401, "api_key_invalid", key.Secret, "GET", "/api/products", nil)
 
 	// Pro: five seats, open invitations included.
 	editor, edTok := join("editor")

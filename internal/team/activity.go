@@ -132,7 +132,18 @@ func (s *Service) Activity(ctx context.Context, wsID, productID string, limit in
 	if err := s.approvalVersions(ctx, productID, versions); err != nil {
 		return nil, err
 	}
+	// An approval publishes in its own transaction: its page events are the
+	// approval's doing, told by "approved v3", not four more lines.
+	approvedTx := map[uint64]bool{}
 	for _, e := range envs {
+		if d, ok := e.Data.(events.ApprovalDecided); ok && d.Approved {
+			approvedTx[e.TransactionID] = true
+		}
+	}
+	for _, e := range envs {
+		if e.StreamType == events.StreamPublication && approvedTx[e.TransactionID] {
+			continue
+		}
 		action, detail := describe(e, versions)
 		if action == "" {
 			continue
