@@ -108,6 +108,9 @@ test('screenshot tour: every screen at 1366×850 and 390×844, no broken image, 
     ['settings', '/workspace/settings'],
     ['profile', '/workspace/profile'],
     ['notifications', '/workspace/notifications'],
+    // Teams (issue 51): members, invitations and the approval rule; publish requests.
+    ['team', '/workspace/team'],
+    ['approvals', '/workspace/approvals'],
   ];
 
   const problems: string[] = [];

@@ -35,6 +35,8 @@ export const workspaceRoutes: RouteObject[] = [
   { path: 'workspace/gallery/create', element: lazyPage(() => import('../features/galleries/gallery-create-page')) },
   { path: 'workspace/gallery/:galleryId', element: lazyPage(() => import('../features/galleries/gallery-detail-page')) },
   { path: 'workspace/analytics', element: lazyPage(() => import('../features/analytics/analytics-page')) },
+  { path: 'workspace/team', element: lazyPage(() => import('../features/team/team-page')) },
+  { path: 'workspace/approvals', element: lazyPage(() => import('../features/team/approvals-page')) },
 ];
 
 /** Authenticated pages without the shell (full-screen flows such as /processing/:jobId). */
@@ -64,6 +66,8 @@ export const openRoutes: RouteObject[] = [
   { path: 'reset-password', element: lazyPage(() => import('../features/auth/reset-password-page')) },
   { path: 'verify-email', element: lazyPage(() => import('../features/auth/verify-email-page')) },
   { path: 'confirm-email-change', element: lazyPage(() => import('../features/auth/confirm-email-change-page')) },
+  // A team invitation link (issue 51): whoever opens it joins as the invited address.
+  { path: 'accept-invite', element: lazyPage(() => import('../features/team/accept-invite-page')) },
 ];
 
 function Root() {

@@ -14,6 +14,13 @@ export function apiBase(configured: string | undefined): string {
 /** Every server call goes under this prefix. */
 export const API_BASE = apiBase(import.meta.env.VITE_API_BASE);
 
+/**
+ * Window event raised when the server says the person is no longer a member of the session's
+ * workspace (403 not_a_member, issue 51); the shell then moves them to a workspace they still have.
+ * Its detail is `{token}`: the session the request was refused for.
+ */
+export const NOT_A_MEMBER_EVENT = 'workspace:not-a-member';
+
 /** Arguments our base query understands; body may be JSON-able or FormData. */
 export interface ApiArgs {
   url: string;
@@ -117,6 +124,10 @@ export const apiBaseQuery: BaseQueryFn<ApiArgs | string, unknown, ApiError> = as
   }
   const unwrapped = unwrapEnvelope(parsed);
   if ('error' in unwrapped) {
+    // The token it was refused for travels along: an answer to a session already replaced is old news.
+    if (res.status === 403 && unwrapped.error.code === 'not_a_member' && typeof window !== 'undefined') {
+      window.dispatchEvent(new CustomEvent(NOT_A_MEMBER_EVENT, { detail: { token } }));
+    }
     return {
       error: { status: res.ok ? 'CUSTOM_ERROR' : res.status, code: unwrapped.error.code, envelope: true, message: unwrapped.error.message ?? '' },
     };

@@ -36,6 +36,10 @@ import { PageOfflineAlert, PageStateBadge } from '../../entities/product/page-st
 import { COPIED_MS, SAVED_MS, useFlag } from '../../lib/use-flag';
 import { ModelDropZone, OwnModelButton, useOwnModel } from '../../entities/product/own-model';
 import { ExperimentsPanel } from '../../entities/experiments/experiments-panel';
+import { ActivityPanel } from '../../entities/team/product-activity';
+import { ApprovalNotice, AwaitingApprovalBadge, RequestApprovalDialog, usePendingApproval } from '../../entities/team/publish-approval';
+import { publishNeedsApproval } from '../../entities/team/team-rules';
+import { useCurrentUserId, useCurrentWorkspace } from '../../entities/team/use-workspace';
 import './products.css';
 
 const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed', draft: 'Draft' } as const;
@@ -84,10 +88,18 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
   const publishURL = publishingURL(p.id);
   const [copied, flashCopied] = useFlag(COPIED_MS);
   const [problem, setProblem] = useState<ActionProblem | null>(null);
-  const [panel, setPanel] = useState<'details' | 'configurator' | 'experiments'>(() => {
+  const [panel, setPanel] = useState<'details' | 'configurator' | 'experiments' | 'activity'>(() => {
     const tab = new URLSearchParams(window.location.search).get('tab');
-    return tab === 'configurator' || tab === 'experiments' ? tab : 'details';
+    return tab === 'configurator' || tab === 'experiments' || tab === 'activity' ? tab : 'details';
   });
+  // Teams (issue 51): an editor's Publish in a workspace that requires approval is a request the
+  // owner or a reviewer decides; while one waits the page says so instead of claiming it is live.
+  const { workspace } = useCurrentWorkspace({ fresh: true });
+  const userId = useCurrentUserId();
+  const needsApproval = publishNeedsApproval(workspace);
+  const pending = usePendingApproval(p.id, workspace?.role === 'analyst');
+  const [requesting, setRequesting] = useState(false);
+  const requestApproval = () => setRequesting(true);
   // "Use my own 3D file" here too, not only in the wizard (issue 50 item 11): the button, and a
   // .glb/.gltf dropped on the viewer or the configurator, through the same checked upload.
   const own = useOwnModel(p.id);
@@ -106,6 +118,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
               {BADGE[p.status]}
             </span>
             <PageStateBadge live={!!publication} testId="product-live" />
+            {pending && <AwaitingApprovalBadge />}
             <RebuildButton product={p} onProblem={setProblem} />
             <ReplacePhotoButton product={p} onProblem={setProblem} />
             {p.status !== 'processing' && <OwnModelButton own={own} className="btn btn--secondary btn--sm" inlineProblem={false} />}
@@ -126,19 +139,31 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
           </div>
         </div>
         {publication ? (
-          <button
-            type="button"
-            className="btn btn--primary"
-            onClick={async () => {
-              try {
-                await navigator.clipboard.writeText(publication.shareURL);
-                flashCopied();
-              } catch {
-                /* the link is shown below to copy by hand */
-              }
-            }}
-          >
-            {copied ? 'Copied' : 'Copy share link'}
+          <div className="btn-row">
+            {needsApproval && (
+              // The live page is pinned under approvals: the edits since reach shoppers once approved.
+              <button type="button" className="btn btn--secondary" onClick={requestApproval}>
+                Request approval
+              </button>
+            )}
+            <button
+              type="button"
+              className="btn btn--primary"
+              onClick={async () => {
+                try {
+                  await navigator.clipboard.writeText(publication.shareURL);
+                  flashCopied();
+                } catch {
+                  /* the link is shown below to copy by hand */
+                }
+              }}
+            >
+              {copied ? 'Copied' : 'Copy share link'}
+            </button>
+          </div>
+        ) : p.modelURL && needsApproval ? (
+          <button type="button" className="btn btn--primary" onClick={requestApproval}>
+            Publish
           </button>
         ) : p.modelURL ? (
           <Link className="btn btn--primary" to={publishURL}>
@@ -151,6 +176,14 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
         )}
       </header>
       <PageOfflineAlert live={!!publication} />
+      {pending && <ApprovalNotice approval={pending} userId={userId} role={workspace?.role} live={!!publication} />}
+      {requesting && (
+        <RequestApprovalDialog
+          productId={p.id}
+          initial={pub ? { requireEmail: pub.requireEmail, allowDeepLinks: pub.allowDeepLinks } : undefined}
+          onClose={() => setRequesting(false)}
+        />
+      )}
       {publication?.shareURL && (
         <div className="field">
           <label htmlFor="product-share-url">Share link</label>
@@ -180,8 +213,13 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
         <button type="button" role="tab" aria-selected={panel === 'experiments'} onClick={() => setPanel('experiments')}>
           Experiments
         </button>
+        <button type="button" role="tab" aria-selected={panel === 'activity'} onClick={() => setPanel('activity')}>
+          Activity
+        </button>
       </div>
-      {panel === 'experiments' ? (
+      {panel === 'activity' ? (
+        <ActivityPanel productId={p.id} />
+      ) : panel === 'experiments' ? (
         <ExperimentsPanel product={p} />
       ) : panel === 'configurator' ? (
         <ModelDropZone onFiles={dropModel} busy={own.busy}>
@@ -191,7 +229,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
         <div className="product-detail__layout">
           <div className="product-detail__viewer">
             <ModelDropZone onFiles={dropModel} busy={own.busy || p.status === 'processing'}>
-              <ViewerPanel product={p} publication={publication} publishURL={publishURL} />
+              <ViewerPanel product={p} publication={publication} publishURL={publishURL} onPublish={needsApproval ? requestApproval : undefined} />
             </ModelDropZone>
             <Timeline product={p} />
             <LeadsPanel product={p} />
@@ -212,7 +250,18 @@ interface PublicationLinks {
   embedOrigins?: string[];
 }
 
-function ViewerPanel({ product: p, publication, publishURL }: { product: ProductDetail; publication: PublicationLinks | null; publishURL: string }) {
+function ViewerPanel({
+  product: p,
+  publication,
+  publishURL,
+  onPublish,
+}: {
+  product: ProductDetail;
+  publication: PublicationLinks | null;
+  publishURL: string;
+  /** Publish here (a request for approval) instead of the wizard's Publish step. */
+  onPublish?: () => void;
+}) {
   const [tab, setTab] = useState<'3d' | 'ar'>('3d');
   const viewer = useRef<ModelViewerElement | null>(null);
   const [embedOpen, setEmbedOpen] = useState(false);
@@ -327,9 +376,7 @@ function ViewerPanel({ product: p, publication, publishURL }: { product: Product
             {embedOpen && !publication?.embedCode && (
               <div className="card card--inset" data-testid="embed-unpublished">
                 <p className="muted">The embed shows this product's public page, which is not published yet. Publish it first, choosing the email gate and deep links.</p>
-                <Link className="btn btn--primary btn--sm" to={publishURL}>
-                  Publish
-                </Link>
+                <PublishLink className="btn btn--primary btn--sm" to={publishURL} onPublish={onPublish} />
               </div>
             )}
             {embedOpen && publication?.embedCode && (
@@ -355,15 +402,26 @@ function ViewerPanel({ product: p, publication, publishURL }: { product: Product
             ) : (
               <>
                 <p className="muted">To open this product on a phone, publish its page. The QR code appears here once it is live.</p>
-                <Link className="btn btn--secondary btn--sm" to={publishURL}>
-                  Publish
-                </Link>
+                <PublishLink className="btn btn--secondary btn--sm" to={publishURL} onPublish={onPublish} />
               </>
             )}
           </div>
         )}
       </div>
     </section>
+  );
+}
+
+/** Publish: the wizard's Publish step, or (under approvals) the request dialog. */
+function PublishLink({ className, to, onPublish }: { className: string; to: string; onPublish?: () => void }) {
+  return onPublish ? (
+    <button type="button" className={className} onClick={onPublish}>
+      Publish
+    </button>
+  ) : (
+    <Link className={className} to={to}>
+      Publish
+    </Link>
   );
 }
 

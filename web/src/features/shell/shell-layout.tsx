@@ -8,7 +8,13 @@ import { AccountMenu } from './account-menu';
 import { collapseToggled, COLLAPSED_KEY, mobileClosed, mobileOpened, selectCollapsed, selectMobileOpen } from './shell-slice';
 import { Sidebar } from './sidebar';
 import { VerifyEmailBanner } from './verify-email-banner';
-import type { NavItem } from './shell-rules';
+import { navForRole, type NavItem, type NavRole } from './shell-rules';
+import { WorkspaceGone } from './workspace-gone';
+import { WorkspaceSwitcher } from './workspace-switcher';
+import { useApprovalsQuery } from '../../entities/team/team-api';
+import { canDecide } from '../../entities/team/team-rules';
+import { useCurrentWorkspace } from '../../entities/team/use-workspace';
+import './shell.css';
 
 /**
  * The authenticated frame: sidebar, top bar and the page. Search and the
@@ -22,6 +28,7 @@ export function ShellLayout({ navItems, search, notifications }: { navItems: Nav
   const menuButton = useRef<HTMLButtonElement>(null);
   const wasOpen = useRef(false);
   useGetMeQuery();
+  const who = useNavRole();
 
   // Closing the drawer (Escape, backdrop, close button) returns focus to its trigger.
   useEffect(() => {
@@ -55,7 +62,8 @@ export function ShellLayout({ navItems, search, notifications }: { navItems: Nav
     <div className={collapsed ? 'shell shell--collapsed' : 'shell'}>
       <a className="skip-link" href="#workspace-main">Skip to content</a>
       <Sidebar
-        items={navItems}
+        items={navForRole(navItems, who)}
+        switcher={<WorkspaceSwitcher />}
         collapsed={collapsed}
         mobileOpen={mobileOpen}
         onToggleCollapse={() => dispatch(collapseToggled())}
@@ -82,10 +90,21 @@ export function ShellLayout({ navItems, search, notifications }: { navItems: Nav
           </div>
         </header>
         <main id="workspace-main" className="shell__main" tabIndex={-1}>
+          <WorkspaceGone />
           <VerifyEmailBanner />
           <Outlet />
         </main>
       </div>
     </div>
   );
+}
+
+/** The person's role in the current workspace and the pending requests they decide (issue 51). */
+function useNavRole(): NavRole | null {
+  const { workspace } = useCurrentWorkspace();
+  const approvals = !!workspace && workspace.role !== 'analyst' && (workspace.requireApproval || workspace.members > 1);
+  const decides = !!workspace && canDecide(workspace.role);
+  const { data: pending } = useApprovalsQuery({ state: 'pending' }, { skip: !approvals || !decides, refetchOnFocus: true });
+  if (!workspace) return null;
+  return { role: workspace.role, approvals, pending: decides ? (pending?.length ?? 0) : 0 };
 }

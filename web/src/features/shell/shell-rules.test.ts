@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNavActive, MOBILE_BREAKPOINT_PX, SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX, workspaceNav } from './shell-rules';
+import { isNavActive, MOBILE_BREAKPOINT_PX, navForRole, SIDEBAR_COLLAPSED_PX, SIDEBAR_EXPANDED_PX, workspaceNav } from './shell-rules';
 
 describe('workspace nav', () => {
   it('lists Gallery only when the plan allows galleries', () => {
@@ -16,5 +16,32 @@ describe('workspace nav', () => {
   });
   it('sizes', () => {
     expect([SIDEBAR_EXPANDED_PX, SIDEBAR_COLLAPSED_PX, MOBILE_BREAKPOINT_PX]).toEqual([208, 70, 968]);
+  });
+});
+
+describe('nav for a role (issue 51)', () => {
+  const labels = (items: ReturnType<typeof workspaceNav>) => items.map((i) => i.label);
+  it("keeps the owner's nav while the role is unknown, and always offers Team", () => {
+    expect(labels(navForRole(workspaceNav(true), null))).toEqual(['Dashboard', 'Products', '3D models', 'Gallery', 'Analytics', 'Subscription', 'Settings', 'Team']);
+  });
+  it('shows an analyst Dashboard and Analytics only (and Team), never Approvals', () => {
+    expect(labels(navForRole(workspaceNav(true), { role: 'analyst', approvals: true, pending: 2 }))).toEqual(['Dashboard', 'Analytics', 'Team']);
+  });
+  it('puts Approvals with its pending count before Analytics for owners, reviewers and editors', () => {
+    const owner = navForRole(workspaceNav(false), { role: 'owner', approvals: true, pending: 3 });
+    expect(labels(owner)).toEqual(['Dashboard', 'Products', '3D models', 'Approvals', 'Analytics', 'Subscription', 'Settings', 'Team']);
+    expect(owner.find((i) => i.label === 'Approvals')).toMatchObject({ to: '/workspace/approvals', badge: 3 });
+    expect(labels(navForRole(workspaceNav(true), { role: 'reviewer', approvals: true, pending: 0 }))).toEqual(['Dashboard', 'Products', '3D models', 'Gallery', 'Approvals', 'Analytics', 'Team']);
+    expect(labels(navForRole(workspaceNav(true), { role: 'editor', approvals: true, pending: 0 }))).toEqual([
+      'Dashboard',
+      'Products',
+      '3D models',
+      'Gallery',
+      'Approvals',
+      'Analytics',
+      'Settings',
+      'Team',
+    ]);
+    expect(labels(navForRole(workspaceNav(false), { role: 'owner', approvals: false, pending: 0 }))).not.toContain('Approvals');
   });
 });

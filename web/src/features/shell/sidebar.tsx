@@ -1,6 +1,19 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { IconBox, IconCard, IconChart, IconCube, IconChevronLeft, IconChevronRight, IconClose, IconGallery, IconHome, IconSettings } from '../../components/icons';
+import {
+  IconBox,
+  IconCard,
+  IconChart,
+  IconCheck,
+  IconCube,
+  IconChevronLeft,
+  IconChevronRight,
+  IconClose,
+  IconGallery,
+  IconHome,
+  IconSettings,
+  IconUser,
+} from '../../components/icons';
 import { Logo } from '../../components/logo';
 import { isNavActive, type NavItem } from './shell-rules';
 
@@ -12,6 +25,8 @@ const icons = {
   analytics: IconChart,
   subscription: IconCard,
   settings: IconSettings,
+  team: IconUser,
+  approvals: IconCheck,
 };
 
 /** Workspace navigation: collapsible on desktop, a drawer at 968px and below. */
@@ -21,8 +36,11 @@ export function Sidebar({
   mobileOpen,
   onToggleCollapse,
   onCloseMobile,
+  switcher,
 }: {
   items: NavItem[];
+  /** The workspace switcher (issue 51), under the logo. */
+  switcher?: ReactNode;
   collapsed: boolean;
   mobileOpen: boolean;
   onToggleCollapse: () => void;
@@ -45,6 +63,7 @@ export function Sidebar({
           <IconClose />
         </button>
       </div>
+      {switcher}
       <nav className="sidebar__nav">
         <ul>
           {items.map((item) => {
@@ -60,6 +79,11 @@ export function Sidebar({
                 >
                   <Icon />
                   <span className="sidebar__label">{item.label}</span>
+                  {item.badge ? (
+                    <span className="sidebar__badge" aria-label={`${item.badge} pending`}>
+                      {item.badge}
+                    </span>
+                  ) : null}
                 </Link>
               </li>
             );
