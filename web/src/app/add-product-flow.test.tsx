@@ -341,6 +341,26 @@ describe('Add Product wizard', () => {
     expect(screen.getByText('Check this model from every side before you publish.')).toBeInTheDocument();
   });
 
+  it('publish step: an editor under approvals gets a request, not a live page with an empty link (issue 51)', async () => {
+    const approval = {
+      id: 'ap1', productId: 'p1', productName: 'Chair', pageVersion: 1, requireEmail: false, allowDeepLinks: false, status: 'pending',
+      requestedBy: { id: 'user-u1', kind: 'user', name: 'Ada Editor' }, requestedAt: new Date().toISOString(), comment: '',
+    };
+    const { calls } = stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/products/p1': () => detail({ publication: null }),
+      'GET /api/workspaces': () => ({ items: [{ id: 'w1', name: "Olga's workspace", role: 'editor', own: false, requireApproval: true, members: 3 }], current: 'w1' }),
+      'POST /api/products/p1/publish': () => jsonResponse({ success: true, data: { status: 'awaiting_approval', approvalId: 'ap1', approval } }, 202),
+    });
+    render('/workspace/add-product?step=publish&product=p1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Publish now' }));
+    expect(await screen.findByRole('heading', { name: /is waiting for approval/ })).toBeInTheDocument();
+    expect(screen.getByTestId('approval-notice')).toHaveTextContent('Ada Editor asked');
+    expect(screen.queryByTestId('share-url')).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.url === '/api/products/p1/publish')).toHaveLength(1);
+  });
+
   it('publish step: a refused change rolls the option back and says why (issue 29 item 6)', async () => {
     const live = { publicationId: 'pub1', slug: 'abc', shareURL: 'http://localhost/v/abc', embedCode: '', qrURL: '', version: 1, locked: false, requireEmail: false, allowDeepLinks: false };
     let release: () => void = () => undefined;

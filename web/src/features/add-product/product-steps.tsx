@@ -4,8 +4,11 @@ import { Dialog } from '../../components/dialog';
 import { ModelViewer } from '../../components/model-viewer/model-viewer';
 import { errorMessage } from '../../lib/api';
 import { apiURL, downloadFile } from '../../lib/download';
-import { BUILD_FAILED_TEXT, type ProductDetail } from '../../entities/product/product-rules';
+import { BUILD_FAILED_TEXT, parsePublication, type ProductDetail } from '../../entities/product/product-rules';
 import { useLockPublicationMutation, useProductChecksQuery, usePublishProductPageMutation, useSetPresetsMutation } from '../../entities/product/configurator-api';
+import { ApprovalNotice } from '../../entities/team/publish-approval';
+import { usePublishOrRequestMutation } from '../../entities/team/team-api';
+import { useCurrentUserId, useCurrentWorkspace } from '../../entities/team/use-workspace';
 import { currentOrbit, type ConfigViewerElement } from '../../entities/product/configurator';
 import { environmentFor } from '../../public-viewer/environments';
 import { COPIED_MS, SAVED_MS, useFlag } from '../../lib/use-flag';
@@ -189,7 +192,14 @@ type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
  */
 export function PublishStep({ product: p, onDone, onBack }: { product: ProductDetail; onDone: () => void; onBack?: () => void }) {
   const id = useId();
-  const [publish, { isLoading, data: answered }] = usePublishProductPageMutation();
+  // Going live is a request when the workspace requires approval and the merchant is an editor
+  // (issue 51): the server answers 202 with the request, and this step says so.
+  const [publishOrRequest, { isLoading: goingLive, data: outcome }] = usePublishOrRequestMutation();
+  const [publish, { isLoading: changing, data: changed }] = usePublishProductPageMutation();
+  const isLoading = goingLive || changing;
+  const { workspace } = useCurrentWorkspace();
+  const userId = useCurrentUserId();
+  const answered = changed ?? (outcome?.status === 'published' ? parsePublication(outcome.publication) : null);
   const [lock, { isLoading: locking }] = useLockPublicationMutation();
   const [problem, setProblem] = useState<Failure | null>(null);
   // The plan refused sharing (403): say why, and offer Back and Done instead of a dead end.
@@ -208,7 +218,7 @@ export function PublishStep({ product: p, onDone, onBack }: { product: ProductDe
 
   const goLive = async () => {
     setProblem(null);
-    const res = await publish({ productId: p.id, ...choice });
+    const res = await publishOrRequest({ productId: p.id, ...choice });
     if ('error' in res && res.error) {
       const err = res.error as { status?: unknown };
       setRefused(err.status === 403);
@@ -242,6 +252,22 @@ export function PublishStep({ product: p, onDone, onBack }: { product: ProductDe
       /* the text stays selectable */
     }
   };
+
+  if (!pub && outcome?.status === 'awaiting_approval') {
+    return (
+      <section className="card wizard__card" aria-labelledby={`${id}-title`}>
+        <h2 id={`${id}-title`} className="page__title">
+          {p.name || 'Your product'} is waiting for approval
+        </h2>
+        <ApprovalNotice approval={outcome.approval} userId={userId} role={workspace?.role} live={false} />
+        <div className="btn-row btn-row--end">
+          <button type="button" className="btn btn--primary" onClick={onDone}>
+            Done
+          </button>
+        </div>
+      </section>
+    );
+  }
 
   if (!pub) {
     return (
