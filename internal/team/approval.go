@@ -143,20 +143,11 @@ func (s *Service) Decide(ctx context.Context, wsID, approvalID string, approve b
 	var refusal error
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
 		now := s.now().UTC()
-		var productID, state, requestedBy, reason string
-		var set publish.ProductSettings
-		err := tx.QueryRow(ctx, `SELECT product_id, state, withdraw_reason, require_email, allow_deep_links, requested_by
-			FROM approvals WHERE id = $1 AND workspace_id = $2 FOR UPDATE`, approvalID, wsID).
-			Scan(&productID, &state, &reason, &set.RequireEmail, &set.AllowDeepLinks, &requestedBy)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return errApprovalNotFound
-		}
+		pa, err := lockPending(ctx, tx, wsID, approvalID)
 		if err != nil {
-			return fmt.Errorf("read approval: %w", err)
+			return err
 		}
-		if state != StatePending {
-			return notPending(state, reason)
-		}
+		productID, requestedBy, set := pa.productID, pa.requestedBy, pa.set
 		// With the product row locked no change can slip in: if none came
 		// after the request, the product is exactly what was requested, and
 		// publishing it now publishes that. A change withdraws the request,
@@ -200,6 +191,32 @@ func (s *Service) Decide(ctx context.Context, wsID, approvalID string, approve b
 	return s.Approval(ctx, wsID, approvalID)
 }
 
+// pendingApproval is what a decision or a withdrawal needs of a request.
+type pendingApproval struct {
+	productID, requestedBy string
+	set                    publish.ProductSettings
+}
+
+// lockPending locks a request of the workspace in tx; one that is no longer
+// pending (as recorded) is refused with what became of it.
+func lockPending(ctx context.Context, tx pgx.Tx, wsID, id string) (pendingApproval, error) {
+	var pa pendingApproval
+	var state, reason string
+	err := tx.QueryRow(ctx, `SELECT product_id, state, withdraw_reason, require_email, allow_deep_links, requested_by
+		FROM approvals WHERE id = $1 AND workspace_id = $2 FOR UPDATE`, id, wsID).
+		Scan(&pa.productID, &state, &reason, &pa.set.RequireEmail, &pa.set.AllowDeepLinks, &pa.requestedBy)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return pa, errApprovalNotFound
+	}
+	if err != nil {
+		return pa, fmt.Errorf("read approval: %w", err)
+	}
+	if state != StatePending {
+		return pa, notPending(state, reason)
+	}
+	return pa, nil
+}
+
 func notPending(state, reason string) error {
 	switch {
 	case state == StateApproved:
@@ -216,20 +233,12 @@ func notPending(state, reason string) error {
 // Withdraw cancels a pending request (its requester or the owner).
 func (s *Service) Withdraw(ctx context.Context, wsID, approvalID string) (Approval, error) {
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
-		var productID, state, reason string
-		err := tx.QueryRow(ctx, `SELECT product_id, state, withdraw_reason FROM approvals WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
-			approvalID, wsID).Scan(&productID, &state, &reason)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return errApprovalNotFound
-		}
+		pa, err := lockPending(ctx, tx, wsID, approvalID)
 		if err != nil {
-			return fmt.Errorf("read approval: %w", err)
-		}
-		if state != StatePending {
-			return notPending(state, reason)
+			return err
 		}
 		return s.append(ctx, tx, approvalStream(approvalID), events.ApprovalWithdrawn{ApprovalID: approvalID, WorkspaceID: wsID,
-			ProductID: productID, Reason: "cancelled", At: s.now().UTC()})
+			ProductID: pa.productID, Reason: "cancelled", At: s.now().UTC()})
 	})
 	if err != nil {
 		return Approval{}, err
