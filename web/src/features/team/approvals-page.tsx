@@ -58,7 +58,7 @@ export default function ApprovalsPage() {
               History
             </h2>
             {history.length === 0 ? (
-              <p className="muted">No decided requests yet.</p>
+              <EmptyState variant="inline" icon={<IconCheck />} title="No decided requests yet" text="Approved, rejected and withdrawn requests are listed here with who decided and why." testId="approvals-history-empty" />
             ) : (
               <ol className="approval-history" aria-label="Decided requests">
                 {history.map((a) => (
