@@ -7,8 +7,13 @@ export interface ExperimentPreset {
   backgroundColor: string;
   cameraOrbit: string;
   autospin: boolean;
+  /** model-viewer's exposure (0.25–2); 0 on arms made before it existed: the product's own. */
+  exposure: number;
+  /** 'model' (the model's picture while it loads) or 'none' (the loading bar only); '' before it existed. */
+  poster: string;
   /** The hotspot ids shown; null shows them all. */
   hotspots: string[] | null;
+  /** The variant the page opens on; '' the product's own. */
   defaultVariant: string;
 }
 

@@ -3,7 +3,19 @@ import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
-import { BACKGROUNDS, LIGHTINGS } from '../product/configurator-rules';
+import {
+  BACKGROUNDS,
+  EXPOSURE_MAX,
+  EXPOSURE_MIN,
+  EXPOSURE_STEP,
+  exposureValue,
+  formatExposure,
+  LIGHTINGS,
+  openingVariant,
+  POSTERS,
+  type Poster,
+  type Variant,
+} from '../product/configurator-rules';
 import { publishingURL } from '../product/add-product-rules';
 import type { ProductDetail } from '../product/product-rules';
 import {
@@ -23,7 +35,8 @@ import './experiments.css';
 /**
  * Experiments on a product's live page (issue 52): start an A/B test of how the page is shown,
  * read its results, pause, stop, or make an arm the default. The control is the page as it is;
- * the other arm changes the camera, lighting, background or auto-rotate.
+ * the other arm changes the camera, lighting, background, auto-rotate, exposure, what shows while
+ * the model loads, or the variant the page opens on.
  */
 export function ExperimentsPanel({ product: p }: { product: ProductDetail }) {
   const { data, isLoading, error } = useProductExperimentsQuery(p.id, { refetchOnMountOrArgChange: true });
@@ -42,7 +55,7 @@ export function ExperimentsPanel({ product: p }: { product: ProductDetail }) {
       ) : error ? (
         <Alert tone="error">{errorMessage(error, 'The experiments could not be loaded.')}</Alert>
       ) : open ? (
-        <ExperimentResultsView id={open.id} />
+        <ExperimentResultsView id={open.id} variants={p.config.variants} />
       ) : live ? (
         <NewExperimentForm product={p} />
       ) : (
@@ -71,6 +84,11 @@ function NewExperimentForm({ product: p }: { product: ProductDetail }) {
   const [lighting, setLighting] = useState(presets?.lighting ?? 'Studio');
   const [background, setBackground] = useState(presets?.background ?? 'Transparent');
   const [autospin, setAutospin] = useState(presets?.autospin ?? true);
+  const [exposure, setExposure] = useState(presets?.exposure ?? 1);
+  const [poster, setPoster] = useState<Poster>(presets?.poster ?? 'model');
+  const [defaultVariant, setDefaultVariant] = useState('');
+  const variants = p.config.variants;
+  const pageOpensOn = openingVariant(variants, presets?.defaultVariantId ?? '');
   const [share, setShare] = useState(100);
   const [start, { isLoading, error }] = useStartExperimentMutation();
   const onSubmit = (e: FormEvent) => {
@@ -80,7 +98,14 @@ function NewExperimentForm({ product: p }: { product: ProductDetail }) {
       body: {
         goal,
         trafficShare: share / 100,
-        arms: [{ name: 'Control' }, { name: name.trim() || 'Variation', preset: { cameraOrbit, lighting, background, autospin } }],
+        arms: [
+          { name: 'Control' },
+          {
+            name: name.trim() || 'Variation',
+            // The opening variant is left out when it is the page's own ('' keeps the product's).
+            preset: { cameraOrbit, lighting, background, autospin, exposure, poster, ...(defaultVariant ? { defaultVariant } : {}) },
+          },
+        ],
       },
     });
   };
@@ -128,6 +153,47 @@ function NewExperimentForm({ product: p }: { product: ProductDetail }) {
         <label className="checkbox">
           <input type="checkbox" checked={autospin} onChange={(e) => setAutospin(e.target.checked)} /> Auto-rotate
         </label>
+        <div className="field">
+          <label htmlFor={`${id}-exposure`}>Exposure</label>
+          <div className="experiment-form__range">
+            <input
+              id={`${id}-exposure`}
+              type="range"
+              min={EXPOSURE_MIN}
+              max={EXPOSURE_MAX}
+              step={EXPOSURE_STEP}
+              value={exposure}
+              aria-valuetext={formatExposure(exposure)}
+              onChange={(e) => setExposure(exposureValue(e.target.value))}
+            />
+            <output htmlFor={`${id}-exposure`} data-testid="experiment-exposure-value">
+              {formatExposure(exposure)}
+            </output>
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-poster`}>While the model loads</label>
+          <select id={`${id}-poster`} value={poster} onChange={(e) => setPoster(e.target.value as Poster)}>
+            {POSTERS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {variants.length > 1 && (
+          <div className="field">
+            <label htmlFor={`${id}-opening`}>Opens on variant</label>
+            <select id={`${id}-opening`} value={defaultVariant} onChange={(e) => setDefaultVariant(e.target.value)}>
+              <option value="">As on your page{pageOpensOn ? ` (${pageOpensOn.name})` : ''}</option>
+              {variants.map((v) => (
+                <option key={v.id} value={v.id}>
+                  {v.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
       </fieldset>
       <div className="field">
         <label htmlFor={`${id}-share`}>Shoppers in the experiment (%)</label>
@@ -144,7 +210,7 @@ function NewExperimentForm({ product: p }: { product: ProductDetail }) {
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 const signedPct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)} %`;
 
-function ExperimentResultsView({ id }: { id: string }) {
+function ExperimentResultsView({ id, variants }: { id: string; variants: Variant[] }) {
   const { data: r, error } = useExperimentResultsQuery(id, { pollingInterval: 30_000, refetchOnMountOrArgChange: true });
   const [change, changing] = useChangeExperimentMutation();
   const [apply, applying] = useApplyExperimentMutation();
@@ -173,7 +239,7 @@ function ExperimentResultsView({ id }: { id: string }) {
         </thead>
         <tbody>
           {r.arms.map((a) => (
-            <ArmRow key={a.id} arm={a} enough={r.arms.every((x) => x.visitors >= MIN_VISITORS)} busy={applying.isLoading} onApply={() => void apply({ id: r.id, armId: a.id })} />
+            <ArmRow key={a.id} arm={a} variants={variants} enough={r.arms.every((x) => x.visitors >= MIN_VISITORS)} busy={applying.isLoading} onApply={() => void apply({ id: r.id, armId: a.id })} />
           ))}
         </tbody>
       </table>
@@ -228,7 +294,19 @@ function Decision({ results: r }: { results: ExperimentResults }) {
 /** The visitors each arm needs before the server decides anything (experiment.MinVisitors). */
 const MIN_VISITORS = 100;
 
-function ArmRow({ arm: a, enough, busy, onApply }: { arm: ArmResult; enough: boolean; busy: boolean; onApply: () => void }) {
+/** An arm's presentation in words: "30deg 70deg 80% · Studio · Transparent · auto-rotate · exposure 1.40 · …". */
+function presetSummary(preset: ArmResult['preset'], variants: Pick<Variant, 'id' | 'name'>[]): string {
+  const parts = [preset.cameraOrbit, preset.lighting, preset.background];
+  if (preset.autospin) parts.push('auto-rotate');
+  // Arms made before issue 52 carry no exposure or poster: they show the product's own.
+  if (typeof preset.exposure === 'number' && preset.exposure > 0) parts.push(`exposure ${formatExposure(preset.exposure)}`);
+  const poster = POSTERS.find((o) => o.value === preset.poster);
+  if (poster) parts.push(poster.value === 'none' ? 'loading bar only' : 'picture while loading');
+  if (preset.defaultVariant) parts.push(`opens on ${variants.find((v) => v.id === preset.defaultVariant)?.name ?? 'a removed variant'}`);
+  return parts.filter(Boolean).join(' · ');
+}
+
+function ArmRow({ arm: a, variants, enough, busy, onApply }: { arm: ArmResult; variants: Variant[]; enough: boolean; busy: boolean; onApply: () => void }) {
   const interval = a.upliftInterval;
   // Before every arm has its first 100 visitors the interval is too wide to read: say so.
   const uplift = a.control || a.uplift === undefined ? '—' : !enough ? `Needs ${MIN_VISITORS} visitors an arm` : `${signedPct(a.uplift)}${interval ? ` (${signedPct(interval[0])} to ${signedPct(interval[1])})` : ''}`;
@@ -237,9 +315,8 @@ function ArmRow({ arm: a, enough, busy, onApply }: { arm: ArmResult; enough: boo
       <th scope="row">
         {a.name}
         {a.control && a.name.toLowerCase() !== 'control' && <span className="muted"> (control)</span>}
-        <div className="muted experiment__preset">
-          {a.preset.cameraOrbit} · {a.preset.lighting} · {a.preset.background}
-          {a.preset.autospin ? ' · auto-rotate' : ''}
+        <div className="muted experiment__preset" data-testid="arm-preset">
+          {presetSummary(a.preset, variants)}
         </div>
       </th>
       <td>{a.visitors.toLocaleString()}</td>

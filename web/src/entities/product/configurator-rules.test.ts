@@ -3,9 +3,13 @@ import {
   allowedMaterials,
   breaksLeatherRule,
   clickXY,
+  exposureValue,
+  formatExposure,
   linksFor,
   nextHotspotTitle,
+  openingVariant,
   parseConfig,
+  parsePresets,
   parsePrice,
   previewLink,
   type PurchaseLink,
@@ -55,11 +59,47 @@ describe('configurator rules', () => {
     const c = parseConfig({ variants: 'x', hotspots: [{ id: 'h1', position: [1, 2, 3], normal: [0, 1, 0], title: 'Point 1' }], presets: { autospin: false } });
     expect(c.variants).toEqual([{ id: 'v1', name: 'Default', material: 'original', parts: {}, sku: '', price: null, currency: '' }]);
     expect(c.hotspots[0]).toMatchObject({ position: [1, 2, 3], x: 0.5, y: 0.5 });
-    expect(c.presets).toEqual({ lighting: 'Studio', background: 'Transparent', backgroundColor: '#FFFFFF', cameraOrbit: '0deg 75deg 118%', autospin: false });
+    expect(c.presets).toEqual({
+      lighting: 'Studio',
+      background: 'Transparent',
+      backgroundColor: '#FFFFFF',
+      cameraOrbit: '0deg 75deg 118%',
+      autospin: false,
+      exposure: 1,
+      poster: 'model',
+      defaultVariantId: '',
+    });
   });
 
   it('opens a product without a chosen camera on the framed default, and keeps a saved one (issue 29 item 19)', () => {
     expect(parseConfig({ presets: { cameraOrbit: '0deg 75deg 105%' } }).presets.cameraOrbit).toBe('0deg 75deg 118%');
     expect(parseConfig({ presets: { cameraOrbit: '0.5rad 1.2rad 3.4m' } }).presets.cameraOrbit).toBe('0.5rad 1.2rad 3.4m');
+  });
+
+  it('reads exposure, poster and the opening variant (issue 52); presets from before them are neutral', () => {
+    expect(parsePresets({ exposure: 1.4, poster: 'none', defaultVariantId: 'v2' })).toMatchObject({ exposure: 1.4, poster: 'none', defaultVariantId: 'v2' });
+    expect(parsePresets({ exposure: 1.234 }).exposure).toBe(1.234);
+    for (const raw of [{}, { exposure: 0, poster: '' }, { exposure: '1.4', poster: 'spinner', defaultVariantId: 7 }]) {
+      expect(parsePresets(raw)).toMatchObject({ exposure: 1, poster: 'model', defaultVariantId: '' });
+    }
+  });
+
+  it("keeps the exposure slider's value a number on its steps and within 0.25–2", () => {
+    expect(exposureValue('1.4')).toBe(1.4);
+    expect(exposureValue('1.4000000000000001')).toBe(1.4);
+    expect(exposureValue('3')).toBe(2);
+    expect(exposureValue('0.1')).toBe(0.25);
+    expect(exposureValue('abc')).toBe(1);
+    expect(formatExposure(1)).toBe('1.00');
+    expect(formatExposure(0.25)).toBe('0.25');
+    expect(formatExposure(1.4)).toBe('1.40');
+  });
+
+  it('opens on the chosen variant while it exists, else the first', () => {
+    const vs = [{ id: 'v1' }, { id: 'v2' }];
+    expect(openingVariant(vs, 'v2')?.id).toBe('v2');
+    expect(openingVariant(vs, '')?.id).toBe('v1');
+    expect(openingVariant(vs, 'v9')?.id).toBe('v1');
+    expect(openingVariant([], 'v2')).toBeUndefined();
   });
 });

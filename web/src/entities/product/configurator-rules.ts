@@ -42,7 +42,16 @@ export interface Presets {
   backgroundColor: string;
   cameraOrbit: string;
   autospin: boolean;
+  /** model-viewer's exposure, EXPOSURE_MIN–EXPOSURE_MAX (1 is neutral). */
+  exposure: number;
+  /** What the public page shows while the model loads. */
+  poster: Poster;
+  /** The variant the public page opens on ('' = the first). */
+  defaultVariantId: string;
 }
+
+/** "model": the model's picture while it loads; "none": the loading bar only. */
+export type Poster = 'model' | 'none';
 
 export interface ProductConfig {
   variants: Variant[];
@@ -90,7 +99,38 @@ export const DEFAULT_PRESETS: Presets = {
   backgroundColor: '#FFFFFF',
   cameraOrbit: DEFAULT_CAMERA_ORBIT,
   autospin: true,
+  exposure: 1,
+  poster: 'model',
+  defaultVariantId: '',
 };
+
+/** The exposure slider's range (catalog.MinExposure/MaxExposure; the server refuses others). */
+export const EXPOSURE_MIN = 0.25;
+export const EXPOSURE_MAX = 2;
+export const EXPOSURE_STEP = 0.05;
+
+/** The "While the model loads" choices, in menu order. */
+export const POSTERS: { value: Poster; label: string }[] = [
+  { value: 'model', label: 'Picture of the model' },
+  { value: 'none', label: 'Loading bar only' },
+];
+
+/** A slider's value as a number on the slider's steps (no 1.4000000000000001), within range. */
+export function exposureValue(input: string | number): number {
+  const n = Number(input);
+  if (!Number.isFinite(n) || n <= 0) return DEFAULT_PRESETS.exposure;
+  return Math.min(EXPOSURE_MAX, Math.max(EXPOSURE_MIN, Math.round(n * 100) / 100));
+}
+
+/** An exposure as the screen shows it: "1.00", "1.40", "0.25". */
+export function formatExposure(n: number): string {
+  return n.toFixed(2);
+}
+
+/** The variant a page opens on: the chosen one when it still exists, else the first. */
+export function openingVariant<V extends { id: string }>(variants: V[], defaultVariantId: string): V | undefined {
+  return variants.find((v) => v.id === defaultVariantId) ?? variants[0];
+}
 
 /**
  * The default every product was stored with before the framed one (model-viewer's own 105 %): it
@@ -144,6 +184,11 @@ export function parsePresets(raw: unknown): Presets {
     backgroundColor: str(r.backgroundColor) || DEFAULT_PRESETS.backgroundColor,
     cameraOrbit: str(r.cameraOrbit) && str(r.cameraOrbit) !== LEGACY_DEFAULT_CAMERA_ORBIT ? str(r.cameraOrbit) : DEFAULT_PRESETS.cameraOrbit,
     autospin: typeof r.autospin === 'boolean' ? r.autospin : DEFAULT_PRESETS.autospin,
+    // Presets stored before issue 52 have no exposure (or 0) and no poster: neutral, the picture.
+    // A saved exposure is kept as it is (the API takes any within range, not only the slider's steps).
+    exposure: typeof r.exposure === 'number' && Number.isFinite(r.exposure) && r.exposure > 0 ? r.exposure : DEFAULT_PRESETS.exposure,
+    poster: r.poster === 'none' ? 'none' : 'model',
+    defaultVariantId: str(r.defaultVariantId),
   };
 }
 

@@ -30,6 +30,11 @@ import {
   clickXY,
   CONFIG_TABS,
   DEFAULT_VARIANT_ID,
+  EXPOSURE_MAX,
+  EXPOSURE_MIN,
+  EXPOSURE_STEP,
+  exposureValue,
+  formatExposure,
   LEATHER_RULE,
   leatherRuleApplies,
   LIGHTINGS,
@@ -37,11 +42,14 @@ import {
   MATERIAL_LABEL,
   NO_LINKS_TEXT,
   PART_TYPES_PRO_TEXT,
+  openingVariant,
   parsePrice,
+  POSTERS,
   previewLink,
   vecAttr,
   type ConfigTab,
   type Hotspot,
+  type Poster,
   type Presets,
   type PurchaseLink,
   type Variant,
@@ -83,7 +91,8 @@ export function Configurator({ product: p, footer }: ConfiguratorProps) {
   const id = useId();
   const cfg = p.config;
   const [tab, setTab] = useState<ConfigTab>('Materials');
-  const [variantId, setVariantId] = useState(DEFAULT_VARIANT_ID);
+  // The preview opens on the variant the public page opens on.
+  const [variantId, setVariantId] = useState(() => openingVariant(cfg.variants, cfg.presets.defaultVariantId)?.id ?? DEFAULT_VARIANT_ID);
   const variant = cfg.variants.find((v) => v.id === variantId) ?? cfg.variants[0];
   const [presets, setPresets] = useState<Presets>(cfg.presets);
   const [problem, setProblem] = useState<string | null>(null);
@@ -140,7 +149,9 @@ export function Configurator({ product: p, footer }: ConfiguratorProps) {
           ))}
         </div>
         <div id={`${id}-panel`} role="tabpanel" aria-label={tab} className="configurator__tab">
-          {tab === 'Materials' && variant && <MaterialsTab product={p} variant={variant} presets={presets} onPresets={setPresets} viewer={viewer} loaded={loaded} />}
+          {tab === 'Materials' && variant && (
+            <MaterialsTab product={p} variant={variant} presets={presets} onPresets={setPresets} onPickVariant={setVariantId} viewer={viewer} loaded={loaded} />
+          )}
           {tab === 'Variants' && <VariantsTab product={p} onPick={setVariantId} />}
           {tab === 'Hotspots' && <HotspotsTab product={p} />}
           {tab === 'Links' && <LinksTab product={p} />}
@@ -239,10 +250,12 @@ function Preview({ product: p, variant, presets, viewer, tab, onLoad, onProblem 
       <ModelViewer
         ref={viewer}
         src={p.modelURL}
-        poster={p.thumbnailURL ?? undefined}
+        poster={presets.poster === 'none' ? undefined : (p.thumbnailURL ?? undefined)}
         alt={`3D model of ${p.name}${variant ? `, ${variant.name}` : ''}`}
         autoRotate={presets.autospin && !placing}
         ar={false}
+        // A number: React 19 sets it as the element's exposure property, so the slider shows live.
+        exposure={presets.exposure}
         onLoad={onLoad}
       >
         {p.config.hotspots.map((h) => (
@@ -273,6 +286,7 @@ function MaterialsTab({
   variant,
   presets,
   onPresets,
+  onPickVariant,
   viewer,
   loaded,
 }: {
@@ -280,6 +294,8 @@ function MaterialsTab({
   variant: Variant;
   presets: Presets;
   onPresets: (p: Presets) => void;
+  /** Shows a variant in the preview (the one the page opens on, once chosen). */
+  onPickVariant: (id: string) => void;
   viewer: React.RefObject<ConfigViewerElement | null>;
   loaded: number;
 }) {
@@ -356,6 +372,34 @@ function MaterialsTab({
           })
         )}
       </fieldset>
+      {problem && <Alert tone="error">{problem}</Alert>}
+      <ViewerSettings product={p} presets={presets} onPresets={onPresets} onPickVariant={onPickVariant} />
+    </div>
+  );
+}
+
+/**
+ * How the public page shows the product (the presets): lighting, background, exposure, what
+ * shows while the model loads and the variant it opens on. Saved with the configurator's Save.
+ */
+function ViewerSettings({
+  product: p,
+  presets,
+  onPresets,
+  onPickVariant,
+}: {
+  product: ProductDetail;
+  presets: Presets;
+  onPresets: (p: Presets) => void;
+  onPickVariant: (id: string) => void;
+}) {
+  const id = useId();
+  const variants = p.config.variants;
+  // '' is the first variant: the page follows whichever variant is first.
+  const opening = variants.some((v, i) => i > 0 && v.id === presets.defaultVariantId) ? presets.defaultVariantId : '';
+  return (
+    <fieldset className="field viewer-settings" data-testid="viewer-settings">
+      <legend>Viewer settings</legend>
       <div className="field">
         <label htmlFor={`${id}-light`}>Lighting</label>
         <select id={`${id}-light`} value={presets.lighting} onChange={(e) => onPresets({ ...presets, lighting: e.target.value })}>
@@ -375,8 +419,57 @@ function MaterialsTab({
           <input type="color" aria-label="Background color" value={presets.backgroundColor.toLowerCase()} onChange={(e) => onPresets({ ...presets, backgroundColor: e.target.value.toUpperCase() })} />
         )}
       </div>
-      {problem && <Alert tone="error">{problem}</Alert>}
-    </div>
+      <div className="field">
+        <label htmlFor={`${id}-exposure`}>Exposure</label>
+        <div className="viewer-settings__range">
+          <input
+            id={`${id}-exposure`}
+            type="range"
+            min={EXPOSURE_MIN}
+            max={EXPOSURE_MAX}
+            step={EXPOSURE_STEP}
+            value={presets.exposure}
+            aria-valuetext={formatExposure(presets.exposure)}
+            aria-describedby={`${id}-exposure-help`}
+            onChange={(e) => onPresets({ ...presets, exposure: exposureValue(e.target.value) })}
+          />
+          <output htmlFor={`${id}-exposure`} data-testid="exposure-value">
+            {formatExposure(presets.exposure)}
+          </output>
+        </div>
+        <p id={`${id}-exposure-help`} className="field__help">
+          How bright the model is: 1.00 is neutral.
+        </p>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-poster`}>While the model loads</label>
+        <select id={`${id}-poster`} value={presets.poster} onChange={(e) => onPresets({ ...presets, poster: e.target.value as Poster })}>
+          {POSTERS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-opening`}>Opens on variant</label>
+        <select
+          id={`${id}-opening`}
+          value={opening}
+          onChange={(e) => {
+            const v = e.target.value;
+            onPresets({ ...presets, defaultVariantId: v });
+            onPickVariant(v || (variants[0]?.id ?? DEFAULT_VARIANT_ID));
+          }}
+        >
+          {variants.map((v, i) => (
+            <option key={v.id} value={i === 0 ? '' : v.id}>
+              {i === 0 ? `${v.name} (the first)` : v.name}
+            </option>
+          ))}
+        </select>
+      </div>
+    </fieldset>
   );
 }
 
