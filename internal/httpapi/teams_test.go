@@ -265,6 +265,21 @@ func TestTeamInviteApprovePublishAndRemove(t *testing.T) {
 	s.refused(t, 403, "forbidden_role", edTok, "POST", "/api/team/invites", map[string]any{"email": "z@shop.test", "role": "editor"})
 	s.refused(t, 403, "forbidden_role", edTok, "PUT", "/api/team/settings", map[string]any{"requireApproval": false})
 
+	// The reviewer opts in to approval mail; the editor does not.
+	tm = decodeAs[team.Team](t, s.must(t, 200, rvTok, "PUT", "/api/team/me", map[string]any{"approvalMail": true}))
+	for _, m := range tm.Members {
+		require.Equal(t, m.UserID == reviewer, m.MailMe, m.Name)
+	}
+	mailsTo := func(addr, subject string) int {
+		n := 0
+		for _, m := range s.outbox.List() {
+			if strings.EqualFold(m.To, addr) && strings.Contains(m.Subject, subject) {
+				n++
+			}
+		}
+		return n
+	}
+
 	// Approvals on.
 	settings := decodeAs[struct {
 		RequireApproval bool `json:"requireApproval"`
@@ -282,6 +297,8 @@ func TestTeamInviteApprovePublishAndRemove(t *testing.T) {
 	require.Equal(t, 0, s.eventCount(t, "publication.created.v1"), "nothing went live")
 	msg = s.refused(t, 403, "approval_required", edTok, "POST", "/api/publications", map[string]any{"blueprintId": "x"})
 	require.Contains(t, msg, "requires approval")
+	require.Equal(t, 1, mailsTo(emailOf(reviewer), "is waiting for your approval"), "the reviewer opted in")
+	require.Zero(t, mailsTo(emailOf(owner), "is waiting for your approval"), "the owner did not")
 	a := decodeAs[approvalReply](t, s.must(t, 200, rvTok, "GET", "/api/approvals/"+first.ApprovalID, nil))
 	require.Equal(t, "pending", a.Status)
 	require.Equal(t, "Ada Editor", a.RequestedBy.Name)
@@ -297,6 +314,7 @@ func TestTeamInviteApprovePublishAndRemove(t *testing.T) {
 	msg = s.refused(t, 409, "approval_withdrawn", rvTok, "POST", "/api/approvals/"+first.ApprovalID+"/approve", map[string]any{})
 	require.Contains(t, msg, "changed after publishing was requested")
 
+	s.must(t, 200, edTok, "PUT", "/api/team/me", map[string]any{"approvalMail": true})
 	second := decodeAs[struct {
 		ApprovalID string `json:"approvalId"`
 	}](t, s.must(t, 202, edTok, "POST", "/api/products/"+pid+"/publish", map[string]any{"requireEmail": false})).ApprovalID
@@ -304,6 +322,7 @@ func TestTeamInviteApprovePublishAndRemove(t *testing.T) {
 	a = decodeAs[approvalReply](t, s.must(t, 200, rvTok, "POST", "/api/approvals/"+second+"/approve", map[string]any{"comment": "Looks good"}))
 	require.Equal(t, "approved", a.Status)
 	require.Equal(t, "Rita Reviewer", a.DecidedBy.Name)
+	require.Equal(t, 1, mailsTo("ed@shop.test", "was approved and is live"), "the editor opted in before asking again")
 	s.refused(t, 409, "approval_decided", rvTok, "POST", "/api/approvals/"+second+"/reject", map[string]any{})
 
 	// Live at the requested version, pinned: a later edit waits for approval.

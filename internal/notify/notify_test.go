@@ -437,3 +437,42 @@ func TestDowngradeNamesThePlanAsWhyPagesAreOffline(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, before, dump(t, b), "replay writes the same notes")
 }
+
+// Issue 51: every publish request and decision is a notification of the
+// workspace (its members all see it), and each member's read marks are their
+// own.
+func TestApprovalNotificationsAndEachMembersReadMarks(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	prod := events.Stream{Type: events.StreamProduct, ID: "p1"}
+	appr := events.Stream{Type: events.StreamApproval, ID: "a1"}
+	b.emit(t, prod, events.ProductCreated{ProductID: "p1", UserID: "ws1", Name: "Oak chair"})
+	b.emit(t, appr, events.ApprovalRequested{ApprovalID: "a1", WorkspaceID: "ws1", ProductID: "p1", ProductVersion: 1, PageVersion: 1,
+		RequestedBy: "user-ed", NotifyUserIDs: []string{"ws1", "rv"}})
+	b.emit(t, appr, events.ApprovalDecided{ApprovalID: "a1", WorkspaceID: "ws1", ProductID: "p1", Approved: false, Comment: "Too dark",
+		DecidedBy: "user-rv", RequestedBy: "user-ed"})
+	b.emit(t, events.Stream{Type: events.StreamApproval, ID: "a2"}, events.ApprovalRequested{ApprovalID: "a2", WorkspaceID: "ws1",
+		ProductID: "p1", ProductVersion: 2, PageVersion: 1, RequestedBy: "user-ed"})
+	b.emit(t, events.Stream{Type: events.StreamApproval, ID: "a2"}, events.ApprovalDecided{ApprovalID: "a2", WorkspaceID: "ws1",
+		ProductID: "p1", Approved: true, DecidedBy: "user-rv", RequestedBy: "user-ed"})
+	b.drain(t)
+
+	l := b.list(t, "ws1")
+	require.Equal(t, []string{"Publishing approved", "Waiting for approval", "Publishing not approved", "Waiting for approval"}, titles(l))
+	require.Equal(t, "An editor asked to publish “Oak chair”. A reviewer or the owner can approve it under Approvals.", l.Items[1].Message)
+	require.NotContains(t, l.Items[2].Message, "Too dark", "the comment stays on the approvals page")
+
+	// The editor reads one; the reviewer still has all four unread.
+	editor, reviewer := notify.Reader{WorkspaceID: "ws1", PersonID: "ed"}, notify.Reader{WorkspaceID: "ws1", PersonID: "rv"}
+	_, err := b.svc.MarkRead(ctx, editor, l.Items[0].ID)
+	require.NoError(t, err)
+	mine, err := b.svc.List(ctx, editor, 0)
+	require.NoError(t, err)
+	require.Equal(t, 3, mine.UnreadCount)
+	require.NotNil(t, mine.Items[0].ReadAt)
+	theirs, err := b.svc.List(ctx, reviewer, 0)
+	require.NoError(t, err)
+	require.Equal(t, 4, theirs.UnreadCount)
+	require.Nil(t, theirs.Items[0].ReadAt)
+}
