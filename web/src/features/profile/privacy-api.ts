@@ -14,7 +14,7 @@ export interface DataExport {
 /** DELETE /api/users/me: the account closes at once; the data goes in a background job. */
 export const privacyApi = api.injectEndpoints({
   endpoints: (build) => ({
-    deleteAccount: build.mutation<{ message: string }, { password?: string; googleCredential?: string }>({
+    deleteAccount: build.mutation<{ message: string }, { password?: string; googleCredential?: string; deleteWorkspace?: boolean }>({
       query: (body) => ({ url: '/users/me', method: 'DELETE', body }),
     }),
     getDataExport: build.query<DataExport, void>({

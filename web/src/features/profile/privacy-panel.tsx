@@ -1,12 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { Alert } from '../../components/alert';
 import { Dialog } from '../../components/dialog';
+import { Link } from 'react-router';
 import { errorMessage } from '../../lib/api';
 import { clearAuth } from '../../lib/auth-storage';
 import { useAppDispatch } from '../../lib/hooks';
 import { signedOut } from '../../lib/session';
 import { GoogleButton, googleClientId } from '../../entities/auth/google-button';
 import { useDeleteAccountMutation, useGetDataExportQuery, useRequestDataExportMutation, type DataExport } from './privacy-api';
+import { useWorkspaceRole } from '../../entities/team/use-workspace';
 
 /** Where the app lands after the account is deleted; the sign-in page shows the notice. */
 export const ACCOUNT_DELETED_PATH = '/login?accountDeleted=1';
@@ -14,12 +16,22 @@ export const ACCOUNT_DELETED_PATH = '/login?accountDeleted=1';
 /** Profile → Your data: download a copy and delete the account (issue 31). */
 export function PrivacyPanel({ clientId = googleClientId }: { clientId?: string }) {
   const [open, setOpen] = useState(false);
+  // Teams (issue 51): the data export is the workspace owner's (GET/POST /api/users/me/export),
+  // so a member acting in someone else's workspace is sent to their own.
+  const { isOwner } = useWorkspaceRole();
   return (
     <section className="card form profile-form" aria-labelledby="privacy-title">
       <h2 id="privacy-title" className="section-title">
         Your data
       </h2>
-      <DownloadData />
+      {isOwner ? (
+        <DownloadData />
+      ) : (
+        <div className="security-sessions" data-testid="download-data-elsewhere">
+          <h3 className="security__heading">Download my data</h3>
+          <p className="field__help">The data export is made in your own workspace: choose it under Current workspace in the sidebar to download your data.</p>
+        </div>
+      )}
       <div className="security-sessions">
         <h3 className="security__heading">Delete account</h3>
         <p className="field__help">
@@ -31,7 +43,7 @@ export function PrivacyPanel({ clientId = googleClientId }: { clientId?: string 
           </button>
         </div>
       </div>
-      {open && <DeleteAccountDialog clientId={clientId} onClose={() => setOpen(false)} />}
+      {open && <DeleteAccountDialog clientId={clientId} canExport={isOwner} onClose={() => setOpen(false)} />}
     </section>
   );
 }
@@ -91,21 +103,26 @@ function DownloadData() {
   );
 }
 
-function DeleteAccountDialog({ clientId, onClose }: { clientId: string; onClose: () => void }) {
+function DeleteAccountDialog({ clientId, canExport, onClose }: { clientId: string; canExport: boolean; onClose: () => void }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // Issue 51: the server refuses (409 workspace_has_members) while the account's own workspace
+  // has other members; the owner then transfers it, or confirms deleting it with the account.
+  const [hasMembers, setHasMembers] = useState(false);
+  const [withWorkspace, setWithWorkspace] = useState(false);
   const [deleteAccount, { isLoading }] = useDeleteAccountMutation();
   const dispatch = useAppDispatch();
 
   async function confirm(body: { password?: string; googleCredential?: string }) {
     setError(null);
     try {
-      await deleteAccount(body).unwrap();
+      await deleteAccount(withWorkspace ? { ...body, deleteWorkspace: true } : body).unwrap();
       // Every session ended on the server; forget this one and leave.
       clearAuth();
       dispatch(signedOut());
       window.location.assign(ACCOUNT_DELETED_PATH);
     } catch (err) {
+      if ((err as { code?: unknown } | null)?.code === 'workspace_has_members') setHasMembers(true);
       setError(errorMessage(err, 'Your account could not be deleted. Please try again.'));
     }
   }
@@ -137,13 +154,26 @@ function DeleteAccountDialog({ clientId, onClose }: { clientId: string; onClose:
           <li>your subscription is cancelled, with no further charges.</li>
         </ul>
         <p className="field__help">We email you when everything is gone. You can sign up again with the same address afterwards.</p>
-        <p className="field__help">
-          Want a copy of your products, models and leads?{' '}
-          <button type="button" className="btn btn--ghost btn--sm" onClick={downloadFirst} disabled={isLoading}>
-            Download my data first
-          </button>
-        </p>
+        {canExport && (
+          <p className="field__help">
+            Want a copy of your products, models and leads?{' '}
+            <button type="button" className="btn btn--ghost btn--sm" onClick={downloadFirst} disabled={isLoading}>
+              Download my data first
+            </button>
+          </p>
+        )}
         {error && <Alert tone="error">{error}</Alert>}
+        {hasMembers && (
+          <div className="field" data-testid="delete-workspace">
+            <label className="checkbox">
+              <input type="checkbox" checked={withWorkspace} onChange={(e) => setWithWorkspace(e.target.checked)} disabled={isLoading} />
+              Delete my workspace too: its other members lose access to everything in it, and we email them why
+            </label>
+            <p className="field__help">
+              Or keep it for them: <Link to="/workspace/team">transfer its ownership</Link> first, then delete your account.
+            </p>
+          </div>
+        )}
         <div className="field">
           <label htmlFor="delete-password">Your password</label>
           <input id="delete-password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} disabled={isLoading} />
