@@ -131,7 +131,14 @@ type verifiedAnswer struct {
 }
 
 func issueSession(w http.ResponseWriter, tokens *auth.Tokens, status int, u account.User) error {
-	token, exp, err := tokens.IssueSession(u.ID, u.SessionVersion)
+	return issueSessionIn(w, tokens, status, u, "")
+}
+
+// issueSessionIn is issueSession in workspace ws ("": the account's own): a
+// fresh token after a password change or "sign out everywhere" keeps the
+// device in the workspace it was working in.
+func issueSessionIn(w http.ResponseWriter, tokens *auth.Tokens, status int, u account.User, ws string) error {
+	token, exp, err := tokens.IssueSessionIn(u.ID, u.SessionVersion, ws)
 	if err != nil {
 		return err
 	}

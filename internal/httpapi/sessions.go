@@ -49,7 +49,8 @@ func logoutEverywhere(accounts *account.Service, tokens *auth.Tokens) Handler {
 		if err != nil {
 			return err
 		}
-		return issueSession(w, tokens, http.StatusOK, u)
+		sess, _ := auth.SessionFrom(r.Context())
+		return issueSessionIn(w, tokens, http.StatusOK, u, sess.Workspace)
 	}
 }
 
@@ -68,7 +69,8 @@ func changePassword(accounts *account.Service, tokens *auth.Tokens) Handler {
 		if err != nil {
 			return err
 		}
-		return issueSession(w, tokens, http.StatusOK, u)
+		sess, _ := auth.SessionFrom(r.Context())
+		return issueSessionIn(w, tokens, http.StatusOK, u, sess.Workspace)
 	}
 }
 

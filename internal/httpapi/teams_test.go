@@ -260,6 +260,15 @@ func TestTeamInviteApprovePublishAndRemove(t *testing.T) {
 	s.must(t, 200, sw.Token, "GET", "/api/products/"+pid, nil)
 	s.refused(t, 404, "not_found", edOwnTok, "POST", "/api/workspaces/"+s.env.User(t)+"/switch", nil)
 
+	// A fresh token (sign out everywhere) keeps the device in its workspace.
+	fresh := decodeAs[struct {
+		Token string `json:"token"`
+	}](t, s.must(t, 200, sw.Token, "POST", "/api/auth/logout-everywhere", nil)).Token
+	s.refused(t, 401, "token_invalid", sw.Token, "GET", "/api/products/"+pid, nil)
+	s.must(t, 200, fresh, "GET", "/api/products/"+pid, nil)
+	edTok = s.tokenIn(t, editor, owner)
+	edOwnTok = s.tokenIn(t, editor, "")
+
 	// Roles: a reviewer changes nothing; an editor manages no members.
 	s.refused(t, 403, "forbidden_role", rvTok, "PATCH", "/api/products/"+pid, map[string]any{"name": "x"})
 	s.refused(t, 403, "forbidden_role", edTok, "POST", "/api/team/invites", map[string]any{"email": "z@shop.test", "role": "editor"})
