@@ -314,6 +314,11 @@ func TestTeamInviteApprovePublishAndRemove(t *testing.T) {
 	require.NotNil(t, a.Comparison)
 	require.Equal(t, 1, a.Comparison.Next.Version)
 	require.Nil(t, a.Comparison.Live, "nothing is live yet")
+	pending := decodeAs[struct {
+		Items []approvalReply `json:"items"`
+	}](t, s.must(t, 200, rvTok, "GET", "/api/approvals?state=pending", nil)).Items
+	require.Len(t, pending, 1)
+	require.NotNil(t, pending[0].Comparison, "the list carries the comparison of a pending request")
 
 	// A change after the request withdraws it.
 	s.must(t, 200, edTok, "PATCH", "/api/products/"+pid, map[string]any{"name": "Oak chair, natural"})

@@ -281,6 +281,13 @@ func (s *Service) Approvals(ctx context.Context, wsID, productID, state string) 
 	if err != nil {
 		return nil, fmt.Errorf("list approvals: %w", err)
 	}
+	for i := range out { // pending ones (one per product at most) carry their comparison
+		if a := &out[i]; a.Status == StatePending {
+			if c, err := s.pubs.Compare(ctx, s.db, wsID, a.ProductID, publish.ProductSettings{RequireEmail: a.RequireEmail, AllowDeepLinks: a.AllowDeepLinks}); err == nil {
+				a.Comparison = &c
+			}
+		}
+	}
 	if err := s.nameActors(ctx, approvalActors(out)); err != nil {
 		return nil, err
 	}
