@@ -173,6 +173,33 @@ test('teams: invitations, roles, approval before publishing, activity, and remov
   });
   expect(shareURL).toBeTruthy();
 
+  await test.step('the Reviewer sees the catalogue view only: no Add product, no configurator Save, no Delete', async () => {
+    const r = reviewer.page;
+    await r.getByRole('complementary', { name: 'Workspace' }).getByRole('link', { name: 'Products' }).click();
+    await expect(r.getByRole('heading', { name: 'My Products', level: 1 })).toBeVisible();
+    await expect(r.getByTestId('view-only-note')).toHaveText(
+      'View only: as a Reviewer you can see everything and decide approvals; changes are made by editors and the owner.',
+    );
+    const card = r.getByTestId('product-card').filter({ hasText: productName });
+    await expect(card).toBeVisible();
+    await expect(r.getByRole('button', { name: 'Add product' })).toHaveCount(0);
+    await snap(r, 'teams-reviewer-products', testInfo);
+
+    await card.getByRole('button', { name: `Manage ${productName}` }).click();
+    await expect(r.getByRole('heading', { name: productName, level: 1 })).toBeVisible();
+    await expect(r.getByTestId('view-only-note')).toBeVisible();
+    await expect(r.getByTestId('product-details-read')).toContainText(productName);
+    for (const name of ['Save Details', 'Rebuild 3D', 'Replace photo', 'Publish']) {
+      await expect(r.getByRole('button', { name, exact: true })).toHaveCount(0);
+    }
+    await expect(r.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
+    await r.getByRole('tab', { name: 'Configurator' }).click();
+    await expect(r.getByTestId('configuration-read')).toBeVisible();
+    await expect(r.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
+    await expect(r.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
+    await snap(r, 'teams-reviewer-product', testInfo);
+  });
+
   await test.step("the product's Activity names who asked and who approved", async () => {
     const e = editor.page;
     await e.reload();

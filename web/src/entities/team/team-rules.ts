@@ -148,3 +148,56 @@ export function errorCode(err: unknown): string {
   const c = (err as { code?: unknown } | null)?.code;
   return typeof c === 'string' ? c : '';
 }
+
+/**
+ * What the person may do in the workspace they act in (issue 51), as the server's rule table
+ * (internal/httpapi/access.go) decides it; the app hides what a role cannot use.
+ */
+export interface RoleAbilities {
+  role: Role;
+  /** The server named the role. Until it does (loading, or a server without teams) the person is the owner. */
+  known: boolean;
+  isOwner: boolean;
+  /** Sees the catalogue (products, catalogs, galleries, 3D models, webhooks, approvals): all but analysts. */
+  canSee: boolean;
+  /** Changes the catalogue (uploads, builds, products, variants, hotspots, links, presets, catalogs, galleries, webhooks, API keys). */
+  canEdit: boolean;
+  /** Publishes (or, under approvals, asks to), unpublishes, pauses or stops an experiment. */
+  canPublish: boolean;
+  /**
+   * Puts something live without a request: a page version, the lock, a gallery page, a blueprint
+   * share, starting or resuming an experiment. The owner; an editor only where approval is not required.
+   */
+  canPublishDirectly: boolean;
+  /** Approves or rejects publish requests. */
+  canDecide: boolean;
+  /** Changes nothing in the workspace: reviewers and analysts. */
+  viewOnly: boolean;
+}
+
+/** The abilities of a role in a workspace; null (not known yet, or no teams): the owner's. */
+export function abilitiesOf(ws: Pick<Workspace, 'role' | 'requireApproval'> | null | undefined): RoleAbilities {
+  const role: Role = ws?.role ?? 'owner';
+  const edits = role === 'owner' || role === 'editor';
+  return {
+    role,
+    known: !!ws,
+    isOwner: role === 'owner',
+    canSee: role !== 'analyst',
+    canEdit: edits,
+    canPublish: edits,
+    canPublishDirectly: role === 'owner' || (role === 'editor' && !ws?.requireApproval),
+    canDecide: role === 'owner' || role === 'reviewer',
+    viewOnly: !edits,
+  };
+}
+
+/** Said where editing was hidden, for the roles that change nothing. */
+export const VIEW_ONLY_TEXT: Record<'reviewer' | 'analyst', string> = {
+  reviewer: 'View only: as a Reviewer you can see everything and decide approvals; changes are made by editors and the owner.',
+  analyst: 'View only: as an Analyst you can see analytics, the dashboard and the plan; changes are made by editors and the owner.',
+};
+
+/** Said to an analyst on a page of the catalogue, which the server does not show them. */
+export const ANALYST_CATALOGUE_TEXT =
+  'As an Analyst you see analytics, the dashboard, notifications, the plan and the team. This page is for the owner, editors and reviewers: ask the workspace owner if you need it.';

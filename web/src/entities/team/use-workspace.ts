@@ -1,11 +1,11 @@
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { api } from '../../lib/api';
 import { replaceAuth, saveAuth, type AuthRecord } from '../../lib/auth-storage';
 import { useAppDispatch, useAppSelector, type AppDispatch } from '../../lib/hooks';
 import { selectAuthStatus, selectAuthUser, signedIn } from '../../lib/session';
 import { toAuthRecord } from '../auth/auth-api';
 import { teamApi, useSwitchWorkspaceMutation, useWorkspacesQuery, type Workspace } from './team-api';
-import { currentWorkspace } from './team-rules';
+import { abilitiesOf, currentWorkspace, type RoleAbilities } from './team-rules';
 
 /** Where the last known current workspace is kept, to name it once the person is removed from it. */
 export const LAST_WORKSPACE_KEY = 'photo3d.workspace';
@@ -84,4 +84,13 @@ export function useSwitchWorkspace() {
 export function fetchWorkspaces(dispatch: AppDispatch) {
   const sub = dispatch(teamApi.endpoints.workspaces.initiate(undefined, { forceRefetch: true, subscribe: false }));
   return sub.unwrap();
+}
+
+/**
+ * The person's role in the workspace they act in, and what it lets them do (issue 51). Until the
+ * server names the role (and where it has no teams) the person is the owner, as the nav assumes.
+ */
+export function useWorkspaceRole(opts: { fresh?: boolean } = {}): RoleAbilities {
+  const { workspace } = useCurrentWorkspace(opts);
+  return useMemo(() => abilitiesOf(workspace), [workspace]);
 }

@@ -42,6 +42,7 @@ import {
 import { FailureAlert, InitStep, VerifyStep, type Failure } from './photo-steps';
 import { BuildModal, PreviewStep, PublishStep } from './product-steps';
 import { OwnModelStart } from './own-model-start';
+import { EditorsGate } from '../../entities/team/view-only';
 import './add-product.css';
 
 const STEP_LABEL: Record<WizardStep, string> = { init: 'Photo', verify: 'Verify', configurator: 'Configure', preview: 'Preview', publish: 'Publish' };
@@ -53,6 +54,14 @@ const POLL_MS = 2000;
  * the name and uploaded photo (before a product exists) are kept for this tab's session.
  */
 export default function AddProductPage() {
+  return (
+    <EditorsGate title="Add product" back={{ to: '/workspace/products', label: '← Back to products' }}>
+      <AddProduct />
+    </EditorsGate>
+  );
+}
+
+function AddProduct() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const { step, productId, fromProduct } = parseWizardQuery(params);

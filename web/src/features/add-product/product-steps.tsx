@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
 import { Dialog } from '../../components/dialog';
 import { ModelViewer } from '../../components/model-viewer/model-viewer';
@@ -9,6 +10,7 @@ import { useLockPublicationMutation, useProductChecksQuery, usePublishProductPag
 import { ApprovalNotice } from '../../entities/team/publish-approval';
 import { usePublishOrRequestMutation } from '../../entities/team/team-api';
 import { useCurrentUserId, useCurrentWorkspace } from '../../entities/team/use-workspace';
+import { abilitiesOf } from '../../entities/team/team-rules';
 import { currentOrbit, type ConfigViewerElement } from '../../entities/product/configurator';
 import { environmentFor } from '../../public-viewer/environments';
 import { COPIED_MS, SAVED_MS, useFlag } from '../../lib/use-flag';
@@ -198,6 +200,9 @@ export function PublishStep({ product: p, onDone, onBack }: { product: ProductDe
   const [publish, { isLoading: changing, data: changed }] = usePublishProductPageMutation();
   const isLoading = goingLive || changing;
   const { workspace } = useCurrentWorkspace();
+  // Under approvals an editor changes a live page only through a request (issue 51): its options
+  // would become a request the toggles do not show, and the lock is refused (403 approval_required).
+  const direct = abilitiesOf(workspace).canPublishDirectly;
   const userId = useCurrentUserId();
   const answered = changed ?? (outcome?.status === 'published' ? parsePublication(outcome.publication) : null);
   const [lock, { isLoading: locking }] = useLockPublicationMutation();
@@ -370,35 +375,48 @@ export function PublishStep({ product: p, onDone, onBack }: { product: ProductDe
         </button>
       </div>
       {showCode && <textarea className="embed-code" readOnly value={code} aria-label="Embed code" onFocus={(e) => e.currentTarget.select()} />}
-      <div className="wizard__toggles">
-        <label className="checkbox">
-          <input type="checkbox" checked={shown.requireEmail} onChange={(e) => void change({ ...shown, requireEmail: e.target.checked })} />
-          Require email capture
-        </label>
-        <label className="checkbox">
-          <input type="checkbox" checked={shown.allowDeepLinks} onChange={(e) => void change({ ...shown, allowDeepLinks: e.target.checked })} />
-          Allow deep links to variants
-        </label>
-        <span className="muted" role="status" data-testid="publish-save-state" data-state={saveState}>
-          {saveState === 'saving' ? 'Saving…' : saveState === 'saved' ? 'Saved' : saveState === 'failed' ? 'Not saved' : ''}
-        </span>
-      </div>
+      {!direct && (
+        <p className="role-note" role="note" data-testid="publish-needs-approval">
+          This workspace requires approval before anything goes live: the page&apos;s options, its lock and your edits reach shoppers through{' '}
+          <Link to={`/workspace/product/${encodeURIComponent(p.id)}`}>Request approval on the product page</Link>. Email capture is{' '}
+          {shown.requireEmail ? 'on' : 'off'}; deep links to variants are {shown.allowDeepLinks ? 'on' : 'off'}.
+        </p>
+      )}
+      {direct && (
+        <div className="wizard__toggles">
+          <label className="checkbox">
+            <input type="checkbox" checked={shown.requireEmail} onChange={(e) => void change({ ...shown, requireEmail: e.target.checked })} />
+            Require email capture
+          </label>
+          <label className="checkbox">
+            <input type="checkbox" checked={shown.allowDeepLinks} onChange={(e) => void change({ ...shown, allowDeepLinks: e.target.checked })} />
+            Allow deep links to variants
+          </label>
+          <span className="muted" role="status" data-testid="publish-save-state" data-state={saveState}>
+            {saveState === 'saving' ? 'Saving…' : saveState === 'saved' ? 'Saved' : saveState === 'failed' ? 'Not saved' : ''}
+          </span>
+        </div>
+      )}
       <p className="muted" data-testid="versioning-note">
         {VERSIONING_NOTE} <span data-testid="lock-status">{lockText.status}</span>
       </p>
-      <p className="muted" data-testid="lock-hint">
-        {lockText.hint}
-      </p>
-      <div className="btn-row">
-        <button type="button" className="btn btn--ghost btn--sm" disabled={locking || !pub.publicationId} onClick={() => void setLock(!pub.locked)}>
-          {pub.locked ? 'Unlock the page' : 'Lock the page as it is now'}
-        </button>
-        {pub.locked && pub.pendingEdits && (
-          <button type="button" className="btn btn--secondary btn--sm" disabled={locking || !pub.publicationId} onClick={() => void setLock(true)}>
-            Publish my edits
-          </button>
-        )}
-      </div>
+      {direct && (
+        <>
+          <p className="muted" data-testid="lock-hint">
+            {lockText.hint}
+          </p>
+          <div className="btn-row">
+            <button type="button" className="btn btn--ghost btn--sm" disabled={locking || !pub.publicationId} onClick={() => void setLock(!pub.locked)}>
+              {pub.locked ? 'Unlock the page' : 'Lock the page as it is now'}
+            </button>
+            {pub.locked && pub.pendingEdits && (
+              <button type="button" className="btn btn--secondary btn--sm" disabled={locking || !pub.publicationId} onClick={() => void setLock(true)}>
+                Publish my edits
+              </button>
+            )}
+          </div>
+        </>
+      )}
       <FailureAlert failure={problem} />
       <div className="btn-row btn-row--end">
         <button type="button" className="btn btn--primary" onClick={onDone}>

@@ -13,6 +13,9 @@ import { ActionProblemAlert } from '../../entities/blueprint/action-problem';
 import { STATUS_LABEL, validateBlueprintName, type Blueprint } from '../../entities/blueprint/blueprint-rules';
 import { useDeleteBlueprintMutation, useGetBlueprintPagesInfiniteQuery, useRenameBlueprintMutation } from '../../entities/blueprint/blueprints-api';
 import { useBlueprintActions } from '../../entities/blueprint/use-blueprint-actions';
+import { useWorkspaceRole } from '../../entities/team/use-workspace';
+import { CatalogueGate, ViewOnlyNote } from '../../entities/team/view-only';
+import type { RoleAbilities } from '../../entities/team/team-rules';
 import '../../entities/blueprint/blueprints.css';
 
 /** While any blueprint is still being built, the list refreshes at the job polling pace. */
@@ -23,6 +26,17 @@ const statusClass = { ready: 'status--ready', processing: 'status--processing', 
 
 /** /workspace/blueprints — every model the merchant has made, with its real status. */
 export default function BlueprintsPage() {
+  return (
+    <CatalogueGate title="My Blueprints">
+      <Blueprints />
+    </CatalogueGate>
+  );
+}
+
+function Blueprints() {
+  // Teams (issue 51): uploading, retrying, renaming and deleting are for the owner and editors;
+  // a share link publishes, so it is for who may put a page live without approval.
+  const access = useWorkspaceRole();
   const navigate = useNavigate();
   const [poll, setPoll] = useState(false);
   const { data, isLoading, error, hasNextPage, fetchNextPage, isFetchingNextPage } = useGetBlueprintPagesInfiniteQuery(undefined, {
@@ -40,10 +54,13 @@ export default function BlueprintsPage() {
           <h1 className="page__title">My Blueprints</h1>
           <p className="page__subtitle">3D models made from your photos. Open one to explore it, share it or download it.</p>
         </div>
-        <button type="button" className="btn btn--primary" onClick={() => navigate('/workspace/upload')}>
-          <IconUpload size={18} /> Upload
-        </button>
+        {access.canEdit && (
+          <button type="button" className="btn btn--primary" onClick={() => navigate('/workspace/upload')}>
+            <IconUpload size={18} /> Upload
+          </button>
+        )}
       </header>
+      <ViewOnlyNote access={access} />
 
       {error && <Alert tone="error">{errorMessage(error, 'Your blueprints could not be loaded.')}</Alert>}
 
@@ -51,15 +68,17 @@ export default function BlueprintsPage() {
         <LoadingScreen />
       ) : items.length === 0 && !error ? (
         <EmptyState testId="blueprints-empty" icon={<IconCube />} title="No blueprints found" text="A blueprint is the 3D model built from one product photo.">
-          <Link to="/workspace/upload" className="btn btn--primary">
-            Upload Your First Photo
-          </Link>
+          {access.canEdit && (
+            <Link to="/workspace/upload" className="btn btn--primary">
+              Upload Your First Photo
+            </Link>
+          )}
         </EmptyState>
       ) : (
         <ul className="blueprint-grid" aria-label="Blueprints">
           {items.map((b) => (
             <li key={b.id}>
-              <BlueprintCard blueprint={b} onDelete={() => setDeleting(b)} />
+              <BlueprintCard blueprint={b} onDelete={() => setDeleting(b)} access={access} />
             </li>
           ))}
         </ul>
@@ -78,7 +97,7 @@ export default function BlueprintsPage() {
   );
 }
 
-function BlueprintCard({ blueprint: b, onDelete }: { blueprint: Blueprint; onDelete: () => void }) {
+function BlueprintCard({ blueprint: b, onDelete, access }: { blueprint: Blueprint; onDelete: () => void; access: RoleAbilities }) {
   const [renaming, setRenaming] = useState(false);
   const { download, shareLink, downloading, sharing, copied, problem } = useBlueprintActions({ jobId: b.jobId, name: b.name, modelURL: b.modelURL });
   const Icon = statusIcon[b.status];
@@ -117,19 +136,25 @@ function BlueprintCard({ blueprint: b, onDelete }: { blueprint: Blueprint; onDel
         </p>
       )}
       <div className="blueprint-card__actions">
-        {b.status === 'failed' && <RetryButton jobId={b.jobId} className="btn btn--primary btn--sm" />}
+        {access.canEdit && b.status === 'failed' && <RetryButton jobId={b.jobId} className="btn btn--primary btn--sm" />}
         <button type="button" className="btn btn--secondary btn--sm" onClick={download} disabled={!ready || downloading}>
           {downloading ? 'Downloading…' : 'Download'}
         </button>
-        <button type="button" className="btn btn--secondary btn--sm" onClick={shareLink} disabled={!ready || sharing}>
-          {copied ? 'Copied' : sharing ? 'Sharing…' : 'Share'}
-        </button>
-        <button type="button" className="btn btn--ghost btn--sm" onClick={() => setRenaming(true)} disabled={renaming} aria-label={`Rename ${b.name}`}>
-          Rename
-        </button>
-        <button type="button" className="btn btn--ghost btn--sm blueprint-card__delete" onClick={onDelete} aria-label={`Delete ${b.name}`}>
-          Delete
-        </button>
+        {access.canPublishDirectly && (
+          <button type="button" className="btn btn--secondary btn--sm" onClick={shareLink} disabled={!ready || sharing}>
+            {copied ? 'Copied' : sharing ? 'Sharing…' : 'Share'}
+          </button>
+        )}
+        {access.canEdit && (
+          <>
+            <button type="button" className="btn btn--ghost btn--sm" onClick={() => setRenaming(true)} disabled={renaming} aria-label={`Rename ${b.name}`}>
+              Rename
+            </button>
+            <button type="button" className="btn btn--ghost btn--sm blueprint-card__delete" onClick={onDelete} aria-label={`Delete ${b.name}`}>
+              Delete
+            </button>
+          </>
+        )}
       </div>
       {problem && <ActionProblemAlert problem={problem} />}
     </article>

@@ -16,9 +16,21 @@ import { productCountText } from '../../entities/catalog/catalog-rules';
 import { useGetCatalogQuery } from '../../entities/catalog/catalogs-api';
 import { useViewMode, ViewToggle } from './view-toggle';
 import { AddProductsDialog } from './add-products-dialog';
+import { useWorkspaceRole } from '../../entities/team/use-workspace';
+import { CatalogueGate, ViewOnlyNote } from '../../entities/team/view-only';
 
 /** /workspace/catalog/{id} — one catalog's products in grid or list view. */
 export default function CatalogPage() {
+  return (
+    <CatalogueGate title="Catalog">
+      <CatalogView />
+    </CatalogueGate>
+  );
+}
+
+function CatalogView() {
+  // Teams (issue 51): adding products is for the owner and editors.
+  const access = useWorkspaceRole();
   const { catalogId = '' } = useParams();
   const { data: catalog, isLoading, error } = useGetCatalogQuery(catalogId, { skip: !catalogId });
   const { query, change } = useListQuery();
@@ -56,12 +68,15 @@ export default function CatalogPage() {
           <p className="page__subtitle">{catalog.description || productCountText(catalog.productCount)}</p>
         </div>
         <div className="catalog__actions">
-          <button type="button" className="btn btn--primary" onClick={() => (setAdded(null), setAdding(true))}>
-            Add products
-          </button>
+          {access.canEdit && (
+            <button type="button" className="btn btn--primary" onClick={() => (setAdded(null), setAdding(true))}>
+              Add products
+            </button>
+          )}
           <ViewToggle mode={mode} onChange={setMode} />
         </div>
       </header>
+      <ViewOnlyNote access={access} />
       {added && (
         <div data-testid="catalog-added">
           <Alert tone="success">{added}</Alert>
@@ -84,14 +99,18 @@ export default function CatalogPage() {
           testId="catalog-empty"
           icon={<IconBox />}
           title="No Products Yet"
-          text="Add products you already have (they move here from their catalog), or make a new one."
+          text={access.canEdit ? 'Add products you already have (they move here from their catalog), or make a new one.' : 'Products the owner and editors put in this catalog appear here.'}
         >
-          <button type="button" className="btn btn--primary" onClick={() => (setAdded(null), setAdding(true))}>
-            Add products
-          </button>
-          <Link to="/workspace/add-product" className="btn btn--secondary">
-            New product
-          </Link>
+          {access.canEdit && (
+            <>
+              <button type="button" className="btn btn--primary" onClick={() => (setAdded(null), setAdding(true))}>
+                Add products
+              </button>
+              <Link to="/workspace/add-product" className="btn btn--secondary">
+                New product
+              </Link>
+            </>
+          )}
         </EmptyState>
       ) : mode === 'grid' ? (
         <ul className="card-grid" aria-label="Products">

@@ -11,9 +11,21 @@ import { CatalogFormDialog, DeleteCatalogDialog } from './catalog-dialogs';
 import { productCountText, type Catalog } from '../../entities/catalog/catalog-rules';
 import { useGetCatalogsQuery } from '../../entities/catalog/catalogs-api';
 import { useViewMode, ViewToggle } from './view-toggle';
+import { useWorkspaceRole } from '../../entities/team/use-workspace';
+import { CatalogueGate, ViewOnlyNote } from '../../entities/team/view-only';
 
 /** /workspace/catalogs — All Catalogs: totals, grid or list, create, rename, delete. */
 export default function CatalogsPage() {
+  return (
+    <CatalogueGate title="All Catalogs">
+      <Catalogs />
+    </CatalogueGate>
+  );
+}
+
+function Catalogs() {
+  // Teams (issue 51): creating, renaming and deleting are for the owner and editors.
+  const access = useWorkspaceRole();
   const { data, isLoading, error } = useGetCatalogsQuery();
   const [mode, setMode] = useViewMode();
   const [creating, setCreating] = useState(false);
@@ -32,21 +44,28 @@ export default function CatalogsPage() {
             </p>
           )}
         </div>
-        <button type="button" className="btn btn--primary" onClick={() => setCreating(true)}>
-          New catalog
-        </button>
+        {access.canEdit && (
+          <button type="button" className="btn btn--primary" onClick={() => setCreating(true)}>
+            New catalog
+          </button>
+        )}
       </header>
+      <ViewOnlyNote access={access} />
 
       {error && <Alert tone="error">{errorMessage(error, 'Your catalogs could not be loaded.')}</Alert>}
 
       {isLoading ? (
         <LoadingScreen />
       ) : items.length === 0 && !error ? (
-        <EmptyState testId="catalogs-empty" icon={<IconFolder />} title="No Catalogs Yet" text="Your default catalog is created with your first product. You can also create one now.">
-          <button type="button" className="btn btn--secondary" onClick={() => setCreating(true)}>
-            Create your first catalog
-          </button>
-        </EmptyState>
+        access.canEdit ? (
+          <EmptyState testId="catalogs-empty" icon={<IconFolder />} title="No Catalogs Yet" text="Your default catalog is created with your first product. You can also create one now.">
+            <button type="button" className="btn btn--secondary" onClick={() => setCreating(true)}>
+              Create your first catalog
+            </button>
+          </EmptyState>
+        ) : (
+          <EmptyState testId="catalogs-empty" icon={<IconFolder />} title="No Catalogs Yet" text="Catalogs the owner and editors make appear here." />
+        )
       ) : (
         <>
           <div className="list-toolbar">
@@ -68,16 +87,18 @@ export default function CatalogsPage() {
                     {productCountText(c.productCount)}
                     {c.updatedAt && ` · updated ${relativeTime(c.updatedAt)}`}
                   </p>
-                  <div className="btn-row">
-                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => setRenaming(c)} aria-label={`Rename ${c.name}`}>
-                      Rename
-                    </button>
-                    {!c.isDefault && (
-                      <button type="button" className="btn btn--ghost btn--sm" onClick={() => setDeleting(c)} aria-label={`Delete ${c.name}`}>
-                        Delete
+                  {access.canEdit && (
+                    <div className="btn-row">
+                      <button type="button" className="btn btn--ghost btn--sm" onClick={() => setRenaming(c)} aria-label={`Rename ${c.name}`}>
+                        Rename
                       </button>
-                    )}
-                  </div>
+                      {!c.isDefault && (
+                        <button type="button" className="btn btn--ghost btn--sm" onClick={() => setDeleting(c)} aria-label={`Delete ${c.name}`}>
+                          Delete
+                        </button>
+                      )}
+                    </div>
+                  )}
                 </article>
               </li>
             ))}

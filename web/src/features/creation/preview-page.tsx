@@ -10,6 +10,10 @@ import { sceneParts, setExploded, setSolo, setWireframe, type ScenePart } from '
 import { errorMessage } from '../../lib/api';
 import { useGetBlueprintsQuery } from '../../entities/blueprint/blueprints-api';
 import { ShareDownloadDialog } from '../../entities/blueprint/share-download-dialog';
+import { ActionProblemAlert } from '../../entities/blueprint/action-problem';
+import { useBlueprintActions } from '../../entities/blueprint/use-blueprint-actions';
+import { useWorkspaceRole } from '../../entities/team/use-workspace';
+import { CatalogueGate, ViewOnlyNote } from '../../entities/team/view-only';
 import { useGetJobQuery } from '../../entities/creation/creation-api';
 import { processingPath } from '../../entities/creation/creation-rules';
 import { PartsPanel } from './parts-panel';
@@ -26,7 +30,11 @@ import { prefersReducedMotion } from '../../lib/reduced-motion';
 export default function PreviewPage() {
   const { jobId } = useParams();
   if (!jobId) return <Navigate to="/workspace" replace />;
-  return <Preview key={jobId} jobId={jobId} />;
+  return (
+    <CatalogueGate title="Model Preview">
+      <Preview key={jobId} jobId={jobId} />
+    </CatalogueGate>
+  );
 }
 
 function Preview({ jobId }: { jobId: string }) {
@@ -39,6 +47,9 @@ function Preview({ jobId }: { jobId: string }) {
   const { data: blueprints } = useGetBlueprintsQuery();
   const name = job?.name ?? blueprints?.find((b) => b.jobId === jobId)?.name ?? 'Blueprint';
   const [sharing, setSharing] = useState(false);
+  // Teams (issue 51): a share link publishes the model, so it is for who may put a page live
+  // without approval; building and giving a product this model are for the owner and editors.
+  const access = useWorkspaceRole();
 
   return (
     <div className="page preview">
@@ -48,14 +59,21 @@ function Preview({ jobId }: { jobId: string }) {
           <p className="page__subtitle">{name}</p>
         </div>
         <div className="btn-row">
-          <button type="button" className="btn btn--secondary" onClick={() => navigate('/workspace/upload')}>
-            New Blueprint
-          </button>
-          <button type="button" className="btn btn--primary" onClick={() => setSharing(true)} disabled={!job?.modelURL}>
-            Share / Download
-          </button>
+          {access.canEdit && (
+            <button type="button" className="btn btn--secondary" onClick={() => navigate('/workspace/upload')}>
+              New Blueprint
+            </button>
+          )}
+          {access.canPublishDirectly ? (
+            <button type="button" className="btn btn--primary" onClick={() => setSharing(true)} disabled={!job?.modelURL}>
+              Share / Download
+            </button>
+          ) : (
+            <DownloadButton jobId={jobId} name={name} modelURL={job?.modelURL ?? null} />
+          )}
         </div>
       </header>
+      <ViewOnlyNote access={access} />
 
       {isLoading ? (
         <LoadingScreen />
@@ -65,9 +83,13 @@ function Preview({ jobId }: { jobId: string }) {
         </Alert>
       ) : job.modelURL ? (
         <>
-          <PreviewModelDrop jobId={jobId} name={name}>
+          {access.canEdit ? (
+            <PreviewModelDrop jobId={jobId} name={name}>
+              <Viewer modelURL={job.modelURL} poster={job.thumbnailURL ?? undefined} name={name} jobParts={job.parts} />
+            </PreviewModelDrop>
+          ) : (
             <Viewer modelURL={job.modelURL} poster={job.thumbnailURL ?? undefined} name={name} jobParts={job.parts} />
-          </PreviewModelDrop>
+          )}
           <div className="preview__fidelity">
             <FidelityBadge score={job.fidelity} views={job.views} />
             <span className="muted" data-testid="preview-views">
@@ -76,7 +98,7 @@ function Preview({ jobId }: { jobId: string }) {
             <FidelityCaption score={job.fidelity} />
             {/* A spin set's tips are about the turntable, not about taking more photos. */}
             {job.spin ? <SpinCheck score={job.fidelity} views={job.views} videos={job.spin.videos} /> : <FidelityWarning score={job.fidelity} views={job.views} />}
-            {!job.spin && job.views === 1 && isLowFidelity(job.fidelity) && (
+            {access.canEdit && !job.spin && job.views === 1 && isLowFidelity(job.fidelity) && (
               <Link to={SPIN_PATH} className="btn btn--secondary preview__spin-link">
                 Capture a spin set for a faithful model
               </Link>
@@ -84,7 +106,7 @@ function Preview({ jobId }: { jobId: string }) {
           </div>
         </>
       ) : (
-        <NoModel status={job.status} message={job.error} jobId={jobId} views={job.views} />
+        <NoModel status={job.status} message={job.error} jobId={jobId} views={job.views} canEdit={access.canEdit} />
       )}
 
       {sharing && job && <ShareDownloadDialog target={{ jobId, name, modelURL: job.modelURL }} onClose={() => setSharing(false)} />}
@@ -92,7 +114,20 @@ function Preview({ jobId }: { jobId: string }) {
   );
 }
 
-function NoModel({ status, message, jobId, views }: { status: string; message: string | null; jobId: string; views: number }) {
+/** Download only, for a role that may not publish a share link (a reviewer; an editor under approvals). */
+function DownloadButton({ jobId, name, modelURL }: { jobId: string; name: string; modelURL: string | null }) {
+  const { download, downloading, problem } = useBlueprintActions({ jobId, name, modelURL });
+  return (
+    <>
+      <button type="button" className="btn btn--primary" onClick={download} disabled={!modelURL || downloading}>
+        {downloading ? 'Downloading…' : 'Download 3D file (.glb)'}
+      </button>
+      {problem && <ActionProblemAlert problem={problem} />}
+    </>
+  );
+}
+
+function NoModel({ status, message, jobId, views, canEdit }: { status: string; message: string | null; jobId: string; views: number; canEdit: boolean }) {
   return (
     <div className="card empty-state preview__empty" data-testid="model-unavailable">
       <IconCube size={48} />
@@ -106,12 +141,14 @@ function NoModel({ status, message, jobId, views }: { status: string; message: s
           This blueprint is still being built. <Link to={processingPath(jobId)}>Follow its progress</Link>
         </p>
       )}
-      <div className="btn-row">
-        {status === 'failed' && <RetryButton jobId={jobId} photos={views} />}
-        <Link to="/workspace/upload" className={status === 'failed' ? 'btn btn--secondary' : 'btn btn--primary'}>
-          Upload a photo
-        </Link>
-      </div>
+      {canEdit && (
+        <div className="btn-row">
+          {status === 'failed' && <RetryButton jobId={jobId} photos={views} />}
+          <Link to="/workspace/upload" className={status === 'failed' ? 'btn btn--secondary' : 'btn btn--primary'}>
+            Upload a photo
+          </Link>
+        </div>
+      )}
     </div>
   );
 }

@@ -38,6 +38,7 @@ import {
   videoUploadingLabel,
 } from './spin-video-rules';
 import { SpinVideos } from './spin-videos';
+import { EditorsGate } from '../../entities/team/view-only';
 import './creation.css';
 import './spin.css';
 
@@ -66,6 +67,14 @@ type StartResult = { data: { jobId: string } } | { error: unknown };
  * camera first; the price; then every file through the upload flow and one build from all of them.
  */
 export default function SpinPage() {
+  return (
+    <EditorsGate title="Create from a spin set or video" back={{ to: '/workspace/blueprints', label: '← Back to My Blueprints' }}>
+      <Spin />
+    </EditorsGate>
+  );
+}
+
+function Spin() {
   const navigate = useNavigate();
   const inputId = useId();
   // "?mode=videos" opens the video mode (a failed video build's "try again" comes back to it).

@@ -6,6 +6,7 @@ import { useStartBlueprintMutation } from '../../entities/creation/creation-api'
 import { ACCEPT_ATTRIBUTE, formatMegabytes, MSG_ONE_IMAGE, MSG_PROCESS_FAILED, processingPath, validateImageFile } from '../../entities/creation/creation-rules';
 import { azimuthsFor, MoreAngles } from '../../entities/creation/more-angles';
 import { SPIN_PATH } from './spin-rules';
+import { EditorsGate } from '../../entities/team/view-only';
 import './creation.css';
 
 interface Failure {
@@ -15,6 +16,14 @@ interface Failure {
 
 /** /workspace/upload — pick or drop one photo, review it, start the 3D build. */
 export default function UploadPage() {
+  return (
+    <EditorsGate title="Upload & Review" back={{ to: '/workspace/blueprints', label: '← Back to My Blueprints' }}>
+      <Upload />
+    </EditorsGate>
+  );
+}
+
+function Upload() {
   const navigate = useNavigate();
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);

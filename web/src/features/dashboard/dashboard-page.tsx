@@ -11,6 +11,7 @@ import { selectAuthUser } from '../../lib/session';
 import { greetingName } from '../../lib/user';
 import { useGetDashboardQuery, type RecentItem } from './dashboard-api';
 import { greeting, isFirstVisit, markVisited, pickMessage } from './dashboard-rules';
+import { useWorkspaceRole } from '../../entities/team/use-workspace';
 
 const statusIcon = { error: IconAlert, ready: IconCheck, processing: IconClock, draft: IconClock } as const;
 const statusText = { error: 'Needs attention', ready: 'Ready', processing: 'Processing', draft: 'Draft' } as const;
@@ -32,6 +33,8 @@ export default function DashboardPage() {
   const [message] = useState(() => pickMessage(isFirstVisit(safeLocalStorage())));
   useEffect(() => markVisited(safeLocalStorage()), []);
   const { data, isLoading, error } = useGetDashboardQuery();
+  // Teams (issue 51): adding products is for the owner and editors; an analyst sees no catalogue.
+  const access = useWorkspaceRole();
 
   return (
     <div className="page dashboard">
@@ -58,9 +61,11 @@ export default function DashboardPage() {
           </ul>
         ) : (
           <EmptyState testId="resume-empty" icon={<IconClock />} title="Nothing to resume yet" text="Products, galleries and blueprints you work on will appear here.">
-            <Link to="/workspace/add-product" className="btn btn--primary">
-              Add your first product
-            </Link>
+            {access.canEdit && (
+              <Link to="/workspace/add-product" className="btn btn--primary">
+                Add your first product
+              </Link>
+            )}
           </EmptyState>
         )}
       </section>
@@ -81,9 +86,11 @@ export default function DashboardPage() {
             </ol>
           ) : (
             <EmptyState variant="inline" icon={<IconChart />} title="No shopper activity yet" text="Once your products are viewed, the most engaging ones appear here.">
-              <Link to="/workspace/products" className="btn btn--secondary btn--sm">
-                Share a product
-              </Link>
+              {access.canSee && (
+                <Link to="/workspace/products" className="btn btn--secondary btn--sm">
+                  {access.canPublish ? 'Share a product' : 'See the products'}
+                </Link>
+              )}
             </EmptyState>
           )}
         </section>
@@ -110,12 +117,16 @@ export default function DashboardPage() {
       <section aria-labelledby="quick-title" className="dashboard__section">
         <h2 id="quick-title" className="section-title">Quick Actions</h2>
         <div className="quick-actions">
-          <Link to="/workspace/products" className="quick-action card">
-            <IconBox /> <span>Products</span>
-          </Link>
-          <Link to="/workspace/gallery" className="quick-action card">
-            <IconGallery /> <span>Gallery</span>
-          </Link>
+          {access.canSee && (
+            <>
+              <Link to="/workspace/products" className="quick-action card">
+                <IconBox /> <span>Products</span>
+              </Link>
+              <Link to="/workspace/gallery" className="quick-action card">
+                <IconGallery /> <span>Gallery</span>
+              </Link>
+            </>
+          )}
           <Link to="/workspace/analytics" className="quick-action card">
             <IconChart /> <span>Analytics</span>
           </Link>

@@ -13,10 +13,22 @@ import type { CSSProperties } from 'react';
 import { EMPTY_TITLE, galleryCounts, GALLERY_STATUS_LABEL, NONE_YET_TEXT, NONE_YET_TITLE, type Gallery } from './gallery-rules';
 import { useListGalleriesQuery } from './galleries-api';
 import { ProGate } from './pro-gate';
+import { useWorkspaceRole } from '../../entities/team/use-workspace';
+import { CatalogueGate, ViewOnlyNote } from '../../entities/team/view-only';
 import './galleries.css';
 
 /** /workspace/gallery — My Gallery: cards with a real cover, filters, sort and paging in the URL; the Pro gate without gallery access. */
 export default function GalleriesPage() {
+  return (
+    <CatalogueGate title="My Gallery">
+      <Galleries />
+    </CatalogueGate>
+  );
+}
+
+function Galleries() {
+  // Teams (issue 51): making galleries is for the owner and editors.
+  const access = useWorkspaceRole();
   const navigate = useNavigate();
   const { data: sub, isLoading: loadingSub } = useGetSubscriptionQuery();
   const allowed = Boolean(sub?.canUseGalleries);
@@ -34,12 +46,13 @@ export default function GalleriesPage() {
           <h1 className="page__title">My Gallery</h1>
           <p className="page__subtitle">Collections of your products to share together.</p>
         </div>
-        {allowed && (
+        {allowed && access.canEdit && (
           <button type="button" className="btn btn--primary" onClick={() => navigate('/workspace/gallery/create')} disabled={atLimit} title={atLimit ? `Your plan allows ${sub?.galleryLimit} galleries.` : undefined}>
             Add gallery
           </button>
         )}
       </header>
+      {allowed && <ViewOnlyNote access={access} />}
       {loadingSub ? (
         <LoadingScreen />
       ) : !allowed ? (
@@ -51,11 +64,15 @@ export default function GalleriesPage() {
           {isLoading ? (
             <LoadingScreen />
           ) : items.length === 0 && !error && !hasFilters(query) ? (
-            <EmptyState testId="galleries-none" icon={<IconGallery />} title={NONE_YET_TITLE} text={NONE_YET_TEXT}>
-              <button type="button" className="btn btn--primary" onClick={() => navigate('/workspace/gallery/create')} disabled={atLimit}>
-                Create your first gallery
-              </button>
-            </EmptyState>
+            access.canEdit ? (
+              <EmptyState testId="galleries-none" icon={<IconGallery />} title={NONE_YET_TITLE} text={NONE_YET_TEXT}>
+                <button type="button" className="btn btn--primary" onClick={() => navigate('/workspace/gallery/create')} disabled={atLimit}>
+                  Create your first gallery
+                </button>
+              </EmptyState>
+            ) : (
+              <EmptyState testId="galleries-none" icon={<IconGallery />} title={NONE_YET_TITLE} text="Galleries the owner and editors make appear here." />
+            )
           ) : items.length === 0 && !error ? (
             <EmptyState testId="galleries-empty" icon={<IconSearch />} title={EMPTY_TITLE} text="Try other words or clear the filters.">
               <button type="button" className="btn btn--secondary" onClick={clear}>

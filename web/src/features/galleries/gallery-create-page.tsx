@@ -4,10 +4,19 @@ import { useGetSubscriptionQuery } from '../../entities/subscription/subscriptio
 import { useCreateGalleryMutation } from './galleries-api';
 import { GalleryEditor, type GalleryDraft } from './gallery-editor';
 import { ProGate } from './pro-gate';
+import { EditorsGate } from '../../entities/team/view-only';
 import './galleries.css';
 
 /** /workspace/gallery/create — name, description, products and cover; then opens the new gallery. */
 export default function GalleryCreatePage() {
+  return (
+    <EditorsGate title="New gallery" back={{ to: '/workspace/gallery', label: '← Back to galleries' }}>
+      <GalleryCreate />
+    </EditorsGate>
+  );
+}
+
+function GalleryCreate() {
   const navigate = useNavigate();
   const { data: sub, isLoading } = useGetSubscriptionQuery();
   const [create, { isLoading: creating }] = useCreateGalleryMutation();

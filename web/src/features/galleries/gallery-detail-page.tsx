@@ -10,10 +10,23 @@ import { useDeleteGalleryMutation, useGetGalleryQuery, useSetGalleryProductsMuta
 import { GalleryEditor, type GalleryDraft } from './gallery-editor';
 import { GalleryShare } from './gallery-share';
 import { galleryCounts, NOT_SHOWN_LABEL, type GalleryDetail } from './gallery-rules';
+import { useWorkspaceRole } from '../../entities/team/use-workspace';
+import { CatalogueGate, ViewOnlyNote } from '../../entities/team/view-only';
+import type { RoleAbilities } from '../../entities/team/team-rules';
 import './galleries.css';
 
 /** /workspace/gallery/{id} — the gallery's cover and products; edit, reorder, choose the cover, delete. */
 export default function GalleryDetailPage() {
+  return (
+    <CatalogueGate title="Gallery">
+      <GalleryDetail />
+    </CatalogueGate>
+  );
+}
+
+function GalleryDetail() {
+  // Teams (issue 51): editing, deleting and publishing follow the role.
+  const access = useWorkspaceRole();
   const { galleryId = '' } = useParams();
   const { data: g, isLoading, error } = useGetGalleryQuery(galleryId, { skip: !galleryId });
   const back = (
@@ -38,12 +51,12 @@ export default function GalleryDetailPage() {
   return (
     <div className="page gallery-detail">
       {back}
-      <GalleryView key={g.updatedAt} gallery={g} />
+      <GalleryView key={g.updatedAt} gallery={g} access={access} />
     </div>
   );
 }
 
-function GalleryView({ gallery: g }: { gallery: GalleryDetail }) {
+function GalleryView({ gallery: g, access }: { gallery: GalleryDetail; access: RoleAbilities }) {
   const navigate = useNavigate();
   const [update, { isLoading: updating }] = useUpdateGalleryMutation();
   const [setProducts, { isLoading: setting }] = useSetGalleryProductsMutation();
@@ -81,10 +94,13 @@ function GalleryView({ gallery: g }: { gallery: GalleryDetail }) {
           )}
           {g.description && <p className="muted">{g.description}</p>}
         </div>
-        <button type="button" className="btn btn--danger" onClick={() => setDeleting(true)}>
-          Delete gallery
-        </button>
+        {access.canEdit && (
+          <button type="button" className="btn btn--danger" onClick={() => setDeleting(true)}>
+            Delete gallery
+          </button>
+        )}
       </header>
+      <ViewOnlyNote access={access} />
       {(g.coverURL || cover?.thumbnailURL) && (
         <div className="gallery-cover" data-testid="gallery-cover" style={{ background: g.thumbnailColor }}>
           <img src={g.coverURL ?? cover?.thumbnailURL ?? ''} alt={cover ? `Cover: ${cover.name}` : 'Gallery cover'} />
@@ -104,20 +120,22 @@ function GalleryView({ gallery: g }: { gallery: GalleryDetail }) {
           ))}
         </ol>
       )}
-      <GalleryShare gallery={g} />
-      <section className="card" aria-labelledby="edit-gallery">
-        <h2 id="edit-gallery" className="section-title">
-          Edit gallery
-        </h2>
-        <GalleryEditor
-          initial={{ name: g.name, description: g.description, productIds: g.products.map((p) => p.id), coverProductId: g.coverProductId, tags: g.tags, thumbnailColor: g.thumbnailColor }}
-          known={g.products}
-          submitLabel="Save gallery"
-          busy={updating || setting}
-          onSubmit={submit}
-        />
-        {saved && <Alert tone="success">Saved.</Alert>}
-      </section>
+      <GalleryShare gallery={g} canPublish={access.canPublish} canPublishDirectly={access.canPublishDirectly} />
+      {access.canEdit && (
+        <section className="card" aria-labelledby="edit-gallery">
+          <h2 id="edit-gallery" className="section-title">
+            Edit gallery
+          </h2>
+          <GalleryEditor
+            initial={{ name: g.name, description: g.description, productIds: g.products.map((p) => p.id), coverProductId: g.coverProductId, tags: g.tags, thumbnailColor: g.thumbnailColor }}
+            known={g.products}
+            submitLabel="Save gallery"
+            busy={updating || setting}
+            onSubmit={submit}
+          />
+          {saved && <Alert tone="success">Saved.</Alert>}
+        </section>
+      )}
       {deleting && <DeleteGallery gallery={g} onClose={() => setDeleting(false)} onDeleted={() => navigate('/workspace/gallery', { replace: true })} />}
     </>
   );

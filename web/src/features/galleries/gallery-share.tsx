@@ -9,8 +9,10 @@ import type { GalleryDetail } from './gallery-rules';
 /**
  * Share this gallery (issue 29 item 14): publish its public page /g/{slug}, a grid of its live
  * products each opening its own product page; then its link, embed code and QR code, and Unpublish.
+ * Teams (issue 51): publishing is the owner's, or an editor's where approval is not required;
+ * Unpublish the owner's and editors'; everyone who sees the gallery may copy its link.
  */
-export function GalleryShare({ gallery: g }: { gallery: GalleryDetail }) {
+export function GalleryShare({ gallery: g, canPublish = true, canPublishDirectly = true }: { gallery: GalleryDetail; canPublish?: boolean; canPublishDirectly?: boolean }) {
   const id = useId();
   const [publish, { isLoading: publishing }] = usePublishGalleryMutation();
   const [unpublish, { isLoading: unpublishing }] = useUnpublishGalleryMutation();
@@ -46,7 +48,13 @@ export function GalleryShare({ gallery: g }: { gallery: GalleryDetail }) {
         {liveNote}
       </p>
       {problem && <Alert tone="error">{problem}</Alert>}
-      {!pub ? (
+      {!pub && !canPublishDirectly ? (
+        <p className="muted" data-testid="gallery-not-published">
+          {canPublish
+            ? 'This gallery page is not published. This workspace requires approval before anything goes live, so the owner publishes it.'
+            : 'This gallery page is not published. The owner or an editor publishes it.'}
+        </p>
+      ) : !pub ? (
         <div className="btn-row">
           <button
             type="button"
@@ -95,18 +103,20 @@ export function GalleryShare({ gallery: g }: { gallery: GalleryDetail }) {
               >
                 Download QR
               </button>
-              <button
-                type="button"
-                className="btn btn--ghost btn--sm"
-                disabled={unpublishing}
-                onClick={async () => {
-                  setProblem(null);
-                  const res = await unpublish({ galleryId: g.id, publicationId: pub.publicationId });
-                  if ('error' in res && res.error) setProblem(errorMessage(res.error, 'The gallery page could not be unpublished.'));
-                }}
-              >
-                {unpublishing ? 'Unpublishing…' : 'Unpublish'}
-              </button>
+              {canPublish && (
+                <button
+                  type="button"
+                  className="btn btn--ghost btn--sm"
+                  disabled={unpublishing}
+                  onClick={async () => {
+                    setProblem(null);
+                    const res = await unpublish({ galleryId: g.id, publicationId: pub.publicationId });
+                    if ('error' in res && res.error) setProblem(errorMessage(res.error, 'The gallery page could not be unpublished.'));
+                  }}
+                >
+                  {unpublishing ? 'Unpublishing…' : 'Unpublish'}
+                </button>
+              )}
             </div>
           </div>
           <img className="gallery-share__qr" src={pub.qrURL} width={160} height={160} alt="QR code that opens this gallery on your phone" />

@@ -38,8 +38,11 @@ import { ModelDropZone, OwnModelButton, useOwnModel } from '../../entities/produ
 import { ExperimentsPanel } from '../../entities/experiments/experiments-panel';
 import { ActivityPanel } from '../../entities/team/product-activity';
 import { ApprovalNotice, AwaitingApprovalBadge, RequestApprovalDialog, usePendingApproval } from '../../entities/team/publish-approval';
-import { publishNeedsApproval } from '../../entities/team/team-rules';
+import { abilitiesOf, publishNeedsApproval, type RoleAbilities } from '../../entities/team/team-rules';
 import { useCurrentUserId, useCurrentWorkspace } from '../../entities/team/use-workspace';
+import { CatalogueGate, ViewOnlyNote } from '../../entities/team/view-only';
+import { ChannelsReadOnly, ConfigurationReadOnly, DetailsReadOnly, ExperimentsReadOnly } from './product-read-only';
+import { useProductExperimentsQuery } from '../../entities/experiments/experiments-api';
 import './products.css';
 
 const BADGE = { ready: 'Ready', processing: 'Processing 3D…', error: 'Failed', draft: 'Draft' } as const;
@@ -51,6 +54,14 @@ function isNotFound(err: unknown): boolean {
 
 /** /workspace/product/{id} — the product's model, share and embed, its real history and its details. */
 export default function ProductDetailPage() {
+  return (
+    <CatalogueGate title="Product">
+      <ProductDetail />
+    </CatalogueGate>
+  );
+}
+
+function ProductDetail() {
   const { productId = '' } = useParams();
   const [poll, setPoll] = useState(false);
   const { data: product, isLoading, error } = useGetProductQuery(productId, { skip: !productId, pollingInterval: poll ? POLL_MS : 0 });
@@ -97,6 +108,8 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
   const { workspace } = useCurrentWorkspace({ fresh: true });
   const userId = useCurrentUserId();
   const needsApproval = publishNeedsApproval(workspace);
+  // What the role may change: a reviewer reads the page without a control the server would refuse.
+  const access = abilitiesOf(workspace);
   const pending = usePendingApproval(p.id, workspace?.role === 'analyst');
   const [requesting, setRequesting] = useState(false);
   const requestApproval = () => setRequesting(true);
@@ -119,9 +132,13 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
             </span>
             <PageStateBadge live={!!publication} testId="product-live" />
             {pending && <AwaitingApprovalBadge />}
-            <RebuildButton product={p} onProblem={setProblem} />
-            <ReplacePhotoButton product={p} onProblem={setProblem} />
-            {p.status !== 'processing' && <OwnModelButton own={own} className="btn btn--secondary btn--sm" inlineProblem={false} />}
+            {access.canEdit && (
+              <>
+                <RebuildButton product={p} onProblem={setProblem} />
+                <ReplacePhotoButton product={p} onProblem={setProblem} />
+                {p.status !== 'processing' && <OwnModelButton own={own} className="btn btn--secondary btn--sm" inlineProblem={false} />}
+              </>
+            )}
             {p.updatedAt && (
               <span className="muted">
                 Updated <time dateTime={p.updatedAt}>{relativeTime(p.updatedAt)}</time>
@@ -161,7 +178,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
               {copied ? 'Copied' : 'Copy share link'}
             </button>
           </div>
-        ) : p.modelURL && needsApproval ? (
+        ) : !access.canPublish ? null : p.modelURL && needsApproval ? (
           <button type="button" className="btn btn--primary" onClick={requestApproval}>
             Publish
           </button>
@@ -175,6 +192,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
           </button>
         )}
       </header>
+      <ViewOnlyNote access={access} />
       <PageOfflineAlert live={!!publication} />
       {pending && <ApprovalNotice approval={pending} userId={userId} role={workspace?.role} live={!!publication} />}
       {requesting && (
@@ -193,7 +211,7 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
       {pub?.locked && (
         // Edits made here while the page is locked do not reach shoppers: say so where they are made.
         <p className="muted" data-testid="product-lock-note">
-          {lockSummary(pub).status} {lockSummary(pub).hint} <Link to={publishURL}>Manage the lock</Link>
+          {lockSummary(pub).status} {access.canEdit && lockSummary(pub).hint} {access.canPublishDirectly && <Link to={publishURL}>Manage the lock</Link>}
         </p>
       )}
       {problem && <ActionProblemAlert problem={problem} />}
@@ -220,26 +238,69 @@ function ProductDetailView({ product: p }: { product: ProductDetail }) {
       {panel === 'activity' ? (
         <ActivityPanel productId={p.id} />
       ) : panel === 'experiments' ? (
-        <ExperimentsPanel product={p} />
+        <ExperimentsTab product={p} access={access} />
       ) : panel === 'configurator' ? (
-        <ModelDropZone onFiles={dropModel} busy={own.busy}>
-          <Configurator product={p} />
-        </ModelDropZone>
+        access.canEdit ? (
+          <ModelDropZone onFiles={dropModel} busy={own.busy}>
+            <Configurator product={p} />
+          </ModelDropZone>
+        ) : (
+          <ConfigurationReadOnly product={p} />
+        )
       ) : (
         <div className="product-detail__layout">
           <div className="product-detail__viewer">
-            <ModelDropZone onFiles={dropModel} busy={own.busy || p.status === 'processing'}>
-              <ViewerPanel product={p} publication={publication} publishURL={publishURL} onPublish={needsApproval ? requestApproval : undefined} />
-            </ModelDropZone>
+            {access.canEdit ? (
+              <ModelDropZone onFiles={dropModel} busy={own.busy || p.status === 'processing'}>
+                <ViewerPanel product={p} publication={publication} publishURL={publishURL} onPublish={needsApproval ? requestApproval : undefined} canPublish />
+              </ModelDropZone>
+            ) : (
+              <ViewerPanel product={p} publication={publication} publishURL={publishURL} canPublish={access.canPublish} />
+            )}
             <Timeline product={p} />
-            <LeadsPanel product={p} />
-            <ChannelsPanel productId={p.id} ready={p.status === 'ready' && !!p.modelURL} />
+            <LeadsPanel product={p} canEdit={access.canEdit} />
+            {access.canEdit ? (
+              <ChannelsPanel productId={p.id} ready={p.status === 'ready' && !!p.modelURL} />
+            ) : (
+              <ChannelsReadOnly productId={p.id} ready={p.status === 'ready' && !!p.modelURL} />
+            )}
           </div>
-          <DetailsPanel product={p} onConfigurator={() => setPanel('configurator')} />
+          {access.canEdit ? (
+            <DetailsPanel product={p} onConfigurator={() => setPanel('configurator')} />
+          ) : (
+            <DetailsReadOnly product={p} onConfigurator={() => setPanel('configurator')} />
+          )}
         </div>
       )}
     </div>
   );
+}
+
+/**
+ * The Experiments tab by role (issue 51): the owner, and an editor where approval is not required,
+ * get the whole panel. Under approvals an editor cannot start (or resume) one (403
+ * approval_required), so while none is open they read the past ones; an open one they may still
+ * pause, stop or make a default. A reviewer reads them all.
+ */
+function ExperimentsTab({ product: p, access }: { product: ProductDetail; access: RoleAbilities }) {
+  const gated = access.canPublish && !access.canPublishDirectly;
+  const { data } = useProductExperimentsQuery(p.id, { skip: !gated });
+  if (access.canPublishDirectly) return <ExperimentsPanel product={p} />;
+  if (gated) {
+    if (!data) return <p className="muted">Loading…</p>;
+    if (data.items.some((e) => e.state !== 'stopped')) return <ExperimentsPanel product={p} />;
+    return (
+      <ExperimentsReadOnly
+        product={p}
+        note={
+          <p className="role-note" role="note" data-testid="experiments-approval-note">
+            This workspace requires approval before anything goes live, so experiments are started by the owner.
+          </p>
+        }
+      />
+    );
+  }
+  return <ExperimentsReadOnly product={p} />;
 }
 
 interface PublicationLinks {
@@ -255,12 +316,15 @@ function ViewerPanel({
   publication,
   publishURL,
   onPublish,
+  canPublish,
 }: {
   product: ProductDetail;
   publication: PublicationLinks | null;
   publishURL: string;
   /** Publish here (a request for approval) instead of the wizard's Publish step. */
   onPublish?: () => void;
+  /** The role publishes (owner, editor): Publish and the embed's allowed sites are shown. */
+  canPublish: boolean;
 }) {
   const [tab, setTab] = useState<'3d' | 'ar'>('3d');
   const viewer = useRef<ModelViewerElement | null>(null);
@@ -375,8 +439,11 @@ function ViewerPanel({
             {shotError && <Alert tone="error">{shotError}</Alert>}
             {embedOpen && !publication?.embedCode && (
               <div className="card card--inset" data-testid="embed-unpublished">
-                <p className="muted">The embed shows this product's public page, which is not published yet. Publish it first, choosing the email gate and deep links.</p>
-                <PublishLink className="btn btn--primary btn--sm" to={publishURL} onPublish={onPublish} />
+                <p className="muted">
+                  The embed shows this product's public page, which is not published yet.
+                  {canPublish ? ' Publish it first, choosing the email gate and deep links.' : ' It is published by the owner or an editor.'}
+                </p>
+                {canPublish && <PublishLink className="btn btn--primary btn--sm" to={publishURL} onPublish={onPublish} />}
               </div>
             )}
             {embedOpen && publication?.embedCode && (
@@ -388,7 +455,7 @@ function ViewerPanel({
                     {copied ? 'Copied' : 'Copy code'}
                   </button>
                 </div>
-                {publication.id && <EmbedOriginsField publicationId={publication.id} origins={publication.embedOrigins ?? []} />}
+                {canPublish && publication.id && <EmbedOriginsField publicationId={publication.id} origins={publication.embedOrigins ?? []} />}
               </div>
             )}
           </>
@@ -402,7 +469,7 @@ function ViewerPanel({
             ) : (
               <>
                 <p className="muted">To open this product on a phone, publish its page. The QR code appears here once it is live.</p>
-                <PublishLink className="btn btn--secondary btn--sm" to={publishURL} onPublish={onPublish} />
+                {canPublish && <PublishLink className="btn btn--secondary btn--sm" to={publishURL} onPublish={onPublish} />}
               </>
             )}
           </div>

@@ -30,8 +30,8 @@ export function BuildStatus({ product: p }: { product: ProductDetail }) {
   );
 }
 
-/** One captured lead with its delete button. */
-function LeadRow({ lead: l, product: p }: { lead: Lead; product: ProductDetail }) {
+/** One captured lead, with its delete button for a role that edits the catalogue. */
+function LeadRow({ lead: l, product: p, canEdit }: { lead: Lead; product: ProductDetail; canEdit: boolean }) {
   const [remove] = useDeleteLeadMutation();
   const variantName = (id: string) => p.config.variants.find((v) => v.id === id)?.name ?? 'Deleted variant';
   return (
@@ -43,23 +43,25 @@ function LeadRow({ lead: l, product: p }: { lead: Lead; product: ProductDetail }
           {relativeTime(l.createdAt)}
         </time>
       )}
-      <button type="button" className="btn btn--ghost btn--sm" onClick={() => void remove({ productId: p.id, leadId: l.id })} aria-label={`Delete ${l.email}`}>
-        Delete
-      </button>
+      {canEdit && (
+        <button type="button" className="btn btn--ghost btn--sm" onClick={() => void remove({ productId: p.id, leadId: l.id })} aria-label={`Delete ${l.email}`}>
+          Delete
+        </button>
+      )}
     </li>
   );
 }
 
 /** A further page of leads (after cursor), and its own "Show more" while more remain. */
-function MoreLeads({ product: p, cursor }: { product: ProductDetail; cursor: string }) {
+function MoreLeads({ product: p, cursor, canEdit }: { product: ProductDetail; cursor: string; canEdit: boolean }) {
   const { data, isLoading, error } = useProductLeadsQuery({ id: p.id, cursor });
   const [more, setMore] = useState(false);
   if (isLoading) return <li className="muted">Loading…</li>;
   if (error) return <li>{<Alert tone="error">{errorMessage(error, 'The leads could not be loaded.')}</Alert>}</li>;
   return (
     <>
-      {data?.items.map((l) => <LeadRow key={l.id} lead={l} product={p} />)}
-      {data?.nextCursor && (more ? <MoreLeads product={p} cursor={data.nextCursor} /> : <ShowMore onClick={() => setMore(true)} />)}
+      {data?.items.map((l) => <LeadRow key={l.id} lead={l} product={p} canEdit={canEdit} />)}
+      {data?.nextCursor && (more ? <MoreLeads product={p} cursor={data.nextCursor} canEdit={canEdit} /> : <ShowMore onClick={() => setMore(true)} />)}
     </>
   );
 }
@@ -76,9 +78,10 @@ function ShowMore({ onClick }: { onClick: () => void }) {
 
 /**
  * Emails shoppers left on the public page (stored outside the event log), newest first and a
- * page at a time, with a CSV export of all of them.
+ * page at a time, with a CSV export of all of them. Deleting a lead, and the way to the
+ * publishing options, are for the roles that edit (issue 51: a reviewer reads and exports).
  */
-export function LeadsPanel({ product: p }: { product: ProductDetail }) {
+export function LeadsPanel({ product: p, canEdit = true }: { product: ProductDetail; canEdit?: boolean }) {
   const { data, isLoading, error } = useProductLeadsQuery({ id: p.id }, { refetchOnMountOrArgChange: true });
   const leads = data?.items ?? [];
   const [more, setMore] = useState(false);
@@ -106,16 +109,18 @@ export function LeadsPanel({ product: p }: { product: ProductDetail }) {
         <Alert tone="error">{errorMessage(error, 'The leads could not be loaded.')}</Alert>
       ) : leads.length === 0 ? (
         <EmptyState variant="inline" testId="leads-empty" icon={<IconMail />} title="No leads yet" text="Turn on Require email capture when you publish to collect shoppers' emails.">
-          <Link to={publishingURL(p.id)} className="btn btn--secondary btn--sm">
-            Publishing options
-          </Link>
+          {canEdit && (
+            <Link to={publishingURL(p.id)} className="btn btn--secondary btn--sm">
+              Publishing options
+            </Link>
+          )}
         </EmptyState>
       ) : (
         <ul className="config-list" data-testid="leads">
           {leads.map((l) => (
-            <LeadRow key={l.id} lead={l} product={p} />
+            <LeadRow key={l.id} lead={l} product={p} canEdit={canEdit} />
           ))}
-          {data?.nextCursor && (more ? <MoreLeads product={p} cursor={data.nextCursor} /> : <ShowMore onClick={() => setMore(true)} />)}
+          {data?.nextCursor && (more ? <MoreLeads product={p} cursor={data.nextCursor} canEdit={canEdit} /> : <ShowMore onClick={() => setMore(true)} />)}
         </ul>
       )}
       {problem && <Alert tone="error">{problem}</Alert>}

@@ -14,6 +14,8 @@ import { ProductCard } from '../../entities/product/product-card';
 import { atProductLimit, EMPTY_TEXT, EMPTY_TITLE, FIRST_PRODUCT_TEXT, FIRST_PRODUCT_TITLE, FREE_PLAN_NOTICE, hiddenByPlanText } from '../../entities/product/product-rules';
 import { useListProductsQuery } from '../../entities/product/products-api';
 import { ProductLimitDialog } from '../../entities/product/product-limit-dialog';
+import { CatalogueGate, ViewOnlyNote } from '../../entities/team/view-only';
+import { useWorkspaceRole } from '../../entities/team/use-workspace';
 import './products.css';
 
 /** While a product is still being built the list refreshes at the job polling pace (spec §9). */
@@ -21,6 +23,16 @@ const POLL_MS = 2000;
 
 /** /workspace/products — My Products: filtered, sorted and paged by the server; the state lives in the URL. */
 export default function ProductsPage() {
+  return (
+    <CatalogueGate title="My Products">
+      <Products />
+    </CatalogueGate>
+  );
+}
+
+function Products() {
+  // Teams (issue 51): only the owner and editors add products; a reviewer reads the list.
+  const access = useWorkspaceRole();
   const { query, change, clear } = useListQuery();
   const [poll, setPoll] = useState(false);
   const { data, isLoading, isFetching, error } = useListProductsQuery(query, { pollingInterval: poll ? POLL_MS : 0 });
@@ -49,10 +61,13 @@ export default function ProductsPage() {
             Everything you sell in 3D. <Link to="/workspace/catalogs">All Catalogs</Link>
           </p>
         </div>
-        <button type="button" className="btn btn--primary" onClick={onAdd}>
-          Add product
-        </button>
+        {access.canEdit && (
+          <button type="button" className="btn btn--primary" onClick={onAdd}>
+            Add product
+          </button>
+        )}
       </header>
+      <ViewOnlyNote access={access} />
 
       {(sub?.effectivePlan === 'free' || (data?.hiddenByPlan ?? 0) > 0) && (
         <Alert tone="info">
@@ -76,12 +91,14 @@ export default function ProductsPage() {
               Reset filters
             </button>
           </EmptyState>
-        ) : (
+        ) : access.canEdit ? (
           <EmptyState testId="products-empty" icon={<IconBox />} title={FIRST_PRODUCT_TITLE} text={FIRST_PRODUCT_TEXT}>
             <button type="button" className="btn btn--primary" onClick={onAdd}>
               Add product
             </button>
           </EmptyState>
+        ) : (
+          <EmptyState testId="products-empty" icon={<IconBox />} title="No products in this workspace yet" text="Products the owner and editors add appear here." />
         )
       ) : (
         <ul className="card-grid" aria-label="Products" aria-busy={isFetching}>

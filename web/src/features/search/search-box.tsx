@@ -6,6 +6,7 @@ import { useDismiss } from '../../components/use-dismiss';
 import { useMenu } from '../../lib/ui-slice';
 import { useLazySearchQuery, useSearchQuery } from './search-api';
 import { matchNote, matchSearchItems, normalizeQuery } from './search-rules';
+import { useWorkspaceRole } from '../../entities/team/use-workspace';
 
 function useDebounced<T>(value: T, ms: number): T {
   const [v, setV] = useState(value);
@@ -16,8 +17,16 @@ function useDebounced<T>(value: T, ms: number): T {
   return v;
 }
 
-/** Top-bar search: live suggestions; Enter opens the first match and clears. */
+/**
+ * Top-bar search: live suggestions; Enter opens the first match and clears. It searches the
+ * catalogue (GET /api/search), which an analyst does not see (issue 51): no box for them.
+ */
 export function SearchBox() {
+  const { canSee } = useWorkspaceRole();
+  return canSee ? <Search /> : null;
+}
+
+function Search() {
   const [text, setText] = useState('');
   const [active, setActive] = useState(-1);
   const [noMatch, setNoMatch] = useState(false);

@@ -18,6 +18,9 @@ import { SessionsPanel } from './sessions-panel';
 import { StoreSettingsPanel } from './store-settings-panel';
 import { WebhooksPanel } from './webhooks-panel';
 import { ChannelsSettings } from '../../entities/channels/channels-settings';
+import { useWorkspaceRole } from '../../entities/team/use-workspace';
+import { ViewOnlyNote } from '../../entities/team/view-only';
+import { BrandingReadOnly, ChannelsSettingsReadOnly, StoreSettingsReadOnly } from './settings-read-only';
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
@@ -25,8 +28,13 @@ const HEX = /^#[0-9a-fA-F]{6}$/;
 type PendingLogo = { kind: 'keep' } | { kind: 'remove' } | { kind: 'upload'; file: File; preview: string };
 const LOGO_TYPES = 'image/png,image/svg+xml,image/jpeg';
 
-/** /workspace/settings — branding saved on the server. */
+/**
+ * /workspace/settings — branding saved on the server. Teams (issue 51): branding, the store and
+ * the channel connections are the owner's; API keys and webhooks the owner's and editors'; a
+ * reviewer reads the webhooks and the feed, an analyst the branding and the store.
+ */
 export default function SettingsPage() {
+  const access = useWorkspaceRole();
   const { data: saved, isLoading, error: loadError } = useGetBrandingQuery();
   const [save, { isLoading: saving }] = useUpdateBrandingMutation();
   const [upload, { isLoading: uploading }] = useUploadLogoMutation();
@@ -112,69 +120,74 @@ export default function SettingsPage() {
           </p>
         </div>
       </header>
+      <ViewOnlyNote access={access} />
       {loadError && <Alert tone="error">{errorMessage(loadError, 'Branding could not be loaded.')}</Alert>}
-      <form className="card form settings-form" onSubmit={onSubmit} noValidate>
-        <h2 className="section-title">Branding</h2>
-        {status && <Alert tone={status.tone}>{status.text}</Alert>}
-        <div className="field">
-          <label htmlFor="brand-name">Brand name</label>
-          <input id="brand-name" value={brandName} onChange={(e) => setBrandName(e.target.value)} placeholder={DEFAULT_BRAND_NAME} aria-describedby="brand-name-help" disabled={saving} />
-          <p id="brand-name-help" className="field__help">
-            Shown to shoppers on your share pages and embeds. Until you name your brand, they show Photo3D.
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor="brand-color">Brand colour</label>
-          <div className="color-field">
-            <input id="brand-color" value={brandColor} onChange={(e) => setBrandColor(e.target.value)} aria-describedby="brand-color-help" spellCheck={false} disabled={saving} />
-            <input
-              type="color"
-              className="color-field__swatch"
-              aria-label="Pick brand colour"
-              value={swatch.toLowerCase()}
-              onChange={(e) => setBrandColor(e.target.value.toUpperCase())}
-              disabled={saving}
-            />
+      {!access.isOwner ? (
+        <BrandingReadOnly branding={saved} />
+      ) : (
+        <form className="card form settings-form" onSubmit={onSubmit} noValidate>
+          <h2 className="section-title">Branding</h2>
+          {status && <Alert tone={status.tone}>{status.text}</Alert>}
+          <div className="field">
+            <label htmlFor="brand-name">Brand name</label>
+            <input id="brand-name" value={brandName} onChange={(e) => setBrandName(e.target.value)} placeholder={DEFAULT_BRAND_NAME} aria-describedby="brand-name-help" disabled={saving} />
+            <p id="brand-name-help" className="field__help">
+              Shown to shoppers on your share pages and embeds. Until you name your brand, they show Photo3D.
+            </p>
           </div>
-          <p id="brand-color-help" className="field__help">Hex colour such as {DEFAULT_BRAND_COLOR}.</p>
-        </div>
-        <div className="field">
-          <span className="field__label" id="logo-label">Logo</span>
-          <div className="logo-field">
-            <div className="logo-field__preview" style={{ borderColor: swatch }}>
-              {shownLogo ? <img src={shownLogo} alt="Current brand logo" /> : <span className="muted">No logo</span>}
+          <div className="field">
+            <label htmlFor="brand-color">Brand colour</label>
+            <div className="color-field">
+              <input id="brand-color" value={brandColor} onChange={(e) => setBrandColor(e.target.value)} aria-describedby="brand-color-help" spellCheck={false} disabled={saving} />
+              <input
+                type="color"
+                className="color-field__swatch"
+                aria-label="Pick brand colour"
+                value={swatch.toLowerCase()}
+                onChange={(e) => setBrandColor(e.target.value.toUpperCase())}
+                disabled={saving}
+              />
             </div>
-            <div>
-              <p className="field__help">PNG, SVG or JPEG, up to 2 MB; 512 × 512 recommended. Used on share pages, embeds and billing documents.</p>
-              {logo.kind === 'remove' && storedLogo && <p className="field__help">The current logo is removed when you save.</p>}
-              {logo.kind === 'upload' && <p className="field__help">The new logo is stored when you save.</p>}
-              <div className="btn-row">
-                <button type="button" className="btn btn--secondary btn--sm" onClick={() => fileInput.current?.click()} disabled={busy} aria-describedby="logo-label">
-                  {shownLogo ? 'Replace logo' : 'Upload logo'}
-                </button>
-                {shownLogo && (
-                  <button type="button" className="btn btn--ghost btn--sm" onClick={() => setLogo({ kind: 'remove' })} disabled={busy}>
-                    Remove logo
-                  </button>
-                )}
+            <p id="brand-color-help" className="field__help">Hex colour such as {DEFAULT_BRAND_COLOR}.</p>
+          </div>
+          <div className="field">
+            <span className="field__label" id="logo-label">Logo</span>
+            <div className="logo-field">
+              <div className="logo-field__preview" style={{ borderColor: swatch }}>
+                {shownLogo ? <img src={shownLogo} alt="Current brand logo" /> : <span className="muted">No logo</span>}
               </div>
-              <input ref={fileInput} type="file" accept={LOGO_TYPES} className="visually-hidden" tabIndex={-1} aria-label="Logo file" onChange={onLogo} />
+              <div>
+                <p className="field__help">PNG, SVG or JPEG, up to 2 MB; 512 × 512 recommended. Used on share pages, embeds and billing documents.</p>
+                {logo.kind === 'remove' && storedLogo && <p className="field__help">The current logo is removed when you save.</p>}
+                {logo.kind === 'upload' && <p className="field__help">The new logo is stored when you save.</p>}
+                <div className="btn-row">
+                  <button type="button" className="btn btn--secondary btn--sm" onClick={() => fileInput.current?.click()} disabled={busy} aria-describedby="logo-label">
+                    {shownLogo ? 'Replace logo' : 'Upload logo'}
+                  </button>
+                  {shownLogo && (
+                    <button type="button" className="btn btn--ghost btn--sm" onClick={() => setLogo({ kind: 'remove' })} disabled={busy}>
+                      Remove logo
+                    </button>
+                  )}
+                </div>
+                <input ref={fileInput} type="file" accept={LOGO_TYPES} className="visually-hidden" tabIndex={-1} aria-label="Logo file" onChange={onLogo} />
+              </div>
             </div>
           </div>
-        </div>
-        <div className="btn-row btn-row--end">
-          <button type="button" className="btn btn--ghost" onClick={reset} disabled={busy || atDefaults}>
-            Reset changes
-          </button>
-          <button type="submit" className="btn btn--primary" disabled={busy}>
-            {busy ? 'Saving...' : 'Save branding'}
-          </button>
-        </div>
-      </form>
-      <StoreSettingsPanel />
-      <ApiKeysPanel />
-      <WebhooksPanel />
-      <ChannelsSettings />
+          <div className="btn-row btn-row--end">
+            <button type="button" className="btn btn--ghost" onClick={reset} disabled={busy || atDefaults}>
+              Reset changes
+            </button>
+            <button type="submit" className="btn btn--primary" disabled={busy}>
+              {busy ? 'Saving...' : 'Save branding'}
+            </button>
+          </div>
+        </form>
+      )}
+      {access.isOwner ? <StoreSettingsPanel /> : <StoreSettingsReadOnly />}
+      {access.canEdit && <ApiKeysPanel />}
+      {access.canSee && <WebhooksPanel readOnly={!access.canEdit} />}
+      {access.isOwner ? <ChannelsSettings /> : access.canSee ? <ChannelsSettingsReadOnly /> : null}
       <SessionsPanel />
     </div>
   );

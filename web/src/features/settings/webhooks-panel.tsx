@@ -18,8 +18,11 @@ import { isUnverifiedError, useNeedsVerification, VerifyFirstNotice } from './ve
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
-/** Settings → Webhooks: endpoints that receive signed event callbacks, with their delivery logs. */
-export function WebhooksPanel() {
+/**
+ * Settings → Webhooks: endpoints that receive signed event callbacks, with their delivery logs.
+ * readOnly (issue 51: a reviewer): the endpoints and their deliveries, without adding, testing or deleting.
+ */
+export function WebhooksPanel({ readOnly = false }: { readOnly?: boolean }) {
   const { data: hooks = [], error: loadError, isLoading } = useListWebhooksQuery();
   const [create, { isLoading: creating }] = useCreateWebhookMutation();
   const [url, setUrl] = useState('');
@@ -59,7 +62,7 @@ export function WebhooksPanel() {
         the endpoint&apos;s signing secret; failed deliveries are retried for 24 hours.
       </p>
       {loadError && <Alert tone="error">{errorMessage(loadError, 'Webhooks could not be loaded.')}</Alert>}
-      {unverified && <VerifyFirstNotice what="Webhooks" />}
+      {unverified && !readOnly && <VerifyFirstNotice what="Webhooks" />}
       {created && created.secret === null && <Alert tone="info">{created.secretNote}</Alert>}
       {created && created.secret !== null && (
         <Alert tone="success">
@@ -72,52 +75,56 @@ export function WebhooksPanel() {
           </span>
         </Alert>
       )}
-      <form onSubmit={onSubmit} noValidate aria-label="Add webhook endpoint">
-        {formError && <Alert tone="error">{formError}</Alert>}
-        <div className="field">
-          <label htmlFor="webhook-url">Endpoint URL</label>
-          <input
-            id="webhook-url"
-            type="url"
-            value={url}
-            onChange={(e) => setUrl(e.target.value)}
-            placeholder="https://example.com/photo3d/webhooks"
-            maxLength={2048}
-            disabled={creating}
-          />
-        </div>
-        <fieldset className="field webhooks__choices">
-          <legend className="field__label">Events</legend>
-          {WEBHOOK_EVENTS.map((ev) => (
-            <label key={ev.type} className="checkbox">
-              <input type="checkbox" checked={events.includes(ev.type)} onChange={() => toggle(ev.type)} disabled={creating} />
-              {ev.label} <code>{ev.type}</code>
-            </label>
-          ))}
-        </fieldset>
-        <div className="btn-row btn-row--end">
-          <button type="submit" className="btn btn--primary" disabled={creating || unverified}>
-            {creating ? 'Adding...' : 'Add endpoint'}
-          </button>
-        </div>
-      </form>
+      {!readOnly && (
+        <form onSubmit={onSubmit} noValidate aria-label="Add webhook endpoint">
+          {formError && <Alert tone="error">{formError}</Alert>}
+          <div className="field">
+            <label htmlFor="webhook-url">Endpoint URL</label>
+            <input
+              id="webhook-url"
+              type="url"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="https://example.com/photo3d/webhooks"
+              maxLength={2048}
+              disabled={creating}
+            />
+          </div>
+          <fieldset className="field webhooks__choices">
+            <legend className="field__label">Events</legend>
+            {WEBHOOK_EVENTS.map((ev) => (
+              <label key={ev.type} className="checkbox">
+                <input type="checkbox" checked={events.includes(ev.type)} onChange={() => toggle(ev.type)} disabled={creating} />
+                {ev.label} <code>{ev.type}</code>
+              </label>
+            ))}
+          </fieldset>
+          <div className="btn-row btn-row--end">
+            <button type="submit" className="btn btn--primary" disabled={creating || unverified}>
+              {creating ? 'Adding...' : 'Add endpoint'}
+            </button>
+          </div>
+        </form>
+      )}
       {!isLoading && hooks.length === 0 && !loadError && (
         <EmptyState variant="inline" testId="webhooks-empty" icon={<IconPlug />} title="No webhook endpoints yet." text="An endpoint receives a signed POST when a build finishes, a page is published or a lead arrives.">
-          <a href="#webhook-url" className="btn btn--secondary btn--sm" onClick={(e) => (e.preventDefault(), document.getElementById('webhook-url')?.focus())}>
-            Add your first endpoint
-          </a>
+          {!readOnly && (
+            <a href="#webhook-url" className="btn btn--secondary btn--sm" onClick={(e) => (e.preventDefault(), document.getElementById('webhook-url')?.focus())}>
+              Add your first endpoint
+            </a>
+          )}
         </EmptyState>
       )}
       <ul className="webhooks__list">
         {hooks.map((h) => (
-          <WebhookItem key={h.id} hook={h} />
+          <WebhookItem key={h.id} hook={h} readOnly={readOnly} />
         ))}
       </ul>
     </section>
   );
 }
 
-function WebhookItem({ hook }: { hook: Webhook }) {
+function WebhookItem({ hook, readOnly }: { hook: Webhook; readOnly: boolean }) {
   const [remove, { isLoading: removing }] = useDeleteWebhookMutation();
   const [sendTest, { isLoading: testing }] = useTestWebhookMutation();
   const [showLog, setShowLog] = useState(false);
@@ -157,26 +164,30 @@ function WebhookItem({ hook }: { hook: Webhook }) {
           </div>
         </div>
         <div className="btn-row">
-          <button type="button" className="btn btn--secondary btn--sm" onClick={onTest} disabled={testing}>
-            {testing ? 'Sending...' : 'Send test event'}
-          </button>
+          {!readOnly && (
+            <button type="button" className="btn btn--secondary btn--sm" onClick={onTest} disabled={testing}>
+              {testing ? 'Sending...' : 'Send test event'}
+            </button>
+          )}
           <button type="button" className="btn btn--ghost btn--sm" onClick={() => setShowLog((v) => !v)} aria-expanded={showLog}>
             {showLog ? 'Hide deliveries' : 'Show deliveries'}
           </button>
-          <button type="button" className="btn btn--ghost btn--sm" onClick={onDelete} disabled={removing}>
-            Delete
-          </button>
+          {!readOnly && (
+            <button type="button" className="btn btn--ghost btn--sm" onClick={onDelete} disabled={removing}>
+              Delete
+            </button>
+          )}
         </div>
       </div>
       {status && <Alert tone={status.tone}>{status.text}</Alert>}
-      {showLog && <DeliveryLog id={hook.id} />}
+      {showLog && <DeliveryLog id={hook.id} readOnly={readOnly} />}
     </li>
   );
 }
 
 const stateLabel: Record<WebhookDelivery['state'], string> = { pending: 'Retrying', delivered: 'Delivered', failed: 'Failed' };
 
-function DeliveryLog({ id }: { id: string }) {
+function DeliveryLog({ id, readOnly }: { id: string; readOnly: boolean }) {
   // Refreshes while something is still being delivered, so retries show up without a reload.
   const [poll, setPoll] = useState(0);
   const { data = [], error, isFetching, refetch } = useWebhookDeliveriesQuery(id, { pollingInterval: poll });
@@ -191,7 +202,7 @@ function DeliveryLog({ id }: { id: string }) {
         </button>
       </div>
       {data.length === 0 ? (
-        <EmptyState variant="inline" icon={<IconClock />} title="No deliveries yet." text="Send a test event to see what this endpoint receives." />
+        <EmptyState variant="inline" icon={<IconClock />} title="No deliveries yet." text={readOnly ? 'Events sent to this endpoint are listed here.' : 'Send a test event to see what this endpoint receives.'} />
       ) : (
         <table aria-label="Deliveries">
           <thead>

@@ -10,6 +10,8 @@ import { navigation } from './billing-redirect';
 import { useStoreDefaultCurrency } from '../../entities/settings/store-settings-api';
 import { errorMessage } from '../../lib/api';
 import { formatInr, formatNumber } from '../../lib/format';
+import { useWorkspaceRole } from '../../entities/team/use-workspace';
+import { OwnerOnlyNote } from '../../entities/team/view-only';
 import {
   useChangePlanMutation,
   useGetSubscriptionQuery,
@@ -80,6 +82,8 @@ const ACTIVATION_TIMEOUT_MS = 60_000;
  */
 export default function SubscriptionPage() {
   const [params, setParams] = useSearchParams();
+  // Teams (issue 51): every member sees the plan and its usage; only the owner changes or buys.
+  const { isOwner } = useWorkspaceRole();
   const returned = params.get('checkout');
   const returnedKind = (params.get('kind') ?? 'pro') as CheckoutKind;
   const activating = returned === 'success';
@@ -251,12 +255,13 @@ export default function SubscriptionPage() {
           <h1 className="page__title">My Subscription</h1>
           <p className="page__subtitle">Your plan, what you have used and what you can add.</p>
         </div>
-        {showUpgradeButton(sub) && (
+        {isOwner && showUpgradeButton(sub) && (
           <button type="button" className="btn btn--primary" onClick={() => plansRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' })}>
             Upgrade plan
           </button>
         )}
       </header>
+      {!isOwner && <OwnerOnlyNote>Only the workspace owner changes the plan, buys add-ons and manages billing.</OwnerOnlyNote>}
 
       {activating && (
         <Alert tone="info">
@@ -280,7 +285,7 @@ export default function SubscriptionPage() {
         {sub.trialActive && sub.trialEndsAt && (
           <p className="muted">Trial ends {longDate(sub.trialEndsAt)}</p>
         )}
-        {billing.canManage && (
+        {isOwner && billing.canManage && (
           <p>
             <button type="button" className="btn btn--secondary" onClick={manageBilling} disabled={opening}>
               {opening ? 'Opening…' : 'Manage billing'}
@@ -300,7 +305,7 @@ export default function SubscriptionPage() {
             held={sub.aiCreditsReserved}
             left={remaining(creditsLimit, sub.aiCreditsUsed, sub.aiCreditBalance)}
             buyLabel={`+20 credits (${formatInr(price.creditsPack)})`}
-            onBuy={() => buy('credits')}
+            onBuy={isOwner ? () => buy('credits') : undefined}
             busy={buyingKind === 'credits' || buyBlocked}
             why={whyNot}
           />
@@ -310,7 +315,7 @@ export default function SubscriptionPage() {
             limit={viewsLimit}
             left={remaining(viewsLimit, sub.publicViewsUsed, viewsLeft(sub.publicViewsBalance, sub.publicViewsLeased))}
             buyLabel={`+10,000 views (${formatInr(price.viewsPack)})`}
-            onBuy={() => buy('views')}
+            onBuy={isOwner ? () => buy('views') : undefined}
             busy={buyingKind === 'views' || buyBlocked}
             why={whyNot}
           />
@@ -331,7 +336,7 @@ export default function SubscriptionPage() {
                 </li>
               ))}
             </ul>
-            {freeViaPortal ? (
+            {!isOwner ? null : freeViaPortal ? (
               <button type="button" className="btn btn--secondary btn--block" disabled={opening} onClick={manageBilling}>
                 {billing.cancelAtPeriodEnd && billing.currentPeriodEnd ? `Free from ${longDate(billing.currentPeriodEnd)}` : 'Cancel in Manage billing'}
               </button>
@@ -357,22 +362,24 @@ export default function SubscriptionPage() {
                 </li>
               ))}
             </ul>
-            <button
-              type="button"
-              className="btn btn--primary btn--block"
-              disabled={!proActs || cooldown || starting || changing || redirecting || (activating && returnedKind === 'pro')}
-              aria-describedby={proButtonAction(sub) === 'trial' ? 'trial-terms' : undefined}
-              title={proActs ? undefined : whyNot}
-              onClick={() => onPro(sub)}
-            >
-              {redirecting ? 'Opening Checkout…' : proButtonLabel(sub)}
-            </button>
-            {proButtonAction(sub) === 'trial' && (
+            {isOwner && (
+              <button
+                type="button"
+                className="btn btn--primary btn--block"
+                disabled={!proActs || cooldown || starting || changing || redirecting || (activating && returnedKind === 'pro')}
+                aria-describedby={proButtonAction(sub) === 'trial' ? 'trial-terms' : undefined}
+                title={proActs ? undefined : whyNot}
+                onClick={() => onPro(sub)}
+              >
+                {redirecting ? 'Opening Checkout…' : proButtonLabel(sub)}
+              </button>
+            )}
+            {isOwner && proButtonAction(sub) === 'trial' && (
               <p id="trial-terms" className="muted">
                 {TRIAL_DEFAULT_DAYS}-day free trial, no card
               </p>
             )}
-            {!proActs && whyNot && sub.plan === 'free' && <p className="muted">{whyNot}</p>}
+            {isOwner && !proActs && whyNot && sub.plan === 'free' && <p className="muted">{whyNot}</p>}
           </article>
         </div>
         <p className="muted note">{pricingNote(storeCurrency)}</p>
@@ -385,20 +392,24 @@ export default function SubscriptionPage() {
             <h3 className="addon__name">AI Credits Pack</h3>
             <p className="addon__price"><strong>{formatInr(price.creditsPack)}</strong> per pack</p>
             <p className="muted">20 extra credits</p>
-            <button type="button" className="btn btn--secondary" onClick={() => buy('credits')} disabled={buyingKind === 'credits' || buyBlocked} title={whyNot}>
-              Buy 20 credits
-            </button>
+            {isOwner && (
+              <button type="button" className="btn btn--secondary" onClick={() => buy('credits')} disabled={buyingKind === 'credits' || buyBlocked} title={whyNot}>
+                Buy 20 credits
+              </button>
+            )}
           </article>
           <article className="addon">
             <h3 className="addon__name">Public Views Pack</h3>
             <p className="addon__price"><strong>{formatInr(price.viewsPack)}</strong> per pack</p>
             <p className="muted">10,000 extra views</p>
-            <button type="button" className="btn btn--secondary" onClick={() => buy('views')} disabled={buyingKind === 'views' || buyBlocked} title={whyNot}>
-              Buy 10,000 views
-            </button>
+            {isOwner && (
+              <button type="button" className="btn btn--secondary" onClick={() => buy('views')} disabled={buyingKind === 'views' || buyBlocked} title={whyNot}>
+                Buy 10,000 views
+              </button>
+            )}
           </article>
         </div>
-        {whyNot && <p className="muted note">{whyNot}</p>}
+        {isOwner && whyNot && <p className="muted note">{whyNot}</p>}
         {/* Settings' "Invoices and receipts" leads here (#invoices) in both modes (issue 50, P18). */}
         <p className="muted note" id="invoices">
           {viaCheckout ? 'Payments are handled by Stripe; receipts and invoices are in Manage billing.' : INVOICES_TEST_MODE}
@@ -461,7 +472,8 @@ function UsageMeter({
   limit: number | null;
   left: number | null;
   buyLabel: string;
-  onBuy: () => void;
+  /** Buying is the owner's (issue 51): without it the meter has no buy button. */
+  onBuy?: () => void;
   busy: boolean;
   why?: string;
 }) {
@@ -481,9 +493,11 @@ function UsageMeter({
         <span className="muted">{pct}%</span>
       </div>
       {held > 0 && <p className="muted">{`${formatNumber(held)} held by ${held === 1 ? 'a build' : 'builds'} in progress`}</p>}
-      <button type="button" className="btn btn--ghost btn--sm" onClick={onBuy} disabled={busy} title={why}>
-        {buyLabel}
-      </button>
+      {onBuy && (
+        <button type="button" className="btn btn--ghost btn--sm" onClick={onBuy} disabled={busy} title={why}>
+          {buyLabel}
+        </button>
+      )}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { relativeTime } from '../../lib/format';
 import { useApprovalQuery, useApprovalsQuery, useDecideApprovalMutation, useWithdrawApprovalMutation, type Approval, type Role } from '../../entities/team/team-api';
 import { actorName, canDecide, canWithdraw, comparisonRows, STATUS_LABEL, withdrawnWhy } from '../../entities/team/team-rules';
 import { useCurrentUserId, useCurrentWorkspace } from '../../entities/team/use-workspace';
+import { CatalogueGate } from '../../entities/team/view-only';
 import './team.css';
 
 /**
@@ -17,6 +18,15 @@ import './team.css';
  * comment, who asked may withdraw. Decided requests follow, with who decided and why.
  */
 export default function ApprovalsPage() {
+  // An analyst does not see publish requests (GET /api/approvals is refused): say so instead.
+  return (
+    <CatalogueGate title="Approvals">
+      <Approvals />
+    </CatalogueGate>
+  );
+}
+
+function Approvals() {
   const { data, isLoading, error } = useApprovalsQuery({}, { refetchOnMountOrArgChange: true });
   const { workspace } = useCurrentWorkspace();
   const userId = useCurrentUserId();
