@@ -146,4 +146,27 @@ describe('ExperimentsPanel (issue 52)', () => {
     const results = await screen.findByTestId('experiment-results');
     expect(within(within(results).getByTestId('arm-variation')).getByTestId('arm-preset')).toHaveTextContent(/^0deg 75deg 105% · Outdoor · Transparent · auto-rotate$/);
   });
+
+  it('a paused experiment offers Resume, except to an editor under approvals, who is told the owner resumes it (issue 51)', async () => {
+    const paused = { ...experiment, state: 'paused' };
+    const results = {
+      ...paused,
+      arms: [
+        { ...experiment.arms[0], visitors: 0, conversions: 0, rate: 0, interval: [0, 0] },
+        { ...experiment.arms[1], visitors: 0, conversions: 0, rate: 0, interval: [0, 0], uplift: 0, upliftInterval: [0, 0], probabilityToBeat: 0.5, decision: 'no clear winner yet', sampleStillNeeded: 0 },
+      ],
+      decision: 'no clear winner yet',
+      rule: 'An arm wins when its 95 % interval for the uplift over control lies wholly above zero.',
+    };
+    stubFetch({ 'GET /api/products/p1/experiments': () => ({ items: [paused] }), 'GET /api/experiments/e1': () => results });
+    signIn();
+    const product = parseProductDetail(productDetail({ publication: live, variants }));
+    const { unmount } = renderRoutes([{ path: '/', element: <ExperimentsPanel product={product} /> }]);
+    expect(await screen.findByRole('button', { name: 'Resume' })).toBeInTheDocument();
+    unmount();
+    renderRoutes([{ path: '/', element: <ExperimentsPanel product={product} canResume={false} /> }]);
+    expect(await screen.findByTestId('experiment-resume-owner')).toHaveTextContent('the owner resumes it');
+    expect(screen.queryByRole('button', { name: 'Resume' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Stop experiment' })).toBeInTheDocument();
+  });
 });

@@ -38,7 +38,12 @@ import './experiments.css';
  * the other arm changes the camera, lighting, background, auto-rotate, exposure, what shows while
  * the model loads, or the variant the page opens on.
  */
-export function ExperimentsPanel({ product: p }: { product: ProductDetail }) {
+/**
+ * canResume false: the workspace requires approval and the merchant is an editor (issue 51), so a
+ * paused experiment cannot be resumed by them (the server answers 403 approval_required); pausing,
+ * stopping and making an arm the default stay.
+ */
+export function ExperimentsPanel({ product: p, canResume = true }: { product: ProductDetail; canResume?: boolean }) {
   const { data, isLoading, error } = useProductExperimentsQuery(p.id, { refetchOnMountOrArgChange: true });
   const items = data?.items ?? [];
   const open = items.find((e) => e.state !== 'stopped');
@@ -55,7 +60,7 @@ export function ExperimentsPanel({ product: p }: { product: ProductDetail }) {
       ) : error ? (
         <Alert tone="error">{errorMessage(error, 'The experiments could not be loaded.')}</Alert>
       ) : open ? (
-        <ExperimentResultsView id={open.id} variants={p.config.variants} />
+        <ExperimentResultsView id={open.id} variants={p.config.variants} canResume={canResume} />
       ) : live ? (
         <NewExperimentForm product={p} />
       ) : (
@@ -210,7 +215,7 @@ function NewExperimentForm({ product: p }: { product: ProductDetail }) {
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 const signedPct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)} %`;
 
-function ExperimentResultsView({ id, variants }: { id: string; variants: Variant[] }) {
+function ExperimentResultsView({ id, variants, canResume }: { id: string; variants: Variant[]; canResume: boolean }) {
   const { data: r, error } = useExperimentResultsQuery(id, { pollingInterval: 30_000, refetchOnMountOrArgChange: true });
   const [change, changing] = useChangeExperimentMutation();
   const [apply, applying] = useApplyExperimentMutation();
@@ -251,10 +256,14 @@ function ExperimentResultsView({ id, variants }: { id: string; variants: Variant
           <button type="button" className="btn btn--secondary" disabled={changing.isLoading} onClick={() => void change({ id: r.id, action: 'pause' })}>
             Pause
           </button>
-        ) : (
+        ) : canResume ? (
           <button type="button" className="btn btn--secondary" disabled={changing.isLoading} onClick={() => void change({ id: r.id, action: 'resume' })}>
             Resume
           </button>
+        ) : (
+          <p className="muted" data-testid="experiment-resume-owner">
+            Paused. This workspace requires approval before anything goes live, so the owner resumes it.
+          </p>
         )}
         <button type="button" className="btn btn--secondary" disabled={changing.isLoading} onClick={() => void change({ id: r.id, action: 'stop' })}>
           Stop experiment

@@ -288,7 +288,7 @@ function ExperimentsTab({ product: p, access }: { product: ProductDetail; access
   if (access.canPublishDirectly) return <ExperimentsPanel product={p} />;
   if (gated) {
     if (!data) return <p className="muted">Loading…</p>;
-    if (data.items.some((e) => e.state !== 'stopped')) return <ExperimentsPanel product={p} />;
+    if (data.items.some((e) => e.state !== 'stopped')) return <ExperimentsPanel product={p} canResume={false} />;
     return (
       <ExperimentsReadOnly
         product={p}
