@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/fault"
 )
 
@@ -273,7 +274,7 @@ func idempotent(db *pgxpool.Pool) func(http.Handler) http.Handler {
 			h := sha256.New()
 			_, _ = io.WriteString(h, r.Method+" "+r.URL.RequestURI()+"\n")
 			h.Write(body)
-			serveIdempotent(store, next, w, r, currentWorkspace(r), key[0], h.Sum(nil))
+			serveIdempotent(store, next, w, r, currentWorkspace(r), idempotencyScope(r, key[0]), h.Sum(nil))
 		})
 	}
 }
@@ -337,4 +338,16 @@ func serveIdempotent(store *idempotencyStore, next http.Handler, w http.Response
 		}
 		pause = min(2*pause, 200*time.Millisecond)
 	}
+}
+
+// idempotencyScope is the key as stored: a key belongs to who sent it. In
+// the account's own workspace (and for API keys, which are the workspace's)
+// that is the workspace, as before teams; a member working in another
+// workspace has keys of their own there, so two members who happen to send
+// the same key neither replay nor block each other's requests (issue 51).
+func idempotencyScope(r *http.Request, key string) string {
+	if sess, ok := auth.SessionFrom(r.Context()); ok && sess.UserID != currentWorkspace(r) {
+		return sess.UserID + ":" + key
+	}
+	return key
 }

@@ -269,6 +269,19 @@ func TestTeamInviteApprovePublishAndRemove(t *testing.T) {
 	edTok = s.tokenIn(t, editor, owner)
 	edOwnTok = s.tokenIn(t, editor, "")
 
+	// Idempotency keys belong to who sent them: the same key from two people
+	// of one workspace makes two catalogs, and each person's retry replays
+	// their own.
+	cat1 := s.must(t, 201, ownerTok, "POST", "/api/catalogs", map[string]any{"name": "Spring"}, IdempotencyHeader, "new-catalog-1")
+	rec, _ = s.as(t, edTok, "POST", "/api/catalogs", map[string]any{"name": "Spring"}, IdempotencyHeader, "new-catalog-1")
+	require.Equal(t, 201, rec.Code, rec.Body.String())
+	require.Empty(t, rec.Header().Get("Idempotent-Replayed"), "not the owner's answer")
+	require.NotEqual(t, decodeAs[struct{ ID string }](t, cat1).ID, decodeAs[struct {
+		Data struct{ ID string }
+	}](t, rec.Body.Bytes()).Data.ID)
+	rec, _ = s.as(t, edTok, "POST", "/api/catalogs", map[string]any{"name": "Spring"}, IdempotencyHeader, "new-catalog-1")
+	require.Equal(t, "true", rec.Header().Get("Idempotent-Replayed"), "the editor's retry replays the editor's answer")
+
 	// Roles: a reviewer changes nothing; an editor manages no members.
 	s.refused(t, 403, "forbidden_role", rvTok, "PATCH", "/api/products/"+pid, map[string]any{"name": "x"})
 	s.refused(t, 403, "forbidden_role", edTok, "POST", "/api/team/invites", map[string]any{"email": "z@shop.test", "role": "editor"})
