@@ -166,8 +166,11 @@ type Created struct {
 // Principal is who a valid key authenticates.
 type Principal struct {
 	KeyID  string
-	UserID string
+	UserID string // the key's workspace
 	Scopes []Scope
+	// RequireApproval: the workspace requires approval before publishing, so
+	// the key's product Publish is a request (issue 51).
+	RequireApproval bool
 }
 
 // Has says whether the key carries scope s.

@@ -183,12 +183,21 @@ func (s *Service) Authenticate(ctx context.Context, key string) (p Principal, ok
 	}
 	var scopes []string
 	var lastUsed *time.Time
+	// A key is its workspace's (issue 51). While the founder owns the
+	// workspace, their signing out everywhere or changing the password ends
+	// its keys (the session version they were made at); once it was
+	// transferred, the founder's account no longer decides for it. The
+	// approval rule is read here too, so a key request costs no second
+	// statement.
 	err = s.db.QueryRow(ctx, `
-		SELECT k.id, k.user_id, k.scopes, s.last_used_at
+		SELECT k.id, k.user_id, k.scopes, s.last_used_at, coalesce(w.require_approval, false)
 		FROM api_key_secrets s JOIN api_keys k ON k.id = s.key_id
-		JOIN account_security a ON a.user_id = k.user_id
+		LEFT JOIN account_security a ON a.user_id = k.user_id
+		LEFT JOIN workspaces w ON w.id = k.user_id
 		WHERE s.hash = $1 AND k.revoked_at IS NULL
-			AND a.email_verified_at IS NOT NULL AND a.session_version = s.session_version`, Hash(key)).Scan(&p.KeyID, &p.UserID, &scopes, &lastUsed)
+			AND (coalesce(w.owner_id <> w.id, false)
+				OR (a.email_verified_at IS NOT NULL AND a.session_version = s.session_version))`, Hash(key)).
+		Scan(&p.KeyID, &p.UserID, &scopes, &lastUsed, &p.RequireApproval)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Principal{}, false, nil
 	}

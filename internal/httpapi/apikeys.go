@@ -184,6 +184,7 @@ func (k *keyAuth) admit(w http.ResponseWriter, r *http.Request, key string) (con
 		return nil, errMissingScope(need)
 	}
 	ctx := auth.WithUser(r.Context(), p.UserID)
+	ctx = auth.WithWorkspace(ctx, auth.Workspace{ID: p.UserID, Role: "key", RequireApproval: p.RequireApproval})
 	md := eventstore.MetadataFrom(ctx)
 	md.Actor = "apikey-" + p.KeyID
 	return eventstore.WithMetadata(ctx, md), nil

@@ -5,8 +5,8 @@ import (
 	"net/http"
 
 	"github.com/photo3d/photo3d/internal/account"
-	"github.com/photo3d/photo3d/internal/team"
 	"github.com/photo3d/photo3d/internal/auth"
+	"github.com/photo3d/photo3d/internal/team"
 )
 
 // sessionCheck is the accounts service as requireAuth's session check, or

@@ -596,6 +596,7 @@ func TestTeamErasureRules(t *testing.T) {
 	fernTok := s.tokenIn(t, fern, "")
 	s.must(t, 200, fernTok, "PUT", "/api/branding", map[string]any{"brandName": "Fern & Co", "brandColor": "#225533"})
 	milo, miloTok, _ := s.joinNew(t, fernTok, "milo@shop.test", "Milo Member", "editor")
+	key := decodeAs[apikey.Created](t, s.must(t, 201, fernTok, "POST", "/api/api-keys", map[string]any{"name": "shop sync", "scopes": []string{"read"}}))
 
 	msg := s.refused(t, 409, "workspace_has_members", fernTok, "DELETE", "/api/users/me", map[string]any{"password": fernPW})
 	require.Contains(t, msg, "1 other member")
@@ -610,6 +611,7 @@ func TestTeamErasureRules(t *testing.T) {
 		BrandName string `json:"brandName"`
 	}](t, s.must(t, 200, miloTok, "GET", "/api/branding", nil))
 	require.Equal(t, "Fern & Co", brand.BrandName, "the workspace's data stayed with its new owner")
+	s.must(t, 200, key.Secret, "GET", "/api/products", nil) // and so did its API keys
 	tm := decodeAs[team.Team](t, s.must(t, 200, miloTok, "GET", "/api/team/members", nil))
 	require.Len(t, tm.Members, 1)
 	require.Equal(t, milo, tm.Members[0].UserID)

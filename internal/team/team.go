@@ -705,16 +705,6 @@ func (s *Service) OwnedWithMembers(ctx context.Context, userID string) ([]string
 	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
-// KeyAccess is what an API key of workspace wsID may do: a key belongs to
-// the workspace, so only the approval rule is read.
-func (s *Service) KeyAccess(ctx context.Context, wsID string) (Access, error) {
-	var on bool
-	if err := s.db.QueryRow(ctx, `SELECT coalesce((SELECT require_approval FROM workspaces WHERE id = $1), false)`, wsID).Scan(&on); err != nil {
-		return Access{}, fmt.Errorf("read approval rule: %w", err)
-	}
-	return Access{WorkspaceID: wsID, Role: "key", RequireApproval: on}, nil
-}
-
 // Account returns a member's account (for the session an accepted
 // invitation answers with).
 func (s *Service) Account(ctx context.Context, userID string) (account.User, error) {
