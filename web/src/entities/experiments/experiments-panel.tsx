@@ -5,10 +5,6 @@ import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
 import {
   BACKGROUNDS,
-  EXPOSURE_MAX,
-  EXPOSURE_MIN,
-  EXPOSURE_STEP,
-  exposureValue,
   formatExposure,
   LIGHTINGS,
   openingVariant,
@@ -17,6 +13,7 @@ import {
   type Variant,
 } from '../product/configurator-rules';
 import { publishingURL } from '../product/add-product-rules';
+import { ExposureField } from '../product/exposure-field';
 import type { ProductDetail } from '../product/product-rules';
 import {
   GOAL_LABEL,
@@ -158,24 +155,7 @@ function NewExperimentForm({ product: p }: { product: ProductDetail }) {
         <label className="checkbox">
           <input type="checkbox" checked={autospin} onChange={(e) => setAutospin(e.target.checked)} /> Auto-rotate
         </label>
-        <div className="field">
-          <label htmlFor={`${id}-exposure`}>Exposure</label>
-          <div className="experiment-form__range">
-            <input
-              id={`${id}-exposure`}
-              type="range"
-              min={EXPOSURE_MIN}
-              max={EXPOSURE_MAX}
-              step={EXPOSURE_STEP}
-              value={exposure}
-              aria-valuetext={formatExposure(exposure)}
-              onChange={(e) => setExposure(exposureValue(e.target.value))}
-            />
-            <output htmlFor={`${id}-exposure`} data-testid="experiment-exposure-value">
-              {formatExposure(exposure)}
-            </output>
-          </div>
-        </div>
+        <ExposureField id={`${id}-exposure`} value={exposure} onChange={setExposure} rangeClass="experiment-form__range" valueTestId="experiment-exposure-value" />
         <div className="field">
           <label htmlFor={`${id}-poster`}>While the model loads</label>
           <select id={`${id}-poster`} value={poster} onChange={(e) => setPoster(e.target.value as Poster)}>

@@ -30,11 +30,6 @@ import {
   clickXY,
   CONFIG_TABS,
   DEFAULT_VARIANT_ID,
-  EXPOSURE_MAX,
-  EXPOSURE_MIN,
-  EXPOSURE_STEP,
-  exposureValue,
-  formatExposure,
   LEATHER_RULE,
   leatherRuleApplies,
   LIGHTINGS,
@@ -54,6 +49,7 @@ import {
   type PurchaseLink,
   type Variant,
 } from './configurator-rules';
+import { ExposureField } from './exposure-field';
 import type { ProductDetail } from './product-rules';
 import { SAVED_MS, useFlag } from '../../lib/use-flag';
 import './configurator.css';
@@ -419,28 +415,14 @@ function ViewerSettings({
           <input type="color" aria-label="Background color" value={presets.backgroundColor.toLowerCase()} onChange={(e) => onPresets({ ...presets, backgroundColor: e.target.value.toUpperCase() })} />
         )}
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-exposure`}>Exposure</label>
-        <div className="viewer-settings__range">
-          <input
-            id={`${id}-exposure`}
-            type="range"
-            min={EXPOSURE_MIN}
-            max={EXPOSURE_MAX}
-            step={EXPOSURE_STEP}
-            value={presets.exposure}
-            aria-valuetext={formatExposure(presets.exposure)}
-            aria-describedby={`${id}-exposure-help`}
-            onChange={(e) => onPresets({ ...presets, exposure: exposureValue(e.target.value) })}
-          />
-          <output htmlFor={`${id}-exposure`} data-testid="exposure-value">
-            {formatExposure(presets.exposure)}
-          </output>
-        </div>
-        <p id={`${id}-exposure-help`} className="field__help">
-          How bright the model is: 1.00 is neutral.
-        </p>
-      </div>
+      <ExposureField
+        id={`${id}-exposure`}
+        value={presets.exposure}
+        onChange={(exposure) => onPresets({ ...presets, exposure })}
+        rangeClass="viewer-settings__range"
+        valueTestId="exposure-value"
+        help="How bright the model is: 1.00 is neutral."
+      />
       <div className="field">
         <label htmlFor={`${id}-poster`}>While the model loads</label>
         <select id={`${id}-poster`} value={presets.poster} onChange={(e) => onPresets({ ...presets, poster: e.target.value as Poster })}>

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Alert } from '../../components/alert';
 import { Dialog } from '../../components/dialog';
 import { errorMessage } from '../../lib/api';
+import { PageOptionsFields } from '../product/page-options-fields';
 import { relativeTime } from '../../lib/format';
 import { useApprovalsQuery, usePublishOrRequestMutation, useWithdrawApprovalMutation, type Approval, type Role } from './team-api';
 import { actorName, canDecide, canWithdraw } from './team-rules';
@@ -80,16 +81,7 @@ export function RequestApprovalDialog({
   return (
     <Dialog title="Request approval to publish" onClose={() => !isLoading && onClose('cancelled')}>
       <p className="muted">This workspace requires approval before anything goes live. The owner and the reviewers are asked; the page goes live when one of them approves it.</p>
-      <div className="approval-dialog__toggles">
-        <label className="checkbox">
-          <input type="checkbox" checked={choice.requireEmail} disabled={isLoading} onChange={(e) => setChoice({ ...choice, requireEmail: e.target.checked })} />
-          Require email capture
-        </label>
-        <label className="checkbox">
-          <input type="checkbox" checked={choice.allowDeepLinks} disabled={isLoading} onChange={(e) => setChoice({ ...choice, allowDeepLinks: e.target.checked })} />
-          Allow deep links to variants
-        </label>
-      </div>
+      <PageOptionsFields value={choice} onChange={setChoice} disabled={isLoading} className="approval-dialog__toggles" />
       {error && <Alert tone="error">{errorMessage(error, 'The request could not be sent. Please try again.')}</Alert>}
       <div className="btn-row btn-row--end">
         <button type="button" className="btn btn--ghost" disabled={isLoading} onClick={() => onClose('cancelled')}>

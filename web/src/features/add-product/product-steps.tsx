@@ -7,6 +7,7 @@ import { errorMessage } from '../../lib/api';
 import { apiURL, downloadFile } from '../../lib/download';
 import { BUILD_FAILED_TEXT, parsePublication, type ProductDetail } from '../../entities/product/product-rules';
 import { useLockPublicationMutation, useProductChecksQuery, usePublishProductPageMutation, useSetPresetsMutation } from '../../entities/product/configurator-api';
+import { PageOptionsFields, type PageOptions } from '../../entities/product/page-options-fields';
 import { ApprovalNotice } from '../../entities/team/publish-approval';
 import { usePublishOrRequestMutation } from '../../entities/team/team-api';
 import { useCurrentUserId, useCurrentWorkspace } from '../../entities/team/use-workspace';
@@ -177,11 +178,6 @@ export function PreviewStep({ product: p, onPublish, onBack }: { product: Produc
   );
 }
 
-/** The publish step's two options (spec §2): chosen before the page goes live, changed after. */
-interface PageOptions {
-  requireEmail: boolean;
-  allowDeepLinks: boolean;
-}
 
 /** Where a change of the options stands: the server's answer decides "Saved" (issue 29 item 6). */
 type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
@@ -281,16 +277,7 @@ export function PublishStep({ product: p, onDone, onBack }: { product: ProductDe
           Publish {p.name || 'your product'}
         </h2>
         <p className="muted">Choose how your page works, then publish it. You can change these later.</p>
-        <div className="wizard__toggles">
-          <label className="checkbox">
-            <input type="checkbox" checked={choice.requireEmail} disabled={isLoading} onChange={(e) => setChoice({ ...choice, requireEmail: e.target.checked })} />
-            Require email capture
-          </label>
-          <label className="checkbox">
-            <input type="checkbox" checked={choice.allowDeepLinks} disabled={isLoading} onChange={(e) => setChoice({ ...choice, allowDeepLinks: e.target.checked })} />
-            Allow deep links to variants
-          </label>
-        </div>
+        <PageOptionsFields value={choice} onChange={setChoice} disabled={isLoading} className="wizard__toggles" />
         {refused && (
           <p className="wizard__refused" data-testid="publish-refused">
             <strong>{MSG_SHARING_NEEDS_PRO}</strong> Your product is saved; you can publish it once your plan allows sharing.
