@@ -7,21 +7,23 @@ import { fileURLToPath } from 'node:url';
 import { envMaps } from './scripts/env-maps.mjs';
 
 /**
- * The unit-test files that replace a module with vi.mock. Vitest gives every file a fresh
- * jsdom and module registry by default, and on a 2-core machine that costs more than the
- * tests themselves (194 s wall and 367 CPU-s for 81 files, quiet). The files without a mock
- * share one environment per worker instead; a file with one keeps its own, since its mocked
- * module would otherwise meet the real copy another file already imported.
+ * The unit-test files that replace a module with vi.mock, or a custom element with a stand-in
+ * (customElements.define). Vitest gives every file a fresh jsdom and module registry by default,
+ * and on a 2-core machine that costs more than the tests themselves (194 s wall and 367 CPU-s for
+ * 81 files, quiet). The other files share one environment per worker instead; these keep their
+ * own, since their mocked module would otherwise meet the real copy another file already
+ * imported, and their stand-in element the real one another file already registered (the
+ * registry of custom elements cannot be undone).
  */
-function filesWithModuleMocks(): string[] {
+function filesNeedingTheirOwnEnvironment(): string[] {
   // Read from the config's own folder, so the list does not depend on where Vitest was started;
   // the include patterns it becomes are relative to the project root, which is this folder.
   const src = fileURLToPath(new URL('./src', import.meta.url));
   return readdirSync(src, { recursive: true, encoding: 'utf8' })
-    .filter((f) => /\.test\.tsx?$/.test(f) && readFileSync(`${src}/${f}`, 'utf8').includes('vi.mock('))
+    .filter((f) => /\.test\.tsx?$/.test(f) && /vi\.mock\(|customElements\.define\(/.test(readFileSync(`${src}/${f}`, 'utf8')))
     .map((f) => `src/${f}`.replaceAll('\\', '/'));
 }
-const mockingTestFiles = filesWithModuleMocks();
+const mockingTestFiles = filesNeedingTheirOwnEnvironment();
 
 // The Go API serves the built SPA in production; in development Vite proxies
 // every server-owned path to it so the browser sees one origin.
