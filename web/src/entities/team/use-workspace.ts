@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import { api } from '../../lib/api';
-import { replaceAuth, saveAuth, type AuthRecord } from '../../lib/auth-storage';
+import { loadAuth, replaceAuth, saveAuth, type AuthRecord } from '../../lib/auth-storage';
 import { useAppDispatch, useAppSelector, type AppDispatch } from '../../lib/hooks';
 import { selectAuthStatus, selectAuthUser, signedIn } from '../../lib/session';
 import { toAuthRecord } from '../auth/auth-api';
@@ -10,18 +10,38 @@ import { abilitiesOf, currentWorkspace, type RoleAbilities } from './team-rules'
 /** Where the last known current workspace is kept, to name it once the person is removed from it. */
 export const LAST_WORKSPACE_KEY = 'photo3d.workspace';
 
-export function rememberWorkspace(ws: Pick<Workspace, 'id' | 'name'>) {
+/** The last known current workspace of this tab, with the person's role there as the server last named it. */
+export interface RememberedWorkspace {
+  id: string;
+  name: string;
+  /** Whose session it was: a role is only reused for the same person. */
+  user?: string;
+  role?: Workspace['role'];
+  requireApproval?: boolean;
+}
+
+export function rememberWorkspace(ws: Pick<Workspace, 'id' | 'name'> & Partial<Pick<Workspace, 'role' | 'requireApproval'>>, user?: string) {
   try {
-    sessionStorage.setItem(LAST_WORKSPACE_KEY, JSON.stringify({ id: ws.id, name: ws.name }));
+    const v: RememberedWorkspace = { id: ws.id, name: ws.name, user, role: ws.role, requireApproval: ws.requireApproval };
+    sessionStorage.setItem(LAST_WORKSPACE_KEY, JSON.stringify(v));
   } catch {
     /* a name for a message only */
   }
 }
 
-export function lastWorkspace(): { id: string; name: string } | null {
+const ROLES: ReadonlySet<string> = new Set(['owner', 'editor', 'reviewer', 'analyst']);
+
+export function lastWorkspace(): RememberedWorkspace | null {
   try {
-    const v = JSON.parse(sessionStorage.getItem(LAST_WORKSPACE_KEY) ?? 'null') as { id?: unknown; name?: unknown } | null;
-    return v && typeof v.id === 'string' && typeof v.name === 'string' ? { id: v.id, name: v.name } : null;
+    const v = JSON.parse(sessionStorage.getItem(LAST_WORKSPACE_KEY) ?? 'null') as Record<string, unknown> | null;
+    if (!v || typeof v.id !== 'string' || typeof v.name !== 'string') return null;
+    return {
+      id: v.id,
+      name: v.name,
+      user: typeof v.user === 'string' ? v.user : undefined,
+      role: typeof v.role === 'string' && ROLES.has(v.role) ? (v.role as Workspace['role']) : undefined,
+      requireApproval: typeof v.requireApproval === 'boolean' ? v.requireApproval : undefined,
+    };
   } catch {
     return null;
   }
@@ -37,10 +57,16 @@ export function useCurrentWorkspace({ fresh = false }: { fresh?: boolean } = {})
   // fresh: read again on mount, where a stale rule would send a Publish the wrong way.
   const q = useWorkspacesQuery(undefined, { skip: signedOut, refetchOnMountOrArgChange: fresh });
   const workspace = currentWorkspace(q.data);
+  const userId = useCurrentUserId();
   useEffect(() => {
-    if (workspace) rememberWorkspace(workspace);
-  }, [workspace]);
+    if (workspace) rememberWorkspace(workspace, userId ?? storedUserId());
+  }, [workspace, userId]);
   return { workspace, list: q.data, isLoading: q.isLoading, error: q.error };
+}
+
+/** The stored session's user id: who is signed in on a reload before the session is restored. */
+function storedUserId(): string | undefined {
+  return loadAuth()?.user?.id;
 }
 
 /** The signed-in person's user id (to tell their own requests and their own row). */
@@ -68,14 +94,16 @@ export function adoptSession(dispatch: AppDispatch, answer: unknown, replace: bo
 export function useSwitchWorkspace() {
   const dispatch = useAppDispatch();
   const [switchTo, state] = useSwitchWorkspaceMutation();
+  const userId = useCurrentUserId();
   const run = useCallback(
-    async (id: string, name?: string) => {
+    /** target: the listed workspace, whose name and role stand in until the new list loads. */
+    async (id: string, target?: Pick<Workspace, 'name'> & Partial<Pick<Workspace, 'role' | 'requireApproval'>>) => {
       const answer = await switchTo(id).unwrap();
-      if (name) rememberWorkspace({ id, name });
+      if (target) rememberWorkspace({ id, ...target }, userId ?? storedUserId());
       if (!adoptSession(dispatch, answer, true)) throw { status: 'CUSTOM_ERROR', message: 'The switch answer carried no session.' };
       return answer;
     },
-    [dispatch, switchTo],
+    [dispatch, switchTo, userId],
   );
   return [run, state] as const;
 }
@@ -87,10 +115,20 @@ export function fetchWorkspaces(dispatch: AppDispatch) {
 }
 
 /**
- * The person's role in the workspace they act in, and what it lets them do (issue 51). Until the
- * server names the role (and where it has no teams) the person is the owner, as the nav assumes.
+ * The person's role in the workspace they act in, and what it lets them do (issue 51). While the
+ * list loads, the role this tab last saw for the same person stands in for it, so a reviewer who
+ * reloads a page never sees an owner's controls for a moment. With neither (and where the server
+ * has no teams) the person is the owner, as the nav assumes.
  */
 export function useWorkspaceRole(opts: { fresh?: boolean } = {}): RoleAbilities {
-  const { workspace } = useCurrentWorkspace(opts);
-  return useMemo(() => abilitiesOf(workspace), [workspace]);
+  const { workspace, list, error } = useCurrentWorkspace(opts);
+  const answered = !!list || !!error;
+  const userId = useCurrentUserId();
+  return useMemo(() => {
+    if (workspace || answered) return abilitiesOf(workspace);
+    const last = lastWorkspace();
+    const who = userId ?? storedUserId();
+    if (!last?.role || !who || last.user !== who) return abilitiesOf(null);
+    return { ...abilitiesOf({ role: last.role, requireApproval: !!last.requireApproval }), known: false };
+  }, [workspace, answered, userId]);
 }

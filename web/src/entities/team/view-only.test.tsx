@@ -1,9 +1,9 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderRoutes, signIn, stubFetch } from '../../test/render';
+import { renderRoutes, signIn, stubFetch, testUser } from '../../test/render';
 import type { Role } from './team-api';
 import { abilitiesOf, VIEW_ONLY_TEXT, type RoleAbilities } from './team-rules';
-import { useWorkspaceRole } from './use-workspace';
+import { LAST_WORKSPACE_KEY, useWorkspaceRole } from './use-workspace';
 import { CatalogueGate, EditorsGate, ViewOnlyNote } from './view-only';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -72,6 +72,30 @@ describe('useWorkspaceRole', () => {
     render(<Probe />, { items: [{ id: 'u1', name: "Asha's workspace", role: 'owner', own: true, requireApproval: false, members: 1 }], current: 'u1' });
     await vi.waitFor(async () => expect((await abilities()).known).toBe(true));
     expect(await abilities()).toMatchObject({ role: 'owner', isOwner: true, canEdit: true, canPublishDirectly: true, viewOnly: false });
+  });
+
+  it('while the list loads, the role this tab last saw for the same person stands in (no owner controls flash on a reload)', async () => {
+    sessionStorage.setItem(LAST_WORKSPACE_KEY, JSON.stringify({ id: 'w9', name: 'Oak & Co', user: testUser.id, role: 'reviewer', requireApproval: true }));
+    let answer: (v: unknown) => void = () => {};
+    stubFetch({ 'GET /api/workspaces': () => new Promise((resolve) => (answer = resolve)) });
+    signIn();
+    renderRoutes([{ path: '/', element: <Probe /> }]);
+    expect(await abilities()).toMatchObject({ role: 'reviewer', known: false, canEdit: false, viewOnly: true, canDecide: true });
+    answer(workspaces('editor'));
+    await vi.waitFor(async () => expect((await abilities()).role).toBe('editor'));
+    expect(await abilities()).toMatchObject({ known: true, canEdit: true });
+    // What the server named is remembered for the next reload, for this person.
+    expect(JSON.parse(sessionStorage.getItem(LAST_WORKSPACE_KEY) ?? '{}')).toMatchObject({ id: 'w9', user: testUser.id, role: 'editor' });
+    sessionStorage.clear();
+  });
+
+  it('a role remembered for someone else in this tab is not used', async () => {
+    sessionStorage.setItem(LAST_WORKSPACE_KEY, JSON.stringify({ id: 'w9', name: 'Oak & Co', user: 'someone-else', role: 'analyst' }));
+    stubFetch({ 'GET /api/workspaces': () => new Promise(() => {}) });
+    signIn();
+    renderRoutes([{ path: '/', element: <Probe /> }]);
+    expect(await abilities()).toMatchObject({ role: 'owner', known: false, canSee: true });
+    sessionStorage.clear();
   });
 
   it('without a list (a server without teams) everything stays the owner’s', async () => {

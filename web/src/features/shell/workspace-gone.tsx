@@ -34,7 +34,7 @@ export function WorkspaceGone() {
         const gone = lastWorkspace();
         const list = await fetchWorkspaces(dispatch);
         const target = fallbackWorkspace(list, gone?.id ?? list.current);
-        if (target) await switchTo(target.id, target.name);
+        if (target) await switchTo(target.id, target);
         setMessage(noLongerMemberText(gone?.name));
         navigate('/my-home', { replace: true });
       } catch {

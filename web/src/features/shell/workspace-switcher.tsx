@@ -20,7 +20,7 @@ export function WorkspaceSwitcher() {
     if (!target || id === workspace.id) return;
     setProblem(null);
     try {
-      await switchTo(id, target.name);
+      await switchTo(id, target);
       navigate('/my-home');
     } catch (e) {
       setProblem(errorMessage(e, 'The workspace could not be opened. Please try again.'));

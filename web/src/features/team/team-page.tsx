@@ -75,7 +75,7 @@ function TeamView({ team, me }: { team: Team; me: Member | null }) {
       // Out of this workspace: into the account's own (or the first left), and its dashboard.
       try {
         const target = fallbackWorkspace(await fetchWorkspaces(dispatch), team.workspaceId);
-        if (target) await switchTo(target.id, target.name);
+        if (target) await switchTo(target.id, target);
         navigate('/my-home', { replace: true });
       } catch (e) {
         setPending(null);
