@@ -13,7 +13,7 @@ import {
   type Variant,
 } from '../product/configurator-rules';
 import { publishingURL } from '../product/add-product-rules';
-import { ExposureField } from '../product/exposure-field';
+import { ExposureField, PosterField } from '../product/exposure-field';
 import type { ProductDetail } from '../product/product-rules';
 import {
   GOAL_LABEL,
@@ -65,14 +65,7 @@ export function ExperimentsPanel({ product: p, canResume = true }: { product: Pr
           Publish this product first: an experiment tests how its live page is shown. <Link to={publishingURL(p.id)}>Publish</Link>
         </p>
       )}
-      {past.length > 0 && (
-        <details className="experiments-past">
-          <summary>Past experiments ({past.length})</summary>
-          {past.map((e) => (
-            <PastExperiment key={e.id} experiment={e} />
-          ))}
-        </details>
-      )}
+      <PastExperiments past={past} />
     </section>
   );
 }
@@ -156,16 +149,7 @@ function NewExperimentForm({ product: p }: { product: ProductDetail }) {
           <input type="checkbox" checked={autospin} onChange={(e) => setAutospin(e.target.checked)} /> Auto-rotate
         </label>
         <ExposureField id={`${id}-exposure`} value={exposure} onChange={setExposure} rangeClass="experiment-form__range" valueTestId="experiment-exposure-value" />
-        <div className="field">
-          <label htmlFor={`${id}-poster`}>While the model loads</label>
-          <select id={`${id}-poster`} value={poster} onChange={(e) => setPoster(e.target.value as Poster)}>
-            {POSTERS.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <PosterField id={`${id}-poster`} value={poster} onChange={setPoster} />
         {variants.length > 1 && (
           <div className="field">
             <label htmlFor={`${id}-opening`}>Opens on variant</label>
@@ -321,6 +305,19 @@ function ArmRow({ arm: a, variants, enough, busy, onApply }: { arm: ArmResult; v
         </button>
       </td>
     </tr>
+  );
+}
+
+/** The product's ended experiments, folded away: the editing panel and the read-only page show the same list. */
+export function PastExperiments({ past }: { past: Experiment[] }) {
+  if (past.length === 0) return null;
+  return (
+    <details className="experiments-past">
+      <summary>Past experiments ({past.length})</summary>
+      {past.map((e) => (
+        <PastExperiment key={e.id} experiment={e} />
+      ))}
+    </details>
   );
 }
 

@@ -39,17 +39,15 @@ import {
   PART_TYPES_PRO_TEXT,
   openingVariant,
   parsePrice,
-  POSTERS,
   previewLink,
   vecAttr,
   type ConfigTab,
   type Hotspot,
-  type Poster,
   type Presets,
   type PurchaseLink,
   type Variant,
 } from './configurator-rules';
-import { ExposureField } from './exposure-field';
+import { ExposureField, PosterField } from './exposure-field';
 import type { ProductDetail } from './product-rules';
 import { SAVED_MS, useFlag } from '../../lib/use-flag';
 import './configurator.css';
@@ -423,16 +421,7 @@ function ViewerSettings({
         valueTestId="exposure-value"
         help="How bright the model is: 1.00 is neutral."
       />
-      <div className="field">
-        <label htmlFor={`${id}-poster`}>While the model loads</label>
-        <select id={`${id}-poster`} value={presets.poster} onChange={(e) => onPresets({ ...presets, poster: e.target.value as Poster })}>
-          {POSTERS.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <PosterField id={`${id}-poster`} value={presets.poster} onChange={(poster) => onPresets({ ...presets, poster })} />
       <div className="field">
         <label htmlFor={`${id}-opening`}>Opens on variant</label>
         <select

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { EXPOSURE_MAX, EXPOSURE_MIN, EXPOSURE_STEP, exposureValue, formatExposure } from './configurator-rules';
+import { EXPOSURE_MAX, EXPOSURE_MIN, EXPOSURE_STEP, exposureValue, formatExposure, POSTERS, type Poster } from './configurator-rules';
 
 /**
  * The Exposure slider of a viewer preset (issue 52): 0.25–2 in steps of 0.05, its value shown
@@ -46,6 +46,22 @@ export function ExposureField({
           {help}
         </p>
       )}
+    </div>
+  );
+}
+
+/** What the page shows while the model loads (issue 52): the viewer settings and an experiment's variation. */
+export function PosterField({ id, value, onChange }: { id: string; value: Poster; onChange: (poster: Poster) => void }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>While the model loads</label>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value as Poster)}>
+        {POSTERS.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { GOAL_LABEL, useExperimentResultsQuery, useProductExperimentsQuery, type
 import { formatExposure, MATERIAL_LABEL, openingVariant, POSTERS } from '../../entities/product/configurator-rules';
 import type { ProductDetail } from '../../entities/product/product-rules';
 import '../../entities/channels/channels.css';
+import { PastExperiments } from '../../entities/experiments/experiments-panel';
 import '../../entities/experiments/experiments.css';
 
 /*
@@ -162,14 +163,7 @@ export function ExperimentsReadOnly({ product: p, note }: { product: ProductDeta
       ) : (
         <EmptyState variant="inline" icon={<IconSparkle />} title="No experiment running" text="An experiment splits shoppers between the live page and a variation." />
       )}
-      {past.length > 0 && (
-        <details className="experiments-past">
-          <summary>Past experiments ({past.length})</summary>
-          {past.map((e) => (
-            <PastExperiment key={e.id} experiment={e} />
-          ))}
-        </details>
-      )}
+      <PastExperiments past={past} />
     </section>
   );
 }
@@ -210,16 +204,6 @@ function OpenExperiment({ id }: { id: string }) {
       </div>
       {r.rule && <p className="muted experiment__rule">{r.rule}</p>}
     </div>
-  );
-}
-
-function PastExperiment({ experiment: e }: { experiment: Experiment }) {
-  const applied = e.arms.find((a) => a.id === e.appliedArmId);
-  return (
-    <p className="muted">
-      {GOAL_LABEL[e.goal]}: {e.arms.map((a) => a.name).join(' vs ')}, {e.stoppedAt ? <time dateTime={e.stoppedAt}>ended {relativeTime(e.stoppedAt)}</time> : 'ended'}
-      {applied ? `; ${applied.name} made the default` : ''}
-    </p>
   );
 }
 
