@@ -7,7 +7,7 @@ import { relativeTime } from '../../lib/format';
 import { formatPrice } from '../../lib/money';
 import { useGetCatalogsQuery } from '../../entities/catalog/catalogs-api';
 import { formatSize, useProductChannelsQuery, type ChannelAsset } from '../../entities/channels/channels-api';
-import { GOAL_LABEL, useExperimentResultsQuery, useProductExperimentsQuery, type Experiment } from '../../entities/experiments/experiments-api';
+import { GOAL_LABEL, useExperimentResultsQuery, useProductExperimentsQuery } from '../../entities/experiments/experiments-api';
 import { formatExposure, MATERIAL_LABEL, openingVariant, POSTERS } from '../../entities/product/configurator-rules';
 import type { ProductDetail } from '../../entities/product/product-rules';
 import '../../entities/channels/channels.css';
