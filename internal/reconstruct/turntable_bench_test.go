@@ -29,7 +29,8 @@ import (
 //
 //	go test ./internal/reconstruct -run 'TestTurntableRealSet$' -v -timeout 60m -args -turntable
 //
-// TURNTABLE_RINGS (default 12@0,12@30) sets the rings; PHOTO3D_ONLY the models.
+// TURNTABLE_RINGS (default 12@0,12@30) sets the rings; PHOTO3D_ONLY the models;
+// PHOTO3D_SPIN_DEBUG=masks prints each photo's mask against its true silhouette.
 
 var turntableRun = flag.Bool("turntable", false, "run the real-product turntable benchmark and print the table")
 
@@ -205,6 +206,20 @@ func spinBuild(t testing.TB, m *mvScene, rings []RingSpec) []byte {
 		defer func(old bool) { multiview.Grow = old }(multiview.Grow)
 		multiview.Grow = os.Getenv("PHOTO3D_GROW") == "1"
 	}
+	if os.Getenv("PHOTO3D_SPIN_DEBUG") == "masks" {
+		o := multiview.Oracle
+		if o == nil {
+			o = &multiview.PoseOracle{}
+		}
+		before := o.Before
+		o.Before = func(vs []*multiview.View) {
+			if before != nil {
+				before(vs)
+			}
+			printMaskBias(m, vs)
+		}
+		multiview.Oracle = o
+	}
 	if os.Getenv("PHOTO3D_SPIN_DEBUG") == "loo" {
 		multiview.SpinDebugLOO = func(loo []float64) { fmt.Printf("    LOO %.3f\n", loo) }
 		defer func() { multiview.SpinDebugLOO = nil }()
@@ -236,4 +251,29 @@ func trueRingElevations(m *mvScene, rings []RingSpec) []float64 {
 		at += r.Photos
 	}
 	return out
+}
+
+// printMaskBias prints how each photo's mask (what the carve uses) compares with
+// the true silhouette: its area over the true one's and their IoU, soft alphas
+// counted as fractions. A ring whose masks are all larger (the toy car's level
+// ring, 7–10 %: its windows have no glass, and the mask fills them) pulls the
+// lens and the proportions with it.
+func printMaskBias(m *mvScene, vs []*multiview.View) {
+	line := "    masks " + m.base.name + ":"
+	var ratio, iou float64
+	for i, v := range vs {
+		c := m.cams[i]
+		k := float64(v.P.W) / float64(c.w)
+		c.f, c.cx, c.cy, c.w, c.h = c.f*k, c.cx*k, c.cy*k, v.P.W, v.P.H
+		truth := silhouetteAlpha(m.base.tris, c)
+		var a, b, inter, union float64
+		for j, t := range truth {
+			x, y := float64(v.Alpha[j])/255, float64(t)/255
+			a, b, inter, union = a+x, b+y, inter+min(x, y), union+max(x, y)
+		}
+		ratio += a / b / float64(len(vs))
+		iou += inter / union / float64(len(vs))
+		line += fmt.Sprintf(" %d:%.3f/%.3f", i+1, a/b, inter/union)
+	}
+	fmt.Printf("%s\n    masks %s: mean area over the true silhouette's %.3f, IoU %.3f\n", line, m.base.name, ratio, iou)
 }
