@@ -405,6 +405,14 @@ func TestMultiViewAzimuths(t *testing.T) {
 	require.ErrorIs(t, err, ErrViewCount)
 }
 
+// trueSilhouette is photo i's true silhouette at the working size of its view v.
+func trueSilhouette(m *mvScene, i int, v *multiview.View) []uint8 {
+	c := m.cams[i]
+	k := float64(v.P.W) / float64(c.w)
+	c.f, c.cx, c.cy, c.w, c.h = c.f*k, c.cx*k, c.cy*k, v.P.W, v.P.H
+	return silhouetteAlpha(m.base.tris, c)
+}
+
 // oracleFromEnv hands the pose search parts of m's true cameras, for measuring
 // what each unknown costs (the history of docs/reconstruction.md (git log -p), "Where the four-photo gap is"):
 // PHOTO3D_ORACLE is a comma-separated list of el (the shared elevation), lens,
@@ -440,10 +448,7 @@ func oracleFromEnv(m *mvScene) *multiview.PoseOracle {
 		case "mask":
 			o.Before = func(vs []*multiview.View) {
 				for i, v := range vs {
-					c := m.cams[i]
-					k := float64(v.P.W) / float64(c.w)
-					c.f, c.cx, c.cy, c.w, c.h = c.f*k, c.cx*k, c.cy*k, v.P.W, v.P.H
-					v.Alpha, v.Loose, v.LcovLoose = silhouetteAlpha(m.base.tris, c), nil, nil
+					v.Alpha, v.Loose, v.LcovLoose = trueSilhouette(m, i, v), nil, nil
 					v.Measure()
 				}
 			}

@@ -262,10 +262,7 @@ func printMaskBias(m *mvScene, vs []*multiview.View) {
 	line := "    masks " + m.base.name + ":"
 	var ratio, iou float64
 	for i, v := range vs {
-		c := m.cams[i]
-		k := float64(v.P.W) / float64(c.w)
-		c.f, c.cx, c.cy, c.w, c.h = c.f*k, c.cx*k, c.cy*k, v.P.W, v.P.H
-		truth := silhouetteAlpha(m.base.tris, c)
+		truth := trueSilhouette(m, i, v)
 		var a, b, inter, union float64
 		for j, t := range truth {
 			x, y := float64(v.Alpha[j])/255, float64(t)/255
