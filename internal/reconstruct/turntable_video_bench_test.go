@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/internal/gltfvalidate"
+	"github.com/photo3d/photo3d/internal/reconstruct/multiview"
 	"github.com/photo3d/photo3d/internal/reconstruct/spinvideo/spinvideotest"
 )
 
@@ -100,6 +102,12 @@ func runVideoModel(t *testing.T, name string, rings []RingSpec) videoResult {
 	}
 	m, _ := spinScene(base, radius, vrings, 1920, 1080, rand.New(rand.NewPCG(uint64(len(name))*7919+realMVSeed(), uint64(name[0]))), usualTurntableError)
 	paths := writeSpinVideos(t, t.TempDir(), spinVideoFrames(m), vrings, 1.25, fps)
+	if os.Getenv("PHOTO3D_SPIN_DEBUG") == "phase" {
+		multiview.SpinDebugPhase = func(ring int, phase, score, best float64) {
+			fmt.Printf("    ring %d from %.0f°: settled at %.4f (the best so far %.4f)\n", ring+1, phase*180/math.Pi, score, best)
+		}
+		defer func() { multiview.SpinDebugPhase = nil }()
+	}
 	start := time.Now()
 	spin, reports, err := SpinSetFromVideos(context.Background(), paths, rings[0].Photos)
 	require.NoError(t, err, name)

@@ -1,6 +1,7 @@
 package multiview
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -35,10 +36,16 @@ type SpinRing struct {
 }
 
 // anyPhaseMargin is how much better (in coherence) another whole-step phase
-// of an AnyPhase ring must score than facing the front before it is taken:
-// a product that looks alike half a turn round ties, and then the front,
-// the capture guide's advice, is kept.
+// of an AnyPhase ring must settle than facing the front before it is taken.
 const anyPhaseMargin = 0.01
+
+// spinPhaseCandidates is how many whole-step phases of an AnyPhase ring,
+// besides the front, are settled before one is chosen.
+const spinPhaseCandidates = 3
+
+// SpinDebugPhase, when set, is told each settled phase candidate of an
+// AnyPhase ring and its objective against the best so far (diagnostics).
+var SpinDebugPhase func(ring int, phase, score, best float64)
 
 // SpinResidual is what the turntable search reports about the fit.
 type SpinResidual struct {
@@ -142,75 +149,128 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 		}
 		return s
 	}
-	// An AnyPhase ring's whole-step phase, on the wide grid: the box the search
-	// then shrinks to would be the hull of rings that disagree, too small for
-	// the right phase to show. The front is kept unless another step is clearly
-	// better.
+	// An AnyPhase ring's whole-step phase. On the wide grid, before the lens and
+	// the rings' distances are found, every step of a video's ring scores within
+	// a few hundredths of the others (a toy car's: 0.66–0.69, the right one not
+	// the best), so the search does not commit there: the front and the best
+	// spinPhaseCandidates other steps are each settled (the coarse scans below)
+	// and the best settled layout is kept. The box the search then shrinks to
+	// is the chosen layout's hull: a box from rings that disagree would be too
+	// small for the right phase to show.
+	type ringStart struct{ el, ls, du, dv float64 }
+	starts := make([]ringStart, len(rp))
+	for r, p := range rp {
+		starts[r] = ringStart{p.el, p.ls, p.du, p.dv}
+	}
+	wideE := e
+	cands := make([][]float64, len(rings))
 	for r := 1; r < len(rings); r++ {
 		if !rings[r].AnyPhase {
 			continue
 		}
 		p := rp[r]
 		step := 2 * math.Pi / float64(len(rings[r].Views))
-		best, bestS := 0.0, objective()+anyPhaseMargin
+		type scored struct{ phase, s float64 }
+		var steps []scored
 		for k := 1; k < len(rings[r].Views); k++ {
 			p.phase = float64(k) * step
 			apply(r)
-			if s := objective(); s > bestS {
-				best, bestS = p.phase, s
-			}
+			steps = append(steps, scored{p.phase, objective()})
 		}
-		p.phase, p.phase0 = best, best
+		p.phase = 0
 		apply(r)
-		objective() // the hull's box (e.Lo, e.Hi) that refit reads is the chosen phase's
-	}
-	refit(40)
-
-	// The focal length first, on a coarse scan: it scales every cone at once.
-	bestLens, bestS := lens, math.Inf(-1)
-	for _, mm := range []float64{24, 26, 28, 32, 35, 42, 50} {
-		lens = math.Log(mm / shape.PhoneFocal35)
-		if lens > LensHi {
-			continue
+		slices.SortStableFunc(steps, func(a, b scored) int { return cmp.Compare(b.s, a.s) })
+		for _, c := range steps[:min(len(steps), spinPhaseCandidates)] {
+			cands[r] = append(cands[r], c.phase)
 		}
+	}
+	// settle puts every ring back at its start with the given whole-step phases,
+	// finds the lens, then each further ring's distance, height of aim and phase
+	// against the first ring, and returns the objective there.
+	settle := func(phases []float64) float64 {
+		for r, p := range rp {
+			s := starts[r]
+			p.el, p.ls, p.du, p.dv = s.el, s.ls, s.du, s.dv
+			p.phase, p.phase0 = phases[r], phases[r]
+		}
+		lens = 0
+		e = wideE
 		applyAll()
-		if s := objective(); s > bestS {
-			bestLens, bestS = lens, s
-		}
-	}
-	lens = bestLens
-	applyAll()
+		objective() // the hull's box (e.Lo, e.Hi) that refit reads
+		refit(40)
 
-	// Each further ring's distance, height of aim and phase against the first ring:
-	// a coarse scan of each in turn, as coordinate descent from the nominal layout
-	// stops in a valley where the rings' cones disagree a little everywhere.
-	for r := 1; r < len(rings); r++ {
-		p := rp[r]
-		h := 0.0
-		for _, v := range rings[r].Views {
-			h = max(h, v.bbox[3]-v.bbox[1])
-		}
-		step := 2 * math.Pi / float64(len(rings[r].Views))
-		for _, scan := range []struct {
-			ptr      *float64
-			from, by float64
-			n        int
-		}{
-			{&p.ls, -0.3, 0.05, 13},
-			{&p.dv, p.dv - h/4, h / 16, 9},
-			{&p.phase, p.phase0 - step/2, step / 8, 9},
-		} {
-			best, bestS := *scan.ptr, math.Inf(-1)
-			for i := range scan.n {
-				*scan.ptr = scan.from + float64(i)*scan.by
-				apply(r)
-				if s := objective(); s > bestS {
-					best, bestS = *scan.ptr, s
-				}
+		// The focal length first, on a coarse scan: it scales every cone at once.
+		bestLens, bestS := lens, math.Inf(-1)
+		for _, mm := range []float64{24, 26, 28, 32, 35, 42, 50} {
+			lens = math.Log(mm / shape.PhoneFocal35)
+			if lens > LensHi {
+				continue
 			}
-			*scan.ptr = best
-			apply(r)
+			applyAll()
+			if s := objective(); s > bestS {
+				bestLens, bestS = lens, s
+			}
 		}
+		lens = bestLens
+		applyAll()
+
+		// A coarse scan of each further ring's distance, height of aim and phase in
+		// turn: coordinate descent from the nominal layout stops in a valley where
+		// the rings' cones disagree a little everywhere.
+		for r := 1; r < len(rings); r++ {
+			p := rp[r]
+			h := 0.0
+			for _, v := range rings[r].Views {
+				h = max(h, v.bbox[3]-v.bbox[1])
+			}
+			step := 2 * math.Pi / float64(len(rings[r].Views))
+			for _, scan := range []struct {
+				ptr      *float64
+				from, by float64
+				n        int
+			}{
+				{&p.ls, -0.3, 0.05, 13},
+				{&p.dv, p.dv - h/4, h / 16, 9},
+				{&p.phase, p.phase0 - step/2, step / 8, 9},
+			} {
+				best, bestS := *scan.ptr, math.Inf(-1)
+				for i := range scan.n {
+					*scan.ptr = scan.from + float64(i)*scan.by
+					apply(r)
+					if s := objective(); s > bestS {
+						best, bestS = *scan.ptr, s
+					}
+				}
+				*scan.ptr = best
+				apply(r)
+			}
+		}
+		return objective()
+	}
+	// The front is kept unless another phase settles clearly better: a product
+	// that looks alike half a turn round ties, and then the front, the capture
+	// guide's advice, is kept.
+	phases := make([]float64, len(rings)) // every ring from the front
+	settled := settle(phases)
+	current := true // the rings stand where phases settled them
+	for r := range rings {
+		chosen := phases
+		for _, c := range cands[r] {
+			try := slices.Clone(phases)
+			try[r] = c
+			s := settle(try)
+			current = false
+			if SpinDebugPhase != nil {
+				SpinDebugPhase(r, c, s, settled)
+			}
+			if s > settled+anyPhaseMargin {
+				chosen, settled, current = try, s, true
+			}
+		}
+		phases = chosen
+	}
+	if !current {
+		settle(phases)
 	}
 
 	type param struct {
