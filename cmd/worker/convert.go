@@ -237,7 +237,11 @@ func writeConvert(res *reconstruct.Result, spinReport *reconstruct.SpinReport, v
 	}
 	fmt.Fprintln(stdout, string(line))
 	if f := res.Stats.Fidelity; f != nil && *f < reconstruct.FidelityWarnBelow {
-		fmt.Fprintf(stderr, "convert: low fidelity %d (below %d): %s\n", *f, reconstruct.FidelityWarnBelow, reconstruct.LowFidelityAdvice)
+		advice := reconstruct.LowFidelityAdvice
+		if spinReport != nil {
+			advice = reconstruct.LowSpinFidelityAdvice
+		}
+		fmt.Fprintf(stderr, "convert: low fidelity %d (below %d): %s\n", *f, reconstruct.FidelityWarnBelow, advice)
 	}
 	return 0
 }

@@ -92,6 +92,7 @@ func TestConvertBuildsOneModelFromASpinSet(t *testing.T) {
 	require.NotNil(t, st.Spin, "the turntable fit is reported")
 	require.Len(t, st.Spin.RingElevations, 1)
 	require.Greater(t, st.Spin.Coherence, 0.8, "identical silhouettes of a round product agree from every side")
+	require.Nil(t, st.Fidelity, "a ring of eight does not split into two halves of six to score it")
 	glb, err := os.ReadFile(glbPath)
 	require.NoError(t, err)
 	gltfvalidate.Validate(t, glb)

@@ -103,7 +103,7 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	}
 	pr.report(StepDeconstructing, 50)
 	tm.done(StageDeconstruct)
-	res, err := carveViews(ctx, vs, pose, views, opts, pr, tm)
+	res, err := carveViews(ctx, vs, pose, views, opts, pr, tm, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,9 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 
 // carveViews carves, textures and encodes the posed views (views are the photos,
 // for the input hash): the assembling and finalising steps of a multi-view build.
-func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseResult, views []View, opts Options, pr *progressReporter, tm *stageTimer) (*Result, error) {
+// score, when set, gives the model's fidelity from its placed mesh (a spin set's
+// halves, ReconstructSpin); without it the build has no score.
+func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseResult, views []View, opts Options, pr *progressReporter, tm *stageTimer, score func(context.Context, *geom.Mesh) (*int, error)) (*Result, error) {
 	pr.report(StepAssembling, 50)
 	m, err := multiview.CarveMesh(ctx, vs, pose, opts.MaxTriangles, true)
 	if err != nil {
@@ -137,6 +139,12 @@ func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseRe
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	var fid *int
+	if score != nil {
+		if fid, err = score(ctx, m); err != nil {
+			return nil, err
+		}
+	}
 	res := &Result{GLB: glb, Parts: parts}
 	front := vs[0]
 	// The model, not the front photo: the photo looks right even when a wrong
@@ -155,16 +163,18 @@ func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseRe
 		h.Write(v.Image)
 	}
 	tm.done(StageFinalize)
-	// No fidelity score: neither silhouette coherence (93–100 on the real-product
-	// benchmark even where F@5 is 0.15 after a wrong pose) nor the views' mutual
-	// agreement (each mask against the hull of the others: Pearson −0.13 with F@5
-	// on that benchmark, docs/reconstruction.md) tracks shape error, so a score
-	// would tell the merchant "accurate" when it is not. Stats.Fidelity stays nil
-	// (as for the remote reconstructor) until one that tracks shape error exists.
+	// A hand-held multi-view build has no fidelity score: neither silhouette
+	// coherence (93–100 on the real-product benchmark even where F@5 is 0.15
+	// after a wrong pose) nor the views' mutual agreement (each mask against the
+	// hull of the others: Pearson −0.13 with F@5 on that benchmark,
+	// docs/reconstruction.md) tracks shape error, so a score would tell the
+	// merchant "accurate" when it is not. Stats.Fidelity stays nil (as for the
+	// remote reconstructor). A spin set has enough photos to split: its score
+	// is how well two halves of it rebuild the same shape (score).
 	res.Stats = Stats{
 		ShapeKind: ShapeMultiView, Triangles: m.Triangles(), Vertices: len(m.Pos), Parts: len(parts), Bytes: len(glb),
 		StepMillis: tm.marks, TotalMillis: tm.total(), Reconstructor: "builtin", Version: Version,
-		InputSHA256: fmt.Sprintf("%x", h.Sum(nil)), Views: len(views),
+		InputSHA256: fmt.Sprintf("%x", h.Sum(nil)), Views: len(views), Fidelity: fid,
 	}
 	pr.report(StepFinalizing, 100)
 	return res, nil

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/photo3d/photo3d/internal/reconstruct/geom"
 	"github.com/photo3d/photo3d/internal/reconstruct/multiview"
 )
 
@@ -167,6 +168,21 @@ func (b builtin) ReconstructSpin(ctx context.Context, spin SpinSet, opts Options
 	if multiview.Oracle != nil && multiview.Oracle.Before != nil {
 		multiview.Oracle.Before(vs)
 	}
+	// The fidelity score: how well two halves of the set, each searched and
+	// carved on its own, rebuild the model (multiview/agreement.go). The halves
+	// are split off before the search moves the views; a ring too small to
+	// split leaves the build without a score.
+	var score func(context.Context, *geom.Mesh) (*int, error)
+	if halves, ok := multiview.SplitSpin(rings); ok {
+		score = func(ctx context.Context, m *geom.Mesh) (*int, error) {
+			a, err := halves.Agreement(ctx, m)
+			if err != nil {
+				return nil, err
+			}
+			f := int(math.Round(100 * a))
+			return &f, nil
+		}
+	}
 	pose, fit, err := multiview.SearchTurntable(ctx, rings)
 	if err != nil {
 		return nil, SpinReport{}, err
@@ -176,7 +192,7 @@ func (b builtin) ReconstructSpin(ctx context.Context, spin SpinSet, opts Options
 	}
 	pr.report(StepDeconstructing, 50)
 	tm.done(StageDeconstruct)
-	res, err := carveViews(ctx, vs, pose, views, opts, pr, tm)
+	res, err := carveViews(ctx, vs, pose, views, opts, pr, tm, score)
 	if err != nil {
 		return nil, SpinReport{}, err
 	}

@@ -107,7 +107,7 @@ func TestTurntableRealSet(t *testing.T) {
 	}
 	rings, err := ParseRings(spec)
 	require.NoError(t, err)
-	fmt.Printf("| model | set | ours F@5 | exact-pose hull | ours − hull | exact-pose hull, own box | nominal-pose hull | s |\n|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| model | set | ours F@5 | fidelity | exact-pose hull | ours − hull | exact-pose hull, own box | nominal-pose hull | s |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, set := range []string{"MANIFEST", "HELDOUT"} {
 		var so, sh, sb, sn, worst float64
 		n := 0
@@ -116,12 +116,12 @@ func TestTurntableRealSet(t *testing.T) {
 				continue
 			}
 			r := runSpinModel(t, e.name, rings)
-			fmt.Printf("| %s | %s | %.3f | %.3f | %+.3f | %.3f | %.3f | %.1f |\n", e.name, strings.ToLower(set), r.ours, r.hull, r.ours-r.hull, r.ownBox, r.nominal, r.secs)
+			fmt.Printf("| %s | %s | %.3f | %d | %.3f | %+.3f | %.3f | %.3f | %.1f |\n", e.name, strings.ToLower(set), r.ours, r.fidelity, r.hull, r.ours-r.hull, r.ownBox, r.nominal, r.secs)
 			so, sh, sb, sn, n = so+r.ours, sh+r.hull, sb+r.ownBox, sn+r.nominal, n+1
 			worst = min(worst, r.ours-r.hull)
 		}
 		if n > 0 {
-			fmt.Printf("| **mean, %s (%d models, rings %s)** | | **%.3f** | **%.3f** | worst %+.3f | **%.3f** | **%.3f** | |\n", strings.ToLower(set), n, spec, so/float64(n), sh/float64(n), worst, sb/float64(n), sn/float64(n))
+			fmt.Printf("| **mean, %s (%d models, rings %s)** | | **%.3f** | | **%.3f** | worst %+.3f | **%.3f** | **%.3f** | |\n", strings.ToLower(set), n, spec, so/float64(n), sh/float64(n), worst, sb/float64(n), sn/float64(n))
 		}
 	}
 }
@@ -134,6 +134,16 @@ type spinResult struct {
 	// these views can reach without knowing the product's true box, which
 	// clips the roof the cones leave over a flat top.
 	ownBox float64
+	// fidelity is the build's score (-1: none).
+	fidelity int
+}
+
+// fidelityText prints a build's fidelity score, or "none".
+func fidelityText(f *int) string {
+	if f == nil {
+		return "none"
+	}
+	return strconv.Itoa(*f)
 }
 
 // runSpinModel photographs the real product name as a spin set with the usual
@@ -147,9 +157,13 @@ func runSpinModel(t *testing.T, name string, rings []RingSpec) spinResult {
 	r.nominal = f5(alignTruth(nominalHull(t, m, elevs, DefaultMaxTriangles)), truthA)
 	r.ownBox = f5(alignTruth(exactHullOwnBox(t, m, DefaultMaxTriangles)), truthA)
 	start := time.Now()
-	glb := spinBuild(t, m, rings)
+	res := spinBuild(t, m, rings)
 	r.secs = time.Since(start).Seconds()
-	model := alignedModel(t, glb)
+	r.fidelity = -1
+	if res.Stats.Fidelity != nil {
+		r.fidelity = *res.Stats.Fidelity
+	}
+	model := alignedModel(t, res.GLB)
 	r.ours = f5(model, truthA)
 	mw, md := extentXZ(model)
 	tw, td := extentXZ(truthA)
@@ -158,7 +172,7 @@ func runSpinModel(t *testing.T, name string, rings []RingSpec) spinResult {
 }
 
 // spinBuild reconstructs a spin scene through ReconstructSpin and prints its fit.
-func spinBuild(t testing.TB, m *mvScene, rings []RingSpec) []byte {
+func spinBuild(t testing.TB, m *mvScene, rings []RingSpec) *Result {
 	spin, err := NewSpinSet(rings, m.photos())
 	require.NoError(t, err)
 	multiview.Oracle = oracleFromEnv(m)
@@ -228,8 +242,8 @@ func spinBuild(t testing.TB, m *mvScene, rings []RingSpec) []byte {
 	multiview.Oracle = nil
 	require.NoError(t, err, m.base.name)
 	require.Equal(t, ShapeTurntable, res.Stats.ShapeKind)
-	fmt.Printf("    %s: coherence %.3f, leave-one-out %.3f, dropped %v, largest azimuth slip %.1f°, rings at %v° (true %v°)\n", m.base.name, rep.Coherence, rep.LeaveOneOut, rep.Dropped, rep.MaxAzCorrection, roundAll(rep.RingElevations), trueRingElevations(m, rings))
-	return res.GLB
+	fmt.Printf("    %s: coherence %.3f, leave-one-out %.3f, dropped %v, largest azimuth slip %.1f°, rings at %v° (true %v°), fidelity %s\n", m.base.name, rep.Coherence, rep.LeaveOneOut, rep.Dropped, rep.MaxAzCorrection, roundAll(rep.RingElevations), trueRingElevations(m, rings), fidelityText(res.Stats.Fidelity))
+	return res
 }
 
 func roundAll(xs []float64) []float64 {

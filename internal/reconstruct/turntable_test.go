@@ -59,7 +59,7 @@ func TestTurntableRebuildsAChairFromASpinSet(t *testing.T) {
 	truthA := alignTruth(m.base.tris)
 	ours := f5(alignedModel(t, res.GLB), truthA)
 	hull := c.hullF5
-	t.Logf("chair spin set: F@5 %.3f, exact-pose hull %.3f, coherence %.3f, rings at %v (true %v)", ours, hull, rep.Coherence, rep.RingElevations, truth)
+	t.Logf("chair spin set: F@5 %.3f, exact-pose hull %.3f, coherence %.3f, rings at %v (true %v), fidelity %s", ours, hull, rep.Coherence, rep.RingElevations, truth, fidelityText(res.Stats.Fidelity))
 	require.GreaterOrEqual(t, ours, hull-0.05, "as close as carving these views with exact cameras")
 }
 

@@ -114,8 +114,10 @@ func TestVideoRebuildsAChairFromTwoTurntableVideos(t *testing.T) {
 	truthA := alignTruth(m.base.tris)
 	fromVideo := f5(alignedModel(t, res.GLB), truthA)
 	hull := f5(alignTruth(exactHull(t, picked, DefaultMaxTriangles)), truthA)
-	t.Logf("chair from two videos: F@5 %.3f, the exact-pose hull of the same 24 views %.3f; coherence %.3f, rings at %v (true %v)", fromVideo, hull, rep.Coherence, roundAll(rep.RingElevations), trueRingElevations(m, rings))
+	t.Logf("chair from two videos: F@5 %.3f, the exact-pose hull of the same 24 views %.3f; coherence %.3f, rings at %v (true %v), fidelity %s", fromVideo, hull, rep.Coherence, roundAll(rep.RingElevations), trueRingElevations(m, rings), fidelityText(res.Stats.Fidelity))
 	require.GreaterOrEqual(t, fromVideo, hull-0.05, "as close to the truth as these views allow")
+	require.NotNil(t, res.Stats.Fidelity, "two rings of twelve frames are scored")
+	require.GreaterOrEqual(t, *res.Stats.Fidelity, 80, "both halves of the frames rebuild the chair")
 }
 
 // Videos that cannot make a spin set are refused with the video's number and

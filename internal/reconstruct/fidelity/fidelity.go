@@ -305,6 +305,12 @@ func Score(parts []glbio.Part, cam fidelityCamera, seg *segment.Segmentation, p 
 // WarnBelow: one photo cannot show the back and sides, and more photos can.
 const LowFidelityAdvice = "Add three more photos from the sides and back for an accurate shape."
 
+// LowSpinFidelityAdvice is what a merchant is told when a spin set's score
+// (multiview/agreement.go: how well two halves of the set rebuild the model) is
+// under WarnBelow: more photos of the same kind will not help; a steadier
+// capture will.
+const LowSpinFidelityAdvice = "Its photos disagree about its shape: shoot the spin set again with the camera still, the table turned evenly and the whole product in every photo."
+
 // GuessCap is the most a model whose depth is a guess may score: it is always
 // flagged. FidelityGuessFloor is the least the cap falls to for the bulkiest
 // silhouettes, so the score still orders them by their agreement with the photo.
