@@ -20,6 +20,10 @@ type TimelineEntry struct {
 	// Fidelity is the mesh reconstruction's score (0–100), so the page can mark
 	// a low one; absent for other entries and builds recorded without one.
 	Fidelity *int `json:"fidelity,omitempty"`
+	// Views is how many photos the mesh reconstruction used, so the page can tell
+	// a spin set's score (more than one photo) from a single photo's; absent for
+	// other entries and builds recorded without it.
+	Views int `json:"views,omitempty"`
 }
 
 // Timeline kinds.
@@ -59,7 +63,7 @@ func Timeline(history, publications []loggedEvent) []TimelineEntry {
 			out = append(out, TimelineEntry{Kind: TimelineMeshStarted, Label: "Mesh reconstruction started", At: ev.At, JobID: ev.JobID})
 		case events.JobCompleted:
 			out = append(out,
-				TimelineEntry{Kind: TimelineMesh, Label: "Mesh reconstruction complete", Detail: fidelityText(ev.Fidelity), At: ev.At, JobID: ev.JobID, Fidelity: ev.Fidelity},
+				TimelineEntry{Kind: TimelineMesh, Label: "Mesh reconstruction complete", Detail: fidelityText(ev.Fidelity), At: ev.At, JobID: ev.JobID, Fidelity: ev.Fidelity, Views: ev.Views},
 				TimelineEntry{Kind: TimelineMaterials, Label: "Materials mapped", Detail: partsText(len(ev.Parts)), At: ev.At, JobID: ev.JobID})
 		case events.JobFailed:
 			out = append(out, TimelineEntry{Kind: TimelineBuildFailed, Label: "Build failed", Detail: ev.Reason, At: ev.At, JobID: ev.JobID})

@@ -119,7 +119,14 @@ test('a 24-photo spin set → uploaded photo by photo → one turntable model �
     expect(job.views).toBe(24);
     expect(job.stats.shapeKind).toBe('turntable');
     await expect(page.getByTestId('preview-views')).toHaveText('Built from 24 photos in 2 rings');
-    await expect(page.getByTestId('fidelity')).toHaveText(job.fidelity === null ? 'Mesh fidelity not measured' : new RegExp(`^Mesh fidelity ${job.fidelity}%`));
+    // A spin set of two rings of twelve is scored: how well two halves of it agree with the model.
+    expect(job.fidelity, 'a 24-photo spin set has a fidelity score').not.toBeNull();
+    await expect(page.getByTestId('fidelity')).toHaveText(new RegExp(`^Mesh fidelity ${job.fidelity}%`));
+    if ((job.fidelity ?? 0) >= 70) {
+      await expect(page.getByTestId('fidelity-caption')).toContainText('two halves of your spin set');
+    } else {
+      await expect(page.getByText('Check this model from every side before you publish.')).toBeVisible();
+    }
     await expect(page.locator('.preview__viewer')).toHaveAttribute('data-model-state', 'loaded', { timeout: 60_000 });
     await snap(page, 'spin-set-04-preview', testInfo);
     // 24 photos used 24 credits, none left held.

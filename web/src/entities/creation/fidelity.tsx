@@ -12,6 +12,13 @@ export const FIDELITY_WARN_BELOW = 70;
 /** What a merchant is told about a low score; mirrors reconstruct.LowFidelityAdvice. */
 export const LOW_FIDELITY_ADVICE = 'Add three more photos from the sides and back for an accurate shape.';
 
+/**
+ * What a merchant is told about a spin set's low score: its two halves (every other photo of each
+ * ring), each rebuilt on its own, disagree, so the photos do not describe one shape.
+ */
+export const LOW_FIDELITY_ADVICE_SPIN =
+  'Its photos disagree about its shape: shoot the spin set again with the camera still, the table turned evenly and the whole product in every photo.';
+
 /** The score from an API answer: an integer 0–100, else null (no score). */
 export function parseFidelity(v: unknown): number | null {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 100 ? v : null;
@@ -25,7 +32,20 @@ export const isLowFidelity = (score: number | null): boolean => score !== null &
  */
 export const FIDELITY_MEASURES = 'How closely the model matches your photo. The top, back and underside are estimated: orbit the model before you publish.';
 
-/** A multi-photo build has no score (reconstruct/multiview.go says why); its badge says so. */
+/**
+ * What a spin set's score measures: only a spin set (views > 1) has a score among multi-photo
+ * builds, and it says how well two halves of it agree, not that every hollow is right.
+ */
+export const FIDELITY_MEASURES_SPIN =
+  "How closely two halves of your spin set, each rebuilt on its own, agree with this model. Hollows no outline shows, such as a bowl's inside, stay filled: orbit the model before you publish.";
+
+/** What a build's score measures: a multi-photo build with a score is a spin set. */
+export const fidelityMeasures = (views: number): string => (views > 1 ? FIDELITY_MEASURES_SPIN : FIDELITY_MEASURES);
+
+/** What a merchant is told about a build's low score: a multi-photo build with a score is a spin set. */
+export const lowFidelityAdvice = (views: number): string => (views > 1 ? LOW_FIDELITY_ADVICE_SPIN : LOW_FIDELITY_ADVICE);
+
+/** A hand-held multi-photo build has no score (reconstruct/multiview.go says why); its badge says so. */
 export const FIDELITY_NOT_MEASURED = 'Mesh fidelity not measured';
 
 const unscoredMultiPhoto = (score: number | null, views: number): boolean => score === null && views > 1;
@@ -42,16 +62,17 @@ export function FidelityBadge({ score, views = 1 }: { score: number | null; view
   if (score === null) return null;
   const low = isLowFidelity(score);
   return (
-    <span className={`status ${low ? 'status--processing' : 'status--ready'}`} data-testid="fidelity" data-low={low} title={FIDELITY_MEASURES}>
+    <span className={`status ${low ? 'status--processing' : 'status--ready'}`} data-testid="fidelity" data-low={low} title={fidelityMeasures(views)}>
       Mesh fidelity {score}%{low && ' (low)'}
     </span>
   );
 }
 
 /**
- * The warning and tips under a model a merchant should look at twice: a low score, or a
- * multi-photo build, which has none (a pose that is off by a few degrees carves thin parts such
- * as chair legs away, and no score the builder can compute notices it).
+ * The warning and tips under a model a merchant should look at twice: a low score (a spin set's
+ * says to shoot it again, a single photo's to add photos), or a hand-held multi-photo build, which
+ * has none (a pose that is off by a few degrees carves thin parts such as chair legs away, and no
+ * score the builder can compute notices it).
  */
 export function FidelityWarning({ score, views = 1 }: { score: number | null; views?: number }) {
   if (unscoredMultiPhoto(score, views)) {
@@ -68,6 +89,13 @@ export function FidelityWarning({ score, views = 1 }: { score: number | null; vi
     );
   }
   if (!isLowFidelity(score)) return null;
+  if (views > 1) {
+    return (
+      <Alert tone="info">
+        <strong>{LOW_FIDELITY_ADVICE_SPIN}</strong> (mesh fidelity {score}%)
+      </Alert>
+    );
+  }
   return (
     <Alert tone="info">
       <strong>{LOW_FIDELITY_ADVICE}</strong> One photo shows one side, so part of this shape is estimated (mesh fidelity{' '}
@@ -83,11 +111,11 @@ export function FidelityWarning({ score, views = 1 }: { score: number | null; vi
 }
 
 /** A high score's caption: what it measures, so a green 91 % is not read as "nothing to check". */
-export function FidelityCaption({ score }: { score: number | null }) {
+export function FidelityCaption({ score, views = 1 }: { score: number | null; views?: number }) {
   if (score === null || isLowFidelity(score)) return null;
   return (
     <p className="muted fidelity__caption" data-testid="fidelity-caption">
-      {FIDELITY_MEASURES}
+      {fidelityMeasures(views)}
     </p>
   );
 }

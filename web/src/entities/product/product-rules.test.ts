@@ -33,7 +33,9 @@ describe('product rules', () => {
     expect(p).toMatchObject({ id: 'p1', name: 'Vase', status: 'error', tags: ['a'], thumbnailURL: null, description: '' });
     const d = parseProductDetail({ id: 'p1', modelUrl: '/m.glb', thumbnailUrl: '/t.png', productUrl: 'https://x.example/a', timeline: [{ kind: 'materials_mapped', label: 'Materials mapped', detail: '3 parts', at: '2026-01-01T00:00:00Z' }] });
     expect(d).toMatchObject({ modelURL: '/m.glb', thumbnailURL: '/t.png', productURL: 'https://x.example/a' });
-    expect(d.timeline).toEqual([{ kind: 'materials_mapped', label: 'Materials mapped', detail: '3 parts', at: '2026-01-01T00:00:00Z', fidelity: null }]);
+    expect(d.timeline).toEqual([{ kind: 'materials_mapped', label: 'Materials mapped', detail: '3 parts', at: '2026-01-01T00:00:00Z', fidelity: null, views: 0 }]);
+    const spin = parseProductDetail({ timeline: [{ kind: 'mesh_reconstruction', fidelity: 91, views: 24 }, { kind: 'mesh_reconstruction', fidelity: 40, views: -2 }, { kind: 'mesh_reconstruction', views: '8' }] });
+    expect(spin.timeline.map((e) => e.views)).toEqual([24, 0, 0]);
   });
 
   it('names screenshots after the product', () => {

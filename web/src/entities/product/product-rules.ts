@@ -47,6 +47,11 @@ export interface TimelineEvent {
   at: string;
   /** The mesh reconstruction's fidelity score (0–100), null on other entries. */
   fidelity: number | null;
+  /**
+   * How many photos the mesh reconstruction used; 0 on other entries and on builds recorded without
+   * it. More than one with a score is a spin set.
+   */
+  views: number;
 }
 
 /** One build of the product's model; progress/stage are the job's real ones while it runs. */
@@ -195,7 +200,8 @@ export function parseProductDetail(raw: unknown): ProductDetail {
     ...parseProduct(raw),
     timeline: list.map((e) => {
       const x = (e ?? {}) as Record<string, unknown>;
-      return { kind: str(x.kind ?? x.type), label: str(x.label), detail: str(x.detail), at: str(x.at), fidelity: parseFidelity(x.fidelity) };
+      const views = typeof x.views === 'number' && Number.isInteger(x.views) && x.views >= 0 ? x.views : 0;
+      return { kind: str(x.kind ?? x.type), label: str(x.label), detail: str(x.detail), at: str(x.at), fidelity: parseFidelity(x.fidelity), views };
     }),
     photoURL: strOrNull(r.photoUrl ?? r.photoURL),
     source: str(r.source),

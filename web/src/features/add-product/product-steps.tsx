@@ -141,7 +141,7 @@ export function PreviewStep({ product: p, onPublish, onBack }: { product: Produc
                 {viewsLabel(p.views)}
               </span>
             </p>
-            <FidelityCaption score={p.readyMetric} />
+            <FidelityCaption score={p.readyMetric} views={p.views} />
             <FidelityWarning score={p.readyMetric} views={p.views} />
           </div>
         )}

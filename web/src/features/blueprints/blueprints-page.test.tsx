@@ -69,6 +69,17 @@ describe('My Blueprints', () => {
     expect(within(cards[2]).queryByTestId('fidelity')).toBeNull();
   });
 
+  it("a spin set's low score asks for the spin set again, not for more photos", async () => {
+    const spin = [{ ...items[0], id: 'b10', jobId: 'b10', name: 'oak-chair', fidelity: 40, views: 24, spin: { rings: [{ photos: 24, elevation: 0 }] } }];
+    stubFetch({ 'GET /api/blueprints': () => ({ items: spin, total: 1 }) });
+    renderRoutes(routes, ['/workspace/blueprints']);
+    const [card] = await screen.findAllByTestId('blueprint-card');
+    expect(within(card).getByTestId('fidelity')).toHaveTextContent('Mesh fidelity 40% (low)');
+    const advice = within(card).getByTestId('fidelity-advice');
+    expect(advice).toHaveTextContent('Its photos disagree about its shape: shoot the spin set again');
+    expect(advice).not.toHaveTextContent('Add three more photos');
+  });
+
   it('two builds of one name tell how many photos each used; the multi-photo one says it is not scored (walk 4, H1)', async () => {
     const twins = [
       { ...items[0], id: 'b6', jobId: 'b6', name: 'chair--40', fidelity: null, views: 4 },

@@ -6,7 +6,7 @@ import { IconAlert, IconCheck, IconClock, IconCube, IconUpload } from '../../com
 import { LoadingScreen } from '../../components/loading-screen';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
-import { FidelityBadge, isLowFidelity, LOW_FIDELITY_ADVICE } from '../../entities/creation/fidelity';
+import { FidelityBadge, isLowFidelity, lowFidelityAdvice } from '../../entities/creation/fidelity';
 import { buildFromLabel } from '../../entities/creation/more-angles';
 import { RetryButton } from '../../entities/creation/retry-button';
 import { ActionProblemAlert } from '../../entities/blueprint/action-problem';
@@ -130,7 +130,7 @@ function BlueprintCard({ blueprint: b, onDelete, access }: { blueprint: Blueprin
           {isLowFidelity(b.fidelity) && (
             <span className="muted" data-testid="fidelity-advice">
               {' '}
-              {LOW_FIDELITY_ADVICE}
+              {lowFidelityAdvice(b.views)}
             </span>
           )}
         </p>

@@ -95,7 +95,7 @@ function Preview({ jobId }: { jobId: string }) {
             <span className="muted" data-testid="preview-views">
               {job.spin ? spinViewsLabel(job.views, job.spin.rings.length, job.spin.videos) : viewsLabel(job.views)}
             </span>
-            <FidelityCaption score={job.fidelity} />
+            <FidelityCaption score={job.fidelity} views={job.views} />
             {/* A spin set's tips are about the turntable, not about taking more photos. */}
             {job.spin ? <SpinCheck score={job.fidelity} views={job.views} videos={job.spin.videos} /> : <FidelityWarning score={job.fidelity} views={job.views} />}
             {access.canEdit && !job.spin && job.views === 1 && isLowFidelity(job.fidelity) && (

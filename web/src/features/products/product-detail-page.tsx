@@ -9,7 +9,7 @@ import { resetCamera } from '../../components/model-viewer/scene-graph';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
 import { ActionProblemAlert } from '../../entities/blueprint/action-problem';
-import { FidelityBadge, isLowFidelity, LOW_FIDELITY_ADVICE } from '../../entities/creation/fidelity';
+import { FidelityBadge, isLowFidelity, lowFidelityAdvice } from '../../entities/creation/fidelity';
 import type { ActionProblem } from '../../entities/blueprint/use-blueprint-actions';
 import { useGetCatalogsQuery } from '../../entities/catalog/catalogs-api';
 import {
@@ -509,14 +509,14 @@ function Timeline({ product: p }: { product: ProductDetail }) {
                 {e.fidelity !== null ? (
                   <>
                     {' · '}
-                    <FidelityBadge score={e.fidelity} />
+                    <FidelityBadge score={e.fidelity} views={e.views} />
                   </>
                 ) : (
                   e.detail && <span className="muted"> · {e.detail}</span>
                 )}
                 {isLowFidelity(e.fidelity) && (
                   <span className="muted timeline__tip" data-testid="timeline-fidelity-tip">
-                    {LOW_FIDELITY_ADVICE}
+                    {lowFidelityAdvice(e.views)}
                   </span>
                 )}
               </span>

@@ -200,6 +200,24 @@ describe('Product detail', () => {
     expect(within(timeline).getByText('· 3 parts')).toBeInTheDocument();
   });
 
+  it("a spin set's low score in the timeline asks for the spin set again", async () => {
+    stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/catalogs': () => ({ items: [{ id: 'c1', name: 'Default', isDefault: true, productCount: 1 }] }),
+      'GET /api/publications': () => ({ items: [] }),
+      'GET /api/products/p1': () => ({
+        ...product(1),
+        timeline: [{ kind: 'mesh_reconstruction', label: 'Mesh reconstruction complete', detail: 'Mesh fidelity 40%', fidelity: 40, views: 24, at: '2026-03-01T10:00:05Z' }],
+      }),
+    });
+    render('/workspace/product/p1');
+    const timeline = await screen.findByTestId('timeline');
+    expect(within(timeline).getByTestId('fidelity')).toHaveAttribute('title', expect.stringContaining('two halves of your spin set'));
+    const tip = within(timeline).getByTestId('timeline-fidelity-tip');
+    expect(tip).toHaveTextContent('Its photos disagree about its shape: shoot the spin set again');
+    expect(tip).not.toHaveTextContent('Add three more photos');
+  });
+
   it('edits details and tags and sends them to the server', async () => {
     const saved: unknown[] = [];
     stubFetch({
