@@ -68,6 +68,10 @@ func BenchmarkSpin24x12MP(b *testing.B) {
 		if res.Stats.Views != 24 {
 			b.Fatalf("views %d", res.Stats.Views)
 		}
+		if res.Stats.Fidelity == nil { // the two halves' searches are part of the build
+			b.Fatal("no fidelity score")
+		}
+		b.ReportMetric(float64(*res.Stats.Fidelity), "fidelity")
 	}
 }
 
