@@ -172,20 +172,21 @@ describe('My Products', () => {
 });
 
 describe('Product detail', () => {
-  it('marks a low mesh fidelity in the timeline with a tip, as the blueprint card does', async () => {
+  /** Product p1 with the given timeline, in a workspace of one catalog. */
+  const stubProductWithTimeline = (timeline: object[]) =>
     stubFetch({
       'GET /api/subscription': () => trialSubscription(),
       'GET /api/catalogs': () => ({ items: [{ id: 'c1', name: 'Default', isDefault: true, productCount: 1 }] }),
       'GET /api/publications': () => ({ items: [] }),
-      'GET /api/products/p1': () => ({
-        ...product(1),
-        timeline: [
-          { kind: 'mesh_reconstruction', label: 'Mesh reconstruction complete', detail: 'Mesh fidelity 52%', fidelity: 52, at: '2026-03-01T10:00:05Z' },
-          { kind: 'mesh_reconstruction', label: 'Mesh reconstruction complete', detail: 'Mesh fidelity 91%', fidelity: 91, at: '2026-03-02T10:00:05Z' },
-          { kind: 'materials_mapped', label: 'Materials mapped', detail: '3 parts', at: '2026-03-02T10:00:06Z' },
-        ],
-      }),
+      'GET /api/products/p1': () => ({ ...product(1), timeline }),
     });
+
+  it('marks a low mesh fidelity in the timeline with a tip, as the blueprint card does', async () => {
+    stubProductWithTimeline([
+      { kind: 'mesh_reconstruction', label: 'Mesh reconstruction complete', detail: 'Mesh fidelity 52%', fidelity: 52, at: '2026-03-01T10:00:05Z' },
+      { kind: 'mesh_reconstruction', label: 'Mesh reconstruction complete', detail: 'Mesh fidelity 91%', fidelity: 91, at: '2026-03-02T10:00:05Z' },
+      { kind: 'materials_mapped', label: 'Materials mapped', detail: '3 parts', at: '2026-03-02T10:00:06Z' },
+    ]);
     render('/workspace/product/p1');
     const timeline = await screen.findByTestId('timeline');
     const [low, good] = within(timeline).getAllByTestId('fidelity');
@@ -201,15 +202,9 @@ describe('Product detail', () => {
   });
 
   it("a spin set's low score in the timeline asks for the spin set again", async () => {
-    stubFetch({
-      'GET /api/subscription': () => trialSubscription(),
-      'GET /api/catalogs': () => ({ items: [{ id: 'c1', name: 'Default', isDefault: true, productCount: 1 }] }),
-      'GET /api/publications': () => ({ items: [] }),
-      'GET /api/products/p1': () => ({
-        ...product(1),
-        timeline: [{ kind: 'mesh_reconstruction', label: 'Mesh reconstruction complete', detail: 'Mesh fidelity 40%', fidelity: 40, views: 24, at: '2026-03-01T10:00:05Z' }],
-      }),
-    });
+    stubProductWithTimeline([
+      { kind: 'mesh_reconstruction', label: 'Mesh reconstruction complete', detail: 'Mesh fidelity 40%', fidelity: 40, views: 24, at: '2026-03-01T10:00:05Z' },
+    ]);
     render('/workspace/product/p1');
     const timeline = await screen.findByTestId('timeline');
     expect(within(timeline).getByTestId('fidelity')).toHaveAttribute('title', expect.stringContaining('two halves of your spin set'));
