@@ -48,15 +48,44 @@ func TestRunRetriesAfterAFailedFlushAndStopsWithCtx(t *testing.T) {
 	require.Equal(t, 1, bytes.Count(logged.Bytes(), []byte("\n")), "only the failed flush is logged")
 }
 
-// A flush that fails because ctx ended (shutdown mid-flush) is not an error
-// worth logging.
-func TestRunDoesNotLogAFailureCausedByShutdown(t *testing.T) {
+// A flush in flight when ctx ends (the process stopping mid-write) is not
+// cancelled: it finishes with a live context, so a write the database has
+// committed is never reported failed and written again, and Run returns
+// after it.
+func TestRunLetsAFlushInFlightFinishWhenCtxEnds(t *testing.T) {
 	var logged bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&logged, nil))
 	ctx, cancel := context.WithCancel(context.Background())
-	Run(ctx, time.Millisecond, log, "flush test rows", func(ctx context.Context) error {
-		cancel()
-		return ctx.Err()
-	})
+	inFlight, release := make(chan struct{}), make(chan struct{})
+	var flushErr error
+	done := make(chan struct{})
+	go func() {
+		first := true
+		Run(ctx, time.Millisecond, log, "flush test rows", func(fctx context.Context) error {
+			if !first {
+				return nil
+			}
+			first = false
+			close(inFlight)
+			<-release
+			flushErr = fctx.Err()
+			return flushErr
+		})
+		close(done)
+	}()
+	<-inFlight
+	cancel()
+	select {
+	case <-done:
+		t.Fatal("Run returned while a flush was in flight")
+	default:
+	}
+	close(release)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after the flush in flight finished")
+	}
+	require.NoError(t, flushErr, "the flush in flight kept a live context")
 	require.Empty(t, logged.String())
 }
