@@ -125,18 +125,39 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 	}
 	applyAll()
 
+	// Photos whose silhouette jumps in size from their neighbours' (a mask that
+	// lost the product's base, or took in the turntable) are left out of the
+	// search: the hull they carve would pull every camera towards them. Whether
+	// they join the carve is decided once the others have found the cameras.
+	suspect := sizeSuspects(rings)
+	var trusted []*View
+	for i, v := range vs {
+		if !suspect[i] {
+			trusted = append(trusted, v)
+		}
+	}
+	ringHeight := func(r int) float64 { // the tallest trusted silhouette of ring r
+		h := 0.0
+		for k, v := range rings[r].Views {
+			if !suspect[ringStartIndex(rings, r)+k] {
+				h = max(h, v.bbox[3]-v.bbox[1])
+			}
+		}
+		return h
+	}
+
 	wide := 0.0
-	for _, v := range vs {
+	for _, v := range trusted {
 		wide = max(wide, (v.bbox[2]-v.bbox[0])/math.Max(1, v.bbox[3]-v.bbox[1]))
 	}
 	rad := 0.6*max(1, wide) + 0.15
-	e := NewCoherenceEval(vs, GridFor([3]float64{-rad, -0.75, -rad}, [3]float64{rad, 0.75, rad}, 40))
+	e := NewCoherenceEval(trusted, GridFor([3]float64{-rad, -0.75, -rad}, [3]float64{rad, 0.75, rad}, 40))
 	if e.Score(); !(e.Hi[0] > e.Lo[0]) {
 		return PoseResult{}, SpinResidual{}, segment.ErrSubjectNotSeparated
 	}
 	refit := func(n int) {
 		m := 2 * e.g.S
-		e = NewCoherenceEval(vs, GridFor(
+		e = NewCoherenceEval(trusted, GridFor(
 			[3]float64{e.Lo[0] - m, e.Lo[1] - m, e.Lo[2] - m},
 			[3]float64{e.Hi[0] + m, e.Hi[1] + m, e.Hi[2] + m}, n))
 	}
@@ -219,10 +240,7 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 		// the rings' cones disagree a little everywhere.
 		for r := 1; r < len(rings); r++ {
 			p := rp[r]
-			h := 0.0
-			for _, v := range rings[r].Views {
-				h = max(h, v.bbox[3]-v.bbox[1])
-			}
+			h := ringHeight(r)
 			step := 2 * math.Pi / float64(len(rings[r].Views))
 			for _, scan := range []struct {
 				ptr      *float64
@@ -283,10 +301,7 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 	var ps []param
 	ps = append(ps, param{ring: -1, ptr: &lens, step: 0.05, lo: -0.3, hi: LensHi})
 	for r, p := range rp {
-		h := 0.0
-		for _, v := range rings[r].Views {
-			h = max(h, v.bbox[3]-v.bbox[1])
-		}
+		h := ringHeight(r)
 		step := 2 * math.Pi / float64(len(rings[r].Views))
 		ps = append(ps,
 			param{ring: r, ptr: &p.el, step: 3 * deg, lo: p.el - 20*deg, hi: p.el + 20*deg},
@@ -373,9 +388,10 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 	m := SpinBoxMargin * max(e.Hi[0]-e.Lo[0], e.Hi[1]-e.Lo[1], e.Hi[2]-e.Lo[2])
 	lo := [3]float64{e.Lo[0] - m, e.Lo[1] - m, e.Lo[2] - m}
 	hi := [3]float64{e.Hi[0] + m, e.Hi[1] + m, e.Hi[2] + m}
-	// Every photo against the hull of the others, in that box; one far below the
-	// rest is left out of the carve (turntable_outliers.go).
-	loo, err := leaveOneOut(ctx, vs, GridFor(lo, hi, SpinFineGrid))
+	// Every photo against the hull of the others (a suspect against the hull of
+	// the photos the search trusted), in that box; one far below the rest is
+	// left out of the carve (turntable_outliers.go).
+	loo, err := leaveOneOut(ctx, vs, suspect, GridFor(lo, hi, SpinFineGrid))
 	if err != nil {
 		return PoseResult{}, SpinResidual{}, err
 	}
