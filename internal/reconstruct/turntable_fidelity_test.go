@@ -21,38 +21,83 @@ func TestSpinFidelityTellsAModelThePhotosAgreeOnFromOneTheyDispute(t *testing.T)
 	}
 	// CPU-bound and sharing no state: runs beside the other parallel tests.
 	t.Parallel()
-	base, radius := furnitureScene("chair", 1)
-	rings := []RingSpec{{Photos: 12, ElevationDeg: 5}, {Photos: 12, ElevationDeg: 35}}
-	m, _ := spinScene(base, radius, rings, 640, 480, rand.New(rand.NewPCG(48, 24)), usualTurntableError)
-	truth := alignTruth(m.base.tris)
-	build := func(photos [][]byte) (int, float64) {
-		spin, err := NewSpinSet(rings, photos)
-		require.NoError(t, err)
-		res, _, err := NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{}, nil)
-		require.NoError(t, err)
-		require.NotNil(t, res.Stats.Fidelity, "a spin set of two rings of twelve is scored")
-		return *res.Stats.Fidelity, f5(alignedModel(t, res.GLB), truth)
-	}
-
-	clean := m.photos()
-	score, cleanF := build(clean)
+	c := newSpinChair24(t)
+	score, cleanF, _ := c.build(t, c.clean)
 	t.Logf("clean spin set: fidelity %d, F@5 %.3f", score, cleanF)
 	require.GreaterOrEqual(t, cleanF, 0.9, "the clean set rebuilds the chair")
 	require.GreaterOrEqual(t, score, 80, "a model the photos agree on scores high")
 
-	// The chair's four legs are the last four boxes furnitureScene adds.
-	legless := *m.base
-	legless.tris = base.tris[:len(base.tris)-4*12]
-	disputed := make([][]byte, len(clean))
-	copy(disputed, clean)
-	legs := legless.photosAt(m, func(i int) bool { return i%2 == 1 })
-	for i, p := range legs {
-		disputed[i] = p
-	}
-	score, f := build(disputed)
+	score, f, _ := c.build(t, c.withoutLegs(func(i int) bool { return i%2 == 1 }))
 	t.Logf("legs lost in every other photo: fidelity %d, F@5 %.3f", score, f)
 	require.Less(t, f, cleanF-0.1, "the disputed photos build a worse model")
 	require.Less(t, score, 70, "and it is flagged")
+}
+
+// Two neighbouring photos whose masks lost the same part (here the chair's
+// legs: a segmenter that took them for the floor's shadow, rendered without
+// them) agree with each other: each matches the hull the other one carved, so
+// neither stands out against the hull of the rest, and together they carve the
+// legs away and pull the search towards a legless chair (the real-product
+// benchmark's candle holder, whose base two neighbouring masks lost: F@5 0.255).
+// Their silhouettes are much shorter than their neighbours', so the search
+// leaves them out; measured against the hull of the photos it trusted, both
+// disagree and stay out of the carve. The legs stay, and the fidelity score,
+// whose halves do the same, calls the model sound.
+func TestSpinSetLeavesOutNeighboursThatLostTheSamePart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reconstructs a spin set of 24 photos and its halves")
+	}
+	t.Parallel()
+	c := newSpinChair24(t)
+	const first = 3 // the fourth and fifth photos of the level ring
+	score, f, rep := c.build(t, c.withoutLegs(func(i int) bool { return i == first || i == first+1 }))
+	t.Logf("two neighbours without legs: fidelity %d, F@5 %.3f, dropped %+v", score, f, rep.Dropped)
+	var dropped []int
+	for _, d := range rep.Dropped {
+		dropped = append(dropped, d.Photo)
+	}
+	require.Subset(t, dropped, []int{first + 1, first + 2}, "both photos without legs are left out")
+	require.LessOrEqual(t, len(dropped), 3, "and at most one other")
+	require.GreaterOrEqual(t, f, 0.85, "the legs stay (without them: 0.2)")
+	require.GreaterOrEqual(t, score, 80, "and the model is called sound")
+}
+
+// spinChair24 is a chair shot as two rings of twelve, with the benchmark's
+// turntable error.
+type spinChair24 struct {
+	m     *mvScene
+	rings []RingSpec
+	truth []qtri
+	clean [][]byte
+}
+
+func newSpinChair24(t *testing.T) *spinChair24 {
+	base, radius := furnitureScene("chair", 1)
+	rings := []RingSpec{{Photos: 12, ElevationDeg: 5}, {Photos: 12, ElevationDeg: 35}}
+	m, _ := spinScene(base, radius, rings, 640, 480, rand.New(rand.NewPCG(48, 24)), usualTurntableError)
+	return &spinChair24{m: m, rings: rings, truth: alignTruth(m.base.tris), clean: m.photos()}
+}
+
+// build reconstructs photos and returns the fidelity score, F@5 and the report.
+func (c *spinChair24) build(t *testing.T, photos [][]byte) (int, float64, SpinReport) {
+	spin, err := NewSpinSet(c.rings, photos)
+	require.NoError(t, err)
+	res, rep, err := NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{}, nil)
+	require.NoError(t, err)
+	require.NotNil(t, res.Stats.Fidelity, "a spin set of two rings of twelve is scored")
+	return *res.Stats.Fidelity, f5(alignedModel(t, res.GLB), c.truth), rep
+}
+
+// withoutLegs is the clean set with the photos which picks rendered without
+// the chair's legs (the last four boxes furnitureScene adds).
+func (c *spinChair24) withoutLegs(which func(int) bool) [][]byte {
+	legless := *c.m.base
+	legless.tris = legless.tris[:len(legless.tris)-4*12]
+	out := append([][]byte(nil), c.clean...)
+	for i, p := range legless.photosAt(c.m, which) {
+		out[i] = p
+	}
+	return out
 }
 
 // photosAt renders s from the cameras of m whose index which accepts, each with
