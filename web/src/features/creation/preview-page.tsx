@@ -20,7 +20,7 @@ import { PartsPanel } from './parts-panel';
 import { RetryButton } from '../../entities/creation/retry-button';
 import { FidelityBadge, FidelityCaption, FidelityWarning, isLowFidelity } from '../../entities/creation/fidelity';
 import { viewsLabel } from '../../entities/creation/more-angles';
-import { SpinCheck } from './spin-check';
+import { SpinCheck, SpinLeftOut } from './spin-check';
 import { SPIN_PATH, spinViewsLabel } from './spin-rules';
 import { PreviewModelDrop } from './preview-model-drop';
 import './creation.css';
@@ -98,6 +98,7 @@ function Preview({ jobId }: { jobId: string }) {
             <FidelityCaption score={job.fidelity} views={job.views} />
             {/* A spin set's tips are about the turntable, not about taking more photos. */}
             {job.spin ? <SpinCheck score={job.fidelity} views={job.views} videos={job.spin.videos} /> : <FidelityWarning score={job.fidelity} views={job.views} />}
+            {job.spin && <SpinLeftOut stats={job.stats} views={job.views} videos={job.spin.videos} />}
             {access.canEdit && !job.spin && job.views === 1 && isLowFidelity(job.fidelity) && (
               <Link to={SPIN_PATH} className="btn btn--secondary preview__spin-link">
                 Capture a spin set for a faithful model

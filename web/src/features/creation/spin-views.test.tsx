@@ -95,6 +95,37 @@ describe('spin sets on the other creation screens', () => {
     expect(screen.queryByRole('link', { name: 'Capture a spin set for a faithful model' })).not.toBeInTheDocument();
   });
 
+  it('the preview of a spin build names the photos it left out, and why', async () => {
+    const reason = 'its outline disagrees with the other photos';
+    const dropped = [23, 4, 5].map((photo) => ({ photo, agreement: 0.5, reason }));
+    stubFetch({
+      'GET /api/jobs/job-1': () =>
+        job({ status: 'completed', progress: 100, modelURL: '/m.glb', views: 24, spin, fidelity: 98, stats: { shapeKind: 'turntable', spin: { coherence: 0.9, dropped } } }),
+      'GET /api/blueprints': () => ({ items: [] }),
+    });
+    renderRoutes(routes, ['/preview/job-1']);
+    expect(await screen.findByTestId('spin-left-out')).toHaveTextContent(
+      'Photos 4, 5 and 23 were left out of the model: their outlines disagree with the other photos (a shadow, a reflection or the turntable taken for the product, or part of the product lost against the backdrop). The model is carved from the other 21.',
+    );
+  });
+
+  it('one frame of a video build left out is counted, not numbered; a build that kept every photo says nothing', async () => {
+    const stats = { spin: { dropped: [{ photo: 7, agreement: 0.4, reason: 'r' }] } };
+    stubFetch({
+      'GET /api/jobs/job-1': () => job({ status: 'completed', progress: 100, modelURL: '/m.glb', views: 24, spin: { ...spin, videos: 2 }, fidelity: 90, stats }),
+      'GET /api/jobs/job-2': () => job({ id: 'job-2', status: 'completed', progress: 100, modelURL: '/m.glb', views: 24, spin, fidelity: 90, stats: { spin: { coherence: 0.95 } } }),
+      'GET /api/blueprints': () => ({ items: [] }),
+    });
+    const { unmount } = renderRoutes(routes, ['/preview/job-1']);
+    expect(await screen.findByTestId('spin-left-out')).toHaveTextContent(
+      /^1 of the 24 frames taken from your videos was left out of the model: its outline disagrees with the other frames .* The model is carved from the other 23\.$/,
+    );
+    unmount();
+    renderRoutes(routes, ['/preview/job-2']);
+    expect(await screen.findByTestId('preview-views')).toHaveTextContent('Built from 24 photos in 2 rings');
+    expect(screen.queryByTestId('spin-left-out')).not.toBeInTheDocument();
+  });
+
   it('a low-fidelity one-photo preview offers a spin set as the way to a faithful model', async () => {
     stubFetch({
       'GET /api/jobs/job-1': () => job({ status: 'completed', progress: 100, modelURL: '/m.glb', fidelity: 48 }),
