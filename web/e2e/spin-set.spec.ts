@@ -114,7 +114,12 @@ test('a 24-photo spin set → uploaded photo by photo → one turntable model �
 
   await test.step('the preview shows the model, what it is built from, and its fidelity', async () => {
     await page.waitForURL(/\/preview\/[^/]+$/, { timeout: 780_000 });
-    const job = await api.call<{ status: string; fidelity: number | null; views: number; stats: { shapeKind?: string } }>('get', `/api/jobs/${jobId}`);
+    const job = await api.call<{
+      status: string;
+      fidelity: number | null;
+      views: number;
+      stats: { shapeKind?: string; spin?: { dropped?: { photo: number }[] } };
+    }>('get', `/api/jobs/${jobId}`);
     expect(job.status).toBe('completed');
     expect(job.views).toBe(24);
     expect(job.stats.shapeKind).toBe('turntable');
@@ -126,6 +131,15 @@ test('a 24-photo spin set → uploaded photo by photo → one turntable model �
       await expect(page.getByTestId('fidelity-caption')).toContainText('two halves of your spin set');
     } else {
       await expect(page.getByText('Check this model from every side before you publish.')).toBeVisible();
+    }
+    // The photos the build left out of the carve, if any, are named with the reason; else nothing is said.
+    const dropped = (job.stats.spin?.dropped ?? []).map((d) => d.photo).sort((a, b) => a - b);
+    if (dropped.length) {
+      const named = dropped.length === 1 ? `Photo ${dropped[0]} was` : `Photos ${dropped.slice(0, -1).join(', ')} and ${dropped[dropped.length - 1]} were`;
+      await expect(page.getByTestId('spin-left-out')).toContainText(`${named} left out of the model`);
+      await expect(page.getByTestId('spin-left-out')).toContainText(`The model is carved from the other ${24 - dropped.length}.`);
+    } else {
+      await expect(page.getByTestId('spin-left-out')).toHaveCount(0);
     }
     await expect(page.locator('.preview__viewer')).toHaveAttribute('data-model-state', 'loaded', { timeout: 60_000 });
     await snap(page, 'spin-set-04-preview', testInfo);
