@@ -130,12 +130,7 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 	// search: the hull they carve would pull every camera towards them. Whether
 	// they join the carve is decided once the others have found the cameras.
 	suspect := sizeSuspects(rings)
-	var trusted []*View
-	for i, v := range vs {
-		if !suspect[i] {
-			trusted = append(trusted, v)
-		}
-	}
+	trusted, _ := trustedViews(vs, suspect)
 	ringHeight := func(r int) float64 { // the tallest trusted silhouette of ring r
 		h := 0.0
 		for k, v := range rings[r].Views {

@@ -169,14 +169,7 @@ func (l *looEval) iouOf(v *View, extra []int32) float64 {
 // others' hulls: two neighbouring photos that lost the same part would
 // otherwise each agree with the hull the other one carved.
 func leaveOneOut(ctx context.Context, vs []*View, suspect []bool, g geom.VoxGrid) ([]float64, error) {
-	var trusted []*View
-	at := make([]int, len(vs))
-	for i, v := range vs {
-		if !suspect[i] {
-			at[i] = len(trusted)
-			trusted = append(trusted, v)
-		}
-	}
+	trusted, at := trustedViews(vs, suspect)
 	l := newLooEval(trusted, g)
 	if err := l.carve(ctx); err != nil {
 		return nil, err
@@ -190,6 +183,19 @@ func leaveOneOut(ctx context.Context, vs []*View, suspect []bool, g geom.VoxGrid
 		}
 	}
 	return out, nil
+}
+
+// trustedViews are the views of vs that are not suspects, in order, and at[i]
+// is view i's index among them (0 for a suspect).
+func trustedViews(vs []*View, suspect []bool) (trusted []*View, at []int) {
+	at = make([]int, len(vs))
+	for i, v := range vs {
+		if !suspect[i] {
+			at[i] = len(trusted)
+			trusted = append(trusted, v)
+		}
+	}
+	return trusted, at
 }
 
 // spinSizeJump is how far, in log, a photo's silhouette height may stand from
