@@ -234,6 +234,25 @@ func spinBuild(t testing.TB, m *mvScene, rings []RingSpec) *Result {
 		}
 		multiview.Oracle = o
 	}
+	if os.Getenv("PHOTO3D_SPIN_TRUEAZ") == "1" {
+		// What exact per-photo azimuths are worth: each photo's true azimuth put
+		// in after the search, the rest of its camera as searched.
+		o := multiview.Oracle
+		if o == nil {
+			o = &multiview.PoseOracle{}
+		}
+		next := o.After
+		o.After = func(vs []*multiview.View, pose *multiview.PoseResult) {
+			for i, v := range vs {
+				v.Az = trueAzNearStated(m, i)
+				v.Update()
+			}
+			if next != nil {
+				next(vs, pose)
+			}
+		}
+		multiview.Oracle = o
+	}
 	if os.Getenv("PHOTO3D_SPIN_DEBUG") == "loo" {
 		multiview.SpinDebugLOO = func(loo []float64) { fmt.Printf("    LOO %.3f\n", loo) }
 		defer func() { multiview.SpinDebugLOO = nil }()
