@@ -253,6 +253,11 @@ func spinBuild(t testing.TB, m *mvScene, rings []RingSpec) *Result {
 		}
 		multiview.Oracle = o
 	}
+	defer printEscapes()()
+	if r, err := strconv.Atoi(os.Getenv("PHOTO3D_ESCAPE_ROUND")); err == nil {
+		defer func(old int) { multiview.SpinEscapeRound = old }(multiview.SpinEscapeRound)
+		multiview.SpinEscapeRound = r
+	}
 	if os.Getenv("PHOTO3D_SPIN_DEBUG") == "loo" {
 		multiview.SpinDebugLOO = func(loo []float64) { fmt.Printf("    LOO %.3f\n", loo) }
 		defer func() { multiview.SpinDebugLOO = nil }()
@@ -263,6 +268,19 @@ func spinBuild(t testing.TB, m *mvScene, rings []RingSpec) *Result {
 	require.Equal(t, ShapeTurntable, res.Stats.ShapeKind)
 	fmt.Printf("    %s: coherence %.3f, leave-one-out %.3f, dropped %v, largest azimuth slip %.1f°, rings at %v° (true %v°), fidelity %s\n", m.base.name, rep.Coherence, rep.LeaveOneOut, rep.Dropped, rep.MaxAzCorrection, roundAll(rep.RingElevations), trueRingElevations(m, rings), fidelityText(res.Stats.Fidelity))
 	return res
+}
+
+// printEscapes, under PHOTO3D_SPIN_DEBUG=escape, prints each escape the
+// turntable search tries (its own, then each half's) and returns what puts the
+// hook back.
+func printEscapes() func() {
+	if os.Getenv("PHOTO3D_SPIN_DEBUG") != "escape" {
+		return func() {}
+	}
+	multiview.SpinDebugEscape = func(ring int, dEl, gain float64) {
+		fmt.Printf("    escape: ring %d moved %+.0f°: settled %+.4f\n", ring+1, dEl, gain)
+	}
+	return func() { multiview.SpinDebugEscape = nil }
 }
 
 func roundAll(xs []float64) []float64 {

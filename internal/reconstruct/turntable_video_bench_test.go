@@ -112,6 +112,7 @@ func runVideoModel(t *testing.T, name string, rings []RingSpec) videoResult {
 		}
 		defer func() { multiview.SpinDebugPhase = nil }()
 	}
+	defer printEscapes()()
 	start := time.Now()
 	spin, reports, err := SpinSetFromVideos(context.Background(), paths, rings[0].Photos)
 	require.NoError(t, err, name)

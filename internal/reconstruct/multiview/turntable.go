@@ -78,6 +78,24 @@ var SpinFineGrid = 96
 // SpinDistrust leaves photos that disagree with the rest out of the carve.
 var SpinDistrust = true
 
+// SpinEscapeDeg is how far escape moves each ring's height (0: no escape).
+var SpinEscapeDeg = 5.0
+
+// SpinEscapeRound is the round of the search after which escape runs.
+var SpinEscapeRound = 2
+
+// spinEscapePasses caps the passes of escape over the rings: a ring moved in
+// one pass may move again in the next (olive dish: 20° → 24° → 29°, true 29°).
+const spinEscapePasses = 3
+
+// spinEscapeGain is how much better (in coherence) a moved ring's settled
+// layout must agree before it is kept.
+const spinEscapeGain = 0.005
+
+// SpinDebugEscape, when set, is told each escape tried: the ring, its height's
+// move (degrees) and the settled objective less the one it left.
+var SpinDebugEscape func(ring int, dEl, gain float64)
+
 // SpinRounds is the number of rounds of the turntable search's coordinate
 // descent (a variable so the benchmark can measure the starting layout alone).
 var SpinRounds = 4
@@ -325,22 +343,20 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 			apply(p.ring)
 		}
 	}
-	for round := range SpinRounds {
-		cur := ps
-		if round >= 2 {
-			cur = append(slices.Clone(ps), jits...)
-		}
-		scale := 1 / float64(int(1)<<round)
+	// descend is coordinate descent over cur: each parameter stepped both ways
+	// by its step times scale (a per-photo azimuth by its step times jitScale),
+	// a step kept when the objective rises, up to three passes.
+	descend := func(cur []param, scale, jitScale float64) error {
 		improved := true
 		for pass := 0; improved && pass < 3; pass++ {
 			improved = false
 			for _, p := range cur {
 				if err := ctx.Err(); err != nil {
-					return PoseResult{}, SpinResidual{}, err
+					return err
 				}
 				step := p.step * scale
 				if p.perPhoto {
-					step = p.step / float64(int(1)<<(round-2))
+					step = p.step * jitScale
 				}
 				for _, dir := range []float64{1, -1} {
 					old := *p.ptr
@@ -357,6 +373,90 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 					*p.ptr = old
 					set(p)
 				}
+			}
+		}
+		return nil
+	}
+	// escape moves each ring's height SpinEscapeDeg up and down, settles every
+	// ring's distance, aim and phase and the lens again from there, and keeps
+	// the layout that agrees better by spinEscapeGain: a flat product's further
+	// ring can settle a few degrees off, in a basin the descent's steps do not
+	// leave (olive dish from videos: 23°, true 28°).
+	escape := func() error {
+		type saved struct {
+			el, ls, du, dv, phase float64
+			jit                   []float64
+		}
+		snapshot := func() ([]saved, float64) {
+			out := make([]saved, len(rp))
+			for r, p := range rp {
+				out[r] = saved{p.el, p.ls, p.du, p.dv, p.phase, slices.Clone(p.jit)}
+			}
+			return out, lens
+		}
+		restore := func(s []saved, l float64) {
+			for r, p := range rp {
+				p.el, p.ls, p.du, p.dv, p.phase = s[r].el, s[r].ls, s[r].du, s[r].dv, s[r].phase
+				copy(p.jit, s[r].jit)
+			}
+			lens = l
+			applyAll()
+		}
+		for range spinEscapePasses {
+			moved := false
+			for r, p := range rp {
+				var bound param
+				for _, q := range ps {
+					if q.ptr == &p.el {
+						bound = q
+					}
+				}
+				for _, dir := range []float64{-1, 1} {
+					was, wasLens := snapshot()
+					from, lo, hi := best, e.Lo, e.Hi
+					p.el = min(bound.hi, max(bound.lo, p.el+dir*SpinEscapeDeg*deg))
+					applyAll()
+					best = objective()
+					for k := range 3 {
+						if err := descend(ps, 1/float64(int(1)<<k), 0); err != nil {
+							return err
+						}
+						if math.Abs(p.el-was[r].el) < SpinEscapeDeg*deg/2 {
+							break // rolled back towards where it was: the same basin
+						}
+					}
+					if SpinDebugEscape != nil {
+						SpinDebugEscape(r, dir*SpinEscapeDeg, best-from)
+					}
+					if best > from+spinEscapeGain {
+						moved = true
+						break // kept: the other way leads back
+					}
+					// Back as it was, the hull's box that refit reads included: a
+					// set no escape moves builds as it did without one.
+					restore(was, wasLens)
+					best, e.Lo, e.Hi = from, lo, hi
+				}
+			}
+			if !moved {
+				break
+			}
+		}
+		return nil
+	}
+	for round := range SpinRounds {
+		cur := ps
+		jitScale := 0.0
+		if round >= 2 {
+			cur = append(slices.Clone(ps), jits...)
+			jitScale = 1 / float64(int(1)<<(round-2))
+		}
+		if err := descend(cur, 1/float64(int(1)<<round), jitScale); err != nil {
+			return PoseResult{}, SpinResidual{}, err
+		}
+		if round == SpinEscapeRound && SpinEscapeDeg > 0 {
+			if err := escape(); err != nil {
+				return PoseResult{}, SpinResidual{}, err
 			}
 		}
 		if round == 1 {
