@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/events"
+	"github.com/photo3d/photo3d/internal/reconstruct"
 )
 
 // A spin set is named after what its files share, never after its first
@@ -38,4 +39,21 @@ func TestSpinPhotoNameSaysWhichVideo(t *testing.T) {
 	require.Equal(t, "Photo 15", spinPhotoName(photos, 15))
 	require.Equal(t, "Video 1, frame 12", spinPhotoName(videos, 12))
 	require.Equal(t, "Video 2, frame 3", spinPhotoName(videos, 15))
+}
+
+// A refused spin set names the photos to shoot again as a merchant counts
+// them, a long list cut short.
+func TestSpinRefusalNamesThePhotos(t *testing.T) {
+	photos := Job{Spin: &events.JobSpin{Rings: []events.SpinRingSpec{{Photos: 12}, {Photos: 12, ElevationDeg: 30}}}}
+	videos := Job{Spin: &events.JobSpin{Videos: 2, Rings: []events.SpinRingSpec{{Photos: 12}, {Photos: 12, ElevationDeg: 30}}}}
+	off := func(ns ...int) *reconstruct.SpinRefusal {
+		return &reconstruct.SpinRefusal{Reason: reconstruct.ErrSpinLeavesFrame, Photos: ns}
+	}
+	const rest = ": the product runs off the edge of the frame; step back or zoom out so that the whole product, with some space around it, is in every photo. "
+	require.Equal(t, "Photo 7"+rest+"Shoot it again and upload the spin set again. No credit was used.", SpinRefusedMessage(photos, off(7)))
+	require.Equal(t, "Photos 3, 8 and 12"+rest+"Shoot them again and upload the spin set again. No credit was used.", SpinRefusedMessage(photos, off(3, 8, 12)))
+	require.Equal(t, "Photos 1, 2, 3, 4, 5, 6 and 3 more"+rest+"Shoot them again and upload the spin set again. No credit was used.",
+		SpinRefusedMessage(photos, off(1, 2, 3, 4, 5, 6, 7, 8, 9)))
+	require.Equal(t, "Video 1, frame 4 and Video 2, frame 3"+rest+"Film it again and start a new build. No credit was used.",
+		SpinRefusedMessage(videos, off(4, 15)))
 }

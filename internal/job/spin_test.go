@@ -169,7 +169,8 @@ func TestWorkerSaysWhenASpinSetTakesTooLong(t *testing.T) {
 
 // A spin set refused by the reconstructor fails at once with a sentence the
 // merchant can act on, and its credits come back: photos in which the
-// product cannot be told from its background, and (for a job queued under
+// product cannot be told from its background, a photo the product runs out
+// of (named, so the merchant knows which to shoot again), and (for a job queued under
 // other limits than the api's) a layout no turntable makes.
 func TestWorkerFailsARefusedSpinSetWithAReason(t *testing.T) {
 	t.Parallel()
@@ -188,6 +189,23 @@ func TestWorkerFailsARefusedSpinSetWithAReason(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, job.StatusFailed, j.Status)
 		require.Equal(t, job.SpinSubjectMessage, j.Error)
+		_, reserved := b.credits(t)
+		require.Zero(t, reserved)
+	})
+	t.Run("the product runs off the frame", func(t *testing.T) {
+		urls := make([]string, 8)
+		for i := range urls {
+			urls[i] = b.imgURL
+		}
+		urls[7] = b.env.UploadPhoto(t, b.user, jobtest.OffFrame(t, 320, 320))
+		spin, err := b.env.Jobs.CreateSpin(b.ctx, b.user, []job.SpinRing{{Photos: 8, Elevation: 10}}, urls)
+		require.NoError(t, err)
+		require.Error(t, b.env.Worker(reconstruct.NewBuiltin()).Work(b.ctx, spinRiverJob(spin.ID)))
+		j, err := b.env.Jobs.Get(b.ctx, b.user, spin.ID)
+		require.NoError(t, err)
+		require.Equal(t, job.StatusFailed, j.Status)
+		require.Equal(t, "Photo 8: the product runs off the edge of the frame; step back or zoom out so that the whole product, "+
+			"with some space around it, is in every photo. Shoot it again and upload the spin set again. No credit was used.", j.Error)
 		_, reserved := b.credits(t)
 		require.Zero(t, reserved)
 	})

@@ -214,6 +214,11 @@ func (w *ReconstructWorker) build(ctx context.Context, rj *river.Job[Reconstruct
 			}
 			return w.fail(ctx, rj, j, reason, err.Error(), err)
 		}
+		if refusal := (*reconstruct.SpinRefusal)(nil); errors.As(err, &refusal) {
+			// Photos the merchant must shoot again (the product runs off
+			// their edge): a retry would be refused the same way.
+			return w.fail(ctx, rj, j, SpinRefusedMessage(j, refusal), err.Error(), err)
+		}
 		if errors.Is(err, reconstruct.ErrSpinSet) {
 			// The layout itself (checked by the api with the same limits, so
 			// only a job queued under other limits gets here): a retry cannot help.

@@ -28,6 +28,40 @@ import (
 const SpinSubjectMessage = "We could not separate the product from its background in every photo of this spin set. " +
 	"Shoot the product alone on a plain background, the whole product in every photo, and upload the spin set again. No credit was used."
 
+// SpinRefusedMessage is the failure of a spin set refused for what some of
+// its photos show (reconstruct.SpinRefusal): which photos, the reason with
+// what to do, and that nothing was charged.
+func SpinRefusedMessage(j Job, r *reconstruct.SpinRefusal) string {
+	const listed = 6 // a longer list is read as "and N more"
+	var names []string
+	for k, n := range r.Photos {
+		if k == listed {
+			names = append(names, fmt.Sprintf("%d more", len(r.Photos)-listed))
+			break
+		}
+		names = append(names, spinPhotoName(j, n))
+	}
+	if !j.FromVideos() && len(names) > 1 {
+		// "Photos 3, 8 and 12" rather than "Photo 3, Photo 8 and Photo 12".
+		for k := range names {
+			names[k] = strings.TrimPrefix(names[k], "Photo ")
+		}
+		names[0] = "Photos " + names[0]
+	}
+	list := names[0]
+	if n := len(names); n > 1 {
+		list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+	if j.FromVideos() {
+		return fmt.Sprintf("%s: %s. Film it again and start a new build. No credit was used.", list, r.Reason)
+	}
+	them := "it"
+	if len(r.Photos) > 1 {
+		them = "them"
+	}
+	return fmt.Sprintf("%s: %s. Shoot %s again and upload the spin set again. No credit was used.", list, r.Reason, them)
+}
+
 // SpinLayoutMessage is the failure of a spin set whose layout the
 // reconstructor refuses (reconstruct.ErrSpinSet). The api checks the same
 // limits before queueing, so only a job queued under older limits sees it.

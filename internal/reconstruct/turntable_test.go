@@ -197,3 +197,82 @@ func paintOverLowerRight(t *testing.T, photo []byte) []byte {
 	require.NoError(t, png.Encode(&buf, out))
 	return buf.Bytes()
 }
+
+// A spin set in which the product runs off the side of some photos (the
+// merchant stood too close) is refused before any carving, naming those
+// photos, with what to do: a photo cut at the frame's edge would carve the
+// product off where the frame ends. A product that only touches the bottom
+// edge (standing on a turntable that runs off it) is not refused for that.
+func TestSpinSetRefusesPhotosTheProductRunsOutOf(t *testing.T) {
+	c := sixteenPhotoChair(t)
+	photos := slices.Clone(c.photos)
+	photos[2] = shiftPhoto(t, photos[2], 0.45, 0)    // off the right edge
+	photos[7] = shiftPhoto(t, photos[7], 0, -0.3)    // off the top edge
+	photos[11] = shiftPhoto(t, photos[11], -0.45, 0) // off the left edge
+	spin, err := NewSpinSet(c.rings, photos)
+	require.NoError(t, err)
+	_, _, err = NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{}, nil)
+	require.ErrorIs(t, err, ErrSpinPhotos)
+	require.ErrorIs(t, err, ErrSpinLeavesFrame)
+	var refusal *SpinRefusal
+	require.ErrorAs(t, err, &refusal)
+	require.Equal(t, []int{3, 8, 12}, refusal.Photos)
+
+	photos = slices.Clone(c.photos)
+	photos[5] = shiftPhoto(t, photos[5], 0, 0.3) // its legs off the bottom edge
+	spin, err = NewSpinSet(c.rings, photos)
+	require.NoError(t, err)
+	require.NoError(t, leavingFrameOf(t, spin), "the bottom edge is not a refusal")
+}
+
+// leavingFrameOf decodes and segments a spin set's photos as a build does
+// and runs only the frame check.
+func leavingFrameOf(t *testing.T, spin SpinSet) error {
+	var views []View
+	for _, r := range spin.Rings {
+		for _, img := range r.Images {
+			views = append(views, View{Image: img})
+		}
+	}
+	vs, _, err := prepareViews(context.Background(), views, Options{}.WithDefaults(), nil)
+	require.NoError(t, err)
+	return leavingFrame(vs)
+}
+
+// shiftPhoto moves a photo's content by dx, dy of its width and height, the
+// uncovered part filled with the backdrop's colour (its top left pixel).
+func shiftPhoto(t *testing.T, photo []byte, dx, dy float64) []byte {
+	img, _, err := image.Decode(bytes.NewReader(photo))
+	require.NoError(t, err)
+	b := img.Bounds()
+	out := image.NewRGBA(b)
+	draw.Draw(out, b, image.NewUniform(img.At(b.Min.X, b.Min.Y)), image.Point{}, draw.Src)
+	off := image.Pt(int(dx*float64(b.Dx())), int(dy*float64(b.Dy())))
+	draw.Draw(out, b.Add(off), img, b.Min, draw.Src)
+	var buf bytes.Buffer
+	require.NoError(t, png.Encode(&buf, out))
+	return buf.Bytes()
+}
+
+// Two products' photos dropped as one spin set (a chair's level ring, then a
+// table's higher ring) carve a shape neither has. Each of the table's photos
+// disagrees with the hull of the others far beyond what a real capture shows,
+// so the set is refused, naming them, rather than built and charged.
+func TestSpinSetOfTwoProductsIsRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches the cameras of sixteen photos")
+	}
+	t.Parallel()
+	c := sixteenPhotoChair(t)
+	base, radius := furnitureScene("table", 1)
+	table, _ := spinScene(base, radius, c.rings, 640, 480, rand.New(rand.NewPCG(48, 2)), usualTurntableError)
+	photos := append(slices.Clone(c.photos[:8]), table.photos()[8:]...)
+	spin, err := NewSpinSet(c.rings, photos)
+	require.NoError(t, err)
+	_, _, err = NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{}, nil)
+	require.ErrorIs(t, err, ErrSpinPhotos)
+	require.ErrorIs(t, err, ErrSpinNotOneProduct)
+	var refusal *SpinRefusal
+	require.ErrorAs(t, err, &refusal)
+	require.Equal(t, []int{9, 10, 11, 12, 13, 14, 15, 16}, refusal.Photos, "the table's photos")
+}

@@ -111,3 +111,28 @@ func CloseUp(t testing.TB) []byte {
 	}
 	return buf.Bytes()
 }
+
+// OffFrame is Photo(w, h) with the vase moved right until its body runs off
+// the frame's right edge, as PNG: a spin-set photo taken too close.
+func OffFrame(t testing.TB, w, h int) []byte {
+	t.Helper()
+	src := Photo(w, h)
+	img := image.NewNRGBA(src.Rect)
+	// Far enough for the body to cross the edge, not so far that the backdrop
+	// seen on the borders is mostly vase (the segmenter then finds no product).
+	shift := w * 5 / 16
+	for y := range h {
+		for x := range w {
+			sx := x - shift
+			if sx < 0 {
+				sx = 0 // the backdrop's left column: its gradient runs top to bottom only
+			}
+			img.SetNRGBA(x, y, src.NRGBAAt(sx, y))
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatalf("encode png: %v", err)
+	}
+	return buf.Bytes()
+}

@@ -27,6 +27,28 @@ func SubjectSeparated(seg *Segmentation) bool {
 	if seg.WholeFrame || float64(seg.Area) > subjectMaxCover*float64(seg.W*seg.H) || seg.confidence < subjectMinConfidence {
 		return false
 	}
+	sides := 0
+	length := [4]int{seg.W, seg.W, seg.H, seg.H}
+	for side, hits := range seg.SidePixels() {
+		if float64(hits) >= subjectSideTouch*float64(length[side]) {
+			sides++
+		}
+	}
+	return sides <= subjectMaxSidesSeen
+}
+
+// Frame sides, in the order SidePixels gives them.
+const (
+	SideTop = iota
+	SideBottom
+	SideLeft
+	SideRight
+)
+
+// SidePixels counts, for each side of the frame (SideTop, SideBottom,
+// SideLeft, SideRight), the mask's pixels on it: above zero where the product
+// runs off the photo.
+func (seg *Segmentation) SidePixels() [4]int {
 	w, h := seg.W, seg.H
 	count := func(x0, y0, dx, dy, n int) int {
 		c := 0
@@ -37,16 +59,7 @@ func SubjectSeparated(seg *Segmentation) bool {
 		}
 		return c
 	}
-	sides := 0
-	for _, c := range []struct{ hits, n int }{
-		{count(0, 0, 1, 0, w), w}, {count(0, h-1, 1, 0, w), w},
-		{count(0, 0, 0, 1, h), h}, {count(w-1, 0, 0, 1, h), h},
-	} {
-		if float64(c.hits) >= subjectSideTouch*float64(c.n) {
-			sides++
-		}
-	}
-	return sides <= subjectMaxSidesSeen
+	return [4]int{count(0, 0, 1, 0, w), count(0, h-1, 1, 0, w), count(0, 0, 0, 1, h), count(w-1, 0, 0, 1, h)}
 }
 
 func countTrue(b []bool) int {
