@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/photo3d/photo3d/internal/reconstruct/geom"
@@ -96,6 +97,9 @@ const spinFrameTouch = 0.01
 func leavingFrame(vs []*multiview.View) error {
 	var bad []int
 	for i, v := range vs {
+		if v.Unseparated {
+			continue // its mask is no outline (the whole frame, or a guess); it is left out
+		}
 		px := v.Seg.SidePixels()
 		for _, side := range []int{segment.SideTop, segment.SideLeft, segment.SideRight} {
 			length := v.Seg.W
@@ -124,10 +128,10 @@ const spinForeignBelow = 0.3
 // foreignPhotos refuses a spin set in which more photos than the carve may
 // leave out (a quarter) agree with the others' hull less than
 // spinForeignBelow (ErrSpinNotOneProduct).
-func foreignPhotos(loo []float64) error {
+func foreignPhotos(loo []float64, vs []*multiview.View) error {
 	var bad []int
 	for i, a := range loo {
-		if a < spinForeignBelow {
+		if a < spinForeignBelow && !vs[i].Unseparated { // those are left out, and said so
 			bad = append(bad, i+1)
 		}
 	}
@@ -160,10 +164,21 @@ type SpinDrop struct {
 	Photo     int     `json:"photo"`     // from 1, in the order given
 	Agreement float64 `json:"agreement"` // its leave-one-out agreement, 0–1
 	Reason    string  `json:"reason"`
+	Kind      string  `json:"kind"` // SpinDropOutline or SpinDropNoProduct: what the web app words
 }
+
+// Why a photo was left out (SpinDrop.Kind).
+const (
+	SpinDropOutline   = "outline"    // its outline disagrees with the others'
+	SpinDropNoProduct = "no-product" // no product was told from the backdrop in it
+)
 
 // dropReason is why a photo whose outline disagrees with the others is left out.
 const dropReason = "its outline disagrees with the other photos (a shadow, a reflection or the turntable taken for the product, or part of the product lost): carving with it would cut away what the others show"
+
+// unseparatedReason is why a photo in which no product was told from the
+// backdrop is left out.
+const unseparatedReason = "the product could not be told from the background in this photo"
 
 // RingSpec is one ring of a spin set's layout: how many photos over one turn, and
 // the camera's nominal elevation in degrees.
@@ -239,9 +254,30 @@ func (b builtin) ReconstructSpin(ctx context.Context, spin SpinSet, opts Options
 			views = append(views, View{Image: img, Azimuth: 360 * float64(k) / float64(len(r.Images))})
 		}
 	}
+	// A photo in which no product could be told from the backdrop is left out
+	// (the search and the carve skip it, the report names it) rather than
+	// failing the set: one odd photo of 24 still leaves a turn of silhouettes.
+	// More than a quarter of such photos is a set without a product to build.
+	strict := opts.StrictSubject
+	opts.StrictSubject = false
 	vs, warnings, err := prepareViews(ctx, views, opts, pr)
 	if err != nil {
 		return nil, SpinReport{}, err
+	}
+	unseparated := 0
+	for _, v := range vs {
+		v.Unseparated = !segment.SubjectSeparated(v.Seg)
+		if v.Unseparated {
+			unseparated++
+		}
+	}
+	if unseparated > 0 {
+		if strict && unseparated > len(vs)/4 {
+			return nil, SpinReport{}, segment.ErrSubjectNotSeparated
+		}
+		// The report names the photos left out; the single-photo advice
+		// ("use a photo of the product alone…") does not fit a model built.
+		warnings = slices.DeleteFunc(warnings, func(w string) bool { return w == segment.ErrSubjectNotSeparated.Error() })
 	}
 	if err := leavingFrame(vs); err != nil {
 		return nil, SpinReport{}, err
@@ -277,7 +313,7 @@ func (b builtin) ReconstructSpin(ctx context.Context, spin SpinSet, opts Options
 	if err != nil {
 		return nil, SpinReport{}, err
 	}
-	if err := foreignPhotos(fit.LeaveOneOut); err != nil {
+	if err := foreignPhotos(fit.LeaveOneOut, vs); err != nil {
 		return nil, SpinReport{}, err
 	}
 	if multiview.Oracle != nil && multiview.Oracle.After != nil {
@@ -303,7 +339,11 @@ func (b builtin) ReconstructSpin(ctx context.Context, spin SpinSet, opts Options
 	}
 	rep.LeaveOneOut = r3(mean)
 	for _, i := range fit.Dropped {
-		rep.Dropped = append(rep.Dropped, SpinDrop{Photo: i + 1, Agreement: r3(fit.LeaveOneOut[i]), Reason: dropReason})
+		d := SpinDrop{Photo: i + 1, Agreement: r3(fit.LeaveOneOut[i]), Reason: dropReason, Kind: SpinDropOutline}
+		if vs[i].Unseparated {
+			d.Reason, d.Kind = unseparatedReason, SpinDropNoProduct
+		}
+		rep.Dropped = append(rep.Dropped, d)
 	}
 	return res, rep, nil
 }

@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"image/draw"
 	"image/png"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -137,6 +138,9 @@ func TestSpinSetLayoutsAreChecked(t *testing.T) {
 // chair's legs painted over with the backdrop) would carve those legs away from
 // the whole model. The photo disagrees with the hull of all the others, so it is
 // left out of the carve, the report names it and says why, and the legs stay.
+// A photo in which no product can be told from the backdrop at all (a busy
+// close-up) is left out too, named with its own reason, even with the
+// worker's strict options: one odd photo does not fail a set of sixteen.
 func TestSpinSetLeavesOutAPhotoThatDisagrees(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reconstructs sixteen photos")
@@ -144,8 +148,10 @@ func TestSpinSetLeavesOutAPhotoThatDisagrees(t *testing.T) {
 	c := sixteenPhotoChair(t)
 	m, rings := c.m, c.rings
 	photos := slices.Clone(c.photos)
-	const bad = 5 // the sixth photo, from the side
+	const bad = 5          // the sixth photo, from the side
+	const unseparated = 12 // the thirteenth, from above
 	photos[bad] = paintOverLowerRight(t, photos[bad])
+	photos[unseparated] = busyCloseUp(t, 640, 480)
 	if testing.Verbose() {
 		// The per-photo agreement is printed through a package-level hook, so a
 		// verbose run keeps this test alone; a plain one runs it beside the others.
@@ -156,17 +162,41 @@ func TestSpinSetLeavesOutAPhotoThatDisagrees(t *testing.T) {
 	}
 	spin, err := NewSpinSet(rings, photos)
 	require.NoError(t, err)
-	res, rep, err := NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{}, nil)
+	res, rep, err := NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{StrictSubject: true}, nil)
 	require.NoError(t, err)
-	require.Len(t, rep.Dropped, 1, "only the painted photo is left out: %+v", rep.Dropped)
+	require.Len(t, rep.Dropped, 2, "only the painted photo and the close-up are left out: %+v", rep.Dropped)
 	require.Equal(t, bad+1, rep.Dropped[0].Photo)
 	require.Contains(t, rep.Dropped[0].Reason, "outline disagrees with the other photos")
+	require.Equal(t, unseparated+1, rep.Dropped[1].Photo)
+	require.Equal(t, SpinDropOutline, rep.Dropped[0].Kind)
+	require.Equal(t, "the product could not be told from the background in this photo", rep.Dropped[1].Reason)
+	require.Equal(t, SpinDropNoProduct, rep.Dropped[1].Kind)
+	require.NotContains(t, res.Warnings, ErrSubjectNotSeparated.Error(), "the single-photo advice does not fit a model that was built")
 
 	truthA := alignTruth(m.base.tris)
 	ours := f5(alignedModel(t, res.GLB), truthA)
 	hull := c.hullF5
-	t.Logf("chair spin set with one bad photo: F@5 %.3f, exact-pose hull %.3f, dropped %+v", ours, hull, rep.Dropped)
+	t.Logf("chair spin set with two bad photos: F@5 %.3f, exact-pose hull %.3f, dropped %+v", ours, hull, rep.Dropped)
 	require.GreaterOrEqual(t, ours, hull-0.05, "as close as carving the good views with exact cameras")
+}
+
+// busyCloseUp is a photo in which no product can be told from the backdrop:
+// a disc running off three sides over a busy pattern.
+func busyCloseUp(t *testing.T, w, h int) []byte {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			v := 128 + 90*math.Sin(float64(x)/7)*math.Cos(float64(y)/5)
+			c := color.RGBA{R: uint8(v), G: uint8(255 - v), B: uint8(v / 2), A: 255}
+			if dx, dy := float64(x-w/2), float64(y)-0.77*float64(h); dx*dx+dy*dy <= 0.42*0.42*float64(w*w) {
+				c = color.RGBA{R: 190, G: 120, B: 70, A: 255}
+			}
+			img.SetRGBA(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	require.NoError(t, png.Encode(&buf, img))
+	return buf.Bytes()
 }
 
 // paintOverLowerRight paints the lower right quarter of the product's box in a

@@ -59,7 +59,8 @@ type SpinResidual struct {
 	// LeaveOneOut is, per photo, how well the hull of the other photos matches its
 	// silhouette (intersection over union, turntable_outliers.go).
 	LeaveOneOut []float64
-	// Dropped are the photos left out of the carve (distrustOutliers).
+	// Dropped are the photos left out of the carve (distrustOutliers), and
+	// those in which no product was told apart (View.Unseparated).
 	Dropped []int
 }
 
@@ -148,6 +149,10 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 	// search: the hull they carve would pull every camera towards them. Whether
 	// they join the carve is decided once the others have found the cameras.
 	suspect := sizeSuspects(rings)
+	for i, v := range vs {
+		// A photo with no product told apart has no silhouette to trust.
+		suspect[i] = suspect[i] || v.Unseparated
+	}
 	trusted, _ := trustedViews(vs, suspect)
 	ringHeight := func(r int) float64 { // the tallest trusted silhouette of ring r
 		h := 0.0
@@ -497,6 +502,13 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 	if SpinDistrust {
 		res.Dropped = distrustOutliers(vs, loo)
 	}
+	for i, v := range vs {
+		if v.Unseparated && !v.Distrust {
+			v.Distrust = true
+			res.Dropped = append(res.Dropped, i)
+		}
+	}
+	slices.Sort(res.Dropped)
 	return PoseResult{coherence: res.Coherence, Lo: lo, Hi: hi, Voxel: e.g.S}, res, nil
 }
 

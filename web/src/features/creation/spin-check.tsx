@@ -34,17 +34,23 @@ export function SpinCheck({ score, views, videos }: { score: number | null; view
   );
 }
 
+/** Why a spin build left a photo out (stats.spin.dropped[].kind). */
+export type SpinDropKind = 'outline' | 'no-product';
+
 /**
  * The photos a spin build left out of the carve (stats.spin.dropped: numbered from 1 in the order
- * sent), in order; none when the stats have no such list.
+ * sent), in order, each with why: its outline disagreed with the others ('outline', also what a
+ * build from before the kinds reports), or no product could be told from the backdrop in it
+ * ('no-product'); none when the stats have no such list.
  */
-export function spinLeftOut(stats: Record<string, unknown> | null): number[] {
+export function spinLeftOut(stats: Record<string, unknown> | null): { photo: number; kind: SpinDropKind }[] {
   const dropped = (stats?.spin as { dropped?: unknown } | null | undefined)?.dropped;
   if (!Array.isArray(dropped)) return [];
   return dropped
-    .map((d) => (d && typeof d === 'object' ? (d as { photo?: unknown }).photo : undefined))
-    .filter((p): p is number => typeof p === 'number' && Number.isInteger(p) && p >= 1)
-    .sort((a, b) => a - b);
+    .map((d) => (d && typeof d === 'object' ? (d as { photo?: unknown; kind?: unknown }) : {}))
+    .filter((d): d is { photo: number; kind?: unknown } => typeof d.photo === 'number' && Number.isInteger(d.photo) && d.photo >= 1)
+    .map((d) => ({ photo: d.photo, kind: d.kind === 'no-product' ? ('no-product' as const) : ('outline' as const) }))
+    .sort((a, b) => a.photo - b.photo);
 }
 
 /** "4", "4 and 5", "4, 5, 23 and 24". */
@@ -54,23 +60,39 @@ function listNumbers(ns: number[]): string {
 
 /**
  * Which photos of a spin set the model was carved without, and why (the worker leaves out a photo
- * whose outline disagrees with the others, since carving with it would cut away what they show).
- * A merchant who knows which photos failed can check them, and reshoot just those. A build from
- * videos names no frame numbers: the merchant never saw the frames.
+ * whose outline disagrees with the others, since carving with it would cut away what they show,
+ * and one in which no product could be told from the backdrop). A merchant who knows which photos
+ * failed can check them, and reshoot just those. A build from videos names no frame numbers: the
+ * merchant never saw the frames.
  */
 export function SpinLeftOut({ stats, views, videos }: { stats: Record<string, unknown> | null; views: number; videos?: number }) {
   const left = spinLeftOut(stats);
   if (!left.length) return null;
-  const n = left.length;
   const what = videos ? 'frames' : 'photos';
-  const who = videos
-    ? `${n} of the ${views} frames taken from your ${videos === 1 ? 'video' : 'videos'} ${n === 1 ? 'was' : 'were'}`
-    : `${n === 1 ? 'Photo' : 'Photos'} ${listNumbers(left)} ${n === 1 ? 'was' : 'were'}`;
+  const who = (ns: number[]) => {
+    const n = ns.length;
+    return videos
+      ? `${n} of the ${views} frames taken from your ${videos === 1 ? 'video' : 'videos'} ${n === 1 ? 'was' : 'were'}`
+      : `${n === 1 ? 'Photo' : 'Photos'} ${listNumbers(ns)} ${n === 1 ? 'was' : 'were'}`;
+  };
+  const outline = left.filter((d) => d.kind === 'outline').map((d) => d.photo);
+  const noProduct = left.filter((d) => d.kind === 'no-product').map((d) => d.photo);
   return (
     <p className="muted" data-testid="spin-left-out">
-      {who} left out of the model: {n === 1 ? 'its outline disagrees' : 'their outlines disagree'} with the other {what} (a shadow, a
-      reflection or the turntable taken for the product, or part of the product lost against the backdrop). The model is carved from
-      the other {views - n}.
+      {outline.length > 0 && (
+        <>
+          {who(outline)} left out of the model: {outline.length === 1 ? 'its outline disagrees' : 'their outlines disagree'} with the
+          other {what} (a shadow, a reflection or the turntable taken for the product, or part of the product lost against the
+          backdrop).{' '}
+        </>
+      )}
+      {noProduct.length > 0 && (
+        <>
+          {who(noProduct)} left out of the model: the product could not be told from the background in{' '}
+          {noProduct.length === 1 ? 'it' : 'them'}.{' '}
+        </>
+      )}
+      The model is carved from the other {views - left.length}.
     </p>
   );
 }

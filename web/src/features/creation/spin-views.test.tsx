@@ -109,6 +109,22 @@ describe('spin sets on the other creation screens', () => {
     );
   });
 
+  it('a photo in which no product could be told from the backdrop is named apart, with its own reason', async () => {
+    const dropped = [
+      { photo: 13, agreement: 0.15, reason: 'the product could not be told from the background in this photo', kind: 'no-product' },
+      { photo: 6, agreement: 0.63, reason: 'its outline disagrees with the other photos', kind: 'outline' },
+    ];
+    stubFetch({
+      'GET /api/jobs/job-1': () =>
+        job({ status: 'completed', progress: 100, modelURL: '/m.glb', views: 16, spin, fidelity: 95, stats: { shapeKind: 'turntable', spin: { coherence: 0.9, dropped } } }),
+      'GET /api/blueprints': () => ({ items: [] }),
+    });
+    renderRoutes(routes, ['/preview/job-1']);
+    expect(await screen.findByTestId('spin-left-out')).toHaveTextContent(
+      'Photo 6 was left out of the model: its outline disagrees with the other photos (a shadow, a reflection or the turntable taken for the product, or part of the product lost against the backdrop). Photo 13 was left out of the model: the product could not be told from the background in it. The model is carved from the other 14.',
+    );
+  });
+
   it('one frame of a video build left out is counted, not numbered; a build that kept every photo says nothing', async () => {
     const stats = { spin: { dropped: [{ photo: 7, agreement: 0.4, reason: 'r' }] } };
     stubFetch({
