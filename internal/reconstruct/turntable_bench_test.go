@@ -262,7 +262,7 @@ func spinBuild(t testing.TB, m *mvScene, rings []RingSpec) *Result {
 		multiview.SpinDebugLOO = func(loo []float64) { fmt.Printf("    LOO %.3f\n", loo) }
 		defer func() { multiview.SpinDebugLOO = nil }()
 	}
-	res, rep, err := NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{}, nil)
+	res, rep, err := NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{StrictSubject: true}, nil) // the worker's options: a set it would refuse fails here too
 	multiview.Oracle = nil
 	require.NoError(t, err, m.base.name)
 	require.Equal(t, ShapeTurntable, res.Stats.ShapeKind)

@@ -116,7 +116,7 @@ func runVideoModel(t *testing.T, name string, rings []RingSpec) videoResult {
 	start := time.Now()
 	spin, reports, err := SpinSetFromVideos(context.Background(), paths, rings[0].Photos)
 	require.NoError(t, err, name)
-	res, rep, err := NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{}, nil)
+	res, rep, err := NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{StrictSubject: true}, nil) // the worker's options
 	require.NoError(t, err, name)
 	var r videoResult
 	r.secs = time.Since(start).Seconds()
