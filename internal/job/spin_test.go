@@ -176,21 +176,26 @@ func TestWorkerFailsARefusedSpinSetWithAReason(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	b.buySpinCredits(t)
+	// refused builds a one-ring spin set of urls and requires it to fail
+	// with want, its credits back.
+	refused := func(t *testing.T, urls []string, want string) {
+		spin, err := b.env.Jobs.CreateSpin(b.ctx, b.user, []job.SpinRing{{Photos: len(urls), Elevation: 10}}, urls)
+		require.NoError(t, err)
+		require.Error(t, b.env.Worker(reconstruct.NewBuiltin()).Work(b.ctx, spinRiverJob(spin.ID)))
+		j, err := b.env.Jobs.Get(b.ctx, b.user, spin.ID)
+		require.NoError(t, err)
+		require.Equal(t, job.StatusFailed, j.Status)
+		require.Equal(t, want, j.Error)
+		_, reserved := b.credits(t)
+		require.Zero(t, reserved)
+	}
 	t.Run("no product to separate", func(t *testing.T) {
 		closeUp := b.env.UploadPhoto(t, b.user, jobtest.CloseUp(t))
 		urls := make([]string, 8)
 		for i := range urls {
 			urls[i] = closeUp
 		}
-		spin, err := b.env.Jobs.CreateSpin(b.ctx, b.user, []job.SpinRing{{Photos: 8, Elevation: 10}}, urls)
-		require.NoError(t, err)
-		require.Error(t, b.env.Worker(reconstruct.NewBuiltin()).Work(b.ctx, spinRiverJob(spin.ID)))
-		j, err := b.env.Jobs.Get(b.ctx, b.user, spin.ID)
-		require.NoError(t, err)
-		require.Equal(t, job.StatusFailed, j.Status)
-		require.Equal(t, job.SpinSubjectMessage, j.Error)
-		_, reserved := b.credits(t)
-		require.Zero(t, reserved)
+		refused(t, urls, job.SpinSubjectMessage)
 	})
 	t.Run("the product runs off the frame", func(t *testing.T) {
 		urls := make([]string, 8)
@@ -198,16 +203,8 @@ func TestWorkerFailsARefusedSpinSetWithAReason(t *testing.T) {
 			urls[i] = b.imgURL
 		}
 		urls[7] = b.env.UploadPhoto(t, b.user, jobtest.OffFrame(t, 320, 320))
-		spin, err := b.env.Jobs.CreateSpin(b.ctx, b.user, []job.SpinRing{{Photos: 8, Elevation: 10}}, urls)
-		require.NoError(t, err)
-		require.Error(t, b.env.Worker(reconstruct.NewBuiltin()).Work(b.ctx, spinRiverJob(spin.ID)))
-		j, err := b.env.Jobs.Get(b.ctx, b.user, spin.ID)
-		require.NoError(t, err)
-		require.Equal(t, job.StatusFailed, j.Status)
-		require.Equal(t, "Photo 8: the product runs off the edge of the frame; step back or zoom out so that the whole product, "+
-			"with some space around it, is in every photo. Shoot it again and upload the spin set again. No credit was used.", j.Error)
-		_, reserved := b.credits(t)
-		require.Zero(t, reserved)
+		refused(t, urls, "Photo 8: the product runs off the edge of the frame; step back or zoom out so that the whole product, "+
+			"with some space around it, is in every photo. Shoot it again and upload the spin set again. No credit was used.")
 	})
 	t.Run("a layout the reconstructor refuses", func(t *testing.T) {
 		// Queued as the api never would: a ring of three.

@@ -239,18 +239,11 @@ func TestSpinSetRefusesPhotosTheProductRunsOutOf(t *testing.T) {
 	photos[2] = shiftPhoto(t, photos[2], 0.45, 0)    // off the right edge
 	photos[7] = shiftPhoto(t, photos[7], 0, -0.3)    // off the top edge
 	photos[11] = shiftPhoto(t, photos[11], -0.45, 0) // off the left edge
-	spin, err := NewSpinSet(c.rings, photos)
-	require.NoError(t, err)
-	_, _, err = NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{}, nil)
-	require.ErrorIs(t, err, ErrSpinPhotos)
-	require.ErrorIs(t, err, ErrSpinLeavesFrame)
-	var refusal *SpinRefusal
-	require.ErrorAs(t, err, &refusal)
-	require.Equal(t, []int{3, 8, 12}, refusal.Photos)
+	requireSpinRefusal(t, c.rings, photos, ErrSpinLeavesFrame, []int{3, 8, 12})
 
 	photos = slices.Clone(c.photos)
 	photos[5] = shiftPhoto(t, photos[5], 0, 0.3) // its legs off the bottom edge
-	spin, err = NewSpinSet(c.rings, photos)
+	spin, err := NewSpinSet(c.rings, photos)
 	require.NoError(t, err)
 	require.NoError(t, leavingFrameOf(t, spin), "the bottom edge is not a refusal")
 }
@@ -297,12 +290,19 @@ func TestSpinSetOfTwoProductsIsRefused(t *testing.T) {
 	base, radius := furnitureScene("table", 1)
 	table, _ := spinScene(base, radius, c.rings, 640, 480, rand.New(rand.NewPCG(48, 2)), usualTurntableError)
 	photos := append(slices.Clone(c.photos[:8]), table.photos()[8:]...)
-	spin, err := NewSpinSet(c.rings, photos)
+	requireSpinRefusal(t, c.rings, photos, ErrSpinNotOneProduct, []int{9, 10, 11, 12, 13, 14, 15, 16}) // the table's photos
+}
+
+// requireSpinRefusal builds photos as a spin set of rings and requires it
+// refused for reason, naming the photos want (from 1).
+func requireSpinRefusal(t *testing.T, rings []RingSpec, photos [][]byte, reason error, want []int) {
+	t.Helper()
+	spin, err := NewSpinSet(rings, photos)
 	require.NoError(t, err)
-	_, _, err = NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{}, nil)
+	_, _, err = NewBuiltin().(SpinReconstructor).ReconstructSpin(context.Background(), spin, Options{StrictSubject: true}, nil)
 	require.ErrorIs(t, err, ErrSpinPhotos)
-	require.ErrorIs(t, err, ErrSpinNotOneProduct)
+	require.ErrorIs(t, err, reason)
 	var refusal *SpinRefusal
 	require.ErrorAs(t, err, &refusal)
-	require.Equal(t, []int{9, 10, 11, 12, 13, 14, 15, 16}, refusal.Photos, "the table's photos")
+	require.Equal(t, want, refusal.Photos)
 }
