@@ -216,7 +216,8 @@ func (w *ReconstructWorker) build(ctx context.Context, rj *river.Job[Reconstruct
 		}
 		if refusal := (*reconstruct.SpinRefusal)(nil); errors.As(err, &refusal) {
 			// Photos the merchant must shoot again (the product runs off
-			// their edge): a retry would be refused the same way.
+			// their edge, or they show another product): a retry would be
+			// refused the same way.
 			return w.fail(ctx, rj, j, SpinRefusedMessage(j, refusal), err.Error(), err)
 		}
 		if errors.Is(err, reconstruct.ErrSpinSet) {

@@ -98,7 +98,7 @@ func leavingFrame(vs []*multiview.View) error {
 	var bad []int
 	for i, v := range vs {
 		if v.Unseparated {
-			continue // its mask is no outline (the whole frame, or a guess); it is left out
+			continue // its mask is the whole frame, no outline; it is left out
 		}
 		px := v.Seg.SidePixels()
 		for _, side := range []int{segment.SideTop, segment.SideLeft, segment.SideRight} {

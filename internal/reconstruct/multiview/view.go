@@ -28,9 +28,9 @@ type View struct {
 	// ones included, except what a row's mask encloses (nil: none, as when
 	// UseTakeBack is off); see takeback.go.
 	Loose []uint8
-	// Unseparated: the segmenter told no single product from the backdrop in
-	// this photo (its mask fell back to the whole frame, or is a guess). A
-	// spin set's search and carve leave such a photo out, and its report names it.
+	// Unseparated: the segmenter told no product from the backdrop in this
+	// photo (its mask fell back to the whole frame). A spin set's search and
+	// carve leave such a photo out, and its report names it.
 	Unseparated bool
 	// Distrust leaves the view out of the carve (HullField); set only by the
 	// real-set experiment in realmulti_diag_test.go.
