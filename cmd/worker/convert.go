@@ -296,8 +296,8 @@ func userMessage(err error) string {
 			return e.Error()
 		}
 	}
-	if errors.Is(err, reconstruct.ErrSpinSet) || errors.Is(err, spinvideo.ErrVideo) {
-		return err.Error() // the layout's or the video's own reason
+	if errors.Is(err, reconstruct.ErrSpinSet) || errors.Is(err, reconstruct.ErrSpinPhotos) || errors.Is(err, spinvideo.ErrVideo) {
+		return err.Error() // the layout's, the photos' or the video's own reason: a retry would fail alike
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return "convert: interrupted"

@@ -76,8 +76,9 @@ func TestConvertBuildsOneModelFromSeveralPhotos(t *testing.T) {
 // `worker convert -rings` takes the photos as a turntable spin set (issue 48 §6):
 // eight photos of a turned vase (identical from every side, as a round product on a
 // turntable is) make one validated model whose stats carry the turntable fit; a
-// layout that does not match the photos, a ring too short to be a turn, or a
-// malformed -rings is refused with its reason and writes nothing.
+// layout that does not match the photos, a ring too short to be a turn, a photo
+// the product runs off, or a malformed -rings is refused with its reason and
+// writes nothing.
 func TestConvertBuildsOneModelFromASpinSet(t *testing.T) {
 	dir := t.TempDir()
 	ins := writeVasePhotos(t, dir, 8)
@@ -97,6 +98,8 @@ func TestConvertBuildsOneModelFromASpinSet(t *testing.T) {
 	require.NoError(t, err)
 	gltfvalidate.Validate(t, glb)
 
+	offFrame := filepath.Join(dir, "off-frame.png") // the vase moved until it runs off the right edge
+	require.NoError(t, os.WriteFile(offFrame, jobtest.OffFrame(t, 320, 320), 0o644))
 	for _, c := range []struct {
 		args []string
 		code int
@@ -106,6 +109,8 @@ func TestConvertBuildsOneModelFromASpinSet(t *testing.T) {
 		{append(append([]string{"-rings", "12@0"}, ins...), filepath.Join(dir, "b.glb")), 1, "the rings name 12 photos, 8 were given"},
 		{append(append([]string{"-rings", "twelve"}, ins...), filepath.Join(dir, "c.glb")), 2, `ring "twelve": want PHOTOS@ELEVATION, e.g. 12@30`},
 		{append(append([]string{"-rings", "8@0", "-azimuths", "0,45,90,135,180,225,270,315"}, ins...), filepath.Join(dir, "d.glb")), 2, "-rings and -azimuths cannot be used together"},
+		{append(append(append([]string{"-rings", "8@10"}, ins[:4]...), offFrame, ins[5], ins[6], ins[7]), filepath.Join(dir, "e.glb")), 1,
+			"photo 5: the product runs off the edge of the frame; step back or zoom out"},
 	} {
 		out.Reset()
 		errOut.Reset()

@@ -81,8 +81,17 @@ type SpinRefusal struct {
 	Photos []int // from 1, in the order given
 }
 
+// Error reads "photo 5: …" or "photos 3, 8, 12: …", numbered from 1.
 func (e *SpinRefusal) Error() string {
-	return fmt.Sprintf("photos %v: %v", e.Photos, e.Reason)
+	ns := make([]string, len(e.Photos))
+	for i, n := range e.Photos {
+		ns[i] = fmt.Sprint(n)
+	}
+	which := "photo"
+	if len(ns) > 1 {
+		which = "photos"
+	}
+	return fmt.Sprintf("%s %s: %v", which, strings.Join(ns, ", "), e.Reason)
 }
 
 func (e *SpinRefusal) Unwrap() []error { return []error{e.Reason, ErrSpinPhotos} }
