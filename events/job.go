@@ -172,8 +172,14 @@ type JobFailed struct {
 	Reason string `json:"reason" erase:"keep"` // our message, shown to the merchant
 	// Detail is the technical cause for support (never secrets); Attempt is
 	// the River attempt that gave up.
-	Detail  string    `json:"detail,omitempty" erase:"keep"` // our error text
-	Attempt int       `json:"attempt,omitempty"`
+	Detail  string `json:"detail,omitempty" erase:"keep"` // our error text
+	Attempt int    `json:"attempt,omitempty"`
+	// Refused: the builder refused the photos themselves (no product told
+	// from the backdrop, a spin photo the product runs out of, a file it
+	// cannot read, a layout it cannot build). The same photos would be
+	// refused the same way, so the build is not retried: the merchant shoots
+	// or picks other photos.
+	Refused bool      `json:"refused,omitempty"`
 	At      time.Time `json:"at"`
 }
 

@@ -52,8 +52,11 @@ type jobView struct {
 	Views int `json:"views"`
 	// Spin is the ring layout of a build from a turntable spin set, as POST
 	// /api/jobs took it; absent for every other build.
-	Spin       *spinView  `json:"spin,omitempty"`
-	Error      string     `json:"error"`
+	Spin  *spinView `json:"spin,omitempty"`
+	Error string    `json:"error"`
+	// Retryable: the build failed and POST /jobs/{id}/retry may start it
+	// again; false for a build whose photos were refused (job.Job.Refused).
+	Retryable  bool       `json:"retryable"`
 	CreatedAt  time.Time  `json:"createdAt"`
 	UpdatedAt  time.Time  `json:"updatedAt"`
 	StartedAt  *time.Time `json:"startedAt"`
@@ -78,7 +81,8 @@ func partViews(parts []events.JobPart) []partView {
 func newJobView(ctx context.Context, s *job.Service, j job.Job) (jobView, error) {
 	v := jobView{ID: j.ID, Name: j.Name, Status: j.Status, Progress: j.Progress, Step: j.Step, Attempt: j.Attempt,
 		AssetID: j.AssetID, Parts: partViews(j.Parts), Stats: j.Stats, Fidelity: j.Fidelity(), Error: j.Error, CreatedAt: j.CreatedAt,
-		UpdatedAt: j.UpdatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt, Views: j.Views(), Spin: newSpinView(j.Spin)}
+		UpdatedAt: j.UpdatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt, Views: j.Views(), Spin: newSpinView(j.Spin),
+		Retryable: j.Retryable()}
 	if len(v.Stats) == 0 {
 		v.Stats = json.RawMessage("{}")
 	}
@@ -378,7 +382,9 @@ type blueprintView struct {
 	Status       string    `json:"status"` // processing | ready | failed
 	AssetID      string    `json:"assetId"`
 	Error        string    `json:"error,omitempty"`
-	Fidelity     *int      `json:"fidelity"` // 0–100, null when none
+	// Retryable: failed, and a retry may start it again (as in the job view).
+	Retryable bool `json:"retryable"`
+	Fidelity  *int `json:"fidelity"` // 0–100, null when none
 	// Views is how many photos the build uses: two builds of one name and
 	// photo differ here (merchant walk 4, H1).
 	Views int `json:"views"`
@@ -397,7 +403,7 @@ func newBlueprintView(ctx context.Context, s *job.Service, j job.Job) (blueprint
 	}
 	return blueprintView{ID: j.ID, Name: j.Name, JobID: j.ID, ThumbnailURL: thumb, CreatedAt: j.CreatedAt,
 		UpdatedAt: j.UpdatedAt, Status: j.BlueprintStatus(), AssetID: j.AssetID, Error: j.Error, Fidelity: j.Fidelity(), Views: j.Views(),
-		Spin: newSpinView(j.Spin)}, nil
+		Spin: newSpinView(j.Spin), Retryable: j.Retryable()}, nil
 }
 
 type blueprintPage struct {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -25,13 +27,14 @@ import (
 
 // spinReply is the part of a job view a spin-set build is about.
 type spinReply struct {
-	ID       string          `json:"id"`
-	Status   string          `json:"status"`
-	Views    int             `json:"views"`
-	Spin     *spinLayout     `json:"spin"`
-	Stats    json.RawMessage `json:"stats"`
-	Error    string          `json:"error"`
-	ModelURL string          `json:"modelURL"`
+	ID        string          `json:"id"`
+	Status    string          `json:"status"`
+	Views     int             `json:"views"`
+	Spin      *spinLayout     `json:"spin"`
+	Stats     json.RawMessage `json:"stats"`
+	Error     string          `json:"error"`
+	Retryable bool            `json:"retryable"`
+	ModelURL  string          `json:"modelURL"`
 }
 
 type spinLayout struct {
@@ -358,41 +361,71 @@ func TestCreateSpinSetJobRefusals(t *testing.T) {
 	})
 }
 
-// A spin set that fails (here its first photo cannot be decoded) fails for
-// real in the spin path, gives its eight credits back, and a retry is a new
-// job from the same photos in the same rings at the same price; the read
-// model of both comes back the same from the log. The worker's configured
-// reconstructor is the remote GPU server, which has no spin-set path: the
-// build goes to the built-in pipeline, and the GPU server is never asked.
+// A spin set whose first photo cannot be decoded fails for real in the spin
+// path, names the photo and gives its eight credits back; its photos are
+// refused, so it cannot be retried (409 photos_refused, nothing held): the
+// same photos would fail the same way after a full wait. The worker's
+// configured reconstructor is the remote GPU server, which has no spin-set
+// path: the build goes to the built-in pipeline, and the GPU server is never
+// asked. A spin set that failed for the builder's own reason (its last
+// attempt ran out of memory) is retried as a new job from the same photos in
+// the same rings at the same price; the read model of all three comes back
+// the same from the log.
 func TestSpinSetRetryKeepsTheLayout(t *testing.T) {
 	t.Parallel()
 	s := newCreationStack(t, false)
 	ctx := context.Background()
 	user := s.env.User(t)
 	s.buyCredits(t, user, 11) // 16: two spin sets of eight
-	urls := s.spinPhotos(t, user, 8)
+	good := s.spinPhotos(t, user, 8)
+	urls := slices.Clone(good)
 	urls[0] = s.put(t, user, jobtest.BrokenPNG(t, 320, 240))
 	rings := []spinRingJSON{{Photos: 4, Elevation: -10}, {Photos: 4, Elevation: 40}}
 
 	rec, r := s.json(t, user, "POST", "/api/jobs", spinSetBody(rings, urls))
 	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
-	failed := decodeAs[spinReply](t, r.Data)
+	refused := decodeAs[spinReply](t, r.Data)
 
 	var gpuCalls atomic.Int32
 	gpu := reconstruct.NewRemote(reconstruct.RemoteConfig{URL: "http://gpu.invalid", Retries: -1, Backoff: time.Millisecond})
-	err := s.env.Worker(countingReconstructor{gpu, &gpuCalls}).Work(ctx, riverJob(failed.ID))
+	err := s.env.Worker(countingReconstructor{gpu, &gpuCalls}).Work(ctx, riverJob(refused.ID))
 	require.Error(t, err, "River is told not to retry: the photo cannot be read")
+	rec, r = s.json(t, user, "GET", "/api/jobs/"+refused.ID, nil)
+	require.Equal(t, http.StatusOK, rec.Code)
+	refused = decodeAs[spinReply](t, r.Data)
+	require.Equal(t, job.StatusFailed, refused.Status)
+	t.Logf("the merchant reads: %s", refused.Error)
+	require.True(t, strings.HasPrefix(refused.Error, "Photo 1: "), "names the photo: %s", refused.Error)
+	require.Contains(t, refused.Error, job.BuildRefusedMessage, "the photo problem, as the merchant reads it")
+	require.NotContains(t, refused.Error, "retry", "no retry is offered for it")
+	require.False(t, refused.Retryable)
+	require.Zero(t, gpuCalls.Load(), "the GPU server does not build spin sets")
+	require.Equal(t, []int64{8}, s.creditAmounts(t, "subscription.credits_released.v1", refused.ID), "the credits come back")
+	used, reserved, balance := s.credits(t, user)
+	require.Equal(t, [3]int64{0, 0, 16}, [3]int64{used, reserved, balance})
+
+	queued := s.eventCount(t, "job.queued.v1")
+	rec, r = s.json(t, user, "POST", "/api/jobs/"+refused.ID+"/retry", nil)
+	require.Equal(t, http.StatusConflict, rec.Code, rec.Body.String())
+	require.Equal(t, "photos_refused", r.Error.Code)
+	require.Equal(t, job.ErrRefusedPhotos.Message, r.Error.Message)
+	require.Equal(t, queued, s.eventCount(t, "job.queued.v1"), "nothing queued")
+	used, reserved, balance = s.credits(t, user)
+	require.Equal(t, [3]int64{0, 0, 16}, [3]int64{used, reserved, balance}, "nothing held")
+	rec, _ = s.json(t, user, "GET", "/api/jobs/"+refused.ID, nil)
+	require.Equal(t, http.StatusOK, rec.Code, "the refused build stays, with its reason")
+
+	rec, r = s.json(t, user, "POST", "/api/jobs", spinSetBody(rings, good))
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	failed := decodeAs[spinReply](t, r.Data)
+	err = s.env.Worker(outOfMemory{gpu}).Work(ctx, lastAttempt(riverJob(failed.ID)))
+	require.Error(t, err)
 	rec, r = s.json(t, user, "GET", "/api/jobs/"+failed.ID, nil)
 	require.Equal(t, http.StatusOK, rec.Code)
 	failed = decodeAs[spinReply](t, r.Data)
 	require.Equal(t, job.StatusFailed, failed.Status)
-	t.Logf("the merchant reads: %s", failed.Error)
-	require.True(t, strings.HasPrefix(failed.Error, "Photo 1: "), "names the photo: %s", failed.Error)
-	require.Contains(t, failed.Error, job.BuildFailedMessage, "the photo problem, as the merchant reads it")
-	require.Zero(t, gpuCalls.Load(), "the GPU server does not build spin sets")
-	require.Equal(t, []int64{8}, s.creditAmounts(t, "subscription.credits_released.v1", failed.ID), "the credits come back")
-	used, reserved, balance := s.credits(t, user)
-	require.Equal(t, [3]int64{0, 0, 16}, [3]int64{used, reserved, balance})
+	require.Equal(t, job.BuildFailedMessage, failed.Error)
+	require.True(t, failed.Retryable, "the builder failed, not the photos")
 
 	rec, r = s.json(t, user, "POST", "/api/jobs/"+failed.ID+"/retry", nil)
 	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
@@ -410,9 +443,20 @@ func TestSpinSetRetryKeepsTheLayout(t *testing.T) {
 
 	before, after := s.replayJobsOf(t, user)
 	require.Equal(t, before, after, "a replay writes the same rows")
-	for _, id := range []string{failed.ID, again.ID} {
+	var refusedRow bool
+	require.NoError(t, s.env.DB.Pool.QueryRow(ctx, `SELECT refused FROM jobs WHERE id = $1`, refused.ID).Scan(&refusedRow))
+	require.True(t, refusedRow, "the refusal among them")
+	for _, id := range []string{refused.ID, failed.ID, again.ID} {
 		require.Equal(t, `{"rings": [{"photos": 4, "elevationDeg": -10}, {"photos": 4, "elevationDeg": 40}]}`, s.spinColumn(t, id), "the layout among them")
 	}
+}
+
+// outOfMemory is a reconstructor whose spin-set builds fail as a worker short
+// of memory would: a failure of the builder, not of the photos.
+type outOfMemory struct{ reconstruct.Reconstructor }
+
+func (outOfMemory) ReconstructSpin(context.Context, reconstruct.SpinSet, reconstruct.Options, reconstruct.ProgressFunc) (*reconstruct.Result, reconstruct.SpinReport, error) {
+	return nil, reconstruct.SpinReport{}, errors.New("cannot allocate memory")
 }
 
 // countingReconstructor is a reconstructor that takes one photo per build

@@ -20,6 +20,7 @@ import (
 	"github.com/photo3d/photo3d/internal/auth"
 	"github.com/photo3d/photo3d/internal/blobstore"
 	"github.com/photo3d/photo3d/internal/gltfvalidate"
+	"github.com/photo3d/photo3d/internal/imagecheck"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/job/jobtest"
 	"github.com/photo3d/photo3d/internal/pgdb"
@@ -41,6 +42,7 @@ type jobReply struct {
 	Stats        json.RawMessage `json:"stats"`
 	Fidelity     *int            `json:"fidelity"`
 	Error        string          `json:"error"`
+	Retryable    bool            `json:"retryable"`
 }
 
 func decodeAs[T any](t testing.TB, raw json.RawMessage) T {
@@ -399,6 +401,13 @@ func TestOtherUsersIDsAreNotFound(t *testing.T) {
 }
 
 // riverJob is the job River would hand the worker on a first attempt.
+// lastAttempt is rj on its last attempt: a failure the worker would let River
+// retry is recorded for good.
+func lastAttempt(rj *river.Job[job.ReconstructArgs]) *river.Job[job.ReconstructArgs] {
+	rj.Attempt = job.MaxAttempts
+	return rj
+}
+
 func riverJob(jobID string) *river.Job[job.ReconstructArgs] {
 	return &river.Job[job.ReconstructArgs]{JobRow: &rivertype.JobRow{ID: 1, Attempt: 1, MaxAttempts: job.MaxAttempts,
 		State: rivertype.JobStateRunning}, Args: job.ReconstructArgs{JobID: jobID}}
@@ -535,83 +544,123 @@ func TestDebugRoutesNeedDevModeOrAdmin(t *testing.T) {
 	require.Equal(t, http.StatusUnauthorized, rec.Code)
 }
 
-// TestRetryScenarios: POST /api/jobs/{id}/retry on the real stack. A photo
-// the reconstructor cannot decode fails for real; a retry is a new attempt
-// from the same photo that holds a credit again and gives it back when it
-// fails too; only the owner's failed builds can be retried.
+// TestRetryScenarios: POST /api/jobs/{id}/retry on the real stack, each
+// failure made by the real worker. A photo the builder cannot decode is
+// refused: the job says it cannot be retried, and a retry answers 409 with
+// nothing queued or held, since the same photo would fail the same way. A
+// build that failed for the builder's own reason (the GPU server down on its
+// last attempt) is retried as a new build from the same photo that holds a
+// credit again and takes the failed one's place. Only the owner's failed
+// builds can be retried.
 func TestRetryScenarios(t *testing.T) {
 	t.Parallel()
-	l := newLiveStack(t, false)
-	owner, other := l.env.User(t), l.env.User(t)
-	failed, _ := l.uploadToCompleted(t, owner, jobtest.BrokenPNG(t, 320, 320))
-	require.Equal(t, job.StatusFailed, failed.Status)
-	require.Contains(t, failed.Error, job.BuildFailedMessage)
-	done, _ := l.uploadToCompleted(t, owner, jobtest.PNG(t, 320, 320))
+	s := newCreationStack(t, false)
+	ctx := context.Background()
+	owner, other := s.env.User(t), s.env.User(t)
+	build := func(photo []byte, rec reconstruct.Reconstructor, attempt func(*river.Job[job.ReconstructArgs]) *river.Job[job.ReconstructArgs]) jobReply {
+		rr, r := s.json(t, owner, "POST", "/api/jobs", map[string]any{"imageURL": s.put(t, owner, photo)})
+		require.Equal(t, http.StatusCreated, rr.Code, rr.Body.String())
+		id := decodeAs[jobReply](t, r.Data).ID
+		_ = s.env.Worker(rec).Work(ctx, attempt(riverJob(id)))
+		rr, r = s.json(t, owner, "GET", "/api/jobs/"+id, nil)
+		require.Equal(t, http.StatusOK, rr.Code, rr.Body.String())
+		return decodeAs[jobReply](t, r.Data)
+	}
+	same := func(rj *river.Job[job.ReconstructArgs]) *river.Job[job.ReconstructArgs] { return rj }
+	refused := build(jobtest.BrokenPNG(t, 320, 320), reconstruct.NewBuiltin(), same)
+	require.Equal(t, job.StatusFailed, refused.Status)
+	require.Equal(t, imagecheck.ErrUnreadable.Error()+" "+job.BuildRefusedMessage, refused.Error)
+	require.False(t, refused.Retryable, "the same photo would be refused again")
+	done := build(jobtest.PNG(t, 320, 320), reconstruct.NewBuiltin(), same)
 	require.Equal(t, job.StatusCompleted, done.Status)
+	require.False(t, done.Retryable)
+	gpu := reconstruct.NewRemote(reconstruct.RemoteConfig{URL: "http://gpu.invalid", Retries: -1, Backoff: time.Millisecond})
+	failed := build(jobtest.PNG(t, 320, 320), gpu, lastAttempt)
+	require.Equal(t, job.StatusFailed, failed.Status)
+	require.Equal(t, job.BuildFailedMessage, failed.Error)
+	require.True(t, failed.Retryable, "the builder failed, not the photo")
 
-	retry := func(user, id string) (*http.Response, reply) {
-		return l.jsonCall(t, user, "POST", "/api/jobs/"+id+"/retry", nil)
+	retry := func(user, id string) (*httptest.ResponseRecorder, reply) {
+		return s.json(t, user, "POST", "/api/jobs/"+id+"/retry", nil)
 	}
 	t.Run("another user's failed job is not found", func(t *testing.T) {
-		res, r := retry(other, failed.ID)
-		require.Equal(t, http.StatusNotFound, res.StatusCode)
+		rr, r := retry(other, failed.ID)
+		require.Equal(t, http.StatusNotFound, rr.Code)
 		require.Equal(t, "not_found", r.Error.Code)
-		res, _ = retry(owner, "00000000-0000-7000-8000-000000000000")
-		require.Equal(t, http.StatusNotFound, res.StatusCode)
-		res, _ = retry(owner, "not-a-uuid")
-		require.Equal(t, http.StatusNotFound, res.StatusCode)
+		rr, _ = retry(owner, "00000000-0000-7000-8000-000000000000")
+		require.Equal(t, http.StatusNotFound, rr.Code)
+		rr, _ = retry(owner, "not-a-uuid")
+		require.Equal(t, http.StatusNotFound, rr.Code)
 	})
 	t.Run("a completed job cannot be retried", func(t *testing.T) {
-		res, r := retry(owner, done.ID)
-		require.Equal(t, http.StatusConflict, res.StatusCode)
+		rr, r := retry(owner, done.ID)
+		require.Equal(t, http.StatusConflict, rr.Code)
 		require.Equal(t, "not_failed", r.Error.Code)
 		require.Equal(t, job.ErrNotFailed.Message, r.Error.Message)
 	})
+	t.Run("a build whose photo was refused is not retried: 409, nothing queued or held", func(t *testing.T) {
+		queued, reserved := s.eventCount(t, "job.queued.v1"), s.eventCount(t, "subscription.credits_reserved.v1")
+		rr, r := retry(owner, refused.ID)
+		require.Equal(t, http.StatusConflict, rr.Code, rr.Body.String())
+		require.Equal(t, "photos_refused", r.Error.Code)
+		require.Equal(t, job.ErrRefusedPhotos.Message, r.Error.Message)
+		require.Equal(t, queued, s.eventCount(t, "job.queued.v1"))
+		require.Equal(t, reserved, s.eventCount(t, "subscription.credits_reserved.v1"))
+		rr, r = s.json(t, owner, "GET", "/api/blueprints", nil)
+		require.Equal(t, http.StatusOK, rr.Code)
+		retryable := map[string]bool{}
+		for _, b := range decodeAs[blueprintPage](t, r.Data).Items {
+			retryable[b.ID] = b.Retryable
+		}
+		require.Equal(t, map[string]bool{refused.ID: false, done.ID: false, failed.ID: true}, retryable,
+			"the refused build stays in the library, and the list says which failure a retry can help")
+	})
 
 	var again jobReply
-	t.Run("a failed job starts again from the same photo and holds a credit", func(t *testing.T) {
-		res, r := retry(owner, failed.ID)
-		require.Equal(t, http.StatusCreated, res.StatusCode)
+	t.Run("a build the builder failed starts again from the same photo and holds a credit", func(t *testing.T) {
+		rr, r := retry(owner, failed.ID)
+		require.Equal(t, http.StatusCreated, rr.Code, rr.Body.String())
 		again = decodeAs[jobReply](t, r.Data)
 		require.NotEqual(t, failed.ID, again.ID)
-		require.Equal(t, "/api/jobs/"+again.ID, res.Header.Get("Location"))
-		require.Contains(t, []string{job.StatusQueued, job.StatusProcessing, job.StatusFailed}, again.Status)
+		require.Equal(t, "/api/jobs/"+again.ID, rr.Header().Get("Location"))
+		require.Equal(t, job.StatusQueued, again.Status)
+		require.False(t, again.Retryable)
 		require.Equal(t, failed.Name, again.Name)
-		require.Equal(t, 1, l.env.CountEvents(t, "subscription.credits_reserved.v1", again.ID))
+		require.Equal(t, 1, s.env.CountEvents(t, "subscription.credits_reserved.v1", again.ID))
 		// The failed attempt leaves the workspace; the new one takes its place.
-		res, _ = l.jsonCall(t, owner, "GET", "/api/jobs/"+failed.ID, nil)
-		require.Equal(t, http.StatusNotFound, res.StatusCode)
-		res, _ = retry(owner, failed.ID)
-		require.Equal(t, http.StatusNotFound, res.StatusCode, "a retried job is gone")
-		// The same photo fails the same way, and the credit comes back.
-		j := l.env.WaitFor(t, owner, again.ID, time.Minute, job.Job.Terminal)
-		require.Equal(t, job.StatusFailed, j.Status)
-		require.Equal(t, 1, l.env.CountEvents(t, "subscription.credits_released.v1", again.ID))
-		res, r = l.jsonCall(t, owner, "GET", "/api/blueprints", nil)
-		require.Equal(t, http.StatusOK, res.StatusCode)
-		page := decodeAs[blueprintPage](t, r.Data)
+		rr, _ = s.json(t, owner, "GET", "/api/jobs/"+failed.ID, nil)
+		require.Equal(t, http.StatusNotFound, rr.Code)
+		rr, _ = retry(owner, failed.ID)
+		require.Equal(t, http.StatusNotFound, rr.Code, "a retried job is gone")
+		var photos [2]string
+		for i, id := range []string{failed.ID, again.ID} {
+			require.NoError(t, s.env.DB.Pool.QueryRow(ctx, `SELECT image_key FROM jobs WHERE id = $1`, id).Scan(&photos[i]))
+		}
+		require.Equal(t, photos[0], photos[1], "the same photo")
+		rr, r = s.json(t, owner, "GET", "/api/blueprints", nil)
+		require.Equal(t, http.StatusOK, rr.Code)
 		ids := []string{}
-		for _, b := range page.Items {
+		for _, b := range decodeAs[blueprintPage](t, r.Data).Items {
 			ids = append(ids, b.ID)
 		}
-		require.ElementsMatch(t, []string{done.ID, again.ID}, ids)
+		require.ElementsMatch(t, []string{refused.ID, done.ID, again.ID}, ids)
 	})
 	t.Run("no credits left: 402 and nothing queued", func(t *testing.T) {
-		// Hold every remaining credit for a build in flight elsewhere.
-		require.NoError(t, pgdb.WithTx(context.Background(), l.env.DB.Pool, func(tx pgx.Tx) error {
-			return l.env.Subs.ReserveCredits(context.Background(), tx, owner, uuid.NewString(), 4)
+		// The retried build fails too; then every remaining credit is held
+		// for a build in flight elsewhere.
+		require.Error(t, s.env.Worker(gpu).Work(ctx, lastAttempt(riverJob(again.ID))))
+		// Free's five, less the one the finished build used: every failed
+		// build gave its credit back.
+		require.NoError(t, pgdb.WithTx(ctx, s.env.DB.Pool, func(tx pgx.Tx) error {
+			return s.env.Subs.ReserveCredits(ctx, tx, owner, uuid.NewString(), 4)
 		}))
-		countQueued := func() (n int) {
-			require.NoError(t, l.env.DB.Pool.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE type = 'job.queued.v1'`).Scan(&n))
-			return n
-		}
-		queued := countQueued()
-		res, r := retry(owner, again.ID)
-		require.Equal(t, http.StatusPaymentRequired, res.StatusCode)
+		queued := s.eventCount(t, "job.queued.v1")
+		rr, r := retry(owner, again.ID)
+		require.Equal(t, http.StatusPaymentRequired, rr.Code, rr.Body.String())
 		require.Equal(t, "insufficient_credits", r.Error.Code)
 		require.Contains(t, r.Error.Message, "Not enough AI credits")
-		require.Equal(t, queued, countQueued())
-		res, _ = l.jsonCall(t, owner, "GET", "/api/jobs/"+again.ID, nil)
-		require.Equal(t, http.StatusOK, res.StatusCode, "the failed job stays")
+		require.Equal(t, queued, s.eventCount(t, "job.queued.v1"))
+		rr, _ = s.json(t, owner, "GET", "/api/jobs/"+again.ID, nil)
+		require.Equal(t, http.StatusOK, rr.Code, "the failed job stays")
 	})
 }

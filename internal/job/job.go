@@ -75,6 +75,11 @@ const (
 // BuildFailedMessage is the spec's build failure text (§8).
 const BuildFailedMessage = "The build stopped. Try a different angle or hit retry to run it again."
 
+// BuildRefusedMessage ends the failure of a build whose photos were refused
+// (Job.Refused): the spec's build failure text without "hit retry", since a
+// retry of the same photos would be refused the same way and is not offered.
+const BuildRefusedMessage = "The build stopped. Try a different angle or another photo."
+
 // DeletedWhileBuildingMessage ends a build whose blueprint was deleted
 // before it finished; no credit is used for it.
 const DeletedWhileBuildingMessage = "This blueprint was deleted while it was building. No credit was used."
@@ -93,6 +98,9 @@ var (
 	ErrBadLimit      = fault.New(fault.Invalid, "invalid_limit", "limit must be a number between 1 and 100.")
 	ErrNotReady      = fault.New(fault.Conflict, "not_ready", "This blueprint is still being built.")
 	ErrNotFailed     = fault.New(fault.Conflict, "not_failed", "Only a failed build can be retried: this one is still being built or is already done.")
+	// ErrRefusedPhotos answers a retry of a build whose photos were refused
+	// (Job.Refused): it would be refused the same way, after a full wait.
+	ErrRefusedPhotos = fault.New(fault.Conflict, "photos_refused", "A retry would fail the same way: this build's photos were refused (the build says why). Upload other photos and start a new build.")
 )
 
 // Credits is the slice of the subscription service a build needs. It is an
@@ -133,12 +141,15 @@ type Job struct {
 	Reconstructor string
 	Version       string
 	Error         string
-	QueuedAt      time.Time
-	StartedAt     *time.Time
-	FinishedAt    *time.Time
-	DeletedAt     *time.Time
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// Refused: the build failed because the builder refused its photos
+	// (events.JobFailed.Refused); a retry would fail the same way.
+	Refused    bool
+	QueuedAt   time.Time
+	StartedAt  *time.Time
+	FinishedAt *time.Time
+	DeletedAt  *time.Time
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 	// MoreViews are the further photos of a multi-photo build (empty: one photo).
 	MoreViews []events.JobView
 	// Spin is the ring layout of a build from a turntable spin set (nil for
@@ -146,12 +157,16 @@ type Job struct {
 	Spin *events.JobSpin
 }
 
-// Views is how many photos the build uses.
+// Retryable reports whether the build failed and may be started again from
+// the same photos (Service.Retry): not when its photos were refused.
+func (j Job) Retryable() bool { return j.Status == StatusFailed && !j.Refused }
+
 // FromVideos reports whether the build's uploads are turntable videos, which
 // no <img> can show: their image and, until the model exists, thumbnail
 // URLs are left empty in answers.
 func (j Job) FromVideos() bool { return j.Spin != nil && j.Spin.Videos > 0 }
 
+// Views is how many photos the build uses.
 func (j Job) Views() int {
 	if j.Spin != nil && j.Spin.Videos > 0 {
 		return j.Spin.Photos() // a video's ring of photos

@@ -45,8 +45,8 @@ WHERE id = $1 AND status IN ('queued', 'processing')`, ev.JobID, min(max(ev.Perc
 		err = applyCompleted(ctx, tx, ev)
 	case events.JobFailed:
 		_, err = tx.Exec(ctx, `
-UPDATE jobs SET status = 'failed', error = $2, finished_at = $3, updated_at = $3
-WHERE id = $1 AND status <> 'completed'`, ev.JobID, ev.Reason, ev.At)
+UPDATE jobs SET status = 'failed', error = $2, refused = $4, finished_at = $3, updated_at = $3
+WHERE id = $1 AND status <> 'completed'`, ev.JobID, ev.Reason, ev.At, ev.Refused)
 	case events.BlueprintRenamed:
 		_, err = tx.Exec(ctx, `UPDATE jobs SET name = $2, updated_at = $3 WHERE id = $1`, ev.JobID, ev.Name, e.OccurredAt)
 	case events.BlueprintDeleted:

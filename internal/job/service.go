@@ -150,7 +150,8 @@ func (s *Service) resolvePhoto(ctx context.Context, userID, imageURL string, n i
 // blueprint from the workspace (BlueprintDeleted), so the new attempt takes
 // its place. Credit holds are per job id, which is why a retry is a new job
 // rather than the old one re-queued. Another user's or a deleted id is
-// ErrNotFound; a build that did not fail is ErrNotFailed.
+// ErrNotFound; a build that did not fail is ErrNotFailed, and one whose
+// photos the builder refused (Job.Refused) is ErrRefusedPhotos.
 func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) {
 	var newID string
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
@@ -160,6 +161,9 @@ func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) 
 		}
 		if old.Status != StatusFailed {
 			return ErrNotFailed
+		}
+		if old.Refused {
+			return ErrRefusedPhotos
 		}
 		newID, err = s.queueViewsTx(ctx, tx, userID, old.UploadID, old.ImageKey, old.Name, old.MoreViews, old.Spin)
 		if err != nil {

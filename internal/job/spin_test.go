@@ -117,7 +117,8 @@ func TestWorkerSnoozesASpinSetWhileItsSlotsAreTaken(t *testing.T) {
 	j, err = b.env.Jobs.Get(b.ctx, b.user, spin.ID)
 	require.NoError(t, err)
 	require.Equal(t, job.StatusFailed, j.Status)
-	require.Contains(t, j.Error, job.BuildFailedMessage)
+	require.Contains(t, j.Error, job.BuildRefusedMessage)
+	require.True(t, j.Refused)
 	used, reserved := b.credits(t)
 	require.EqualValues(t, 1, used, "the one-photo build")
 	require.Zero(t, reserved, "the spin set's eight came back")
@@ -171,7 +172,8 @@ func TestWorkerSaysWhenASpinSetTakesTooLong(t *testing.T) {
 // merchant can act on, and its credits come back: photos in which the
 // product cannot be told from its background, a photo the product runs out
 // of (named, so the merchant knows which to shoot again), and (for a job queued under
-// other limits than the api's) a layout no turntable makes.
+// other limits than the api's) a layout no turntable makes. None of them can be
+// retried: the same photos would be refused the same way.
 func TestWorkerFailsARefusedSpinSetWithAReason(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -186,6 +188,9 @@ func TestWorkerFailsARefusedSpinSetWithAReason(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, job.StatusFailed, j.Status)
 		require.Equal(t, want, j.Error)
+		require.True(t, j.Refused)
+		_, err = b.env.Jobs.Retry(b.ctx, b.user, spin.ID)
+		require.ErrorIs(t, err, job.ErrRefusedPhotos)
 		_, reserved := b.credits(t)
 		require.Zero(t, reserved)
 	}
@@ -229,6 +234,7 @@ func TestWorkerFailsARefusedSpinSetWithAReason(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, job.StatusFailed, j.Status)
 		require.Equal(t, job.SpinLayoutMessage, j.Error)
+		require.True(t, j.Refused)
 		_, reserved := b.credits(t)
 		require.Zero(t, reserved)
 	})

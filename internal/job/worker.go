@@ -160,7 +160,7 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 	photo, err := w.cfg.Blobs.Read(ctx, j.ImageKey, imagecheck.MaxUploadBytes)
 	if err != nil {
 		if errors.Is(err, blobstore.ErrNotFound) {
-			return w.fail(ctx, rj, j, "We could not find the uploaded photo. Please upload it again. "+BuildFailedMessage, err.Error(), err)
+			return w.refuse(ctx, rj, j, "We could not find the uploaded photo. Please upload it again. "+BuildRefusedMessage, err.Error(), err)
 		}
 		return w.retryOrFail(ctx, rj, j, err)
 	}
@@ -169,7 +169,7 @@ func (w *ReconstructWorker) Work(ctx context.Context, rj *river.Job[ReconstructA
 		data, err := w.cfg.Blobs.Read(ctx, v.ImageKey, imagecheck.MaxUploadBytes)
 		if err != nil {
 			if errors.Is(err, blobstore.ErrNotFound) {
-				return w.fail(ctx, rj, j, "We could not find one of the uploaded photos. Please upload it again. "+BuildFailedMessage, err.Error(), err)
+				return w.refuse(ctx, rj, j, "We could not find one of the uploaded photos. Please upload it again. "+BuildRefusedMessage, err.Error(), err)
 			}
 			return w.retryOrFail(ctx, rj, j, err)
 		}
@@ -212,24 +212,24 @@ func (w *ReconstructWorker) build(ctx context.Context, rj *river.Job[Reconstruct
 			if j.Spin != nil {
 				reason = SpinSubjectMessage
 			}
-			return w.fail(ctx, rj, j, reason, err.Error(), err)
+			return w.refuse(ctx, rj, j, reason, err.Error(), err)
 		}
 		if refusal := (*reconstruct.SpinRefusal)(nil); errors.As(err, &refusal) {
 			// Photos the merchant must shoot again (the product runs off
 			// their edge, or they show another product): a retry would be
 			// refused the same way.
-			return w.fail(ctx, rj, j, SpinRefusedMessage(j, refusal), err.Error(), err)
+			return w.refuse(ctx, rj, j, SpinRefusedMessage(j, refusal), err.Error(), err)
 		}
 		if errors.Is(err, reconstruct.ErrSpinSet) {
 			// The layout itself (checked by the api with the same limits, so
 			// only a job queued under other limits gets here): a retry cannot help.
-			return w.fail(ctx, rj, j, SpinLayoutMessage, err.Error(), err)
+			return w.refuse(ctx, rj, j, SpinLayoutMessage, err.Error(), err)
 		}
 		if reason, ok := inputProblem(err); ok {
 			if n := photoNumber(err); j.Spin != nil && n > 0 {
 				reason = fmt.Sprintf("%s: %s", spinPhotoName(j, n), reason) // which of up to 72
 			}
-			return w.fail(ctx, rj, j, reason, err.Error(), err)
+			return w.refuse(ctx, rj, j, reason, err.Error(), err)
 		}
 		return w.retryOrFail(ctx, rj, j, err)
 	}
@@ -393,8 +393,20 @@ func (w *ReconstructWorker) retryOrFail(ctx context.Context, rj *river.Job[Recon
 
 // fail records JobFailed and releases the credit in one transaction. When
 // cause is nil (nothing went wrong technically) River completes the job;
-// otherwise River records the cause and stops retrying.
+// otherwise River records the cause and stops retrying. The merchant may
+// retry the build (POST /api/jobs/{id}/retry).
 func (w *ReconstructWorker) fail(ctx context.Context, rj *river.Job[ReconstructArgs], j Job, reason, detail string, cause error) error {
+	return w.recordFailure(ctx, rj, j, reason, detail, false, cause)
+}
+
+// refuse fails the build for its photos, as fail does, and marks it refused
+// (events.JobFailed.Refused): the same photos would be refused the same way,
+// so no retry is offered; the merchant reads why and brings other photos.
+func (w *ReconstructWorker) refuse(ctx context.Context, rj *river.Job[ReconstructArgs], j Job, reason, detail string, cause error) error {
+	return w.recordFailure(ctx, rj, j, reason, detail, true, cause)
+}
+
+func (w *ReconstructWorker) recordFailure(ctx context.Context, rj *river.Job[ReconstructArgs], j Job, reason, detail string, refused bool, cause error) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
 	defer cancel()
 	err := pgdb.WithTx(ctx, w.cfg.DB, func(tx pgx.Tx) error {
@@ -406,7 +418,7 @@ func (w *ReconstructWorker) fail(ctx context.Context, rj *river.Job[ReconstructA
 			return nil
 		}
 		if _, err := w.cfg.Events.Append(ctx, tx, jobStream(j.ID), eventstore.AnyVersion, events.JobFailed{
-			JobID: j.ID, Reason: reason, Detail: truncate(detail, 500), Attempt: rj.Attempt, At: time.Now().UTC(),
+			JobID: j.ID, Reason: reason, Detail: truncate(detail, 500), Attempt: rj.Attempt, Refused: refused, At: time.Now().UTC(),
 		}); err != nil {
 			return err
 		}
@@ -418,7 +430,7 @@ func (w *ReconstructWorker) fail(ctx context.Context, rj *river.Job[ReconstructA
 	if err != nil {
 		return fmt.Errorf("record failure of job %s: %w", j.ID, err)
 	}
-	w.cfg.Logger.Warn("job failed", "job_id", j.ID, "attempt", rj.Attempt, "reason", reason, "detail", detail)
+	w.cfg.Logger.Warn("job failed", "job_id", j.ID, "attempt", rj.Attempt, "refused", refused, "reason", reason, "detail", detail)
 	if cause == nil {
 		return nil
 	}
@@ -524,14 +536,14 @@ func (p *progressWriter) wait() {
 func inputProblem(err error) (string, bool) {
 	if ce := upload.CheckFault(err); ce != err {
 		fe, _ := fault.As(ce)
-		return fe.Message + " " + BuildFailedMessage, true
+		return fe.Message + " " + BuildRefusedMessage, true
 	}
 	if fe, ok := fault.As(err); ok && (fe.Kind == fault.Invalid || fe.Kind == fault.UnsupportedMedia) {
-		return fe.Message + " " + BuildFailedMessage, true
+		return fe.Message + " " + BuildRefusedMessage, true
 	}
 	var um interface{ UserMessage() string }
 	if errors.As(err, &um) && um.UserMessage() != "" {
-		return um.UserMessage() + " " + BuildFailedMessage, true
+		return um.UserMessage() + " " + BuildRefusedMessage, true
 	}
 	return "", false
 }

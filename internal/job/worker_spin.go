@@ -214,7 +214,7 @@ type spinStats struct {
 }
 
 // VideoMissingMessage ends a build whose video is no longer in the store.
-const VideoMissingMessage = "We could not find one of the uploaded videos. Please upload it again. " + BuildFailedMessage
+const VideoMissingMessage = "We could not find one of the uploaded videos. Please upload it again. " + BuildRefusedMessage
 
 // workVideos builds a job from turntable videos: each is copied from the
 // store into a private temporary folder (ffmpeg reads files, and a video
@@ -237,7 +237,7 @@ func (w *ReconstructWorker) workVideos(ctx context.Context, rj *river.Job[Recons
 		paths[i] = filepath.Join(dir, fmt.Sprintf("video-%d", i+1))
 		if err := w.fetchVideo(ctx, key, paths[i]); err != nil {
 			if errors.Is(err, blobstore.ErrNotFound) {
-				return w.fail(ctx, rj, j, VideoMissingMessage, err.Error(), err)
+				return w.refuse(ctx, rj, j, VideoMissingMessage, err.Error(), err)
 			}
 			return w.retryOrFail(ctx, rj, j, err)
 		}
@@ -249,9 +249,9 @@ func (w *ReconstructWorker) workVideos(ctx context.Context, rj *river.Job[Recons
 		progress.wait()
 		switch {
 		case errors.Is(err, spinvideo.ErrVideo):
-			return w.fail(ctx, rj, j, VideoRefusedMessage(err), err.Error(), err)
+			return w.refuse(ctx, rj, j, VideoRefusedMessage(err), err.Error(), err)
 		case errors.Is(err, reconstruct.ErrSpinSet):
-			return w.fail(ctx, rj, j, SpinLayoutMessage, err.Error(), err)
+			return w.refuse(ctx, rj, j, SpinLayoutMessage, err.Error(), err)
 		}
 		return w.retryOrFail(ctx, rj, j, err)
 	}
@@ -263,7 +263,7 @@ func (w *ReconstructWorker) workVideos(ctx context.Context, rj *river.Job[Recons
 	}
 	if len(views) != j.Spin.Photos() {
 		progress.wait()
-		return w.fail(ctx, rj, j, SpinLayoutMessage, fmt.Sprintf("the videos gave %d photos, the layout names %d", len(views), j.Spin.Photos()), nil)
+		return w.refuse(ctx, rj, j, SpinLayoutMessage, fmt.Sprintf("the videos gave %d photos, the layout names %d", len(views), j.Spin.Photos()), nil)
 	}
 	return w.build(ctx, rj, j, views, progress, reports, log)
 }

@@ -5,7 +5,8 @@ import { Api, signUpAndSignIn, type Envelope } from './helpers';
 /*
  * Issue 50 items 8 and 9 (merchant walk 4, H7, H8, H12): when something is refused or fails, the
  * merchant sees why where they acted, and stays there until they choose to leave: a failed build
- * keeps its reason and Retry on screen; a build refused for credits says so next to the button;
+ * keeps its reason on screen, with the way to another photo (and no Retry when the photo itself was
+ * refused: the same photo would be refused again); a build refused for credits says so next to the button;
  * a plan's product limit is named (which limit, what the plan allows) before the plans page.
  */
 test.setTimeout(240_000);
@@ -22,8 +23,8 @@ async function upload(request: APIRequestContext, token: string, photo: Buffer, 
   return ((await res.json()) as Envelope<{ uploadId: string; imageURL?: string; url?: string; publicURL?: string }>).data;
 }
 
-test('a failed build stays on screen with its reason and Retry (issue 50 item 8)', async ({ page }) => {
-  await signUpAndSignIn(page, 'failstay');
+test('a failed build stays on screen with its reason; a refused photo offers another photo, not Retry (issue 50 item 8)', async ({ page }) => {
+  const token = await signUpAndSignIn(page, 'failstay');
   await page.goto('/workspace/upload');
   await page.getByTestId('upload-input').setInputFiles({ name: 'close-up.png', mimeType: 'image/png', buffer: closeUpPNG() });
   await page.getByRole('button', { name: 'Use This Photo' }).click();
@@ -35,7 +36,19 @@ test('a failed build stays on screen with its reason and Retry (issue 50 item 8)
   await expect(page.waitForURL((u) => u.href !== at, { timeout: 5_000 })).rejects.toThrow();
   expect(page.url()).toBe(at);
   await expect(page.getByRole('alert')).toHaveText(SEPARATION);
-  await expect(page.getByRole('button', { name: 'Retry' })).toBeEnabled();
+  // The builder refused the photo itself: a retry would be refused the same way after a full wait.
+  await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  const other = page.getByRole('button', { name: 'Upload a different photo' });
+  await expect(other).toHaveClass(/btn--primary/);
+  const id = at.split('/').pop()!;
+  const retried = await page.request.post(`/api/jobs/${id}/retry`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(retried.status()).toBe(409);
+  expect(((await retried.json()) as { error: { code: string } }).error.code).toBe('photos_refused');
+  await page.goto('/workspace/blueprints');
+  const card = page.getByTestId('blueprint-card').filter({ hasText: 'Failed' });
+  await expect(card).toHaveCount(1);
+  await expect(card.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await page.goBack();
   await page.getByRole('button', { name: 'Upload a different photo' }).click();
   await page.waitForURL('**/workspace/upload');
 });

@@ -18,6 +18,8 @@ export interface Blueprint {
   views: number;
   /** A spin set's rings, and how many videos it was cut from (0 for photos); null for other builds. */
   spin: { rings: number; videos: number } | null;
+  /** Whether Retry may start a failed build again: false when its photos were refused. */
+  retryable: boolean;
 }
 
 export const STATUS_LABEL: Record<BlueprintStatus, string> = {
@@ -60,6 +62,7 @@ export function parseBlueprints(raw: unknown): Blueprint[] {
       fidelity: parseFidelity(b.fidelity),
       views: typeof b.views === 'number' && Number.isInteger(b.views) && b.views >= 1 ? b.views : 1,
       spin: parseSpinSummary(b.spin),
+      retryable: b.retryable !== false,
     }));
 }
 

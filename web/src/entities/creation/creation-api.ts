@@ -54,6 +54,11 @@ export interface Job {
    */
   spin: SpinLayout | null;
   error: string | null;
+  /**
+   * Whether Retry may start a failed build again from the same photos: false when the builder
+   * refused the photos themselves (a retry would be refused the same way, and the server answers 409).
+   */
+  retryable: boolean;
   name?: string | null;
 }
 
@@ -94,6 +99,7 @@ export function parseJob(raw: unknown): Job {
     views: typeof j.views === 'number' && Number.isInteger(j.views) && j.views >= 1 ? j.views : 1,
     spin: parseSpin(j.spin),
     error: str(j.error) ?? str((j.error as { message?: unknown } | null)?.message),
+    retryable: j.retryable !== false,
     name: str(j.name),
   };
 }

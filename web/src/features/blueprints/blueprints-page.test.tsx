@@ -119,6 +119,15 @@ describe('My Blueprints', () => {
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/api/jobs/b3/retry']);
   });
 
+  it('a failed card whose photos were refused offers no Retry: it would be refused again', async () => {
+    const refused = { ...items[2], id: 'b5', jobId: 'b5', retryable: false, error: 'We could not separate the product from its background.' };
+    stubFetch({ 'GET /api/blueprints': () => ({ items: [items[2], refused], total: 2 }) });
+    renderRoutes(routes, ['/workspace/blueprints']);
+    const cards = await screen.findAllByTestId('blueprint-card');
+    expect(cards.map((c) => !!within(c).queryByRole('button', { name: 'Retry' }))).toEqual([true, false]);
+    expect(within(cards[1]).getByText('Failed')).toBeInTheDocument();
+  });
+
   it('shows the first 20 of 25 and Load more fetches the rest through nextCursor', async () => {
     const all = Array.from({ length: 25 }, (_, i) => ({
       id: `b${i + 1}`,

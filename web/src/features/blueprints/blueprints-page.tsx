@@ -136,7 +136,8 @@ function BlueprintCard({ blueprint: b, onDelete, access }: { blueprint: Blueprin
         </p>
       )}
       <div className="blueprint-card__actions">
-        {access.canEdit && b.status === 'failed' && <RetryButton jobId={b.jobId} className="btn btn--primary btn--sm" />}
+        {/* A build whose photos were refused would be refused again: its reason says what to shoot instead. */}
+        {access.canEdit && b.status === 'failed' && b.retryable && <RetryButton jobId={b.jobId} className="btn btn--primary btn--sm" />}
         <button type="button" className="btn btn--secondary btn--sm" onClick={download} disabled={!ready || downloading}>
           {downloading ? 'Downloading…' : 'Download'}
         </button>

@@ -257,6 +257,22 @@ describe('processing screen', () => {
     expect(router.state.location.pathname).toBe('/workspace');
   });
 
+  it('photos the builder refused: no Retry (it would be refused again), and the way to other photos leads', async () => {
+    const reason = 'Photo 8: the product runs off the edge of the frame; step back or zoom out. Shoot it again and upload the spin set again. No credit was used.';
+    const { calls } = stubFetch({
+      'GET /api/jobs/job-1': () =>
+        job({ status: 'failed', progress: 10, step: 'Analyzing Image', error: reason, retryable: false, views: 24, spin: { rings: [{ photos: 12, elevation: 0 }, { photos: 12, elevation: 30 }] } }),
+    });
+    const { router } = renderRoutes([...processingRoutes, { path: '/workspace/upload/spin', element: <p>spin page</p> }], ['/processing/job-1']);
+    expect(await screen.findByRole('alert')).toHaveTextContent(reason);
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    const again = screen.getByRole('button', { name: 'Upload another spin set' });
+    expect(again).toHaveClass('btn--primary');
+    await userEvent.click(again);
+    expect(router.state.location.pathname).toBe('/workspace/upload/spin');
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+
   it('a photo without a separable product: the failed job shows the sentence the server gave', async () => {
     const reason = 'We could not separate the product from its background. Use a photo of the product alone on a plain background, or standing clear on a table or floor with nothing else in view.';
     stubFetch({ 'GET /api/jobs/job-1': () => job({ status: 'failed', progress: 10, step: 'Analyzing Image', error: reason }) });

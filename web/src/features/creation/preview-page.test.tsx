@@ -179,6 +179,17 @@ describe('model preview', () => {
     expect(screen.getByRole('button', { name: 'Share / Download' })).toBeDisabled();
   });
 
+  it('a build whose photo was refused offers another photo, not Retry', async () => {
+    stubFetch({
+      'GET /api/jobs/job-1': () => ({ ...completed, status: 'failed', modelURL: '', retryable: false, error: 'We could not separate the product from its background.' }),
+      'GET /api/blueprints': () => ({ items: [] }),
+    });
+    renderRoutes(routes, ['/preview/job-1']);
+    expect(await screen.findByText('3D model not available')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Upload a photo' })).toHaveClass('btn--primary');
+  });
+
   it('Retry on a failed build starts a new attempt and opens its processing screen', async () => {
     const { calls } = stubFetch({
       'GET /api/jobs/job-1': () => ({ ...completed, status: 'failed', modelURL: '', error: 'The build stopped.' }),

@@ -107,7 +107,7 @@ function Preview({ jobId }: { jobId: string }) {
           </div>
         </>
       ) : (
-        <NoModel status={job.status} message={job.error} jobId={jobId} views={job.views} canEdit={access.canEdit} />
+        <NoModel status={job.status} message={job.error} jobId={jobId} views={job.views} canEdit={access.canEdit} retryable={job.retryable} />
       )}
 
       {sharing && job && <ShareDownloadDialog target={{ jobId, name, modelURL: job.modelURL }} onClose={() => setSharing(false)} />}
@@ -128,7 +128,23 @@ function DownloadButton({ jobId, name, modelURL }: { jobId: string; name: string
   );
 }
 
-function NoModel({ status, message, jobId, views, canEdit }: { status: string; message: string | null; jobId: string; views: number; canEdit: boolean }) {
+function NoModel({
+  status,
+  message,
+  jobId,
+  views,
+  canEdit,
+  retryable,
+}: {
+  status: string;
+  message: string | null;
+  jobId: string;
+  views: number;
+  canEdit: boolean;
+  retryable: boolean;
+}) {
+  // A build whose photos were refused is not retried: the same photos would be refused again.
+  const retry = status === 'failed' && retryable;
   return (
     <div className="card empty-state preview__empty" data-testid="model-unavailable">
       <IconCube size={48} />
@@ -144,8 +160,8 @@ function NoModel({ status, message, jobId, views, canEdit }: { status: string; m
       )}
       {canEdit && (
         <div className="btn-row">
-          {status === 'failed' && <RetryButton jobId={jobId} photos={views} />}
-          <Link to="/workspace/upload" className={status === 'failed' ? 'btn btn--secondary' : 'btn btn--primary'}>
+          {retry && <RetryButton jobId={jobId} photos={views} />}
+          <Link to="/workspace/upload" className={retry ? 'btn btn--secondary' : 'btn btn--primary'}>
             Upload a photo
           </Link>
         </div>

@@ -136,10 +136,15 @@ function Processing({ jobId }: { jobId: string }) {
               </button>
               {/* Retry runs the same photo again; a photo the builder cannot use needs another one. */}
               {/* A spin set the builder could not use is shot (or filmed) again, on the spin page. */}
-              <button type="button" className="btn btn--secondary" onClick={() => navigate(job?.spin ? spinPathFor(job.spin.videos ? 'videos' : 'photos') : '/workspace/upload')}>
+              {/* Photos the builder refused would be refused again: no Retry, and another photo is the way on. */}
+              <button
+                type="button"
+                className={job?.retryable === false ? 'btn btn--primary' : 'btn btn--secondary'}
+                onClick={() => navigate(job?.spin ? spinPathFor(job.spin.videos ? 'videos' : 'photos') : '/workspace/upload')}
+              >
                 {job?.spin ? (job.spin.videos ? 'Film it again' : 'Upload another spin set') : 'Upload a different photo'}
               </button>
-              <RetryButton jobId={jobId} photos={job?.views} />
+              {job?.retryable !== false && <RetryButton jobId={jobId} photos={job?.views} />}
             </>
           )}
         </div>
