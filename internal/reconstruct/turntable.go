@@ -102,12 +102,33 @@ func (e *SpinRefusal) Unwrap() []error { return []error{e.Reason, ErrSpinPhotos}
 const spinFrameTouch = 0.01
 
 // leavingFrame refuses a spin set in which the product runs off the left,
-// right or top edge of some photo (ErrSpinLeavesFrame).
-func leavingFrame(vs []*multiview.View) error {
+// right or top edge of some photo (ErrSpinLeavesFrame); vs are its photos,
+// ring after ring, rings how many each ring has. A photo whose mask fell back
+// to the whole frame is judged by its border against the backdrop the ring's
+// other photos show there (unseparatedOffFrame); if that shows nothing, it is
+// left out of the build (no product told apart).
+func leavingFrame(vs []*multiview.View, rings []int) error {
 	var bad []int
+	at := 0
+	ringOf := make([][]*multiview.View, len(vs)) // each photo's ring
+	for _, n := range rings {
+		for i := at; i < at+n && i < len(vs); i++ {
+			ringOf[i] = vs[at:min(at+n, len(vs))]
+		}
+		at += n
+	}
 	for i, v := range vs {
 		if v.Unseparated {
-			continue // its mask is the whole frame, no outline; it is left out
+			var refs []*multiview.View
+			for _, r := range ringOf[i] {
+				if !r.Unseparated && r.P.W == v.P.W && r.P.H == v.P.H {
+					refs = append(refs, r)
+				}
+			}
+			if len(refs) >= spinEdgeMinRefs && unseparatedOffFrame(v, refs) {
+				bad = append(bad, i+1)
+			}
+			continue
 		}
 		px := v.Seg.SidePixels()
 		for _, side := range []int{segment.SideTop, segment.SideLeft, segment.SideRight} {
@@ -295,7 +316,11 @@ func (b builtin) ReconstructSpin(ctx context.Context, spin SpinSet, opts Options
 	// The report names the photos left out; the single-photo advice ("use a
 	// photo of the product alone…") does not fit a model that was built.
 	warnings = slices.DeleteFunc(warnings, func(w string) bool { return w == segment.ErrSubjectNotSeparated.Error() })
-	if err := leavingFrame(vs); err != nil {
+	ringSizes := make([]int, len(spin.Rings))
+	for i, r := range spin.Rings {
+		ringSizes[i] = len(r.Images)
+	}
+	if err := leavingFrame(vs, ringSizes); err != nil {
 		return nil, SpinReport{}, err
 	}
 	tm.done(StageAnalyze)

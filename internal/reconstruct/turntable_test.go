@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/photo3d/photo3d/internal/reconstruct/multiview"
+	"github.com/photo3d/photo3d/internal/reconstruct/segment"
 	"github.com/stretchr/testify/require"
 )
 
@@ -231,21 +232,40 @@ func paintOverLowerRight(t *testing.T, photo []byte) []byte {
 // A spin set in which the product runs off the side of some photos (the
 // merchant stood too close) is refused before any carving, naming those
 // photos, with what to do: a photo cut at the frame's edge would carve the
-// product off where the frame ends. A product that only touches the bottom
-// edge (standing on a turntable that runs off it) is not refused for that.
+// product off where the frame ends. So is a photo in which the product runs
+// so far off that no outline could be cut (the segmenter read the cut-off
+// product on the border as backdrop): its border shows something other than
+// the backdrop the ring's other photos show there. A product that only
+// touches the bottom edge (standing on a turntable that runs off it) is not
+// refused for that, nor is a photo of the bare backdrop (left out instead).
 func TestSpinSetRefusesPhotosTheProductRunsOutOf(t *testing.T) {
 	c := sixteenPhotoChair(t)
 	photos := slices.Clone(c.photos)
 	photos[2] = shiftPhoto(t, photos[2], 0.45, 0)    // off the right edge
 	photos[7] = shiftPhoto(t, photos[7], 0, -0.3)    // off the top edge
 	photos[11] = shiftPhoto(t, photos[11], -0.45, 0) // off the left edge
-	requireSpinRefusal(t, c.rings, photos, ErrSpinLeavesFrame, []int{3, 8, 12})
+	photos[4] = shiftPhoto(t, photos[4], 0.65, 0)    // mostly off the right edge
+	require.True(t, segmentPhoto(t, photos[4]).WholeFrame, "the case: no outline is cut from it")
+	requireSpinRefusal(t, c.rings, photos, ErrSpinLeavesFrame, []int{3, 5, 8, 12})
 
 	photos = slices.Clone(c.photos)
 	photos[5] = shiftPhoto(t, photos[5], 0, 0.3) // its legs off the bottom edge
+	bare := *c.m.base                            // the studio with the product taken off the turntable
+	bare.cam, bare.tris = c.m.cams[9], nil
+	photos[9] = bare.photo(rand.New(rand.NewPCG(9, 5)))
+	require.True(t, segmentPhoto(t, photos[9]).WholeFrame)
 	spin, err := NewSpinSet(c.rings, photos)
 	require.NoError(t, err)
-	require.NoError(t, leavingFrameOf(t, spin), "the bottom edge is not a refusal")
+	require.NoError(t, leavingFrameOf(t, spin), "neither the bottom edge nor a photo without the product is a refusal")
+}
+
+// segmentPhoto decodes and segments one photo as a build does.
+func segmentPhoto(t *testing.T, photo []byte) *segment.Segmentation {
+	p, err := segment.DecodePhoto(context.Background(), photo, Options{}.WithDefaults().WorkingSize)
+	require.NoError(t, err)
+	s, err := segment.Segment(context.Background(), p)
+	require.NoError(t, err)
+	return s
 }
 
 // leavingFrameOf decodes and segments a spin set's photos as a build does
@@ -259,7 +279,14 @@ func leavingFrameOf(t *testing.T, spin SpinSet) error {
 	}
 	vs, _, err := prepareViews(context.Background(), views, Options{}.WithDefaults(), nil)
 	require.NoError(t, err)
-	return leavingFrame(vs)
+	var rings []int
+	for _, v := range vs {
+		v.Unseparated = v.Seg.WholeFrame // as ReconstructSpin marks them
+	}
+	for _, r := range spin.Rings {
+		rings = append(rings, len(r.Images))
+	}
+	return leavingFrame(vs, rings)
 }
 
 // shiftPhoto moves a photo's content by dx, dy of its width and height, the

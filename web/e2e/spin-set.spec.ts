@@ -202,3 +202,46 @@ test('refusals before and after the upload: 7 photos are too few; 8 photos on Fr
   await snap(page, 'spin-set-07-refused', testInfo);
   expect(errors.filter((e) => !/402/.test(e)), 'no console errors but the refusal').toEqual([]);
 });
+
+test('a spin set with a photo the product runs out of is refused, naming the photo, with no Retry: the same photos would be refused again', async ({ page }, testInfo) => {
+  // Eight small photos: decoding and cutting them out is all the build does before it refuses.
+  test.setTimeout(300_000);
+  const errors = collectErrors(page);
+  const token = await signUpAndSignIn(page, 'spinset-offframe');
+  const api = new Api(page.request, token);
+  await api.call('post', '/api/subscription/plan', { plan: 'pro' });
+  await page.goto('/workspace/upload/spin');
+  const rings = [
+    { photos: 4, elevation: 0 },
+    { photos: 4, elevation: 30 },
+  ];
+  // Photo 6, the higher ring's second, was shot with the product at the frame's right edge.
+  await page.getByTestId('spin-input').setInputFiles(spinSetPNGs(rings, [], 480, 360, [6]));
+  await expect(page.getByTestId('spin-thumb')).toHaveCount(8);
+  await expect(page.getByLabel('Ring 1 photos')).toHaveValue('4');
+  await expect(page.getByLabel('Ring 2 camera height in degrees')).toHaveValue('30');
+  await expect(page.getByTestId('spin-problems')).toHaveCount(0);
+  const created = page.waitForResponse((r) => r.url().endsWith('/api/jobs') && r.request().method() === 'POST');
+  await page.getByRole('button', { name: 'Build from 8 photos' }).click();
+  const res = await created;
+  expect(res.status(), await res.text()).toBe(201);
+  const jobId = ((await res.json()) as { data: { id: string } }).data.id;
+
+  await page.waitForURL(/\/processing\/[^/]+$/);
+  await expect(page.getByRole('alert')).toHaveText(
+    'Photo 6: the product runs off the edge of the frame; step back or zoom out so that the whole product, with some space around it, ' +
+      'is in every photo. Shoot it again and upload the spin set again. No credit was used.',
+    { timeout: 240_000 },
+  );
+  await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  const again = page.getByRole('button', { name: 'Upload another spin set' });
+  await expect(again).toHaveClass(/btn--primary/);
+  await snap(page, 'spin-set-08-off-frame', testInfo);
+  const job = await api.call<{ status: string; retryable: boolean }>('get', `/api/jobs/${jobId}`);
+  expect(job).toMatchObject({ status: 'failed', retryable: false });
+  const sub = await api.call<{ aiCreditsUsed: number; aiCreditsReserved: number }>('get', '/api/subscription');
+  expect({ used: sub.aiCreditsUsed, reserved: sub.aiCreditsReserved }).toEqual({ used: 0, reserved: 0 });
+  await again.click();
+  await expect(page).toHaveURL(/\/workspace\/upload\/spin$/);
+  expect(errors, 'no console errors').toEqual([]);
+});
