@@ -16,7 +16,10 @@ import (
 // the camera of a ring does not move, so where the ring's other photos show
 // the backdrop on their border, this one should too. A side of it that shows
 // something else over spinFrameTouch of its length is the product running off
-// that side (a cabinet framed so close that a third of it is cut off).
+// that side (a cabinet framed so close that a third of it is cut off). A photo
+// whose border differs from the ring's backdrop almost all round is another
+// scene (a stray photo, a close-up over a busy table), not a product cut by
+// the frame: it stays left out, as no product told apart.
 
 // spinEdgeDeltaE is the colour distance (CIELAB ΔE) from the backdrop the
 // ring's other photos show at a border pixel beyond which that pixel shows
@@ -27,6 +30,12 @@ const spinEdgeDeltaE = 15
 // spinEdgeMinRefs is how many of the ring's other photos must show the
 // backdrop at a border pixel for it to be judged.
 const spinEdgeMinRefs = 2
+
+// spinEdgeOtherScene is the share of the whole border (all four sides) that
+// differs from the ring's backdrop beyond which the photo shows another scene.
+// A product cut by one side changes a part of that side (the Playwright
+// cabinet a third out of the frame: 12 % of the border).
+const spinEdgeOtherScene = 0.5
 
 // unseparatedOffFrame reports whether the left, right or top side of v, a
 // photo whose mask fell back to the whole frame, shows something other than
@@ -40,9 +49,8 @@ func unseparatedOffFrame(v *multiview.View, refs []*multiview.View) bool {
 		return segment.ToLab(table, p.Img.Pix[o], p.Img.Pix[o+1], p.Img.Pix[o+2])
 	}
 	// off counts the side's pixels (x, y) = at(k), k < n, that differ from the
-	// median backdrop the references show there.
-	off := func(n int, at func(k int) (int, int)) int {
-		count := 0
+	// median backdrop the references show there, and those judged.
+	off := func(n int, at func(k int) (int, int)) (count, judged int) {
 		ls, as, bs := make([]float64, 0, len(refs)), make([]float64, 0, len(refs)), make([]float64, 0, len(refs))
 		for k := range n {
 			x, y := at(k)
@@ -57,28 +65,35 @@ func unseparatedOffFrame(v *multiview.View, refs []*multiview.View) bool {
 			if len(ls) < spinEdgeMinRefs {
 				continue
 			}
+			judged++
 			c := lab(v.P, x, y)
 			dl, da, db := float64(c.L)-median(ls), float64(c.A)-median(as), float64(c.B)-median(bs)
 			if math.Sqrt(dl*dl+da*da+db*db) > spinEdgeDeltaE {
 				count++
 			}
 		}
-		return count
+		return count, judged
 	}
 	sides := []struct {
-		n  int
-		at func(k int) (int, int)
+		n      int
+		at     func(k int) (int, int)
+		bottom bool // the turntable runs off it: it only tells another scene
 	}{
-		{w, func(k int) (int, int) { return k, 0 }},     // top
-		{h, func(k int) (int, int) { return 0, k }},     // left
-		{h, func(k int) (int, int) { return w - 1, k }}, // right
+		{w, func(k int) (int, int) { return k, 0 }, false},     // top
+		{h, func(k int) (int, int) { return 0, k }, false},     // left
+		{h, func(k int) (int, int) { return w - 1, k }, false}, // right
+		{w, func(k int) (int, int) { return k, h - 1 }, true},  // bottom
 	}
+	cut := false
+	differ, judged := 0, 0
 	for _, s := range sides {
-		if float64(off(s.n, s.at)) >= spinFrameTouch*float64(s.n) {
-			return true
+		n, j := off(s.n, s.at)
+		differ, judged = differ+n, judged+j
+		if !s.bottom && float64(n) >= spinFrameTouch*float64(s.n) {
+			cut = true
 		}
 	}
-	return false
+	return cut && float64(differ) <= spinEdgeOtherScene*float64(judged)
 }
 
 // median is the middle value of xs (the mean of the middle two); xs is sorted in place.

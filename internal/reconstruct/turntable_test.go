@@ -237,7 +237,8 @@ func paintOverLowerRight(t *testing.T, photo []byte) []byte {
 // product on the border as backdrop): its border shows something other than
 // the backdrop the ring's other photos show there. A product that only
 // touches the bottom edge (standing on a turntable that runs off it) is not
-// refused for that, nor is a photo of the bare backdrop (left out instead).
+// refused for that, nor is a photo of the bare backdrop or of another scene
+// (TestSpinSetLeavesOutAPhotoThatDisagrees): those are left out instead.
 func TestSpinSetRefusesPhotosTheProductRunsOutOf(t *testing.T) {
 	c := sixteenPhotoChair(t)
 	photos := slices.Clone(c.photos)
