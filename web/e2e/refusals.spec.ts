@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { closeUpPNG, productPhotoPNG } from './fixtures/product-photo';
-import { Api, signUpAndSignIn, type Envelope } from './helpers';
+import { Api, signUpAndSignIn, snap, type Envelope } from './helpers';
 
 /*
  * Issue 50 items 8 and 9 (merchant walk 4, H7, H8, H12): when something is refused or fails, the
@@ -23,7 +23,7 @@ async function upload(request: APIRequestContext, token: string, photo: Buffer, 
   return ((await res.json()) as Envelope<{ uploadId: string; imageURL?: string; url?: string; publicURL?: string }>).data;
 }
 
-test('a failed build stays on screen with its reason; a refused photo offers another photo, not Retry (issue 50 item 8)', async ({ page }) => {
+test('a failed build stays on screen with its reason; a refused photo offers another photo, not Retry (issue 50 item 8)', async ({ page }, testInfo) => {
   const token = await signUpAndSignIn(page, 'failstay');
   await page.goto('/workspace/upload');
   await page.getByTestId('upload-input').setInputFiles({ name: 'close-up.png', mimeType: 'image/png', buffer: closeUpPNG() });
@@ -48,8 +48,13 @@ test('a failed build stays on screen with its reason; a refused photo offers ano
   const card = page.getByTestId('blueprint-card').filter({ hasText: 'Failed' });
   await expect(card).toHaveCount(1);
   await expect(card.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await expect(card.getByTestId('blueprint-failure')).toHaveText(SEPARATION);
+  await snap(page, 'refused-blueprint-card', testInfo);
   await page.goBack();
   await page.getByRole('button', { name: 'Upload a different photo' }).click();
+  await page.waitForURL('**/workspace/upload');
+  await page.goto('/workspace/blueprints');
+  await page.getByTestId('blueprint-card').getByRole('link', { name: 'Upload a different photo' }).click();
   await page.waitForURL('**/workspace/upload');
 });
 

@@ -20,6 +20,17 @@ export interface Blueprint {
   spin: { rings: number; videos: number } | null;
   /** Whether Retry may start a failed build again: false when its photos were refused. */
   retryable: boolean;
+  /** Why a failed build stopped, as the server words it; null otherwise. */
+  error: string | null;
+}
+
+/**
+ * Where a merchant brings other photos for a build whose photos were refused: the spin page (its
+ * video mode for a set cut from videos; features/creation/spin-rules.ts) or the upload page.
+ */
+export function otherPhotosPath(spin: Blueprint['spin']): string {
+  if (!spin) return '/workspace/upload';
+  return spin.videos ? '/workspace/upload/spin?mode=videos' : '/workspace/upload/spin';
 }
 
 export const STATUS_LABEL: Record<BlueprintStatus, string> = {
@@ -63,6 +74,7 @@ export function parseBlueprints(raw: unknown): Blueprint[] {
       views: typeof b.views === 'number' && Number.isInteger(b.views) && b.views >= 1 ? b.views : 1,
       spin: parseSpinSummary(b.spin),
       retryable: b.retryable !== false,
+      error: str(b.error),
     }));
 }
 

@@ -126,6 +126,24 @@ describe('My Blueprints', () => {
     const cards = await screen.findAllByTestId('blueprint-card');
     expect(cards.map((c) => !!within(c).queryByRole('button', { name: 'Retry' }))).toEqual([true, false]);
     expect(within(cards[1]).getByText('Failed')).toBeInTheDocument();
+    // Its reason, and the way to other photos in Retry's place.
+    expect(within(cards[1]).getByTestId('blueprint-failure')).toHaveTextContent('We could not separate the product from its background.');
+    expect(within(cards[1]).getByRole('link', { name: 'Upload a different photo' })).toHaveAttribute('href', '/workspace/upload');
+    expect(within(cards[0]).queryByRole('link', { name: 'Upload a different photo' })).toBeNull();
+  });
+
+  it('a refused spin set leads back to the spin page, one cut from videos to its video mode', async () => {
+    const spin = { rings: [{ photos: 12, elevation: 0 }, { photos: 12, elevation: 30 }] };
+    const sets = [
+      { ...items[2], id: 'b6', jobId: 'b6', retryable: false, views: 24, spin, error: 'Photo 8: the product runs off the edge of the frame.' },
+      { ...items[2], id: 'b7', jobId: 'b7', retryable: false, views: 24, spin: { ...spin, videos: 2 }, error: 'Video 1: less than a full turn.' },
+    ];
+    stubFetch({ 'GET /api/blueprints': () => ({ items: sets, total: 2 }) });
+    renderRoutes(routes, ['/workspace/blueprints']);
+    const cards = await screen.findAllByTestId('blueprint-card');
+    expect(within(cards[0]).getByRole('link', { name: 'Upload another spin set' })).toHaveAttribute('href', '/workspace/upload/spin');
+    expect(within(cards[1]).getByRole('link', { name: 'Film it again' })).toHaveAttribute('href', '/workspace/upload/spin?mode=videos');
+    expect(within(cards[0]).getByTestId('blueprint-failure')).toHaveTextContent('Photo 8: the product runs off the edge of the frame.');
   });
 
   it('shows the first 20 of 25 and Load more fetches the rest through nextCursor', async () => {

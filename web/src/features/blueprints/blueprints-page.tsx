@@ -10,7 +10,7 @@ import { FidelityBadge, isLowFidelity, lowFidelityAdvice } from '../../entities/
 import { buildFromLabel } from '../../entities/creation/more-angles';
 import { RetryButton } from '../../entities/creation/retry-button';
 import { ActionProblemAlert } from '../../entities/blueprint/action-problem';
-import { STATUS_LABEL, validateBlueprintName, type Blueprint } from '../../entities/blueprint/blueprint-rules';
+import { STATUS_LABEL, otherPhotosPath, validateBlueprintName, type Blueprint } from '../../entities/blueprint/blueprint-rules';
 import { useDeleteBlueprintMutation, useGetBlueprintPagesInfiniteQuery, useRenameBlueprintMutation } from '../../entities/blueprint/blueprints-api';
 import { useBlueprintActions } from '../../entities/blueprint/use-blueprint-actions';
 import { useWorkspaceRole } from '../../entities/team/use-workspace';
@@ -124,6 +124,11 @@ function BlueprintCard({ blueprint: b, onDelete, access }: { blueprint: Blueprin
           Created {relativeTime(b.createdAt)} · <span data-testid="blueprint-views">{buildFromLabel(b.views, b.spin)}</span>
         </p>
       )}
+      {b.status === 'failed' && b.error && (
+        <p className="blueprint-card__failure muted" data-testid="blueprint-failure">
+          {b.error}
+        </p>
+      )}
       {ready && (b.fidelity !== null || b.views > 1) && (
         <p className="blueprint-card__fidelity">
           <FidelityBadge score={b.fidelity} views={b.views} />
@@ -138,6 +143,11 @@ function BlueprintCard({ blueprint: b, onDelete, access }: { blueprint: Blueprin
       <div className="blueprint-card__actions">
         {/* A build whose photos were refused would be refused again: its reason says what to shoot instead. */}
         {access.canEdit && b.status === 'failed' && b.retryable && <RetryButton jobId={b.jobId} className="btn btn--primary btn--sm" />}
+        {access.canEdit && b.status === 'failed' && !b.retryable && (
+          <Link to={otherPhotosPath(b.spin)} className="btn btn--primary btn--sm">
+            {b.spin ? (b.spin.videos ? 'Film it again' : 'Upload another spin set') : 'Upload a different photo'}
+          </Link>
+        )}
         <button type="button" className="btn btn--secondary btn--sm" onClick={download} disabled={!ready || downloading}>
           {downloading ? 'Downloading…' : 'Download'}
         </button>
