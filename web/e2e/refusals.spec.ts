@@ -49,6 +49,7 @@ test('a failed build stays on screen with its reason; a refused photo offers ano
   await expect(card).toHaveCount(1);
   await expect(card.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   await expect(card.getByTestId('blueprint-failure')).toHaveText(SEPARATION);
+  await expect(card.getByTestId('blueprint-views')).toHaveText('1 photo');
   await snap(page, 'refused-blueprint-card', testInfo);
   await page.goBack();
   await page.getByRole('button', { name: 'Upload a different photo' }).click();

@@ -236,6 +236,8 @@ test('a spin set with a photo the product runs out of is refused, naming the pho
   await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   const again = page.getByRole('button', { name: 'Upload another spin set' });
   await expect(again).toHaveClass(/btn--primary/);
+  // Nothing was built, so the page says what was sent, not "Built from".
+  await expect(page.getByTestId('processing-views')).toHaveText('8 photos in 2 rings');
   await snap(page, 'spin-set-08-off-frame', testInfo);
   const job = await api.call<{ status: string; retryable: boolean }>('get', `/api/jobs/${jobId}`);
   expect(job).toMatchObject({ status: 'failed', retryable: false });

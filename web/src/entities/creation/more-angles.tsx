@@ -40,13 +40,15 @@ export function viewsLabel(views: number): string {
 /**
  * What a build was made from, wherever it is shown: "Built from 24 photos in 2 rings" for a spin
  * set, "Built from 2 videos (24 frames)" for one cut from turntable videos (the merchant sent
- * videos, not photos), else viewsLabel.
+ * videos, not photos), else viewsLabel. A build that failed built nothing, so it says only what
+ * was sent: "24 photos in 2 rings", "2 videos (24 frames)", "1 photo".
  */
-export function buildFromLabel(views: number, spin?: { rings: number; videos?: number } | null): string {
-  if (!spin) return viewsLabel(views);
-  const { rings, videos } = spin;
-  if (videos) return `Built from ${videos} ${videos === 1 ? 'video' : 'videos'} (${views} ${views === 1 ? 'frame' : 'frames'})`;
-  return `${viewsLabel(views)} in ${rings} ${rings === 1 ? 'ring' : 'rings'}`;
+export function buildFromLabel(views: number, spin?: { rings: number; videos?: number } | null, opts: { failed?: boolean } = {}): string {
+  const photos = `${views} ${views === 1 ? 'photo' : 'photos'}`;
+  let sent = photos;
+  if (spin?.videos) sent = `${spin.videos} ${spin.videos === 1 ? 'video' : 'videos'} (${views} ${views === 1 ? 'frame' : 'frames'})`;
+  else if (spin) sent = `${photos} in ${spin.rings} ${spin.rings === 1 ? 'ring' : 'rings'}`;
+  return opts.failed ? sent : `Built from ${sent}`;
 }
 
 interface Props {

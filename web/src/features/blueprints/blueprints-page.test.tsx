@@ -106,6 +106,18 @@ describe('My Blueprints', () => {
     expect(within(cards[1]).getByTestId('blueprint-views')).toHaveTextContent('Built from 1 video (12 frames)');
   });
 
+  it('a failed card says what was sent, not what it was built from: it built nothing', async () => {
+    const failed = [
+      { ...items[0], id: 'c1', jobId: 'c1', name: 'cabinet', status: 'failed', fidelity: null, views: 8, spin: { rings: [{ photos: 4, elevation: 0 }, { photos: 4, elevation: 30 }] } },
+      { ...items[0], id: 'c2', jobId: 'c2', name: 'vase', status: 'failed', fidelity: null, views: 24, spin: { rings: [{ photos: 12, elevation: 0 }, { photos: 12, elevation: 30 }], videos: 2 } },
+      { ...items[0], id: 'c3', jobId: 'c3', name: 'mug', status: 'failed', fidelity: null, views: 1 },
+    ];
+    stubFetch({ 'GET /api/blueprints': () => ({ items: failed, total: 3 }) });
+    renderRoutes(routes, ['/workspace/blueprints']);
+    const cards = await screen.findAllByTestId('blueprint-card');
+    expect(cards.map((c) => within(c).getByTestId('blueprint-views').textContent)).toEqual(['8 photos in 2 rings', '2 videos (24 frames)', '1 photo']);
+  });
+
   it('only a failed card offers Retry, which starts a new attempt and follows it', async () => {
     const { calls } = stubFetch({
       'GET /api/blueprints': () => ({ items, total: 3 }),

@@ -121,7 +121,7 @@ function BlueprintCard({ blueprint: b, onDelete, access }: { blueprint: Blueprin
       )}
       {b.createdAt && (
         <p className="blueprint-card__date muted">
-          Created {relativeTime(b.createdAt)} · <span data-testid="blueprint-views">{buildFromLabel(b.views, b.spin)}</span>
+          Created {relativeTime(b.createdAt)} · <span data-testid="blueprint-views">{buildFromLabel(b.views, b.spin, { failed: b.status === 'failed' })}</span>
         </p>
       )}
       {b.status === 'failed' && b.error && (

@@ -16,9 +16,9 @@ import {
   typicalDurationSentence,
   type ProgressSample,
 } from '../../entities/creation/creation-rules';
-import { viewsLabel } from '../../entities/creation/more-angles';
+import { buildFromLabel } from '../../entities/creation/more-angles';
 import { RetryButton } from '../../entities/creation/retry-button';
-import { SPIN_STEP_DESCRIPTIONS, SPIN_VIDEO_STEP_DESCRIPTIONS, spinPathFor, spinViewsLabel } from './spin-rules';
+import { SPIN_STEP_DESCRIPTIONS, SPIN_VIDEO_STEP_DESCRIPTIONS, spinPathFor } from './spin-rules';
 import './creation.css';
 
 /**
@@ -86,7 +86,7 @@ function Processing({ jobId }: { jobId: string }) {
         </div>
         {job && (
           <p className="muted" data-testid="processing-views">
-            {job.spin ? spinViewsLabel(job.views, job.spin.rings.length, job.spin.videos) : viewsLabel(job.views)}
+            {buildFromLabel(job.views, job.spin ? { rings: job.spin.rings.length, videos: job.spin.videos } : null, { failed: job.status === 'failed' })}
           </p>
         )}
 

@@ -70,6 +70,8 @@ describe('spin sets on the other creation screens', () => {
     });
     const { router } = renderRoutes([...routes, { path: '/workspace/upload/spin', element: <p>spin page</p> }], ['/processing/job-1']);
     expect(await screen.findByRole('alert')).toHaveTextContent('The turntable could not be found in these photos.');
+    // It built nothing, so it says what was sent, not what it was "built from".
+    expect(screen.getByTestId('processing-views')).toHaveTextContent(/^24 photos in 2 rings$/);
     expect(screen.queryByRole('button', { name: 'Upload a different photo' })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Upload another spin set' }));
     expect(router.state.location.pathname).toBe('/workspace/upload/spin');
