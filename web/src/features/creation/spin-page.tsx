@@ -13,7 +13,7 @@ import { creditsFor, priceLabel } from '../../entities/creation/more-angles';
 import { useGetSubscriptionQuery } from '../../entities/subscription/subscription-api';
 import { SpinCoverage } from './spin-coverage';
 import { SpinGuide } from './spin-guide';
-import { DropProblems, SpinDropZone, useObjectURLs } from './spin-parts';
+import { DropProblems, SpinDropZone, usePhotoThumbnails } from './spin-parts';
 import {
   buildLabel,
   creditsLeftLabel,
@@ -107,7 +107,7 @@ function Spin() {
     failureRef.current?.focus({ preventScroll: true });
   }, [failure]);
 
-  const thumbs = useObjectURLs(files);
+  const thumbs = usePhotoThumbnails(files);
   const ranges = ringRanges(rings);
   const videoMode = mode === 'videos';
   const problems = videoMode ? spinVideoProblems(videos, durations) : spinSetProblems(files, rings);
