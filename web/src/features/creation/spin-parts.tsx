@@ -63,15 +63,17 @@ export async function photoThumbnailURL(file: File): Promise<string> {
   if (typeof createImageBitmap !== 'function') return URL.createObjectURL(file);
   try {
     const bitmap = await createImageBitmap(file, { resizeWidth: THUMB_WIDTH, resizeQuality: 'medium' });
+    // Drawn at the thumbnail's size even where the browser ignored resizeWidth.
+    const width = Math.min(THUMB_WIDTH, bitmap.width);
     const canvas = document.createElement('canvas');
-    canvas.width = bitmap.width;
-    canvas.height = bitmap.height;
+    canvas.width = width;
+    canvas.height = Math.max(1, Math.round((bitmap.height * width) / bitmap.width));
     const ctx = canvas.getContext('2d');
     if (!ctx) {
       bitmap.close();
       return URL.createObjectURL(file);
     }
-    ctx.drawImage(bitmap, 0, 0);
+    ctx.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
     bitmap.close();
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.85));
     return URL.createObjectURL(blob ?? file);

@@ -69,6 +69,16 @@ describe('spin page thumbnails', () => {
     expect(await Promise.all(created.map((b) => b.text()))).toEqual(['256x192', '256x192', '256x192']);
   });
 
+  it('are drawn 256 px wide where the browser ignored the resize and decoded the whole photo', async () => {
+    vi.stubGlobal(
+      'createImageBitmap',
+      vi.fn(async () => ({ width: 4000, height: 3000, close: vi.fn() })),
+    );
+    const { result } = renderHook(() => usePhotoThumbnails([photo('P1.jpg')]));
+    await waitFor(() => expect(result.current.size).toBe(1));
+    expect(await created[0].text()).toBe('256x192');
+  });
+
   it('show the photo itself where the browser cannot make a copy', async () => {
     refuse.add('P2.heic');
     const files = [photo('P1.jpg'), photo('P2.heic')];
