@@ -151,6 +151,10 @@ type JobCompleted struct {
 	// Views is how many photos the model was built from; absent (0) in events
 	// written before multi-photo builds, which all used one.
 	Views int `json:"views,omitempty"`
+	// Warnings are the builder's sentences about a model it built but doubts
+	// (the product runs off an edge of its photo), shown to the merchant
+	// beside the model; our text, never the merchant's. Absent when all is well.
+	Warnings []string `json:"warnings,omitempty" erase:"keep"`
 }
 
 // JobOptions are the reconstruction options of one build. Only tuning values:

@@ -35,6 +35,9 @@ type convertStats struct {
 	Spin *reconstruct.SpinReport `json:"spin,omitempty"`
 	// Videos is what was read from each turntable video (-video), lowest first.
 	Videos []spinvideo.Report `json:"videos,omitempty"`
+	// Warnings are the builder's sentences about the model (the product runs
+	// off an edge of a photo), also printed to stderr; absent when all is well.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // videoList is the repeatable -video flag.
@@ -225,7 +228,7 @@ func writeConvert(res *reconstruct.Result, spinReport *reconstruct.SpinReport, v
 			Total: res.Stats.TotalMillis,
 		},
 		Triangles: res.Stats.Triangles, Parts: res.Stats.Parts, Bytes: res.Stats.Bytes, Shape: res.Stats.ShapeKind,
-		Fidelity: res.Stats.Fidelity, Views: max(1, res.Stats.Views), Spin: spinReport,
+		Fidelity: res.Stats.Fidelity, Views: max(1, res.Stats.Views), Spin: spinReport, Warnings: res.Warnings,
 	}
 	if videos != nil {
 		st.Videos, st.Ms.Video = videos.reports, videos.millis
@@ -236,6 +239,9 @@ func writeConvert(res *reconstruct.Result, spinReport *reconstruct.SpinReport, v
 		return 1
 	}
 	fmt.Fprintln(stdout, string(line))
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "convert: warning: %s\n", w)
+	}
 	if f := res.Stats.Fidelity; f != nil && *f < reconstruct.FidelityWarnBelow {
 		advice := reconstruct.LowFidelityAdvice
 		if spinReport != nil {

@@ -32,6 +32,22 @@ func TestConvertPrintsFidelityAndRefusesAnInseparablePhoto(t *testing.T) {
 	require.NotNil(t, st.Fidelity)
 	require.GreaterOrEqual(t, *st.Fidelity, reconstruct.FidelityWarnBelow, "a plain product shot matches its model")
 	require.LessOrEqual(t, *st.Fidelity, 100)
+	require.Empty(t, st.Warnings)
+	require.Empty(t, errOut.String(), "nothing to warn about")
+
+	// A photo that cuts the vase off at its right edge is built, and the builder's
+	// warning is printed with the stats and to stderr.
+	cut := filepath.Join(dir, "cut.png")
+	require.NoError(t, os.WriteFile(cut, jobtest.OffFrame(t, 320, 320), 0o644))
+	out.Reset()
+	code = runConvert(context.Background(), []string{cut, filepath.Join(dir, "cut.glb")}, &out, &errOut)
+	require.Equal(t, 0, code, errOut.String())
+	st = convertStats{}
+	require.NoError(t, json.Unmarshal([]byte(out.String()), &st))
+	const warning = "The product runs off the right edge of the photo, so the model stops there: the part outside the photo is missing. " +
+		"For a faithful model, use a photo with the whole product in view and some space around it."
+	require.Equal(t, []string{warning}, st.Warnings)
+	require.Contains(t, errOut.String(), "convert: warning: "+warning+"\n")
 
 	busy := filepath.Join(dir, "close-up.png")
 	require.NoError(t, os.WriteFile(busy, jobtest.CloseUp(t), 0o644))

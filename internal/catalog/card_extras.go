@@ -32,12 +32,15 @@ const (
 //     is not ready or the build has no score (an uploaded model).
 //   - ProcessingProgress: the running build's progress (0–100); 100 when ready, 0
 //     for a draft or a failed build.
+//   - BuildWarnings: the builder's sentences about the current model (the product
+//     runs off an edge of its photo), empty unless the product is ready.
 type CardExtras struct {
 	Brand              string
 	AccentColor        string
 	AccentOverlay      string
 	ReadyMetric        *int
 	ProcessingProgress int
+	BuildWarnings      []string
 	// Price and Currency: the Default variant's (the product's own price), for the
 	// card (issue 50 P11); nil and "" when none is set.
 	Price    *float64
@@ -68,10 +71,11 @@ func (s *Service) CardExtras(ctx context.Context, userID string, ps []Product) (
 		progress int
 		parts    []events.JobPart
 		fidelity *int
+		warnings []string
 	}
 	facts := map[string]jobFacts{}
 	if len(ids) > 0 {
-		rows, err := s.db.Query(ctx, `SELECT id, progress, parts, stats FROM jobs WHERE user_id = $1 AND id = ANY($2)`, userID, ids)
+		rows, err := s.db.Query(ctx, `SELECT id, progress, parts, stats, warnings FROM jobs WHERE user_id = $1 AND id = ANY($2)`, userID, ids)
 		if err != nil {
 			return nil, fmt.Errorf("read builds: %w", err)
 		}
@@ -79,11 +83,12 @@ func (s *Service) CardExtras(ctx context.Context, userID string, ps []Product) (
 		for rows.Next() {
 			var id string
 			var f jobFacts
-			var parts, stats []byte
-			if err := rows.Scan(&id, &f.progress, &parts, &stats); err != nil {
+			var parts, stats, warnings []byte
+			if err := rows.Scan(&id, &f.progress, &parts, &stats, &warnings); err != nil {
 				return nil, fmt.Errorf("read builds: %w", err)
 			}
 			_ = json.Unmarshal(parts, &f.parts) // an unreadable parts list only loses the accent
+			_ = json.Unmarshal(warnings, &f.warnings)
 			var st struct {
 				Fidelity *int `json:"fidelity"`
 			}
@@ -135,6 +140,7 @@ func (s *Service) CardExtras(ctx context.Context, userID string, ps []Product) (
 		case StatusReady:
 			x.ProcessingProgress = 100
 			x.ReadyMetric = f.fidelity
+			x.BuildWarnings = f.warnings
 		case StatusProcessing:
 			x.ProcessingProgress = min(max(f.progress, 0), 99)
 		}

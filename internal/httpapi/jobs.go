@@ -56,7 +56,10 @@ type jobView struct {
 	Error string    `json:"error"`
 	// Retryable: the build failed and POST /jobs/{id}/retry may start it
 	// again; false for a build whose photos were refused (job.Job.Refused).
-	Retryable  bool       `json:"retryable"`
+	Retryable bool `json:"retryable"`
+	// Warnings are the builder's sentences about a model it built but doubts
+	// (the product runs off an edge of its photo); [] when all is well.
+	Warnings   []string   `json:"warnings"`
 	CreatedAt  time.Time  `json:"createdAt"`
 	UpdatedAt  time.Time  `json:"updatedAt"`
 	StartedAt  *time.Time `json:"startedAt"`
@@ -82,7 +85,10 @@ func newJobView(ctx context.Context, s *job.Service, j job.Job) (jobView, error)
 	v := jobView{ID: j.ID, Name: j.Name, Status: j.Status, Progress: j.Progress, Step: j.Step, Attempt: j.Attempt,
 		AssetID: j.AssetID, Parts: partViews(j.Parts), Stats: j.Stats, Fidelity: j.Fidelity(), Error: j.Error, CreatedAt: j.CreatedAt,
 		UpdatedAt: j.UpdatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt, Views: j.Views(), Spin: newSpinView(j.Spin),
-		Retryable: j.Retryable()}
+		Retryable: j.Retryable(), Warnings: j.Warnings}
+	if v.Warnings == nil {
+		v.Warnings = []string{}
+	}
 	if len(v.Stats) == 0 {
 		v.Stats = json.RawMessage("{}")
 	}

@@ -43,6 +43,7 @@ type jobReply struct {
 	Fidelity     *int            `json:"fidelity"`
 	Error        string          `json:"error"`
 	Retryable    bool            `json:"retryable"`
+	Warnings     []string        `json:"warnings"`
 }
 
 func decodeAs[T any](t testing.TB, raw json.RawMessage) T {
@@ -166,6 +167,8 @@ func TestUploadToDownloadEndToEnd(t *testing.T) {
 	require.NotEmpty(t, j.Parts)
 	require.NotNil(t, j.Fidelity, "the model's fidelity score is returned")
 	require.True(t, *j.Fidelity >= 0 && *j.Fidelity <= 100, "fidelity %d", *j.Fidelity)
+	require.NotNil(t, j.Warnings, "warnings is a list, empty when all is well")
+	require.Empty(t, j.Warnings, "the vase stands clear of every edge")
 	_, r0 := l.jsonCall(t, user, "GET", "/api/blueprints", nil)
 	cards := decodeAs[blueprintPage](t, r0.Data)
 	require.Len(t, cards.Items, 1)
@@ -259,6 +262,13 @@ func TestUploadToDownloadEndToEnd(t *testing.T) {
 		require.NotEmpty(t, img, k)
 	}
 	require.Equal(t, 1, l.env.CountEvents(t, "subscription.credits_consumed.v1", j.ID))
+
+	// A photo that cuts the vase off at its right edge is built, and the job
+	// says so beside the model.
+	cut, _ := l.uploadToCompleted(t, user, jobtest.OffFrame(t, 480, 480))
+	require.Equal(t, job.StatusCompleted, cut.Status, cut.Error)
+	require.Equal(t, []string{"The product runs off the right edge of the photo, so the model stops there: the part outside the photo is missing. " +
+		"For a faithful model, use a photo with the whole product in view and some space around it."}, cut.Warnings)
 }
 
 // BenchmarkUploadToCompleted reports the merchant's wait, upload to

@@ -38,6 +38,9 @@ type productView struct {
 	AccentOverlay      string `json:"accentOverlay"`
 	ReadyMetric        *int   `json:"readyMetric"`
 	ProcessingProgress int    `json:"processingProgress"`
+	// BuildWarnings are the builder's sentences about the current model (the
+	// product runs off an edge of its photo); [] when all is well.
+	BuildWarnings []string `json:"buildWarnings"`
 	// Price and Currency are the Default variant's (the product's price, spec §3
 	// product detail), for the list card; null and "" when none is set.
 	Price    *float64 `json:"price"`
@@ -47,6 +50,10 @@ type productView struct {
 func (v *productView) withExtras(x catalog.CardExtras) {
 	v.Brand, v.AccentColor, v.AccentOverlay = x.Brand, x.AccentColor, x.AccentOverlay
 	v.ReadyMetric, v.ProcessingProgress = x.ReadyMetric, x.ProcessingProgress
+	v.BuildWarnings = x.BuildWarnings
+	if v.BuildWarnings == nil {
+		v.BuildWarnings = []string{}
+	}
 	v.Price, v.Currency = x.Price, x.Currency
 }
 

@@ -29,23 +29,46 @@ func TestProductListItemsCarryTheSpecsExtras(t *testing.T) {
 
 	rec, r := s.json(t, user, "GET", "/api/products", nil)
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
-	page := decodeAs[struct {
+	type cardPage struct {
 		Items []struct {
-			Brand              string `json:"brand"`
-			AccentColor        string `json:"accentColor"`
-			AccentOverlay      string `json:"accentOverlay"`
-			ReadyMetric        *int   `json:"readyMetric"`
-			ProcessingProgress int    `json:"processingProgress"`
+			Brand              string   `json:"brand"`
+			AccentColor        string   `json:"accentColor"`
+			AccentOverlay      string   `json:"accentOverlay"`
+			ReadyMetric        *int     `json:"readyMetric"`
+			ProcessingProgress int      `json:"processingProgress"`
+			BuildWarnings      []string `json:"buildWarnings"`
 		} `json:"items"`
 		HiddenByPlan int `json:"hiddenByPlan"`
-	}](t, r.Data)
+	}
+	page := decodeAs[cardPage](t, r.Data)
 	require.Len(t, page.Items, 1)
 	it := page.Items[0]
 	require.Equal(t, "Your Brand", it.Brand, "an unset brand reads as the share pages' default")
 	require.Regexp(t, `^#[0-9A-F]{6}$`, it.AccentColor)
 	require.Regexp(t, `^rgba\(\d+, \d+, \d+, 0\.12\)$`, it.AccentOverlay)
 	require.Equal(t, 100, it.ProcessingProgress, "a ready product's build is done")
+	require.NotNil(t, it.BuildWarnings, "a list, empty when all is well")
+	require.Empty(t, it.BuildWarnings)
 	require.Zero(t, page.HiddenByPlan)
+
+	// A product whose photo cut it off carries the builder's warning, on its card and its page.
+	cut := "The product runs off the top edge of the photo, so the model stops there: the part outside the photo is missing. " +
+		"For a faithful model, use a photo with the whole product in view and some space around it."
+	warned, err := s.env.Jobs.Create(context.Background(), user, s.env.UploadPhoto(t, user, jobtest.PNG(t, 96, 96)))
+	require.NoError(t, err)
+	s.env.Finish(t, warned.ID, "", cut)
+	rec, r = s.json(t, user, "POST", "/api/products", map[string]any{"name": "Tall lamp", "blueprintId": warned.ID})
+	require.Equal(t, http.StatusCreated, rec.Code, rec.Body.String())
+	lamp := decodeAs[struct {
+		ID            string   `json:"id"`
+		BuildWarnings []string `json:"buildWarnings"`
+	}](t, r.Data)
+	require.Equal(t, []string{cut}, lamp.BuildWarnings)
+	rec, r = s.json(t, user, "GET", "/api/products?q=Tall", nil)
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	page = decodeAs[cardPage](t, r.Data)
+	require.Len(t, page.Items, 1)
+	require.Equal(t, []string{cut}, page.Items[0].BuildWarnings)
 
 	rec, r = s.json(t, user, "GET", "/api/jobs/"+bp, nil)
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())

@@ -155,6 +155,9 @@ type Job struct {
 	// Spin is the ring layout of a build from a turntable spin set (nil for
 	// every other build): its photos, the first then MoreViews, ring after ring.
 	Spin *events.JobSpin
+	// Warnings are the builder's sentences about the model it built
+	// (events.JobCompleted.Warnings), shown beside it; empty when all is well.
+	Warnings []string
 }
 
 // Retryable reports whether the build failed and may be started again from

@@ -99,14 +99,21 @@ func applyCompleted(ctx context.Context, tx pgx.Tx, ev events.JobCompleted) erro
 	if ev.Stats == nil {
 		stats = []byte("{}")
 	}
+	warnings, err := json.Marshal(ev.Warnings)
+	if err != nil {
+		return fmt.Errorf("encode warnings: %w", err)
+	}
+	if ev.Warnings == nil {
+		warnings = []byte("[]")
+	}
 	var userID string
 	err = tx.QueryRow(ctx, `
 UPDATE jobs SET status = 'completed', progress = 100, step = $2, asset_id = $3, model_key = $4, thumbnail_key = $5,
        mask_key = $6, parts_map_key = $7, parts = $8, stats = $9, reconstructor = $10, version = $11,
-       error = '', finished_at = $12, updated_at = $12
+       error = '', finished_at = $12, updated_at = $12, warnings = $13
 WHERE id = $1
 RETURNING user_id`, ev.JobID, stepFinalizing, ev.AssetID, ev.ModelKey, ev.ThumbnailKey, ev.MaskKey, ev.PartsMapKey,
-		parts, stats, ev.Reconstructor, ev.Version, ev.At).Scan(&userID)
+		parts, stats, ev.Reconstructor, ev.Version, ev.At, warnings).Scan(&userID)
 	if err != nil {
 		return fmt.Errorf("complete job %s: %w", ev.JobID, err)
 	}

@@ -22,17 +22,17 @@ import (
 const jobColumns = `j.id, j.user_id, j.upload_id, j.name, j.status, j.progress, j.step, j.attempt, j.image_key,
 	coalesce(j.asset_id, ''), j.model_key, j.thumbnail_key, j.mask_key, j.parts_map_key, coalesce(a.bytes, 0),
 	j.parts, j.stats, j.reconstructor, j.version, j.error, j.queued_at, j.started_at, j.finished_at,
-	j.deleted_at, j.created_at, j.updated_at, j.more_views, j.spin, j.refused`
+	j.deleted_at, j.created_at, j.updated_at, j.more_views, j.spin, j.refused, j.warnings`
 
 const jobFrom = ` FROM jobs j LEFT JOIN assets a ON a.id = j.asset_id`
 
 func scanJob(row pgx.Row) (Job, error) {
 	var j Job
-	var parts, more, spin []byte
+	var parts, more, spin, warnings []byte
 	err := row.Scan(&j.ID, &j.UserID, &j.UploadID, &j.Name, &j.Status, &j.Progress, &j.Step, &j.Attempt, &j.ImageKey,
 		&j.AssetID, &j.ModelKey, &j.ThumbnailKey, &j.MaskKey, &j.PartsMapKey, &j.ModelBytes,
 		&parts, &j.Stats, &j.Reconstructor, &j.Version, &j.Error, &j.QueuedAt, &j.StartedAt, &j.FinishedAt,
-		&j.DeletedAt, &j.CreatedAt, &j.UpdatedAt, &more, &spin, &j.Refused)
+		&j.DeletedAt, &j.CreatedAt, &j.UpdatedAt, &more, &spin, &j.Refused, &warnings)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Job{}, ErrNotFound
 	}
@@ -44,6 +44,9 @@ func scanJob(row pgx.Row) (Job, error) {
 	}
 	if err := json.Unmarshal(more, &j.MoreViews); err != nil {
 		return Job{}, fmt.Errorf("decode views of job %s: %w", j.ID, err)
+	}
+	if err := json.Unmarshal(warnings, &j.Warnings); err != nil {
+		return Job{}, fmt.Errorf("decode warnings of job %s: %w", j.ID, err)
 	}
 	if spin != nil {
 		if err := json.Unmarshal(spin, &j.Spin); err != nil {

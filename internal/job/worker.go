@@ -358,6 +358,7 @@ func (w *ReconstructWorker) complete(ctx context.Context, j Job, rec reconstruct
 			Bytes: int64(len(res.GLB)), Parts: parts, Stats: stats,
 			Reconstructor: rec.Name(), Version: rec.Version(), At: time.Now().UTC(),
 			Options: opts, InputSHA256: photoSHA256, Fidelity: res.Stats.Fidelity, Views: res.Stats.Views,
+			Warnings: res.Warnings,
 		})
 		if err != nil {
 			return err

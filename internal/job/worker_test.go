@@ -105,6 +105,7 @@ func TestWorkerCompletesOnceAndConsumesOneCredit(t *testing.T) {
 	require.Equal(t, reconstruct.Version, j.Version)
 	require.NotNil(t, j.Fidelity(), "the fidelity score is stored with the job")
 	require.Equal(t, *stats.Fidelity, *j.Fidelity())
+	require.Empty(t, j.Warnings, "the vase stands clear of every edge")
 
 	glb, err := b.env.Blobs.Read(b.ctx, j.ModelKey, 0)
 	require.NoError(t, err)
@@ -532,6 +533,35 @@ func TestWorkerFailsAJobWhoseAttemptsDiedWithTheirWorkers(t *testing.T) {
 	require.Equal(t, 1, b.env.CountEvents(t, "subscription.credits_released.v1", jobID))
 	used, reserved := b.credits(t)
 	require.Zero(t, used)
+	require.Zero(t, reserved)
+}
+
+// A photo that cuts the product off at its right edge is built, charged one
+// credit like any other, and the builder's warning is kept with the job (the
+// completion event and the read model), so the merchant sees why the model
+// stops at the frame.
+func TestWorkerKeepsTheWarningOfAPhotoThatCutsTheProductOff(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	b.imgURL = b.env.UploadPhoto(t, b.user, jobtest.OffFrame(t, 320, 320))
+	jobID := b.createJob(t)
+
+	res, err := b.work(t, reconstruct.NewBuiltin(), jobID, nil)
+	require.NoError(t, err)
+	require.Equal(t, river.EventKindJobCompleted, res.EventKind)
+	want := []string{"The product runs off the right edge of the photo, so the model stops there: the part outside the photo is missing. " +
+		"For a faithful model, use a photo with the whole product in view and some space around it."}
+	j, err := b.env.Jobs.Get(b.ctx, b.user, jobID)
+	require.NoError(t, err)
+	require.Equal(t, job.StatusCompleted, j.Status)
+	require.Equal(t, want, j.Warnings)
+	envs, _, err := b.env.Store.Load(b.ctx, b.env.DB.Pool, events.Stream{Type: events.StreamJob, ID: jobID})
+	require.NoError(t, err)
+	done, ok := envs[len(envs)-1].Data.(events.JobCompleted)
+	require.True(t, ok)
+	require.Equal(t, want, done.Warnings)
+	used, reserved := b.credits(t)
+	require.EqualValues(t, 1, used)
 	require.Zero(t, reserved)
 }
 

@@ -46,6 +46,8 @@ func (b builtin) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 			return nil, segment.ErrSubjectNotSeparated
 		}
 		warnings = append(warnings, segment.ErrSubjectNotSeparated.Error())
+	} else if w := cutOffWarning(seg, 0); w != "" {
+		warnings = append(warnings, w)
 	}
 	pr.report(StepAnalyzing, 25)
 	tm.done(StageAnalyze)

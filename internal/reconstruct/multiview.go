@@ -88,6 +88,11 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	if err != nil {
 		return nil, err
 	}
+	for i, v := range vs {
+		if w := cutOffWarning(v.Seg, i+1); w != "" {
+			warnings = append(warnings, w)
+		}
+	}
 	tm.done(StageAnalyze)
 
 	pr.report(StepDeconstructing, 25)

@@ -310,6 +310,7 @@ func runMVScenes(t *testing.T, scenes []*mvScene, validate bool) []mvScore {
 			require.NoError(t, err, m.base.name)
 			require.Equal(t, len(photos), res.Stats.Views)
 			require.Equal(t, ShapeMultiView, res.Stats.ShapeKind)
+			require.Empty(t, res.Warnings, "%s: every photo frames the whole product", m.base.name)
 			if validate {
 				requireProductGLB(t, res.GLB, DefaultHeightMetres, "Photo3D builtin")
 			}

@@ -43,9 +43,10 @@ type realResult struct {
 	Kind         string
 	Ours         shapeScore
 	Card, Prism  shapeScore
-	Fidelity     float64 // −1 when the reconstruction reported none
-	Warned       bool    // the result carries the low-fidelity warning
-	Err          string  // the pipeline refused the photo
+	Fidelity     float64  // −1 when the reconstruction reported none
+	Warned       bool     // the result carries the low-fidelity warning
+	Err          string   // the pipeline refused the photo
+	Warnings     []string // the sentences the merchant is shown beside the model
 	Millis       int64
 }
 
@@ -108,6 +109,7 @@ func runRealSetWith(t *testing.T, run realRun, views []studioView, w, h int, onl
 					r.Fidelity = float64(*res.Stats.Fidelity)
 				}
 				r.Warned = lowFidelityWarned(res)
+				r.Warnings = res.Warnings
 			}
 			if dir := renderDir(); dir != "" {
 				_ = os.MkdirAll(dir, 0o755)
@@ -195,6 +197,14 @@ func TestRealSetFull(t *testing.T) {
 	rec, which := realSetReconstructor(t)
 	rs := runRealSetWith(t, realRun{rec: rec}, realViewsFull, 768, 1024, os.Getenv("REALSET_MODEL"))
 	fmt.Printf("\nReal-product set, %d photos, 768×1024, %s (%s)\n\n%s", len(rs), which, time.Since(start).Round(time.Second), realTable(rs))
+	warned := 0
+	for _, r := range rs {
+		if len(r.Warnings) > 0 {
+			warned++
+			fmt.Printf("warned: %s (%s): %q\n", r.Model, r.viewName(), r.Warnings)
+		}
+	}
+	fmt.Printf("photos built with a warning beside the model: %d of %d\n", warned, len(rs))
 	requirePoorShapesWarned(t, rs)
 }
 
@@ -249,6 +259,7 @@ func TestRealSetRegression(t *testing.T) {
 	for _, r := range rs {
 		got[r.Model] = r.Ours.F5
 		mean += r.Ours.F5 / float64(len(rs))
+		require.Empty(t, r.Warnings, "%s (%s): the studio shot frames the whole product", r.Model, r.viewName())
 	}
 	path := filepath.Join("testdata", "realset_baseline.json")
 	if *qualityUpdate {

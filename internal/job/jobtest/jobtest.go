@@ -200,11 +200,12 @@ func (e *Env) CountEvents(t testing.TB, eventType, jobID string) int {
 // appends job.completed.v1 (fake model and thumbnail keys, one part) or,
 // when failReason is set, job.failed.v1, with the inline projections in the
 // same transaction. Catalogue tests use it to build products of every status.
-func (e *Env) Finish(t testing.TB, jobID, failReason string) {
+// warnings are the builder's, recorded with a completed build.
+func (e *Env) Finish(t testing.TB, jobID, failReason string, warnings ...string) {
 	t.Helper()
 	var ev events.Event = events.JobCompleted{JobID: jobID, AssetID: jobID, ModelKey: "models/" + jobID + "/model.glb",
 		ThumbnailKey: "models/" + jobID + "/thumbnail.png", Parts: []events.JobPart{{ID: "p1", Name: "Body"}},
-		At: time.Now().UTC()}
+		At: time.Now().UTC(), Warnings: warnings}
 	if failReason != "" {
 		ev = events.JobFailed{JobID: jobID, Reason: failReason, At: time.Now().UTC()}
 	}

@@ -328,17 +328,21 @@ describe('Add Product wizard', () => {
     const { unmount } = render('/workspace/add-product?step=preview&product=p1');
     expect(await screen.findByTestId('fidelity')).toHaveTextContent('Mesh fidelity 65% (low)');
     expect(screen.getByText('Add three more photos from the sides and back for an accurate shape.')).toBeInTheDocument();
+    expect(screen.queryByTestId('build-warnings')).toBeNull();
     unmount();
 
+    const cut = 'Photo 2: the product runs off the top edge of the photo, so the model may miss the part outside it.';
     stubFetch({
       'GET /api/subscription': () => trialSubscription(),
-      'GET /api/products/p1': () => detail({ readyMetric: null, views: 3 }),
+      'GET /api/products/p1': () => detail({ readyMetric: null, views: 3, buildWarnings: [cut] }),
       'GET /api/products/p1/checks': () => checks,
     });
     render('/workspace/add-product?step=preview&product=p1');
     expect(await screen.findByTestId('fidelity')).toHaveTextContent('Mesh fidelity not measured');
     expect(screen.getByTestId('preview-views')).toHaveTextContent('Built from 3 photos');
     expect(screen.getByText('Check this model from every side before you publish.')).toBeInTheDocument();
+    // A photo that cut the product off is named where the merchant decides to publish.
+    expect(screen.getByTestId('build-warnings')).toHaveTextContent(cut);
   });
 
   it('publish step: an editor under approvals gets a request, not a live page with an empty link (issue 51)', async () => {
@@ -433,6 +437,20 @@ describe('Add Product wizard', () => {
     await waitFor(() => expect(screen.getByTestId('lock-hint')).toHaveTextContent('You have edits that shoppers do not see yet. Publish them to update the locked page, or unlock it.'));
     await user.click(screen.getByRole('button', { name: 'Publish my edits' }));
     await waitFor(() => expect(calls.filter((c) => c.url === '/api/publications/pub1/lock').map((c) => c.body)).toEqual([{ live: true }]));
+  });
+
+  it("product page: the builder's warning about the current model stays under it", async () => {
+    const cut =
+      'The product runs off the top edge of the photo, so the model stops there: the part outside the photo is missing. ' +
+      'For a faithful model, use a photo with the whole product in view and some space around it.';
+    stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/catalogs': () => ({ items: [], totalCatalogs: 0, totalProducts: 0 }),
+      'GET /api/products/p1': () => detail({ buildWarnings: [cut] }),
+      'GET /api/products/p1/leads': () => ({ items: [], nextCursor: '' }),
+    });
+    render('/workspace/product/p1');
+    expect(await screen.findByTestId('build-warnings')).toHaveTextContent(cut);
   });
 
   it('product page: Configurator tab (variants: add, Default not deletable), leads with CSV download', async () => {

@@ -10,7 +10,7 @@ import {
   MSG_PROCESS_FAILED,
   type JobStatus,
 } from './creation-rules';
-import { parseFidelity } from './fidelity';
+import { parseFidelity, parseWarnings } from './fidelity';
 
 /** One configurable component of a finished model, as the worker found it. */
 export interface JobPart {
@@ -59,6 +59,11 @@ export interface Job {
    * refused the photos themselves (a retry would be refused the same way, and the server answers 409).
    */
   retryable: boolean;
+  /**
+   * The builder's sentences about a model it built but doubts (the product runs off an edge of
+   * its photo, so the model stops at the frame), shown beside the model; empty when all is well.
+   */
+  warnings: string[];
   name?: string | null;
 }
 
@@ -100,6 +105,7 @@ export function parseJob(raw: unknown): Job {
     spin: parseSpin(j.spin),
     error: str(j.error) ?? str((j.error as { message?: unknown } | null)?.message),
     retryable: j.retryable !== false,
+    warnings: parseWarnings(j.warnings),
     name: str(j.name),
   };
 }

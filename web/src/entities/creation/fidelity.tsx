@@ -1,4 +1,5 @@
 import { Alert } from '../../components/alert';
+import './fidelity.css';
 
 /**
  * Below this mesh fidelity score a model is flagged with tips. It mirrors the
@@ -22,6 +23,32 @@ export const LOW_FIDELITY_ADVICE_SPIN =
 /** The score from an API answer: an integer 0–100, else null (no score). */
 export function parseFidelity(v: unknown): number | null {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 100 ? v : null;
+}
+
+/**
+ * The builder's warnings in an answer (a job's `warnings`, a product's `buildWarnings`): its
+ * non-empty sentences, [] when absent or malformed.
+ */
+export function parseWarnings(raw: unknown): string[] {
+  return Array.isArray(raw) ? raw.filter((w): w is string => typeof w === 'string' && w.trim() !== '') : [];
+}
+
+/**
+ * The builder's sentences about a model it built but doubts, beside the model: a photo that cuts
+ * the product off at its left, right or top edge gives a model that stops at the frame, and a
+ * merchant who is not told would publish it as the whole product.
+ */
+export function BuildWarnings({ warnings }: { warnings: string[] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <div className="build-warnings" data-testid="build-warnings">
+      {warnings.map((w) => (
+        <Alert tone="info" key={w}>
+          {w}
+        </Alert>
+      ))}
+    </div>
+  );
 }
 
 export const isLowFidelity = (score: number | null): boolean => score !== null && score < FIDELITY_WARN_BELOW;

@@ -1,6 +1,6 @@
 import type { ItemStatus } from '../../components/list/list-rules';
 import { errorMessage } from '../../lib/api';
-import { parseFidelity } from '../creation/fidelity';
+import { parseFidelity, parseWarnings } from '../creation/fidelity';
 import { parseConfig, type ProductConfig } from './configurator-rules';
 
 /** A product's status: the list statuses, plus draft (a photo product saved without a build). */
@@ -33,6 +33,8 @@ export interface Product {
   readyMetric: number | null;
   /** The running build's progress (0–100); 100 when ready. */
   processingProgress: number;
+  /** The builder's sentences about the current model (the product runs off an edge of its photo). */
+  buildWarnings: string[];
   /** The product's own price (its Default variant's), null when none is set. */
   price: number | null;
   currency: string;
@@ -180,6 +182,7 @@ export function parseProduct(raw: unknown): Product {
     accentOverlay: str(r.accentOverlay),
     readyMetric: num(r.readyMetric),
     processingProgress: num(r.processingProgress) ?? 0,
+    buildWarnings: parseWarnings(r.buildWarnings),
     price: num(r.price),
     currency: str(r.currency),
   };

@@ -16,7 +16,7 @@ import { currentOrbit, type ConfigViewerElement } from '../../entities/product/c
 import { environmentFor } from '../../public-viewer/environments';
 import { COPIED_MS, SAVED_MS, useFlag } from '../../lib/use-flag';
 import { priceLabel, viewsLabel } from '../../entities/creation/more-angles';
-import { FidelityBadge, FidelityCaption, FidelityWarning } from '../../entities/creation/fidelity';
+import { BuildWarnings, FidelityBadge, FidelityCaption, FidelityWarning } from '../../entities/creation/fidelity';
 import { useRebuildProductMutation } from '../../entities/product/add-product-api';
 import { CHECK_LABELS, CHECK_ORDER, embedCodeFor, LIVE_TITLE, lockSummary, modalSteps, MSG_SHARING_NEEDS_PRO, VERSIONING_NOTE, type BuildState } from '../../entities/product/add-product-rules';
 import type { Failure } from './photo-steps';
@@ -142,6 +142,7 @@ export function PreviewStep({ product: p, onPublish, onBack }: { product: Produc
               </span>
             </p>
             <FidelityCaption score={p.readyMetric} views={p.views} />
+            <BuildWarnings warnings={p.buildWarnings} />
             <FidelityWarning score={p.readyMetric} views={p.views} />
           </div>
         )}

@@ -139,6 +139,7 @@ describe('model preview', () => {
     expect(screen.queryByText(/Add three more photos/)).toBeNull();
     // A green score says what it measures: the photo's side, not the hidden ones (walk 4, H2).
     expect(screen.getByTestId('fidelity-caption')).toHaveTextContent('How closely the model matches your photo. The top, back and underside are estimated');
+    expect(screen.queryByTestId('build-warnings')).toBeNull();
     unmount();
 
     stubFetch({ 'GET /api/jobs/job-1': () => ({ ...completed, fidelity: 48 }), 'GET /api/blueprints': () => ({ items: [] }) });
@@ -147,6 +148,20 @@ describe('model preview', () => {
     const tips = screen.getByText('Add three more photos from the sides and back for an accurate shape.').closest('[role="status"]') as HTMLElement;
     expect(tips).toHaveTextContent('part of this shape is estimated (mesh fidelity 48%)');
     expect(within(tips).getAllByRole('listitem')).toHaveLength(4);
+  });
+
+  it("a photo that cut the product off says so beside the model, in the builder's words", async () => {
+    const cut =
+      'The product runs off the right edge of the photo, so the model stops there: the part outside the photo is missing. ' +
+      'For a faithful model, use a photo with the whole product in view and some space around it.';
+    stubFetch({ 'GET /api/jobs/job-1': () => ({ ...completed, fidelity: 91, warnings: [cut, '', 7] }), 'GET /api/blueprints': () => ({ items: [] }) });
+    renderRoutes(routes, ['/preview/job-1']);
+    const box = await screen.findByTestId('build-warnings');
+    // Only the sentences: an empty or malformed entry shows nothing.
+    expect(within(box).getAllByRole('status')).toHaveLength(1);
+    expect(within(box).getByRole('status')).toHaveTextContent(cut);
+    // A high score does not hide it: the score measures the photo's side, which the frame cut.
+    expect(screen.getByTestId('fidelity')).toHaveTextContent('Mesh fidelity 91%');
   });
 
   it('a multi-photo build, which has no score, says so and asks for a look from every side (walk 4, H1)', async () => {

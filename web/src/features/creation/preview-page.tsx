@@ -18,7 +18,7 @@ import { useGetJobQuery } from '../../entities/creation/creation-api';
 import { processingPath } from '../../entities/creation/creation-rules';
 import { PartsPanel } from './parts-panel';
 import { RetryButton } from '../../entities/creation/retry-button';
-import { FidelityBadge, FidelityCaption, FidelityWarning, isLowFidelity } from '../../entities/creation/fidelity';
+import { BuildWarnings, FidelityBadge, FidelityCaption, FidelityWarning, isLowFidelity } from '../../entities/creation/fidelity';
 import { viewsLabel } from '../../entities/creation/more-angles';
 import { SpinCheck, SpinLeftOut } from './spin-check';
 import { SPIN_PATH, spinViewsLabel } from './spin-rules';
@@ -96,6 +96,7 @@ function Preview({ jobId }: { jobId: string }) {
               {job.spin ? spinViewsLabel(job.views, job.spin.rings.length, job.spin.videos) : viewsLabel(job.views)}
             </span>
             <FidelityCaption score={job.fidelity} views={job.views} />
+            <BuildWarnings warnings={job.warnings} />
             {/* A spin set's tips are about the turntable, not about taking more photos. */}
             {job.spin ? <SpinCheck score={job.fidelity} views={job.views} videos={job.spin.videos} /> : <FidelityWarning score={job.fidelity} views={job.views} />}
             {job.spin && <SpinLeftOut stats={job.stats} views={job.views} videos={job.spin.videos} />}

@@ -9,7 +9,7 @@ import { resetCamera } from '../../components/model-viewer/scene-graph';
 import { errorMessage } from '../../lib/api';
 import { relativeTime } from '../../lib/format';
 import { ActionProblemAlert } from '../../entities/blueprint/action-problem';
-import { FidelityBadge, isLowFidelity, lowFidelityAdvice } from '../../entities/creation/fidelity';
+import { BuildWarnings, FidelityBadge, isLowFidelity, lowFidelityAdvice } from '../../entities/creation/fidelity';
 import type { ActionProblem } from '../../entities/blueprint/use-blueprint-actions';
 import { useGetCatalogsQuery } from '../../entities/catalog/catalogs-api';
 import {
@@ -417,6 +417,7 @@ function ViewerPanel({
             </button>
           )}
         </ModelViewer>
+        <BuildWarnings warnings={p.buildWarnings} />
         {tab === '3d' ? (
           <>
             <div className="viewer-tools">
