@@ -30,15 +30,8 @@ func TestProductListItemsCarryTheSpecsExtras(t *testing.T) {
 	rec, r := s.json(t, user, "GET", "/api/products", nil)
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 	type cardPage struct {
-		Items []struct {
-			Brand              string   `json:"brand"`
-			AccentColor        string   `json:"accentColor"`
-			AccentOverlay      string   `json:"accentOverlay"`
-			ReadyMetric        *int     `json:"readyMetric"`
-			ProcessingProgress int      `json:"processingProgress"`
-			BuildWarnings      []string `json:"buildWarnings"`
-		} `json:"items"`
-		HiddenByPlan int `json:"hiddenByPlan"`
+		Items        []productView `json:"items"`
+		HiddenByPlan int           `json:"hiddenByPlan"`
 	}
 	page := decodeAs[cardPage](t, r.Data)
 	require.Len(t, page.Items, 1)
