@@ -20,6 +20,7 @@ import (
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/glbvariants/glbtest"
+	"github.com/photo3d/photo3d/internal/job/jobtest"
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/projection"
 	"github.com/photo3d/photo3d/internal/webhook"
@@ -76,7 +77,13 @@ func TestWebhooksDeliverEveryEventTypeFromDomainFlows(t *testing.T) {
 	require.Contains(t, string(list), hook.ID)
 
 	// job.completed and job.failed from builds; product.published via the API.
-	bp := s.env.Blueprint(t, user, "ready")
+	// The ready build's photo cut its product off: the builder's warning goes with it.
+	const cut = "The product runs off the top edge of the photo, so the model stops there: the part outside the photo is missing. " +
+		"For a faithful model, use a photo with the whole product in view and some space around it."
+	built, err := s.env.Jobs.Create(ctx, user, s.env.UploadPhoto(t, user, jobtest.PNG(t, 96, 96)))
+	require.NoError(t, err)
+	bp := built.ID
+	s.env.Finish(t, bp, "", cut)
 	s.env.Blueprint(t, user, "error")
 	require.NoError(t, s.env.Blobs.Bucket.WriteAll(ctx, "models/"+bp+"/model.glb", glbtest.Model(t), nil))
 	rec, r = s.json(t, user, "POST", "/api/products", map[string]any{"name": "Lamp", "blueprintId": bp})
@@ -136,6 +143,7 @@ func TestWebhooksDeliverEveryEventTypeFromDomainFlows(t *testing.T) {
 	data := func(typ string) map[string]any { return got[typ][0]["data"].(map[string]any) }
 	require.Equal(t, bp, data(webhook.EventJobCompleted)["jobId"])
 	require.Equal(t, creationBase+"/api/assets/"+bp+"/file", data(webhook.EventJobCompleted)["modelUrl"])
+	require.Equal(t, []any{cut}, data(webhook.EventJobCompleted)["warnings"])
 	require.NotEmpty(t, data(webhook.EventJobFailed)["reason"])
 	require.Equal(t, product, data(webhook.EventProductPublished)["productId"])
 	require.Equal(t, pub.ShareURL, data(webhook.EventProductPublished)["shareUrl"])

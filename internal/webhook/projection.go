@@ -57,6 +57,12 @@ func (p Projection) Handle(ctx context.Context, tx pgx.Tx, e eventstore.Envelope
 		if data != nil {
 			data["assetId"] = ev.AssetID
 			data["modelUrl"] = p.baseURL + "/api/assets/" + ev.AssetID + "/file"
+			// The builder's doubts about the model (a photo that cut the
+			// product off), so a merchant's system can hold it for a look.
+			data["warnings"] = ev.Warnings
+			if ev.Warnings == nil {
+				data["warnings"] = []string{}
+			}
 		}
 	case events.JobFailed:
 		typ = EventJobFailed
