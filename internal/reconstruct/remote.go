@@ -145,6 +145,8 @@ func (r *remote) Reconstruct(ctx context.Context, data []byte, opts Options, pro
 	var warnings []string
 	if !segment.SubjectSeparated(seg) {
 		warnings = append(warnings, segment.ErrSubjectNotSeparated.Error())
+	} else if w := remoteCutOffWarning(seg); w != "" {
+		warnings = append(warnings, w)
 	}
 	upright, err := encodePNG(p.Img)
 	if err != nil {

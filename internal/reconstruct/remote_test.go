@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -244,6 +245,24 @@ func TestRemoteIsNotVetoedByTheBuiltinSubjectCheck(t *testing.T) {
 		require.EqualValues(t, i+1, calls.Load(), "the GPU server is asked")
 		requireProductGLB(t, res.GLB, DefaultHeightMetres, "")
 	}
+}
+
+// A photo that cuts the product off at its top is sent to the server like any
+// other, and the model comes back with a warning that the part outside the
+// photo is the server's guess; a whole product comes back without one.
+func TestRemoteWarnsOfAProductThePhotoCutsOff(t *testing.T) {
+	t.Parallel()
+	whole := twoToneBottle(320, 320).render()
+	model := foreignGLB(t)
+	srv, calls := fakeServer(t, func(_ int32, w http.ResponseWriter, _ generateRequest) { _, _ = w.Write(model) })
+	res, err := remoteFor(srv).Reconstruct(context.Background(), encodePNGBytes(t, crop(whole, image.Rect(0, 60, 320, 320))), Options{StrictSubject: true}, nil)
+	require.NoError(t, err)
+	require.Equal(t, []string{"The product runs off the top edge of the photo, so the part outside the photo is guessed. " +
+		"For a faithful model, use a photo with the whole product in view and some space around it."}, res.Warnings)
+	require.EqualValues(t, 1, calls.Load())
+	res, err = remoteFor(srv).Reconstruct(context.Background(), encodePNGBytes(t, whole), Options{StrictSubject: true}, nil)
+	require.NoError(t, err)
+	require.NotContains(t, strings.Join(res.Warnings, " "), "runs off")
 }
 
 // The remote model gets the builtin's fidelity score, computed from the GLB
