@@ -217,7 +217,7 @@ func TestCreateSpinSetJob(t *testing.T) {
 		Spin map[string]any `json:"spin"`
 	}
 	require.NoError(t, json.Unmarshal(j.Stats, &raw))
-	for _, k := range []string{"coherence", "maxAzCorrection", "ringElevations"} {
+	for _, k := range []string{"coherence", "maxAzCorrection", "ringElevations", "halvesAgreement", "surfaceDisagreement"} {
 		require.Contains(t, raw.Spin, k)
 	}
 

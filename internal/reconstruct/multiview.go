@@ -118,8 +118,8 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 
 // carveViews carves, textures and encodes the posed views (views are the photos,
 // for the input hash): the assembling and finalising steps of a multi-view build.
-// score, when set, gives the model's fidelity from its placed mesh (a spin set's
-// halves, ReconstructSpin); without it the build has no score.
+// score, when set, gives the model's fidelity from its carved mesh in the
+// cameras' frame (a spin set's, ReconstructSpin); without it the build has no score.
 func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseResult, views []View, opts Options, pr *progressReporter, tm *stageTimer, score func(context.Context, *geom.Mesh) (*int, error)) (*Result, error) {
 	pr.report(StepAssembling, 50)
 	m, err := multiview.CarveMesh(ctx, vs, pose, opts.MaxTriangles, true)
@@ -130,6 +130,15 @@ func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseRe
 	atlas, err := multiview.TextureViews(ctx, vs, m)
 	if err != nil {
 		return nil, err
+	}
+	// Scored while m is still in the cameras' frame (placing moves and scales
+	// it) and after texturing: a spin set's score searches its halves, which
+	// moves the views' cameras.
+	var fid *int
+	if score != nil {
+		if fid, err = score(ctx, m); err != nil {
+			return nil, err
+		}
 	}
 	parts, gparts := placeMultiView(m, vs[0], opts.HeightMetres)
 	pr.report(StepAssembling, 75)
@@ -143,12 +152,6 @@ func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseRe
 	pr.report(StepFinalizing, 85)
 	if err := ctx.Err(); err != nil {
 		return nil, err
-	}
-	var fid *int
-	if score != nil {
-		if fid, err = score(ctx, m); err != nil {
-			return nil, err
-		}
 	}
 	res := &Result{GLB: glb, Parts: parts}
 	front := vs[0]

@@ -98,7 +98,7 @@ function Preview({ jobId }: { jobId: string }) {
             <FidelityCaption score={job.fidelity} views={job.views} />
             <BuildWarnings warnings={job.warnings} />
             {/* A spin set's tips are about the turntable, not about taking more photos. */}
-            {job.spin ? <SpinCheck score={job.fidelity} views={job.views} videos={job.spin.videos} /> : <FidelityWarning score={job.fidelity} views={job.views} />}
+            {job.spin ? <SpinCheck score={job.fidelity} views={job.views} videos={job.spin.videos} stats={job.stats} /> : <FidelityWarning score={job.fidelity} views={job.views} />}
             {job.spin && <SpinLeftOut stats={job.stats} views={job.views} videos={job.spin.videos} />}
             {access.canEdit && !job.spin && job.views === 1 && isLowFidelity(job.fidelity) && (
               <Link to={SPIN_PATH} className="btn btn--secondary preview__spin-link">

@@ -6,17 +6,27 @@ import { isLowFidelity } from '../../entities/creation/fidelity';
  * part is missing. A carved model has no fidelity score, or a low one when the turntable's
  * cameras were not found; the one-photo and four-photo tips (add photos, a quarter turn apart)
  * do not apply to a turntable capture. `videos` (the job's spin.videos) says it was cut from
- * turntable videos: the tips are then about filming.
+ * turntable videos: the tips are then about filming. `stats` (the job's) says where the photos
+ * disagree with the model's colours: a hollow the carve filled, named when it lowered the score.
  */
-export function SpinCheck({ score, views, videos }: { score: number | null; views: number; videos?: number }) {
+export function SpinCheck({ score, views, videos, stats = null }: { score: number | null; views: number; videos?: number; stats?: Record<string, unknown> | null }) {
   if (score !== null && !isLowFidelity(score)) return null;
   const fromVideos = !!videos;
+  const filled = spinFilledShare(stats);
   return (
     <Alert tone="info">
       <strong>Check this model from every side before you publish.</strong> It is carved from the outlines of {views}{' '}
       {fromVideos ? `frames of your ${videos === 1 ? 'video' : 'videos'}` : 'photos'}
       {score === null ? ' and has no fidelity score' : ` (mesh fidelity ${score}%)`}: hollows no outline shows, such as a bowl's
-      inside, stay filled. If a part is missing or misshapen, {fromVideos ? 'film the turntable again' : 'shoot the spin set again'}:
+      inside, stay filled.
+      {filled !== null && (
+        <span data-testid="spin-filled">
+          {' '}
+          Here the {fromVideos ? 'frames show' : 'photos show'} other colours than the model on {filled}% of its surface: a hollow, such as a dish's
+          inside or a car's open windows, was filled there.
+        </span>
+      )}{' '}
+      If a part is missing or misshapen, {fromVideos ? 'film the turntable again' : 'shoot the spin set again'}:
       {fromVideos ? (
         <ul>
           <li>keep the phone still on its stand, and turn the table slowly and evenly, one full turn and a little more;</li>
@@ -33,6 +43,20 @@ export function SpinCheck({ score, views, videos }: { score: number | null; view
     </Alert>
   );
 }
+
+/**
+ * The share of a spin model's surface, in whole percent, where its photos disagree about its colour
+ * (stats.spin.surfaceDisagreement, 0–1): a hollow the carve filled. Null under 4 % (matte products
+ * the photos agree on stay under 2 %), or when the stats have no such figure.
+ */
+export function spinFilledShare(stats: Record<string, unknown> | null): number | null {
+  const d = (stats?.spin as { surfaceDisagreement?: unknown } | null | undefined)?.surfaceDisagreement;
+  if (typeof d !== 'number' || !Number.isFinite(d) || d < SPIN_FILLED_FROM || d > 1) return null;
+  return Math.round(d * 100);
+}
+
+/** The surface disagreement from which a spin model's tips name a filled hollow (cap 90 on the server). */
+export const SPIN_FILLED_FROM = 0.04;
 
 /** Why a spin build left a photo out (stats.spin.dropped[].kind). */
 export type SpinDropKind = 'outline' | 'no-product';
