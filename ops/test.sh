@@ -227,6 +227,10 @@ if [ ${#failed[@]} -gt 0 ]; then
     grep -haE '^(--- FAIL|FAIL\s|panic:)' "$ARTIFACTS/go-test.log" | head -30 >&2 || true;; esac
   case " ${failed[*]} " in *" web "*)
     sed 's/\x1b\[[0-9;]*m//g' "$ARTIFACTS/vitest.log" | grep -aE '^ *(FAIL|×) ' | head -30 >&2 || true;; esac
+  # The smoke's own log is printed long before this summary: repeat where it
+  # failed, so that a CI log cut to its tail still says which harness and why.
+  case " ${failed[*]} " in *" harness-smoke "*)
+    { grep -aE -A25 '^!! .* smoke FAILED' "$ARTIFACTS/harness-smoke.log" || tail -15 "$ARTIFACTS/harness-smoke.log"; } | tail -60 >&2 || true;; esac
   case " ${failed[*]} " in *" e2e "*)
     grep -aE '^\s+[0-9]+\) \[chromium\]|^\s+✘' "$ARTIFACTS/e2e.log" | head -30 >&2 || true;; esac
   printf '\nFAILED: %s (logs and screenshots in %s)\n' "${failed[*]}" "$ARTIFACTS" >&2
