@@ -58,22 +58,28 @@ func (s *Service) configure(ctx context.Context, userID, productID string, fn fu
 
 // configureTx is configure for checks that read in the transaction (plans).
 func (s *Service) configureTx(ctx context.Context, userID, productID string, fn func(tx pgx.Tx, p Product) (events.Event, error)) (Product, error) {
+	var out Product
 	err := s.write(ctx, userID, func(tx pgx.Tx) error {
 		p, err := getProductConfig(ctx, tx, userID, productID)
 		if err != nil {
 			return err
 		}
 		ev, err := fn(tx, p)
-		if err != nil || ev == nil {
+		if err != nil {
 			return err
 		}
-		_, err = s.store.Append(ctx, tx, productStream(productID), eventstore.AnyVersion, ev)
+		if ev != nil {
+			if _, err = s.store.Append(ctx, tx, productStream(productID), eventstore.AnyVersion, ev); err != nil {
+				return err
+			}
+		}
+		out, err = getProductConfig(ctx, tx, userID, productID) // before the COMMIT: see writeProduct
 		return err
 	})
 	if err != nil {
 		return Product{}, err
 	}
-	return getProductConfig(ctx, s.db, userID, productID)
+	return out, nil
 }
 
 // ProductConfig returns the owner's product with its configuration.

@@ -160,7 +160,7 @@ func (s *Service) Progress(ctx context.Context, p Product) (BuildProgress, bool,
 // to the merchant. A product still building is refused, as a rebuild is; a
 // draft only gets the new photo (no build, no credit).
 func (s *Service) ReplacePhoto(ctx context.Context, userID, id, uploadID string) (Product, error) {
-	err := s.write(ctx, userID, func(tx pgx.Tx) error {
+	return s.writeProduct(ctx, userID, id, func(tx pgx.Tx) error {
 		p, err := getProduct(ctx, tx, userID, id)
 		if err != nil {
 			return err
@@ -191,8 +191,4 @@ func (s *Service) ReplacePhoto(ctx context.Context, userID, id, uploadID string)
 			events.ProductBuildStarted{ProductID: id, JobID: jobID, At: at})
 		return err
 	})
-	if err != nil {
-		return Product{}, err
-	}
-	return s.Product(ctx, userID, id)
 }

@@ -102,6 +102,67 @@ func (s *Service) write(ctx context.Context, userID string, fn func(tx pgx.Tx) e
 	})
 }
 
+// writeProduct is write, answering the product as the transaction left it,
+// with its configuration.
+// Every write that answers what it wrote reads it before the COMMIT, never
+// after: a read after it can fail (the database restarting, the client
+// going away) and answer an error for a change that was made, and a client
+// that retries that error makes it twice (a product, a build and its
+// credits: see job.Service.startBuild).
+func (s *Service) writeProduct(ctx context.Context, userID, id string, fn func(tx pgx.Tx) error) (Product, error) {
+	var p Product
+	err := s.write(ctx, userID, func(tx pgx.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		var err error
+		p, err = getProductConfig(ctx, tx, userID, id)
+		return err
+	})
+	if err != nil {
+		return Product{}, err
+	}
+	return p, nil
+}
+
+// writeCatalog is writeProduct for a catalog.
+func (s *Service) writeCatalog(ctx context.Context, userID, id string, fn func(tx pgx.Tx) error) (Catalog, error) {
+	var c Catalog
+	err := s.write(ctx, userID, func(tx pgx.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		var err error
+		c, err = getCatalog(ctx, tx, userID, id)
+		return err
+	})
+	if err != nil {
+		return Catalog{}, err
+	}
+	return c, nil
+}
+
+// writeGallery is writeProduct for a gallery and its products.
+func (s *Service) writeGallery(ctx context.Context, userID, id string, fn func(tx pgx.Tx) error) (Gallery, []Product, error) {
+	var g Gallery
+	var ps []Product
+	err := s.write(ctx, userID, func(tx pgx.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		var err error
+		if g, err = getGallery(ctx, tx, userID, id); err != nil {
+			return err
+		}
+		ps, err = productsByIDs(ctx, tx, userID, g.ProductIDs)
+		return err
+	})
+	if err != nil {
+		return Gallery{}, nil, err
+	}
+	return g, ps, nil
+}
+
 // SignedURL signs a blob key for the JSON answers (as jobs do).
 func (s *Service) SignedURL(ctx context.Context, key string) (string, error) {
 	return s.jobs.SignedURL(ctx, key)
@@ -191,20 +252,16 @@ func (s *Service) CreateCatalog(ctx context.Context, userID, name, description s
 	if err != nil {
 		return Catalog{}, err
 	}
-	err = s.write(ctx, userID, func(tx pgx.Tx) error {
+	return s.writeCatalog(ctx, userID, id, func(tx pgx.Tx) error {
 		_, err := s.store.Append(ctx, tx, catalogStream(id), 0, events.CatalogCreated{CatalogID: id, UserID: userID,
 			Name: name, Description: description, At: s.at()})
 		return err
 	})
-	if err != nil {
-		return Catalog{}, err
-	}
-	return s.Catalog(ctx, userID, id)
 }
 
 // UpdateCatalog renames and/or re-describes a catalog (nil = unchanged).
 func (s *Service) UpdateCatalog(ctx context.Context, userID, id string, name, description *string) (Catalog, error) {
-	err := s.write(ctx, userID, func(tx pgx.Tx) error {
+	return s.writeCatalog(ctx, userID, id, func(tx pgx.Tx) error {
 		c, err := getCatalog(ctx, tx, userID, id)
 		if err != nil {
 			return err
@@ -220,10 +277,6 @@ func (s *Service) UpdateCatalog(ctx context.Context, userID, id string, name, de
 		_, err = s.store.Append(ctx, tx, catalogStream(id), eventstore.AnyVersion, evs...)
 		return err
 	})
-	if err != nil {
-		return Catalog{}, err
-	}
-	return s.Catalog(ctx, userID, id)
 }
 
 // DeleteCatalog deletes a non-default catalog and moves its products to the
@@ -332,7 +385,7 @@ func (s *Service) CreateProduct(ctx context.Context, userID string, in NewProduc
 	if err != nil {
 		return Product{}, err
 	}
-	err = s.write(ctx, userID, func(tx pgx.Tx) error {
+	return s.writeProduct(ctx, userID, id, func(tx pgx.Tx) error {
 		limit, _, err := s.plans.Limits(ctx, tx, userID)
 		if err != nil {
 			return err
@@ -386,10 +439,6 @@ func (s *Service) CreateProduct(ctx context.Context, userID string, in NewProduc
 			events.ProductModelAttached{ProductID: id, JobID: bp.ID, Source: events.ProductSourceBlueprint, At: at})
 		return err
 	})
-	if err != nil {
-		return Product{}, err
-	}
-	return s.Product(ctx, userID, id)
 }
 
 // ProductPatch is PATCH /products/{id}; nil fields are unchanged.
@@ -404,7 +453,7 @@ type ProductPatch struct {
 // UpdateProduct applies a patch: rename, details (description, URL, tags)
 // and the catalog, each its own event, appended only when something changed.
 func (s *Service) UpdateProduct(ctx context.Context, userID, id string, patch ProductPatch) (Product, error) {
-	err := s.write(ctx, userID, func(tx pgx.Tx) error {
+	return s.writeProduct(ctx, userID, id, func(tx pgx.Tx) error {
 		p, err := getProduct(ctx, tx, userID, id)
 		if err != nil {
 			return err
@@ -453,10 +502,6 @@ func (s *Service) UpdateProduct(ctx context.Context, userID, id string, patch Pr
 		_, err = s.store.Append(ctx, tx, productStream(id), eventstore.AnyVersion, evs...)
 		return err
 	})
-	if err != nil {
-		return Product{}, err
-	}
-	return s.Product(ctx, userID, id)
 }
 
 // renameBuilds gives the product's builds that still carry its old name
@@ -486,7 +531,7 @@ func (s *Service) DeleteProduct(ctx context.Context, userID, id string) error {
 // internal/job (one credit per photo reserved, JobQueued and the River job), and
 // records it on the product, all in one transaction.
 func (s *Service) RebuildProduct(ctx context.Context, userID, id string) (Product, error) {
-	err := s.write(ctx, userID, func(tx pgx.Tx) error {
+	return s.writeProduct(ctx, userID, id, func(tx pgx.Tx) error {
 		p, err := getProduct(ctx, tx, userID, id)
 		if err != nil {
 			return err
@@ -513,10 +558,6 @@ func (s *Service) RebuildProduct(ctx context.Context, userID, id string) (Produc
 			events.ProductBuildStarted{ProductID: id, JobID: jobID, At: s.at()})
 		return err
 	})
-	if err != nil {
-		return Product{}, err
-	}
-	return s.Product(ctx, userID, id)
 }
 
 // LoadProduct folds a product from the log whoever owns it (ok=false when
@@ -630,7 +671,7 @@ func (s *Service) CreateGallery(ctx context.Context, userID string, in NewGaller
 	if err != nil {
 		return Gallery{}, nil, err
 	}
-	err = s.write(ctx, userID, func(tx pgx.Tx) error {
+	return s.writeGallery(ctx, userID, id, func(tx pgx.Tx) error {
 		limit, err := s.galleriesAllowed(ctx, tx, userID)
 		if err != nil {
 			return err
@@ -674,16 +715,12 @@ func (s *Service) CreateGallery(ctx context.Context, userID string, in NewGaller
 		_, err = s.store.Append(ctx, tx, galleryStream(id), 0, evs...)
 		return err
 	})
-	if err != nil {
-		return Gallery{}, nil, err
-	}
-	return s.Gallery(ctx, userID, id)
 }
 
 // UpdateGallery renames, re-describes, re-tags and/or re-colours a gallery
 // (nil = unchanged; only real changes are appended).
 func (s *Service) UpdateGallery(ctx context.Context, userID, id string, in GalleryPatch) (Gallery, []Product, error) {
-	err := s.write(ctx, userID, func(tx pgx.Tx) error {
+	return s.writeGallery(ctx, userID, id, func(tx pgx.Tx) error {
 		g, err := getGallery(ctx, tx, userID, id)
 		if err != nil {
 			return err
@@ -718,17 +755,13 @@ func (s *Service) UpdateGallery(ctx context.Context, userID, id string, in Galle
 		_, err = s.store.Append(ctx, tx, galleryStream(id), eventstore.AnyVersion, evs...)
 		return err
 	})
-	if err != nil {
-		return Gallery{}, nil, err
-	}
-	return s.Gallery(ctx, userID, id)
 }
 
 // SetGalleryProducts replaces the gallery's products (in order) and, when
 // cover is non-nil, its cover ("" clears it). A cover not among the new
 // products is cleared.
 func (s *Service) SetGalleryProducts(ctx context.Context, userID, id string, productIDs []string, cover *string) (Gallery, []Product, error) {
-	err := s.write(ctx, userID, func(tx pgx.Tx) error {
+	return s.writeGallery(ctx, userID, id, func(tx pgx.Tx) error {
 		g, err := getGallery(ctx, tx, userID, id)
 		if err != nil {
 			return err
@@ -755,10 +788,6 @@ func (s *Service) SetGalleryProducts(ctx context.Context, userID, id string, pro
 		_, err = s.store.Append(ctx, tx, galleryStream(id), eventstore.AnyVersion, evs...)
 		return err
 	})
-	if err != nil {
-		return Gallery{}, nil, err
-	}
-	return s.Gallery(ctx, userID, id)
 }
 
 // DeleteGallery deletes a gallery (allowed on every plan).

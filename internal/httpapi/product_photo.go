@@ -26,8 +26,8 @@ func replacePhoto(s productDeps) Handler {
 		}
 		if p.Status == catalog.StatusDraft {
 			// A draft only took the new photo: nothing runs (issue 50 P12).
-			return writeProduct(w, r, s, http.StatusOK, p.ID)
+			return writeWrittenProduct(w, r, s, http.StatusOK, p)
 		}
-		return writeProduct(w, r, s, http.StatusAccepted, p.ID)
+		return writeWrittenProduct(w, r, s, http.StatusAccepted, p)
 	}
 }

@@ -213,6 +213,32 @@ func writeProduct(w http.ResponseWriter, r *http.Request, s productDeps, status 
 	return nil
 }
 
+// writeWrittenProduct answers a write the catalogue has committed (a new
+// product, a rebuild, a new photo, an edit) with the product's detail, as GET
+// answers it. The change is made by then, so the answer is never an error:
+// should reading the detail fail after the COMMIT (the database restarting,
+// say), it answers the product as the write left it (its card and its
+// configuration, without the timeline), which the app reads whole on its
+// next GET. An error there would have the merchant, or a script, retry a
+// change that was made: a second product, or a build paid for twice.
+func writeWrittenProduct(w http.ResponseWriter, r *http.Request, s productDeps, status int, p catalog.Product) error {
+	err := writeProduct(w, r, s, status, p.ID)
+	if err == nil {
+		return nil
+	}
+	card, cerr := newProductView(context.WithoutCancel(r.Context()), s.Service, p)
+	if cerr != nil {
+		return err
+	}
+	LoggerFrom(r.Context()).Warn("product written but its detail not read: answered as written", "product", p.ID, "err", err)
+	out := productDetail{productView: card, Builds: []buildView{}, Timeline: []catalog.TimelineEntry{}, configView: newConfigView(p.Config)}
+	if status == http.StatusCreated {
+		w.Header().Set("Location", "/api/products/"+p.ID)
+	}
+	WriteJSON(w, status, out)
+	return nil
+}
+
 type createProductRequest struct {
 	Name        string `json:"name"`
 	CatalogID   string `json:"catalogId"`
@@ -241,7 +267,7 @@ func createProduct(s productDeps) Handler {
 		if err != nil {
 			return err
 		}
-		return writeProduct(w, r, s, http.StatusCreated, p.ID)
+		return writeWrittenProduct(w, r, s, http.StatusCreated, p)
 	}
 }
 
@@ -272,7 +298,7 @@ func patchProduct(s productDeps) Handler {
 		if err != nil {
 			return err
 		}
-		return writeProduct(w, r, s, http.StatusOK, p.ID)
+		return writeWrittenProduct(w, r, s, http.StatusOK, p)
 	}
 }
 
@@ -296,6 +322,6 @@ func rebuildProduct(s productDeps) Handler {
 		if err != nil {
 			return err
 		}
-		return writeProduct(w, r, s, http.StatusAccepted, p.ID)
+		return writeWrittenProduct(w, r, s, http.StatusAccepted, p)
 	}
 }

@@ -93,16 +93,31 @@ func (s *Service) CreateViews(ctx context.Context, userID, imageURL string, more
 	if err != nil {
 		return Job{}, err
 	}
-	var jobID string
-	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
-		var err error
-		jobID, err = s.queueViewsTx(ctx, tx, userID, up.ID, up.BlobKey, defaultName(up.Filename, s.now().UTC()), views, nil)
+	return s.startBuild(ctx, userID, up.ID, up.BlobKey, defaultName(up.Filename, s.now().UTC()), views, nil)
+}
+
+// startBuild starts a build (queueViewsTx) in a transaction of its own and
+// answers the job as that transaction wrote it. The answer is read before
+// the COMMIT, never after it: a read after it can fail (the database
+// restarting, the client going away) and answer an error for a build that
+// was created and charged, and a client that retries that error, with or
+// without an Idempotency-Key, starts and pays for the build twice
+// (ops/chaos found it: one job in twelve runs that no accepted request
+// created). Every write here that answers what it wrote reads it in its tx.
+func (s *Service) startBuild(ctx context.Context, userID, uploadID, imageKey, name string, more []events.JobView, spin *events.JobSpin) (Job, error) {
+	var j Job
+	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		id, err := s.queueViewsTx(ctx, tx, userID, uploadID, imageKey, name, more, spin)
+		if err != nil {
+			return err
+		}
+		j, err = Lookup(ctx, tx, userID, id)
 		return err
 	})
 	if err != nil {
 		return Job{}, err
 	}
-	return Lookup(ctx, s.db, userID, jobID)
+	return j, nil
 }
 
 // ResolveViews checks a build's further photos exactly like its first (each
@@ -153,7 +168,7 @@ func (s *Service) resolvePhoto(ctx context.Context, userID, imageURL string, n i
 // ErrNotFound; a build that did not fail is ErrNotFailed, and one whose
 // photos the builder refused (Job.Refused) is ErrRefusedPhotos.
 func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) {
-	var newID string
+	var retried Job
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
 		old, err := s.lockOwned(ctx, tx, userID, jobID)
 		if err != nil {
@@ -165,17 +180,21 @@ func (s *Service) Retry(ctx context.Context, userID, jobID string) (Job, error) 
 		if old.Refused {
 			return ErrRefusedPhotos
 		}
-		newID, err = s.queueViewsTx(ctx, tx, userID, old.UploadID, old.ImageKey, old.Name, old.MoreViews, old.Spin)
+		newID, err := s.queueViewsTx(ctx, tx, userID, old.UploadID, old.ImageKey, old.Name, old.MoreViews, old.Spin)
 		if err != nil {
 			return err
 		}
 		_, err = s.dispatch.Store.Append(ctx, tx, jobStream(jobID), eventstore.AnyVersion, events.BlueprintDeleted{JobID: jobID, At: s.now().UTC()})
+		if err != nil {
+			return err
+		}
+		retried, err = Lookup(ctx, tx, userID, newID) // before the COMMIT, as startBuild
 		return err
 	})
 	if err != nil {
 		return Job{}, err
 	}
-	return Lookup(ctx, s.db, userID, newID)
+	return retried, nil
 }
 
 // queueViewsTx reserves the build's price, CreditsFor its photos (402 when
@@ -297,21 +316,24 @@ func (s *Service) Rename(ctx context.Context, userID, id, name string) (Job, err
 	if utf8.RuneCountInString(name) > MaxNameLength {
 		return Job{}, ErrNameTooLong
 	}
+	var renamed Job
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
 		j, err := s.lockOwned(ctx, tx, userID, id)
 		if err != nil {
 			return err
 		}
-		if j.Name == name {
-			return nil
+		if j.Name != name {
+			if _, err = s.dispatch.Store.Append(ctx, tx, jobStream(id), eventstore.AnyVersion, events.BlueprintRenamed{JobID: id, Name: name}); err != nil {
+				return err
+			}
 		}
-		_, err = s.dispatch.Store.Append(ctx, tx, jobStream(id), eventstore.AnyVersion, events.BlueprintRenamed{JobID: id, Name: name})
+		renamed, err = Lookup(ctx, tx, userID, id) // before the COMMIT, as startBuild
 		return err
 	})
 	if err != nil {
 		return Job{}, err
 	}
-	return Lookup(ctx, s.db, userID, id)
+	return renamed, nil
 }
 
 // FollowProductName renames, in the caller's transaction, those of jobIDs

@@ -10,11 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/fault"
-	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/reconstruct"
 )
 
@@ -138,16 +135,7 @@ func (s *Service) CreateSpin(ctx context.Context, userID string, rings []SpinRin
 		photos = append(photos, events.JobView{UploadID: up.ID, ImageKey: up.BlobKey})
 	}
 	name := spinName(filenames, s.now().UTC())
-	var jobID string
-	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
-		var err error
-		jobID, err = s.queueViewsTx(ctx, tx, userID, photos[0].UploadID, photos[0].ImageKey, name, photos[1:], layout)
-		return err
-	})
-	if err != nil {
-		return Job{}, err
-	}
-	return Lookup(ctx, s.db, userID, jobID)
+	return s.startBuild(ctx, userID, photos[0].UploadID, photos[0].ImageKey, name, photos[1:], layout)
 }
 
 // Builds from turntable videos (issue 48 §1, §5): one video per camera
@@ -207,16 +195,7 @@ func (s *Service) CreateSpinVideos(ctx context.Context, userID string, videoURLs
 		videos = append(videos, events.JobView{UploadID: up.ID, ImageKey: up.BlobKey})
 	}
 	name := spinName(filenames, s.now().UTC())
-	var jobID string
-	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
-		var err error
-		jobID, err = s.queueViewsTx(ctx, tx, userID, videos[0].UploadID, videos[0].ImageKey, name, videos[1:], layout)
-		return err
-	})
-	if err != nil {
-		return Job{}, err
-	}
-	return Lookup(ctx, s.db, userID, jobID)
+	return s.startBuild(ctx, userID, videos[0].UploadID, videos[0].ImageKey, name, videos[1:], layout)
 }
 
 // cameraPrefixes are the file names cameras and phones give every photo and
