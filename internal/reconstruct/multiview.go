@@ -119,15 +119,16 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 // carveViews carves, textures and encodes the posed views (views are the photos,
 // for the input hash): the assembling and finalising steps of a multi-view build.
 // score, when set, gives the model's fidelity from its carved mesh in the
-// cameras' frame (a spin set's, ReconstructSpin); without it the build has no score.
-func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseResult, views []View, opts Options, pr *progressReporter, tm *stageTimer, score func(context.Context, *geom.Mesh) (*int, error)) (*Result, error) {
+// cameras' frame and what each photo sees of it (a spin set's, ReconstructSpin);
+// without it the build has no score.
+func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseResult, views []View, opts Options, pr *progressReporter, tm *stageTimer, score func(context.Context, *geom.Mesh, *multiview.Sight) (*int, error)) (*Result, error) {
 	pr.report(StepAssembling, 50)
 	m, err := multiview.CarveMesh(ctx, vs, pose, opts.MaxTriangles, true)
 	if err != nil {
 		return nil, err
 	}
 	pr.report(StepAssembling, 65)
-	atlas, err := multiview.TextureViews(ctx, vs, m)
+	atlas, sight, err := multiview.TextureViews(ctx, vs, m)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +137,7 @@ func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseRe
 	// moves the views' cameras.
 	var fid *int
 	if score != nil {
-		if fid, err = score(ctx, m); err != nil {
+		if fid, err = score(ctx, m, sight); err != nil {
 			return nil, err
 		}
 	}

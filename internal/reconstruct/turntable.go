@@ -365,12 +365,13 @@ func (b builtin) ReconstructSpin(ctx context.Context, spin SpinSet, opts Options
 	// split leaves the build without a score.
 	// The photos' colours then cap it where they disagree about the model's
 	// surface (spinDisagreementWeight).
-	var score func(context.Context, *geom.Mesh) (*int, error)
+	var score func(context.Context, *geom.Mesh, *multiview.Sight) (*int, error)
 	var disagreement, agreement float64
-	if halves, ok := multiview.SplitSpin(rings); ok {
-		score = func(ctx context.Context, m *geom.Mesh) (*int, error) {
+	halves, ok := multiview.SplitSpin(rings)
+	if ok {
+		score = func(ctx context.Context, m *geom.Mesh, sight *multiview.Sight) (*int, error) {
 			// First: the halves' searches share the views and move their cameras.
-			disagreement = multiview.SurfaceDisagreement(vs, m)
+			disagreement = multiview.SurfaceDisagreement(vs, m, sight)
 			a, err := halves.Agreement(ctx, m)
 			if err != nil {
 				return nil, err

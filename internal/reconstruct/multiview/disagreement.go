@@ -33,27 +33,15 @@ const disagreeMinJudged = 0.1
 // outline) where the median photo's colour differs from the photos' median
 // colour by more than mvConsistChroma in chromaticity (lightness scaled out,
 // so the light falling differently on a face does not count). 0 when too
-// little of the surface is judged. vs carry the build's cameras; the photos
-// left out of the carve (Distrust, Unseparated) are not asked.
-func SurfaceDisagreement(vs []*View, m *geom.Mesh) float64 {
+// little of the surface is judged. vs carry the build's cameras and sight is
+// what TextureViews found they see of m; the photos left out of the carve
+// (Distrust, Unseparated) are not asked.
+func SurfaceDisagreement(vs []*View, m *geom.Mesh, sight *Sight) float64 {
 	nv, nt := len(vs), len(m.Idx)/3
-	if nv < disagreeMinViews || nt == 0 {
+	if nv < disagreeMinViews || nt == 0 || sight == nil || sight.nv != nv || len(sight.score) != nt*nv {
 		return 0
 	}
 	table := segment.SrgbLinearTable()
-	zbs := make([]*ZBuffer, nv)
-	centres := make([][3]float64, nv)
-	for vi, v := range vs {
-		proj := make([][3]float64, len(m.Pos))
-		for i, p := range m.Pos {
-			u, w, z := v.Cam.Project([3]float64{float64(p[0]), float64(p[1]), float64(p[2])})
-			proj[i] = [3]float64{u, w, z}
-		}
-		zbs[vi] = ZBufferFor(v, m, proj)
-		centres[vi] = v.Cam.centre()
-	}
-	lo, hi := m.Bounds()
-	tol := 0.02 * float64(hi[1]-lo[1])
 	var total, judged, differ float64
 	cols := make([]segment.Lab, 0, nv)
 	ls, as, bs, devs := make([]float64, 0, nv), make([]float64, 0, nv), make([]float64, 0, nv), make([]float64, 0, nv)
@@ -69,20 +57,14 @@ func SurfaceDisagreement(vs []*View, m *geom.Mesh) float64 {
 		if ln == 0 {
 			continue
 		}
-		area := ln / 2
-		total += area
+		total += ln / 2
 		cols = cols[:0]
 		for vi, v := range vs {
-			if v.Distrust || v.Unseparated {
+			if v.Distrust || v.Unseparated || !sight.SeesSquarely(t, vi, disagreeFacing) {
 				continue
 			}
-			d := [3]float64{centres[vi][0] - ctr[0], centres[vi][1] - ctr[1], centres[vi][2] - ctr[2]}
-			ld := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2])
-			if ld == 0 || (n[0]*d[0]+n[1]*d[1]+n[2]*d[2])/(ln*ld) < disagreeFacing {
-				continue
-			}
-			u, w, z := v.Cam.Project(ctr)
-			if !zbs[vi].Visible(u, w, z, tol) || v.AlphaAt(u, w) < mvConsistInside {
+			u, w, _ := v.Cam.Project(ctr)
+			if v.AlphaAt(u, w) < mvConsistInside {
 				continue
 			}
 			if c, ok := photoColour(v, table, u, w); ok {
@@ -101,9 +83,9 @@ func SurfaceDisagreement(vs []*View, m *geom.Mesh) float64 {
 		for _, c := range cols {
 			devs = append(devs, segment.ShadowChromaDev(c, ref))
 		}
-		judged += area
+		judged += ln / 2
 		if median(devs) > mvConsistChroma {
-			differ += area
+			differ += ln / 2
 		}
 	}
 	if total == 0 || judged < disagreeMinJudged*total {

@@ -82,9 +82,29 @@ func (zb *ZBuffer) Visible(u, w, z, tol float64) bool {
 	return z <= float64(best)+tol
 }
 
+// Sight is how squarely each view sees each triangle of a mesh, hidden ones
+// marked. TextureViews works it out to pick each triangle's photo; the spin
+// set's colour check (SurfaceDisagreement) reads it again instead of
+// projecting the mesh into every photo and building its depth maps twice.
+// Triangles keep their order when TextureViews re-indexes the mesh.
+type Sight struct {
+	nv int
+	// score[t*nv+vi]: the cosine between triangle t's normal and the direction
+	// to view vi's camera when vi sees it unhidden; cosine − 1 when the mesh
+	// hides it there; −2 for a degenerate triangle.
+	score []float32
+}
+
+// SeesSquarely says whether view vi sees triangle t unhidden at a facing
+// cosine of at least facing.
+func (s *Sight) SeesSquarely(t, vi int, facing float32) bool {
+	return s.score[t*s.nv+vi] >= facing
+}
+
 // TextureViews picks a view per triangle, duplicates vertices where views meet and
-// returns the atlas (the views' crops in a grid). m.nrm must be set; uvs are set.
-func TextureViews(ctx context.Context, vs []*View, m *geom.Mesh) (*texture.AtlasSource, error) {
+// returns the atlas (the views' crops in a grid) and what each view sees of the
+// mesh. m.nrm must be set; uvs are set.
+func TextureViews(ctx context.Context, vs []*View, m *geom.Mesh) (*texture.AtlasSource, *Sight, error) {
 	nv, nt := len(vs), len(m.Idx)/3
 	// Projections of every vertex into every view.
 	proj := make([][][3]float64, nv)
@@ -96,7 +116,7 @@ func TextureViews(ctx context.Context, vs []*View, m *geom.Mesh) (*texture.Atlas
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// score[t*nv+vi]: how squarely view vi sees triangle t (negative: not at all).
 	score := make([]float32, nt*nv)
@@ -152,7 +172,7 @@ func TextureViews(ctx context.Context, vs []*View, m *geom.Mesh) (*texture.Atlas
 	for vi, v := range vs {
 		s, u, err := texture.BuildAtlas(ctx, v.P, v.Seg)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		srcs[vi], uvms[vi] = s, u
 		cw, ch = max(cw, s.W), max(ch, s.H)
@@ -197,7 +217,7 @@ func TextureViews(ctx context.Context, vs []*View, m *geom.Mesh) (*texture.Atlas
 		}
 	}
 	*m = *out
-	return at, nil
+	return at, &Sight{nv: nv, score: score}, nil
 }
 
 // smoothLabels lets each triangle take the view most of its neighbours use when
