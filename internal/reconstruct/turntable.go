@@ -199,6 +199,10 @@ type SpinReport struct {
 	// fidelity score before the colours cap it; 0 when the set is too small
 	// to split.
 	HalvesAgreement float64 `json:"halvesAgreement"`
+	// TurnedBackwards: the photos go round the product the other way from the
+	// one the search tries first (multiview.SpinTurn), found from the
+	// silhouettes; the model is built that way.
+	TurnedBackwards bool `json:"turnedBackwards,omitempty"`
 }
 
 // spinDisagreementWeight caps a spin set's fidelity score at
@@ -385,6 +389,9 @@ func (b builtin) ReconstructSpin(ctx context.Context, spin SpinSet, opts Options
 	if err != nil {
 		return nil, SpinReport{}, err
 	}
+	if ok {
+		halves.SetTurn(fit.Turn)
+	}
 	if err := foreignPhotos(fit.LeaveOneOut, vs); err != nil {
 		return nil, SpinReport{}, err
 	}
@@ -411,6 +418,7 @@ func (b builtin) ReconstructSpin(ctx context.Context, spin SpinSet, opts Options
 	}
 	rep.LeaveOneOut = r3(mean)
 	rep.SurfaceDisagreement, rep.HalvesAgreement = r3(disagreement), r3(agreement)
+	rep.TurnedBackwards = fit.Turn == multiview.TurnBackward
 	for _, i := range fit.Dropped {
 		d := SpinDrop{Photo: i + 1, Agreement: r3(fit.LeaveOneOut[i]), Reason: dropReason, Kind: SpinDropOutline}
 		if vs[i].Unseparated {

@@ -173,9 +173,17 @@ func runSpinModel(t *testing.T, name string, rings []RingSpec) spinResult {
 
 // spinBuild reconstructs a spin scene through ReconstructSpin and prints its fit.
 func spinBuild(t testing.TB, m *mvScene, rings []RingSpec) *Result {
-	spin, err := NewSpinSet(rings, m.photos())
+	photos := m.photos()
+	if os.Getenv("PHOTO3D_SPIN_BACKWARDS") == "1" {
+		photos = turnedBackwards(rings, photos) // the oracles below assume the usual order
+	}
+	spin, err := NewSpinSet(rings, photos)
 	require.NoError(t, err)
 	multiview.Oracle = oracleFromEnv(m)
+	if os.Getenv("PHOTO3D_SPIN_DEBUG") == "turn" {
+		multiview.SpinDebugTurn = func(fwd, back float64) { fmt.Printf("    turn: settled forward %.4f, backward %.4f\n", fwd, back) }
+		defer func() { multiview.SpinDebugTurn = nil }()
+	}
 	if os.Getenv("PHOTO3D_SPIN_DEBUG") == "truecams-ourbox" {
 		multiview.Oracle = &multiview.PoseOracle{After: func(vs []*multiview.View, pose *multiview.PoseResult) {
 			fmt.Printf("    box ours %.3v..%.3v voxel %.3f\n", pose.Lo, pose.Hi, pose.Voxel)
@@ -266,7 +274,7 @@ func spinBuild(t testing.TB, m *mvScene, rings []RingSpec) *Result {
 	multiview.Oracle = nil
 	require.NoError(t, err, m.base.name)
 	require.Equal(t, ShapeTurntable, res.Stats.ShapeKind)
-	fmt.Printf("    %s: coherence %.3f, leave-one-out %.3f, dropped %v, largest azimuth slip %.1f°, rings at %v° (true %v°), fidelity %s\n", m.base.name, rep.Coherence, rep.LeaveOneOut, rep.Dropped, rep.MaxAzCorrection, roundAll(rep.RingElevations), trueRingElevations(m, rings), fidelityText(res.Stats.Fidelity))
+	fmt.Printf("    %s: coherence %.3f, leave-one-out %.3f, dropped %v, largest azimuth slip %.1f°, rings at %v° (true %v°), fidelity %s, turned backwards %v\n", m.base.name, rep.Coherence, rep.LeaveOneOut, rep.Dropped, rep.MaxAzCorrection, roundAll(rep.RingElevations), trueRingElevations(m, rings), fidelityText(res.Stats.Fidelity), rep.TurnedBackwards)
 	return res
 }
 
@@ -281,6 +289,23 @@ func printEscapes() func() {
 		fmt.Printf("    escape: ring %d moved %+.0f°: settled %+.4f\n", ring+1, dEl, gain)
 	}
 	return func() { multiview.SpinDebugEscape = nil }
+}
+
+// turnedBackwards is a spin set's photos as a turntable turning the other way
+// takes them: each ring still starts at its first photo, and goes round the
+// product in the opposite direction.
+func turnedBackwards(rings []RingSpec, photos [][]byte) [][]byte {
+	out := make([][]byte, 0, len(photos))
+	at := 0
+	for _, r := range rings {
+		ring := photos[at : at+r.Photos]
+		out = append(out, ring[0])
+		for k := r.Photos - 1; k >= 1; k-- {
+			out = append(out, ring[k])
+		}
+		at += r.Photos
+	}
+	return out
 }
 
 func roundAll(xs []float64) []float64 {

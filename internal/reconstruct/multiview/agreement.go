@@ -41,7 +41,8 @@ const spinHalfMinPhotos = 6
 type SpinHalves struct {
 	sets [2][]SpinRing
 	// turn is, per half, the azimuth of its first photo in the whole set's
-	// frame (radians): each half's search puts its own first photo at 0.
+	// frame (radians) when the photos go forward round the product (SpinTurn):
+	// each half's search puts its own first photo at 0.
 	turn [2]float64
 }
 
@@ -71,6 +72,18 @@ func SplitSpin(rings []SpinRing) (*SpinHalves, bool) {
 		}
 	}
 	return h, true
+}
+
+// SetTurn tells both halves which way the whole set's search found the
+// photos go round the product, so that each half is searched and turned onto
+// the whole set's frame that way rather than finding it out again from half
+// the photos.
+func (h *SpinHalves) SetTurn(t SpinTurn) {
+	for _, rings := range h.sets {
+		for r := range rings {
+			rings[r].Turn = t
+		}
+	}
 }
 
 // spinHalfStride is the step between a half's photos in a ring of n (each
@@ -107,8 +120,12 @@ func (h *SpinHalves) Agreement(ctx context.Context, full *geom.Mesh) (float64, e
 			return 0, nil // a half that finds no shape at all agrees with nothing
 		}
 		best := 0.0
+		first := h.turn[half]
+		if rings[0].Turn == TurnBackward {
+			first = -first // the half's first photo, seen the other way round
+		}
 		for d := -2.0; d <= 2; d++ {
-			turn := h.turn[half] + d*math.Pi/180
+			turn := first + d*math.Pi/180
 			best = max(best, SurfaceAgreement(normalisedPoints(meshPoints(m, turn)), ref, SpinAgreementTol))
 		}
 		worst = min(worst, best)
