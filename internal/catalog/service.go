@@ -102,65 +102,54 @@ func (s *Service) write(ctx context.Context, userID string, fn func(tx pgx.Tx) e
 	})
 }
 
-// writeProduct is write, answering the product as the transaction left it,
-// with its configuration.
+// writeThenRead is write, answering read from inside the same transaction.
 // Every write that answers what it wrote reads it before the COMMIT, never
 // after: a read after it can fail (the database restarting, the client
 // going away) and answer an error for a change that was made, and a client
 // that retries that error makes it twice (a product, a build and its
 // credits: see job.Service.startBuild).
+func writeThenRead[T any](ctx context.Context, s *Service, userID string, fn func(tx pgx.Tx) error, read func(tx pgx.Tx) (T, error)) (T, error) {
+	var out T
+	err := s.write(ctx, userID, func(tx pgx.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		var err error
+		out, err = read(tx)
+		return err
+	})
+	if err != nil {
+		var none T
+		return none, err
+	}
+	return out, nil
+}
+
+// writeProduct is writeThenRead answering the product, with its configuration.
 func (s *Service) writeProduct(ctx context.Context, userID, id string, fn func(tx pgx.Tx) error) (Product, error) {
-	var p Product
-	err := s.write(ctx, userID, func(tx pgx.Tx) error {
-		if err := fn(tx); err != nil {
-			return err
-		}
-		var err error
-		p, err = getProductConfig(ctx, tx, userID, id)
-		return err
-	})
-	if err != nil {
-		return Product{}, err
-	}
-	return p, nil
+	return writeThenRead(ctx, s, userID, fn, func(tx pgx.Tx) (Product, error) { return getProductConfig(ctx, tx, userID, id) })
 }
 
-// writeCatalog is writeProduct for a catalog.
+// writeCatalog is writeThenRead answering the catalog.
 func (s *Service) writeCatalog(ctx context.Context, userID, id string, fn func(tx pgx.Tx) error) (Catalog, error) {
-	var c Catalog
-	err := s.write(ctx, userID, func(tx pgx.Tx) error {
-		if err := fn(tx); err != nil {
-			return err
-		}
-		var err error
-		c, err = getCatalog(ctx, tx, userID, id)
-		return err
-	})
-	if err != nil {
-		return Catalog{}, err
-	}
-	return c, nil
+	return writeThenRead(ctx, s, userID, fn, func(tx pgx.Tx) (Catalog, error) { return getCatalog(ctx, tx, userID, id) })
 }
 
-// writeGallery is writeProduct for a gallery and its products.
+// writeGallery is writeThenRead answering the gallery and its products.
 func (s *Service) writeGallery(ctx context.Context, userID, id string, fn func(tx pgx.Tx) error) (Gallery, []Product, error) {
-	var g Gallery
-	var ps []Product
-	err := s.write(ctx, userID, func(tx pgx.Tx) error {
-		if err := fn(tx); err != nil {
-			return err
-		}
-		var err error
-		if g, err = getGallery(ctx, tx, userID, id); err != nil {
-			return err
-		}
-		ps, err = productsByIDs(ctx, tx, userID, g.ProductIDs)
-		return err
-	})
-	if err != nil {
-		return Gallery{}, nil, err
+	type answer struct {
+		g  Gallery
+		ps []Product
 	}
-	return g, ps, nil
+	a, err := writeThenRead(ctx, s, userID, fn, func(tx pgx.Tx) (answer, error) {
+		g, err := getGallery(ctx, tx, userID, id)
+		if err != nil {
+			return answer{}, err
+		}
+		ps, err := productsByIDs(ctx, tx, userID, g.ProductIDs)
+		return answer{g, ps}, err
+	})
+	return a.g, a.ps, err
 }
 
 // SignedURL signs a blob key for the JSON answers (as jobs do).
