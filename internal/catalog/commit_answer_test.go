@@ -7,11 +7,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/photo3d/photo3d/internal/catalog"
-	"github.com/photo3d/photo3d/internal/job/jobtest"
+	"github.com/photo3d/photo3d/internal/eventstore/committest"
 )
 
 // The catalogue's writes answer what they wrote even when the connection is
-// lost right after their COMMIT (jobtest.CutAfterCommit): a product made and
+// lost right after their COMMIT (committest.CutAfterCommit): a product made and
 // built, a rebuild and a new photo (each a build and its credits), an edit, a
 // variant, a catalog and a gallery. Read back after the COMMIT instead, each
 // answered an error for a change that was made, and a retry made it twice.
@@ -27,7 +27,7 @@ func TestCatalogueWritesAnswerWhatTheyCommittedWhenTheConnectionIsLostRightAfter
 	// cut runs one write under a context cut after its COMMIT.
 	cut := func(name string, write func(ctx context.Context) error) {
 		t.Helper()
-		c := jobtest.CutAfterCommit(ctx)
+		c := committest.CutAfterCommit(ctx)
 		require.NoError(t, write(c), "%s: made, so answered", name)
 		require.Error(t, c.Err(), "%s: the connection was cut after the COMMIT", name)
 	}

@@ -10,12 +10,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/photo3d/photo3d/internal/eventstore/committest"
 	"github.com/photo3d/photo3d/internal/job/jobtest"
 )
 
 // A request whose write committed is answered with what it made, even when
 // its connection to the database is lost right after the COMMIT
-// (jobtest.CutAfterCommit): POST /api/jobs answers the job it started, and
+// (committest.CutAfterCommit): POST /api/jobs answers the job it started, and
 // POST /api/products, which reads the product's whole detail after the
 // write, answers the product as written. Before, both answered 500 for a
 // build that was started and charged, and the merchant's retry paid for a
@@ -31,7 +32,7 @@ func TestAWriteThatCommittedIsAnsweredWhenTheConnectionIsLostRightAfter(t *testi
 		t.Helper()
 		b, err := json.Marshal(body)
 		require.NoError(t, err)
-		ctx := jobtest.CutAfterCommit(context.Background())
+		ctx := committest.CutAfterCommit(context.Background())
 		req := httptest.NewRequestWithContext(ctx, "POST", path, bytes.NewReader(b))
 		req.Header.Set("Content-Type", "application/json")
 		tok, _, err := s.tokens.Issue(user)

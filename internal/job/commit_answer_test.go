@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/photo3d/photo3d/internal/eventstore/committest"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/job/jobtest"
 	"github.com/photo3d/photo3d/internal/pgdb"
@@ -40,7 +41,7 @@ func TestStartingABuildAnswersWhatItCommittedWhenTheConnectionIsLostRightAfter(t
 	started := func(name string, price int64, call func(ctx context.Context) (job.Job, error)) job.Job {
 		t.Helper()
 		jobsBefore, reservedBefore := state()
-		ctx := jobtest.CutAfterCommit(context.Background())
+		ctx := committest.CutAfterCommit(context.Background())
 		j, err := call(ctx)
 		require.Error(t, ctx.Err(), "%s: the connection was cut after the COMMIT", name)
 		require.NoError(t, err, "%s: the build was made, so it is answered", name)
@@ -75,7 +76,7 @@ func TestStartingABuildAnswersWhatItCommittedWhenTheConnectionIsLostRightAfter(t
 	})
 	require.NotEqual(t, one.ID, retried.ID)
 
-	ctx := jobtest.CutAfterCommit(context.Background())
+	ctx := committest.CutAfterCommit(context.Background())
 	renamed, err := env.Jobs.Rename(ctx, user, retried.ID, "Blue vase")
 	require.Error(t, ctx.Err(), "the connection was cut after the rename's COMMIT")
 	require.NoError(t, err)

@@ -182,7 +182,7 @@ func (s *Service) PublishPinned(ctx context.Context, userID, productID string, s
 	}
 	var id string
 	var created bool
-	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	p, err := s.withTxThenGet(ctx, userID, &id, func(tx pgx.Tx) error {
 		var err error
 		if id, created, err = s.publishProductTx(ctx, tx, userID, productID, set); err != nil {
 			return err
@@ -192,6 +192,5 @@ func (s *Service) PublishPinned(ctx context.Context, userID, productID string, s
 	if err != nil {
 		return Publication{}, false, err
 	}
-	p, err := s.Get(ctx, userID, id)
-	return p, created, err
+	return p, created, nil
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/fault"
-	"github.com/photo3d/photo3d/internal/pgdb"
 )
 
 // MaxEmbedOrigins bounds the list a publication may name (it becomes one
@@ -87,7 +86,7 @@ func (s *Service) SetEmbedOrigins(ctx context.Context, userID, id string, origin
 	if err != nil {
 		return Publication{}, err
 	}
-	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	p, err := s.withTxThenGet(ctx, userID, &id, func(tx pgx.Tx) error {
 		r, err := s.live(ctx, tx, userID, id)
 		if err != nil {
 			return err
@@ -100,7 +99,7 @@ func (s *Service) SetEmbedOrigins(ctx context.Context, userID, id string, origin
 	if err != nil {
 		return Publication{}, err
 	}
-	return s.Get(ctx, userID, id)
+	return p, nil
 }
 
 // EmbedOriginAllows reports whether origin (a request's Origin header,

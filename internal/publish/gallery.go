@@ -51,7 +51,7 @@ func (s *Service) PublishGallery(ctx context.Context, userID, galleryID string) 
 	}
 	var id string
 	created := false
-	err = pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	p, err := s.withTxThenGet(ctx, userID, &id, func(tx pgx.Tx) error {
 		existing, err := liveByGallery(ctx, tx, galleryID)
 		switch {
 		case err == nil:
@@ -70,8 +70,7 @@ func (s *Service) PublishGallery(ctx context.Context, userID, galleryID string) 
 	if err != nil {
 		return Publication{}, false, err
 	}
-	p, err := s.Get(ctx, userID, id)
-	return p, created, err
+	return p, created, nil
 }
 
 // ForGallery returns the gallery's live publication, or nil when it has none.

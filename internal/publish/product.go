@@ -64,7 +64,7 @@ func (s *Service) PublishProduct(ctx context.Context, userID, productID string, 
 	}
 	var id string
 	created := false
-	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	p, err := s.withTxThenGet(ctx, userID, &id, func(tx pgx.Tx) error {
 		var err error
 		id, created, err = s.publishProductTx(ctx, tx, userID, productID, set)
 		return err
@@ -75,8 +75,7 @@ func (s *Service) PublishProduct(ctx context.Context, userID, productID string, 
 	if err != nil {
 		return Publication{}, false, err
 	}
-	p, err := s.Get(ctx, userID, id)
-	return p, created, err
+	return p, created, nil
 }
 
 // publishProductTx is PublishProduct's change in the caller's transaction:

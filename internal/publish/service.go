@@ -131,7 +131,7 @@ func (s *Service) Create(ctx context.Context, userID, blueprintID string) (Publi
 	}
 	var id string
 	created := false
-	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	p, err := s.withTxThenGet(ctx, userID, &id, func(tx pgx.Tx) error {
 		existing, err := liveByBlueprint(ctx, tx, blueprintID)
 		switch {
 		case err == nil && existing.UserID == userID:
@@ -162,13 +162,14 @@ func (s *Service) Create(ctx context.Context, userID, blueprintID string) (Publi
 		if rerr != nil || existing.UserID != userID {
 			return Publication{}, false, fmt.Errorf("read concurrently created publication: %w", errors.Join(err, rerr))
 		}
-		id, created, err = existing.ID, false, nil
+		// Nothing of this request was written: read after the fact is safe.
+		p, err = s.Get(ctx, userID, existing.ID)
+		return p, false, err
 	}
 	if err != nil {
 		return Publication{}, false, err
 	}
-	p, err := s.Get(ctx, userID, id)
-	return p, created, err
+	return p, created, nil
 }
 
 // createLink appends a new publication: created (its id, slug and time are
@@ -196,17 +197,45 @@ func (s *Service) createLink(ctx context.Context, tx pgx.Tx, created events.Publ
 
 // Get returns one of the user's publications (live or unpublished).
 func (s *Service) Get(ctx context.Context, userID, id string) (Publication, error) {
-	r, err := s.owned(ctx, s.db, userID, id)
+	return s.get(ctx, s.db, userID, id)
+}
+
+// get is Get through q: a write reads its answer with it inside its own
+// transaction (withTxThenGet).
+func (s *Service) get(ctx context.Context, q pgdb.Querier, userID, id string) (Publication, error) {
+	r, err := s.owned(ctx, q, userID, id)
 	if err != nil {
 		return Publication{}, err
 	}
-	vs, err := versionsOf(ctx, s.db, id)
+	vs, err := versionsOf(ctx, q, id)
 	if err != nil {
 		return Publication{}, err
 	}
 	p := s.view(ctx, r, vs)
-	p.PendingEdits, err = s.pendingEdits(ctx, s.db, r, vs)
+	p.PendingEdits, err = s.pendingEdits(ctx, q, r, vs)
 	return p, err
+}
+
+// withTxThenGet runs fn in a transaction and answers the publication *id
+// (fn may set it) as that transaction left it. The answer is read before the
+// COMMIT, never after it: a read after it can fail (the database restarting,
+// the client going away) and answer an error for a change that was made, and
+// a client retrying that error makes it twice (a second version; see
+// job.Service.startBuild for the build it once charged twice).
+func (s *Service) withTxThenGet(ctx context.Context, userID string, id *string, fn func(tx pgx.Tx) error) (Publication, error) {
+	var p Publication
+	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		var err error
+		p, err = s.get(ctx, tx, userID, *id)
+		return err
+	})
+	if err != nil {
+		return Publication{}, err
+	}
+	return p, nil
 }
 
 // List returns the user's publications, live first, newest first; blueprintID
@@ -236,7 +265,7 @@ func (s *Service) List(ctx context.Context, userID, blueprintID string) ([]Publi
 // idempotent: unpublishing twice is not an error. It returns the publication
 // as it now stands.
 func (s *Service) Unpublish(ctx context.Context, userID, id string) (Publication, error) {
-	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	p, err := s.withTxThenGet(ctx, userID, &id, func(tx pgx.Tx) error {
 		r, err := s.owned(ctx, tx, userID, id)
 		if err != nil {
 			return err
@@ -254,7 +283,7 @@ func (s *Service) Unpublish(ctx context.Context, userID, id string) (Publication
 	if err != nil {
 		return Publication{}, err
 	}
-	return s.Get(ctx, userID, id)
+	return p, nil
 }
 
 // NewVersion snapshots the blueprint's current state as the next immutable version.
@@ -262,7 +291,7 @@ func (s *Service) NewVersion(ctx context.Context, userID, id string) (Publicatio
 	if err := s.requireSharing(ctx, userID); err != nil {
 		return Publication{}, err
 	}
-	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	p, err := s.withTxThenGet(ctx, userID, &id, func(tx pgx.Tx) error {
 		r, err := s.live(ctx, tx, userID, id)
 		if err != nil {
 			return err
@@ -277,7 +306,7 @@ func (s *Service) NewVersion(ctx context.Context, userID, id string) (Publicatio
 	if err != nil {
 		return Publication{}, err
 	}
-	return s.Get(ctx, userID, id)
+	return p, nil
 }
 
 // currentSnapshot is what a new version of r freezes: its product's or its
@@ -313,7 +342,7 @@ func (s *Service) currentState(ctx context.Context, q pgdb.Querier, r record) (S
 // what shoppers see now, use LockLive: the latest version may be older than
 // the live page.
 func (s *Service) Lock(ctx context.Context, userID, id string, version int) (Publication, error) {
-	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+	p, err := s.withTxThenGet(ctx, userID, &id, func(tx pgx.Tx) error {
 		r, err := s.live(ctx, tx, userID, id)
 		if err != nil {
 			return err
@@ -330,7 +359,7 @@ func (s *Service) Lock(ctx context.Context, userID, id string, version int) (Pub
 	if err != nil {
 		return Publication{}, err
 	}
-	return s.Get(ctx, userID, id)
+	return p, nil
 }
 
 // LockLive pins the link to what shoppers see now. An unlocked page shows

@@ -27,6 +27,7 @@ import (
 	"github.com/photo3d/photo3d/internal/dbtest"
 	"github.com/photo3d/photo3d/internal/dispatch"
 	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/eventstore/committest"
 	"github.com/photo3d/photo3d/internal/job"
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/reconstruct"
@@ -65,7 +66,7 @@ func NewWithBlobs(t testing.TB, baseURL string, blobs *blobstore.Store) *Env {
 	t.Helper()
 	db := dbtest.New(t)
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	store := eventstore.New(events.Domain(), eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{}, cutAfterCommit))
+	store := eventstore.New(events.Domain(), eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{}, committest.Projection))
 	t.Cleanup(func() { _ = blobs.Close() })
 	rc, err := river.NewClient(riverpgxv5.New(db.Pool), &river.Config{Logger: logger})
 	if err != nil {
@@ -234,29 +235,3 @@ func (e *Env) Blueprint(t testing.TB, userID, end string) string {
 	}
 	return j.ID
 }
-
-// CutAfterCommit returns a context that ends the moment the first
-// transaction appending events under it commits, before anything after the
-// COMMIT runs: what a request sees when the database restarts, or the client
-// hangs up, between its COMMIT and what it does next. A service that answers
-// what it wrote must still answer it then; one that reads it back after the
-// COMMIT answers an error for a change that was made, and a client retrying
-// that error makes it (and pays for it) twice.
-func CutAfterCommit(parent context.Context) context.Context {
-	ctx, cancel := context.WithCancel(parent)
-	return context.WithValue(ctx, cutKey{}, cancel)
-}
-
-type cutKey struct{}
-
-// cutAfterCommit is the inline projection behind CutAfterCommit: it asks
-// the appending transaction (pgdb.WithTx's) to end the context after its
-// COMMIT. Other appends pass through it untouched.
-var cutAfterCommit = eventstore.InlineFunc(func(ctx context.Context, tx pgx.Tx, _ eventstore.Envelope) error {
-	if cancel, ok := ctx.Value(cutKey{}).(context.CancelFunc); ok {
-		if ac, ok := tx.(pgdb.AfterCommitter); ok {
-			ac.AfterCommitFunc("jobtest: cut after commit", cancel)
-		}
-	}
-	return nil
-})

@@ -22,6 +22,7 @@ import (
 	"github.com/photo3d/photo3d/internal/account"
 	"github.com/photo3d/photo3d/internal/dbtest"
 	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/eventstore/committest"
 	"github.com/photo3d/photo3d/internal/pgdb"
 	"github.com/photo3d/photo3d/internal/publish"
 	"github.com/photo3d/photo3d/internal/subscription"
@@ -68,7 +69,7 @@ func WithClock(now func() time.Time) Option {
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
 	db := dbtest.New(t)
-	store := eventstore.New(events.Domain(), eventstore.WithInline(publish.Projection{}))
+	store := eventstore.New(events.Domain(), eventstore.WithInline(publish.Projection{}, committest.Projection))
 	subs := subscription.NewService(store, subscription.TestMode{})
 	bucket := memblob.OpenBucket(nil)
 	t.Cleanup(func() { _ = bucket.Close() })
