@@ -11,7 +11,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -165,8 +168,95 @@ func (s *Store) Append(ctx context.Context, tx pgx.Tx, stream events.Stream, exp
 			}
 		}
 	}
+	if err := runAppendHooks(ctx, tx); err != nil {
+		return nil, err
+	}
 	s.observed(out)
 	return out, nil
+}
+
+// InAppendingTx returns a context under which every transaction that appends
+// events also runs fn, inside it, before it commits: once per transaction
+// (the first append runs it; a transaction that appends again does not run
+// it again), after that append's events and inline projections are written.
+// An error from fn fails the Append, so the caller rolls the transaction
+// back. Hooks accumulate: under a context with several, each runs, outermost
+// first.
+//
+// Why: a caller outside a service sometimes has to know whether the
+// service's change committed, and only a write in the very same transaction
+// can tell it: with the change if it committed, with nothing if it rolled
+// back, whatever happens to the connection or the process afterwards. The
+// Idempotency-Key layer (internal/httpapi) marks its key 'committed' this
+// way, so a retry whose first attempt's answer was lost after its COMMIT is
+// never carried out a second time. Every state change appends events, so the
+// hook reaches every write without the services knowing about it.
+//
+// fn must only write what is harmless to write again: a transaction that
+// Append cannot tell apart from one it has seen (a pgx.Tx whose type is not
+// comparable) runs it at every append, and so does each savepoint, which is
+// a transaction of its own.
+func InAppendingTx(ctx context.Context, fn func(ctx context.Context, tx pgx.Tx) error) context.Context {
+	parent, _ := ctx.Value(appendHooksKey{}).([]*appendHook)
+	hooks := append(slices.Clip(parent), &appendHook{fn: fn})
+	return context.WithValue(ctx, appendHooksKey{}, hooks)
+}
+
+// WithoutAppendHooks returns ctx without its InAppendingTx hooks, for a write
+// a request makes on its way that is not the request's change: one a retry
+// redoes or finds done, harmlessly. Completing a photo stored straight in a
+// cloud bucket the first time a build names it is one (internal/upload): a
+// build refused after it changed nothing a retry must not do again, so that
+// completion must not mark the request's Idempotency-Key 'committed'.
+func WithoutAppendHooks(ctx context.Context) context.Context {
+	if ctx.Value(appendHooksKey{}) == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, appendHooksKey{}, []*appendHook(nil))
+}
+
+type appendHooksKey struct{}
+
+// appendHook is one InAppendingTx hook and the transactions it has run in.
+type appendHook struct {
+	fn  func(ctx context.Context, tx pgx.Tx) error
+	mu  sync.Mutex
+	ran []pgx.Tx // kept, not their addresses: a later transaction cannot reuse one
+}
+
+// runAppendHooks runs ctx's InAppendingTx hooks that have not yet run in tx.
+func runAppendHooks(ctx context.Context, tx pgx.Tx) error {
+	hooks, _ := ctx.Value(appendHooksKey{}).([]*appendHook)
+	for _, h := range hooks {
+		if err := h.run(ctx, tx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// run runs the hook in tx unless it already has. The lock is not held while
+// fn runs: transactions of one context appending at once (one goroutine
+// each) must not wait for each other's hooks, which may wait for their locks.
+func (h *appendHook) run(ctx context.Context, tx pgx.Tx) error {
+	comparable := reflect.TypeOf(tx).Comparable()
+	if comparable {
+		h.mu.Lock()
+		seen := slices.Contains(h.ran, tx)
+		h.mu.Unlock()
+		if seen {
+			return nil
+		}
+	}
+	if err := h.fn(ctx, tx); err != nil {
+		return fmt.Errorf("append hook: %w", err)
+	}
+	if comparable {
+		h.mu.Lock()
+		h.ran = append(h.ran, tx)
+		h.mu.Unlock()
+	}
+	return nil
 }
 
 // appendRequest is a batch of events encoded for appendSQL.

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/photo3d/photo3d/internal/auth"
+	"github.com/photo3d/photo3d/internal/eventstore"
 	"github.com/photo3d/photo3d/internal/fault"
 )
 
@@ -27,6 +28,16 @@ import (
 // nothing. Retries that arrive while the first is still running wait for it
 // and then get its answer, so 20 parallel copies make one job and spend one
 // credit. The key belongs to the signed-in user (session or API key alike).
+//
+// The key's row lives outside the handler's transaction, so it cannot be
+// stored with the handler's change; instead the handler's own transaction
+// marks it 'committed' (eventstore.InAppendingTx: every change appends
+// events), and the answer is stored ('done') after it. A key whose change
+// committed is never run again, even when its answer was lost (the database
+// went away after the COMMIT) or was an error: a retry is told so
+// (idempotency_answer_lost) instead of making a second job or charging a
+// second credit. Only a key whose change did not commit is released or
+// taken over, and run again.
 
 // IdempotencyHeader is the request header clients send.
 const IdempotencyHeader = "Idempotency-Key"
@@ -61,7 +72,8 @@ const (
 	idempotencyRetention = 24 * time.Hour
 	// idempotencyLease bounds how long a first request may hold its key; a
 	// 'running' row past it belongs to a process that died mid-request and
-	// a retry with the same request takes it over.
+	// a retry with the same request takes it over. A 'committed' row past it
+	// lost its answer: retries are told so (errIdempotencyAnswerLost).
 	idempotencyLease = 2 * time.Minute
 	// idempotencyWait is how long a concurrent retry waits for the first
 	// request before answering 409 idempotency_in_progress.
@@ -80,6 +92,13 @@ var (
 		"This Idempotency-Key was already used for a different request. Use a new key for a new request.")
 	errIdempotencyInProgress = fault.New(fault.Conflict, "idempotency_in_progress",
 		"A request with this Idempotency-Key is still being processed. Retry in a moment to get its answer.")
+	// errIdempotencyAnswerLost: the first request's change committed but its
+	// answer was never stored. It is not run again (that would make or
+	// charge it twice) and there is nothing to replay, so the client is told
+	// to look the result up. A conflict (409) like idempotency_in_progress,
+	// but without Retry-After: retrying it answers the same.
+	errIdempotencyAnswerLost = fault.New(fault.Conflict, "idempotency_answer_lost",
+		"This request was carried out, but its answer could not be kept. Look up what it made (your jobs, products or links) instead of sending it again.")
 )
 
 func validIdempotencyKey(k string) bool {
@@ -97,11 +116,14 @@ func validIdempotencyKey(k string) bool {
 // idempotencyRecord is a stored key's state.
 type idempotencyRecord struct {
 	fingerprint []byte
-	done        bool
+	done        bool // the answer is stored: replay it
 	status      int
 	contentType string
 	location    string
 	body        []byte
+	// committed: the first request's change committed and its answer is not
+	// stored (yet); leaseOver: its lease has run out, so it never will be.
+	committed, leaseOver bool
 }
 
 type idempotencyStore struct {
@@ -111,21 +133,36 @@ type idempotencyStore struct {
 
 // claim makes the caller the one executor of (user, key): it inserts the
 // row, or takes over an expired one (older than the retention) or an
-// abandoned one (lease run out, same request). Otherwise it returns the
-// row as it stands; found=false means it vanished meanwhile (the first
-// attempt failed and released it): claim again.
+// abandoned one (lease run out, same request, nothing committed: a
+// 'committed' row is never taken over, its change would be made twice).
+// Otherwise it returns the row as it stands; found=false means it vanished
+// meanwhile (the first attempt failed and released it): claim again.
 func (s *idempotencyStore) claim(ctx context.Context, user, key string, fp []byte) (rec idempotencyRecord, claimed, found bool, err error) {
 	s.sweep(ctx)
+	// The takeover is an UPDATE apart from the INSERT, not its ON CONFLICT
+	// DO UPDATE ... WHERE: that locks the row even when the WHERE refuses
+	// it, and a key's retries poll here while its request runs, whose
+	// transactions must find the row unlocked (see markCommitted). A plain
+	// UPDATE locks only a row it takes over, and one that turned
+	// 'committed' meanwhile no longer matches once it has waited for it.
 	var one int
 	err = s.db.QueryRow(ctx, `
-		INSERT INTO idempotency_keys AS k (user_id, key, fingerprint, state, leased_until)
-		VALUES ($1, $2, $3, 'running', now() + make_interval(secs => $4))
-		ON CONFLICT (user_id, key) DO UPDATE
-			SET fingerprint = EXCLUDED.fingerprint, state = 'running', status = 0, content_type = '',
-				location = '', body = '', created_at = now(), leased_until = EXCLUDED.leased_until
-			WHERE k.created_at < now() - make_interval(secs => $5)
-			   OR (k.state = 'running' AND k.leased_until < now() AND k.fingerprint = EXCLUDED.fingerprint)
-		RETURNING 1`, user, key, fp, idempotencyLease.Seconds(), idempotencyRetention.Seconds()).Scan(&one)
+		WITH inserted AS (
+			INSERT INTO idempotency_keys (user_id, key, fingerprint, state, leased_until)
+			VALUES ($1, $2, $3, 'running', now() + make_interval(secs => $4))
+			ON CONFLICT (user_id, key) DO NOTHING
+			RETURNING 1
+		), taken AS (
+			UPDATE idempotency_keys k
+			SET fingerprint = $3, state = 'running', status = 0, content_type = '', location = '', body = '',
+				created_at = now(), leased_until = now() + make_interval(secs => $4)
+			WHERE k.user_id = $1 AND k.key = $2
+			  AND (k.created_at < now() - make_interval(secs => $5)
+			       OR (k.state = 'running' AND k.leased_until < now() AND k.fingerprint = $3))
+			RETURNING 1
+		)
+		SELECT 1 FROM inserted UNION ALL SELECT 1 FROM taken`,
+		user, key, fp, idempotencyLease.Seconds(), idempotencyRetention.Seconds()).Scan(&one)
 	if err == nil {
 		return idempotencyRecord{}, true, true, nil
 	}
@@ -133,9 +170,9 @@ func (s *idempotencyStore) claim(ctx context.Context, user, key string, fp []byt
 		return idempotencyRecord{}, false, false, fmt.Errorf("claim idempotency key: %w", err)
 	}
 	var state string
-	err = s.db.QueryRow(ctx, `SELECT fingerprint, state, status, content_type, location, body
+	err = s.db.QueryRow(ctx, `SELECT fingerprint, state, status, content_type, location, body, leased_until < now()
 		FROM idempotency_keys WHERE user_id = $1 AND key = $2`, user, key).
-		Scan(&rec.fingerprint, &state, &rec.status, &rec.contentType, &rec.location, &rec.body)
+		Scan(&rec.fingerprint, &state, &rec.status, &rec.contentType, &rec.location, &rec.body, &rec.leaseOver)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return idempotencyRecord{}, false, false, nil
 	}
@@ -143,17 +180,53 @@ func (s *idempotencyStore) claim(ctx context.Context, user, key string, fp []byt
 		return idempotencyRecord{}, false, false, fmt.Errorf("read idempotency key: %w", err)
 	}
 	rec.done = state == "done"
+	rec.committed = state == "committed"
 	return rec, false, true, nil
 }
 
-// finish stores the final answer, or releases the key when the answer is
-// not final (a 5xx, a conflict, a rate limit, a cancelled request, a body
-// too large to keep), so a retry runs the request again.
+// markCommitted runs inside every transaction the claimed request's handler
+// appends events in (eventstore.InAppendingTx), so the key says 'committed'
+// exactly when some change of the request did commit, whatever becomes of
+// the answer afterwards.
+//
+// It skips a row another transaction holds locked rather than wait for it:
+// that is another transaction of the same request that marked it first
+// (nothing else locks a claimed row for long: see claim), and it may be
+// waiting for this one, so a wait here would wait on itself for good.
+// Catalog writes once did that: they resolve further photos, which completes
+// a cloud upload in a transaction of its own, inside one that may already
+// have appended (the default catalog). That completion now runs without the
+// hooks (eventstore.WithoutAppendHooks); skipping keeps any future nesting
+// from hanging. The holder's mark stands if it commits; if it rolls back
+// while this one commits, the key stays 'running' as it did before marks
+// existed (a non-final answer releases it).
+func markCommitted(user, key string) func(ctx context.Context, tx pgx.Tx) error {
+	return func(ctx context.Context, tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `UPDATE idempotency_keys SET state = 'committed'
+			WHERE (user_id, key) IN (SELECT user_id, key FROM idempotency_keys
+				WHERE user_id = $1 AND key = $2 AND state = 'running' FOR UPDATE SKIP LOCKED)`, user, key)
+		if err != nil {
+			return fmt.Errorf("mark idempotency key committed: %w", err)
+		}
+		return nil
+	}
+}
+
+// finish stores the final answer, or, when the answer is not final (a 5xx,
+// a conflict, a rate limit, a cancelled request, a body too large to keep),
+// releases the key so a retry runs the request again, provided nothing of
+// it committed. A 'committed' key is kept instead, its lease ended so that
+// retries learn at once that the answer is lost rather than wait for it.
 func (s *idempotencyStore) finish(ctx context.Context, user, key string, c *capture, o *replayOverride) error {
 	ctx = context.WithoutCancel(ctx)
 	body, err := c.storedBody(o)
 	if !c.final() || err != nil {
-		_, derr := s.db.Exec(ctx, `DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND state = 'running'`, user, key)
+		_, derr := s.db.Exec(ctx, `
+			WITH released AS (
+				DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2 AND state = 'running'
+			)
+			UPDATE idempotency_keys SET leased_until = now()
+			WHERE user_id = $1 AND key = $2 AND state = 'committed'`, user, key)
 		return errors.Join(err, derr)
 	}
 	_, err = s.db.Exec(ctx, `UPDATE idempotency_keys SET state = 'done', status = $3, content_type = $4, location = $5, body = $6
@@ -298,7 +371,8 @@ func serveIdempotent(store *idempotencyStore, next http.Handler, w http.Response
 					_ = store.finish(ctx, user, key, &capture{ResponseWriter: w}, nil)
 				}
 			}()
-			next.ServeHTTP(c, r.WithContext(context.WithValue(ctx, replayKey{}, o)))
+			hctx := eventstore.InAppendingTx(context.WithValue(ctx, replayKey{}, o), markCommitted(user, key))
+			next.ServeHTTP(c, r.WithContext(hctx))
 			finished = true
 			if err := store.finish(ctx, user, key, c, o); err != nil {
 				LoggerFrom(ctx).Error("store idempotent answer", "err", err)
@@ -324,6 +398,11 @@ func serveIdempotent(store *idempotencyStore, next http.Handler, w http.Response
 		}
 		if !found {
 			continue // released by a failed first attempt: run it ourselves
+		}
+		if rec.committed && rec.leaseOver {
+			// Carried out, answer lost: never run it again.
+			WriteError(w, r, errIdempotencyAnswerLost)
+			return
 		}
 		if time.Now().After(deadline) {
 			w.Header().Set("Retry-After", strconv.Itoa(1))

@@ -28,32 +28,9 @@ import (
 // on first use, the worker reads it from and writes the model to the bucket,
 // and the model downloads from a presigned GET without any header. Then the
 // model is published and its public page /v/{slug} serves it from the bucket.
-//
-// Not parallel: the AWS SDK reads its credentials from the environment.
 func TestS3EndToEnd(t *testing.T) {
-	backend := s3mem.New()
-	require.NoError(t, backend.CreateBucket("photo3d-media"))
-	s3srv := httptest.NewServer(gofakes3.New(backend).Server())
-	t.Cleanup(s3srv.Close)
-	t.Setenv("AWS_ACCESS_KEY_ID", "test-access-key")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret-key")
-	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	t.Setenv("AWS_CONFIG_FILE", "/dev/null")
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/dev/null")
-
-	blobURL := "s3://photo3d-media?region=eu-west-1&use_path_style=true&disable_https=true&endpoint=" + url.QueryEscape(s3srv.URL)
-	store, err := blobstore.Open(context.Background(), blobURL)
-	require.NoError(t, err)
-	require.False(t, store.ServedLocally(), "S3 serves its own URLs")
-
-	srv := httptest.NewUnstartedServer(nil)
-	base := "http://" + srv.Listener.Addr().String()
-	env := jobtest.NewWithBlobs(t, base, store)
-	srv.Config.Handler = s3Router(env)
-	srv.Start()
-	t.Cleanup(srv.Close)
-	env.StartWorker(t, reconstruct.NewBuiltin())
-	l := liveStack{env: env, srv: srv, tokens: auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), base)}
+	l, backend, s3URL := newS3Stack(t)
+	env := l.env
 	user := l.env.User(t)
 	giveTrial(t, env, user)
 	photo := jobtest.PNG(t, 400, 400)
@@ -61,7 +38,7 @@ func TestS3EndToEnd(t *testing.T) {
 	res, r := l.jsonCall(t, user, "POST", "/api/uploads", map[string]any{"filename": "red-vase.png", "contentType": "image/png", "size": len(photo)})
 	require.Equal(t, http.StatusCreated, res.StatusCode)
 	slot := decodeAs[uploadSlot](t, r.Data)
-	require.True(t, strings.HasPrefix(slot.UploadURL, s3srv.URL+"/photo3d-media/"), "the browser uploads to the bucket: %s", slot.UploadURL)
+	require.True(t, strings.HasPrefix(slot.UploadURL, s3URL+"/photo3d-media/"), "the browser uploads to the bucket: %s", slot.UploadURL)
 	require.Contains(t, slot.UploadURL, "X-Amz-Signature=", "a presigned URL")
 	require.Contains(t, slot.UploadURL, "X-Amz-Expires=")
 
@@ -84,7 +61,7 @@ func TestS3EndToEnd(t *testing.T) {
 
 	// The model, thumbnail and photo come straight from the bucket.
 	for _, u := range []string{j.ModelURL, j.ThumbnailURL, j.ImageURL} {
-		require.True(t, strings.HasPrefix(u, s3srv.URL+"/photo3d-media/"), u)
+		require.True(t, strings.HasPrefix(u, s3URL+"/photo3d-media/"), u)
 		require.Contains(t, u, "X-Amz-Signature=")
 	}
 	res, _, glb := l.do(t, "", "GET", j.ModelURL, "", nil)
@@ -126,4 +103,81 @@ func mustURL(t *testing.T, raw string) *url.URL {
 	u, err := url.Parse(raw)
 	require.NoError(t, err)
 	return u
+}
+
+// newS3Stack is the api and worker with BLOB_URL=s3://…, as production
+// parses it, against an in-process server speaking the S3 wire protocol
+// (gofakes3). It answers the stack, the bucket's backend and the server's URL.
+// Not parallel: the AWS SDK reads its credentials from the environment.
+func newS3Stack(t *testing.T) (liveStack, *s3mem.Backend, string) {
+	backend := s3mem.New()
+	require.NoError(t, backend.CreateBucket("photo3d-media"))
+	s3srv := httptest.NewServer(gofakes3.New(backend).Server())
+	t.Cleanup(s3srv.Close)
+	t.Setenv("AWS_ACCESS_KEY_ID", "test-access-key")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "test-secret-key")
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	t.Setenv("AWS_CONFIG_FILE", "/dev/null")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/dev/null")
+
+	blobURL := "s3://photo3d-media?region=eu-west-1&use_path_style=true&disable_https=true&endpoint=" + url.QueryEscape(s3srv.URL)
+	store, err := blobstore.Open(context.Background(), blobURL)
+	require.NoError(t, err)
+	require.False(t, store.ServedLocally(), "S3 serves its own URLs")
+
+	srv := httptest.NewUnstartedServer(nil)
+	base := "http://" + srv.Listener.Addr().String()
+	env := jobtest.NewWithBlobs(t, base, store)
+	srv.Config.Handler = s3Router(env)
+	srv.Start()
+	t.Cleanup(srv.Close)
+	env.StartWorker(t, reconstruct.NewBuiltin())
+	l := liveStack{env: env, srv: srv, tokens: auth.NewTokens([]byte("creation-test-secret-0123456789abcdef"), base)}
+	return l, backend, s3srv.URL
+}
+
+// A photo PUT straight to the bucket is completed the first time a build
+// names it, in a transaction of its own. That completion is not the build:
+// when the build then fails, the Idempotency-Key is released and the retry
+// with the same key builds it (it was told idempotency_answer_lost, with
+// nothing built, while the completion marked the key as carried out).
+func TestIdempotentBuildOfABucketPhotoRunsAgainAfterItFailed(t *testing.T) {
+	l, _, _ := newS3Stack(t)
+	user := l.env.User(t)
+	giveTrial(t, l.env, user)
+	tok, _, err := l.tokens.Issue(user)
+	require.NoError(t, err)
+	photo := jobtest.PNG(t, 400, 400)
+	res, r := l.jsonCall(t, user, "POST", "/api/uploads", map[string]any{"filename": "red-vase.png", "contentType": "image/png", "size": len(photo)})
+	require.Equal(t, http.StatusCreated, res.StatusCode)
+	slot := decodeAs[uploadSlot](t, r.Data)
+	res, _, raw := l.do(t, "", "PUT", slot.UploadURL, "image/png", strings.NewReader(string(photo)))
+	require.Equal(t, http.StatusOK, res.StatusCode, string(raw))
+
+	ctx := context.Background()
+	db := l.env.DB.Pool
+	_, err = db.Exec(ctx, `
+		CREATE FUNCTION test_fail_build() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN RAISE EXCEPTION 'the build could not be recorded (test)'; END $$;
+		CREATE TRIGGER test_fail_build BEFORE INSERT ON jobs FOR EACH ROW EXECUTE FUNCTION test_fail_build()`)
+	require.NoError(t, err)
+	body := `{"imageURL":"` + slot.PublicURL + `"}`
+	res, r, _ = l.send(t, tok, "POST", "/api/jobs", "application/json", strings.NewReader(body), "Idempotency-Key", "bucket-1")
+	require.Equal(t, http.StatusInternalServerError, res.StatusCode, "%+v", r.Error)
+	var completed int
+	require.NoError(t, db.QueryRow(ctx, `SELECT count(*) FROM uploads WHERE id = $1 AND status = 'completed'`,
+		slot.UploadID).Scan(&completed))
+	require.Equal(t, 1, completed, "the photo was completed on its first use")
+	var keys int
+	require.NoError(t, db.QueryRow(ctx, `SELECT count(*) FROM idempotency_keys WHERE key = 'bucket-1'`).Scan(&keys))
+	require.Zero(t, keys, "the failed build released its key")
+
+	_, err = db.Exec(ctx, `DROP TRIGGER test_fail_build ON jobs`)
+	require.NoError(t, err)
+	res, r, _ = l.send(t, tok, "POST", "/api/jobs", "application/json", strings.NewReader(body), "Idempotency-Key", "bucket-1")
+	require.Equal(t, http.StatusCreated, res.StatusCode, "%+v", r.Error)
+	require.Empty(t, res.Header.Get("Idempotent-Replayed"), "built, not replayed")
+	var jobs int
+	require.NoError(t, db.QueryRow(ctx, `SELECT count(*) FROM jobs WHERE user_id = $1`, user).Scan(&jobs))
+	require.Equal(t, 1, jobs)
 }

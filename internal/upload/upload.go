@@ -421,8 +421,12 @@ func (s *Service) Resolve(ctx context.Context, userID, imageURL string) (Upload,
 }
 
 // completeOnFirstUse records a cloud-stored upload checked on first use; a
-// request that raced this one and completed it first is not an error.
+// request that raced this one and completed it first is not an error. It is
+// bookkeeping on the way to the request's own change, not that change, so it
+// does not run the request's append hooks: it does not mark an Idempotency-Key
+// 'committed', so a build refused after it may be retried with the same key.
 func (s *Service) completeOnFirstUse(ctx context.Context, userID string, up Upload, meta fileMeta, data []byte) (Upload, error) {
+	ctx = eventstore.WithoutAppendHooks(ctx)
 	done, err := s.complete(ctx, up, up.BlobKey, meta, data, false)
 	if errors.Is(err, ErrAlreadyReceived) {
 		return s.Get(ctx, s.db, userID, up.ID)
