@@ -37,6 +37,8 @@ test('a 24-photo spin set → uploaded photo by photo → one turntable model �
     await expect(page).toHaveURL(/\/workspace\/upload\/spin$/);
     await expect(page.getByRole('heading', { name: 'Create from a spin set' })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'How to shoot a spin set' })).toBeVisible();
+    // Either way round builds the same model (TestSpinSetShotTurningTheOtherWayBuildsTheSameModel).
+    await expect(page.getByTestId('spin-guide-photos')).toContainText('The table may turn either way round');
     await expect(page.getByRole('img', { name: /phone on a tripod/ })).toBeVisible();
   });
 

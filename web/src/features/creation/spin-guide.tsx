@@ -33,7 +33,7 @@ export function SpinGuide({ mode = 'photos' }: { mode?: SpinMode }) {
             </li>
           </ul>
         ) : (
-          <ul className="spin-guide__list">
+          <ul className="spin-guide__list" data-testid="spin-guide-photos">
             <li>
               Product on a <strong>turntable</strong>, phone on a <strong>tripod</strong>, a plain backdrop and soft, even light.
             </li>
@@ -45,6 +45,9 @@ export function SpinGuide({ mode = 'photos' }: { mode?: SpinMode }) {
             </li>
             <li>Keep the whole product in frame in every photo.</li>
             <li>Don't move the camera during a turn; only the table turns.</li>
+            <li>
+              The table may turn <strong>either way round,</strong> as long as it turns the same way at every height.
+            </li>
             <li>Name the files in shooting order (P01, P02 …): they are sorted by name.</li>
           </ul>
         )}

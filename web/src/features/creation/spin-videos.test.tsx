@@ -87,6 +87,9 @@ describe('create from turntable videos', () => {
     expect(within(group).getByRole('radio', { name: /^Photos/ })).toBeChecked();
     expect(within(group).getByRole('radio', { name: /^Videos/ })).not.toBeChecked();
     expect(screen.getByRole('heading', { name: 'How to shoot a spin set' })).toBeInTheDocument();
+    const photoTips = screen.getByTestId('spin-guide-photos');
+    expect(photoTips).toHaveTextContent('Two camera heights');
+    expect(photoTips).toHaveTextContent('The table may turn either way round, as long as it turns the same way at every height.');
     fireEvent.drop(screen.getByText(/Drop your spin set here/).closest('label')!, { dataTransfer: { files: [png('P1.png'), png('P2.png')] } });
     expect(screen.getAllByTestId('spin-thumb')).toHaveLength(2);
 
