@@ -24,6 +24,7 @@ import (
 	"github.com/photo3d/photo3d/internal/channels"
 	"github.com/photo3d/photo3d/internal/channels/googlefeed"
 	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/eventstore/committest"
 	"github.com/photo3d/photo3d/internal/experiment"
 	"github.com/photo3d/photo3d/internal/glbvariants/glbtest"
 	"github.com/photo3d/photo3d/internal/gltfvalidate"
@@ -63,7 +64,7 @@ func buildProductPubStackWith(t *testing.T, tweak func(*Deps, *eventstore.Store,
 	env := jobtest.New(t, creationBase)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	store := eventstore.New(events.Domain(), eventstore.WithInline(upload.Projection{}, job.Projection{}, catalog.Projection{},
-		publish.Projection{}, publish.ChannelFilesOnChange{River: env.River}, team.Projection{}, apikey.Projection{}))
+		publish.Projection{}, publish.ChannelFilesOnChange{River: env.River}, team.Projection{}, apikey.Projection{}, committest.Projection))
 	files := channels.NewQueue(env.River)
 	svc := catalog.NewService(env.DB.Pool, store, env.Jobs, catalog.SubscriptionPlans{Subscriptions: env.Subs})
 	pubs := publish.NewService(env.DB.Pool, store, publish.SubscriptionPlans{Subscriptions: env.Subs, DB: env.DB.Pool}, creationBase)

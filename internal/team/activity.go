@@ -12,6 +12,7 @@ import (
 
 	"github.com/photo3d/photo3d/events"
 	"github.com/photo3d/photo3d/internal/eventstore"
+	"github.com/photo3d/photo3d/internal/pgdb"
 )
 
 // Actor is who did something, as events record it (metadata actor
@@ -35,7 +36,7 @@ func actorOf(ctx context.Context) string {
 
 // nameActors fills in kind and name: members by their name (a person whose
 // account is gone is "A former member"), keys by their name.
-func (s *Service) nameActors(ctx context.Context, as []*Actor) error {
+func (s *Service) nameActors(ctx context.Context, q pgdb.Querier, as []*Actor) error {
 	var users, keys []string
 	for _, a := range as {
 		if id, ok := strings.CutPrefix(a.ID, "user-"); ok {
@@ -46,7 +47,7 @@ func (s *Service) nameActors(ctx context.Context, as []*Actor) error {
 	}
 	names := map[string]string{}
 	if len(users) > 0 {
-		rows, err := s.db.Query(ctx, `SELECT 'user-' || user_id, name FROM user_pii WHERE user_id = ANY($1)`, users)
+		rows, err := q.Query(ctx, `SELECT 'user-' || user_id, name FROM user_pii WHERE user_id = ANY($1)`, users)
 		if err != nil {
 			return fmt.Errorf("name actors: %w", err)
 		}
@@ -55,7 +56,7 @@ func (s *Service) nameActors(ctx context.Context, as []*Actor) error {
 		}
 	}
 	if len(keys) > 0 {
-		rows, err := s.db.Query(ctx, `SELECT 'apikey-' || id, 'API key ' || coalesce(nullif(name, ''), prefix) FROM api_keys WHERE id = ANY($1)`, keys)
+		rows, err := q.Query(ctx, `SELECT 'apikey-' || id, 'API key ' || coalesce(nullif(name, ''), prefix) FROM api_keys WHERE id = ANY($1)`, keys)
 		if err != nil {
 			return fmt.Errorf("name actors: %w", err)
 		}
@@ -158,7 +159,7 @@ func (s *Service) Activity(ctx context.Context, wsID, productID string, limit in
 	for i := range out {
 		ptrs[i] = &out[i].Actor
 	}
-	if err := s.nameActors(ctx, ptrs); err != nil {
+	if err := s.nameActors(ctx, s.db, ptrs); err != nil {
 		return nil, err
 	}
 	return out, nil

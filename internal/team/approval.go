@@ -58,8 +58,13 @@ var (
 // the approval will need). A pending request for the same product is
 // replaced. NotifyUserIDs are the owner and the reviewers.
 func (s *Service) RequestPublish(ctx context.Context, wsID, productID string, set publish.ProductSettings) (Approval, error) {
-	var id string
+	var answer Approval
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
+		var id string
+		answered := func() (err error) {
+			answer, err = s.approvalIn(ctx, tx, wsID, id)
+			return err
+		}
 		now := s.now().UTC()
 		if _, err := ensureWorkspace(ctx, tx, wsID, now); err != nil {
 			return err
@@ -90,7 +95,7 @@ func (s *Service) RequestPublish(ctx context.Context, wsID, productID string, se
 		switch {
 		case err == nil && !changed && old.email == set.RequireEmail && old.deep == set.AllowDeepLinks:
 			id = old.id // asked again for the same thing: the request stands
-			return nil
+			return answered()
 		case err == nil:
 			reason := "replaced"
 			if changed {
@@ -114,12 +119,15 @@ func (s *Service) RequestPublish(ctx context.Context, wsID, productID string, se
 		if err := s.append(ctx, tx, approvalStream(id), ev); err != nil {
 			return err
 		}
-		return s.mailApproval(ctx, tx, wsID, notify, productID, "requested")
+		if err := s.mailApproval(ctx, tx, wsID, notify, productID, "requested"); err != nil {
+			return err
+		}
+		return answered()
 	})
 	if err != nil {
 		return Approval{}, err
 	}
-	return s.Approval(ctx, wsID, id)
+	return answer, nil
 }
 
 // deciders are the members who may approve: the owner and the reviewers.
@@ -141,6 +149,7 @@ func (s *Service) Decide(ctx context.Context, wsID, approvalID string, approve b
 		return Approval{}, errCommentTooLong
 	}
 	var refusal error
+	var answer Approval
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
 		now := s.now().UTC()
 		pa, err := lockPending(ctx, tx, wsID, approvalID)
@@ -178,9 +187,12 @@ func (s *Service) Decide(ctx context.Context, wsID, approvalID string, approve b
 			kind = "approved"
 		}
 		if id, ok := strings.CutPrefix(requestedBy, "user-"); ok {
-			return s.mailApproval(ctx, tx, wsID, []string{id}, productID, kind)
+			if err := s.mailApproval(ctx, tx, wsID, []string{id}, productID, kind); err != nil {
+				return err
+			}
 		}
-		return nil
+		answer, err = s.approvalIn(ctx, tx, wsID, approvalID)
+		return err
 	})
 	if err == nil {
 		err = refusal
@@ -188,7 +200,7 @@ func (s *Service) Decide(ctx context.Context, wsID, approvalID string, approve b
 	if err != nil {
 		return Approval{}, err
 	}
-	return s.Approval(ctx, wsID, approvalID)
+	return answer, nil
 }
 
 // pendingApproval is what a decision or a withdrawal needs of a request.
@@ -232,18 +244,23 @@ func notPending(state, reason string) error {
 
 // Withdraw cancels a pending request (its requester or the owner).
 func (s *Service) Withdraw(ctx context.Context, wsID, approvalID string) (Approval, error) {
+	var answer Approval
 	err := pgdb.WithTx(ctx, s.db, func(tx pgx.Tx) error {
 		pa, err := lockPending(ctx, tx, wsID, approvalID)
 		if err != nil {
 			return err
 		}
-		return s.append(ctx, tx, approvalStream(approvalID), events.ApprovalWithdrawn{ApprovalID: approvalID, WorkspaceID: wsID,
-			ProductID: pa.productID, Reason: "cancelled", At: s.now().UTC()})
+		if err := s.append(ctx, tx, approvalStream(approvalID), events.ApprovalWithdrawn{ApprovalID: approvalID, WorkspaceID: wsID,
+			ProductID: pa.productID, Reason: "cancelled", At: s.now().UTC()}); err != nil {
+			return err
+		}
+		answer, err = s.approvalIn(ctx, tx, wsID, approvalID)
+		return err
 	})
 	if err != nil {
 		return Approval{}, err
 	}
-	return s.Approval(ctx, wsID, approvalID)
+	return answer, nil
 }
 
 // approvalColumns read a request as it stands: a pending one whose product
@@ -288,7 +305,7 @@ func (s *Service) Approvals(ctx context.Context, wsID, productID, state string) 
 			}
 		}
 	}
-	if err := s.nameActors(ctx, approvalActors(out)); err != nil {
+	if err := s.nameActors(ctx, s.db, approvalActors(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -308,7 +325,15 @@ func approvalActors(as []Approval) []*Actor {
 // Approval returns one request; a pending one carries what would go live
 // next to what is live now.
 func (s *Service) Approval(ctx context.Context, wsID, id string) (Approval, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+approvalColumns+` FROM approvals a LEFT JOIN products p ON p.id = a.product_id
+	return s.approvalIn(ctx, s.db, wsID, id)
+}
+
+// approvalIn is Approval read through q. A request, a decision or a
+// withdrawal reads its answer with it inside its own transaction: read after
+// the COMMIT, a lost connection would answer an error for a change that was
+// made, and the retry would be refused as already decided.
+func (s *Service) approvalIn(ctx context.Context, q pgdb.Querier, wsID, id string) (Approval, error) {
+	rows, err := q.Query(ctx, `SELECT `+approvalColumns+` FROM approvals a LEFT JOIN products p ON p.id = a.product_id
 		WHERE a.id = $2 AND a.workspace_id = $3`, contentTypes, id, wsID)
 	if err != nil {
 		return Approval{}, fmt.Errorf("read approval: %w", err)
@@ -324,11 +349,11 @@ func (s *Service) Approval(ctx context.Context, wsID, id string) (Approval, erro
 	if a.Status == StatePending {
 		// A product that cannot be shown (rebuilding) has no comparison; the
 		// request itself is still answered.
-		if c, err := s.pubs.Compare(ctx, s.db, wsID, a.ProductID, publish.ProductSettings{RequireEmail: a.RequireEmail, AllowDeepLinks: a.AllowDeepLinks}); err == nil {
+		if c, err := s.pubs.Compare(ctx, q, wsID, a.ProductID, publish.ProductSettings{RequireEmail: a.RequireEmail, AllowDeepLinks: a.AllowDeepLinks}); err == nil {
 			a.Comparison = &c
 		}
 	}
-	if err := s.nameActors(ctx, approvalActors(as)); err != nil {
+	if err := s.nameActors(ctx, q, approvalActors(as)); err != nil {
 		return Approval{}, err
 	}
 	return as[0], nil
