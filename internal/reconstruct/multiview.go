@@ -123,7 +123,7 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 // without it the build has no score.
 func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseResult, views []View, opts Options, pr *progressReporter, tm *stageTimer, score func(context.Context, *geom.Mesh, *multiview.Sight) (*int, error)) (*Result, error) {
 	pr.report(StepAssembling, 50)
-	m, err := multiview.CarveMesh(ctx, vs, pose, opts.MaxTriangles, true)
+	m, err := multiview.CarveMesh(ctx, vs, pose, opts.MaxTriangles, multiview.GroundBySections)
 	if err != nil {
 		return nil, err
 	}

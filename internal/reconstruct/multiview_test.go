@@ -164,7 +164,7 @@ func (m *mvScene) photos() [][]byte {
 // exactHullOwnBox is printed beside it.
 func exactHull(t testing.TB, m *mvScene, maxTris int) []qtri {
 	lo, hi := triBox(m.base.tris)
-	mesh, err := multiview.CarveMesh(context.Background(), exactViews(m), multiview.PoseResult{Lo: lo, Hi: hi, Voxel: 0.02}, maxTris, false)
+	mesh, err := multiview.CarveMesh(context.Background(), exactViews(m), multiview.PoseResult{Lo: lo, Hi: hi, Voxel: 0.02}, maxTris, multiview.NoGround)
 	require.NoError(t, err)
 	return meshTris(mesh)
 }
@@ -172,20 +172,21 @@ func exactHull(t testing.TB, m *mvScene, maxTris int) []qtri {
 // exactHullOwnBox is the hull of exactHull's views in its own box: carved first
 // in a box half the product's height wider on every side, then again in the box
 // of that hull (as the reconstructor carves in the box its pose search found),
-// standing on the ground the hull's sections give (cutBelowGround), as the
-// reconstructor's does.
-func exactHullOwnBox(t testing.TB, m *mvScene, maxTris int) []qtri {
+// standing on ground: the ground the hull's sections give (GroundBySections), as
+// the reconstructor's does, or the highest base the silhouettes allow
+// (GroundBySilhouettes).
+func exactHullOwnBox(t testing.TB, m *mvScene, maxTris int, ground multiview.Ground) []qtri {
 	vs := exactViews(m)
 	lo, hi := triBox(m.base.tris)
 	d := 0.5 * (hi[1] - lo[1])
 	box := multiview.PoseResult{Lo: [3]float64{lo[0] - d, lo[1] - d, lo[2] - d}, Hi: [3]float64{hi[0] + d, hi[1] + d, hi[2] + d}, Voxel: 0.02}
-	first, err := multiview.CarveMesh(context.Background(), vs, box, maxTris, false)
+	first, err := multiview.CarveMesh(context.Background(), vs, box, maxTris, multiview.NoGround)
 	require.NoError(t, err)
 	flo, fhi := first.Bounds()
 	for c := range 3 {
 		box.Lo[c], box.Hi[c] = float64(flo[c]), float64(fhi[c])
 	}
-	mesh, err := multiview.CarveMesh(context.Background(), vs, box, maxTris, true)
+	mesh, err := multiview.CarveMesh(context.Background(), vs, box, maxTris, ground)
 	require.NoError(t, err)
 	if os.Getenv("PHOTO3D_BOXDBG") != "" {
 		mlo, mhi := mesh.Bounds()
@@ -332,7 +333,7 @@ func runMVScenes(t *testing.T, scenes []*mvScene, validate bool) []mvScore {
 			sc.ours = f5(alignedModel(t, res.GLB), truth)
 			sc.hul = f5(alignTruth(exactHull(t, m, DefaultMaxTriangles)), truth)
 			if *mvFull || *realFour {
-				sc.own = f5(alignTruth(exactHullOwnBox(t, m, DefaultMaxTriangles)), truth)
+				sc.own = f5(alignTruth(exactHullOwnBox(t, m, DefaultMaxTriangles, multiview.GroundBySections)), truth)
 			}
 			if dir := renderDir(); dir != "" {
 				_ = os.MkdirAll(dir, 0o755)

@@ -107,7 +107,7 @@ func lampViews(mode int, shift float64) []*multiview.View {
 // carved away; without the colour check the slack is filled with shadow.
 func TestTakeBackRestoresAPartOneViewLost(t *testing.T) {
 	carve := func(mode int) (lo, hi [3]float32) {
-		m, err := multiview.CarveMesh(context.Background(), lampViews(mode, 0), multiview.PoseResult{Lo: [3]float64{-0.6, 0, -0.6}, Hi: [3]float64{0.6, 1, 0.6}, Voxel: 0.02}, DefaultMaxTriangles, true)
+		m, err := multiview.CarveMesh(context.Background(), lampViews(mode, 0), multiview.PoseResult{Lo: [3]float64{-0.6, 0, -0.6}, Hi: [3]float64{0.6, 1, 0.6}, Voxel: 0.02}, DefaultMaxTriangles, multiview.GroundBySections)
 		require.NoError(t, err)
 		return m.Bounds()
 	}
@@ -205,7 +205,7 @@ func TestTakeBackRefusedWhenPosesDisagree(t *testing.T) {
 	multiview.TakeBackDiag = func(m float64, u bool) { miss, used = m, u }
 	carve := func(mode int, shift float64) (lo, hi [3]float32) {
 		miss, used = -1, false
-		m, err := multiview.CarveMesh(context.Background(), lampViews(mode, shift), multiview.PoseResult{Lo: [3]float64{-0.6, 0, -0.6}, Hi: [3]float64{0.6, 1, 0.6}, Voxel: 0.02}, DefaultMaxTriangles, true)
+		m, err := multiview.CarveMesh(context.Background(), lampViews(mode, shift), multiview.PoseResult{Lo: [3]float64{-0.6, 0, -0.6}, Hi: [3]float64{0.6, 1, 0.6}, Voxel: 0.02}, DefaultMaxTriangles, multiview.GroundBySections)
 		require.NoError(t, err)
 		return m.Bounds()
 	}

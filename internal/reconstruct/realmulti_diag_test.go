@@ -138,7 +138,7 @@ func TestRealSetFourPhotosDiag(t *testing.T) {
 				}
 			}
 		}
-		mm, err := multiview.CarveMesh(ctx, vs, multiview.PoseResult{Lo: lo, Hi: hi, Voxel: 0.02}, DefaultMaxTriangles, false)
+		mm, err := multiview.CarveMesh(ctx, vs, multiview.PoseResult{Lo: lo, Hi: hi, Voxel: 0.02}, DefaultMaxTriangles, multiview.NoGround)
 		require.NoError(t, err)
 		fm := f5(alignTruth(meshTris(mm)), truth)
 		mlo, mhi := mm.Bounds()

@@ -155,9 +155,29 @@ func (v *View) measureShadow() {
 	}
 }
 
+// Ground says where CarveMesh stands the hull.
+type Ground int
+
+const (
+	// NoGround keeps the hull as carved (the benchmark's hulls in a known box).
+	NoGround Ground = iota
+	// GroundBySections stands it where its sections say (cutBelowGround): every
+	// build's rule.
+	GroundBySections
+	// GroundBySilhouettes stands it on the highest base every view's silhouette
+	// allows (silhouetteBase). With exact cameras that is the true base within a
+	// voxel or so, where the section rule cuts wheels and round bottoms, and the
+	// turntable benchmark carves its own-box ceiling with it. Builds keep the
+	// section rule: with searched poses each view allows a base a little too low,
+	// the wedge stays, and the spin set's tuning models lose (1.3.19: corset F@5
+	// 0.935 -> 0.882, toy car 0.667 -> 0.638, olive dish 0.481 -> 0.359; chair,
+	// barn lamp and camera unchanged; docs/benchmarks.md).
+	GroundBySilhouettes
+)
+
 // CarveMesh builds the closed hull mesh of the posed views within maxTris triangles
-// (world units; uv and normals are set by the texturing step).
-func CarveMesh(ctx context.Context, vs []*View, pose PoseResult, maxTris int, ground bool) (*geom.Mesh, error) {
+// (world units; uv and normals are set by the texturing step), standing on ground.
+func CarveMesh(ctx context.Context, vs []*View, pose PoseResult, maxTris int, ground Ground) (*geom.Mesh, error) {
 	m := 2 * pose.Voxel
 	lo := [3]float64{pose.Lo[0] - m, pose.Lo[1] - m, pose.Lo[2] - m}
 	hi := [3]float64{pose.Hi[0] + m, pose.Hi[1] + m, pose.Hi[2] + m}
@@ -185,8 +205,11 @@ func CarveMesh(ctx context.Context, vs []*View, pose PoseResult, maxTris int, gr
 			fl = nil
 		}
 		mergeTakeBack(f, fl, g)
-		if ground {
+		switch ground {
+		case GroundBySections:
 			cutBelowGround(f, g)
+		case GroundBySilhouettes:
+			clearBelow(f, g, silhouetteBase(f, g, vs))
 		}
 		if tris := 2 * geom.CountCrossings(f, g); tris > maxTris {
 			n = int(float64(n) * math.Sqrt(float64(maxTris)/float64(tris)) * 0.97)
@@ -219,6 +242,93 @@ func cutBelowGround(f []float32, g geom.VoxGrid) {
 	cut := groundLayer(f, g)
 	for k := range nz {
 		for j := 0; j < cut; j++ {
+			clear(f[(k*ny+j)*nx : (k*ny+j+1)*nx])
+		}
+	}
+}
+
+// silhouetteBase is the highest base that every view's silhouette allows for the
+// hull field f on grid g: in each view, the ray a pixel inside the lowest point of
+// every column of the silhouette meets the hull first where the product faces the
+// camera just above its lower outline, and the lowest of those points over every
+// column and view is the base (the grid's bottom when no view can tell). The view
+// that sees the product's lowest point meets it there, so the base is at most about
+// a pixel's depth above it; the wedge the cones leave under a flat base lies behind
+// those first meetings, so it is cut. The ray runs a pixel inside the outline
+// because the outline's own ray only grazes the hull.
+func silhouetteBase(f []float32, g geom.VoxGrid, vs []*View) float64 {
+	nx, ny, nz := g.Nx+1, g.Ny+1, g.Nz+1
+	hi := [3]float64{g.Lo[0] + float64(g.Nx)*g.S, g.Lo[1] + float64(g.Ny)*g.S, g.Lo[2] + float64(g.Nz)*g.S}
+	inside := func(p [3]float64) bool {
+		var n [3]int
+		for c := range 3 {
+			n[c] = int(math.Round((p[c] - g.Lo[c]) / g.S))
+		}
+		if n[0] < 0 || n[1] < 0 || n[2] < 0 || n[0] >= nx || n[1] >= ny || n[2] >= nz {
+			return false
+		}
+		return f[(n[2]*ny+n[1])*nx+n[0]] >= geom.HullIso
+	}
+	base := math.Inf(1)
+	for _, v := range vs {
+		if v.Distrust || v.Seg == nil || len(v.Alpha) != v.Seg.W*v.Seg.H {
+			continue
+		}
+		w, h, cam := v.Seg.W, v.Seg.H, &v.Cam
+		o := cam.centre()
+		for u := range w {
+			low := -1
+			for y := h - 1; y >= 0; y-- {
+				if v.Alpha[y*w+u] >= 128 {
+					low = y
+					break
+				}
+			}
+			if low < 1 {
+				continue
+			}
+			dc := [3]float64{(float64(u) + 0.5 - cam.Cx) / cam.F, -(float64(low) - 0.5 - cam.Cy) / cam.F, 1}
+			var d [3]float64
+			for r := range 3 {
+				for c := range 3 {
+					d[c] += cam.R[r][c] * dc[r]
+				}
+			}
+			t0, t1 := 0.0, math.Inf(1)
+			for c := range 3 {
+				if math.Abs(d[c]) < 1e-12 {
+					if o[c] < g.Lo[c] || o[c] > hi[c] {
+						t1 = -1
+					}
+					continue
+				}
+				a, b := (g.Lo[c]-o[c])/d[c], (hi[c]-o[c])/d[c]
+				t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
+			}
+			step := 0.5 * g.S / math.Sqrt(d[0]*d[0]+d[1]*d[1]+d[2]*d[2])
+			for t := t0; t <= t1; t += step {
+				p := [3]float64{o[0] + t*d[0], o[1] + t*d[1], o[2] + t*d[2]}
+				if inside(p) {
+					base = min(base, p[1])
+					break
+				}
+			}
+		}
+	}
+	if math.IsInf(base, 1) {
+		return g.Lo[1]
+	}
+	return base
+}
+
+// clearBelow clears the field's layers more than half a voxel below base.
+func clearBelow(f []float32, g geom.VoxGrid, base float64) {
+	nx, ny, nz := g.Nx+1, g.Ny+1, g.Nz+1
+	for j := range ny {
+		if g.Lo[1]+float64(j)*g.S >= base-0.5*g.S {
+			break
+		}
+		for k := range nz {
 			clear(f[(k*ny+j)*nx : (k*ny+j+1)*nx])
 		}
 	}
