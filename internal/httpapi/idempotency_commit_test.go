@@ -50,19 +50,13 @@ func keyState(t *testing.T, db *dbtest.DB, key string) string {
 // the lost database: it refuses to store the answer.
 func TestIdempotentJobAnswerLostAfterCommitIsNotRunAgain(t *testing.T) {
 	t.Parallel()
-	s := newKeyStack(t, 0, false)
-	a := s.env.User(t)
-	tok, _, err := s.tokens.Issue(a)
-	require.NoError(t, err)
-	body := map[string]any{"imageURL": s.env.UploadPhoto(t, a, jobtest.PNG(t, 96, 96))}
-	ctx := context.Background()
-	db := s.env.DB.Pool
-	_, err = db.Exec(ctx, `
+	s, a, tok, body := keyedBuildWithTrigger(t, `
 		CREATE FUNCTION test_lose_answer() RETURNS trigger LANGUAGE plpgsql AS $$
 		BEGIN RAISE EXCEPTION 'the database went away (test)'; END $$;
 		CREATE TRIGGER test_lose_answer BEFORE UPDATE ON idempotency_keys
 			FOR EACH ROW WHEN (NEW.state = 'done') EXECUTE FUNCTION test_lose_answer()`)
-	require.NoError(t, err)
+	ctx := context.Background()
+	db := s.env.DB.Pool
 	jobs0, queued0, credits0 := jobCharges(t, s, a)
 
 	res, r := s.withKey(t, tok, "POST", "/api/jobs", body, "Idempotency-Key", "lost-1")
@@ -71,7 +65,7 @@ func TestIdempotentJobAnswerLostAfterCommitIsNotRunAgain(t *testing.T) {
 	require.Equal(t, "committed", keyState(t, s.env.DB, "lost-1"), "the job's transaction marked the key; its answer was not stored")
 
 	// The database is back and the first request's lease has run out.
-	_, err = db.Exec(ctx, `DROP TRIGGER test_lose_answer ON idempotency_keys;
+	_, err := db.Exec(ctx, `DROP TRIGGER test_lose_answer ON idempotency_keys;
 		UPDATE idempotency_keys SET leased_until = now() - interval '1 second' WHERE key = 'lost-1'`)
 	require.NoError(t, err)
 	res, r = s.withKey(t, tok, "POST", "/api/jobs", body, "Idempotency-Key", "lost-1")
@@ -99,19 +93,13 @@ func TestIdempotentJobAnswerLostAfterCommitIsNotRunAgain(t *testing.T) {
 // key is released and the retry builds it, once.
 func TestIdempotentJobThatDidNotCommitRunsAgain(t *testing.T) {
 	t.Parallel()
-	s := newKeyStack(t, 0, false)
-	a := s.env.User(t)
-	tok, _, err := s.tokens.Issue(a)
-	require.NoError(t, err)
-	body := map[string]any{"imageURL": s.env.UploadPhoto(t, a, jobtest.PNG(t, 96, 96))}
-	ctx := context.Background()
-	db := s.env.DB.Pool
-	_, err = db.Exec(ctx, `
+	s, a, tok, body := keyedBuildWithTrigger(t, `
 		CREATE FUNCTION test_fail_commit() RETURNS trigger LANGUAGE plpgsql AS $$
 		BEGIN RAISE EXCEPTION 'commit failed (test)'; END $$;
 		CREATE CONSTRAINT TRIGGER test_fail_commit AFTER UPDATE ON idempotency_keys
 			DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.state = 'committed') EXECUTE FUNCTION test_fail_commit()`)
-	require.NoError(t, err)
+	ctx := context.Background()
+	db := s.env.DB.Pool
 	jobs0, queued0, credits0 := jobCharges(t, s, a)
 
 	res, r := s.withKey(t, tok, "POST", "/api/jobs", body, "Idempotency-Key", "fails-1")
@@ -120,7 +108,7 @@ func TestIdempotentJobThatDidNotCommitRunsAgain(t *testing.T) {
 	require.Equal(t, [3]int64{int64(jobs0), int64(queued0), credits0}, [3]int64{int64(jobs), int64(queued), credits}, "nothing made or charged")
 	require.Equal(t, "(none)", keyState(t, s.env.DB, "fails-1"), "released")
 
-	_, err = db.Exec(ctx, `DROP TRIGGER test_fail_commit ON idempotency_keys`)
+	_, err := db.Exec(ctx, `DROP TRIGGER test_fail_commit ON idempotency_keys`)
 	require.NoError(t, err)
 	res, r = s.withKey(t, tok, "POST", "/api/jobs", body, "Idempotency-Key", "fails-1")
 	require.Equal(t, http.StatusCreated, res.StatusCode, "%+v", r.Error)
@@ -155,16 +143,8 @@ func TestIdempotencyKeepsACommittedKeyWhateverTheAnswer(t *testing.T) {
 		w.WriteHeader(status)
 		_, _ = fmt.Fprintf(w, `{"call":%d}`, calls)
 	})
-	run := func(key string) *httptest.ResponseRecorder {
-		rec := httptest.NewRecorder()
-		serveIdempotent(store, h, rec, httptest.NewRequest("POST", "/api/catalogs", nil), "user-1", key, []byte("fingerprint"))
-		return rec
-	}
-	made := func() int {
-		var n int
-		require.NoError(t, db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE type = 'catalog.created.v1'`).Scan(&n))
-		return n
-	}
+	run := func(key string) *httptest.ResponseRecorder { return serveCatalogKeyed(store, h, key) }
+	made := func() int { return catalogsCreated(t, db) }
 
 	require.Equal(t, http.StatusInternalServerError, run("k1").Code)
 	require.Equal(t, "committed", keyState(t, db, "k1"))
@@ -254,16 +234,8 @@ func TestIdempotencyMarkDoesNotWaitOnItsOwnRequest(t *testing.T) {
 		}
 		WriteJSON(w, http.StatusCreated, map[string]string{"made": "both"})
 	})
-	run := func(key string) *httptest.ResponseRecorder {
-		rec := httptest.NewRecorder()
-		serveIdempotent(store, h, rec, httptest.NewRequest("POST", "/api/catalogs", nil), "user-1", key, []byte("fingerprint"))
-		return rec
-	}
-	made := func() int {
-		var n int
-		require.NoError(t, db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE type = 'catalog.created.v1'`).Scan(&n))
-		return n
-	}
+	run := func(key string) *httptest.ResponseRecorder { return serveCatalogKeyed(store, h, key) }
+	made := func() int { return catalogsCreated(t, db) }
 
 	require.Equal(t, http.StatusCreated, run("k1").Code)
 	require.Equal(t, "done", keyState(t, db, "k1"))
@@ -273,4 +245,35 @@ func TestIdempotencyMarkDoesNotWaitOnItsOwnRequest(t *testing.T) {
 	require.Equal(t, http.StatusInternalServerError, run("k2").Code)
 	require.Equal(t, 3, made(), "the inner transaction committed")
 	require.Equal(t, "(none)", keyState(t, db, "k2"), "the outer one, which marked the key, did not: released")
+}
+
+// serveCatalogKeyed serves POST /api/catalogs through the idempotency layer
+// for user-1 with key (the same fingerprint every time).
+func serveCatalogKeyed(store *idempotencyStore, h http.Handler, key string) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	serveIdempotent(store, h, rec, httptest.NewRequest("POST", "/api/catalogs", nil), "user-1", key, []byte("fingerprint"))
+	return rec
+}
+
+// catalogsCreated counts the catalog.created.v1 events in db.
+func catalogsCreated(t *testing.T, db *dbtest.DB) int {
+	t.Helper()
+	var n int
+	require.NoError(t, db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM events WHERE type = 'catalog.created.v1'`).Scan(&n))
+	return n
+}
+
+// keyedBuildWithTrigger is a stack, a signed-in user with a token and a
+// build's body (one photo), with the test's fault installed in the database
+// (trigger: SQL creating a function and the trigger that calls it).
+func keyedBuildWithTrigger(t *testing.T, trigger string) (s keyStack, user, token string, body map[string]any) {
+	t.Helper()
+	s = newKeyStack(t, 0, false)
+	user = s.env.User(t)
+	token, _, err := s.tokens.Issue(user)
+	require.NoError(t, err)
+	body = map[string]any{"imageURL": s.env.UploadPhoto(t, user, jobtest.PNG(t, 96, 96))}
+	_, err = s.env.DB.Pool.Exec(context.Background(), trigger)
+	require.NoError(t, err)
+	return s, user, token, body
 }
