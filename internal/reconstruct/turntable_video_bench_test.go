@@ -33,7 +33,8 @@ import (
 //
 // PHOTO3D_ONLY names the models (comma-separated); TURNTABLE_RINGS the photo rings
 // (default 12@0,12@30: the videos take as many photos a turn as each ring has);
-// TURNTABLE_VIDEO_ONLY=1 builds the videos alone (the photos' columns print NaN).
+// TURNTABLE_VIDEO_ONLY=1 builds the videos alone (the photos' columns print NaN);
+// PHOTO3D_SPIN_BACKWARDS=1 films the turntable turning the other way.
 
 var turntableVideoRun = flag.Bool("video", false, "run the real-product turntable benchmark from videos and print the table")
 
@@ -105,7 +106,11 @@ func runVideoModel(t *testing.T, name string, rings []RingSpec) videoResult {
 		vrings[i] = RingSpec{Photos: perTurn, ElevationDeg: r.ElevationDeg}
 	}
 	m, _ := spinScene(base, radius, vrings, 1920, 1080, rand.New(rand.NewPCG(uint64(len(name))*7919+realMVSeed(), uint64(name[0]))), usualTurntableError)
-	paths := writeSpinVideos(t, t.TempDir(), spinVideoFrames(m), vrings, 1.25, fps)
+	frames := spinVideoFrames(m)
+	if os.Getenv("PHOTO3D_SPIN_BACKWARDS") == "1" {
+		frames = turnedBackwards(vrings, frames) // the turntable turning the other way
+	}
+	paths := writeSpinVideos(t, t.TempDir(), frames, vrings, 1.25, fps)
 	if os.Getenv("PHOTO3D_SPIN_DEBUG") == "phase" {
 		multiview.SpinDebugPhase = func(ring int, phase, score, best float64) {
 			fmt.Printf("    ring %d from %.0f°: settled at %.4f (the best so far %.4f)\n", ring+1, phase*180/math.Pi, score, best)
@@ -126,7 +131,7 @@ func runVideoModel(t *testing.T, name string, rings []RingSpec) videoResult {
 		turns = append(turns, fmt.Sprintf("%.2f", v.TurnSec))
 	}
 	r.turns = strings.Join(turns, ", ")
-	fmt.Printf("    %s from video: coherence %.3f, largest azimuth slip %.1f°, rings at %v° (true %v°), turns %s s, fidelity %s\n", name, rep.Coherence, rep.MaxAzCorrection, roundAll(rep.RingElevations), trueRingElevations(m, vrings), r.turns, fidelityText(res.Stats.Fidelity))
+	fmt.Printf("    %s from video: coherence %.3f, largest azimuth slip %.1f°, rings at %v° (true %v°), turns %s s, fidelity %s, turned backwards %v\n", name, rep.Coherence, rep.MaxAzCorrection, roundAll(rep.RingElevations), trueRingElevations(m, vrings), r.turns, fidelityText(res.Stats.Fidelity), rep.TurnedBackwards)
 	return r
 }
 

@@ -42,6 +42,8 @@ test('one turntable video → priced at 12 credits → uploaded → one turntabl
     await choice.getByRole('radio', { name: /^Videos/ }).check();
     await expect(page.getByRole('heading', { name: 'How to film a spin video' })).toBeVisible();
     await expect(page.getByTestId('spin-guide-video')).toContainText('Film one full turn and a little past the start, 10 to 20 seconds');
+    // A table turning backwards builds the same model (TestExtractFindsTheTurnOfATableTurningTheOtherWay, docs/benchmarks.md).
+    await expect(page.getByTestId('spin-guide-video')).toContainText('The table may turn either way round');
     await expect(page.getByRole('button', { name: 'Build from your videos' })).toBeDisabled();
   });
 

@@ -74,6 +74,25 @@ func TestExtractTakesTheFirstOfSeveralTurns(t *testing.T) {
 	require.InDelta(t, 5.0, rep.TurnSec, 1/fps)
 }
 
+// A table turning the other way round is a turn all the same: found within a
+// frame of its 5 s, the photos spread evenly over it from the first frame. (The
+// search then finds which way the photos go, multiview.SpinTurn; four real
+// products filmed turning backwards build as filmed forwards, docs/benchmarks.md.)
+func TestExtractFindsTheTurnOfATableTurningTheOtherWay(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "backwards.mp4")
+	spinvideotest.Encode(t, path, spinvideotest.H264, fps, spinvideotest.Chest.Turning(w, h, perTurn*5/4, -perTurn, 0, 1, nil))
+	jpegs, rep, err := spinvideo.Extract(context.Background(), path, 12)
+	require.NoError(t, err)
+	require.Len(t, jpegs, 12)
+	require.InDelta(t, 5.0, rep.TurnSec, 1/fps, "one turn is 5 s, whichever way it goes")
+	require.False(t, rep.SameFromEverySide)
+	require.Zero(t, rep.Frames[0].Sec)
+	step := rep.TurnSec / 12
+	for k, f := range rep.Frames {
+		require.InDelta(t, f.IdealSec, f.Sec, step/4+1/fps/2, "photo %d", k)
+	}
+}
+
 // A product that looks the same from every side (a plain cylinder) shows no
 // turn: the whole video is taken as one, and the report says why.
 func TestExtractTakesTheWholeVideoOfARoundProduct(t *testing.T) {

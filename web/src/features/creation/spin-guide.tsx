@@ -29,6 +29,9 @@ export function SpinGuide({ mode = 'photos' }: { mode?: SpinMode }) {
             <li>Keep the whole product in frame all the way round.</li>
             <li>Don't move, zoom or cut while filming; only the table turns.</li>
             <li>
+              The table may turn <strong>either way round,</strong> as long as it turns the same way in every video.
+            </li>
+            <li>
               <strong>Lowest first:</strong> list the videos from the lowest camera to the highest (move them up or down below).
             </li>
           </ul>

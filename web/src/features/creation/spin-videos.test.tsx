@@ -101,6 +101,7 @@ describe('create from turntable videos', () => {
     expect(tips).toHaveTextContent('One video per camera height');
     expect(tips).toHaveTextContent('Film one full turn and a little past the start, 10 to 20 seconds');
     expect(tips).toHaveTextContent('Lowest first');
+    expect(tips).toHaveTextContent('The table may turn either way round, as long as it turns the same way in every video.');
     expect(screen.getByRole('heading', { name: 'Your videos' })).toBeInTheDocument();
     expect(screen.queryByTestId('spin-thumb')).not.toBeInTheDocument();
     expect(screen.queryByLabelText('Number of rings')).not.toBeInTheDocument();
