@@ -108,7 +108,7 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 	}
 	pr.report(StepDeconstructing, 50)
 	tm.done(StageDeconstruct)
-	res, err := carveViews(ctx, vs, pose, views, opts, pr, tm, nil)
+	res, err := carveViews(ctx, vs, pose, views, opts, pr, tm, multiview.GroundBySections, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -120,10 +120,10 @@ func (b builtin) ReconstructViews(ctx context.Context, views []View, opts Option
 // for the input hash): the assembling and finalising steps of a multi-view build.
 // score, when set, gives the model's fidelity from its carved mesh in the
 // cameras' frame and what each photo sees of it (a spin set's, ReconstructSpin);
-// without it the build has no score.
-func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseResult, views []View, opts Options, pr *progressReporter, tm *stageTimer, score func(context.Context, *geom.Mesh, *multiview.Sight) (*int, error)) (*Result, error) {
+// without it the build has no score. The hull stands on ground.
+func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseResult, views []View, opts Options, pr *progressReporter, tm *stageTimer, ground multiview.Ground, score func(context.Context, *geom.Mesh, *multiview.Sight) (*int, error)) (*Result, error) {
 	pr.report(StepAssembling, 50)
-	m, err := multiview.CarveMesh(ctx, vs, pose, opts.MaxTriangles, multiview.GroundBySections)
+	m, err := multiview.CarveMesh(ctx, vs, pose, opts.MaxTriangles, ground)
 	if err != nil {
 		return nil, err
 	}

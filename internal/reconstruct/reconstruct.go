@@ -89,7 +89,7 @@ const (
 // Version of the built-in reconstructor. It is written into asset.generator and the
 // stats so a model can always be traced back to the code that made it; bump it whenever
 // output for the same photo changes.
-const Version = "1.3.19"
+const Version = "1.3.20"
 
 // Step is one of the four user-visible processing steps named by the product spec.
 type Step string

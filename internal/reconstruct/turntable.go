@@ -400,7 +400,9 @@ func (b builtin) ReconstructSpin(ctx context.Context, spin SpinSet, opts Options
 	}
 	pr.report(StepDeconstructing, 50)
 	tm.done(StageDeconstruct)
-	res, err := carveViews(ctx, vs, pose, views, opts, pr, tm, score)
+	// Spared feet and wheels (multiview.GroundByFootprint): a turntable's
+	// product stands on whatever it stands on, seen all round.
+	res, err := carveViews(ctx, vs, pose, views, opts, pr, tm, multiview.GroundByFootprint, score)
 	if err != nil {
 		return nil, SpinReport{}, err
 	}

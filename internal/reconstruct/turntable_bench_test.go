@@ -23,11 +23,12 @@ import (
 // Each build is scored by F@5 against the truth next to the visual hull carved from
 // the TRUE silhouettes with the EXACT cameras in the product's true box (the
 // target's reference), next to that hull carved in its own box and stood on the
-// reconstructor's ground (what carving these views can reach without knowing the
-// true box, which clips the roof the cones leave over a flat top), the same stood
-// on the highest base the silhouettes allow (GroundBySilhouettes: what the exact
-// cameras reach with a ground found from the photos alone; the section rule cuts
-// wheels and round bottoms), and next to the hull carved with the NOMINAL cameras
+// spin builds' ground (GroundByFootprint: what carving these views can reach
+// without knowing the true box, which clips the roof the cones leave over a flat
+// top), the same stood on the highest base the silhouettes allow
+// (GroundBySilhouettes: what the exact cameras reach with a ground found from the
+// photos alone; the builds' rule still cuts round bottoms), and next to the hull
+// carved with the NOMINAL cameras
 // (what no pose refinement gives). PHOTO3D_HULLS_ONLY=1 prints the hulls alone.
 //
 //	go test ./internal/reconstruct -run 'TestTurntableRealSet$' -v -timeout 60m -args -turntable
@@ -110,7 +111,7 @@ func TestTurntableRealSet(t *testing.T) {
 	}
 	rings, err := ParseRings(spec)
 	require.NoError(t, err)
-	fmt.Printf("| model | set | ours F@5 | fidelity | exact-pose hull | ours − hull | exact-pose hull, own box | the same, silhouette ground | nominal-pose hull | s |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| model | set | ours F@5 | fidelity | exact-pose hull | ours − hull | exact-pose hull, own box, the builds' ground | the same, silhouette ground | nominal-pose hull | s |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, set := range []string{"MANIFEST", "HELDOUT"} {
 		var so, sh, sb, ss, sn, worst float64
 		n := 0
@@ -133,7 +134,7 @@ func TestTurntableRealSet(t *testing.T) {
 type spinResult struct {
 	ours, hull, nominal, secs float64
 	// ownBox is the exact-pose hull carved in its own box and stood on the
-	// ground the reconstructor's rule gives (exactHullOwnBox): what carving
+	// ground spin builds stand on (exactHullOwnBox): what carving
 	// these views can reach without knowing the product's true box, which
 	// clips the roof the cones leave over a flat top.
 	ownBox float64
@@ -161,7 +162,7 @@ func runSpinModel(t *testing.T, name string, rings []RingSpec) spinResult {
 	var r spinResult
 	r.hull = f5(alignTruth(exactHull(t, m, DefaultMaxTriangles)), truthA)
 	r.nominal = f5(alignTruth(nominalHull(t, m, elevs, DefaultMaxTriangles)), truthA)
-	r.ownBox = f5(alignTruth(exactHullOwnBox(t, m, DefaultMaxTriangles, multiview.GroundBySections)), truthA)
+	r.ownBox = f5(alignTruth(exactHullOwnBox(t, m, DefaultMaxTriangles, multiview.GroundByFootprint)), truthA)
 	r.ownBoxSil = f5(alignTruth(exactHullOwnBox(t, m, DefaultMaxTriangles, multiview.GroundBySilhouettes)), truthA)
 	if os.Getenv("PHOTO3D_HULLS_ONLY") == "1" {
 		return r

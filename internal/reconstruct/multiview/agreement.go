@@ -143,7 +143,7 @@ func (h *SpinHalves) carve(ctx context.Context, rings []SpinRing) (*geom.Mesh, e
 	for _, r := range rings {
 		vs = append(vs, r.Views...)
 	}
-	return CarveMesh(ctx, vs, pose, spinHalfTriangles, GroundBySections)
+	return CarveMesh(ctx, vs, pose, spinHalfTriangles, GroundByFootprint) // as the build stands
 }
 
 // spinHalfTriangles is the triangle budget of a half's hull: its surface is
