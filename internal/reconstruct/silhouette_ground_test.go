@@ -21,18 +21,8 @@ func TestGroundBySilhouettesStandsTheExactHullOnItsBase(t *testing.T) {
 	for _, class := range []string{"box", "bottle"} {
 		s := makeScene(class, 0, 480, 360)
 		lo, hi := triBox(s.tris)
-		radius := 0.5 * math.Sqrt(vdot(vsub(hi, lo), vsub(hi, lo)))
-		m, _ := spinScene(s, radius, rings, 480, 360, rand.New(rand.NewPCG(7, 11)), turntableError{})
 		height := hi[1] - lo[1]
-		lowest := func(ground multiview.Ground) float64 {
-			vs := exactViews(m)
-			d := 0.5 * height
-			box := multiview.PoseResult{Lo: [3]float64{lo[0] - d, lo[1] - d, lo[2] - d}, Hi: [3]float64{hi[0] + d, hi[1] + d, hi[2] + d}, Voxel: 0.02}
-			mesh, err := multiview.CarveMesh(context.Background(), vs, box, DefaultMaxTriangles, ground)
-			require.NoError(t, err)
-			mlo, _ := mesh.Bounds()
-			return float64(mlo[1])
-		}
+		lowest := exactSpinHullLowest(t, s, rings)
 		carved, stood := lowest(multiview.NoGround), lowest(multiview.GroundBySilhouettes)
 		t.Logf("%s: base %.3f, hull's lowest %.3f, stood on the silhouettes' base %.3f", class, lo[1], carved, stood)
 		require.Less(t, carved, lo[1]-0.03*height, "%s: the cones leave a wedge under the base", class)
@@ -65,18 +55,8 @@ func TestGroundByFootprintKeepsWheelsAndCutsTheWedge(t *testing.T) {
 		wheelsStand bool // the section rule cuts the wheels: the footprint rule must not
 	}{{car, false, true}, {box, true, false}} {
 		lo, hi := triBox(c.s.tris)
-		radius := 0.5 * math.Sqrt(vdot(vsub(hi, lo), vsub(hi, lo)))
-		m, _ := spinScene(c.s, radius, rings, 480, 360, rand.New(rand.NewPCG(7, 11)), turntableError{})
 		height := hi[1] - lo[1]
-		lowest := func(ground multiview.Ground) float64 {
-			vs := exactViews(m)
-			d := 0.5 * height
-			pose := multiview.PoseResult{Lo: [3]float64{lo[0] - d, lo[1] - d, lo[2] - d}, Hi: [3]float64{hi[0] + d, hi[1] + d, hi[2] + d}, Voxel: 0.02}
-			mesh, err := multiview.CarveMesh(context.Background(), vs, pose, DefaultMaxTriangles, ground)
-			require.NoError(t, err)
-			mlo, _ := mesh.Bounds()
-			return float64(mlo[1])
-		}
+		lowest := exactSpinHullLowest(t, c.s, rings)
 		carved, sections, footprint := lowest(multiview.NoGround), lowest(multiview.GroundBySections), lowest(multiview.GroundByFootprint)
 		t.Logf("%s: base %.3f, hull's lowest %.3f, section rule %.3f, footprint rule %.3f (height %.3f)", c.s.name, lo[1], carved, sections, footprint, height)
 		if c.wheelsStand {
@@ -109,4 +89,21 @@ func wheelTris(c v3, r, hw float64, col v3) []qtri {
 			qtri{[3]v3{front, a0, a1}, col}, qtri{[3]v3{back, b1, b0}, col})
 	}
 	return out
+}
+
+// exactSpinHullLowest photographs s as a spin set with exact cameras and
+// returns what gives the lowest point of its hull, carved in a box half its
+// height wider than s's, stood on a ground rule.
+func exactSpinHullLowest(t *testing.T, s *qscene, rings []RingSpec) func(multiview.Ground) float64 {
+	lo, hi := triBox(s.tris)
+	radius := 0.5 * math.Sqrt(vdot(vsub(hi, lo), vsub(hi, lo)))
+	m, _ := spinScene(s, radius, rings, 480, 360, rand.New(rand.NewPCG(7, 11)), turntableError{})
+	d := 0.5 * (hi[1] - lo[1])
+	box := multiview.PoseResult{Lo: [3]float64{lo[0] - d, lo[1] - d, lo[2] - d}, Hi: [3]float64{hi[0] + d, hi[1] + d, hi[2] + d}, Voxel: 0.02}
+	return func(ground multiview.Ground) float64 {
+		mesh, err := multiview.CarveMesh(context.Background(), exactViews(m), box, DefaultMaxTriangles, ground)
+		require.NoError(t, err)
+		mlo, _ := mesh.Bounds()
+		return float64(mlo[1])
+	}
 }
