@@ -168,9 +168,22 @@ test('replace a product photo on the product page: rebuilt from it, configuratio
   await expect(page.getByTestId('product-status')).toHaveText('Ready');
   await page.getByTestId('replace-photo-input').setInputFiles({ name: 'new-angle.png', mimeType: 'image/png', buffer: productPhotoPNG(200, 240) });
   await expect(page.getByRole('alertdialog')).toContainText('new-angle.png');
+  // Every status the page shows, recorded as it changes: the worker may build this small photo
+  // before a poll of the page could see "Processing 3D…" (this test once failed that way).
+  await page.evaluate(() => {
+    const w = window as unknown as { shownStatuses: string[] };
+    w.shownStatuses = [];
+    new MutationObserver(() => w.shownStatuses.push(document.querySelector('[data-testid="product-status"]')?.textContent ?? '')).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  });
   await page.getByRole('button', { name: 'Replace and rebuild' }).click();
   // The page follows the new build: Processing 3D… until the worker has built the new photo.
-  await expect(page.getByTestId('product-status')).toHaveText(/Processing/, { timeout: 30_000 });
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { shownStatuses: string[] }).shownStatuses.some((s) => s.startsWith('Processing'))), { timeout: 30_000 })
+    .toBe(true);
   await expect.poll(async () => (await api.call<P>('get', `/api/products/${productId}`)).status, { timeout: 120_000 }).toBe('ready');
   await expect(page.getByTestId('product-status')).toHaveText('Ready', { timeout: 30_000 });
   const after = await api.call<P>('get', `/api/products/${productId}`);

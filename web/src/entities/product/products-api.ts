@@ -43,12 +43,14 @@ export const productsApi = api.enhanceEndpoints({ addTagTypes: ['Product', 'Cata
     rebuildProduct: build.mutation<ProductDetail, string>({
       query: (id) => ({ url: `/products/${encodeURIComponent(id)}/rebuild`, method: 'POST' }),
       transformResponse: parseProductDetail,
+      onQueryStarted: (id, api) => showBuildStarted(id, api),
       invalidatesTags: (_r, _e, id) => [{ type: 'Product', id }, { type: 'Product', id: 'LIST' }, 'Gallery', 'Subscription', 'Dashboard', 'Search'],
     }),
     /** A new photo for the product, rebuilt from it (one credit); its configuration stays (issue 29 item 17). */
     replaceProductPhoto: build.mutation<ProductDetail, { id: string; uploadId: string }>({
       query: ({ id, uploadId }) => ({ url: `/products/${encodeURIComponent(id)}/photo`, method: 'POST', body: { uploadId } }),
       transformResponse: parseProductDetail,
+      onQueryStarted: ({ id }, api) => showBuildStarted(id, api),
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Product', id }, { type: 'Product', id: 'LIST' }, 'Gallery', 'Subscription', 'Dashboard', 'Search'],
     }),
     deleteProduct: build.mutation<unknown, string>({
@@ -57,6 +59,23 @@ export const productsApi = api.enhanceEndpoints({ addTagTypes: ['Product', 'Cata
     }),
   }),
 });
+
+/**
+ * Puts the server's answer to a new build (the product as committed: Processing 3D…) on the
+ * product's page at once. The refetch that follows may come back after a fast build has
+ * finished, and the page would then never show that the build ran.
+ */
+async function showBuildStarted(
+  id: string,
+  { dispatch, queryFulfilled }: { dispatch: (action: unknown) => unknown; queryFulfilled: Promise<{ data: ProductDetail }> },
+) {
+  try {
+    const { data } = await queryFulfilled;
+    dispatch(productsApi.util.upsertQueryData('getProduct', id, data));
+  } catch {
+    /* a refusal: shown by the button's alert */
+  }
+}
 
 export const { useRebuildProductMutation, useReplaceProductPhotoMutation } = productsApi;
 export const { useListProductsQuery, useGetProductQuery, useCreateProductMutation, useUpdateProductMutation, useDeleteProductMutation } = productsApi;

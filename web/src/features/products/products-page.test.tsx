@@ -332,6 +332,33 @@ describe('Product rebuild', () => {
     expect(screen.getByRole('button', { name: 'Rebuild 3D' })).toBeDisabled();
   }, 20_000);
 
+  it('a build that has finished before the page reads the product again still shows on the page that it ran', async () => {
+    // The worker was faster than the page: the POST answers Processing, every later read Ready.
+    let built = false;
+    stubFetch({
+      'GET /api/subscription': () => trialSubscription(),
+      'GET /api/catalogs': () => ({ items: [] }),
+      'GET /api/publications': () => ({ items: [] }),
+      'GET /api/products/p1': async () => {
+        if (built) await new Promise((r) => setTimeout(r, 50)); // a network round trip
+        return { ...product(1, { status: 'ready', jobId: built ? 'j-new' : 'j1' }), timeline: [] };
+      },
+      'POST /api/products/p1/rebuild': () => {
+        built = true;
+        return { ...product(1, { status: 'processing', jobId: 'j-new', modelUrl: '', thumbnailUrl: '' }), timeline: [] };
+      },
+    });
+    render('/workspace/product/p1');
+    await userEvent.click(await screen.findByRole('button', { name: 'Rebuild 3D' }));
+    const shown: string[] = [];
+    const record = new MutationObserver(() => shown.push(screen.queryByTestId('product-status')?.textContent ?? ''));
+    record.observe(document.body, { subtree: true, childList: true, characterData: true });
+    await userEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Rebuild 3D' }));
+    await waitFor(() => expect(shown).toContain('Processing 3D…'));
+    await waitFor(() => expect(screen.getByTestId('product-status')).toHaveTextContent('Ready'));
+    record.disconnect();
+  }, 20_000);
+
   it('a product built from 4 photos says the rebuild uses 4 AI credits, and the 402 says what it needs', async () => {
     const msg = 'Not enough AI credits: a build from 4 photos uses 4 credits, one per photo. Buy more credits or upgrade your plan on the Subscription page, or build from fewer photos.';
     const current = product(1, { status: 'ready', views: 4 });
