@@ -16,12 +16,28 @@ import (
 // view and camera, rejections settled without projecting) gives exactly what
 // projecting every voxel into every view gives, score and hull box bit for bit,
 // along a walk like the pose search's: one view's parameter stepped and stepped
-// back, the shared elevation and lens moving every view, a refit grid.
+// back, the shared elevation and lens moving every view, a refit grid. The
+// chair's hull is mostly thin parts; the box's is solid, so most of its blocks
+// lie inside every silhouette whole and are kept without reading the masks.
 func TestCoherenceCacheMatchesPlainScore(t *testing.T) {
 	t.Parallel()
-	vs := chairViews(t)
+	for _, class := range []string{"chair", "box"} {
+		t.Run(class, func(t *testing.T) {
+			t.Parallel()
+			kept := walkCoherence(t, sceneViews(t, class))
+			if class == "box" {
+				require.Positive(t, kept, "no block of the solid box was kept whole: that path went untested")
+			}
+		})
+	}
+}
+
+// walkCoherence runs the walk over vs and returns how many blocks the
+// memoised evaluations kept whole.
+func walkCoherence(t *testing.T, vs []*multiview.View) int {
 	rng := rand.New(rand.NewPCG(7, 8))
 	deg := math.Pi / 180
+	kept := 0
 	for _, n := range []int{24, 40} {
 		g := multiview.GridFor([3]float64{-0.8, -0.75, -0.8}, [3]float64{0.8, 0.75, 0.8}, n)
 		e := multiview.NewCoherenceEval(vs, g)
@@ -54,13 +70,19 @@ func TestCoherenceCacheMatchesPlainScore(t *testing.T) {
 			require.Equal(t, want.lo, e.Lo, "grid %d step %d", n, step)
 			require.Equal(t, want.hi, e.Hi, "grid %d step %d", n, step)
 		}
+		kept += e.BlocksKeptWhole()
 	}
+	return kept
 }
 
 // chairViews are the prepared views of the synthetic chair's four hand-held photos.
-func chairViews(t *testing.T) []*multiview.View {
+func chairViews(t *testing.T) []*multiview.View { return sceneViews(t, "chair") }
+
+// sceneViews are the prepared views of four hand-held photos of a synthetic
+// scene of class.
+func sceneViews(t *testing.T, class string) []*multiview.View {
 	t.Helper()
-	m := makeMVScene("chair", 1, 320, 240)
+	m := makeMVScene(class, 1, 320, 240)
 	var views []View
 	for k, p := range m.photos() {
 		views = append(views, View{Image: p, Azimuth: m.stated[k]})

@@ -91,7 +91,10 @@ func TestSpinSetLeavesOutNeighboursThatLostTheSamePart(t *testing.T) {
 // and its inner walls, each wall another colour, through the model's flat top:
 // they disagree about that top's colour, and the score says the model is not
 // to be trusted (the olive dish of the real-product benchmark, 78 at F@5 0.48
-// before the colours capped it).
+// before the colours capped it). The model is worse than a filled tray (F@5
+// 0.044): the search also gets its proportions wrong (width over height 1.14,
+// true 1.5, the same with the true silhouettes), since a square box's outlines
+// leave the lens, distance and height of the rings free to slide together.
 func TestSpinFidelityFlagsAHollowTheCarveFilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reconstructs a spin set of 24 photos and its halves")
@@ -118,7 +121,7 @@ func TestSpinFidelityFlagsAHollowTheCarveFilled(t *testing.T) {
 	require.NotNil(t, res.Stats.Fidelity)
 	f := f5(alignedModel(t, res.GLB), alignTruth(m.base.tris))
 	t.Logf("open tray: fidelity %d, F@5 %.3f, halves' agreement %.3f, surface disagreement %.3f", *res.Stats.Fidelity, f, rep.HalvesAgreement, rep.SurfaceDisagreement)
-	require.Less(t, f, 0.5, "the carve fills the tray")
+	require.Less(t, f, 0.5, "the model is poor: the tray filled")
 	require.GreaterOrEqual(t, rep.HalvesAgreement, 0.8, "both halves of the set carve the same filled tray")
 	require.Greater(t, rep.SurfaceDisagreement, 0.1, "the photos disagree about the filled top's colour")
 	require.Less(t, *res.Stats.Fidelity, 70, "and the model is flagged")

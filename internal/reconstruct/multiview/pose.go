@@ -211,13 +211,22 @@ type coherenceEval struct {
 	// table, (lw+1)×(lh+1)); bnx, bny, bnz are the grid's size in blocks of
 	// cullBlock³ voxels.
 	lit           [][]int32
+	full          [][]int32 // the same for cells at or above FullCover
 	bnx, bny, bnz int
 	// takeBack forgives one view's rejection where its loose mask keeps the
 	// voxel, as the carve does (takeback.go): the memo then also remembers
 	// "kept only by the loose mask" (verdictLoose), and the colour check against
 	// the facing view, which reads two cameras, is made for those voxels alone.
 	takeBack bool
+	// kept is the last evaluation's kept voxels, its buffer reused.
+	kept []int32
+	// keptWhole counts the blocks found inside a silhouette whole (blockIn).
+	keptWhole int
 }
+
+// BlocksKeptWhole is how many blocks the evaluations so far found inside a
+// view's silhouette whole, whose voxels were kept without reading the mask.
+func (e *coherenceEval) BlocksKeptWhole() int { return e.keptWhole }
 
 // cullBlock is the side, in voxels, of the blocks a view rejects whole when
 // their projection only meets coverage cells at or below LitCover.
@@ -232,7 +241,12 @@ const (
 	blockUnknown = iota
 	blockOut     // every voxel of the block is verdictOut
 	blockMixed   // its voxels are judged one by one
+	blockIn      // every voxel of the block is kept: judged for its footprint alone
 )
+
+// FullCover: a bilinear mix of cells at or above it stays at or above ½, so a
+// block whose projection only meets such cells is kept whole.
+const FullCover = 0.75
 
 // camCacheSlots is how many cameras each view remembers: the accepted pose and
 // the two trial steps around it.
@@ -257,7 +271,7 @@ type camVerdicts struct {
 	cam     Camera
 	used    int     // the evaluation that last used it
 	verdict []uint8 // per voxel: verdictUnknown, verdictIn or verdictOut
-	block   []uint8 // per block of cullBlock³ voxels: blockUnknown, blockOut or blockMixed
+	block   []uint8 // per block of cullBlock³ voxels: blockUnknown, blockOut, blockMixed or blockIn
 	fp      []cellRect
 }
 
@@ -290,8 +304,10 @@ func NewCoherenceEvalTakeBack(vs []*View, g geom.VoxGrid, takeBack bool) *cohere
 		e.proj[i] = make([]float32, v.Lw*v.Lh)
 	}
 	e.lit = make([][]int32, len(vs))
+	e.full = make([][]int32, len(vs))
 	for i, v := range vs {
 		sat := make([]int32, (v.Lw+1)*(v.Lh+1))
+		full := make([]int32, (v.Lw+1)*(v.Lh+1))
 		for y := range v.Lh {
 			for x := range v.Lw {
 				n := int32(0)
@@ -304,9 +320,14 @@ func NewCoherenceEvalTakeBack(vs []*View, g geom.VoxGrid, takeBack bool) *cohere
 					n = 1
 				}
 				sat[(y+1)*(v.Lw+1)+x+1] = n + sat[y*(v.Lw+1)+x+1] + sat[(y+1)*(v.Lw+1)+x] - sat[y*(v.Lw+1)+x]
+				f := int32(0)
+				if v.Lcov[y*v.Lw+x] >= FullCover { // the strict mask: what keeps a voxel outright
+					f = 1
+				}
+				full[(y+1)*(v.Lw+1)+x+1] = f + full[y*(v.Lw+1)+x+1] + full[(y+1)*(v.Lw+1)+x] - full[y*(v.Lw+1)+x]
 			}
 		}
-		e.lit[i] = sat
+		e.lit[i], e.full[i] = sat, full
 	}
 	e.bnx, e.bny, e.bnz = (g.Nx+cullBlock-1)/cullBlock, (g.Ny+cullBlock-1)/cullBlock, (g.Nz+cullBlock-1)/cullBlock
 	e.cx, e.cy, e.cz = make([]float64, g.Nx), make([]float64, g.Ny), make([]float64, g.Nz)
@@ -406,6 +427,17 @@ func (e *coherenceEval) cull(vi int, m *camVerdicts, i, j, k int) uint8 {
 	if cx0 <= cx1 && cy0 <= cy1 {
 		sat, sw := e.lit[vi], v.Lw+1
 		if sat[(cy1+1)*sw+cx1+1]-sat[cy0*sw+cx1+1]-sat[(cy1+1)*sw+cx0]+sat[cy0*sw+cx0] != 0 {
+			// Inside the silhouette whole: the same box unclipped, every cell
+			// covered at FullCover, keeps every voxel (coverGrid reads 0 off the
+			// grid, hence the unclipped box inside it). Solid products (a box, a
+			// tray) are mostly such blocks.
+			full := e.full[vi]
+			if cx0 == int(math.Floor(xlo))-1 && cx1 == int(math.Floor(xhi))+2 && cx1 < v.Lw-1 &&
+				cy0 == int(math.Floor(ylo))-1 && cy1 == int(math.Floor(yhi))+2 && cy1 < v.Lh-1 &&
+				int(full[(cy1+1)*sw+cx1+1]-full[cy0*sw+cx1+1]-full[(cy1+1)*sw+cx0]+full[cy0*sw+cx0]) == (cx1-cx0+1)*(cy1-cy0+1) {
+				e.keptWhole++
+				return blockIn
+			}
 			return blockMixed
 		}
 	}
@@ -439,15 +471,16 @@ func (v *View) voxelCells(cx, cy, z, s float64) (x0, x1, y0, y1 int) {
 	return x0, x1, y0, y1
 }
 
-// judge projects voxel n (centre c) into view v and records its verdict: whether
+// judge projects voxel n (centre c) into view v and records its verdict (kept: its
+// block is inside the silhouette whole, blockIn, so only its footprint is needed): whether
 // the view keeps it (verdictIn), keeps it only by its loose mask in a take-back
 // evaluation (verdictLoose) or rejects it, and, when kept, which coverage cells
 // it covers.
-func (e *coherenceEval) judge(v *View, m *camVerdicts, n int, c [3]float64) uint8 {
+func (e *coherenceEval) judge(v *View, m *camVerdicts, n int, c [3]float64, kept bool) uint8 {
 	u, w, z := v.Cam.Project(c)
 	cx, cy := u/v.Lcell-0.5, w/v.Lcell-0.5
 	verdict := uint8(verdictIn)
-	if v.CoverCell(cx, cy) < 0.5 {
+	if !kept && v.CoverCell(cx, cy) < 0.5 {
 		if !e.takeBack || v.LcovLoose == nil || v.coverGrid(v.LcovLoose, cx, cy) < 0.5 {
 			m.verdict[n] = verdictOut
 			return verdictOut
@@ -492,6 +525,8 @@ func (e *coherenceEval) Score() float64 {
 			opp[vi] = OppositeView(e.vs, vi)
 		}
 	}
+	// The voxels every view keeps, painted after the pass (below).
+	kept := e.kept[:0]
 	// Neighbouring voxels are mostly rejected by the same view, so of the views
 	// that must project a voxel, the one that rejected the last is asked first.
 	first := 0
@@ -549,7 +584,7 @@ func (e *coherenceEval) Score() float64 {
 							first = vi
 							continue voxel
 						}
-						switch e.judge(e.vs[vi], m, n, c) {
+						switch e.judge(e.vs[vi], m, n, c, m.block[b] == blockIn) {
 						case verdictOut:
 							first = vi
 							continue voxel
@@ -568,20 +603,29 @@ func (e *coherenceEval) Score() float64 {
 					e.Lo[a] = min(e.Lo[a], c[a]-g.S/2)
 					e.Hi[a] = max(e.Hi[a], c[a]+g.S/2)
 				}
-				for vi, m := range ms {
-					r := m.fp[n]
-					lw := e.vs[vi].Lw
-					p := e.proj[vi]
-					for y := int(r.y0); y <= int(r.y1); y++ {
-						row := p[y*lw:]
-						for x := int(r.x0); x <= int(r.x1); x++ {
-							row[x] = 1
-						}
-					}
+				kept = append(kept, int32(n))
+			}
+		}
+	}
+	// Each view then paints the footprints of the kept voxels, one view at a
+	// time: its footprints and its coverage grid stay in cache, where painting
+	// every view's footprint voxel by voxel read 24 scattered arrays per voxel
+	// (half the search's time on a solid hull, such as a box or a tray). The
+	// union painted is the same whatever the order.
+	for vi, m := range ms {
+		lw := e.vs[vi].Lw
+		p := e.proj[vi]
+		for _, n := range kept {
+			r := m.fp[n]
+			for y := int(r.y0); y <= int(r.y1); y++ {
+				row := p[y*lw:]
+				for x := int(r.x0); x <= int(r.x1); x++ {
+					row[x] = 1
 				}
 			}
 		}
 	}
+	e.kept = kept
 	return e.coherence()
 }
 
