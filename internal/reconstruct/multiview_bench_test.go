@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/draw"
 	"image/jpeg"
+	"math"
 	"math/rand/v2"
 	"syscall"
 	"testing"
@@ -46,6 +47,20 @@ func BenchmarkMultiView4x12MP(b *testing.B) {
 //	go test -run '^$' -bench Spin24x12MP -benchtime 1x -timeout 30m ./internal/reconstruct
 func BenchmarkSpin24x12MP(b *testing.B) {
 	base, radius := furnitureScene("chair", 1)
+	benchSpin24x12MP(b, base, radius)
+}
+
+// BenchmarkSpin24x12MPBox is the same for a solid product, a box: nearly every
+// voxel of its hull is kept, so each step of the pose search judges and paints
+// several times as many as a chair's (the chair is mostly air between thin parts).
+func BenchmarkSpin24x12MPBox(b *testing.B) {
+	base := makeScene("box", 0, 1000, 750)
+	lo, hi := triBox(base.tris)
+	benchSpin24x12MP(b, base, 0.5*math.Sqrt(vdot(vsub(hi, lo), vsub(hi, lo))))
+}
+
+// benchSpin24x12MP times the spin-set build of base from 24 12 MP photos.
+func benchSpin24x12MP(b *testing.B, base *qscene, radius float64) {
 	rings := []RingSpec{{Photos: 12, ElevationDeg: 5}, {Photos: 12, ElevationDeg: 35}}
 	m, _ := spinScene(base, radius, rings, 1000, 750, rand.New(rand.NewPCG(48, 3)), usualTurntableError)
 	var images [][]byte
