@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -77,8 +78,26 @@ func fileExists(p string) bool {
 
 // StartStripeMock starts stripe-mock (Stripe's official API mock) on free
 // loopback ports and returns it with the base URL to give the api as
-// STRIPE_API_BASE, once it answers.
+// STRIPE_API_BASE, once it answers. A mock that exits before answering (a port
+// another process took between FreePort and its bind) is started again on
+// fresh ports, up to three times.
 func StartStripeMock(ctx context.Context, path string, log io.Writer) (*Proc, string, error) {
+	var err error
+	for range 3 {
+		var p *Proc
+		var base string
+		p, base, err = startStripeMockOnce(ctx, path, log)
+		if err == nil || ctx.Err() != nil || !errors.Is(err, errStripeMockExited) {
+			return p, base, err
+		}
+	}
+	return nil, "", err
+}
+
+// errStripeMockExited: the mock's process ended before it answered.
+var errStripeMockExited = errors.New("stripe-mock exited before it answered")
+
+func startStripeMockOnce(ctx context.Context, path string, log io.Writer) (*Proc, string, error) {
 	httpPort, err := FreePort()
 	if err != nil {
 		return nil, "", err
@@ -94,15 +113,22 @@ func StartStripeMock(ctx context.Context, path string, log io.Writer) (*Proc, st
 	}
 	base := "http://127.0.0.1:" + strconv.Itoa(httpPort)
 	// Any answer will do (an unauthenticated request gets 401): it listens.
+	// The bound is generous: stripe-mock parses Stripe's whole OpenAPI spec
+	// before it listens, which on a machine busy with the other test steps
+	// can take longer than the 30 s this used to allow (the chaos smoke failed
+	// here once, beside two model builds; which way is not on record).
 	c := &http.Client{Timeout: time.Second}
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		res, err := c.Get(base + "/v1/customers")
 		if err == nil {
 			res.Body.Close()
 			return p, base, nil
 		}
-		if time.Now().After(deadline) || ctx.Err() != nil || !p.Running() {
+		if !p.Running() {
+			return nil, "", fmt.Errorf("stripe-mock on %s: %w (%v)", base, errStripeMockExited, err)
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
 			p.Stop(5 * time.Second)
 			return nil, "", fmt.Errorf("stripe-mock did not start on %s: %w", base, err)
 		}
