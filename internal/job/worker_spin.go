@@ -79,7 +79,14 @@ var SpinLayoutMessage = fmt.Sprintf("These photos cannot be built as a spin set:
 // 0.65 GB; against 0.14 GB for four photos and 0.06 GB for one. With
 // GOMEMLIMIT=1800MiB the 72-photo set still peaked at 2.4 GB and had not
 // finished after 500 s (the collector ran without end), so the memory is live,
-// not garbage. Two spin sets beside each other can never share a worker pod
+// not garbage. Since a spin set's halves are searched beside its whole set
+// (reconstruct/multiview/beside.go) both live at once: on this 2-core machine,
+// 2026-12-01, a rendered box's 72 photos of 12 MP peaked at 2.5 GB against
+// 2.3 GB with the halves after the search (4.4 MB photos), 2.2 against 1.7 GB
+// (0.43 MB photos); its 24 photos at 0.86 against 0.51 GB. The largest set of
+// 10 MB photos, 3.5 GB and up to 0.5 GB more, beside an ordinary build's
+// 0.15 GB, stays under the pod's 4 GiB (4.29 GB).
+// Two spin sets beside each other can never share a worker pod
 // (its 4 GiB limit holds the largest alone, ops/deploy), so one at a time:
 // with RECONSTRUCT_WORKERS=2 the other slot keeps serving ordinary builds
 // (0.15 GB at most), and a second spin set waits, queued.

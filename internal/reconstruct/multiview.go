@@ -133,8 +133,7 @@ func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseRe
 		return nil, err
 	}
 	// Scored while m is still in the cameras' frame (placing moves and scales
-	// it) and after texturing: a spin set's score searches its halves, which
-	// moves the views' cameras.
+	// it).
 	var fid *int
 	if score != nil {
 		if fid, err = score(ctx, m, sight); err != nil {

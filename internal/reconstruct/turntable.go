@@ -365,16 +365,19 @@ func (b builtin) ReconstructSpin(ctx context.Context, spin SpinSet, opts Options
 	}
 	// The fidelity score: how well two halves of the set, each searched and
 	// carved on its own, rebuild the model (multiview/agreement.go). The halves
-	// are split off before the search moves the views; a ring too small to
-	// split leaves the build without a score.
-	// The photos' colours then cap it where they disagree about the model's
-	// surface (spinDisagreementWeight).
+	// are split off before the search moves the views, and are searched on the
+	// second core from the moment the search knows which way the photos go
+	// round (multiview/beside.go); a ring too small to split leaves the build
+	// without a score. The photos' colours then cap it where they disagree
+	// about the model's surface (spinDisagreementWeight).
 	var score func(context.Context, *geom.Mesh, *multiview.Sight) (*int, error)
+	var turned func(multiview.SpinTurn)
 	var disagreement, agreement float64
 	halves, ok := multiview.SplitSpin(rings)
 	if ok {
+		defer halves.Stop()
+		turned = func(t multiview.SpinTurn) { halves.Start(ctx, t) }
 		score = func(ctx context.Context, m *geom.Mesh, sight *multiview.Sight) (*int, error) {
-			// First: the halves' searches share the views and move their cameras.
 			disagreement = multiview.SurfaceDisagreement(vs, m, sight)
 			a, err := halves.Agreement(ctx, m)
 			if err != nil {
@@ -385,12 +388,9 @@ func (b builtin) ReconstructSpin(ctx context.Context, spin SpinSet, opts Options
 			return &f, nil
 		}
 	}
-	pose, fit, err := multiview.SearchTurntable(ctx, rings)
+	pose, fit, err := multiview.SearchTurntable(ctx, rings, turned)
 	if err != nil {
 		return nil, SpinReport{}, err
-	}
-	if ok {
-		halves.SetTurn(fit.Turn)
 	}
 	if err := foreignPhotos(fit.LeaveOneOut, vs); err != nil {
 		return nil, SpinReport{}, err

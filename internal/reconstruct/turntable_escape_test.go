@@ -54,7 +54,7 @@ func TestTurntableSearchEscapesAShallowBasin(t *testing.T) {
 		spin := []multiview.SpinRing{{Views: vs[:12], ElevDeg: 0}, {Views: vs[12:], ElevDeg: 30}}
 		defer func(old float64) { multiview.SpinEscapeDeg = old }(multiview.SpinEscapeDeg)
 		multiview.SpinEscapeDeg = escapeDeg
-		_, fit, err := multiview.SearchTurntable(context.Background(), spin)
+		_, fit, err := multiview.SearchTurntable(context.Background(), spin, nil)
 		require.NoError(t, err)
 		return fit.ElevDeg, fit.Coherence
 	}

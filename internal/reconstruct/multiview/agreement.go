@@ -44,6 +44,9 @@ type SpinHalves struct {
 	// frame (radians) when the photos go forward round the product (SpinTurn):
 	// each half's search puts its own first photo at 0.
 	turn [2]float64
+	// The halves' hulls, carved by carveBoth (beside the whole set's search
+	// once Start has run; see beside.go).
+	carved spinHalvesCarved
 }
 
 // SplitSpin splits rings into two interleaved halves, or reports false when a
@@ -74,11 +77,11 @@ func SplitSpin(rings []SpinRing) (*SpinHalves, bool) {
 	return h, true
 }
 
-// SetTurn tells both halves which way the whole set's search found the
+// setTurn tells both halves which way the whole set's search found the
 // photos go round the product, so that each half is searched and turned onto
 // the whole set's frame that way rather than finding it out again from half
 // the photos.
-func (h *SpinHalves) SetTurn(t SpinTurn) {
+func (h *SpinHalves) setTurn(t SpinTurn) {
 	for _, rings := range h.sets {
 		for r := range rings {
 			rings[r].Turn = t
@@ -102,21 +105,23 @@ func spinHalfStride(n int) int {
 	return 0
 }
 
-// Agreement searches and carves each half and returns the lower of the two
-// halves' agreement with full, the whole set's mesh (any frame that differs
-// from the search's only by a move and a uniform scale): the F-score of their
-// surfaces at SpinAgreementTol of the height, each shape stood on its base and
-// scaled to height 1, the half turned onto the whole set's frame (within ±2°,
-// the turntable's slip of the half's first photo).
+// Agreement returns the lower of the two halves' agreement with full, the
+// whole set's mesh (any frame that differs from the search's only by a move
+// and a uniform scale): the F-score of their surfaces at SpinAgreementTol of
+// the height, each shape stood on its base and scaled to height 1, the half
+// turned onto the whole set's frame (within ±2°, the turntable's slip of the
+// half's first photo). It waits for the halves Start began searching and
+// carving.
 func (h *SpinHalves) Agreement(ctx context.Context, full *geom.Mesh) (float64, error) {
+	meshes, errs, err := h.wait(ctx)
+	if err != nil {
+		return 0, err
+	}
 	ref := normalisedPoints(meshPoints(full, 0))
 	worst := 1.0
 	for half, rings := range h.sets {
-		m, err := h.carve(ctx, rings)
-		if err != nil {
-			if ctx.Err() != nil {
-				return 0, ctx.Err()
-			}
+		m := meshes[half]
+		if errs[half] != nil {
 			return 0, nil // a half that finds no shape at all agrees with nothing
 		}
 		best := 0.0
@@ -135,7 +140,7 @@ func (h *SpinHalves) Agreement(ctx context.Context, full *geom.Mesh) (float64, e
 
 // carve searches one half's poses and carves its hull.
 func (h *SpinHalves) carve(ctx context.Context, rings []SpinRing) (*geom.Mesh, error) {
-	pose, _, err := SearchTurntable(ctx, rings)
+	pose, _, err := SearchTurntable(ctx, rings, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -136,8 +136,11 @@ var SpinRounds = 4
 // SearchTurntable finds the cameras of a spin set. The first photo of the first
 // ring fixes the frame (its azimuth is 0: the product's front on +Z); the first
 // photo of every other ring faces about the same way (give or take half a step),
-// or, for an AnyPhase ring, any way.
-func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinResidual, error) {
+// or, for an AnyPhase ring, any way. turned, when not nil, is told which way
+// the photos go round as soon as that is known (the first ring's Turn, or what
+// the first two settles find), before the rest of the search: the spin set's
+// halves start their own searches from it (SpinHalves.Start).
+func SearchTurntable(ctx context.Context, rings []SpinRing, turned func(SpinTurn)) (PoseResult, SpinResidual, error) {
 	deg := math.Pi / 180
 	var vs []*View
 	type ringPose struct {
@@ -383,6 +386,9 @@ func SearchTurntable(ctx context.Context, rings []SpinRing) (PoseResult, SpinRes
 			dir = 1
 			restore(forward)
 		}
+	}
+	if turned != nil {
+		turned(turn)
 	}
 	cands := phaseCandidates()
 	if cands[0] != nil { // the candidates moved the rings: back to the settled layout
