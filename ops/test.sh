@@ -140,10 +140,11 @@ if want go; then
     printf '\n!! real-product shape regression NOT run: its models are not on this machine (see internal/reconstruct/testdata/real/MANIFEST; REALSET_GIT=path/to/a/git/copy)\n\n' >&2
   fi
   # The shape packages' one goroutine (concurrent_files) under the race
-  # detector, the shape packages instrumented: a few minutes of one core,
-  # beside the step below.
-  say "the spin set's halves beside its search, under the race detector, started beside the next step"
-  go test -race "${lib_gcflags[@]}" -count=1 -timeout 15m -run "$shape_race_tests" -v ./internal/reconstruct \
+  # detector, the shape packages instrumented: about a minute of one core,
+  # at the lowest priority, so it only takes what the steps after it leave
+  # idle; waited for at the very end.
+  say "the spin set's halves beside its search, under the race detector, started beside the next steps"
+  nice -n 19 go test -race "${lib_gcflags[@]}" -count=1 -timeout 20m -run "$shape_race_tests" -v ./internal/reconstruct \
     >"$ARTIFACTS/shape-race.log" 2>&1 & shape_race_pid=$!; pids+=($shape_race_pid)
   say "Go tests without the race detector (single-threaded shape code)"
   # The real-product tests run once, in the process started above (with their
@@ -158,15 +159,6 @@ if want go && [ -n "${realset_pid:-}" ]; then
   grep -E '^(\s+\||--- |ok|FAIL|\s+better|\s+fidelity)' "$ARTIFACTS/realset.log" || true
   grep -q '^--- PASS: TestRealSetRegression' "$ARTIFACTS/realset.log" || failed+=(realset)
   grep -q '^--- PASS: TestRealSetScoresARemoteReconstructor' "$ARTIFACTS/realset.log" || failed+=(realset-remote)
-fi
-
-if want go; then
-  say "waiting for the spin set's halves under the race detector"
-  if wait "$shape_race_pid" && [ "$(grep -c '^--- PASS' "$ARTIFACTS/shape-race.log")" = 2 ]; then
-    grep -E '^(--- |ok)' "$ARTIFACTS/shape-race.log"
-  else
-    cat "$ARTIFACTS/shape-race.log" >&2; failed+=(shape-race)  # failed, or a test renamed and not run
-  fi
 fi
 
 if want go; then
@@ -238,6 +230,15 @@ if want e2e; then
   if grep -aqE '^\s+[0-9]+ flaky' "$ARTIFACTS/e2e.log"; then
     printf '\n!! flaky browser tests (passed on retry):\n' >&2
     sed -n '/^\s*[0-9]* flaky/,/^\s*[0-9]* passed/p' "$ARTIFACTS/e2e.log" >&2
+  fi
+fi
+
+if want go; then
+  say "waiting for the spin set's halves under the race detector"
+  if wait "$shape_race_pid" && [ "$(grep -c '^--- PASS' "$ARTIFACTS/shape-race.log")" = 2 ]; then
+    grep -E '^(--- |ok)' "$ARTIFACTS/shape-race.log"
+  else
+    cat "$ARTIFACTS/shape-race.log" >&2; failed+=(shape-race)  # failed, or a test renamed and not run
   fi
 fi
 
