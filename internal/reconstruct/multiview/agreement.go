@@ -44,7 +44,7 @@ type SpinHalves struct {
 	// frame (radians) when the photos go forward round the product (SpinTurn):
 	// each half's search puts its own first photo at 0.
 	turn [2]float64
-	// The halves' hulls, carved by carveBoth (beside the whole set's search
+	// The halves' hulls, carved by the work Start begins (beside the whole set's search
 	// once Start has run; see beside.go).
 	carved spinHalvesCarved
 }
