@@ -80,11 +80,14 @@ if want go; then
   # internal/job's seven times slower. The code around it, which owns the
   # goroutines, stays instrumented.
   compute_pkgs="$(go list ./internal/reconstruct/... | sed 's|.*/internal/||') samples jpegscale glbwrite channels/fit channels/usdz imagecheck"
-  # The one exception: a spin set's halves are searched on a goroutine beside
-  # the whole set's search (issue 48's speed target). That file's test runs
-  # with the shape packages instrumented, below (shape_race_tests).
-  concurrent_files='internal/reconstruct/multiview/beside.go'
-  shape_race_tests='^(TestSpinHalvesBesideTheSearchBuildTheSameModel|TestSpinBuildCancelledStopsItsHalves)$'
+  # The two exceptions (issue 48's speed target): a spin set's halves are
+  # searched on a goroutine beside the whole set's search, and a set's photos
+  # are decoded and segmented two at a time. Their tests run with the shape
+  # packages instrumented, below (shape_race_tests: each must pass).
+  concurrent_files='internal/reconstruct/multiview/beside.go
+internal/reconstruct/prepare.go'
+  shape_race_tests='^(TestSpinHalvesBesideTheSearchBuildTheSameModel|TestSpinBuildCancelledStopsItsHalves|TestPhotosPreparedSideBySideAreTheSameViews)$'
+  shape_race_count=3
   race_gcflags=()
   for p in $compute_pkgs; do
     if grep -l 'go func\|go [A-Za-z_.]*(\|errgroup\|sync\.\|singleflight' internal/$p/*.go 2>/dev/null | grep -v '_test.go$' | grep -vxF "$concurrent_files" | grep -q .; then
@@ -139,7 +142,7 @@ if want go; then
   else
     printf '\n!! real-product shape regression NOT run: its models are not on this machine (see internal/reconstruct/testdata/real/MANIFEST; REALSET_GIT=path/to/a/git/copy)\n\n' >&2
   fi
-  # The shape packages' one goroutine (concurrent_files) under the race
+  # The shape packages' goroutines (concurrent_files) under the race
   # detector, the shape packages instrumented: about a minute of one core,
   # at the lowest priority, so it only takes what the steps after it leave
   # idle; waited for at the very end.
@@ -235,7 +238,7 @@ fi
 
 if want go; then
   say "waiting for the spin set's halves under the race detector"
-  if wait "$shape_race_pid" && [ "$(grep -c '^--- PASS' "$ARTIFACTS/shape-race.log")" = 2 ]; then
+  if wait "$shape_race_pid" && [ "$(grep -c '^--- PASS' "$ARTIFACTS/shape-race.log")" = "$shape_race_count" ]; then
     grep -E '^(--- |ok)' "$ARTIFACTS/shape-race.log"
   else
     cat "$ARTIFACTS/shape-race.log" >&2; failed+=(shape-race)  # failed, or a test renamed and not run

@@ -188,37 +188,6 @@ func carveViews(ctx context.Context, vs []*multiview.View, pose multiview.PoseRe
 	return res, nil
 }
 
-// prepareViews decodes and segments every photo and sets its starting pose.
-func prepareViews(ctx context.Context, views []View, opts Options, pr *progressReporter) ([]*multiview.View, []string, error) {
-	az := Azimuths(views)
-	vs := make([]*multiview.View, len(views))
-	var warnings []string
-	for i, v := range views {
-		p, err := segment.DecodePhoto(ctx, v.Image, opts.WorkingSize)
-		if err != nil {
-			return nil, nil, fmt.Errorf("photo %d: %w", i+1, err)
-		}
-		seg, err := segment.Segment(ctx, p)
-		if err != nil {
-			return nil, nil, fmt.Errorf("segment photo %d: %w", i+1, err)
-		}
-		if !segment.SubjectSeparated(seg) {
-			if opts.StrictSubject {
-				return nil, nil, segment.ErrSubjectNotSeparated
-			}
-			warnings = append(warnings, segment.ErrSubjectNotSeparated.Error())
-		}
-		if seg.Area == 0 {
-			return nil, nil, segment.ErrSubjectNotSeparated
-		}
-		vs[i] = multiview.NewView(p, seg, az[i]*math.Pi/180)
-		if pr != nil {
-			pr.report(StepAnalyzing, 5+20*(i+1)/len(views))
-		}
-	}
-	return vs, warnings, nil
-}
-
 // wholePartMap is the parts map of a one-part model: the front photo's mask on the
 // segmentation grid, in the part's colour.
 func wholePartMap(seg *segment.Segmentation) *segment.PartMap {

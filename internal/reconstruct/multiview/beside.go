@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sync/atomic"
 
 	"github.com/photo3d/photo3d/internal/reconstruct/geom"
 )
@@ -20,14 +21,24 @@ import (
 // NewView. So a model and its score are the same, bit for bit, whichever runs
 // first.
 //
-// This is the only goroutine in the shape packages. ops/test.sh builds them
-// without the race detector (they are CPU-bound and otherwise single-threaded),
-// and so runs TestSpinHalvesBesideTheSearchBuildTheSameModel with it.
+// The shape packages start goroutines here and in reconstruct/prepare.go (a
+// set's photos decoded and segmented two at a time) only. ops/test.sh builds
+// them without the race detector (they are CPU-bound and otherwise
+// single-threaded), and so runs TestSpinHalvesBesideTheSearchBuildTheSameModel
+// with it.
 
 // SpinHalvesBeside runs the halves beside the whole set's search; false runs
 // them on the caller's goroutine when Agreement asks, after the search, as a
 // test compares.
 var SpinHalvesBeside = true
+
+// halvesRunning counts the halves' works under way (HalvesRunning).
+var halvesRunning atomic.Int32
+
+// HalvesRunning is how many builds' halves are being searched or carved: 0
+// once every build has returned, which a test of a cancelled build checks (a
+// goroutine dump can still show a work that has finished on its way out).
+func HalvesRunning() int { return int(halvesRunning.Load()) }
 
 // spinHalvesCarved is the halves' hulls and how their work is going.
 type spinHalvesCarved struct {
@@ -52,6 +63,8 @@ func (h *SpinHalves) Start(ctx context.Context, t SpinTurn) {
 	ctx, c.cancel = context.WithCancel(ctx)
 	work := func() {
 		defer close(c.done)
+		halvesRunning.Add(1)
+		defer halvesRunning.Add(-1) // before done is closed: Stop's return sees it
 		defer func() {
 			if r := recover(); r != nil {
 				c.panic = fmt.Sprintf("spin set halves: %v\n%s", r, debug.Stack())
