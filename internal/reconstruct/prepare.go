@@ -35,7 +35,6 @@ func prepareViews(ctx context.Context, views []View, opts Options, pr *progressR
 		view    *multiview.View
 		warning bool // the subject check doubts the photo (not strict)
 		err     error
-		skipped bool // after a photo that failed
 	}
 	out := make([]prepared, len(views))
 	next := make(chan int, len(views))
@@ -55,14 +54,15 @@ func prepareViews(ctx context.Context, views []View, opts Options, pr *progressR
 			defer preparing.Add(-1) // before wg.Done: prepareViews's return sees it
 			for i := range next {
 				mu.Lock()
-				skip := i > failed
+				start := i < failed // a photo after one that failed is left empty
 				mu.Unlock()
-				if skip {
-					out[i].skipped = true
-				} else if out[i].view, out[i].warning, out[i].err = prepareView(ctx, views[i].Image, az[i], opts, i); out[i].err != nil {
-					mu.Lock()
-					failed = min(failed, i)
-					mu.Unlock()
+				if start {
+					out[i].view, out[i].warning, out[i].err = prepareView(ctx, views[i].Image, az[i], opts, i)
+					if out[i].err != nil {
+						mu.Lock()
+						failed = min(failed, i)
+						mu.Unlock()
+					}
 				}
 				done <- i
 			}

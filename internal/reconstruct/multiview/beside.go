@@ -24,8 +24,8 @@ import (
 // The shape packages start goroutines here and in reconstruct/prepare.go (a
 // set's photos decoded and segmented two at a time) only. ops/test.sh builds
 // them without the race detector (they are CPU-bound and otherwise
-// single-threaded), and so runs TestSpinHalvesBesideTheSearchBuildTheSameModel
-// with it.
+// single-threaded), and so runs both files' tests with it
+// (TestSpinHalvesBesideTheSearchBuildTheSameModel here).
 
 // SpinHalvesBeside runs the halves beside the whole set's search; false runs
 // them on the caller's goroutine when Agreement asks, after the search, as a
