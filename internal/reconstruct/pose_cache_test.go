@@ -340,3 +340,50 @@ func TestPoseSearchKeepsStrictPosesWhenTheTakeBackFitsAShadow(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, multiview.SnapshotPoses(alone), multiview.SnapshotPoses(vs), "the strict search's poses, as if it had run alone")
 }
+
+// The turntable search remembers each layout it scores and looks the score up
+// when it comes back to one (a settle repeated from the same phases, the
+// trials of a pass that no step changed since): it finds the same cameras,
+// hull box and residual, bit for bit, as when it scores every layout again.
+// Not parallel: it switches multiview.SpinRememberLayouts, which parallel
+// tests read, and only while they wait for it.
+func TestSpinSearchFindsTheSameCamerasRememberingLayouts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("searches a spin set of 12 photos twice")
+	}
+	base, radius := furnitureScene("chair", 1)
+	rings := []RingSpec{{Photos: 12, ElevationDeg: 20}}
+	m, _ := spinScene(base, radius, rings, 320, 240, rand.New(rand.NewPCG(48, 24)), usualTurntableError)
+	photos := m.photos()
+	type found struct {
+		cams []multiview.Camera
+		pose multiview.PoseResult
+		fit  multiview.SpinResidual
+	}
+	search := func(remember bool) found {
+		defer func(was bool) { multiview.SpinRememberLayouts = was }(multiview.SpinRememberLayouts)
+		multiview.SpinRememberLayouts = remember
+		var views []View
+		for k, p := range photos {
+			views = append(views, View{Image: p, Azimuth: m.stated[k]})
+		}
+		vs, _, err := prepareViews(context.Background(), views, Options{}.WithDefaults(), nil)
+		require.NoError(t, err)
+		pose, fit, err := multiview.SearchTurntable(context.Background(), []multiview.SpinRing{{Views: vs, ElevDeg: 20}}, nil)
+		require.NoError(t, err)
+		out := found{pose: pose, fit: fit}
+		for _, v := range vs {
+			out.cams = append(out.cams, v.Cam)
+		}
+		return out
+	}
+	looked, again := search(true), search(false)
+	t.Logf("%d of %d layouts looked up", looked.fit.Remembered, looked.fit.Evaluations)
+	require.Positive(t, looked.fit.Remembered, "the search came back to no layout: the memo went untested")
+	require.Zero(t, again.fit.Remembered)
+	require.Equal(t, again.fit.Evaluations, looked.fit.Evaluations, "the same walk")
+	again.fit.Remembered = looked.fit.Remembered
+	require.Equal(t, again.fit, looked.fit, "the same residual: coherence, rings, corrections, photos left out")
+	require.Equal(t, again.pose, looked.pose, "the same hull box")
+	require.Equal(t, again.cams, looked.cams, "the same cameras, bit for bit")
+}
