@@ -349,10 +349,10 @@ func TestPoseSearchKeepsStrictPosesWhenTheTakeBackFitsAShadow(t *testing.T) {
 // tests read, and only while they wait for it.
 func TestSpinSearchFindsTheSameCamerasRememberingLayouts(t *testing.T) {
 	if testing.Short() {
-		t.Skip("searches a spin set of 12 photos twice")
+		t.Skip("searches a spin set of 8 photos twice")
 	}
 	base, radius := furnitureScene("chair", 1)
-	rings := []RingSpec{{Photos: 12, ElevationDeg: 20}}
+	rings := []RingSpec{{Photos: 8, ElevationDeg: 20}}
 	m, _ := spinScene(base, radius, rings, 320, 240, rand.New(rand.NewPCG(48, 24)), usualTurntableError)
 	photos := m.photos()
 	type found struct {
