@@ -50,6 +50,48 @@ if want go && git rev-parse --git-dir >/dev/null 2>&1; then
   mkdir -p "$TMP/clean" && git archive HEAD | tar -x -C "$TMP/clean"
   (cd "$TMP/clean" && go vet ./web/ ./cmd/api/) || die "go vet fails on a fresh clone (is web/dist/.keep committed?)"
 fi
+if want go; then
+  # CPU-bound Go tests that share nothing with the steps below start now,
+  # beside the setup (npm, the web build) and the race step, which leave a
+  # fifth of both cores idle (the steps after them leave none).
+  lib_gcflags=()
+  # The libraries that the shape code (compute_pkgs, below) calls to decode
+  # and encode images, PNG/zlib streams and glTF files, and to hash passwords,
+  # are race-instrumented in no step: pure functions over buffers their
+  # caller owns. Uninstrumented they cut the CPU of internal/httpapi's tests
+  # by a third (168 s to 110 s user), in a step that keeps both cores busy. A
+  # race on a buffer between two of our goroutines is still seen where our
+  # code touches it.
+  for p in 'image/...' 'compress/...' 'hash/...' 'github.com/klauspost/compress/...' \
+           'github.com/qmuntal/gltf/...' 'golang.org/x/image/...' 'golang.org/x/crypto/argon2' 'golang.org/x/crypto/blake2b'; do
+    lib_gcflags+=("-gcflags=$p=-race=false")
+  done
+  shape_race_tests='^(TestSpinHalvesBesideTheSearchBuildTheSameModel|TestSpinBuildCancelledStopsItsHalves|TestPhotosPreparedSideBySideAreTheSameViews)$'
+  shape_race_count=3
+  # The real-product shape regression (issue 34): openly licensed models that
+  # are fetched, never committed (internal/reconstruct/testdata/real/MANIFEST).
+  # It runs when a copy of their source is on this machine (ops/realset.sh's
+  # default, or REALSET_GIT), without the race detector (CPU-bound), started
+  # here (see above); otherwise it says so here instead of skipping unseen.
+  realset_git=${REALSET_GIT:-/work/.mirror/DRx3D+glTF-Sample-Assets-OLD/repo}
+  if [ -f internal/reconstruct/testdata/real/SheenChair/model.gltf ] || \
+     { [ -d "$realset_git" ] && ops/realset.sh "$realset_git" >/dev/null; }; then
+    # With it, the GPU path's scoring through fake inference servers: a perfect
+    # model must score 1 and every poor shape must carry the low-fidelity warning.
+    say "real-product shape regression and the GPU path's scoring (no race detector) started beside the next steps"
+    REQUIRE_REALSET=1 go test -count=1 -run '^(TestRealSetRegression|TestRealSetScoresARemoteReconstructor)$' -v ./internal/reconstruct \
+      >"$ARTIFACTS/realset.log" 2>&1 & realset_pid=$!; pids+=($realset_pid)
+  else
+    printf '\n!! real-product shape regression NOT run: its models are not on this machine (see internal/reconstruct/testdata/real/MANIFEST; REALSET_GIT=path/to/a/git/copy)\n\n' >&2
+  fi
+  # The shape packages' goroutines (concurrent_files) under the race
+  # detector, the shape packages instrumented: about a minute of one core,
+  # at the lowest priority from here on, so it only takes what the steps
+  # after it leave idle; waited for at the very end.
+  say "the spin set's halves beside its search, under the race detector, started beside the next steps"
+  nice -n 19 go test -race "${lib_gcflags[@]}" -count=1 -timeout 20m -run "$shape_race_tests" -v ./internal/reconstruct \
+    >"$ARTIFACTS/shape-race.log" 2>&1 & shape_race_pid=$!; pids+=($shape_race_pid)
+fi
 # stripe-mock (Stripe's official API mock, a Go module) answers the Stripe
 # calls of the billing tests and of the e2e billing api: STRIPE_API_BASE.
 need_stripe_mock
@@ -83,28 +125,15 @@ if want go; then
   # The two exceptions (issue 48's speed target): a spin set's halves are
   # searched on a goroutine beside the whole set's search, and a set's photos
   # are decoded and segmented two at a time. Their tests run with the shape
-  # packages instrumented, below (shape_race_tests: each must pass).
+  # packages instrumented, started above (shape_race_tests: each must pass).
   concurrent_files='internal/reconstruct/multiview/beside.go
 internal/reconstruct/prepare.go'
-  shape_race_tests='^(TestSpinHalvesBesideTheSearchBuildTheSameModel|TestSpinBuildCancelledStopsItsHalves|TestPhotosPreparedSideBySideAreTheSameViews)$'
-  shape_race_count=3
   race_gcflags=()
   for p in $compute_pkgs; do
     if grep -l 'go func\|go [A-Za-z_.]*(\|errgroup\|sync\.\|singleflight' internal/$p/*.go 2>/dev/null | grep -v '_test.go$' | grep -vxF "$concurrent_files" | grep -q .; then
       die "internal/$p now starts goroutines or shares state: take it out of compute_pkgs in ops/test.sh (race-instrument it again)"
     fi
     race_gcflags+=("-gcflags=github.com/photo3d/photo3d/internal/$p=-race=false")
-  done
-  lib_gcflags=()
-  # The same holds for the libraries that code calls to decode and encode
-  # images, PNG/zlib streams and glTF files, and to hash passwords: pure
-  # functions over buffers their caller owns. Uninstrumented they cut the
-  # CPU of internal/httpapi's tests by a third (168 s to 110 s user), in a
-  # step that keeps both cores busy. A race on a buffer between two of our
-  # goroutines is still seen where our code touches it.
-  for p in 'image/...' 'compress/...' 'hash/...' 'github.com/klauspost/compress/...' \
-           'github.com/qmuntal/gltf/...' 'golang.org/x/image/...' 'golang.org/x/crypto/argon2' 'golang.org/x/crypto/blake2b'; do
-    lib_gcflags+=("-gcflags=$p=-race=false")
   done
   race_gcflags+=("${lib_gcflags[@]}")
   say "Go tests (race detector; single-threaded compute packages uninstrumented)"
@@ -125,30 +154,6 @@ internal/reconstruct/prepare.go'
     say "web unit tests (Vitest) started beside the next steps"
     (cd web && npm test --silent) >"$ARTIFACTS/vitest.log" 2>&1 & vitest_pid=$!; pids+=($vitest_pid)
   fi
-  # The real-product shape regression (issue 34): openly licensed models that
-  # are fetched, never committed (internal/reconstruct/testdata/real/MANIFEST).
-  # It runs when a copy of their source is on this machine (ops/realset.sh's
-  # default, or REALSET_GIT), without the race detector (CPU-bound), beside the
-  # step below, which leaves part of a core idle; otherwise it says so here
-  # instead of skipping unseen.
-  realset_git=${REALSET_GIT:-/work/.mirror/DRx3D+glTF-Sample-Assets-OLD/repo}
-  if [ -f internal/reconstruct/testdata/real/SheenChair/model.gltf ] || \
-     { [ -d "$realset_git" ] && ops/realset.sh "$realset_git" >/dev/null; }; then
-    # With it, the GPU path's scoring through fake inference servers: a perfect
-    # model must score 1 and every poor shape must carry the low-fidelity warning.
-    say "real-product shape regression and the GPU path's scoring (no race detector) started beside the next step"
-    REQUIRE_REALSET=1 go test -count=1 -run '^(TestRealSetRegression|TestRealSetScoresARemoteReconstructor)$' -v ./internal/reconstruct \
-      >"$ARTIFACTS/realset.log" 2>&1 & realset_pid=$!; pids+=($realset_pid)
-  else
-    printf '\n!! real-product shape regression NOT run: its models are not on this machine (see internal/reconstruct/testdata/real/MANIFEST; REALSET_GIT=path/to/a/git/copy)\n\n' >&2
-  fi
-  # The shape packages' goroutines (concurrent_files) under the race
-  # detector, the shape packages instrumented: about a minute of one core,
-  # at the lowest priority, so it only takes what the steps after it leave
-  # idle; waited for at the very end.
-  say "the spin set's halves beside its search, under the race detector, started beside the next steps"
-  nice -n 19 go test -race "${lib_gcflags[@]}" -count=1 -timeout 20m -run "$shape_race_tests" -v ./internal/reconstruct \
-    >"$ARTIFACTS/shape-race.log" 2>&1 & shape_race_pid=$!; pids+=($shape_race_pid)
   say "Go tests without the race detector (single-threaded shape code)"
   # The real-product tests run once, in the process started above (with their
   # data checked); a checkout that already holds the data would run them here too.
