@@ -162,7 +162,7 @@ func (d *deps) workers() (*river.Workers, int, []*river.PeriodicJob, error) {
 		return nil, 0, nil, err
 	}
 	n++
-	periodic := []*river.PeriodicJob{upload.PeriodicCleanup(), analytics.PeriodicRollup(0), webhook.PeriodicPrune()}
+	periodic := []*river.PeriodicJob{upload.PeriodicCleanup(), analytics.PeriodicRollup(d.cfg.AnalyticsRollupInterval), webhook.PeriodicPrune()}
 	// Billing reconciliation (BILLING_PROVIDER=stripe): repairs missed
 	// webhooks and ends grace periods that ran out.
 	stripeProvider, err := stripebilling.FromConfig(d.cfg.BillingProvider, d.cfg.Stripe)

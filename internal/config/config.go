@@ -87,6 +87,9 @@ type Config struct {
 	// Shopper analytics (issue 14).
 	AnalyticsCountryHeader string // a trusted proxy/CDN's country header; empty: browser time zone
 	AnalyticsRetentionDays int    // raw shopper_events kept this many days
+	// AnalyticsRollupInterval is how often the worker rolls shopper events up
+	// into the dashboard's days: how far the dashboard may trail the shoppers.
+	AnalyticsRollupInterval time.Duration
 
 	// Webhooks (issue 17). WebhookAllowPrivate lets endpoints use http and
 	// reach loopback/private addresses: for tests and local development only.
@@ -127,6 +130,7 @@ var settings = []setting{
 	{"AUTH_RATE_LIMIT", "20", "sign-in, signup and password-reset attempts per minute per client IP, on each route (the per-address limit stays 5)"},
 	{"ANALYTICS_COUNTRY_HEADER", "", "request header holding the shopper's ISO country, set by a trusted proxy/CDN (e.g. CF-IPCountry); empty: derive the region from the browser's time zone"},
 	{"ANALYTICS_RETENTION_DAYS", "90", "days of raw shopper events kept (day partitions older are dropped)"},
+	{"ANALYTICS_ROLLUP_INTERVAL", "1m", "how often the worker rolls shopper events up into the dashboard (it trails the shoppers by at most this)"},
 	{"SIGNUP_MODE", "open", "open | invite (invite codes from `worker invite create EMAIL`)"},
 	{"GOOGLE_CLIENT_ID", "", "OAuth client id for Google sign-in; empty disables it"},
 	{"GOOGLE_JWKS_URL", "https://www.googleapis.com/oauth2/v3/certs", "where Google's signing keys are fetched"},
@@ -226,6 +230,7 @@ func Load(name string, args []string, getenv func(string) string, stderr io.Writ
 	c.AuthRateLimit = parseInt(get("AUTH_RATE_LIMIT"), "AUTH_RATE_LIMIT", &errs)
 	c.AnalyticsCountryHeader = strings.TrimSpace(get("ANALYTICS_COUNTRY_HEADER"))
 	c.AnalyticsRetentionDays = parseInt(get("ANALYTICS_RETENTION_DAYS"), "ANALYTICS_RETENTION_DAYS", &errs)
+	c.AnalyticsRollupInterval = parseDuration(get("ANALYTICS_ROLLUP_INTERVAL"), "ANALYTICS_ROLLUP_INTERVAL", &errs)
 	c.ReconstructWorkers = parseInt(get("RECONSTRUCT_WORKERS"), "RECONSTRUCT_WORKERS", &errs)
 	c.ReconstructTimeout = parseDuration(get("RECONSTRUCT_TIMEOUT"), "RECONSTRUCT_TIMEOUT", &errs)
 	if c.MaxWaitingBuilds = parseInt(get("MAX_WAITING_BUILDS"), "MAX_WAITING_BUILDS", &errs); c.MaxWaitingBuilds < 0 {
