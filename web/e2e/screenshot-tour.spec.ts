@@ -43,14 +43,16 @@ async function widest(page: Page): Promise<string[]> {
   });
 }
 
-/** The screen has rendered: loaded, its main heading (or the share page's viewer) present, images done. */
-async function settle(page: Page) {
+/**
+ * The screen has rendered: loaded, its main heading (or the share page's viewer) shown, every
+ * eager image done, web fonts in, and two frames painted since. Each is a condition the page
+ * reports; a screen without a heading, or an image that never finishes, fails the tour.
+ */
+async function settle(page: Page, name: string) {
   await page.waitForLoadState('load');
-  await page.locator('h1, model-viewer').first().waitFor({ timeout: 20_000 }).catch(() => undefined);
-  await page
-    .waitForFunction(() => Array.from(document.images).every((img) => img.loading === 'lazy' || img.complete), undefined, { timeout: 10_000 })
-    .catch(() => undefined);
-  await page.waitForTimeout(300);
+  await expect(page.locator('h1, model-viewer').first(), `${name} shows its heading`).toBeVisible({ timeout: 20_000 });
+  await page.waitForFunction(() => Array.from(document.images).every((img) => img.loading === 'lazy' || img.complete), undefined, { timeout: 30_000 });
+  await page.evaluate(() => document.fonts.ready.then(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r())))));
 }
 
 test('screenshot tour: every screen at 1366×850 and 390×844, no broken image, nothing wider than a phone', async ({ page }) => {
@@ -121,7 +123,7 @@ test('screenshot tour: every screen at 1366×850 and 390×844, no broken image, 
     for (const vp of VIEWPORTS) {
       await page.setViewportSize(vp);
       await page.goto(url);
-      await settle(page);
+      await settle(page, `${name} @${vp.width}`);
       const broken = await brokenImages(page);
       if (broken.length) problems.push(`${name} @${vp.width}: broken images ${broken.join(', ')}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
