@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -110,4 +111,21 @@ func TestTrustedProxiesParse(t *testing.T) {
 		netip.MustParsePrefix("fd00::/8")}, c.TrustedProxies)
 	_, err = load(t, map[string]string{"TRUSTED_PROXIES": "everyone"})
 	require.ErrorContains(t, err, "TRUSTED_PROXIES")
+}
+
+// The dashboard trails the shoppers by at most ANALYTICS_ROLLUP_INTERVAL:
+// a minute unless set, and a setting that is not a positive duration is
+// refused at start, naming the variable.
+func TestAnalyticsRollupInterval(t *testing.T) {
+	t.Parallel()
+	c, err := load(t, map[string]string{})
+	require.NoError(t, err)
+	require.Equal(t, time.Minute, c.AnalyticsRollupInterval)
+	c, err = load(t, map[string]string{"ANALYTICS_ROLLUP_INTERVAL": "5s"})
+	require.NoError(t, err)
+	require.Equal(t, 5*time.Second, c.AnalyticsRollupInterval)
+	for _, bad := range []string{"0s", "-1m", "soon"} {
+		_, err = load(t, map[string]string{"ANALYTICS_ROLLUP_INTERVAL": bad})
+		require.ErrorContains(t, err, "ANALYTICS_ROLLUP_INTERVAL must be a positive duration", bad)
+	}
 }
