@@ -51,9 +51,10 @@ if want go && git rev-parse --git-dir >/dev/null 2>&1; then
   (cd "$TMP/clean" && go vet ./web/ ./cmd/api/) || die "go vet fails on a fresh clone (is web/dist/.keep committed?)"
 fi
 if want go; then
-  # CPU-bound Go tests that share nothing with the steps below start now,
-  # beside the setup (npm, the web build) and the race step, which leave a
-  # fifth of both cores idle (the steps after them leave none).
+  # CPU-bound Go tests that share nothing with the steps below start now, at
+  # the lowest priority: they take only what the other steps leave idle (a
+  # fifth of both cores while the browser tests wait on the api, the worker
+  # and Chromium) and are waited for after those.
   lib_gcflags=()
   # The libraries that the shape code (compute_pkgs, below) calls to decode
   # and encode images, PNG/zlib streams and glTF files, and to hash passwords,
@@ -72,14 +73,15 @@ if want go; then
   # are fetched, never committed (internal/reconstruct/testdata/real/MANIFEST).
   # It runs when a copy of their source is on this machine (ops/realset.sh's
   # default, or REALSET_GIT), without the race detector (CPU-bound), started
-  # here (see above); otherwise it says so here instead of skipping unseen.
+  # here (see above; at normal priority it took 190 CPU-s from the steps before
+  # the browser tests); otherwise it says so here instead of skipping unseen.
   realset_git=${REALSET_GIT:-/work/.mirror/DRx3D+glTF-Sample-Assets-OLD/repo}
   if [ -f internal/reconstruct/testdata/real/SheenChair/model.gltf ] || \
      { [ -d "$realset_git" ] && ops/realset.sh "$realset_git" >/dev/null; }; then
     # With it, the GPU path's scoring through fake inference servers: a perfect
     # model must score 1 and every poor shape must carry the low-fidelity warning.
     say "real-product shape regression and the GPU path's scoring (no race detector) started beside the next steps"
-    REQUIRE_REALSET=1 go test -count=1 -run '^(TestRealSetRegression|TestRealSetScoresARemoteReconstructor)$' -v ./internal/reconstruct \
+    REQUIRE_REALSET=1 nice -n 19 go test -count=1 -timeout 60m -run '^(TestRealSetRegression|TestRealSetScoresARemoteReconstructor)$' -v ./internal/reconstruct \
       >"$ARTIFACTS/realset.log" 2>&1 & realset_pid=$!; pids+=($realset_pid)
   else
     printf '\n!! real-product shape regression NOT run: its models are not on this machine (see internal/reconstruct/testdata/real/MANIFEST; REALSET_GIT=path/to/a/git/copy)\n\n' >&2
@@ -161,14 +163,6 @@ internal/reconstruct/prepare.go'
       $(go list ./... | grep -E "$no_race") 2>&1 | tee -a "$ARTIFACTS/go-test.log"; then failed+=(go); fi
 fi
 
-if want go && [ -n "${realset_pid:-}" ]; then
-  say "waiting for the real-product shape regression and the GPU path's scoring"
-  wait "$realset_pid" || true
-  grep -E '^(\s+\||--- |ok|FAIL|\s+better|\s+fidelity)' "$ARTIFACTS/realset.log" || true
-  grep -q '^--- PASS: TestRealSetRegression' "$ARTIFACTS/realset.log" || failed+=(realset)
-  grep -q '^--- PASS: TestRealSetScoresARemoteReconstructor' "$ARTIFACTS/realset.log" || failed+=(realset-remote)
-fi
-
 if want go; then
   # Issue 31: back up a small seeded stack, restore it into a fresh cluster
   # and blob directory, replay every projection and compare (ops/backup-restore.sh).
@@ -241,6 +235,14 @@ if want e2e; then
     printf '\n!! flaky browser tests (passed on retry):\n' >&2
     sed -n '/^\s*[0-9]* flaky/,/^\s*[0-9]* passed/p' "$ARTIFACTS/e2e.log" >&2
   fi
+fi
+
+if want go && [ -n "${realset_pid:-}" ]; then
+  say "waiting for the real-product shape regression and the GPU path's scoring"
+  wait "$realset_pid" || true
+  grep -E '^(\s+\||--- |ok|FAIL|\s+better|\s+fidelity)' "$ARTIFACTS/realset.log" || true
+  grep -q '^--- PASS: TestRealSetRegression' "$ARTIFACTS/realset.log" || failed+=(realset)
+  grep -q '^--- PASS: TestRealSetScoresARemoteReconstructor' "$ARTIFACTS/realset.log" || failed+=(realset-remote)
 fi
 
 if want go; then
