@@ -86,7 +86,10 @@ test('Upgrade → Stripe Checkout → signed webhook → "Payment received — a
     await page.goto('/workspace/subscription?checkout=success&kind=pro');
     await expect(page.getByText('Payment received — activating Pro…')).toBeVisible({ timeout: 30_000 });
     await snap(page, 'billing-activating', testInfo);
-    await page.waitForTimeout(2000); // a couple of polls
+    // Two more reads of the subscription by the page's own poll, and it still waits for Stripe.
+    for (let i = 0; i < 2; i++) {
+      await page.waitForResponse((r) => new URL(r.url()).pathname === '/api/subscription' && r.request().method() === 'GET');
+    }
     await expect(page.getByText('Payment received — activating Pro…')).toBeVisible();
     expect((await serverPlan(page, token)).plan).toBe('free');
   });
