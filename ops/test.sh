@@ -46,9 +46,23 @@ go mod download
 if want go && git rev-parse --git-dir >/dev/null 2>&1; then
   # A fresh clone must build and vet with Go alone, before any web build
   # (web/embed.go embeds web/dist, which only the committed .keep fills).
-  say "go vet on a clean export of HEAD (no web build)"
-  mkdir -p "$TMP/clean" && git archive HEAD | tar -x -C "$TMP/clean"
-  (cd "$TMP/clean" && go vet ./web/ ./cmd/api/) || die "go vet fails on a fresh clone (is web/dist/.keep committed?)"
+  # A checkout that is HEAD and nothing else (CI's fresh clone: nothing
+  # modified, nothing untracked, no web build in web/dist) is vetted where it
+  # is. Go's build cache keys each package by its directory too, so vetting a
+  # copy (a new directory each run) compiled the api's own packages again on
+  # every run, cache or no cache: 18 s here with a warm cache, and building
+  # the api and worker after it took 36 s instead of 16 s with a cold one. A
+  # working tree vets a clean export of HEAD, as a fresh clone would.
+  if [ -z "$(git status --porcelain --untracked-files=all)" ] && \
+     [ -z "$(git status --porcelain --ignored=matching --untracked-files=all -- web/dist)" ]; then
+    say "go vet (a clean checkout of HEAD, no web build)"
+    vet_dir=.
+  else
+    say "go vet on a clean export of HEAD (no web build)"
+    vet_dir=$TMP/clean
+    mkdir -p "$vet_dir" && git archive HEAD | tar -x -C "$vet_dir"
+  fi
+  (cd "$vet_dir" && go vet ./web/ ./cmd/api/) || die "go vet fails on a fresh clone (is web/dist/.keep committed?)"
 fi
 if want go; then
   # CPU-bound Go tests that share nothing with the steps below start now, at
