@@ -113,7 +113,11 @@ test('a 24-photo spin set → uploaded photo by photo → one turntable model �
 
   await test.step('processing says what is built from what, step by step', async () => {
     await page.waitForURL(/\/(processing|preview)\/[^/]+$/);
-    if (/\/processing\//.test(page.url())) {
+    // The address changes before the page does: wait for the processing page (or the preview,
+    // had the build already finished) to be on screen before reading it.
+    const processing = page.getByRole('heading', { name: 'Processing Your Blueprint' });
+    await expect(processing.or(page.getByTestId('preview-views'))).toBeVisible({ timeout: 60_000 });
+    if (await processing.isVisible()) {
       await expect(page.getByTestId('processing-views')).toHaveText('Built from 24 photos in 2 rings');
       await expect(page.getByText("Finding the turntable's cameras")).toBeVisible();
       await expect(page.getByText('Carving the shape from every silhouette')).toBeVisible();

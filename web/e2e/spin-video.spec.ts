@@ -106,7 +106,11 @@ test('one turntable video → priced at 12 credits → uploaded → one turntabl
 
   await test.step('processing says what is built, step by step', async () => {
     await page.waitForURL(/\/(processing|preview)\/[^/]+$/);
-    if (/\/processing\//.test(page.url())) {
+    // The address changes before the page does: wait for the processing page (or the preview,
+    // had the build already finished) to be on screen before reading it.
+    const processing = page.getByRole('heading', { name: 'Processing Your Blueprint' });
+    await expect(processing.or(page.getByTestId('preview-views'))).toBeVisible({ timeout: 60_000 });
+    if (await processing.isVisible()) {
       // The processing page names the video once it passes the job's video count; photos before that.
       await expect(page.getByTestId('processing-views')).toHaveText('Built from 1 video (12 frames)');
       await expect(page.getByText("Finding the turntable's cameras")).toBeVisible();
