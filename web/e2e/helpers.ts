@@ -165,6 +165,19 @@ export async function blueprintFromPhoto(api: Api, request: APIRequestContext, p
   return job.id;
 }
 
+/**
+ * After a build starts: waits until the processing page (or the preview, had the build already
+ * finished) is on screen, and answers whether it is the processing page. The address changes
+ * before the page does, so a test that read the page as soon as the URL matched could read the
+ * form it came from (the spin-set test on a fully loaded machine, make test at 40d211e).
+ */
+export async function processingPageShown(page: Page): Promise<boolean> {
+  await page.waitForURL(/\/(processing|preview)\/[^/]+$/);
+  const processing = page.getByRole('heading', { name: 'Processing Your Blueprint' });
+  await expect(processing.or(page.getByTestId('preview-views'))).toBeVisible({ timeout: 60_000 });
+  return processing.isVisible();
+}
+
 /** A file as a test hands it to the page: its name, type and bytes. */
 export type DroppedFile = { name: string; mimeType: string; buffer: Buffer };
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { productPhotoPNG } from './fixtures/product-photo';
-import { apiSignUp, collectErrors, snap, uniqueEmail } from './helpers';
+import { apiSignUp, collectErrors, processingPageShown, snap, uniqueEmail } from './helpers';
 
 // Issue 34 §3 on the real stack (api + worker + Postgres + River + blob store): the
 // upload page's "Add more angles (optional)" takes three more photos of the vase
@@ -39,8 +39,7 @@ test('four photos → one multi-view model whose views count is shown', async ({
   expect(body.data.views).toBe(4);
   expect(res.request().postDataJSON().moreImages).toHaveLength(3);
 
-  await page.waitForURL(/\/(processing|preview)\/[^/]+$/);
-  if (/\/processing\//.test(page.url())) {
+  if (await processingPageShown(page)) {
     await expect(page.getByTestId('processing-views')).toHaveText('Built from 4 photos');
   }
   await page.waitForURL(/\/preview\/[^/]+$/, { timeout: 180_000 });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { spinVideoMP4 } from './fixtures/spin-video';
-import { Api, collectErrors, dropFiles, shareAndLoadModel, sidewaysOverflow, signUpAndSignIn, snap, type DroppedFile } from './helpers';
+import { Api, collectErrors, dropFiles, processingPageShown, shareAndLoadModel, sidewaysOverflow, signUpAndSignIn, snap, type DroppedFile } from './helpers';
 
 /*
  * Issue 48 ("Create from a spin set or video") on the real stack (api + worker + Postgres + River
@@ -105,12 +105,7 @@ test('one turntable video → priced at 12 credits → uploaded → one turntabl
   });
 
   await test.step('processing says what is built, step by step', async () => {
-    await page.waitForURL(/\/(processing|preview)\/[^/]+$/);
-    // The address changes before the page does: wait for the processing page (or the preview,
-    // had the build already finished) to be on screen before reading it.
-    const processing = page.getByRole('heading', { name: 'Processing Your Blueprint' });
-    await expect(processing.or(page.getByTestId('preview-views'))).toBeVisible({ timeout: 60_000 });
-    if (await processing.isVisible()) {
+    if (await processingPageShown(page)) {
       // The processing page names the video once it passes the job's video count; photos before that.
       await expect(page.getByTestId('processing-views')).toHaveText('Built from 1 video (12 frames)');
       await expect(page.getByText("Finding the turntable's cameras")).toBeVisible();

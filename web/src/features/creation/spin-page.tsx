@@ -38,6 +38,7 @@ import {
   videoUploadingLabel,
 } from './spin-video-rules';
 import { SpinVideos } from './spin-videos';
+import { prefetchProcessingPage } from './prefetch-processing';
 import { EditorsGate } from '../../entities/team/view-only';
 import './creation.css';
 import './spin.css';
@@ -221,10 +222,7 @@ function Spin() {
   const submit = async () => {
     if (busy || problems.length || !count) return;
     setFailure(null);
-    // The processing page's code is fetched while the files upload, so the page changes as soon
-    // as the build starts: fetched only then, on a loaded machine the finished form stayed on
-    // screen for seconds after the address had changed. A failed fetch is retried by the route.
-    import('./processing-page').catch(() => undefined);
+    prefetchProcessingPage();
     if (videoMode) {
       const order = videos.slice();
       const sendVideo = (f: File) => uploadVideo({ file: f, contentType: videoContentTypeOf(f)! }) as Promise<UploadResult>;

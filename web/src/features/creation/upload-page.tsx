@@ -5,6 +5,7 @@ import { IconUpload } from '../../components/icons';
 import { useStartBlueprintMutation } from '../../entities/creation/creation-api';
 import { ACCEPT_ATTRIBUTE, formatMegabytes, MSG_ONE_IMAGE, MSG_PROCESS_FAILED, processingPath, validateImageFile } from '../../entities/creation/creation-rules';
 import { azimuthsFor, MoreAngles } from '../../entities/creation/more-angles';
+import { prefetchProcessingPage } from './prefetch-processing';
 import { SPIN_PATH } from './spin-rules';
 import { EditorsGate } from '../../entities/team/view-only';
 import './creation.css';
@@ -74,6 +75,7 @@ function Upload() {
   const submit = async () => {
     if (!file) return;
     setFailure(null);
+    prefetchProcessingPage();
     const az = azimuthsFor(more.length);
     const res = await startBlueprint(more.length ? { file, more: more.map((f, i) => ({ file: f, azimuth: az[i] })) } : file);
     if ('data' in res && res.data) {
